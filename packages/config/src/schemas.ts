@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+const bool = (def: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? def : v === 'true' || v === '1' || v === 'yes'));
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+/** Pieces every service shares. Services compose them in their own `env.ts`. */
+export const baseEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z.string().min(1, 'DATABASE_URL is required (postgresql://…)'),
+  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  /** Prefix for every BullMQ key, so several deployments/tests can share one Redis. */
+  QUEUE_PREFIX: z.string().min(1).default('wcs'),
+  ALLOW_PRIVATE_TARGETS: bool(false),
+});
+
+export const renderEnv = z.object({
+  FETCH_TIMEOUT_MS: int(15_000, 100),
+  FETCH_CONNECT_TIMEOUT_MS: int(5_000, 100),
+  MAX_BODY_BYTES: int(10 * 1024 * 1024, 1024),
+  MAX_REDIRECTS: int(10, 0),
+  BROWSER_EXECUTABLE: z.string().default('/usr/bin/chromium'),
+  BROWSER_MAX_PAGES: int(4, 1),
+  BROWSER_ENABLED: bool(true),
+  USER_AGENT: z.string().default('Mozilla/5.0 (compatible; WebContentService/0.1; +https://example.invalid/bot)'),
+});
+
+export const workerEnv = z.object({
+  WORKER_CONCURRENCY: int(8, 1),
+  /** BullMQ lock duration: a job whose worker died is picked up again after about this long. */
+  WORKER_LOCK_MS: int(30_000, 1000),
+  WORKER_STALLED_INTERVAL_MS: int(15_000, 500),
+  /** How often the scrape worker re-enqueues batch items that Redis lost. */
+  RECONCILE_INTERVAL_MS: int(30_000, 200),
+  RECONCILE_MIN_AGE_MS: int(20_000, 0),
+});
+
+export const gatewayEnv = z.object({
+  PORT: int(3002, 0),
+  HOST: z.string().default('0.0.0.0'),
+  ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
+  BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
+  /** Requests per minute per API key, by plan. */
+  RATE_LIMIT_FREE: int(20, 1),
+  RATE_LIMIT_HOBBY: int(100, 1),
+  RATE_LIMIT_PRO: int(500, 1),
+  RATE_LIMIT_SCALE: int(2000, 1),
+  RATE_LIMIT_ENTERPRISE: int(10_000, 1),
+  RATE_LIMIT_WINDOW_SECONDS: int(60, 1),
+  SCRAPE_TIMEOUT_MS: int(60_000, 1000),
+});
+
+export { bool as envBool, int as envInt };

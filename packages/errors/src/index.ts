@@ -1,0 +1,2 @@
+export * from './service-error';
+export * from './wire';

@@ -1,0 +1,24 @@
+import pino, { type Logger, type LoggerOptions } from 'pino';
+
+export type { Logger };
+
+/** Paths that must never reach a log line (API keys, tokens, webhook secrets). */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'authorization',
+  'apiKey',
+  'password',
+  'secret',
+  'token',
+  '*.apiKey',
+  '*.secret',
+  '*.token',
+];
+
+/** One root logger per process; bind request/job/account ids with `logger.child({...})`. */
+export function createLogger(opts: { service: string; level?: string } & LoggerOptions): Logger {
+  const { service, level = 'info', ...rest } = opts;
+  return pino({ level, base: { service }, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, ...rest });
+}
