@@ -1,0 +1,181 @@
+/**
+ * Per-element text statistics, computed in one iterative post-order pass and kept up to date
+ * when subtrees are removed. Scoring and cleaning read these instead of re-walking subtrees.
+ */
+import type { ChildNode, Element, ParentNode } from 'domhandler';
+import { BLOCK_TAGS, isElement, isText, JUNK_TAGS, removeNode, setChildren } from './dom.util';
+
+export interface Stats {
+  /** Visible text characters in the subtree (per text node, trimmed). */
+  text: number;
+  /** Of which inside <a>. */
+  link: number;
+  /** Text not inside a block-level descendant: this element's own paragraph text. */
+  inline: number;
+  /** Commas in the inline text (a cheap "is prose" signal). */
+  commas: number;
+  /** Descendant counts used by conditional cleaning. */
+  paras: number;
+  imgs: number;
+  lis: number;
+  inputs: number;
+  headings: number;
+}
+
+export type StatsMap = Map<Element, Stats>;
+
+/** Unknown custom elements (with a dash) behave like blocks on real pages. */
+export const isBlockName = (name: string): boolean => BLOCK_TAGS.has(name) || name.includes('-');
+
+const newStats = (): Stats => ({
+  text: 0,
+  link: 0,
+  inline: 0,
+  commas: 0,
+  paras: 0,
+  imgs: 0,
+  lis: 0,
+  inputs: 0,
+  headings: 0,
+});
+
+function countCommas(s: string): number {
+  let n = 0;
+  let i = s.indexOf(',');
+  while (i >= 0) {
+    n++;
+    i = s.indexOf(',', i + 1);
+  }
+  // CJK and Arabic commas carry the same signal
+  if (n === 0 && s.length > 40) n = (s.match(/[\u3001\uff0c\u060c]/g) ?? []).length;
+  return n;
+}
+
+/** Trimmed length without allocating a trimmed copy. */
+function visibleLength(s: string): number {
+  let a = 0;
+  let b = s.length;
+  while (a < b && s.charCodeAt(a) <= 32) a++;
+  while (b > a && s.charCodeAt(b - 1) <= 32) b--;
+  return b - a;
+}
+
+/**
+ * Drops junk elements (scripts, styles, comments...) from `root` and returns stats for every
+ * remaining element. `dropJunk` may veto extra elements (hidden nodes, boilerplate).
+ */
+export function computeStats(root: ParentNode, drop?: (e: Element) => boolean): StatsMap {
+  const stats: StatsMap = new Map();
+  // Explicit stack of [node, childrenVisited]; post-order finish sums children into the parent.
+  const stack: Array<[ParentNode, boolean]> = [[root, false]];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const node = top[0];
+    if (!top[1]) {
+      top[1] = true;
+      const kids = node.children;
+      let dirty = false;
+      for (const k of kids) {
+        if (isElement(k)) {
+          if (JUNK_TAGS.has(k.name) || drop?.(k)) dirty = true;
+          else if (k.children.length > 0) stack.push([k, false]);
+        } else if (!isText(k)) dirty = true;
+      }
+      if (dirty) setChildren(node, kids.filter(keep(drop)));
+      continue;
+    }
+    stack.pop();
+    if (isElement(node)) stats.set(node, finish(node, stats));
+  }
+  return stats;
+}
+
+const keep =
+  (drop?: (e: Element) => boolean) =>
+  (k: ChildNode): boolean =>
+    isElement(k) ? !JUNK_TAGS.has(k.name) && !drop?.(k) : isText(k);
+
+function finish(el: Element, stats: StatsMap): Stats {
+  const s = newStats();
+  for (const k of el.children) {
+    if (isText(k)) {
+      const len = visibleLength(k.data);
+      if (len > 0) {
+        s.text += len;
+        s.inline += len;
+        s.commas += countCommas(k.data);
+      }
+      continue;
+    }
+    if (!isElement(k)) continue;
+    const c = stats.get(k);
+    if (c) {
+      s.text += c.text;
+      s.link += c.link;
+      s.paras += c.paras;
+      s.imgs += c.imgs;
+      s.lis += c.lis;
+      s.inputs += c.inputs;
+      s.headings += c.headings;
+      if (!isBlockName(k.name)) {
+        s.inline += c.inline;
+        s.commas += c.commas;
+      }
+    }
+    switch (k.name) {
+      case 'p':
+      case 'pre':
+        s.paras++;
+        break;
+      case 'img':
+        s.imgs++;
+        break;
+      case 'li':
+        s.lis++;
+        break;
+      case 'input':
+      case 'select':
+      case 'textarea':
+      case 'button':
+        s.inputs++;
+        break;
+      case 'h1':
+      case 'h2':
+      case 'h3':
+      case 'h4':
+      case 'h5':
+      case 'h6':
+        s.headings++;
+        break;
+    }
+  }
+  if (el.name === 'a') s.link = s.text;
+  return s;
+}
+
+/** Remove a subtree and subtract its stats from every ancestor. */
+export function removeWithStats(el: Element, stats: StatsMap): void {
+  const s = stats.get(el);
+  let p: ParentNode | null = el.parent;
+  const block = isBlockName(el.name);
+  while (s && p && isElement(p)) {
+    const ps = stats.get(p);
+    if (ps) {
+      ps.text -= s.text;
+      ps.link -= p.name === 'a' ? s.text : s.link;
+      ps.paras -= s.paras + (el.name === 'p' || el.name === 'pre' ? 1 : 0);
+      ps.imgs -= s.imgs + (el.name === 'img' ? 1 : 0);
+      ps.lis -= s.lis + (el.name === 'li' ? 1 : 0);
+      ps.inputs -= s.inputs;
+      ps.headings -= s.headings + (/^h[1-6]$/.test(el.name) ? 1 : 0);
+      if (!block && p === el.parent) {
+        ps.inline -= s.inline;
+        ps.commas -= s.commas;
+      }
+    }
+    p = p.parent;
+  }
+  removeNode(el);
+}
+
+export const linkDensity = (s: Stats | undefined): number => (s && s.text > 0 ? s.link / s.text : 0);

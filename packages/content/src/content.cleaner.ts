@@ -1,0 +1,60 @@
+/**
+ * Cleaning inside the chosen content: readability's conditional rules (link-heavy lists and
+ * divs, image galleries without prose, form remnants) plus short boilerplate lines ("Share",
+ * "Advertisement", "Read more") that survive because they carry no telling class name.
+ */
+import type { Element } from 'domhandler';
+import { classWeight } from './main-content.extractor';
+import { linkDensity, removeWithStats, type StatsMap } from './content-stats';
+import { findAll, textOf } from './dom.util';
+
+const CONDITIONAL = new Set(['form', 'fieldset', 'table', 'ul', 'ol', 'dl', 'div', 'section', 'figure', 'header']);
+const SHORT_BLOCKS = new Set(['p', 'div', 'span', 'li', 'section', 'strong', 'em', 'b', 'a', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+const BOILERPLATE_LINE =
+  /^(?:advertisements?|ad|sponsored( content)?|share( this( article| story| post)?)?( on \w+)?|read more|read next|read also|see also|related( articles| posts| stories| content)?|more from [\w\s]+|sign up( now)?|subscribe( now)?|follow us( on \w+)?|skip to (main )?content|loading\.*|continue reading( below)?|advertisement - continue reading below|story continues below( advertisement)?|click here to (subscribe|sign up)|print|email|tweet|comments?|leave a (comment|reply)|back to top|scroll to top|you may also like|recommended( for you)?|trending( now)?|most popular|newsletter|copy link|link copied)[\s.:!»›>-]*$/i;
+
+export function cleanConditionally(root: Element, stats: StatsMap): void {
+  const els = findAll(root, (e) => CONDITIONAL.has(e.name) || SHORT_BLOCKS.has(e.name));
+  for (let i = els.length - 1; i >= 0; i--) {
+    const el = els[i]!;
+    if (!el.parent) continue;
+    const s = stats.get(el);
+    if (!s) continue;
+    if (s.text < 60 && SHORT_BLOCKS.has(el.name) && BOILERPLATE_LINE.test(textOf(el))) {
+      removeWithStats(el, stats);
+      continue;
+    }
+    if (!CONDITIONAL.has(el.name)) continue;
+    if (shouldRemove(el, stats)) removeWithStats(el, stats);
+  }
+}
+
+function shouldRemove(el: Element, stats: StatsMap): boolean {
+  const s = stats.get(el);
+  if (!s) return false;
+  if (hasAncestor(el, 'pre') || hasAncestor(el, 'code')) return false;
+  const weight = classWeight(el);
+  if (weight < 0) return true;
+  if (s.commas >= 10) return false;
+  const isList = el.name === 'ul' || el.name === 'ol' || el.name === 'dl';
+  const ld = linkDensity(s);
+  const p = s.paras;
+  if (s.imgs > 1 && p / s.imgs < 0.5 && !hasAncestor(el, 'figure')) return true;
+  if (!isList && s.lis - 100 > p) return true;
+  if (s.inputs > Math.floor(p / 3)) return true;
+  if (!isList && s.text < 25 && (s.imgs === 0 || s.imgs > 2) && ld > 0 && s.headings === 0) return true;
+  if (!isList && weight < 25 && ld > 0.2) return true;
+  if (weight >= 25 && ld > 0.5) return true;
+  if (isList && ld > 0.5 && s.text < 1000) return true;
+  return false;
+}
+
+function hasAncestor(el: Element, name: string): boolean {
+  let p = el.parent;
+  for (let d = 0; p && d < 8; d++) {
+    if ('name' in p && p.name === name) return true;
+    p = p.parent;
+  }
+  return false;
+}

@@ -1,0 +1,141 @@
+/**
+ * DOM helpers over domhandler nodes. Every walk here is iterative, and `parseHtml` caps nesting
+ * depth, so the recursive serializers elsewhere can never overflow the stack on hostile input.
+ */
+import { type AnyNode, type ChildNode, type Document, Element, type ParentNode, Text } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
+
+/** Deeper subtrees are flattened to their text and images: real pages stay far below this. */
+export const MAX_DEPTH = 160;
+
+/** Elements that start a new block in rendered output. */
+export const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'dialog', 'dir', 'div',
+  'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+  'header', 'hgroup', 'hr', 'html', 'li', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary',
+  'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'caption', 'legend', 'listing', 'plaintext',
+  'xmp', 'frameset', 'noframes', 'option', 'optgroup', 'search',
+]);
+
+/** Never content in any mode. */
+export const JUNK_TAGS = new Set([
+  'script', 'style', 'noscript', 'template', 'svg', 'math', 'head', 'title', 'meta', 'link', 'base',
+  'object', 'embed', 'applet', 'param', 'canvas', 'iframe', 'frame', 'frameset', 'noembed', 'audio',
+  'video', 'source', 'track', 'map', 'area', 'datalist', 'dialog', 'slot',
+]);
+
+export const isElement = (n: AnyNode): n is Element => n instanceof Element;
+export const isText = (n: AnyNode): n is Text => n instanceof Text;
+
+/** Parse leniently; htmlparser2 decodes entities in text and attributes, never throws. */
+export function parseHtml(html: string): Document {
+  const doc = parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  capDepth(doc);
+  return doc;
+}
+
+/** Replace children of nodes at MAX_DEPTH with their descendant text and img/br leaves. */
+function capDepth(doc: Document): void {
+  const stack: Array<[ParentNode, number]> = [[doc, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth >= MAX_DEPTH) {
+      flatten(node);
+      continue;
+    }
+    for (const c of node.children) if (isElement(c) && c.children.length > 0) stack.push([c, depth + 1]);
+  }
+}
+
+function flatten(node: ParentNode): void {
+  const leaves: ChildNode[] = [];
+  const stack: ChildNode[] = [...node.children].reverse();
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (isText(n)) leaves.push(n);
+    else if (isElement(n)) {
+      if (n.name === 'img' || n.name === 'br') leaves.push(n);
+      else if (!JUNK_TAGS.has(n.name)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+    }
+  }
+  setChildren(node, leaves);
+}
+
+/** Replace a node's children, keeping parent/prev/next links consistent. */
+export function setChildren(node: ParentNode, kids: ChildNode[]): void {
+  let prev: ChildNode | null = null;
+  for (const k of kids) {
+    k.parent = node;
+    k.prev = prev;
+    if (prev) prev.next = k;
+    prev = k;
+  }
+  if (prev) prev.next = null;
+  node.children = kids;
+}
+
+export function removeNode(n: ChildNode): void {
+  const p = n.parent;
+  if (!p) return;
+  const idx = p.children.indexOf(n);
+  if (idx >= 0) p.children.splice(idx, 1);
+  if (n.prev) n.prev.next = n.next;
+  if (n.next) n.next.prev = n.prev;
+  n.parent = null;
+  n.prev = null;
+  n.next = null;
+}
+
+/** First element with the given tag name, pre-order. */
+export function findFirst(root: ParentNode, name: string): Element | null {
+  const stack: ChildNode[] = [...root.children].reverse();
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (!isElement(n)) continue;
+    if (n.name === name) return n;
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return null;
+}
+
+/** All elements matching a predicate, pre-order; `skip` prunes subtrees. */
+export function findAll(root: ParentNode, pred: (e: Element) => boolean, skip?: (e: Element) => boolean): Element[] {
+  const out: Element[] = [];
+  const stack: ChildNode[] = [...root.children].reverse();
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (!isElement(n)) continue;
+    if (pred(n)) out.push(n);
+    if (skip?.(n)) continue;
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return out;
+}
+
+/** Raw concatenated text of a subtree (no whitespace normalisation), skipping junk tags. */
+export function rawText(root: AnyNode): string {
+  if (isText(root)) return root.data;
+  if (!isElement(root) && !('children' in root)) return '';
+  let out = '';
+  const stack: AnyNode[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (isText(n)) out += n.data;
+    else if (isElement(n)) {
+      if (JUNK_TAGS.has(n.name) && n !== root) continue;
+      if (n.name === 'br') out += '\n';
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+    } else if ('children' in n) {
+      const kids = (n as ParentNode).children;
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+    }
+  }
+  return out;
+}
+
+const WS = /\s+/g;
+/** Collapse all whitespace runs (incl. nbsp) to single spaces and trim. */
+export const collapse = (s: string): string => s.replace(WS, ' ').trim();
+
+/** Text of a subtree with whitespace collapsed: for titles, headings, link texts. */
+export const textOf = (n: AnyNode): string => collapse(rawText(n));

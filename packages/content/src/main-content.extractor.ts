@@ -1,0 +1,237 @@
+/**
+ * Main-content selection, readability-style: paragraphs vote for their ancestors (commas and
+ * length count, link-heavy candidates are discounted), the best candidate is widened when its
+ * ancestors or siblings carry comparable content, and the result is cleaned conditionally.
+ */
+import { Element, type ParentNode } from 'domhandler';
+import { isChrome, removeUnlikely } from './boilerplate.cleaner';
+import { cleanConditionally } from './content.cleaner';
+import { computeStats, isBlockName, linkDensity, type Stats, type StatsMap } from './content-stats';
+import { isElement, setChildren } from './dom.util';
+
+const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown|thread/i;
+const NEGATIVE =
+  /hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|nav|menu|breadcrumb/i;
+
+/** +25 / -25 per class and id, as readability does: authors name their content wrappers. */
+export function classWeight(el: Element): number {
+  let w = 0;
+  const c = el.attribs.class;
+  const id = el.attribs.id;
+  if (c) {
+    if (NEGATIVE.test(c)) w -= 25;
+    if (POSITIVE.test(c)) w += 25;
+  }
+  if (id) {
+    if (NEGATIVE.test(id)) w -= 25;
+    if (POSITIVE.test(id)) w += 25;
+  }
+  return w;
+}
+
+function baseScore(el: Element): number {
+  switch (el.name) {
+    case 'div':
+    case 'article':
+    case 'main':
+    case 'section':
+      return 5;
+    case 'pre':
+    case 'td':
+    case 'blockquote':
+      return 3;
+    case 'address':
+    case 'ol':
+    case 'ul':
+    case 'dl':
+    case 'dd':
+    case 'dt':
+    case 'li':
+    case 'form':
+      return -3;
+    case 'h1':
+    case 'h2':
+    case 'h3':
+    case 'h4':
+    case 'h5':
+    case 'h6':
+    case 'th':
+      return -5;
+    default:
+      return 0;
+  }
+}
+
+const MIN_PARAGRAPH = 25;
+
+function scoreCandidates(stats: StatsMap, root: Element): Map<Element, number> {
+  const scores = new Map<Element, number>();
+  const init = (el: Element): number => {
+    let s = scores.get(el);
+    if (s === undefined) {
+      s = baseScore(el) + classWeight(el);
+      scores.set(el, s);
+    }
+    return s;
+  };
+  for (const [el, st] of stats) {
+    if (st.inline < MIN_PARAGRAPH || !isBlockName(el.name)) continue;
+    if (el.name === 'li' || el.name === 'dt' || /^h[1-6]$/.test(el.name)) continue;
+    const content = 1 + st.commas + Math.min(Math.floor(st.inline / 100), 3);
+    let p: ParentNode | null = el.parent;
+    for (let level = 0; level < 5 && p && isElement(p); level++) {
+      const div = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      scores.set(p, init(p) + content / div);
+      if (p === root) break;
+      p = p.parent;
+    }
+  }
+  for (const [el, s] of scores) scores.set(el, s * (1 - linkDensity(stats.get(el))));
+  return scores;
+}
+
+function pickTop(scores: Map<Element, number>, root: Element): Element {
+  let best: Element | null = null;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  const ranked: Array<[Element, number]> = [];
+  for (const [el, s] of scores) {
+    ranked.push([el, s]);
+    if (s > bestScore) {
+      bestScore = s;
+      best = el;
+    }
+  }
+  if (!best || best === root) return root;
+  let top = best;
+  // Several strong candidates under one ancestor: the content is split, take the ancestor.
+  ranked.sort((a, b) => b[1] - a[1]);
+  const alternatives = ranked.slice(1, 6).filter(([, s]) => s >= 0.75 * bestScore).map(([e]) => ancestors(e));
+  if (alternatives.length >= 3) {
+    let p: ParentNode | null = top.parent;
+    while (p && isElement(p) && p !== root) {
+      let shared = 0;
+      for (const a of alternatives) if (a.has(p)) shared++;
+      if (shared >= 3) {
+        top = p;
+        break;
+      }
+      p = p.parent;
+    }
+  }
+  // Climb while the parent scores better: the candidate was one part of a larger body.
+  let last = scores.get(top) ?? 0;
+  const threshold = last / 3;
+  let p: ParentNode | null = top.parent;
+  while (p && isElement(p) && p !== root) {
+    const ps = scores.get(p);
+    if (ps !== undefined) {
+      if (ps < threshold) break;
+      if (ps > last) {
+        top = p;
+        break;
+      }
+      last = ps;
+    }
+    p = p.parent;
+  }
+  // A lone child adds nothing: its parent holds the same content plus possible headers.
+  while (top.parent && isElement(top.parent) && top.parent !== root && elementCount(top.parent) === 1) {
+    top = top.parent;
+  }
+  return top;
+}
+
+function ancestors(el: Element): Set<ParentNode> {
+  const s = new Set<ParentNode>();
+  let p = el.parent;
+  while (p) {
+    s.add(p);
+    p = p.parent;
+  }
+  return s;
+}
+
+const elementCount = (p: ParentNode): number => {
+  let n = 0;
+  for (const c of p.children) if (isElement(c)) n++;
+  return n;
+};
+
+const ENDS_SENTENCE = /\.( |$)/;
+
+/** Siblings of the winner that look like more of the same content (readability's rule). */
+function gatherSiblings(top: Element, scores: Map<Element, number>, stats: StatsMap): Element[] {
+  const parent = top.parent;
+  if (!parent || !isElement(parent)) return [top];
+  const topScore = scores.get(top) ?? 0;
+  const threshold = Math.max(10, topScore * 0.2);
+  const out: Element[] = [];
+  for (const sib of parent.children) {
+    if (!isElement(sib)) continue;
+    if (sib === top) {
+      out.push(sib);
+      continue;
+    }
+    let bonus = 0;
+    if (sib.attribs.class && sib.attribs.class === top.attribs.class) bonus += topScore * 0.2;
+    const s = scores.get(sib);
+    if (s !== undefined && s + bonus >= threshold) {
+      out.push(sib);
+      continue;
+    }
+    if (sib.name === 'p' || sib.name === 'pre' || sib.name === 'blockquote') {
+      const st: Stats | undefined = stats.get(sib);
+      if (!st) continue;
+      const ld = linkDensity(st);
+      if ((st.text > 80 && ld < 0.25) || (st.text > 0 && ld === 0 && ENDS_SENTENCE.test(textTail(sib)))) out.push(sib);
+    }
+  }
+  return out;
+}
+
+function textTail(el: Element): string {
+  const last = el.children[el.children.length - 1];
+  return last && 'data' in last ? String(last.data).trimEnd() : '';
+}
+
+export interface ExtractResult {
+  /** Synthetic wrapper holding the chosen nodes in document order. */
+  root: Element;
+  stats: StatsMap;
+}
+
+/** Main content of a parsed page; `body` is the page body (or document root). */
+export function extractMainContent(body: Element): ExtractResult {
+  const stats = computeStats(body, isChrome);
+  removeUnlikely(body, stats);
+  const scores = scoreCandidates(stats, body);
+  const top = pickTop(scores, body);
+  const chosen = top === body ? [body] : gatherSiblings(top, scores, stats);
+  const root = new Element('div', {});
+  setChildren(root, chosen.length === 1 && chosen[0] === body ? [...body.children] : chosen);
+  stats.set(root, sumStats(chosen, stats));
+  cleanConditionally(root, stats);
+  return { root, stats };
+}
+
+function sumStats(els: Element[], stats: StatsMap): Stats {
+  const s: Stats = { text: 0, link: 0, inline: 0, commas: 0, paras: 0, imgs: 0, lis: 0, inputs: 0, headings: 0 };
+  for (const e of els) {
+    const c = stats.get(e);
+    if (!c) continue;
+    s.text += c.text;
+    s.link += c.link;
+    s.paras += c.paras;
+    s.imgs += c.imgs;
+    s.lis += c.lis;
+    s.inputs += c.inputs;
+    s.headings += c.headings;
+  }
+  return s;
+}
+
+/** Whole body minus junk, for onlyMainContent: false. */
+export function extractWholeBody(body: Element): ExtractResult {
+  const stats = computeStats(body);
+  return { root: body, stats };
+}

@@ -1,0 +1,138 @@
+/** Page metadata from <title>, meta tags, <link rel=canonical>, <html lang> and JSON-LD. */
+import type { ChildNode, Document } from 'domhandler';
+import { collapse, isElement, rawText, textOf } from './dom.util';
+import type { ContentMetadata } from './types';
+import type { UrlResolver } from './url.util';
+
+interface Collected {
+  title: string | null;
+  lang: string | null;
+  canonical: string | null;
+  meta: Map<string, string>;
+  jsonLd: string[];
+  firstH1: string | null;
+}
+
+/** One walk over the whole document (meta and JSON-LD often sit in <body>). */
+function collect(doc: Document): Collected {
+  const c: Collected = { title: null, lang: null, canonical: null, meta: new Map(), jsonLd: [], firstH1: null };
+  const stack: ChildNode[] = [...doc.children].reverse();
+  let inSvg = 0;
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (!isElement(n)) continue;
+    const a = n.attribs;
+    switch (n.name) {
+      case 'html':
+        if (c.lang === null && a.lang) c.lang = a.lang.trim() || null;
+        if (c.lang === null && a['xml:lang']) c.lang = a['xml:lang'].trim() || null;
+        break;
+      case 'title':
+        if (c.title === null && inSvg === 0) c.title = textOf(n) || null;
+        continue;
+      case 'meta': {
+        const key = (a.property || a.name || a.itemprop || '').trim().toLowerCase();
+        const equiv = (a['http-equiv'] || '').trim().toLowerCase();
+        const content = a.content?.trim();
+        if (content) {
+          if (key && !c.meta.has(key)) c.meta.set(key, content);
+          if (equiv && !c.meta.has(`http-equiv:${equiv}`)) c.meta.set(`http-equiv:${equiv}`, content);
+        }
+        continue;
+      }
+      case 'link': {
+        const rel = (a.rel || '').toLowerCase().split(/\s+/);
+        if (c.canonical === null && rel.includes('canonical') && a.href) c.canonical = a.href;
+        continue;
+      }
+      case 'script':
+        if ((a.type || '').toLowerCase().includes('ld+json') && c.jsonLd.length < 8) c.jsonLd.push(rawText(n));
+        continue;
+      case 'style':
+      case 'noscript':
+      case 'template':
+        continue;
+      case 'h1':
+        if (c.firstH1 === null) c.firstH1 = textOf(n) || null;
+        continue;
+      case 'svg':
+        inSvg++;
+        continue;
+    }
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return c;
+}
+
+type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
+
+/** Flatten JSON-LD (arrays, @graph) into its objects. */
+function ldObjects(sources: string[]): Array<Record<string, Json>> {
+  const out: Array<Record<string, Json>> = [];
+  const visit = (v: Json, depth: number): void => {
+    if (depth > 4 || v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x, depth + 1);
+      return;
+    }
+    out.push(v);
+    const graph = v['@graph'];
+    if (graph) visit(graph, depth + 1);
+  };
+  for (const s of sources) {
+    try {
+      visit(JSON.parse(s) as Json, 0);
+    } catch {
+      // invalid JSON-LD is common in the wild; metadata is best effort
+    }
+  }
+  return out;
+}
+
+function nameOf(v: Json | undefined): string | null {
+  if (typeof v === 'string') return v.trim() || null;
+  if (Array.isArray(v)) {
+    const names = v.map((x) => nameOf(x)).filter((x): x is string => !!x);
+    return names.length ? names.join(', ') : null;
+  }
+  if (v && typeof v === 'object' && typeof v.name === 'string') return v.name.trim() || null;
+  return null;
+}
+
+export interface MetadataInput {
+  doc: Document;
+  resolver: UrlResolver;
+  url: string;
+  sourceUrl?: string;
+  statusCode?: number;
+}
+
+export function extractMetadata({ doc, resolver, url, sourceUrl, statusCode }: MetadataInput): ContentMetadata {
+  const c = collect(doc);
+  const m = c.meta;
+  const ld = ldObjects(c.jsonLd);
+  const ldField = (k: string): Json | undefined => ld.find((o) => o[k] !== undefined)?.[k];
+  const pick = (...keys: string[]): string | null => {
+    for (const k of keys) {
+      const v = m.get(k);
+      if (v) return collapse(v);
+    }
+    return null;
+  };
+  const lang = c.lang ?? pick('http-equiv:content-language', 'content-language', 'language', 'og:locale');
+  const published = pick('article:published_time', 'og:published_time', 'date', 'pubdate', 'dc.date', 'datepublished');
+  const ldDate = ldField('datePublished');
+  const md: ContentMetadata = {
+    title: c.title ?? pick('og:title', 'twitter:title') ?? c.firstH1,
+    description: pick('description', 'og:description', 'twitter:description'),
+    language: lang ? (lang.split(',')[0]?.trim().replace(/_/g, '-') ?? null) : null,
+    canonicalUrl: resolver.resolve(c.canonical),
+    sourceURL: sourceUrl ?? url,
+    finalUrl: url,
+    ogImage: resolver.resolve(pick('og:image', 'og:image:url', 'twitter:image')),
+    author: pick('author', 'article:author', 'dc.creator', 'parsely-author') ?? nameOf(ldField('author')),
+    publishedTime: published ?? (typeof ldDate === 'string' ? ldDate : null),
+  };
+  if (statusCode !== undefined) md.statusCode = statusCode;
+  return md;
+}

@@ -1,0 +1,67 @@
+/** Public types of @wcs/content. Other packages code against these names: extend, never rename. */
+
+export type OutputFormat = 'markdown' | 'html' | 'text' | 'json';
+
+export interface ProcessOptions {
+  /** Final URL of the page; used to absolutize links and image URLs. */
+  url: string;
+  /** Default true: strip nav, ads, footers, sidebars, cookie banners. */
+  onlyMainContent?: boolean;
+  /** Default markdown, html and text; 'json' is computed only when asked for. */
+  formats?: OutputFormat[];
+  /** Copied into metadata. */
+  statusCode?: number;
+  /** The URL the caller asked for (before redirects); default = url. */
+  sourceUrl?: string;
+}
+
+export interface ContentMetadata {
+  title: string | null;
+  description: string | null;
+  language: string | null;
+  canonicalUrl: string | null;
+  sourceURL: string;
+  finalUrl: string;
+  statusCode?: number;
+  ogImage?: string | null;
+  author?: string | null;
+  publishedTime?: string | null;
+}
+
+export type BlockType = 'heading' | 'paragraph' | 'list' | 'table' | 'code' | 'quote' | 'image';
+
+export interface StructuredBlock {
+  type: BlockType;
+  text?: string;
+  level?: number;
+  items?: string[];
+  ordered?: boolean;
+  rows?: string[][];
+  language?: string | null;
+  src?: string;
+  alt?: string;
+}
+
+/** The `json` format. */
+export interface StructuredDocument {
+  metadata: ContentMetadata;
+  headings: { level: number; text: string }[];
+  blocks: StructuredBlock[];
+  links: { url: string; text: string }[];
+}
+
+export interface ProcessedContent {
+  markdown: string;
+  html: string;
+  text: string;
+  json?: StructuredDocument;
+  metadata: ContentMetadata;
+}
+
+export interface RawDocument {
+  body: string;
+  contentType: string;
+  url: string;
+  sourceUrl?: string;
+  statusCode?: number;
+}

@@ -1,0 +1,65 @@
+import type { JobsOptions } from 'bullmq';
+import { z } from 'zod';
+
+/**
+ * The queue catalog: every queue's name, payload schema and default job options in one place.
+ * Producers (`QueueProducer.enqueue`) and consumers (`defineWorker`) are typed from it, and
+ * payloads are validated on both sides. Payloads carry ids, never secrets or API keys.
+ */
+export const outputFormat = z.enum(['markdown', 'html', 'text', 'json']);
+export const engineChoice = z.enum(['auto', 'fetch', 'browser']);
+
+export const scrapePayload = z.object({
+  requestId: z.string().min(1),
+  accountId: z.string().min(1),
+  url: z.string().url(),
+  format: outputFormat,
+  onlyMainContent: z.boolean(),
+  engine: engineChoice.default('auto'),
+  waitForMs: z.number().int().min(0).max(30_000).default(0),
+  timeoutMs: z.number().int().min(1_000).max(120_000),
+});
+
+export const batchItemPayload = z.object({
+  batchId: z.string().min(1),
+  itemId: z.string().min(1),
+});
+
+const keepFinished = {
+  removeOnComplete: { age: 600, count: 2_000 },
+  removeOnFail: { age: 3_600, count: 5_000 },
+} satisfies JobsOptions;
+
+export const queueCatalog = {
+  /** Interactive scrapes: the gateway waits for the job's return value. */
+  scrape: {
+    payload: scrapePayload,
+    jobOptions: { attempts: 2, backoff: { type: 'fixed', delay: 250 }, ...keepFinished } satisfies JobsOptions,
+  },
+  /** One batch item; the result goes to PostgreSQL, not into the job's return value. */
+  'scrape-batch': {
+    payload: batchItemPayload,
+    jobOptions: { attempts: 3, backoff: { type: 'exponential', delay: 1_000 }, ...keepFinished } satisfies JobsOptions,
+  },
+} as const;
+
+export type QueueName = keyof typeof queueCatalog;
+export type PayloadOf<N extends QueueName> = z.infer<(typeof queueCatalog)[N]['payload']>;
+export type PayloadInputOf<N extends QueueName> = z.input<(typeof queueCatalog)[N]['payload']>;
+export const QUEUE_NAMES = Object.keys(queueCatalog) as QueueName[];
+
+/** What a page becomes: the `data` object of scrape responses and batch results. */
+export interface DocumentData {
+  markdown: string;
+  html: string;
+  text: string;
+  json?: unknown;
+  metadata: { title: string | null; statusCode: number; sourceURL: string; [key: string]: unknown };
+}
+
+/** Return value of a `scrape` job. */
+export interface ScrapeJobResult {
+  data: DocumentData;
+  engine: 'fetch' | 'browser';
+  elapsedMs: number;
+}

@@ -1,0 +1,5 @@
+export * from './catalog';
+export * from './connection';
+export * from './producer';
+export * from './wait';
+export * from './worker';

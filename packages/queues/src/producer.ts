@@ -1,0 +1,86 @@
+import { type JobsOptions, Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { ServiceUnavailableError } from '@wcs/errors';
+import { type PayloadInputOf, type PayloadOf, type QueueName, queueCatalog } from './catalog';
+import { createRedisConnection } from './connection';
+
+/** Typed, validated enqueue for every queue of the catalog; one shared fail-fast connection. */
+export class QueueProducer {
+  private readonly queues = new Map<QueueName, Queue>();
+  private readonly events = new Map<QueueName, QueueEvents>();
+  private readonly eventConnections: Redis[] = [];
+  readonly connection: Redis;
+
+  constructor(
+    private readonly redisUrl: string,
+    private readonly prefix: string,
+  ) {
+    this.connection = createRedisConnection(redisUrl, 'producer');
+    // ioredis emits 'error' on every failed reconnect; unhandled it would crash the process.
+    this.connection.on('error', () => {});
+  }
+
+  queue<N extends QueueName>(name: N): Queue {
+    let q = this.queues.get(name);
+    if (!q) {
+      q = new Queue(name, {
+        connection: this.connection,
+        prefix: this.prefix,
+        defaultJobOptions: queueCatalog[name].jobOptions,
+      });
+      q.on('error', () => {});
+      this.queues.set(name, q);
+    }
+    return q;
+  }
+
+  /** QueueEvents needs its own blocking connection (it uses XREAD BLOCK). */
+  queueEvents(name: QueueName): QueueEvents {
+    let e = this.events.get(name);
+    if (!e) {
+      const connection = createRedisConnection(this.redisUrl, 'worker');
+      connection.on('error', () => {});
+      this.eventConnections.push(connection);
+      e = new QueueEvents(name, {
+        connection,
+        prefix: this.prefix,
+      });
+      e.on('error', () => {});
+      this.events.set(name, e);
+    }
+    return e;
+  }
+
+  async enqueue<N extends QueueName>(name: N, payload: PayloadInputOf<N>, opts: JobsOptions = {}) {
+    const data: PayloadOf<N> = queueCatalog[name].payload.parse(payload) as PayloadOf<N>;
+    try {
+      return await this.queue(name).add(name, data, opts);
+    } catch (err) {
+      throw new ServiceUnavailableError('Job queue is unavailable; retry shortly', { cause: err });
+    }
+  }
+
+  async enqueueBulk<N extends QueueName>(
+    name: N,
+    jobs: Array<{ payload: PayloadInputOf<N>; opts?: JobsOptions }>,
+  ): Promise<void> {
+    const q = this.queue(name);
+    const entries = jobs.map((j) => ({
+      name,
+      data: queueCatalog[name].payload.parse(j.payload) as PayloadOf<N>,
+      opts: j.opts ?? {},
+    }));
+    try {
+      for (let i = 0; i < entries.length; i += 500) await q.addBulk(entries.slice(i, i + 500));
+    } catch (err) {
+      throw new ServiceUnavailableError('Job queue is unavailable; retry shortly', { cause: err });
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.events.values()].map((e) => e.close()));
+    await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
+    for (const c of this.eventConnections) c.disconnect();
+    this.connection.disconnect();
+  }
+}

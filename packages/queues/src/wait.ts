@@ -1,0 +1,18 @@
+import type { Job, QueueEvents } from 'bullmq';
+import { decodeError, TimeoutError } from '@wcs/errors';
+
+/**
+ * Wait for a job's return value. Failures come back as the ServiceError the worker threw;
+ * running out of time is a TimeoutError (504), never an empty success.
+ */
+export async function waitForJob<R>(job: Job, events: QueueEvents, timeoutMs: number): Promise<R> {
+  try {
+    return (await job.waitUntilFinished(events, timeoutMs)) as R;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (/timed out before finishing/i.test(message)) {
+      throw new TimeoutError(`Job did not finish within ${timeoutMs} ms; retry`);
+    }
+    throw decodeError(message);
+  }
+}

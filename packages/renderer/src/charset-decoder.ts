@@ -1,0 +1,76 @@
+/**
+ * Bytes → text. Charset precedence: Content-Type header, then BOM, then a <meta charset> /
+ * <meta http-equiv> (or <?xml encoding>) in the first 4 KiB, then utf-8. Decoding uses iconv-lite
+ * so legacy encodings (windows-1252, shift_jis, euc-kr, gb18030, …) work.
+ */
+import iconv from 'iconv-lite';
+
+const SNIFF_BYTES = 4096;
+
+/** WHATWG Encoding: these labels really mean windows-1252 on the web. */
+const ALIASES: Record<string, string> = {
+  'iso-8859-1': 'windows-1252',
+  'iso8859-1': 'windows-1252',
+  latin1: 'windows-1252',
+  'l1': 'windows-1252',
+  ascii: 'windows-1252',
+  'us-ascii': 'windows-1252',
+  'x-sjis': 'shift_jis',
+  'x-gbk': 'gbk',
+  gb2312: 'gbk',
+  'unicode-1-1-utf-8': 'utf-8',
+  utf8: 'utf-8',
+};
+
+/** Normalise a charset label; undefined if iconv-lite does not know it. */
+export function normalizeCharset(label: string | undefined | null): string | undefined {
+  if (!label) return undefined;
+  const clean = label.trim().replace(/^["']|["']$/g, '').toLowerCase();
+  if (!clean) return undefined;
+  const name = ALIASES[clean] ?? clean;
+  return iconv.encodingExists(name) ? name : undefined;
+}
+
+export function charsetFromContentType(contentType: string | undefined): string | undefined {
+  if (!contentType) return undefined;
+  const m = /;\s*charset\s*=\s*("[^"]*"|[^;\s]*)/i.exec(contentType);
+  return normalizeCharset(m?.[1]);
+}
+
+export function charsetFromBom(bytes: Uint8Array): string | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
+/** Looks for <meta charset=…>, <meta http-equiv content="…; charset=…"> or <?xml encoding=…?>. */
+export function charsetFromMarkup(bytes: Uint8Array): string | undefined {
+  // latin1 maps bytes 1:1, so ASCII markup is readable whatever the real encoding is.
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, SNIFF_BYTES)).toString('latin1');
+  const xml = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']+)["']/i.exec(head);
+  if (xml) return normalizeCharset(xml[1]);
+  const metaRe = /<meta\b[^>]*>/gi;
+  for (let m = metaRe.exec(head); m; m = metaRe.exec(head)) {
+    const tag = m[0];
+    const direct = /\bcharset\s*=\s*["']?\s*([\w:.-]+)/i.exec(tag);
+    if (direct) {
+      const cs = normalizeCharset(direct[1]);
+      if (cs) return cs;
+    }
+  }
+  return undefined;
+}
+
+export interface DecodedBody {
+  text: string;
+  charset: string;
+}
+
+/** Detect the charset (see file comment) and decode; strips a BOM. */
+export function decodeBody(bytes: Uint8Array, contentTypeHeader?: string): DecodedBody {
+  const charset =
+    charsetFromContentType(contentTypeHeader) ?? charsetFromBom(bytes) ?? charsetFromMarkup(bytes) ?? 'utf-8';
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { text: iconv.decode(buf, charset, { stripBOM: true }), charset };
+}

@@ -1,0 +1,120 @@
+/**
+ * SSRF guard: which addresses we may connect to, checked (1) up front on every URL/redirect hop and
+ * (2) again at connect time inside the undici connector, so a DNS answer that changes between the
+ * check and the connect (DNS rebinding) cannot reach a private address.
+ */
+import dns from 'node:dns';
+import net from 'node:net';
+import { DnsResolutionError, InvalidUrlError, TargetForbiddenError } from '@wcs/errors';
+import ipaddr from 'ipaddr.js';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
+
+/** True for anything that is not a public unicast address (or is not an IP at all). */
+export function isForbiddenAddress(ip: string): boolean {
+  let host = ip.trim();
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  host = host.split('%')[0] ?? ''; // drop an IPv6 zone id (fe80::1%eth0)
+  if (!ipaddr.isValid(host)) return true;
+  // process() turns IPv4-mapped IPv6 (::ffff:10.0.0.1) into plain IPv4 so its range is judged.
+  const addr = ipaddr.process(host);
+  // Allow-list rather than deny-list: loopback, private, linkLocal, carrierGradeNat, unspecified,
+  // multicast, broadcast, reserved, uniqueLocal, 6to4/teredo/NAT64 (embed IPv4), … are all refused.
+  return addr.range() !== 'unicast';
+}
+
+/** Hostname without IPv6 brackets (URL.hostname keeps them). */
+export function bareHost(hostname: string): string {
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}
+
+const ALLOWED_SCHEMES = new Set(['http:', 'https:']);
+
+/** Syntax-only checks: absolute http(s) URL without credentials. */
+export function parseTargetUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new InvalidUrlError(`Invalid URL: ${String(raw).slice(0, 200)}`);
+  }
+  if (!ALLOWED_SCHEMES.has(url.protocol)) {
+    throw new TargetForbiddenError(`URL scheme "${url.protocol}" is not allowed; only http and https`);
+  }
+  if (url.username || url.password) {
+    throw new TargetForbiddenError('URLs with embedded credentials are not allowed');
+  }
+  if (!url.hostname) throw new InvalidUrlError('URL has no host');
+  return url;
+}
+
+function forbidden(host: string, address?: string): TargetForbiddenError {
+  const via = address && address !== host ? ` (resolves to ${address})` : '';
+  return new TargetForbiddenError(`Target host ${host}${via} is a private or reserved address`, {
+    details: { host, ...(address ? { address } : {}) },
+  });
+}
+
+export function dnsError(host: string, err: unknown): DnsResolutionError {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'UNKNOWN';
+  return new DnsResolutionError(`Could not resolve host ${host} (${code})`, { cause: err, details: { host } });
+}
+
+/**
+ * Scheme + credentials + DNS check. With allowPrivateTargets the DNS step is skipped (resolution
+ * errors then surface at connect time). Reused by the webhook dispatcher.
+ */
+export async function assertAllowedUrl(url: string, opts: { allowPrivateTargets: boolean }): Promise<URL> {
+  const parsed = parseTargetUrl(url);
+  if (opts.allowPrivateTargets) return parsed;
+  const host = bareHost(parsed.hostname);
+  if (net.isIP(host)) {
+    if (isForbiddenAddress(host)) throw forbidden(host);
+    return parsed;
+  }
+  let addresses: dns.LookupAddress[];
+  try {
+    addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
+  } catch (err) {
+    throw dnsError(host, err);
+  }
+  if (addresses.length === 0) throw dnsError(host, Object.assign(new Error('no addresses'), { code: 'ENODATA' }));
+  // Any forbidden answer refuses the host: the connect may pick any of them.
+  const bad = addresses.find((a) => isForbiddenAddress(a.address));
+  if (bad) throw forbidden(host, bad.address);
+  return parsed;
+}
+
+/** net/tls `lookup` that refuses hostnames resolving to forbidden addresses (runs at connect time). */
+export const safeLookup: net.LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, '', 0);
+    const bad = addresses.find((a) => isForbiddenAddress(a.address));
+    if (bad) return callback(forbidden(hostname, bad.address), '', 0);
+    if (options.all) return callback(null, addresses);
+    const first = addresses[0];
+    if (!first) return callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+    callback(null, first.address, first.family);
+  });
+};
+
+/**
+ * undici connector with the safe lookup. IP literals never go through `lookup` in net.connect, so
+ * they are checked here before connecting.
+ */
+export function createSafeConnector(connectTimeoutMs: number): buildConnector.connector {
+  const base = buildConnector({ timeout: connectTimeoutMs, lookup: safeLookup });
+  return (options, callback) => {
+    const host = bareHost(options.hostname);
+    if (net.isIP(host) && isForbiddenAddress(host)) {
+      callback(forbidden(host), null);
+      return;
+    }
+    base(options, callback);
+  };
+}
+
+/** A fetch-only undici dispatcher with the SSRF-safe lookup, for other outbound HTTP (webhooks, robots.txt). */
+export function createSafeDispatcher(opts: { allowPrivateTargets: boolean; connectTimeoutMs: number }): Dispatcher {
+  if (opts.allowPrivateTargets) return new Agent({ connect: { timeout: opts.connectTimeoutMs } });
+  return new Agent({ connect: createSafeConnector(opts.connectTimeoutMs) });
+}

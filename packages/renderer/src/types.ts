@@ -1,0 +1,71 @@
+/** Public types of @wcs/renderer plus the internal Engine contract (Crawlee-style). */
+import type { Dispatcher } from 'undici';
+
+export type EngineName = 'fetch' | 'browser';
+
+export interface RenderRequest {
+  /** Absolute http(s) URL. */
+  url: string;
+  /** Default 'auto': plain fetch first, the browser only when the page needs JavaScript. */
+  engine?: 'auto' | EngineName;
+  /** Browser only: extra wait after load (implies the browser). */
+  waitForMs?: number;
+  /** Total budget for this render; default options.fetchTimeoutMs. */
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface RenderResult {
+  requestedUrl: string;
+  finalUrl: string;
+  statusCode: number;
+  /** Mime type only, lowercased, e.g. 'text/html'. */
+  contentType: string;
+  /** Decoded text. */
+  body: string;
+  engine: EngineName;
+  headers: Record<string, string>;
+  /** Every redirect target in order (the last one equals finalUrl); empty when not redirected. */
+  redirects: string[];
+  elapsedMs: number;
+}
+
+export interface RendererLogger {
+  debug(o: object, m?: string): void;
+  warn(o: object, m?: string): void;
+}
+
+export interface RendererOptions {
+  allowPrivateTargets: boolean;
+  fetchTimeoutMs: number;
+  connectTimeoutMs: number;
+  maxBodyBytes: number;
+  maxRedirects: number;
+  userAgent: string;
+  browser: { enabled: boolean; executablePath: string; maxPages: number };
+  /** pino-compatible */
+  logger?: RendererLogger;
+}
+
+export interface Renderer {
+  render(req: RenderRequest): Promise<RenderResult>;
+  close(): Promise<void>;
+}
+
+/** Per-render context handed to an engine by the renderer. */
+export interface RenderContext {
+  /** Epoch ms by which the render must be done (total budget). */
+  deadline: number;
+  /** Aborted on caller abort or when the deadline passes; engines must stop promptly. */
+  signal: AbortSignal;
+  started: number;
+}
+
+export interface Engine {
+  readonly name: EngineName;
+  render(req: RenderRequest, ctx: RenderContext): Promise<RenderResult>;
+  close(): Promise<void>;
+}
+
+export type { Dispatcher };

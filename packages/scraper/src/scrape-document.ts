@@ -1,0 +1,57 @@
+import { type OutputFormat, processDocument } from '@wcs/content';
+import { TargetBlockedError, TargetHttpError } from '@wcs/errors';
+import type { DocumentData } from '@wcs/queues';
+import type { EngineName, Renderer } from '@wcs/renderer';
+
+export interface ScrapeRequest {
+  url: string;
+  format: OutputFormat;
+  onlyMainContent: boolean;
+  engine?: 'auto' | EngineName;
+  waitForMs?: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface ScrapeOutcome {
+  data: DocumentData;
+  engine: EngineName;
+  elapsedMs: number;
+}
+
+// Statuses that mean "the site refused an automated client" rather than "no such page".
+const BLOCK_STATUSES = new Set([401, 403, 429, 451]);
+
+/**
+ * One URL -> document: the step every feature shares (scrape, batch items, crawl pages, extract,
+ * monitor checks). HTTP error statuses fail the scrape, so callers never pay for an error page.
+ */
+export async function scrapeDocument(renderer: Renderer, req: ScrapeRequest): Promise<ScrapeOutcome> {
+  const page = await renderer.render({
+    url: req.url,
+    engine: req.engine ?? 'auto',
+    ...(req.waitForMs ? { waitForMs: req.waitForMs } : {}),
+    timeoutMs: req.timeoutMs,
+    ...(req.signal ? { signal: req.signal } : {}),
+  });
+  if (BLOCK_STATUSES.has(page.statusCode)) {
+    throw new TargetBlockedError(`Target refused automated access (HTTP ${page.statusCode})`, {
+      details: { statusCode: page.statusCode },
+    });
+  }
+  if (page.statusCode >= 400) throw new TargetHttpError(page.statusCode);
+
+  const formats: OutputFormat[] = req.format === 'json' ? ['markdown', 'html', 'text', 'json'] : ['markdown', 'html', 'text'];
+  const doc = processDocument(
+    { body: page.body, contentType: page.contentType, url: page.finalUrl, sourceUrl: req.url, statusCode: page.statusCode },
+    { onlyMainContent: req.onlyMainContent, formats },
+  );
+  const data: DocumentData = {
+    markdown: doc.markdown,
+    html: doc.html,
+    text: doc.text,
+    ...(doc.json !== undefined ? { json: doc.json } : {}),
+    metadata: { ...doc.metadata, title: doc.metadata.title, statusCode: page.statusCode, sourceURL: req.url },
+  };
+  return { data, engine: page.engine, elapsedMs: page.elapsedMs };
+}

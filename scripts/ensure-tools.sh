@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what a fresh clone needs on this machine kind: pnpm, the dependencies, Chromium
+# (Debian's package; Playwright's own browser download cannot work offline), the Prisma client.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PNPM_VERSION=10.34.9
+
+if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
+  echo "[setup] installing pnpm $PNPM_VERSION" >&2
+  npm install -g "pnpm@$PNPM_VERSION" >/dev/null 2>&1 || npm install -g "pnpm@$PNPM_VERSION"
+fi
+
+if [ ! -x /usr/bin/chromium ] && [ "${SKIP_CHROMIUM:-}" != "1" ]; then
+  echo "[setup] installing Chromium from Debian's packages" >&2
+  if [ "$(id -u)" = "0" ]; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "[setup] Chromium is missing: run 'sudo apt-get update && sudo apt-get install -y chromium' (or set BROWSER_ENABLED=false)" >&2
+  fi
+fi
+
+export TURBO_TELEMETRY_DISABLED=1
+pnpm install --frozen-lockfile --reporter=silent 2>&1 | grep -v 'nodedir' >&2 || true
+pnpm --silent db:generate >/dev/null

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The README's test command: install, build (typecheck), lint, start the stores the tests need,
+# run every test against real PostgreSQL, Redis and Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-tools.sh
+export TURBO_TELEMETRY_DISABLED=1
+echo "== build (typecheck)"
+pnpm --silent build
+echo "== lint"
+pnpm --silent lint
+echo "== tests"
+mkdir -p .data
+set +e
+pnpm --silent exec tsx scripts/with-stores.ts --db-name wcs_test -- \
+  pnpm --silent exec jest --ci --json --outputFile=.data/jest-results.json "$@"
+status=$?
+set -e
+if [ -f .data/jest-results.json ]; then
+  node -e '
+    const r = require("./.data/jest-results.json");
+    console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
+  '
+fi
+exit $status

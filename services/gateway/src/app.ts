@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { GatewayDeps } from './deps';
+import { authMiddleware } from './middleware/auth.middleware';
+import { errorHandler, notFoundHandler } from './middleware/error.middleware';
+import { rateLimitMiddleware } from './middleware/rate-limit.middleware';
+import { adminRoutes } from './routes/admin.routes';
+import { batchRoutes } from './routes/batch.routes';
+import { healthRoutes } from './routes/health.routes';
+import { scrapeRoutes } from './routes/scrape.routes';
+
+/** The HTTP surface. Pure wiring: every dependency comes in through `deps`. */
+export function createApp(deps: GatewayDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' },
+    }),
+  );
+  app.use(healthRoutes(deps));
+  app.use(adminRoutes(deps));
+  // Parse JSON whatever the content type says: clients that forget the header still get a clear
+  // validation error instead of an empty body.
+  app.use('/v1', express.json({ limit: deps.settings.bodyLimitBytes, type: () => true, strict: true }));
+  app.use('/v1', authMiddleware(deps), rateLimitMiddleware(deps));
+  app.use(scrapeRoutes(deps));
+  app.use(batchRoutes(deps));
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,34 @@
+import type { AccountsRepository, ApiKeysRepository, BatchesRepository, CreditsRepository, PlanId } from '@wcs/db';
+import type { Logger } from '@wcs/logger';
+import type { QueueProducer } from '@wcs/queues';
+import type { Redis } from 'ioredis';
+
+/** Everything the HTTP layer needs, wired in main.ts (or by tests) — no module singletons. */
+export interface GatewayDeps {
+  logger: Logger;
+  producer: QueueProducer;
+  /** Fail-fast connection for rate limiting and health checks. */
+  redis: Redis;
+  accounts: AccountsRepository;
+  apiKeys: ApiKeysRepository;
+  credits: CreditsRepository;
+  batches: BatchesRepository;
+  /** Liveness of PostgreSQL for /healthz. */
+  pingDatabase: () => Promise<void>;
+  settings: GatewaySettings;
+}
+
+export interface GatewaySettings {
+  bodyLimitBytes: number;
+  adminToken: string | undefined;
+  rateLimits: Record<PlanId, number>;
+  rateLimitWindowSeconds: number;
+  scrapeTimeoutMs: number;
+}
+
+/** What auth middleware puts on the request. */
+export interface AuthContext {
+  accountId: string;
+  keyId: string;
+  plan: PlanId;
+}

@@ -1,0 +1,9 @@
+import { baseEnv, gatewayEnv, loadEnv } from '@wcs/config';
+import type { z } from 'zod';
+
+export const gatewayEnvSchema = baseEnv.extend(gatewayEnv.shape);
+export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;
+
+export function loadGatewayEnv(env?: NodeJS.ProcessEnv): GatewayEnv {
+  return loadEnv(gatewayEnvSchema, env);
+}

@@ -1,0 +1,71 @@
+import type { Server } from 'node:http';
+import { AccountsRepository, ApiKeysRepository, BatchesRepository, CreditsRepository, createDb } from '@wcs/db';
+import type { Logger } from '@wcs/logger';
+import { QueueProducer, createRedisConnection } from '@wcs/queues';
+import { createApp } from './app';
+import type { GatewayDeps } from './deps';
+import type { GatewayEnv } from './env';
+
+export interface RunningGateway {
+  server: Server;
+  port: number;
+  deps: GatewayDeps;
+  close(): Promise<void>;
+}
+
+/** Build the gateway's dependencies from config and start listening. Used by main.ts and tests. */
+export async function startGateway(env: GatewayEnv, logger: Logger): Promise<RunningGateway> {
+  const db = createDb(env.DATABASE_URL);
+  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX);
+  const redis = createRedisConnection(env.REDIS_URL, 'producer');
+  redis.on('error', () => {});
+  const deps: GatewayDeps = {
+    logger,
+    producer,
+    redis,
+    accounts: new AccountsRepository(db),
+    apiKeys: new ApiKeysRepository(db),
+    credits: new CreditsRepository(db),
+    batches: new BatchesRepository(db),
+    pingDatabase: async () => {
+      await db.prisma.$queryRaw`SELECT 1`;
+    },
+    settings: {
+      bodyLimitBytes: env.BODY_LIMIT_BYTES,
+      adminToken: env.ADMIN_TOKEN,
+      rateLimits: {
+        free: env.RATE_LIMIT_FREE,
+        hobby: env.RATE_LIMIT_HOBBY,
+        pro: env.RATE_LIMIT_PRO,
+        scale: env.RATE_LIMIT_SCALE,
+        enterprise: env.RATE_LIMIT_ENTERPRISE,
+      },
+      rateLimitWindowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+      scrapeTimeoutMs: env.SCRAPE_TIMEOUT_MS,
+    },
+  };
+  const app = createApp(deps);
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(env.PORT, env.HOST, () => resolve(s));
+    s.once('error', reject);
+  });
+  // Long scrapes hold the request open; keep sockets alive longer than the longest job.
+  server.requestTimeout = 0;
+  server.headersTimeout = 30_000;
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  return {
+    server,
+    port,
+    deps,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await producer.close();
+      redis.disconnect();
+      await db.close();
+    },
+  };
+}

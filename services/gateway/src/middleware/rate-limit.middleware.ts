@@ -1,0 +1,43 @@
+import { RateLimitedError } from '@wcs/errors';
+import type { NextFunction, Request, Response } from 'express';
+import type { GatewayDeps } from '../deps';
+import { authOf } from './auth.middleware';
+
+// INCR + PEXPIRE in one round trip, atomic; returns [count, ttlMs].
+const SCRIPT = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return { n, redis.call('PTTL', KEYS[1]) }`;
+
+/**
+ * Fixed-window limit per API key, sized by plan. A 429 always carries Retry-After. If Redis is
+ * unreachable the limiter lets the request through (the queue then answers 503 on its own).
+ */
+export function rateLimitMiddleware(deps: Pick<GatewayDeps, 'redis' | 'settings' | 'logger'>) {
+  const windowMs = deps.settings.rateLimitWindowSeconds * 1000;
+  return async (_req: Request, res: Response, next: NextFunction) => {
+    const auth = authOf(res);
+    const limit = deps.settings.rateLimits[auth.plan];
+    const window = Math.floor(Date.now() / windowMs);
+    let count: number;
+    let ttlMs: number;
+    try {
+      const out = (await deps.redis.eval(SCRIPT, 1, `wcs:rl:${auth.keyId}:${window}`, String(windowMs))) as [
+        number,
+        number,
+      ];
+      [count, ttlMs] = out;
+    } catch (err) {
+      deps.logger.warn({ err }, 'rate limiter unavailable; allowing request');
+      return next();
+    }
+    res.setHeader('X-RateLimit-Limit', String(limit));
+    res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
+    if (count > limit) {
+      const retryAfter = Math.max(1, Math.ceil((ttlMs > 0 ? ttlMs : windowMs) / 1000));
+      res.setHeader('Retry-After', String(retryAfter));
+      throw new RateLimitedError(retryAfter, `Rate limit of ${limit} requests per ${windowMs / 1000}s exceeded`);
+    }
+    next();
+  };
+}

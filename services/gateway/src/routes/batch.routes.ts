@@ -1,0 +1,107 @@
+import { NotFoundError, ValidationError } from '@wcs/errors';
+import { outputFormat } from '@wcs/queues';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { GatewayDeps } from '../deps';
+import { authOf } from '../middleware/auth.middleware';
+import { parseBody } from '../validation/parse-body';
+import { normalizeTargetUrl } from '../validation/target-url';
+
+export const MAX_BATCH_ITEMS = 500;
+
+const batchBody = z.object({
+  urls: z.array(z.string({ error: 'must be a string' })).optional(),
+  items: z
+    .array(
+      z.object({
+        id: z.string({ error: 'must be a string' }).max(256).optional(),
+        url: z.string({ error: 'is required and must be a string' }),
+      }),
+    )
+    .optional(),
+  format: outputFormat.default('markdown'),
+  onlyMainContent: z.boolean().default(true),
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const pageQuery = z.object({
+  skip: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(MAX_BATCH_ITEMS).default(MAX_BATCH_ITEMS),
+});
+
+/** POST/GET /v1/batch/scrape — spec 4.5 and 4.6. */
+export function batchRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+
+  router.post('/v1/batch/scrape', async (req, res) => {
+    const auth = authOf(res);
+    const body = parseBody(batchBody, req.body);
+    // `items` takes precedence over `urls` (spec 4.5).
+    const field = body.items ? 'items' : 'urls';
+    const raw = body.items ?? body.urls?.map((url) => ({ url, id: undefined }));
+    if (!raw) throw new ValidationError('Either urls or items is required');
+    if (raw.length === 0) throw new ValidationError(`${field}: must contain at least one URL`);
+    if (raw.length > MAX_BATCH_ITEMS) {
+      throw new ValidationError(`${field}: at most ${MAX_BATCH_ITEMS} URLs per batch (got ${raw.length})`);
+    }
+    // No https:// prefix for bare domains here: the spec asks callers to send full URLs.
+    const items = raw.map((it, i) => ({
+      url: normalizeTargetUrl(it.url, {
+        prependHttps: false,
+        field: field === 'items' ? `items.${i}.url` : `urls.${i}`,
+      }),
+      ...(it.id !== undefined ? { clientId: it.id } : {}),
+    }));
+
+    const batch = await deps.batches.create({
+      accountId: auth.accountId,
+      items,
+      format: body.format,
+      onlyMainContent: body.onlyMainContent,
+    });
+    try {
+      await deps.producer.enqueueBulk(
+        'scrape-batch',
+        batch.items.map((it) => ({ payload: { batchId: batch.batchId, itemId: it.itemId }, opts: { jobId: it.itemId } })),
+      );
+    } catch (err) {
+      // The batch and its items are committed; the scrape worker's reconciler enqueues them
+      // once Redis is back, so the caller still gets its batch id.
+      deps.logger.warn({ err, batchId: batch.batchId }, 'batch enqueue failed; left to the reconciler');
+    }
+    res.status(202).json({ success: true, id: batch.batchId, total: batch.items.length });
+  });
+
+  router.get('/v1/batch/scrape/:id', async (req, res) => {
+    const auth = authOf(res);
+    const id = String(req.params.id);
+    const page = pageQuery.safeParse(req.query);
+    if (!page.success) throw new ValidationError('skip and limit must be non-negative integers (limit ≤ 500)');
+    // Unknown ids and ids of other accounts are the same 404: never confirm another account's job.
+    const batch = UUID.test(id) ? await deps.batches.get(auth.accountId, id) : null;
+    if (!batch) throw new NotFoundError('Batch not found');
+    const finished = batch.items.filter((it) => it.status === 'done' || it.status === 'failed');
+    const results = finished.slice(page.data.skip, page.data.skip + page.data.limit).map((it) => ({
+      ...(it.clientId !== null ? { id: it.clientId } : {}),
+      url: it.url,
+      status: it.status,
+      ...(it.status === 'done' ? { data: it.result } : { error: it.error ?? 'Scrape failed', code: it.errorCode }),
+    }));
+    res.json({
+      success: true,
+      id: batch.batchId,
+      status: batch.status,
+      total: batch.total,
+      completed: batch.completed,
+      failed: batch.failed,
+      creditsUsed: batch.creditsUsed,
+      results,
+      ...(page.data.skip + page.data.limit < finished.length
+        ? { next: `/v1/batch/scrape/${batch.batchId}?skip=${page.data.skip + page.data.limit}&limit=${page.data.limit}` }
+        : {}),
+    });
+  });
+
+  return router;
+}

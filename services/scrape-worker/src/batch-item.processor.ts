@@ -1,0 +1,51 @@
+import type { OutputFormat } from '@wcs/content';
+import type { BatchesRepository } from '@wcs/db';
+import { toServiceError } from '@wcs/errors';
+import type { Logger } from '@wcs/logger';
+import type { PayloadOf } from '@wcs/queues';
+import type { Renderer } from '@wcs/renderer';
+import { scrapeDocument } from '@wcs/scraper';
+import type { Job } from 'bullmq';
+
+export interface BatchItemSettings {
+  itemTimeoutMs: number;
+  maxStarts: number;
+}
+
+/**
+ * `scrape-batch` jobs. The database is the source of truth: an item already finished is skipped
+ * (a re-delivered job after a crash does no work and bills nothing), and every outcome is written
+ * with an idempotent transition. Target errors fail the item (and refund its credit); transient
+ * ones are retried by the queue until the last attempt, which fails the item.
+ */
+export function batchItemProcessor(deps: { batches: BatchesRepository; renderer: Renderer; logger: Logger }, s: BatchItemSettings) {
+  return async (payload: PayloadOf<'scrape-batch'>, job: Job): Promise<{ itemId: string; status: string }> => {
+    const item = await deps.batches.startItem(payload.itemId);
+    if (!item) return { itemId: payload.itemId, status: 'already-finished' };
+    if (item.attempts > s.maxStarts) {
+      await deps.batches.failItem(item.itemId, {
+        error: `Gave up after ${item.attempts - 1} interrupted attempts`,
+        code: 'INTERNAL',
+      });
+      return { itemId: item.itemId, status: 'failed' };
+    }
+    try {
+      const outcome = await scrapeDocument(deps.renderer, {
+        url: item.url,
+        format: item.format as OutputFormat,
+        onlyMainContent: item.onlyMainContent,
+        timeoutMs: s.itemTimeoutMs,
+      });
+      await deps.batches.completeItem(item.itemId, outcome.data);
+      return { itemId: item.itemId, status: 'done' };
+    } catch (err) {
+      const se = toServiceError(err);
+      const attempts = job.opts.attempts ?? 1;
+      const lastAttempt = job.attemptsMade + 1 >= attempts;
+      if ((se.retryable || se.code === 'INTERNAL') && !lastAttempt) throw se;
+      deps.logger.debug({ itemId: item.itemId, code: se.code }, 'batch item failed');
+      await deps.batches.failItem(item.itemId, { error: se.message, code: se.code });
+      return { itemId: item.itemId, status: 'failed' };
+    }
+  };
+}

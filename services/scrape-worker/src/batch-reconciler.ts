@@ -1,0 +1,57 @@
+import type { BatchesRepository } from '@wcs/db';
+import type { Logger } from '@wcs/logger';
+import type { QueueProducer } from '@wcs/queues';
+
+/**
+ * Redis keeps nothing on disk in many deployments: after a Redis restart (or an enqueue that
+ * failed after the batch was committed) items sit in PostgreSQL with no job. This loop finds
+ * items unfinished for a while whose job is gone or finished, and enqueues them again under the
+ * same job id (so two reconcilers can't create duplicates).
+ */
+export class BatchReconciler {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly deps: { batches: BatchesRepository; producer: QueueProducer; logger: Logger },
+    private readonly settings: { intervalMs: number; minAgeMs: number },
+  ) {}
+
+  start(): void {
+    const tick = () => {
+      this.running = this.reconcileOnce()
+        .then(() => undefined)
+        .catch((err: unknown) => this.deps.logger.warn({ err }, 'batch reconcile failed'))
+        .finally(() => {
+          this.running = null;
+          if (this.timer) this.timer = setTimeout(tick, this.settings.intervalMs);
+        });
+    };
+    this.timer = setTimeout(tick, Math.min(1_000, this.settings.intervalMs));
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Returns how many items were enqueued again. */
+  async reconcileOnce(): Promise<number> {
+    const stranded = await this.deps.batches.findUnfinishedItems(this.settings.minAgeMs, 1_000);
+    const queue = this.deps.producer.queue('scrape-batch');
+    let requeued = 0;
+    for (const item of stranded) {
+      const job = await queue.getJob(item.itemId);
+      if (job) {
+        const state = await job.getState();
+        if (state !== 'completed' && state !== 'failed' && state !== 'unknown') continue;
+        await job.remove().catch(() => undefined);
+      }
+      await this.deps.producer.enqueue('scrape-batch', item, { jobId: item.itemId });
+      requeued += 1;
+    }
+    if (requeued > 0) this.deps.logger.info({ requeued }, 're-enqueued stranded batch items');
+    return requeued;
+  }
+}

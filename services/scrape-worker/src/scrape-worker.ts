@@ -1,0 +1,66 @@
+import { BatchesRepository, createDb } from '@wcs/db';
+import type { Logger } from '@wcs/logger';
+import { type DefinedWorker, QueueProducer, defineWorker } from '@wcs/queues';
+import { createRenderer } from '@wcs/renderer';
+import { BatchReconciler } from './batch-reconciler';
+import { batchItemProcessor } from './batch-item.processor';
+import type { ScrapeWorkerEnv } from './env';
+import { scrapeProcessor } from './scrape.processor';
+
+export interface RunningScrapeWorker {
+  workers: DefinedWorker[];
+  reconciler: BatchReconciler;
+  close(): Promise<void>;
+}
+
+/** Wire the scrape worker: queues `scrape` and `scrape-batch`, plus the batch reconciler. */
+export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): Promise<RunningScrapeWorker> {
+  const db = createDb(env.DATABASE_URL);
+  const batches = new BatchesRepository(db);
+  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX);
+  const renderer = createRenderer({
+    allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
+    fetchTimeoutMs: env.FETCH_TIMEOUT_MS,
+    connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
+    maxBodyBytes: env.MAX_BODY_BYTES,
+    maxRedirects: env.MAX_REDIRECTS,
+    userAgent: env.USER_AGENT,
+    browser: { enabled: env.BROWSER_ENABLED, executablePath: env.BROWSER_EXECUTABLE, maxPages: env.BROWSER_MAX_PAGES },
+    logger,
+  });
+  const workerOpts = {
+    redisUrl: env.REDIS_URL,
+    prefix: env.QUEUE_PREFIX,
+    concurrency: env.WORKER_CONCURRENCY,
+    lockDurationMs: env.WORKER_LOCK_MS,
+    stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
+    logger,
+  };
+  const workers = [
+    defineWorker('scrape', scrapeProcessor(renderer), workerOpts),
+    defineWorker(
+      'scrape-batch',
+      batchItemProcessor(
+        { batches, renderer, logger },
+        { itemTimeoutMs: env.BATCH_ITEM_TIMEOUT_MS, maxStarts: env.BATCH_ITEM_MAX_STARTS },
+      ),
+      workerOpts,
+    ),
+  ];
+  const reconciler = new BatchReconciler(
+    { batches, producer, logger },
+    { intervalMs: env.RECONCILE_INTERVAL_MS, minAgeMs: env.RECONCILE_MIN_AGE_MS },
+  );
+  reconciler.start();
+  return {
+    workers,
+    reconciler,
+    async close() {
+      await reconciler.stop();
+      await Promise.allSettled(workers.map((w) => w.close()));
+      await renderer.close();
+      await producer.close();
+      await db.close();
+    },
+  };
+}
