@@ -19,6 +19,13 @@ if [ ! -x /usr/bin/chromium ] && [ "${SKIP_CHROMIUM:-}" != "1" ]; then
   fi
 fi
 
+# The compose file is validated offline by the tests (no Docker engine runs on this machine kind).
+if ! command -v docker-compose >/dev/null 2>&1 && ! docker compose version >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
+  echo "[setup] installing docker-compose (to validate docker-compose.yml)" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null; }
+fi
+
 export TURBO_TELEMETRY_DISABLED=1
 pnpm install --frozen-lockfile --reporter=silent 2>&1 | grep -v 'nodedir' >&2 || true
 pnpm --silent db:generate >/dev/null

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { defineConfig, env } from 'prisma/config';
 import { createMigrationAdapter } from './src/pg-type-remap';
+import { unrefLongTimers } from './src/unref-long-timers';
 
 /**
  * Prisma CLI config. The JS schema engine talks to PostgreSQL through the pg driver adapter, so
@@ -12,5 +13,8 @@ export default defineConfig({
   engine: 'js',
   schema: path.join(__dirname, '../../prisma/schema.prisma'),
   migrations: { path: path.join(__dirname, '../../prisma/migrations') },
-  adapter: async () => createMigrationAdapter(env('DATABASE_URL')),
+  adapter: async () => {
+    unrefLongTimers();
+    return createMigrationAdapter(env('DATABASE_URL'));
+  },
 });

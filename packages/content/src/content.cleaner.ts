@@ -4,7 +4,7 @@
  * "Advertisement", "Read more") that survive because they carry no telling class name.
  */
 import type { Element } from 'domhandler';
-import { classWeight } from './main-content.extractor';
+import { classWeight } from './class-weight';
 import { linkDensity, removeWithStats, type StatsMap } from './content-stats';
 import { findAll, textOf } from './dom.util';
 

@@ -5,29 +5,10 @@
  */
 import { Element, type ParentNode } from 'domhandler';
 import { isChrome, removeUnlikely } from './boilerplate.cleaner';
+import { classWeight } from './class-weight';
 import { cleanConditionally } from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, type Stats, type StatsMap } from './content-stats';
 import { isElement, setChildren } from './dom.util';
-
-const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown|thread/i;
-const NEGATIVE =
-  /hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|nav|menu|breadcrumb/i;
-
-/** +25 / -25 per class and id, as readability does: authors name their content wrappers. */
-export function classWeight(el: Element): number {
-  let w = 0;
-  const c = el.attribs.class;
-  const id = el.attribs.id;
-  if (c) {
-    if (NEGATIVE.test(c)) w -= 25;
-    if (POSITIVE.test(c)) w += 25;
-  }
-  if (id) {
-    if (NEGATIVE.test(id)) w -= 25;
-    if (POSITIVE.test(id)) w += 25;
-  }
-  return w;
-}
 
 function baseScore(el: Element): number {
   switch (el.name) {

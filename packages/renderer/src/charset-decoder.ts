@@ -12,7 +12,7 @@ const ALIASES: Record<string, string> = {
   'iso-8859-1': 'windows-1252',
   'iso8859-1': 'windows-1252',
   latin1: 'windows-1252',
-  'l1': 'windows-1252',
+  l1: 'windows-1252',
   ascii: 'windows-1252',
   'us-ascii': 'windows-1252',
   'x-sjis': 'shift_jis',
@@ -25,7 +25,10 @@ const ALIASES: Record<string, string> = {
 /** Normalise a charset label; undefined if iconv-lite does not know it. */
 export function normalizeCharset(label: string | undefined | null): string | undefined {
   if (!label) return undefined;
-  const clean = label.trim().replace(/^["']|["']$/g, '').toLowerCase();
+  const clean = label
+    .trim()
+    .replace(/^["']|["']$/g, '')
+    .toLowerCase();
   if (!clean) return undefined;
   const name = ALIASES[clean] ?? clean;
   return iconv.encodingExists(name) ? name : undefined;
@@ -47,7 +50,9 @@ export function charsetFromBom(bytes: Uint8Array): string | undefined {
 /** Looks for <meta charset=…>, <meta http-equiv content="…; charset=…"> or <?xml encoding=…?>. */
 export function charsetFromMarkup(bytes: Uint8Array): string | undefined {
   // latin1 maps bytes 1:1, so ASCII markup is readable whatever the real encoding is.
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, SNIFF_BYTES)).toString('latin1');
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, SNIFF_BYTES)).toString(
+    'latin1',
+  );
   const xml = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']+)["']/i.exec(head);
   if (xml) return normalizeCharset(xml[1]);
   const metaRe = /<meta\b[^>]*>/gi;

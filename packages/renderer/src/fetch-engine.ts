@@ -9,7 +9,7 @@ import type { Dispatcher } from 'undici';
 import { decodeBody } from './charset-decoder';
 import { assertSupportedContentType, mimeTypeOf, sniffContentType } from './content-type';
 import { abortReason, mapNetworkError } from './network-errors';
-import { assertAllowedUrl, bareHost, createSafeDispatcher } from './ssrf-guard';
+import { type AddressPolicy, bareHost, checkUrl, createGuardedAgent, isForbiddenAddress } from './ssrf-guard';
 import type { Engine, RenderContext, RendererLogger, RenderRequest, RenderResult } from './types';
 
 export interface FetchEngineOptions {
@@ -19,25 +19,35 @@ export interface FetchEngineOptions {
   maxRedirects: number;
   userAgent: string;
   logger?: RendererLogger;
+  /** Override which addresses are refused (tests); default: isForbiddenAddress unless allowPrivateTargets. */
+  isForbidden?: AddressPolicy;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 // undici rejects these as request headers; the others are framing we control.
-const DROPPED_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade']);
+const DROPPED_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+]);
 // Never forward secrets to another origin after a redirect (same rule as the fetch spec).
 const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
 export class FetchEngine implements Engine {
   readonly name = 'fetch' as const;
   private readonly dispatcher: Dispatcher;
+  private readonly policy: AddressPolicy | undefined;
 
   constructor(private readonly opts: FetchEngineOptions) {
-    this.dispatcher = createSafeDispatcher(opts);
+    this.policy = opts.isForbidden ?? (opts.allowPrivateTargets ? undefined : isForbiddenAddress);
+    this.dispatcher = createGuardedAgent(opts.connectTimeoutMs, this.policy);
   }
 
   async render(req: RenderRequest, ctx: RenderContext): Promise<RenderResult> {
-    const guard = { allowPrivateTargets: this.opts.allowPrivateTargets };
-    let url = await assertAllowedUrl(req.url, guard);
+    let url = await checkUrl(req.url, this.policy);
     let headers = this.requestHeaders(req.headers);
     const redirects: string[] = [];
 
@@ -45,13 +55,16 @@ export class FetchEngine implements Engine {
       const res = await this.send(url, headers, ctx);
       const location = res.headers.location;
       if (REDIRECT_STATUSES.has(res.statusCode) && typeof location === 'string' && location) {
-        res.body.destroy(); // we never need a redirect's body; don't let it hold the socket
+        discard(res.body); // we never need a redirect's body; don't let it hold the socket
         if (redirects.length >= this.opts.maxRedirects) {
-          throw new TooManyRedirectsError(`More than ${this.opts.maxRedirects} redirects starting at ${req.url}`, {
-            details: { redirects },
-          });
+          throw new TooManyRedirectsError(
+            `More than ${this.opts.maxRedirects} redirects starting at ${req.url}`,
+            {
+              details: { redirects },
+            },
+          );
         }
-        const next = await assertAllowedUrl(resolveLocation(location, url), guard);
+        const next = await checkUrl(resolveLocation(location, url), this.policy);
         if (next.origin !== url.origin) headers = stripCredentials(headers);
         this.opts.logger?.debug({ from: url.href, to: next.href, status: res.statusCode }, 'redirect');
         url = next;
@@ -100,7 +113,11 @@ export class FetchEngine implements Engine {
     return headers;
   }
 
-  private async send(url: URL, headers: Record<string, string>, ctx: RenderContext): Promise<Dispatcher.ResponseData> {
+  private async send(
+    url: URL,
+    headers: Record<string, string>,
+    ctx: RenderContext,
+  ): Promise<Dispatcher.ResponseData> {
     if (ctx.signal.aborted) throw abortReason(ctx.signal);
     const remaining = Math.max(1, ctx.deadline - Date.now());
     try {
@@ -128,7 +145,7 @@ export class FetchEngine implements Engine {
       });
     const declared = Number(headerValue(res.headers['content-length']));
     if (Number.isFinite(declared) && declared > max) {
-      res.body.destroy();
+      discard(res.body);
       throw tooLarge();
     }
 
@@ -156,11 +173,18 @@ export class FetchEngine implements Engine {
       if (ctx.signal.aborted) throw abortReason(ctx.signal);
       throw mapNetworkError(err, bareHost(url.hostname));
     } finally {
-      if (!res.body.destroyed) res.body.destroy();
+      discard(res.body);
       decoder?.destroy();
     }
     return Buffer.concat(chunks, size);
   }
+}
+
+/** Destroy a body we stop reading; undici then emits an abort error nobody needs to see. */
+function discard(body: Readable): void {
+  if (body.destroyed) return;
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 function resolveLocation(location: string, base: URL): string {

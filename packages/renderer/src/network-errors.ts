@@ -25,7 +25,8 @@ const TIMEOUT_CODES = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
 ]);
-const TLS_CODE_RE = /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|EPROTO$)/;
+const TLS_CODE_RE =
+  /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|EPROTO$)/;
 
 /** The error itself or the first ServiceError / coded error along its `cause` chain. */
 function walk(err: unknown): { service?: ServiceError; code?: string } {
@@ -45,10 +46,12 @@ export function mapNetworkError(err: unknown, host: string): ServiceError {
   if (service) return service;
   const msg = err instanceof Error ? err.message : String(err);
   const o = { cause: err, details: { host, ...(code ? { errorCode: code } : {}) } };
-  if (code && DNS_CODES.has(code)) return new DnsResolutionError(`Could not resolve host ${host} (${code})`, o);
+  if (code && DNS_CODES.has(code))
+    return new DnsResolutionError(`Could not resolve host ${host} (${code})`, o);
   if (code && TIMEOUT_CODES.has(code)) return new TimeoutError(`Timed out talking to ${host} (${code})`, o);
   if (code && TLS_CODE_RE.test(code)) return new TlsError(`TLS error with ${host}: ${msg}`, o);
-  if (code && UNREACHABLE_CODES.has(code)) return new TargetUnreachableError(`Could not connect to ${host} (${code})`, o);
+  if (code && UNREACHABLE_CODES.has(code))
+    return new TargetUnreachableError(`Could not connect to ${host} (${code})`, o);
   return new TargetUnreachableError(`Request to ${host} failed: ${msg}`, o);
 }
 

@@ -56,19 +56,30 @@ function forbidden(host: string, address?: string): TargetForbiddenError {
 
 export function dnsError(host: string, err: unknown): DnsResolutionError {
   const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'UNKNOWN';
-  return new DnsResolutionError(`Could not resolve host ${host} (${code})`, { cause: err, details: { host } });
+  return new DnsResolutionError(`Could not resolve host ${host} (${code})`, {
+    cause: err,
+    details: { host },
+  });
 }
+
+/** Which resolved addresses are refused; isForbiddenAddress except in tests. */
+export type AddressPolicy = (ip: string) => boolean;
 
 /**
  * Scheme + credentials + DNS check. With allowPrivateTargets the DNS step is skipped (resolution
  * errors then surface at connect time). Reused by the webhook dispatcher.
  */
-export async function assertAllowedUrl(url: string, opts: { allowPrivateTargets: boolean }): Promise<URL> {
+export function assertAllowedUrl(url: string, opts: { allowPrivateTargets: boolean }): Promise<URL> {
+  return checkUrl(url, opts.allowPrivateTargets ? undefined : isForbiddenAddress);
+}
+
+/** assertAllowedUrl with an explicit policy (undefined = allow every address). */
+export async function checkUrl(url: string, isForbidden: AddressPolicy | undefined): Promise<URL> {
   const parsed = parseTargetUrl(url);
-  if (opts.allowPrivateTargets) return parsed;
+  if (!isForbidden) return parsed;
   const host = bareHost(parsed.hostname);
   if (net.isIP(host)) {
-    if (isForbiddenAddress(host)) throw forbidden(host);
+    if (isForbidden(host)) throw forbidden(host);
     return parsed;
   }
   let addresses: dns.LookupAddress[];
@@ -77,35 +88,41 @@ export async function assertAllowedUrl(url: string, opts: { allowPrivateTargets:
   } catch (err) {
     throw dnsError(host, err);
   }
-  if (addresses.length === 0) throw dnsError(host, Object.assign(new Error('no addresses'), { code: 'ENODATA' }));
+  if (addresses.length === 0)
+    throw dnsError(host, Object.assign(new Error('no addresses'), { code: 'ENODATA' }));
   // Any forbidden answer refuses the host: the connect may pick any of them.
-  const bad = addresses.find((a) => isForbiddenAddress(a.address));
+  const bad = addresses.find((a) => isForbidden(a.address));
   if (bad) throw forbidden(host, bad.address);
   return parsed;
 }
 
 /** net/tls `lookup` that refuses hostnames resolving to forbidden addresses (runs at connect time). */
-export const safeLookup: net.LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '', 0);
-    const bad = addresses.find((a) => isForbiddenAddress(a.address));
-    if (bad) return callback(forbidden(hostname, bad.address), '', 0);
-    if (options.all) return callback(null, addresses);
-    const first = addresses[0];
-    if (!first) return callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
-    callback(null, first.address, first.family);
-  });
-};
+export function createSafeLookup(isForbidden: AddressPolicy = isForbiddenAddress): net.LookupFunction {
+  return (hostname, options, callback) =>
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const bad = addresses.find((a) => isForbidden(a.address));
+      if (bad) return callback(forbidden(hostname, bad.address), '', 0);
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0];
+      if (!first)
+        return callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+      callback(null, first.address, first.family);
+    });
+}
 
 /**
  * undici connector with the safe lookup. IP literals never go through `lookup` in net.connect, so
  * they are checked here before connecting.
  */
-export function createSafeConnector(connectTimeoutMs: number): buildConnector.connector {
-  const base = buildConnector({ timeout: connectTimeoutMs, lookup: safeLookup });
+export function createSafeConnector(
+  connectTimeoutMs: number,
+  isForbidden: AddressPolicy = isForbiddenAddress,
+): buildConnector.connector {
+  const base = buildConnector({ timeout: connectTimeoutMs, lookup: createSafeLookup(isForbidden) });
   return (options, callback) => {
     const host = bareHost(options.hostname);
-    if (net.isIP(host) && isForbiddenAddress(host)) {
+    if (net.isIP(host) && isForbidden(host)) {
       callback(forbidden(host), null);
       return;
     }
@@ -114,7 +131,15 @@ export function createSafeConnector(connectTimeoutMs: number): buildConnector.co
 }
 
 /** A fetch-only undici dispatcher with the SSRF-safe lookup, for other outbound HTTP (webhooks, robots.txt). */
-export function createSafeDispatcher(opts: { allowPrivateTargets: boolean; connectTimeoutMs: number }): Dispatcher {
-  if (opts.allowPrivateTargets) return new Agent({ connect: { timeout: opts.connectTimeoutMs } });
-  return new Agent({ connect: createSafeConnector(opts.connectTimeoutMs) });
+export function createSafeDispatcher(opts: {
+  allowPrivateTargets: boolean;
+  connectTimeoutMs: number;
+}): Dispatcher {
+  return createGuardedAgent(opts.connectTimeoutMs, opts.allowPrivateTargets ? undefined : isForbiddenAddress);
+}
+
+/** undici Agent refusing addresses matched by `isForbidden` (undefined = no restriction). */
+export function createGuardedAgent(connectTimeoutMs: number, isForbidden: AddressPolicy | undefined): Agent {
+  if (!isForbidden) return new Agent({ connect: { timeout: connectTimeoutMs } });
+  return new Agent({ connect: createSafeConnector(connectTimeoutMs, isForbidden) });
 }

@@ -43,7 +43,15 @@ export interface RendererOptions {
   maxBodyBytes: number;
   maxRedirects: number;
   userAgent: string;
-  browser: { enabled: boolean; executablePath: string; maxPages: number };
+  browser: {
+    enabled: boolean;
+    executablePath: string;
+    maxPages: number;
+    /** Extra chromium flags appended to the defaults. */
+    args?: string[];
+    /** Recycle a pooled page after this many renders (default 50). */
+    maxUsesPerPage?: number;
+  };
   /** pino-compatible */
   logger?: RendererLogger;
 }

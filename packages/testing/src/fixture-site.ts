@@ -82,7 +82,9 @@ export function fixtureArticle(n: number): FixtureArticle {
     const len = 3 + Math.floor(rand() * 3);
     for (let i = 0; i < len; i++) {
       const tpl = SENTENCES[Math.floor(rand() * SENTENCES.length)]!;
-      sentences.push(tpl.replace('{a}', a).replace('{b}', b).replace('{c}', c).replace('{d}', d).replace('{e}', e));
+      sentences.push(
+        tpl.replace('{a}', a).replace('{b}', b).replace('{c}', c).replace('{d}', d).replace('{e}', e),
+      );
     }
     paragraphs.push(sentences.join(' '));
   }
@@ -213,7 +215,12 @@ export function startFixtureSite(opts: { pages?: number } = {}): Promise<Fixture
   const timers = new Set<NodeJS.Timeout>();
   let base = '';
 
-  const html = (res: ServerResponse, status: number, body: string | Buffer, type = 'text/html; charset=utf-8') => {
+  const html = (
+    res: ServerResponse,
+    status: number,
+    body: string | Buffer,
+    type = 'text/html; charset=utf-8',
+  ) => {
     res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
     res.end(body);
   };
@@ -233,7 +240,7 @@ export function startFixtureSite(opts: { pages?: number } = {}): Promise<Fixture
     return stop;
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     counts.set(path, (counts.get(path) ?? 0) + 1);
     accessLog.push(`${req.method ?? 'GET'} ${path}`);
@@ -334,6 +341,38 @@ export function startFixtureSite(opts: { pages?: number } = {}): Promise<Fixture
         };
         return pump();
       }
+      case '/huge-chunked': {
+        // Same 50 MB but without Content-Length, so only a streaming byte cap can stop it.
+        const chunk = Buffer.from(`<p>${'chunked body text '.repeat(3640)}</p>\n`.slice(0, 65536));
+        let left = 50 * 1024 * 1024;
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        const pump = () => {
+          while (left > 0 && !res.destroyed) {
+            left -= chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          if (!res.destroyed) res.end();
+        };
+        return pump();
+      }
+      case '/reset':
+        // Connection reset before any response bytes.
+        return void req.socket.destroy();
+      case '/cross-host': {
+        // A subresource on another host name of this same server (for SSRF routing tests).
+        const other = base.replace('127.0.0.1', 'localhost');
+        return html(
+          res,
+          200,
+          layout(
+            'Cross host',
+            `<main><article><h1>Cross host page</h1><p>${escapeHtml(fixtureArticle(1).paragraphs[0] ?? '')}</p></article></main>`,
+            `<script src="${other}/assets/tracker.js"></script>`,
+          ),
+        );
+      }
+      case '/assets/tracker.js':
+        return html(res, 200, 'window.tracked = true;', 'text/javascript');
       case '/robots.txt':
         return html(
           res,

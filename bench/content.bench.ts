@@ -1,0 +1,200 @@
+/**
+ * Content pipeline benchmark: main-content F1 (article-extraction, WCXB dev) scored by the
+ * benchmark's own score.mjs functions, and throughput next to whole-page turndown.
+ *
+ *   pnpm bench:content [--limit N] [--only article|wcxb] [--no-readability] [--no-turndown]
+ *                      [--readability-wcxb] [--write-sample]
+ * BENCH_DIR overrides the benchmark folder (default: ../shared/bench next to the repo).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import TurndownService from 'turndown';
+import { processHtml } from '../packages/content/src';
+
+const repoRoot = path.resolve(__dirname, '..');
+const benchDir = process.env.BENCH_DIR ?? path.resolve(repoRoot, '../shared/bench');
+const outDir = path.join(repoRoot, 'bench/out');
+const args = process.argv.slice(2);
+const flag = (f: string): boolean => args.includes(f);
+const opt = (f: string): string | undefined => {
+  const i = args.indexOf(f);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const limit = Number(opt('--limit') ?? Number.POSITIVE_INFINITY);
+const only = opt('--only');
+
+interface Scorer {
+  scoreArticle(
+    ground: Record<string, { articleBody?: string }>,
+    pred: Record<string, { articleBody: string }>,
+  ): { f1: number; precision: number; recall: number; pages: number };
+  wordF1(predicted: string, reference: string): [number, number, number];
+}
+
+interface Page {
+  id: string;
+  url: string;
+  html: string;
+  bytes: number;
+}
+
+/** Bytes to string: the charset a page declares in its first 2 KB, else UTF-8. */
+function decode(buf: Buffer): string {
+  const head = buf.subarray(0, 2048).toString('latin1');
+  const m = /charset\s*=\s*["']?([\w-]+)/i.exec(head);
+  const cs = (m?.[1] ?? 'utf-8').toLowerCase();
+  try {
+    return new TextDecoder(cs).decode(buf);
+  } catch {
+    return buf.toString('utf8');
+  }
+}
+
+function loadArticle(): { pages: Page[]; ground: Record<string, { articleBody?: string; url?: string }> } {
+  const dir = path.join(benchDir, 'article-extraction');
+  const ground = JSON.parse(readFileSync(path.join(dir, 'ground-truth.json'), 'utf8')) as Record<
+    string,
+    { articleBody?: string; url?: string }
+  >;
+  const pages = Object.keys(ground)
+    .slice(0, limit)
+    .map((id) => {
+      const buf = gunzipSync(readFileSync(path.join(dir, 'html', `${id}.html.gz`)));
+      return { id, url: ground[id]?.url ?? 'https://example.com/', html: decode(buf), bytes: buf.length };
+    });
+  return { pages, ground };
+}
+
+interface WcxbTruth {
+  url?: string;
+  file_id?: string;
+  ground_truth?: { main_content?: string };
+  _internal?: { page_type?: { primary?: string } };
+}
+
+function loadWcxb(): Array<Page & { type: string; truth: string }> {
+  const dir = path.join(benchDir, 'wcxb-dev/dev');
+  const files = readdirSync(path.join(dir, 'ground-truth'))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .slice(0, limit);
+  return files.map((f) => {
+    const g = JSON.parse(readFileSync(path.join(dir, 'ground-truth', f), 'utf8')) as WcxbTruth;
+    const id = String(g.file_id ?? f.replace(/\.json$/, ''));
+    const buf = gunzipSync(readFileSync(path.join(dir, 'html', `${id}.html.gz`)));
+    return {
+      id,
+      url: g.url ?? 'https://example.com/',
+      html: decode(buf),
+      bytes: buf.length,
+      type: g._internal?.page_type?.primary ?? 'unknown',
+      truth: g.ground_truth?.main_content ?? '',
+    };
+  });
+}
+
+const ourText = (p: Page): string => processHtml(p.html, { url: p.url, formats: ['text'] }).text;
+
+function readabilityText(p: Page): string {
+  try {
+    const { document } = parseHTML(p.html);
+    const art = new Readability(document as unknown as Document).parse();
+    return art?.textContent ?? '';
+  } catch {
+    return '';
+  }
+}
+
+const f4 = (x: number): string => x.toFixed(4);
+
+function timeIt(pages: Page[], fn: (p: Page) => void, rounds: number): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let r = 0; r < rounds; r++) {
+    const t0 = process.hrtime.bigint();
+    for (const p of pages) fn(p);
+    best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e9);
+  }
+  return best;
+}
+
+async function main(): Promise<void> {
+  mkdirSync(outDir, { recursive: true });
+  const scorer = (await import(pathToFileURL(path.join(benchDir, 'score.mjs')).href)) as Scorer;
+
+  if (only !== 'wcxb') {
+    const { pages, ground } = loadArticle();
+    const subset = Object.fromEntries(pages.map((p) => [p.id, ground[p.id] ?? {}]));
+    const pred = Object.fromEntries(pages.map((p) => [p.id, { articleBody: ourText(p) }]));
+    const predFile = path.join(outDir, 'article.json');
+    writeFileSync(predFile, JSON.stringify(pred));
+    const ours = scorer.scoreArticle(subset, pred);
+    console.log(`article-extraction (${pages.length} pages)`);
+    console.log(`  @wcs/content     F1 ${f4(ours.f1)}  P ${f4(ours.precision)}  R ${f4(ours.recall)}`);
+    if (pages.length === Object.keys(ground).length) {
+      const check = execFileSync('node', [path.join(benchDir, 'score.mjs'), 'article', predFile]).toString().trim();
+      console.log(`  score.mjs on ${path.relative(repoRoot, predFile)}: ${check}`);
+    }
+    if (!flag('--no-readability')) {
+      const rd = Object.fromEntries(pages.map((p) => [p.id, { articleBody: readabilityText(p) }]));
+      const r = scorer.scoreArticle(subset, rd);
+      console.log(`  Readability.js   F1 ${f4(r.f1)}  P ${f4(r.precision)}  R ${f4(r.recall)}  (linkedom)`);
+    }
+
+    const mb = pages.reduce((n, p) => n + p.bytes, 0) / 1e6;
+    const md = (p: Page): void => void processHtml(p.html, { url: p.url, formats: ['markdown'] });
+    const all = (p: Page): void => void processHtml(p.html, { url: p.url, formats: ['markdown', 'html', 'text'] });
+    md(pages[0]!);
+    timeIt(pages, md, 1); // warm-up
+    const tMd = timeIt(pages, md, 2);
+    const tAll = timeIt(pages, all, 1);
+    console.log(`throughput on ${pages.length} article pages, ${mb.toFixed(1)} MB, warm, single thread`);
+    console.log(`  @wcs/content markdown (main content)   ${(mb / tMd).toFixed(1)} MB/s  ${((tMd * 1000) / pages.length).toFixed(1)} ms/page`);
+    console.log(`  @wcs/content markdown+html+text         ${(mb / tAll).toFixed(1)} MB/s`);
+    if (!flag('--no-turndown')) {
+      const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
+      const turn = (p: Page): void => void td.turndown(p.html);
+      timeIt(pages.slice(0, 20), turn, 1);
+      const tTd = timeIt(pages, turn, 1);
+      console.log(`  turndown, whole page                    ${(mb / tTd).toFixed(1)} MB/s  (x${(tTd / tMd).toFixed(1)} slower)`);
+    }
+  }
+
+  if (only !== 'article') {
+    const pages = loadWcxb();
+    const pred: Record<string, { text: string }> = {};
+    const byType = new Map<string, number[]>();
+    const rdByType = new Map<string, number[]>();
+    const withRd = flag('--readability-wcxb');
+    for (const p of pages) {
+      const text = ourText(p);
+      pred[p.id] = { text };
+      const f = scorer.wordF1(text, p.truth)[2];
+      byType.set(p.type, [...(byType.get(p.type) ?? []), f]);
+      byType.set('overall', [...(byType.get('overall') ?? []), f]);
+      if (withRd) {
+        const rf = scorer.wordF1(readabilityText(p), p.truth)[2];
+        rdByType.set(p.type, [...(rdByType.get(p.type) ?? []), rf]);
+        rdByType.set('overall', [...(rdByType.get('overall') ?? []), rf]);
+      }
+    }
+    writeFileSync(path.join(outDir, 'wcxb.json'), JSON.stringify(pred));
+    const mean = (xs: number[] | undefined): number => (xs?.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+    console.log(`wcxb-dev (${pages.length} pages) word F1${withRd ? '  [Readability]' : ''}`);
+    for (const t of ['overall', 'article', 'documentation', 'service', 'forum', 'collection', 'listing', 'product']) {
+      const xs = byType.get(t);
+      if (!xs) continue;
+      const rd = withRd ? `  [${f4(mean(rdByType.get(t)))}]` : '';
+      console.log(`  ${t.padEnd(14)} ${f4(mean(xs))}  (${xs.length})${rd}`);
+    }
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

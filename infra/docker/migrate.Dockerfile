@@ -1,0 +1,8 @@
+# syntax=docker/dockerfile:1
+# One-shot: applies the committed Prisma migrations, then exits.
+FROM node:20-bookworm-slim
+RUN npm install -g pnpm@10.34.9
+WORKDIR /app
+COPY . .
+RUN pnpm install --frozen-lockfile --filter "@wcs/db" && pnpm --filter @wcs/db generate
+CMD ["pnpm", "--silent", "db:migrate"]

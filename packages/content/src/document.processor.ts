@@ -1,0 +1,123 @@
+/** Entry points: processHtml (the hot path) and processDocument (content-type dispatch). */
+import { type Document, Element } from 'domhandler';
+import { findFirst, isElement, parseHtml } from './dom.util';
+import { escapeText } from 'entities';
+import { serializeHtml } from './html.serializer';
+import { extractMainContent, extractWholeBody } from './main-content.extractor';
+import { BlockRenderer } from './markdown.serializer';
+import { extractMetadata } from './metadata.extractor';
+import { buildStructured } from './structured.serializer';
+import type { ContentMetadata, OutputFormat, ProcessedContent, ProcessOptions, RawDocument } from './types';
+import { UrlResolver } from './url.util';
+
+const DEFAULT_FORMATS: OutputFormat[] = ['markdown', 'html', 'text'];
+
+function bodyOf(doc: Document): Element {
+  const body = findFirst(doc, 'body');
+  if (body) return body;
+  const html = doc.children.find((c): c is Element => isElement(c) && c.name === 'html');
+  if (html) return html;
+  const wrapper = new Element('body', {}, doc.children);
+  for (const c of doc.children) c.parent = wrapper;
+  return wrapper;
+}
+
+function emptyMetadata(opts: ProcessOptions): ContentMetadata {
+  const md: ContentMetadata = {
+    title: null,
+    description: null,
+    language: null,
+    canonicalUrl: null,
+    sourceURL: opts.sourceUrl ?? opts.url,
+    finalUrl: opts.url,
+  };
+  if (opts.statusCode !== undefined) md.statusCode = opts.statusCode;
+  return md;
+}
+
+export function processHtml(html: string, opts: ProcessOptions): ProcessedContent {
+  const formats = new Set(opts.formats ?? DEFAULT_FORMATS);
+  try {
+    return run(typeof html === 'string' ? html : String(html ?? ''), opts, formats);
+  } catch {
+    // Last line of defence: a pathological page yields empty content, never an exception.
+    const metadata = emptyMetadata(opts);
+    const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
+    if (formats.has('json')) out.json = { metadata, headings: [], blocks: [], links: [] };
+    return out;
+  }
+}
+
+function run(html: string, opts: ProcessOptions, formats: Set<OutputFormat>): ProcessedContent {
+  const doc = parseHtml(html);
+  const baseEl = findFirst(doc, 'base');
+  const resolver = new UrlResolver(opts.url, baseEl?.attribs.href);
+  const metadata = extractMetadata({
+    doc,
+    resolver,
+    url: opts.url,
+    sourceUrl: opts.sourceUrl,
+    statusCode: opts.statusCode,
+  });
+  const body = bodyOf(doc);
+  const { root, stats } = opts.onlyMainContent === false ? extractWholeBody(body) : extractMainContent(body);
+  const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
+  if (formats.has('markdown')) out.markdown = new BlockRenderer({ resolver, stats, markdown: true }).render(root);
+  const textRenderer = new BlockRenderer({ resolver, stats, markdown: false });
+  if (formats.has('text')) out.text = textRenderer.render(root);
+  if (formats.has('html')) out.html = serializeHtml(root, resolver);
+  if (formats.has('json')) out.json = buildStructured(root, metadata, resolver, textRenderer);
+  return out;
+}
+
+const fence = (body: string, lang: string): string => {
+  let f = '```';
+  while (body.includes(f)) f += '`';
+  return `${f}${lang}\n${body}\n${f}`;
+};
+
+/** Non-HTML bodies the renderer accepted; HTML and XHTML go through processHtml. */
+export function processDocument(
+  doc: RawDocument,
+  opts: Omit<ProcessOptions, 'url' | 'statusCode' | 'sourceUrl'>,
+): ProcessedContent {
+  const full: ProcessOptions = { ...opts, url: doc.url, sourceUrl: doc.sourceUrl, statusCode: doc.statusCode };
+  if (full.sourceUrl === undefined) delete full.sourceUrl;
+  if (full.statusCode === undefined) delete full.statusCode;
+  const type = (doc.contentType || '').split(';')[0]!.trim().toLowerCase();
+  const body = typeof doc.body === 'string' ? doc.body : String(doc.body ?? '');
+  const formats = new Set(opts.formats ?? DEFAULT_FORMATS);
+  const isJson = type === 'application/json' || type.endsWith('+json') || type === 'text/json';
+  const isText = type.startsWith('text/') && type !== 'text/html';
+  if (!isJson && !isText) return processHtml(body, full);
+  let text = body.replace(/\r\n?/g, '\n');
+  let markdown = text;
+  let lang = '';
+  if (isJson) {
+    try {
+      text = JSON.stringify(JSON.parse(body), null, 2);
+      lang = 'json';
+    } catch {
+      lang = 'json';
+    }
+    markdown = fence(text, lang);
+  } else if (type !== 'text/markdown' && type !== 'text/x-markdown' && type !== 'text/plain') {
+    markdown = fence(text, type.slice(5));
+  }
+  const metadata = emptyMetadata(full);
+  const out: ProcessedContent = {
+    markdown: markdown.trim(),
+    text: text.trim(),
+    html: `<pre>${escapeText(text.trim())}</pre>`,
+    metadata,
+  };
+  if (formats.has('json')) {
+    out.json = {
+      metadata,
+      headings: [],
+      blocks: [lang ? { type: 'code', text: text.trim(), language: lang } : { type: 'paragraph', text: text.trim() }],
+      links: [],
+    };
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+import { NotFoundError } from '@wcs/errors';
+import { apiKeyPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key';
+import type { Db } from './db';
+import { isUuid } from './ids';
+import type { PlanId } from './plans';
+
+/** lastUsedAt is a hint for humans; writing it on every request would cost a write per call. */
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+export interface ApiKeyInfo {
+  keyId: string;
+  prefix: string;
+  name: string | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+/** API keys: only the sha256 of a key is stored; the plaintext is returned once, by create(). */
+export class ApiKeysRepository {
+  constructor(private readonly db: Db) {}
+
+  async create(accountId: string, i: { name?: string } = {}): Promise<{ keyId: string; apiKey: string; prefix: string }> {
+    const account = isUuid(accountId)
+      ? await this.db.prisma.account.findUnique({ where: { id: accountId }, select: { id: true } })
+      : null;
+    if (!account) throw new NotFoundError('Account not found');
+    const apiKey = generateApiKey();
+    const prefix = apiKeyPrefix(apiKey);
+    const row = await this.db.prisma.apiKey.create({
+      data: { accountId, name: i.name ?? null, prefix, keyHash: hashApiKey(apiKey) },
+      select: { id: true },
+    });
+    return { keyId: row.id, apiKey, prefix };
+  }
+
+  /**
+   * The key's account, or null when unknown or revoked. Lookup is by hash (an index probe), so the
+   * timing reveals nothing about how much of a guessed key was right.
+   */
+  async verify(apiKey: string): Promise<{ keyId: string; accountId: string; plan: PlanId } | null> {
+    if (!isWellFormedApiKey(apiKey)) return null;
+    const row = await this.db.prisma.apiKey.findUnique({
+      where: { keyHash: hashApiKey(apiKey) },
+      select: { id: true, accountId: true, revokedAt: true, lastUsedAt: true, account: { select: { planId: true } } },
+    });
+    if (!row || row.revokedAt) return null;
+    const now = Date.now();
+    if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_GRANULARITY_MS) {
+      // Conditional, so concurrent requests with the same key write at most once per minute.
+      await this.db.prisma.apiKey.updateMany({
+        where: {
+          id: row.id,
+          OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now - LAST_USED_GRANULARITY_MS) } }],
+        },
+        data: { lastUsedAt: new Date(now) },
+      });
+    }
+    return { keyId: row.id, accountId: row.accountId, plan: row.account.planId as PlanId };
+  }
+
+  /** true when the key was active and is now revoked; false when unknown or already revoked. */
+  async revoke(keyId: string): Promise<boolean> {
+    if (!isUuid(keyId)) return false;
+    const r = await this.db.prisma.apiKey.updateMany({
+      where: { id: keyId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    return r.count > 0;
+  }
+
+  /** All keys of the account (prefixes only), oldest first. */
+  async list(accountId: string): Promise<ApiKeyInfo[]> {
+    if (!isUuid(accountId)) return [];
+    const rows = await this.db.prisma.apiKey.findMany({
+      where: { accountId },
+      orderBy: { createdAt: 'asc' },
+      select: { id: true, prefix: true, name: true, createdAt: true, revokedAt: true, lastUsedAt: true },
+    });
+    return rows.map(({ id, ...rest }) => ({ keyId: id, ...rest }));
+  }
+}

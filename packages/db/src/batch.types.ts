@@ -1,0 +1,48 @@
+export type BatchStatus = 'pending' | 'processing' | 'done';
+export type BatchItemStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface BatchItemView {
+  itemId: string;
+  position: number;
+  /** caller-supplied id, echoed back in results */
+  clientId: string | null;
+  url: string;
+  status: BatchItemStatus;
+  /** { markdown, html, text, json?, metadata } when done */
+  result: unknown | null;
+  error: string | null;
+  errorCode: string | null;
+}
+
+export interface BatchWithItems {
+  batchId: string;
+  accountId: string;
+  status: BatchStatus;
+  total: number;
+  completed: number;
+  failed: number;
+  /** charged − refunded (failed items are refunded) */
+  creditsUsed: number;
+  format: string;
+  onlyMainContent: boolean;
+  createdAt: Date;
+  items: BatchItemView[];
+}
+
+/** What a worker needs to scrape one item, returned by startItem(). */
+export interface StartedBatchItem {
+  itemId: string;
+  batchId: string;
+  accountId: string;
+  url: string;
+  format: string;
+  onlyMainContent: boolean;
+  attempts: number;
+}
+
+export interface NewBatch {
+  accountId: string;
+  items: Array<{ url: string; clientId?: string }>;
+  format: string;
+  onlyMainContent: boolean;
+}

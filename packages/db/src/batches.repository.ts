@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { ValidationError } from '@wcs/errors';
+import type {
+  BatchItemStatus,
+  BatchStatus,
+  BatchWithItems,
+  NewBatch,
+  StartedBatchItem,
+} from './batch.types';
+import { chargeInTx, creditInTx } from './credits.ops';
+import { type Db, inTransaction, type Tx } from './db';
+import { isUuid } from './ids';
+
+/** Credits per batch item, deducted upfront and refunded per failed item (spec §8). */
+const CREDITS_PER_ITEM = 1;
+
+type Outcome =
+  | { status: 'done'; result: unknown }
+  | { status: 'failed'; error: string; code: string };
+
+/**
+ * Batch scrapes. Item transitions are guarded in SQL (`WHERE status IN ('queued','running')`), so
+ * duplicate deliveries of the same job after a crash or a Redis loss do the bookkeeping once.
+ * Lock order everywhere: item -> batch -> account.
+ */
+export class BatchesRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Charge the whole batch upfront (InsufficientCreditsError if it can't pay), then insert it. */
+  async create(i: NewBatch): Promise<{ batchId: string; items: Array<{ itemId: string; position: number; url: string }> }> {
+    if (i.items.length === 0) throw new ValidationError('A batch needs at least one item');
+    const batchId = randomUUID();
+    const items = i.items.map((it, position) => ({
+      id: randomUUID(),
+      batchId,
+      position,
+      url: it.url,
+      clientId: it.clientId ?? null,
+    }));
+    const cost = items.length * CREDITS_PER_ITEM;
+    await inTransaction(this.db, async (tx) => {
+      await chargeInTx(tx, i.accountId, cost, { reason: 'batch', reference: batchId });
+      await tx.batch.create({
+        data: {
+          id: batchId,
+          accountId: i.accountId,
+          status: 'pending',
+          format: i.format,
+          onlyMainContent: i.onlyMainContent,
+          total: items.length,
+          creditsCharged: cost,
+        },
+      });
+      await tx.batchItem.createMany({ data: items });
+    });
+    return { batchId, items: items.map((it) => ({ itemId: it.id, position: it.position, url: it.url })) };
+  }
+
+  /** null when unknown or owned by another account (callers answer 404 either way). */
+  async get(accountId: string, batchId: string): Promise<BatchWithItems | null> {
+    if (!isUuid(accountId) || !isUuid(batchId)) return null;
+    const b = await this.db.prisma.batch.findFirst({
+      where: { id: batchId, accountId },
+      include: { items: { orderBy: { position: 'asc' } } },
+    });
+    if (!b) return null;
+    return {
+      batchId: b.id,
+      accountId: b.accountId,
+      status: b.status as BatchStatus,
+      total: b.total,
+      completed: b.completed,
+      failed: b.failed,
+      creditsUsed: b.creditsCharged - b.creditsRefunded,
+      format: b.format,
+      onlyMainContent: b.onlyMainContent,
+      createdAt: b.createdAt,
+      items: b.items.map((it) => ({
+        itemId: it.id,
+        position: it.position,
+        clientId: it.clientId,
+        url: it.url,
+        status: it.status as BatchItemStatus,
+        result: it.result ?? null,
+        error: it.error,
+        errorCode: it.errorCode,
+      })),
+    };
+  }
+
+  /**
+   * Mark the item running (attempts+1) unless it already finished; the batch leaves 'pending'.
+   * A running item may start again: that is a redelivery after a worker died. null = skip the work.
+   */
+  async startItem(itemId: string): Promise<StartedBatchItem | null> {
+    if (!isUuid(itemId)) return null;
+    // One statement: both updates commit together (data-modifying CTEs always run).
+    const rows = await this.db.prisma.$queryRaw<StartedBatchItem[]>`
+      WITH item AS (
+        UPDATE batch_items
+        SET status = 'running', attempts = attempts + 1, started_at = now(), updated_at = now()
+        WHERE id = ${itemId}::uuid AND status IN ('queued', 'running')
+        RETURNING id, batch_id, url, attempts
+      ), moved AS (
+        UPDATE batches SET status = 'processing', updated_at = now()
+        FROM item WHERE batches.id = item.batch_id AND batches.status = 'pending'
+        RETURNING batches.id
+      )
+      SELECT item.id AS "itemId", item.batch_id AS "batchId", b.account_id AS "accountId", item.url,
+             b.format, b.only_main_content AS "onlyMainContent", item.attempts
+      FROM item JOIN batches b ON b.id = item.batch_id`;
+    return rows[0] ?? null;
+  }
+
+  /** Record a result. false = the item had already finished (nothing changed). */
+  completeItem(itemId: string, result: unknown): Promise<boolean> {
+    return this.finish(itemId, { status: 'done', result });
+  }
+
+  /** Record a failure and refund its credit. false = the item had already finished. */
+  failItem(itemId: string, e: { error: string; code: string }): Promise<boolean> {
+    return this.finish(itemId, { status: 'failed', error: e.error, code: e.code });
+  }
+
+  /** Items still queued/running, untouched for olderThanMs: their queue job may be lost. Oldest first. */
+  async findUnfinishedItems(olderThanMs: number, limit: number): Promise<Array<{ itemId: string; batchId: string }>> {
+    // The database clock on both sides of the comparison (updated_at is written with now()).
+    return this.db.prisma.$queryRaw<Array<{ itemId: string; batchId: string }>>`
+      SELECT id AS "itemId", batch_id AS "batchId" FROM batch_items
+      WHERE status IN ('queued', 'running')
+        AND updated_at < now() - (${Math.max(0, olderThanMs)}::float8 * interval '1 millisecond')
+      ORDER BY updated_at
+      LIMIT ${Math.max(0, Math.trunc(limit))}::int`;
+  }
+
+  private async finish(itemId: string, o: Outcome): Promise<boolean> {
+    if (!isUuid(itemId)) return false;
+    return inTransaction(this.db, async (tx) => {
+      const batchId = await finishItemRow(tx, itemId, o);
+      if (!batchId) return false;
+      const accountId = await bumpBatch(tx, batchId, o.status);
+      if (o.status === 'failed') {
+        const r = await creditInTx(tx, accountId, CREDITS_PER_ITEM, { reason: 'batch_refund', reference: itemId });
+        if (r.applied) {
+          await tx.$executeRaw`
+            UPDATE batches SET credits_refunded = credits_refunded + ${CREDITS_PER_ITEM}::int
+            WHERE id = ${batchId}::uuid`;
+        }
+      }
+      return true;
+    });
+  }
+}
+
+/** The guarded transition; the row lock makes concurrent finishers wait, then find it finished. */
+async function finishItemRow(tx: Tx, itemId: string, o: Outcome): Promise<string | null> {
+  const result = o.status === 'done' && o.result !== undefined ? JSON.stringify(o.result) : null;
+  const error = o.status === 'failed' ? o.error : null;
+  const code = o.status === 'failed' ? o.code : null;
+  const rows = await tx.$queryRaw<Array<{ batchId: string }>>`
+    UPDATE batch_items
+    SET status = ${o.status}, result = ${result}::jsonb, error = ${error}, error_code = ${code},
+        finished_at = now(), updated_at = now()
+    WHERE id = ${itemId}::uuid AND status IN ('queued', 'running')
+    RETURNING batch_id AS "batchId"`;
+  return rows[0]?.batchId ?? null;
+}
+
+/** Count the item; the last one closes the batch. SET expressions see the pre-update row. */
+async function bumpBatch(tx: Tx, batchId: string, status: 'done' | 'failed'): Promise<string> {
+  const dc = status === 'done' ? 1 : 0;
+  const df = status === 'failed' ? 1 : 0;
+  const rows = await tx.$queryRaw<Array<{ accountId: string }>>`
+    UPDATE batches SET
+      completed = completed + ${dc}::int,
+      failed = failed + ${df}::int,
+      status = CASE WHEN completed + failed + 1 >= total THEN 'done' ELSE 'processing' END,
+      finished_at = CASE WHEN completed + failed + 1 >= total THEN now() ELSE finished_at END,
+      updated_at = now()
+    WHERE id = ${batchId}::uuid
+    RETURNING account_id AS "accountId"`;
+  return rows[0]!.accountId;
+}

@@ -1,0 +1,39 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from './generated/prisma/client';
+import type { Prisma } from './generated/prisma/client';
+
+export type { PrismaClient };
+export type Tx = Prisma.TransactionClient;
+
+export interface Db {
+  prisma: PrismaClient;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  /** Connections in this process's pool (default 10). Each service process gets its own pool. */
+  poolSize?: number;
+}
+
+/** Prisma client over the pg driver adapter (no native engine). Call close() on shutdown. */
+export function createDb(databaseUrl: string, opts: DbOptions = {}): Db {
+  const adapter = new PrismaPg({
+    connectionString: databaseUrl,
+    max: opts.poolSize ?? 10,
+    idleTimeoutMillis: 10_000,
+    connectionTimeoutMillis: 10_000,
+  });
+  const prisma = new PrismaClient({ adapter });
+  return {
+    prisma,
+    close: () => prisma.$disconnect(),
+  };
+}
+
+/**
+ * Run fn in one interactive transaction. Bursts of concurrent callers queue for a pooled connection
+ * and for row locks, so the waits are more generous than Prisma's defaults (2 s / 5 s).
+ */
+export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.prisma.$transaction(fn, { maxWait: 15_000, timeout: 20_000 });
+}

@@ -1,0 +1,18 @@
+export { AccountsRepository, type AccountInfo } from './accounts.repository';
+export { API_KEY_PREFIX, hashApiKey, isWellFormedApiKey } from './api-key';
+export { type ApiKeyInfo, ApiKeysRepository } from './api-keys.repository';
+export type {
+  BatchItemStatus,
+  BatchItemView,
+  BatchStatus,
+  BatchWithItems,
+  NewBatch,
+  StartedBatchItem,
+} from './batch.types';
+export { BatchesRepository } from './batches.repository';
+export { CreditsRepository, type LedgerRow } from './credits.repository';
+export { createDb, type Db, type DbOptions, inTransaction, type Tx } from './db';
+export { ensureDatabase } from './ensure-database';
+export { LEDGER_REASONS, type LedgerReason } from './ledger-reason';
+export { CREDITS_PER_USD, isPlanId, PLAN_IDS, PLANS, type PlanId } from './plans';
+export { migrateDatabase } from './migrations';

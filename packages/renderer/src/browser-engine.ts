@@ -1,0 +1,234 @@
+/**
+ * Chromium engine (Playwright). Every request a page makes goes through a route handler that blocks
+ * images/media/fonts and aborts requests to forbidden hosts; a forbidden main document (or redirect
+ * hop) becomes TargetForbiddenError. A render is hard-bounded by the context's deadline/abort: on
+ * abort the page is closed, which unblocks any pending Playwright call.
+ */
+import {
+  DnsResolutionError,
+  ServiceError,
+  TargetForbiddenError,
+  TargetTooLargeError,
+  TargetUnreachableError,
+  TimeoutError,
+  TlsError,
+  TooManyRedirectsError,
+  UnsupportedContentTypeError,
+} from '@wcs/errors';
+import type { Request, Response, Route } from 'playwright-core';
+import { BrowserPool, type BrowserSlot } from './browser-pool';
+import { decodeBody } from './charset-decoder';
+import { assertSupportedContentType, mimeTypeOf } from './content-type';
+import { abortReason } from './network-errors';
+import { assertAllowedUrl, parseTargetUrl } from './ssrf-guard';
+import type { Engine, RenderContext, RendererLogger, RenderRequest, RenderResult } from './types';
+
+/** Resource types never needed for text content; blocking them saves most of the bandwidth/CPU. */
+const BLOCKED_RESOURCE_TYPES = new Set(['image', 'media', 'font']);
+/** After load, wait at most this long for the network to go quiet (SPAs fetch their data late). */
+const NETWORK_IDLE_MS = 1_500;
+
+/** Throws (TargetForbiddenError, DnsResolutionError, …) when the browser must not request `url`. */
+export type UrlGuard = (url: string) => Promise<void>;
+
+export interface BrowserEngineOptions {
+  executablePath: string;
+  maxPages: number;
+  userAgent: string;
+  allowPrivateTargets: boolean;
+  maxBodyBytes: number;
+  maxRedirects: number;
+  maxUsesPerPage?: number;
+  args?: string[];
+  logger?: RendererLogger;
+  /** Override the per-request SSRF check (tests); default assertAllowedUrl with allowPrivateTargets. */
+  guard?: UrlGuard;
+}
+
+interface Lease {
+  /** Why the main document (or one of its redirect hops) was refused. */
+  refused?: ServiceError;
+  blocked: number;
+}
+
+export class BrowserEngine implements Engine {
+  readonly name = 'browser' as const;
+  private readonly pool: BrowserPool;
+  private readonly guard: UrlGuard;
+  /** Per-render state of each busy slot, read by the route handler. */
+  private readonly leases = new WeakMap<BrowserSlot, Lease>();
+
+  constructor(private readonly opts: BrowserEngineOptions) {
+    const allow = { allowPrivateTargets: opts.allowPrivateTargets };
+    this.guard =
+      opts.guard ??
+      (async (url) => {
+        await assertAllowedUrl(url, allow);
+      });
+    this.pool = new BrowserPool({
+      executablePath: opts.executablePath,
+      maxPages: opts.maxPages,
+      userAgent: opts.userAgent,
+      maxUsesPerPage: opts.maxUsesPerPage,
+      args: opts.args,
+      logger: opts.logger,
+      setup: async (slot) => {
+        await slot.context.route('**/*', (route, request) => this.onRoute(slot, route, request));
+      },
+    });
+  }
+
+  get poolSize(): { idle: number; busy: number } {
+    return this.pool.size;
+  }
+
+  async render(req: RenderRequest, ctx: RenderContext): Promise<RenderResult> {
+    const target = parseTargetUrl(req.url).href;
+    const slot = await this.pool.acquire(ctx.signal);
+    const lease: Lease = { blocked: 0 };
+    this.leases.set(slot, lease);
+    let broken = true;
+    // Hard stop: closing the page rejects whatever Playwright call is pending.
+    const onAbort = () => void slot.page.close().catch(() => undefined);
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const result = await this.visit(slot, lease, target, req, ctx);
+      broken = false;
+      return result;
+    } catch (err) {
+      if (ctx.signal.aborted) throw abortReason(ctx.signal);
+      if (lease.refused) throw lease.refused;
+      // An HTTP-level refusal leaves the page healthy; anything else gets a fresh page next time.
+      if (err instanceof UnsupportedContentTypeError || err instanceof TargetTooLargeError) broken = false;
+      throw mapBrowserError(err, target);
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+      this.leases.delete(slot);
+      // Not awaited: resetting the page (about:blank, cookies) should not delay the result.
+      void this.pool.release(slot, broken).catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  private async visit(
+    slot: BrowserSlot,
+    lease: Lease,
+    url: string,
+    req: RenderRequest,
+    ctx: RenderContext,
+  ): Promise<RenderResult> {
+    const { page } = slot;
+    if (req.headers && Object.keys(req.headers).length > 0) await page.setExtraHTTPHeaders(req.headers);
+    const response = await page.goto(url, { waitUntil: 'load', timeout: remaining(ctx) });
+    if (lease.refused) throw lease.refused;
+    if (!response) throw new TargetUnreachableError(`No response for ${url}`);
+
+    const rawType = (await response.headerValue('content-type')) ?? undefined;
+    const mime = mimeTypeOf(rawType) || 'text/html';
+    assertSupportedContentType(mime);
+
+    const isHtml = mime === 'text/html' || mime === 'application/xhtml+xml';
+    if (isHtml) {
+      if (req.waitForMs && req.waitForMs > 0)
+        await page.waitForTimeout(Math.min(req.waitForMs, remaining(ctx)));
+      // Bounded: pages that poll forever never go idle, so this never fails the render.
+      await page
+        .waitForLoadState('networkidle', { timeout: Math.min(NETWORK_IDLE_MS, remaining(ctx)) })
+        .catch(() => undefined);
+    }
+    const body = isHtml ? await page.content() : decodeBody(await response.body(), rawType).text;
+    if (Buffer.byteLength(body) > this.opts.maxBodyBytes) {
+      throw new TargetTooLargeError(`Rendered page exceeds the ${this.opts.maxBodyBytes} byte limit`, {
+        details: { maxBodyBytes: this.opts.maxBodyBytes },
+      });
+    }
+    this.opts.logger?.debug({ url, blocked: lease.blocked }, 'browser render done');
+    return {
+      requestedUrl: req.url,
+      finalUrl: page.url(),
+      statusCode: response.status(),
+      contentType: mime,
+      body,
+      engine: 'browser',
+      headers: await response.allHeaders(),
+      redirects: redirectTargets(response),
+      elapsedMs: Date.now() - ctx.started,
+    };
+  }
+
+  private async onRoute(slot: BrowserSlot, route: Route, request: Request): Promise<void> {
+    const lease = this.leases.get(slot) ?? { blocked: 0 };
+    const isMainDocument = request.isNavigationRequest() && request.frame() === slot.page.mainFrame();
+    try {
+      if (BLOCKED_RESOURCE_TYPES.has(request.resourceType())) {
+        lease.blocked++;
+        return await route.abort('blockedbyclient');
+      }
+      const url = request.url();
+      if (!url.startsWith('data:') && !url.startsWith('blob:')) {
+        try {
+          await this.guard(url);
+        } catch (err) {
+          lease.blocked++;
+          if (isMainDocument) lease.refused = asServiceError(err, url);
+          this.opts.logger?.debug({ url, reason: String(err) }, 'browser request refused');
+          return await route.abort('blockedbyclient');
+        }
+      }
+      if (isMainDocument && redirectDepth(request) > this.opts.maxRedirects) {
+        lease.refused = new TooManyRedirectsError(`More than ${this.opts.maxRedirects} redirects`);
+        return await route.abort('blockedbyclient');
+      }
+      await route.continue();
+    } catch {
+      // The page was closed mid-request (abort/timeout); nothing left to route.
+    }
+  }
+}
+
+function remaining(ctx: RenderContext): number {
+  return Math.max(1, ctx.deadline - Date.now());
+}
+
+function redirectDepth(request: Request): number {
+  let n = 0;
+  for (let r = request.redirectedFrom(); r; r = r.redirectedFrom()) n++;
+  return n;
+}
+
+/** URLs the navigation was redirected to, in order (the last equals the final URL). */
+function redirectTargets(response: Response): string[] {
+  const chain: string[] = [];
+  for (let r: Request | null = response.request(); r; r = r.redirectedFrom()) chain.unshift(r.url());
+  return chain.slice(1);
+}
+
+function asServiceError(err: unknown, url: string): ServiceError {
+  if (err instanceof ServiceError) return err;
+  return new TargetForbiddenError(`Request to ${url} refused`, { cause: err });
+}
+
+/** Chromium's net::ERR_* codes and Playwright errors → service errors. */
+function mapBrowserError(err: unknown, url: string): ServiceError {
+  if (err instanceof ServiceError) return err;
+  const msg = err instanceof Error ? err.message : String(err);
+  const o = { cause: err, details: { url } };
+  const net = /net::(ERR_[A-Z_]+)/.exec(msg)?.[1];
+  if ((err instanceof Error && err.name === 'TimeoutError') || net === 'ERR_TIMED_OUT') {
+    return new TimeoutError(`Browser timed out loading ${url}`, o);
+  }
+  if (/Download is starting/i.test(msg)) {
+    return new UnsupportedContentTypeError(`Unsupported content type: ${url} is a download`, o);
+  }
+  if (net === 'ERR_NAME_NOT_RESOLVED' || net === 'ERR_NAME_RESOLUTION_FAILED') {
+    return new DnsResolutionError(`Could not resolve host of ${url}`, o);
+  }
+  if (net?.startsWith('ERR_CERT_') || net?.startsWith('ERR_SSL_'))
+    return new TlsError(`TLS error loading ${url}`, o);
+  if (net === 'ERR_TOO_MANY_REDIRECTS')
+    return new TooManyRedirectsError(`Too many redirects loading ${url}`, o);
+  return new TargetUnreachableError(`Browser could not load ${url}: ${net ?? msg.split('\n')[0]}`, o);
+}

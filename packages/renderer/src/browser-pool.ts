@@ -1,0 +1,210 @@
+/**
+ * One lazily launched Chromium with up to `maxPages` pooled pages. Each slot owns its own browser
+ * context (cookie/storage isolation between slots) and is reused across renders, then recycled
+ * after `maxUsesPerPage` renders or when a render breaks it. Waiters queue when all slots are busy.
+ */
+import { ServiceUnavailableError } from '@wcs/errors';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { abortReason } from './network-errors';
+import type { RendererLogger } from './types';
+
+/** Flags measured to work with Debian's chromium in containers (see docs/toolchain notes). */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export interface BrowserPoolOptions {
+  executablePath: string;
+  maxPages: number;
+  userAgent: string;
+  /** Recycle a page (and its context) after this many renders, to bound memory growth. */
+  maxUsesPerPage?: number;
+  /** Extra chromium flags appended to CHROMIUM_ARGS. */
+  args?: string[];
+  logger?: RendererLogger;
+  /** Called once per new slot, e.g. to install request routing. */
+  setup: (slot: BrowserSlot) => Promise<void>;
+}
+
+export interface BrowserSlot {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  uses: number;
+}
+
+interface Waiter {
+  resolve(slot: BrowserSlot): void;
+  reject(err: Error): void;
+}
+
+export class BrowserPool {
+  private browser: Promise<Browser> | undefined;
+  private readonly idle: BrowserSlot[] = [];
+  private readonly busy = new Set<BrowserSlot>();
+  private creating = 0;
+  private readonly waiters: Waiter[] = [];
+  private closed = false;
+
+  constructor(private readonly opts: BrowserPoolOptions) {}
+
+  get size(): { idle: number; busy: number } {
+    return { idle: this.idle.length, busy: this.busy.size };
+  }
+
+  async acquire(signal: AbortSignal): Promise<BrowserSlot> {
+    if (this.closed) throw new ServiceUnavailableError('Renderer is closed');
+    if (signal.aborted) throw abortReason(signal);
+    const ready = this.idle.pop();
+    if (ready) {
+      this.busy.add(ready);
+      return ready;
+    }
+    if (this.busy.size + this.creating < this.opts.maxPages) {
+      this.creating++;
+      try {
+        const slot = await this.createSlot();
+        this.busy.add(slot);
+        return slot;
+      } finally {
+        this.creating--;
+      }
+    }
+    return new Promise<BrowserSlot>((resolve, reject) => {
+      const onAbort = () => {
+        const i = this.waiters.indexOf(waiter);
+        if (i >= 0) this.waiters.splice(i, 1);
+        reject(abortReason(signal));
+      };
+      const waiter: Waiter = {
+        resolve: (s) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(s);
+        },
+        reject: (e) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Return a slot; `broken` (or too many uses) closes it and lets a waiter get a fresh one. */
+  async release(slot: BrowserSlot, broken: boolean): Promise<void> {
+    this.busy.delete(slot);
+    slot.uses++;
+    let reusable =
+      !broken && !this.closed && !slot.page.isClosed() && slot.uses < (this.opts.maxUsesPerPage ?? 50);
+    if (reusable) {
+      try {
+        // Stop the previous page's scripts/timers and drop its cookies before the next render.
+        await slot.page.goto('about:blank', { timeout: 5_000 });
+        await slot.context.clearCookies();
+        await slot.page.setExtraHTTPHeaders({});
+      } catch {
+        reusable = false;
+      }
+    }
+    if (!reusable) await this.destroySlot(slot);
+    this.handOff(reusable ? slot : undefined);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.waiters.splice(0)) w.reject(new ServiceUnavailableError('Renderer is closed'));
+    const browser = this.browser;
+    this.browser = undefined;
+    this.idle.length = 0;
+    this.busy.clear();
+    if (browser) {
+      // close() kills the chromium process tree; a launch failure has nothing to close.
+      await browser.then((b) => b.close()).catch(() => undefined);
+    }
+  }
+
+  private handOff(slot: BrowserSlot | undefined): void {
+    const waiter = this.waiters.shift();
+    if (!waiter) {
+      if (slot) this.idle.push(slot);
+      return;
+    }
+    if (slot) {
+      this.busy.add(slot);
+      waiter.resolve(slot);
+      return;
+    }
+    // The slot was destroyed: build a new one for the waiter.
+    this.creating++;
+    this.createSlot()
+      .then((s) => {
+        this.busy.add(s);
+        waiter.resolve(s);
+      }, waiter.reject)
+      .finally(() => {
+        this.creating--;
+      });
+  }
+
+  private launch(): Promise<Browser> {
+    if (!this.browser) {
+      const started = Date.now();
+      const p = chromium
+        .launch({
+          executablePath: this.opts.executablePath,
+          args: [...CHROMIUM_ARGS, ...(this.opts.args ?? [])],
+          headless: true,
+        })
+        .then((b) => {
+          this.opts.logger?.debug({ ms: Date.now() - started }, 'browser launched');
+          b.on('disconnected', () => {
+            // Crash or kill: forget it (and its slots) so the next acquire relaunches.
+            if (this.browser === p) this.browser = undefined;
+            this.idle.length = 0;
+          });
+          return b;
+        });
+      p.catch(() => {
+        if (this.browser === p) this.browser = undefined;
+      });
+      this.browser = p;
+    }
+    return this.browser;
+  }
+
+  private async createSlot(): Promise<BrowserSlot> {
+    let browser: Browser;
+    try {
+      browser = await this.launch();
+    } catch (err) {
+      this.opts.logger?.warn({ err: String(err) }, 'browser launch failed');
+      throw new ServiceUnavailableError('Browser could not be launched', { cause: err });
+    }
+    if (this.closed) throw new ServiceUnavailableError('Renderer is closed');
+    const context = await browser.newContext({
+      userAgent: this.opts.userAgent,
+      serviceWorkers: 'block', // service workers would bypass request routing
+      acceptDownloads: false,
+      javaScriptEnabled: true,
+    });
+    try {
+      const page = await context.newPage();
+      const slot: BrowserSlot = { context, page, uses: 0 };
+      await this.opts.setup(slot);
+      return slot;
+    } catch (err) {
+      await context.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private async destroySlot(slot: BrowserSlot): Promise<void> {
+    await slot.context.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,159 @@
+import { type FixtureSite, startFixtureSite } from '@wcs/testing';
+import request from 'supertest';
+import { type Stack, type TestAccount, balanceOf, createTestAccount, startStack } from './harness';
+
+let stack: Stack;
+let site: FixtureSite;
+let account: TestAccount;
+
+beforeAll(async () => {
+  site = await startFixtureSite({ pages: 5 });
+  stack = await startStack({ env: { FETCH_TIMEOUT_MS: '3000' } });
+  account = await createTestAccount({ credits: 200 });
+});
+afterAll(async () => {
+  await stack?.close();
+  await site?.close();
+});
+
+const scrape = (body: unknown, auth = account.auth) => request(stack.url).post('/v1/scrape').set(auth).send(body as object);
+
+describe('POST /v1/scrape', () => {
+  it('returns markdown, html, text and metadata of the main content, and charges 1 credit', async () => {
+    const before = await balanceOf(account.accountId);
+    const res = await scrape({ url: `${site.url}/` });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    const data = res.body.data;
+    expect(typeof data.markdown).toBe('string');
+    expect(data.markdown.length).toBeGreaterThan(100);
+    expect(typeof data.html).toBe('string');
+    expect(typeof data.text).toBe('string');
+    expect(data.metadata.statusCode).toBe(200);
+    expect(typeof data.metadata.title).toBe('string');
+    expect(data.metadata.sourceURL).toBe(`${site.url}/`);
+    // GFM table and fenced code survive the pipeline.
+    expect(data.markdown).toMatch(/\|\s*-{3,}/);
+    expect(data.markdown).toContain('```');
+    expect(await balanceOf(account.accountId)).toBe(before - 1);
+  });
+
+  it('json format adds a structured document', async () => {
+    const res = await scrape({ url: `${site.url}/`, format: 'json' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.json).toBeDefined();
+    expect(Array.isArray(res.body.data.json.blocks)).toBe(true);
+  });
+
+  it('renders a JavaScript-only page with the browser', async () => {
+    const res = await scrape({ url: `${site.url}/js-only` });
+    expect(res.status).toBe(200);
+    expect(res.body.data.text.length).toBeGreaterThan(50);
+  });
+
+  it('decodes a latin-1 page (charset in header and in <meta>)', async () => {
+    for (const path of ['/latin1', '/latin1-meta']) {
+      const res = await scrape({ url: `${site.url}${path}`, onlyMainContent: false });
+      expect(res.status).toBe(200);
+      expect(res.body.data.text).toContain('café déjà vu');
+    }
+  });
+
+  it('handles plain text and JSON targets; refuses images with 415', async () => {
+    expect((await scrape({ url: `${site.url}/text` })).status).toBe(200);
+    expect((await scrape({ url: `${site.url}/json` })).status).toBe(200);
+    const img = await scrape({ url: `${site.url}/image.png` });
+    expect(img.status).toBe(415);
+    expect(img.body.code).toBe('UNSUPPORTED_CONTENT_TYPE');
+  });
+
+  it('a redirect loop is a 502 TOO_MANY_REDIRECTS and is refunded', async () => {
+    const before = await balanceOf(account.accountId);
+    const res = await scrape({ url: `${site.url}/redirect-loop` });
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({ success: false, code: 'TOO_MANY_REDIRECTS' });
+    expect(typeof res.body.error).toBe('string');
+    expect(await balanceOf(account.accountId)).toBe(before);
+  });
+
+  it('a slow page is a 504 TIMEOUT, not an empty success', async () => {
+    const res = await scrape({ url: `${site.url}/slow`, timeout: 2000, engine: 'fetch' });
+    expect(res.status).toBe(504);
+    expect(res.body.code).toBe('TIMEOUT');
+  });
+
+  it('a 404 page fails with TARGET_HTTP_ERROR and costs nothing', async () => {
+    const before = await balanceOf(account.accountId);
+    const res = await scrape({ url: `${site.url}/404` });
+    expect(res.status).toBe(502);
+    expect(res.body.code).toBe('TARGET_HTTP_ERROR');
+    expect(res.body.details.statusCode).toBe(404);
+    expect(await balanceOf(account.accountId)).toBe(before);
+  });
+
+  it('a page too large is refused with TARGET_TOO_LARGE', async () => {
+    const res = await scrape({ url: `${site.url}/huge`, engine: 'fetch' });
+    expect(res.status).toBe(502);
+    expect(res.body.code).toBe('TARGET_TOO_LARGE');
+  });
+
+  it('prepends https:// to a bare domain', async () => {
+    // The fixture speaks plain HTTP, so an https:// attempt fails at TLS: proof of the prefix.
+    const res = await scrape({ url: site.url.replace('http://', '') });
+    expect(res.status).toBe(502);
+    expect(res.body.code).toMatch(/TLS_ERROR|TARGET_UNREACHABLE/);
+  });
+});
+
+describe('request validation', () => {
+  it('401 without a key, with an unknown key', async () => {
+    const none = await request(stack.url).post('/v1/scrape').send({ url: site.url });
+    expect(none.status).toBe(401);
+    expect(none.body).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+    const bad = await scrape({ url: site.url }, { Authorization: 'Bearer wcs_nope' });
+    expect(bad.status).toBe(401);
+  });
+
+  it('400 on invalid JSON', async () => {
+    const res = await request(stack.url)
+      .post('/v1/scrape')
+      .set(account.auth)
+      .set('Content-Type', 'application/json')
+      .send('{"url": ');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('INVALID_JSON');
+  });
+
+  it('400 naming the field on wrong types', async () => {
+    const res = await scrape({ url: site.url, onlyMainContent: 'yes' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+    expect(res.body.error).toContain('onlyMainContent');
+    const missing = await scrape({ format: 'markdown' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toContain('url');
+    const fmt = await scrape({ url: site.url, format: 'pdf' });
+    expect(fmt.status).toBe(400);
+    expect(fmt.body.error).toContain('format');
+  });
+
+  it('400 on non-http schemes', async () => {
+    for (const url of ['file:///etc/passwd', 'ftp://example.com/x', 'javascript:alert(1)']) {
+      const res = await scrape({ url });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('INVALID_URL');
+    }
+  });
+
+  it('413 on an oversized body', async () => {
+    const res = await scrape({ url: site.url, padding: 'x'.repeat(2 * 1024 * 1024) });
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('404 with the error shape on unknown routes', async () => {
+    const res = await request(stack.url).get('/v1/nothing-here').set(account.auth);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, code: 'NOT_FOUND' });
+  });
+});
