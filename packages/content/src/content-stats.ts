@@ -127,6 +127,13 @@ function finish(el: Element, stats: StatsMap): Stats {
       case 'pre':
         s.paras++;
         break;
+      case 'div':
+      case 'section':
+      case 'td':
+      case 'blockquote':
+        // text-bearing divs are paragraphs on pages that never use <p>
+        if (c && c.inline >= 80) s.paras++;
+        break;
       case 'img':
         s.imgs++;
         break;

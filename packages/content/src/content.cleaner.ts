@@ -14,7 +14,7 @@ const SHORT_BLOCKS = new Set(['p', 'div', 'span', 'li', 'section', 'strong', 'em
 const BOILERPLATE_LINE =
   /^(?:advertisements?|ad|sponsored( content)?|share( this( article| story| post)?)?( on \w+)?|read more|read next|read also|see also|related( articles| posts| stories| content)?|more from [\w\s]+|sign up( now)?|subscribe( now)?|follow us( on \w+)?|skip to (main )?content|loading\.*|continue reading( below)?|advertisement - continue reading below|story continues below( advertisement)?|click here to (subscribe|sign up)|print|email|tweet|comments?|leave a (comment|reply)|back to top|scroll to top|you may also like|recommended( for you)?|trending( now)?|most popular|newsletter|copy link|link copied)[\s.:!»›>-]*$/i;
 
-export function cleanConditionally(root: Element, stats: StatsMap): void {
+export function cleanConditionally(root: Element, stats: StatsMap, scores: Map<Element, number>): void {
   const els = findAll(root, (e) => CONDITIONAL.has(e.name) || SHORT_BLOCKS.has(e.name));
   for (let i = els.length - 1; i >= 0; i--) {
     const el = els[i]!;
@@ -26,20 +26,21 @@ export function cleanConditionally(root: Element, stats: StatsMap): void {
       continue;
     }
     if (!CONDITIONAL.has(el.name)) continue;
-    if (shouldRemove(el, stats)) removeWithStats(el, stats);
+    if (shouldRemove(el, stats, scores.get(el) ?? 0)) removeWithStats(el, stats);
   }
 }
 
-function shouldRemove(el: Element, stats: StatsMap): boolean {
+function shouldRemove(el: Element, stats: StatsMap, score: number): boolean {
   const s = stats.get(el);
   if (!s) return false;
   if (hasAncestor(el, 'pre') || hasAncestor(el, 'code')) return false;
   const weight = classWeight(el);
-  if (weight < 0) return true;
+  if (weight + score < 0) return true;
   if (s.commas >= 10) return false;
   const isList = el.name === 'ul' || el.name === 'ol' || el.name === 'dl';
   const ld = linkDensity(s);
-  const p = s.paras;
+  // the element's own loose text (br-separated prose) counts as paragraphs too
+  const p = s.paras + Math.floor(s.inline / 150);
   if (s.imgs > 1 && p / s.imgs < 0.5 && !hasAncestor(el, 'figure')) return true;
   if (!isList && s.lis - 100 > p) return true;
   if (s.inputs > Math.floor(p / 3)) return true;

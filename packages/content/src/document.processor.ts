@@ -39,7 +39,8 @@ export function processHtml(html: string, opts: ProcessOptions): ProcessedConten
   const formats = new Set(opts.formats ?? DEFAULT_FORMATS);
   try {
     return run(typeof html === 'string' ? html : String(html ?? ''), opts, formats);
-  } catch {
+  } catch (err) {
+    if (process.env.WCS_CONTENT_DEBUG) throw err;
     // Last line of defence: a pathological page yields empty content, never an exception.
     const metadata = emptyMetadata(opts);
     const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };

@@ -191,7 +191,7 @@ export function extractMainContent(body: Element): ExtractResult {
   const root = new Element('div', {});
   setChildren(root, chosen.length === 1 && chosen[0] === body ? [...body.children] : chosen);
   stats.set(root, sumStats(chosen, stats));
-  cleanConditionally(root, stats);
+  cleanConditionally(root, stats, scores);
   return { root, stats };
 }
 

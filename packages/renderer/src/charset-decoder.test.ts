@@ -1,0 +1,54 @@
+import iconv from 'iconv-lite';
+import { charsetFromMarkup, decodeBody, normalizeCharset } from './charset-decoder';
+
+const latin1 = (s: string) => Buffer.from(s, 'latin1');
+
+describe('decodeBody', () => {
+  it('uses the Content-Type charset first', () => {
+    const r = decodeBody(latin1('<p>café déjà vu</p>'), 'text/html; charset=ISO-8859-1');
+    expect(r.text).toBe('<p>café déjà vu</p>');
+    expect(r.charset).toBe('windows-1252'); // WHATWG: latin1 labels mean windows-1252
+  });
+
+  it('decodes windows-1252-only bytes (0x80 = €) for iso-8859-1 labels', () => {
+    expect(decodeBody(Buffer.from([0x80, 0x20, 0x93, 0x78, 0x94]), 'text/plain; charset="iso-8859-1"').text).toBe(
+      '€ “x”',
+    );
+  });
+
+  it('falls back to the BOM, and strips it', () => {
+    const utf8 = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('héllo')]);
+    expect(decodeBody(utf8, 'text/html')).toEqual({ text: 'héllo', charset: 'utf-8' });
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo', 'utf16le')]);
+    expect(decodeBody(utf16).text).toBe('héllo');
+  });
+
+  it('sniffs <meta charset> and <meta http-equiv> in the first 4 KiB', () => {
+    expect(decodeBody(latin1('<html><head><meta charset="iso-8859-1"></head>café</html>')).text).toContain('café');
+    const equiv = '<meta http-equiv="Content-Type" content="text/html; charset=windows-1252"><p>déjà</p>';
+    expect(decodeBody(latin1(equiv), 'text/html').text).toContain('déjà');
+  });
+
+  it('ignores a meta charset beyond 4 KiB and defaults to utf-8', () => {
+    const late = Buffer.concat([Buffer.from(' '.repeat(5000)), latin1('<meta charset="iso-8859-1">')]);
+    expect(charsetFromMarkup(late)).toBeUndefined();
+    expect(decodeBody(Buffer.from('naïve ✓')).text).toBe('naïve ✓');
+  });
+
+  it('decodes shift_jis and euc-kr', () => {
+    const sjis = iconv.encode('<meta charset="shift_jis"><p>日本語のテキスト</p>', 'shift_jis');
+    expect(decodeBody(sjis, 'text/html').text).toContain('日本語のテキスト');
+    const kr = iconv.encode('한국어', 'euc-kr');
+    expect(decodeBody(kr, 'text/plain; charset=euc-kr').text).toBe('한국어');
+  });
+
+  it('reads the encoding of an XML declaration', () => {
+    const xml = latin1('<?xml version="1.0" encoding="ISO-8859-1"?><r>café</r>');
+    expect(decodeBody(xml, 'application/xml').text).toContain('café');
+  });
+
+  it('ignores unknown charset labels', () => {
+    expect(normalizeCharset('x-made-up')).toBeUndefined();
+    expect(decodeBody(Buffer.from('ok ✓'), 'text/html; charset=x-made-up').text).toBe('ok ✓');
+  });
+});
