@@ -14,6 +14,8 @@ export interface Stats {
   inline: number;
   /** Commas in the inline text (a cheap "is prose" signal). */
   commas: number;
+  /** Commas in the whole subtree. */
+  allCommas: number;
   /** Descendant counts used by conditional cleaning. */
   paras: number;
   imgs: number;
@@ -32,6 +34,7 @@ const newStats = (): Stats => ({
   link: 0,
   inline: 0,
   commas: 0,
+  allCommas: 0,
   paras: 0,
   imgs: 0,
   lis: 0,
@@ -103,7 +106,9 @@ function finish(el: Element, stats: StatsMap): Stats {
       if (len > 0) {
         s.text += len;
         s.inline += len;
-        s.commas += countCommas(k.data);
+        const n = countCommas(k.data);
+        s.commas += n;
+        s.allCommas += n;
       }
       continue;
     }
@@ -112,6 +117,7 @@ function finish(el: Element, stats: StatsMap): Stats {
     if (c) {
       s.text += c.text;
       s.link += c.link;
+      s.allCommas += c.allCommas;
       s.paras += c.paras;
       s.imgs += c.imgs;
       s.lis += c.lis;
@@ -174,6 +180,7 @@ export function removeWithStats(el: Element, stats: StatsMap): void {
       ps.imgs -= s.imgs + (el.name === 'img' ? 1 : 0);
       ps.lis -= s.lis + (el.name === 'li' ? 1 : 0);
       ps.inputs -= s.inputs;
+      ps.allCommas -= s.allCommas;
       ps.headings -= s.headings + (/^h[1-6]$/.test(el.name) ? 1 : 0);
       if (!block && p === el.parent) {
         ps.inline -= s.inline;

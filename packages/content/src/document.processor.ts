@@ -10,6 +10,9 @@ import { buildStructured } from './structured.serializer';
 import type { ContentMetadata, OutputFormat, ProcessedContent, ProcessOptions, RawDocument } from './types';
 import { UrlResolver } from './url.util';
 
+const NOSCRIPT = /<noscript/i;
+const NOSCRIPT_TAG = /<(\/?)noscript\b/gi;
+const NOSCRIPT_FALLBACK_CHARS = 400;
 const DEFAULT_FORMATS: OutputFormat[] = ['markdown', 'html', 'text'];
 
 function bodyOf(doc: Document): Element {
@@ -60,8 +63,14 @@ function run(html: string, opts: ProcessOptions, formats: Set<OutputFormat>): Pr
     sourceUrl: opts.sourceUrl,
     statusCode: opts.statusCode,
   });
-  const body = bodyOf(doc);
-  const { root, stats } = opts.onlyMainContent === false ? extractWholeBody(body) : extractMainContent(body);
+  const extract = opts.onlyMainContent === false ? extractWholeBody : extractMainContent;
+  let { root, stats, pageText } = extract(bodyOf(doc));
+  if (pageText < NOSCRIPT_FALLBACK_CHARS && NOSCRIPT.test(html)) {
+    // Client-rendered pages (Discourse, some shops) ship their content for no-JS readers in
+    // <noscript>: read it as ordinary markup when the page shows almost nothing else.
+    const retry = extract(bodyOf(parseHtml(html.replace(NOSCRIPT_TAG, '<$1div'))));
+    if (retry.pageText > pageText) ({ root, stats, pageText } = retry);
+  }
   const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
   if (formats.has('markdown')) out.markdown = new BlockRenderer({ resolver, stats, markdown: true }).render(root);
   const textRenderer = new BlockRenderer({ resolver, stats, markdown: false });

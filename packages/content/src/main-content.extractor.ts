@@ -179,11 +179,14 @@ export interface ExtractResult {
   /** Synthetic wrapper holding the chosen nodes in document order. */
   root: Element;
   stats: StatsMap;
+  /** Visible text characters of the page body before any removal. */
+  pageText: number;
 }
 
 /** Main content of a parsed page; `body` is the page body (or document root). */
 export function extractMainContent(body: Element): ExtractResult {
   const stats = computeStats(body, isChrome);
+  const pageText = stats.get(body)?.text ?? 0;
   removeUnlikely(body, stats);
   const scores = scoreCandidates(stats, body);
   const top = pickTop(scores, body);
@@ -192,16 +195,28 @@ export function extractMainContent(body: Element): ExtractResult {
   setChildren(root, chosen.length === 1 && chosen[0] === body ? [...body.children] : chosen);
   stats.set(root, sumStats(chosen, stats));
   cleanConditionally(root, stats, scores);
-  return { root, stats };
+  return { root, stats, pageText };
 }
 
 function sumStats(els: Element[], stats: StatsMap): Stats {
-  const s: Stats = { text: 0, link: 0, inline: 0, commas: 0, paras: 0, imgs: 0, lis: 0, inputs: 0, headings: 0 };
+  const s: Stats = {
+    text: 0,
+    link: 0,
+    inline: 0,
+    commas: 0,
+    allCommas: 0,
+    paras: 0,
+    imgs: 0,
+    lis: 0,
+    inputs: 0,
+    headings: 0,
+  };
   for (const e of els) {
     const c = stats.get(e);
     if (!c) continue;
     s.text += c.text;
     s.link += c.link;
+    s.allCommas += c.allCommas;
     s.paras += c.paras;
     s.imgs += c.imgs;
     s.lis += c.lis;
@@ -214,5 +229,5 @@ function sumStats(els: Element[], stats: StatsMap): Stats {
 /** Whole body minus junk, for onlyMainContent: false. */
 export function extractWholeBody(body: Element): ExtractResult {
   const stats = computeStats(body);
-  return { root: body, stats };
+  return { root: body, stats, pageText: stats.get(body)?.text ?? 0 };
 }

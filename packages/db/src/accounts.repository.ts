@@ -49,6 +49,12 @@ export class AccountsRepository {
       select: { id: true, planId: true, balance: true, name: true, createdAt: true },
     });
     if (!a) return null;
-    return { accountId: a.id, plan: a.planId as PlanId, balance: a.balance, name: a.name, createdAt: a.createdAt };
+    return {
+      accountId: a.id,
+      plan: a.planId as PlanId,
+      balance: a.balance,
+      name: a.name,
+      createdAt: a.createdAt,
+    };
   }
 }

@@ -20,7 +20,10 @@ export interface ApiKeyInfo {
 export class ApiKeysRepository {
   constructor(private readonly db: Db) {}
 
-  async create(accountId: string, i: { name?: string } = {}): Promise<{ keyId: string; apiKey: string; prefix: string }> {
+  async create(
+    accountId: string,
+    i: { name?: string } = {},
+  ): Promise<{ keyId: string; apiKey: string; prefix: string }> {
     const account = isUuid(accountId)
       ? await this.db.prisma.account.findUnique({ where: { id: accountId }, select: { id: true } })
       : null;
@@ -42,7 +45,13 @@ export class ApiKeysRepository {
     if (!isWellFormedApiKey(apiKey)) return null;
     const row = await this.db.prisma.apiKey.findUnique({
       where: { keyHash: hashApiKey(apiKey) },
-      select: { id: true, accountId: true, revokedAt: true, lastUsedAt: true, account: { select: { planId: true } } },
+      select: {
+        id: true,
+        accountId: true,
+        revokedAt: true,
+        lastUsedAt: true,
+        account: { select: { planId: true } },
+      },
     });
     if (!row || row.revokedAt) return null;
     const now = Date.now();

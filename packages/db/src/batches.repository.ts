@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@wcs/errors';
-import type {
-  BatchItemStatus,
-  BatchStatus,
-  BatchWithItems,
-  NewBatch,
-  StartedBatchItem,
-} from './batch.types';
+import type { BatchItemStatus, BatchStatus, BatchWithItems, NewBatch, StartedBatchItem } from './batch.types';
 import { chargeInTx, creditInTx } from './credits.ops';
 import { type Db, inTransaction, type Tx } from './db';
 import { isUuid } from './ids';
@@ -14,9 +8,7 @@ import { isUuid } from './ids';
 /** Credits per batch item, deducted upfront and refunded per failed item (spec §8). */
 const CREDITS_PER_ITEM = 1;
 
-type Outcome =
-  | { status: 'done'; result: unknown }
-  | { status: 'failed'; error: string; code: string };
+type Outcome = { status: 'done'; result: unknown } | { status: 'failed'; error: string; code: string };
 
 /**
  * Batch scrapes. Item transitions are guarded in SQL (`WHERE status IN ('queued','running')`), so
@@ -27,7 +19,9 @@ export class BatchesRepository {
   constructor(private readonly db: Db) {}
 
   /** Charge the whole batch upfront (InsufficientCreditsError if it can't pay), then insert it. */
-  async create(i: NewBatch): Promise<{ batchId: string; items: Array<{ itemId: string; position: number; url: string }> }> {
+  async create(
+    i: NewBatch,
+  ): Promise<{ batchId: string; items: Array<{ itemId: string; position: number; url: string }> }> {
     if (i.items.length === 0) throw new ValidationError('A batch needs at least one item');
     const batchId = randomUUID();
     const items = i.items.map((it, position) => ({
@@ -123,7 +117,10 @@ export class BatchesRepository {
   }
 
   /** Items still queued/running, untouched for olderThanMs: their queue job may be lost. Oldest first. */
-  async findUnfinishedItems(olderThanMs: number, limit: number): Promise<Array<{ itemId: string; batchId: string }>> {
+  async findUnfinishedItems(
+    olderThanMs: number,
+    limit: number,
+  ): Promise<Array<{ itemId: string; batchId: string }>> {
     // The database clock on both sides of the comparison (updated_at is written with now()).
     return this.db.prisma.$queryRaw<Array<{ itemId: string; batchId: string }>>`
       SELECT id AS "itemId", batch_id AS "batchId" FROM batch_items
@@ -140,7 +137,10 @@ export class BatchesRepository {
       if (!batchId) return false;
       const accountId = await bumpBatch(tx, batchId, o.status);
       if (o.status === 'failed') {
-        const r = await creditInTx(tx, accountId, CREDITS_PER_ITEM, { reason: 'batch_refund', reference: itemId });
+        const r = await creditInTx(tx, accountId, CREDITS_PER_ITEM, {
+          reason: 'batch_refund',
+          reference: itemId,
+        });
         if (r.applied) {
           await tx.$executeRaw`
             UPDATE batches SET credits_refunded = credits_refunded + ${CREDITS_PER_ITEM}::int

@@ -24,7 +24,9 @@ describe('CreditsRepository', () => {
   test('60 parallel charges of 1 on a 20-credit account: exactly 20 succeed', async () => {
     const { accountId } = await accounts.create({ plan: 'free', credits: 20 });
     const results = await Promise.allSettled(
-      Array.from({ length: 60 }, (_, i) => credits.charge(accountId, 1, { reason: 'scrape', reference: `job-${i}` })),
+      Array.from({ length: 60 }, (_, i) =>
+        credits.charge(accountId, 1, { reason: 'scrape', reference: `job-${i}` }),
+      ),
     );
     const ok = results.filter((r) => r.status === 'fulfilled');
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -38,7 +40,9 @@ describe('CreditsRepository', () => {
   test('a charge is idempotent per (reason, reference), also when retried concurrently', async () => {
     const { accountId } = await accounts.create({ plan: 'free', credits: 10 });
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => credits.charge(accountId, 3, { reason: 'extract', reference: 'req-1' })),
+      Array.from({ length: 8 }, () =>
+        credits.charge(accountId, 3, { reason: 'extract', reference: 'req-1' }),
+      ),
     );
     for (const r of results) expect(r.balance).toBe(7);
     // Same reference under another reason is a different charge.
@@ -61,7 +65,9 @@ describe('CreditsRepository', () => {
     const { accountId } = await accounts.create({ plan: 'free', credits: 5 });
     await credits.charge(accountId, 5, { reason: 'crawl', reference: 'c1' });
     const attempts = await Promise.all(
-      Array.from({ length: 5 }, () => credits.credit(accountId, 2, { reason: 'crawl_refund', reference: 'c1' })),
+      Array.from({ length: 5 }, () =>
+        credits.credit(accountId, 2, { reason: 'crawl_refund', reference: 'c1' }),
+      ),
     );
     expect(attempts.filter((a) => a.applied)).toHaveLength(1);
     expect(await credits.balance(accountId)).toBe(2);
@@ -90,7 +96,9 @@ describe('CreditsRepository', () => {
   });
 
   test('unknown or malformed account ids', async () => {
-    await expect(credits.charge('nope', 1, { reason: 'scrape', reference: 'r' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(credits.charge('nope', 1, { reason: 'scrape', reference: 'r' })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     await expect(
       credits.charge('00000000-0000-4000-8000-000000000000', 1, { reason: 'scrape', reference: 'r' }),
     ).rejects.toBeInstanceOf(NotFoundError);

@@ -27,7 +27,11 @@ export class CreditsRepository {
   }
 
   /** Idempotent credit (refunds, top-ups): applied=false when that (reason, reference) already exists. */
-  async credit(accountId: string, amount: number, e: LedgerEntry): Promise<{ applied: boolean; balance: number }> {
+  async credit(
+    accountId: string,
+    amount: number,
+    e: LedgerEntry,
+  ): Promise<{ applied: boolean; balance: number }> {
     return inTransaction(this.db, (tx) => creditInTx(tx, accountId, amount, e));
   }
 
@@ -37,7 +41,10 @@ export class CreditsRepository {
     if (!Number.isFinite(usd) || usd <= 0 || credits <= 0) {
       throw new ValidationError(`Top-up must be a positive USD amount, got ${usd}`);
     }
-    const r = await this.credit(accountId, credits, { reason: 'topup', reference: reference ?? randomUUID() });
+    const r = await this.credit(accountId, credits, {
+      reason: 'topup',
+      reference: reference ?? randomUUID(),
+    });
     return { balance: r.balance };
   }
 

@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaClient } from './generated/prisma/client';
 import type { Prisma } from './generated/prisma/client';
+import { PrismaClient } from './generated/prisma/client';
 
 export type { PrismaClient };
 export type Tx = Prisma.TransactionClient;

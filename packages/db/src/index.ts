@@ -1,4 +1,4 @@
-export { AccountsRepository, type AccountInfo } from './accounts.repository';
+export { type AccountInfo, AccountsRepository } from './accounts.repository';
 export { API_KEY_PREFIX, hashApiKey, isWellFormedApiKey } from './api-key';
 export { type ApiKeyInfo, ApiKeysRepository } from './api-keys.repository';
 export type {
@@ -14,5 +14,5 @@ export { CreditsRepository, type LedgerRow } from './credits.repository';
 export { createDb, type Db, type DbOptions, inTransaction, type Tx } from './db';
 export { ensureDatabase } from './ensure-database';
 export { LEDGER_REASONS, type LedgerReason } from './ledger-reason';
-export { CREDITS_PER_USD, isPlanId, PLAN_IDS, PLANS, type PlanId } from './plans';
 export { migrateDatabase } from './migrations';
+export { CREDITS_PER_USD, isPlanId, PLAN_IDS, PLANS, type PlanId } from './plans';

@@ -34,7 +34,7 @@ export const queueCatalog = {
   /** Interactive scrapes: the gateway waits for the job's return value. */
   scrape: {
     payload: scrapePayload,
-    jobOptions: { attempts: 2, backoff: { type: 'fixed', delay: 250 }, ...keepFinished } satisfies JobsOptions,
+    jobOptions: { attempts: 1, ...keepFinished } satisfies JobsOptions,
   },
   /** One batch item; the result goes to PostgreSQL, not into the job's return value. */
   'scrape-batch': {

@@ -3,3 +3,4 @@ export * from './connection';
 export * from './producer';
 export * from './wait';
 export * from './worker';
+export type { Job } from 'bullmq';

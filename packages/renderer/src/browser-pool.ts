@@ -27,6 +27,8 @@ export interface BrowserPoolOptions {
   maxUsesPerPage?: number;
   /** Extra chromium flags appended to CHROMIUM_ARGS. */
   args?: string[];
+  /** Resolves the proxy every browser connection must use (undefined = direct). */
+  proxyServer?: () => Promise<string | undefined>;
   logger?: RendererLogger;
   /** Called once per new slot, e.g. to install request routing. */
   setup: (slot: BrowserSlot) => Promise<void>;

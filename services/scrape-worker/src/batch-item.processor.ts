@@ -2,10 +2,10 @@ import type { OutputFormat } from '@wcs/content';
 import type { BatchesRepository } from '@wcs/db';
 import { toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
-import type { PayloadOf } from '@wcs/queues';
+import type { Job, PayloadOf } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
 import { scrapeDocument } from '@wcs/scraper';
-import type { Job } from 'bullmq';
+
 
 export interface BatchItemSettings {
   itemTimeoutMs: number;
