@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defineConfig, env } from 'prisma/config';
-import { createMigrationAdapter } from './src/pg-type-remap';
+import { createMigrationAdapter } from './src/migration-adapter';
 import { unrefLongTimers } from './src/unref-long-timers';
 
 /**

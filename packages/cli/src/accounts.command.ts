@@ -24,7 +24,13 @@ export const accountsCommand: CommandGroup = {
         ...(f.name === undefined ? {} : { name: f.name }),
       });
       const key = await keys.create(account.accountId, { name: 'default' });
-      return { ...account, name: f.name ?? null, apiKey: key.apiKey, keyId: key.keyId, keyPrefix: key.prefix };
+      return {
+        ...account,
+        name: f.name ?? null,
+        apiKey: key.apiKey,
+        keyId: key.keyId,
+        keyPrefix: key.prefix,
+      };
     },
 
     async show(flags, { accounts, keys }) {

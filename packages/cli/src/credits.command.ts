@@ -28,7 +28,11 @@ export const creditsCommand: CommandGroup = {
       const f = parseFlags(ledgerFlags, flags);
       const account = await accounts.get(f.account);
       if (!account) throw new NotFoundError(`Account not found: ${f.account}`);
-      return { accountId: account.accountId, balance: account.balance, entries: await credits.ledger(f.account, f.limit) };
+      return {
+        accountId: account.accountId,
+        balance: account.balance,
+        entries: await credits.ledger(f.account, f.limit),
+      };
     },
   },
 };

@@ -69,7 +69,9 @@ describe('wcs admin CLI', () => {
     const { accountId } = json(await cli('accounts', 'create', '--plan', 'free', '--credits', '5')) as {
       accountId: string;
     };
-    expect(json(await cli('credits', 'topup', '--account', accountId, '--usd', '10'))).toEqual({ balance: 1005 });
+    expect(json(await cli('credits', 'topup', '--account', accountId, '--usd', '10'))).toEqual({
+      balance: 1005,
+    });
     const ledger = json(await cli('credits', 'ledger', '--account', accountId));
     expect(ledger.balance).toBe(1005);
     expect((ledger.entries as Array<Record<string, unknown>>).map((e) => [e.reason, e.amount])).toEqual([

@@ -3,8 +3,8 @@ import { ConfigError } from '@wcs/config';
 import { AccountsRepository, ApiKeysRepository, CreditsRepository, createDb } from '@wcs/db';
 import { toServiceError } from '@wcs/errors';
 import { accountsCommand } from './accounts.command';
-import { UsageError } from './cli-errors';
 import { loadCliEnv } from './cli-env';
+import { UsageError } from './cli-errors';
 import type { CommandGroup, Flags, Subcommand } from './command.types';
 import { creditsCommand } from './credits.command';
 import { keysCommand } from './keys.command';
@@ -34,7 +34,8 @@ function resolve(argv: string[]): { run: Subcommand; flags: Flags } {
   const [group, sub, ...rest] = parsed.positionals;
   if (rest.length > 0) throw new UsageError(`Unexpected argument: ${rest[0]}`);
   const run = GROUPS.find((g) => g.name === group)?.subcommands[sub ?? ''];
-  if (!run) throw new UsageError(group ? `Unknown command: ${[group, sub].filter(Boolean).join(' ')}` : 'No command');
+  if (!run)
+    throw new UsageError(group ? `Unknown command: ${[group, sub].filter(Boolean).join(' ')}` : 'No command');
   return { run, flags: parsed.values };
 }
 

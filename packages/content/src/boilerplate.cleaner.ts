@@ -33,7 +33,7 @@ export function isHidden(el: Element): boolean {
 
 /** Cheap, size-independent drop decision used during the stats pass. */
 export function isChrome(el: Element): boolean {
-  if (CHROME_TAGS.has(el.name) || isHidden(el)) return true;
+  if (CHROME_TAGS.has(el.name)) return true;
   const role = el.attribs.role;
   return role !== undefined && CHROME_ROLES.has(role.toLowerCase());
 }
@@ -76,7 +76,8 @@ export function removeUnlikely(root: Element, stats: StatsMap): void {
       push(el);
       continue;
     }
-    if (el.name === 'header' || looksUnlikely(el)) {
+    // Hidden is judged by size too: shops hide whole pages until a script reveals them.
+    if (el.name === 'header' || looksUnlikely(el) || isHidden(el)) {
       const s = stats.get(el);
       if (!s || s.text < 0.4 * total || (el.name === 'header' && s.text < 400)) {
         removeWithStats(el, stats);

@@ -92,3 +92,17 @@ function hasAncestor(el: Element, name: string): boolean {
   }
   return false;
 }
+
+/** Light cleaning for grid/list pages: their content is link-dense, so only drop named chrome. */
+export function cleanRegion(root: Element, stats: StatsMap): void {
+  const total = stats.get(root)?.text ?? 0;
+  const els = findAll(root, (e) => CONDITIONAL.has(e.name) || SHORT_BLOCKS.has(e.name));
+  for (let i = els.length - 1; i >= 0; i--) {
+    const el = els[i]!;
+    if (!el.parent) continue;
+    const s = stats.get(el);
+    if (!s) continue;
+    if (s.text < 60 && SHORT_BLOCKS.has(el.name) && BOILERPLATE_LINE.test(textOf(el))) removeWithStats(el, stats);
+    else if (s.text < 0.2 * total && classWeight(el) < 0) removeWithStats(el, stats);
+  }
+}

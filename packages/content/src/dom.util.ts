@@ -3,7 +3,8 @@
  * depth, so the recursive serializers elsewhere can never overflow the stack on hostile input.
  */
 import { type AnyNode, type ChildNode, type Document, Element, type ParentNode, Text } from 'domhandler';
-import { parseDocument } from 'htmlparser2';
+import { type Document as Doc, DomHandler } from 'domhandler';
+import { Parser } from 'htmlparser2';
 
 /** Deeper subtrees are flattened to their text and images: real pages stay far below this. */
 export const MAX_DEPTH = 160;
@@ -27,9 +28,37 @@ export const JUNK_TAGS = new Set([
 export const isElement = (n: AnyNode): n is Element => n instanceof Element;
 export const isText = (n: AnyNode): n is Text => n instanceof Text;
 
-/** Parse leniently; htmlparser2 decodes entities in text and attributes, never throws. */
+const PARSE_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
+/** htmlparser2 keeps open elements in an array it unshifts: cost is quadratic in nesting depth. */
+const MAX_OPEN_ELEMENTS = 1500;
+const CHUNK = 64 * 1024;
+
+/** Parse in chunks, giving up (null) as soon as the open-element stack grows pathological. */
+function parseGuarded(html: string): Doc | null {
+  const handler = new DomHandler(undefined, PARSE_OPTIONS);
+  const parser = new Parser(handler, PARSE_OPTIONS);
+  // `stack` is internal to htmlparser2; if it ever disappears the guard just stops guarding
+  const open = parser as unknown as { stack?: unknown[] };
+  for (let i = 0; i < html.length; i += CHUNK) {
+    parser.write(i === 0 && html.length <= CHUNK ? html : html.slice(i, i + CHUNK));
+    if ((open.stack?.length ?? 0) > MAX_OPEN_ELEMENTS) return null;
+  }
+  parser.end();
+  return handler.root;
+}
+
+/** Tags that can nest without bound; dropped (content kept) when a page nests absurdly deep. */
+const NESTABLE_TAG = /<\/?(?:div|span|section|article|main|aside|header|footer|nav|font|b|i|u|em|strong|small|big|sub|sup|blockquote|ul|ol|li|dl|dd|dt|table|tbody|thead|tfoot|tr|td|th|center|form|fieldset|a|abbr|code|mark|q|s|label|details|summary|figure|[a-z]+-[a-z-]+)\b[^>]*>/gi;
+
+/**
+ * Parse leniently (htmlparser2 decodes entities in text and attributes and never throws).
+ * Absurdly deep input is re-parsed without its nestable tags, and at worst as plain text.
+ */
 export function parseHtml(html: string): Document {
-  const doc = parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  const doc =
+    parseGuarded(html) ??
+    parseGuarded(html.replace(NESTABLE_TAG, ' ')) ??
+    (parseGuarded(`<html><body><pre>${html.replace(/[<>&]/g, ' ')}</pre></body></html>`) as Doc);
   capDepth(doc);
   return doc;
 }

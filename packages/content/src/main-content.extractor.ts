@@ -6,9 +6,9 @@
 import { Element, type ParentNode } from 'domhandler';
 import { isChrome, removeUnlikely } from './boilerplate.cleaner';
 import { classWeight } from './class-weight';
-import { cleanConditionally } from './content.cleaner';
+import { cleanConditionally, cleanRegion } from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, type Stats, type StatsMap } from './content-stats';
-import { isElement, setChildren } from './dom.util';
+import { findAll, isElement, setChildren } from './dom.util';
 
 function baseScore(el: Element): number {
   switch (el.name) {
@@ -44,9 +44,19 @@ function baseScore(el: Element): number {
 }
 
 const MIN_PARAGRAPH = 25;
+const PROSE_PAGE_MIN = 300;
 
-function scoreCandidates(stats: StatsMap, root: Element): Map<Element, number> {
+interface Scored {
+  scores: Map<Element, number>;
+  /** Text of prose paragraphs (long, few links) inside each element. */
+  prose: Map<Element, number>;
+}
+
+const PROSE_MIN = 80;
+
+function scoreCandidates(stats: StatsMap, root: Element): Scored {
   const scores = new Map<Element, number>();
+  const prose = new Map<Element, number>();
   const init = (el: Element): number => {
     let s = scores.get(el);
     if (s === undefined) {
@@ -55,20 +65,74 @@ function scoreCandidates(stats: StatsMap, root: Element): Map<Element, number> {
     }
     return s;
   };
+  const chain: Element[] = [];
   for (const [el, st] of stats) {
     if (st.inline < MIN_PARAGRAPH || !isBlockName(el.name)) continue;
     if (el.name === 'li' || el.name === 'dt' || /^h[1-6]$/.test(el.name)) continue;
-    const content = 1 + st.commas + Math.min(Math.floor(st.inline / 100), 3);
+    // stats outlive removed subtrees: only paragraphs still attached to the root vote
+    chain.length = 0;
     let p: ParentNode | null = el.parent;
-    for (let level = 0; level < 5 && p && isElement(p); level++) {
-      const div = level === 0 ? 1 : level === 1 ? 2 : level * 3;
-      scores.set(p, init(p) + content / div);
+    while (p && isElement(p)) {
+      chain.push(p);
       if (p === root) break;
       p = p.parent;
     }
+    if (chain[chain.length - 1] !== root) continue;
+    const content = 1 + st.commas + Math.min(Math.floor(st.inline / 100), 3);
+    for (let level = 0; level < 5 && level < chain.length; level++) {
+      const div = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      const a = chain[level]!;
+      scores.set(a, init(a) + content / div);
+    }
+    if (st.inline >= PROSE_MIN && linkDensity(st) < 0.3) {
+      prose.set(el, (prose.get(el) ?? 0) + st.inline);
+      for (const a of chain) prose.set(a, (prose.get(a) ?? 0) + st.inline);
+    }
   }
   for (const [el, s] of scores) scores.set(el, s * (1 - linkDensity(stats.get(el))));
-  return scores;
+  return { scores, prose };
+}
+
+/** Worth descending into: holds blocks, is not itself a paragraph, list or table. */
+function isContainer(el: Element, stats: StatsMap): boolean {
+  if (!isBlockName(el.name) || LEAF_BLOCKS.has(el.name)) return false;
+  const s = stats.get(el);
+  return !!s && s.inline < MIN_PARAGRAPH;
+}
+
+const LEAF_BLOCKS = new Set(['p', 'pre', 'ul', 'ol', 'dl', 'table', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li']);
+
+/**
+ * The page's main region when it has no dominant prose body (shops, listings, link grids):
+ * the <main> landmark, else the deepest element holding most of the remaining text.
+ */
+function mainRegion(body: Element, stats: StatsMap): Element {
+  const total = stats.get(body)?.text ?? 0;
+  let best: Element | null = null;
+  let bestText = 0;
+  for (const m of findAll(body, (e) => e.name === 'main' || e.attribs.role === 'main')) {
+    const t = stats.get(m)?.text ?? 0;
+    if (t > bestText) {
+      best = m;
+      bestText = t;
+    }
+  }
+  if (best && bestText >= 0.3 * total) return best;
+  // descend by text outside links: link farms are long but are not the content
+  const own = (e: Element): number => {
+    const s = stats.get(e);
+    return s ? s.text - s.link : 0;
+  };
+  let cur = body;
+  for (;;) {
+    const curText = own(cur);
+    let next: Element | null = null;
+    for (const c of cur.children) {
+      if (isElement(c) && own(c) >= 0.85 * curText && isContainer(c, stats)) next = c;
+    }
+    if (!next) return cur;
+    cur = next;
+  }
 }
 
 function pickTop(scores: Map<Element, number>, root: Element): Element {
@@ -188,13 +252,22 @@ export function extractMainContent(body: Element): ExtractResult {
   const stats = computeStats(body, isChrome);
   const pageText = stats.get(body)?.text ?? 0;
   removeUnlikely(body, stats);
-  const scores = scoreCandidates(stats, body);
+  const { scores, prose } = scoreCandidates(stats, body);
   const top = pickTop(scores, body);
-  const chosen = top === body ? [body] : gatherSiblings(top, scores, stats);
+  let chosen = top === body ? [body] : gatherSiblings(top, scores, stats);
+  const proseTotal = prose.get(body) ?? 0;
+  const chosenProse = chosen.reduce((n, e) => n + (prose.get(e) ?? 0), 0);
+  // Article mode when the winner holds most of the page's prose; otherwise the page is a
+  // grid/list/shop page and its whole main region is the content.
+  const articleMode =
+    proseTotal >= PROSE_PAGE_MIN &&
+    (chosenProse >= 0.6 * proseTotal || (chosenProse >= 1500 && chosenProse >= 0.4 * proseTotal));
+  if (!articleMode) chosen = [mainRegion(body, stats)];
   const root = new Element('div', {});
   setChildren(root, chosen.length === 1 && chosen[0] === body ? [...body.children] : chosen);
   stats.set(root, sumStats(chosen, stats));
-  cleanConditionally(root, stats, scores);
+  if (articleMode) cleanConditionally(root, stats, scores);
+  else cleanRegion(root, stats);
   return { root, stats, pageText };
 }
 

@@ -161,6 +161,19 @@ describe('BatchesRepository', () => {
     expect(sum).toBe(10);
   });
 
+  test('NUL characters from scraped pages are dropped (PostgreSQL rejects them in jsonb/text)', async () => {
+    const { accountId } = await accounts.create({ plan: 'free', credits: 2 });
+    const b = await batches.create({ accountId, items: urls(2), format: 'markdown', onlyMainContent: false });
+    const [i0, i1] = b.items.map((i) => i.itemId) as [string, string];
+    expect(
+      await batches.completeItem(i0, { ...doc, text: 'a\u0000b', markdown: 'literal \\u0000 stays' }),
+    ).toBe(true);
+    expect(await batches.failItem(i1, { error: 'bad\u0000byte', code: 'X' })).toBe(true);
+    const got = await batches.get(accountId, b.batchId);
+    expect(got?.items[0]?.result).toMatchObject({ text: 'ab', markdown: 'literal \\u0000 stays' });
+    expect(got?.items[1]?.error).toBe('badbyte');
+  });
+
   test('findUnfinishedItems returns stale queued/running items only', async () => {
     const { accountId } = await accounts.create({ plan: 'free', credits: 3 });
     const b = await batches.create({ accountId, items: urls(3), format: 'markdown', onlyMainContent: false });

@@ -152,10 +152,18 @@ export class BatchesRepository {
   }
 }
 
+/**
+ * JSON for a jsonb column. PostgreSQL rejects NUL in text and jsonb, and scraped pages do contain it:
+ * drop every `\u0000` escape (one not itself preceded by an escaping backslash).
+ */
+function toJsonb(value: unknown): string {
+  return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1');
+}
+
 /** The guarded transition; the row lock makes concurrent finishers wait, then find it finished. */
 async function finishItemRow(tx: Tx, itemId: string, o: Outcome): Promise<string | null> {
-  const result = o.status === 'done' && o.result !== undefined ? JSON.stringify(o.result) : null;
-  const error = o.status === 'failed' ? o.error : null;
+  const result = o.status === 'done' && o.result !== undefined ? toJsonb(o.result) : null;
+  const error = o.status === 'failed' ? o.error.replaceAll('\0', '') : null;
   const code = o.status === 'failed' ? o.code : null;
   const rows = await tx.$queryRaw<Array<{ batchId: string }>>`
     UPDATE batch_items

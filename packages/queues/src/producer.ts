@@ -43,6 +43,10 @@ export class QueueProducer {
       this.eventConnections.push(connection);
       e = new QueueEvents(name, {
         connection,
+        // Reading from '$' misses events written between "connected" and the first XREAD, and
+        // a waiter would then hang until its timeout. Starting a minute back closes that window
+        // (replayed events only reach listeners of jobs that are still being waited for).
+        lastEventId: `${Date.now() - 60_000}-0`,
         prefix: this.prefix,
       });
       e.on('error', () => {});

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import dns from 'node:dns';
 import { TargetForbiddenError, TimeoutError, UnsupportedContentTypeError } from '@wcs/errors';
 import { type FixtureSite, fixtureArticle, JS_ONLY_TEXT, startFixtureSite } from '@wcs/testing';
-import { BrowserEngine, type UrlGuard } from './browser-engine';
+import { BrowserEngine } from './browser-engine';
 import { createRenderer } from './renderer';
-import { assertAllowedUrl } from './ssrf-guard';
+import { isForbiddenAddress } from './ssrf-guard';
 import { testContext, testOptions } from './test-support/options';
 import type { Renderer } from './types';
 
@@ -24,11 +25,8 @@ const browserOptions = (over = {}) =>
     ...over,
   });
 
-/** Allow the fixture on 127.0.0.1 but apply the real SSRF rules to every other host. */
-const fixtureOnlyGuard: UrlGuard = async (url) => {
-  const u = new URL(url);
-  await assertAllowedUrl(url, { allowPrivateTargets: u.hostname === '127.0.0.1' });
-};
+/** The fixture on 127.0.0.1 is allowed; every other private address is refused as in production. */
+const fixtureOnly = (ip: string) => ip !== '127.0.0.1' && isForbiddenAddress(ip);
 
 let site: FixtureSite;
 let renderer: Renderer;
@@ -58,7 +56,9 @@ describe('auto engine selection', () => {
   });
 
   it('uses the browser when asked, or when waitForMs > 0', async () => {
-    expect((await renderer.render({ url: `${site.url}/article/3`, engine: 'browser' })).engine).toBe('browser');
+    expect((await renderer.render({ url: `${site.url}/article/3`, engine: 'browser' })).engine).toBe(
+      'browser',
+    );
     const waited = await renderer.render({ url: `${site.url}/article/4`, waitForMs: 50 });
     expect(waited.engine).toBe('browser');
     expect(waited.body).toContain(fixtureArticle(4).title);
@@ -106,7 +106,7 @@ describe('browser engine', () => {
   it('serves concurrent renders from a bounded pool', async () => {
     const urls = [0, 1, 2, 3, 4].map((n) => `${site.url}/article/${n}`);
     const results = await Promise.all(urls.map((url) => renderer.render({ url, engine: 'browser' })));
-    results.forEach((r, n) => expect(r.body).toContain(fixtureArticle(n).title));
+    for (const [n, r] of results.entries()) expect(r.body).toContain(fixtureArticle(n).title);
   });
 });
 
@@ -118,7 +118,7 @@ describe('browser engine SSRF routing', () => {
       executablePath: '/usr/bin/chromium',
       maxPages: 1,
       args: [MARKER],
-      guard: fixtureOnlyGuard,
+      isForbidden: fixtureOnly,
     });
   });
   afterAll(async () => {
@@ -126,7 +126,12 @@ describe('browser engine SSRF routing', () => {
   });
 
   it('refuses a forbidden main document', async () => {
-    const strict = new BrowserEngine({ ...browserOptions({ allowPrivateTargets: false }), maxPages: 1, args: [MARKER], executablePath: '/usr/bin/chromium' });
+    const strict = new BrowserEngine({
+      ...browserOptions({ allowPrivateTargets: false }),
+      maxPages: 1,
+      args: [MARKER],
+      executablePath: '/usr/bin/chromium',
+    });
     try {
       const before = site.hits('/article/0');
       await expect(strict.render({ url: `${site.url}/article/0` }, testContext())).rejects.toBeInstanceOf(
@@ -140,16 +145,33 @@ describe('browser engine SSRF routing', () => {
 
   it('refuses a redirect hop to a private address', async () => {
     const started = Date.now();
-    await expect(engine.render({ url: `${site.url}/redirect-to-private` }, testContext())).rejects.toBeInstanceOf(
-      TargetForbiddenError,
-    );
+    await expect(
+      engine.render({ url: `${site.url}/redirect-to-private` }, testContext()),
+    ).rejects.toBeInstanceOf(TargetForbiddenError);
     expect(Date.now() - started).toBeLessThan(4_000);
   });
 
   it('aborts subresources to forbidden hosts and still renders the page', async () => {
+    // The page loads a script from http://localhost:<port>; make "localhost" resolve to a private
+    // address for our guards only (Chromium itself would reach the fixture through 127.0.0.1).
+    const realLookup = dns.lookup;
+    const realPromise = dns.promises.lookup;
+    jest
+      .spyOn(dns.promises, 'lookup')
+      .mockImplementation(((host: string, o: dns.LookupAllOptions) =>
+        host === 'localhost'
+          ? Promise.resolve([{ address: '10.9.9.9', family: 4 }])
+          : realPromise(host, o)) as unknown as typeof dns.promises.lookup);
+    jest
+      .spyOn(dns, 'lookup')
+      .mockImplementation(((host: string, o: dns.LookupAllOptions, cb: never) =>
+        host === 'localhost'
+          ? (cb as (e: null, a: dns.LookupAddress[]) => void)(null, [{ address: '10.9.9.9', family: 4 }])
+          : realLookup(host, o, cb)) as unknown as typeof dns.lookup);
     const res = await engine.render({ url: `${site.url}/cross-host` }, testContext());
     expect(res.body).toContain('Cross host page');
     expect(site.hits('/assets/tracker.js')).toBe(0);
+    jest.restoreAllMocks();
   });
 });
 
@@ -159,12 +181,9 @@ describe('process hygiene', () => {
     await own.render({ url: `${site.url}/js-only` });
     expect(ourChromiumProcesses()).toBeGreaterThan(0);
     await own.close();
+    // Runs last: close the shared renderer too (afterAll's second close() is a no-op); the SSRF
+    // engines above were closed in their own afterAll already.
     await renderer.close();
-    await engine_close_all();
     expect(ourChromiumProcesses()).toBe(0);
   });
 });
-
-// Other suites' engines close in their own afterAll, which runs after this test; nothing else
-// holds a browser at this point except those two, closed above.
-async function engine_close_all(): Promise<void> {}

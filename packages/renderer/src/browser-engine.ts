@@ -17,19 +17,17 @@ import {
 } from '@wcs/errors';
 import type { Request, Response, Route } from 'playwright-core';
 import { BrowserPool, type BrowserSlot } from './browser-pool';
+import { type GuardedProxy, PROXY_ERROR_HEADER, startGuardedProxy } from './browser-proxy';
 import { decodeBody } from './charset-decoder';
 import { assertSupportedContentType, mimeTypeOf } from './content-type';
-import { abortReason } from './network-errors';
-import { assertAllowedUrl, parseTargetUrl } from './ssrf-guard';
+import { abortReason, mapNetworkError } from './network-errors';
+import { type AddressPolicy, checkUrl, isForbiddenAddress, parseTargetUrl } from './ssrf-guard';
 import type { Engine, RenderContext, RendererLogger, RenderRequest, RenderResult } from './types';
 
 /** Resource types never needed for text content; blocking them saves most of the bandwidth/CPU. */
 const BLOCKED_RESOURCE_TYPES = new Set(['image', 'media', 'font']);
 /** After load, wait at most this long for the network to go quiet (SPAs fetch their data late). */
 const NETWORK_IDLE_MS = 1_500;
-
-/** Throws (TargetForbiddenError, DnsResolutionError, …) when the browser must not request `url`. */
-export type UrlGuard = (url: string) => Promise<void>;
 
 export interface BrowserEngineOptions {
   executablePath: string;
@@ -41,8 +39,9 @@ export interface BrowserEngineOptions {
   maxUsesPerPage?: number;
   args?: string[];
   logger?: RendererLogger;
-  /** Override the per-request SSRF check (tests); default assertAllowedUrl with allowPrivateTargets. */
-  guard?: UrlGuard;
+  connectTimeoutMs?: number;
+  /** Override which addresses are refused (tests); default isForbiddenAddress unless allowPrivateTargets. */
+  isForbidden?: AddressPolicy;
 }
 
 interface Lease {
@@ -54,17 +53,13 @@ interface Lease {
 export class BrowserEngine implements Engine {
   readonly name = 'browser' as const;
   private readonly pool: BrowserPool;
-  private readonly guard: UrlGuard;
+  private readonly policy: AddressPolicy | undefined;
+  private proxy: Promise<GuardedProxy> | undefined;
   /** Per-render state of each busy slot, read by the route handler. */
   private readonly leases = new WeakMap<BrowserSlot, Lease>();
 
   constructor(private readonly opts: BrowserEngineOptions) {
-    const allow = { allowPrivateTargets: opts.allowPrivateTargets };
-    this.guard =
-      opts.guard ??
-      (async (url) => {
-        await assertAllowedUrl(url, allow);
-      });
+    this.policy = opts.isForbidden ?? (opts.allowPrivateTargets ? undefined : isForbiddenAddress);
     this.pool = new BrowserPool({
       executablePath: opts.executablePath,
       maxPages: opts.maxPages,
@@ -72,6 +67,7 @@ export class BrowserEngine implements Engine {
       maxUsesPerPage: opts.maxUsesPerPage,
       args: opts.args,
       logger: opts.logger,
+      proxyServer: async () => (await this.startProxy())?.server,
       setup: async (slot) => {
         await slot.context.route('**/*', (route, request) => this.onRoute(slot, route, request));
       },
@@ -98,8 +94,17 @@ export class BrowserEngine implements Engine {
     } catch (err) {
       if (ctx.signal.aborted) throw abortReason(ctx.signal);
       if (lease.refused) throw lease.refused;
-      // An HTTP-level refusal leaves the page healthy; anything else gets a fresh page next time.
-      if (err instanceof UnsupportedContentTypeError || err instanceof TargetTooLargeError) broken = false;
+      // Anything but a service-level refusal gets a fresh page next time.
+      if (err instanceof ServiceError) {
+        // An HTTP-level refusal leaves the page healthy.
+        broken = false;
+        throw err;
+      }
+      // Chromium only says "tunnel failed" for proxied HTTPS; the proxy knows why.
+      if (/ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY_CONNECTION_FAILED/.test(String(err))) {
+        const why = await this.proxyFailure(undefined, target, ctx.started);
+        if (why) throw why;
+      }
       throw mapBrowserError(err, target);
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
@@ -111,6 +116,43 @@ export class BrowserEngine implements Engine {
 
   async close(): Promise<void> {
     await this.pool.close();
+    const proxy = this.proxy;
+    this.proxy = undefined;
+    await proxy?.then((p) => p.close()).catch(() => undefined);
+  }
+
+  /** Without a policy (private targets allowed) the browser connects directly. */
+  private startProxy(): Promise<GuardedProxy> | undefined {
+    const policy = this.policy;
+    if (!policy) return undefined;
+    this.proxy ??= startGuardedProxy({
+      isForbidden: policy,
+      connectTimeoutMs: this.opts.connectTimeoutMs ?? 5_000,
+      logger: this.opts.logger,
+    });
+    return this.proxy;
+  }
+
+  /** Turns a proxy refusal/failure into the matching service error. */
+  private async proxyFailure(
+    code: string | undefined,
+    url: string,
+    since: number,
+  ): Promise<ServiceError | undefined> {
+    let failure = code;
+    let host = new URL(url).hostname;
+    if (!failure) {
+      const last = (await this.proxy)?.lastFailureSince(since);
+      if (!last) return undefined;
+      failure = last.code;
+      host = last.host;
+    }
+    if (failure === 'FORBIDDEN') {
+      return new TargetForbiddenError(`Target host ${host} is a private or reserved address`, {
+        details: { host },
+      });
+    }
+    return mapNetworkError(Object.assign(new Error(failure), { code: failure }), host);
   }
 
   private async visit(
@@ -125,6 +167,11 @@ export class BrowserEngine implements Engine {
     const response = await page.goto(url, { waitUntil: 'load', timeout: remaining(ctx) });
     if (lease.refused) throw lease.refused;
     if (!response) throw new TargetUnreachableError(`No response for ${url}`);
+    const proxyError = await response.headerValue(PROXY_ERROR_HEADER);
+    if (proxyError)
+      throw (
+        (await this.proxyFailure(proxyError, response.url(), ctx.started)) ?? new TargetUnreachableError(url)
+      );
 
     const rawType = (await response.headerValue('content-type')) ?? undefined;
     const mime = mimeTypeOf(rawType) || 'text/html';
@@ -170,7 +217,7 @@ export class BrowserEngine implements Engine {
       const url = request.url();
       if (!url.startsWith('data:') && !url.startsWith('blob:')) {
         try {
-          await this.guard(url);
+          await checkUrl(url, this.policy);
         } catch (err) {
           lease.blocked++;
           if (isMainDocument) lease.refused = asServiceError(err, url);

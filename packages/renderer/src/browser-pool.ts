@@ -157,12 +157,16 @@ export class BrowserPool {
   private launch(): Promise<Browser> {
     if (!this.browser) {
       const started = Date.now();
-      const p = chromium
-        .launch({
-          executablePath: this.opts.executablePath,
-          args: [...CHROMIUM_ARGS, ...(this.opts.args ?? [])],
-          headless: true,
-        })
+      const p = (this.opts.proxyServer?.() ?? Promise.resolve(undefined))
+        .then((server) =>
+          chromium.launch({
+            executablePath: this.opts.executablePath,
+            args: [...CHROMIUM_ARGS, ...(this.opts.args ?? [])],
+            headless: true,
+            // Playwright also forces loopback through the proxy (<-loopback>).
+            ...(server ? { proxy: { server } } : {}),
+          }),
+        )
         .then((b) => {
           this.opts.logger?.debug({ ms: Date.now() - started }, 'browser launched');
           b.on('disconnected', () => {

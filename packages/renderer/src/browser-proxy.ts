@@ -27,7 +27,15 @@ export interface GuardedProxy {
   close(): Promise<void>;
 }
 
-const HOP_BY_HOP = ['proxy-connection', 'proxy-authorization', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade'];
+const HOP_BY_HOP = [
+  'proxy-connection',
+  'proxy-authorization',
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'upgrade',
+];
 
 export async function startGuardedProxy(opts: {
   isForbidden: AddressPolicy;
@@ -63,7 +71,8 @@ export async function startGuardedProxy(opts: {
     const host = bareHost(target.hostname);
     const fail = (code: string, status: number) => {
       record(host, code);
-      if (!res.headersSent) res.writeHead(status, { [PROXY_ERROR_HEADER]: code, 'content-type': 'text/plain' });
+      if (!res.headersSent)
+        res.writeHead(status, { [PROXY_ERROR_HEADER]: code, 'content-type': 'text/plain' });
       res.end(`Refused by renderer proxy: ${code}`);
     };
     if (target.protocol !== 'http:') return fail('FORBIDDEN', 403);
@@ -86,7 +95,9 @@ export async function startGuardedProxy(opts: {
         up.pipe(res);
       },
     );
-    upstream.on('timeout', () => upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
+    upstream.on('timeout', () =>
+      upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
+    );
     upstream.on('error', (err) => {
       const code = failureCode(err);
       fail(code, code === 'FORBIDDEN' ? 403 : 502);
@@ -101,7 +112,9 @@ export async function startGuardedProxy(opts: {
     const host = bareHost(rawHost);
     const refuse = (code: string) => {
       record(host, code);
-      client.end(`HTTP/1.1 ${code === 'FORBIDDEN' ? '403 Forbidden' : '502 Bad Gateway'}\r\n${PROXY_ERROR_HEADER}: ${code}\r\n\r\n`);
+      client.end(
+        `HTTP/1.1 ${code === 'FORBIDDEN' ? '403 Forbidden' : '502 Bad Gateway'}\r\n${PROXY_ERROR_HEADER}: ${code}\r\n\r\n`,
+      );
     };
     if (literalForbidden(host)) return refuse('FORBIDDEN');
     const upstream = net.connect({ host, port: Number(rawPort), lookup, timeout: opts.connectTimeoutMs });
@@ -112,7 +125,9 @@ export async function startGuardedProxy(opts: {
       upstream.pipe(client);
       client.pipe(upstream);
     });
-    upstream.on('timeout', () => upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
+    upstream.on('timeout', () =>
+      upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
+    );
     upstream.on('error', (err) => {
       if (client.writable && !upstream.readableDidRead) refuse(failureCode(err));
       else client.destroy();

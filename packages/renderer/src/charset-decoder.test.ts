@@ -11,9 +11,9 @@ describe('decodeBody', () => {
   });
 
   it('decodes windows-1252-only bytes (0x80 = €) for iso-8859-1 labels', () => {
-    expect(decodeBody(Buffer.from([0x80, 0x20, 0x93, 0x78, 0x94]), 'text/plain; charset="iso-8859-1"').text).toBe(
-      '€ “x”',
-    );
+    expect(
+      decodeBody(Buffer.from([0x80, 0x20, 0x93, 0x78, 0x94]), 'text/plain; charset="iso-8859-1"').text,
+    ).toBe('€ “x”');
   });
 
   it('falls back to the BOM, and strips it', () => {
@@ -24,7 +24,9 @@ describe('decodeBody', () => {
   });
 
   it('sniffs <meta charset> and <meta http-equiv> in the first 4 KiB', () => {
-    expect(decodeBody(latin1('<html><head><meta charset="iso-8859-1"></head>café</html>')).text).toContain('café');
+    expect(decodeBody(latin1('<html><head><meta charset="iso-8859-1"></head>café</html>')).text).toContain(
+      'café',
+    );
     const equiv = '<meta http-equiv="Content-Type" content="text/html; charset=windows-1252"><p>déjà</p>';
     expect(decodeBody(latin1(equiv), 'text/html').text).toContain('déjà');
   });

@@ -1,5 +1,10 @@
 import { UnsupportedContentTypeError } from '@wcs/errors';
-import { assertSupportedContentType, isSupportedContentType, mimeTypeOf, sniffContentType } from './content-type';
+import {
+  assertSupportedContentType,
+  isSupportedContentType,
+  mimeTypeOf,
+  sniffContentType,
+} from './content-type';
 
 describe('content types', () => {
   it('extracts the lowercased mime type', () => {
@@ -32,6 +37,8 @@ describe('content types', () => {
     expect(sniffContentType(Buffer.from('<?xml version="1.0"?><rss/>'))).toBe('text/xml');
     expect(sniffContentType(Buffer.from('{"a":1}'))).toBe('application/json');
     expect(sniffContentType(Buffer.from('just words\n'))).toBe('text/plain');
-    expect(sniffContentType(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]))).toBeUndefined();
+    expect(
+      sniffContentType(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0])),
+    ).toBeUndefined();
   });
 });

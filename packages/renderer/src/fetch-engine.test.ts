@@ -62,7 +62,10 @@ describe('fetch engine: content', () => {
     const json = await fetchPage('/json');
     expect(json.contentType).toBe('application/json');
     expect(JSON.parse(json.body)).toMatchObject({ ok: true });
-    expect(await fetchPage('/text')).toMatchObject({ contentType: 'text/plain', body: expect.stringContaining('Plain') });
+    expect(await fetchPage('/text')).toMatchObject({
+      contentType: 'text/plain',
+      body: expect.stringContaining('Plain'),
+    });
     expect((await fetchPage('/no-content-type')).contentType).toBe('text/html');
     expect((await fetchPage('/robots.txt')).body).toContain('Sitemap:');
     expect((await fetchPage('/sitemap.xml')).contentType).toBe('application/xml');
@@ -90,7 +93,11 @@ describe('fetch engine: content', () => {
     });
     const port = await listen(server);
     try {
-      await renderer.render({ url: `http://127.0.0.1:${port}/`, engine: 'fetch', headers: { 'X-Test': 'yes' } });
+      await renderer.render({
+        url: `http://127.0.0.1:${port}/`,
+        engine: 'fetch',
+        headers: { 'X-Test': 'yes' },
+      });
       expect(seen[0]).toMatchObject({ 'user-agent': 'wcs-renderer-test/1.0', 'x-test': 'yes' });
     } finally {
       server.close();
@@ -111,8 +118,12 @@ describe('fetch engine: redirects', () => {
     await expect(fetchPage('/redirect-loop')).rejects.toBeInstanceOf(TooManyRedirectsError);
     const strict = createRenderer(testOptions({ maxRedirects: 2 }));
     try {
-      await expect(strict.render({ url: `${site.url}/redirect/3` })).rejects.toBeInstanceOf(TooManyRedirectsError);
-      await expect(strict.render({ url: `${site.url}/redirect/2` })).resolves.toMatchObject({ statusCode: 200 });
+      await expect(strict.render({ url: `${site.url}/redirect/3` })).rejects.toBeInstanceOf(
+        TooManyRedirectsError,
+      );
+      await expect(strict.render({ url: `${site.url}/redirect/2` })).resolves.toMatchObject({
+        statusCode: 200,
+      });
     } finally {
       await strict.close();
     }
@@ -126,13 +137,13 @@ describe('fetch engine: redirects', () => {
     });
     try {
       const started = Date.now();
-      await expect(engine.render({ url: `${site.url}/redirect-to-private` }, testContext())).rejects.toBeInstanceOf(
-        TargetForbiddenError,
-      );
+      await expect(
+        engine.render({ url: `${site.url}/redirect-to-private` }, testContext()),
+      ).rejects.toBeInstanceOf(TargetForbiddenError);
       expect(Date.now() - started).toBeLessThan(2_000); // refused, not a connect attempt to 10.0.0.1
-      await expect(engine.render({ url: `${site.url}/redirect-to-file` }, testContext())).rejects.toBeInstanceOf(
-        TargetForbiddenError,
-      );
+      await expect(
+        engine.render({ url: `${site.url}/redirect-to-file` }, testContext()),
+      ).rejects.toBeInstanceOf(TargetForbiddenError);
       await expect(engine.render({ url: `${site.url}/redirect/1` }, testContext())).resolves.toMatchObject({
         statusCode: 200,
       });
@@ -178,7 +189,9 @@ describe('fetch engine: limits and failures', () => {
     const pending = fetchPage('/hang', { signal: controller.signal });
     controller.abort(new Error('caller gave up'));
     await expect(pending).rejects.toThrow('caller gave up');
-    await expect(fetchPage('/hang', { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(fetchPage('/hang', { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
   });
 
   it('stops at maxBodyBytes, with and without Content-Length', async () => {
@@ -186,7 +199,9 @@ describe('fetch engine: limits and failures', () => {
     const small = createRenderer(testOptions({ maxBodyBytes: 256 * 1024 }));
     try {
       const started = Date.now();
-      await expect(small.render({ url: `${site.url}/huge-chunked` })).rejects.toBeInstanceOf(TargetTooLargeError);
+      await expect(small.render({ url: `${site.url}/huge-chunked` })).rejects.toBeInstanceOf(
+        TargetTooLargeError,
+      );
       expect(Date.now() - started).toBeLessThan(2_000);
       await expect(small.render({ url: `${site.url}/` })).resolves.toMatchObject({ statusCode: 200 });
     } finally {
@@ -195,16 +210,22 @@ describe('fetch engine: limits and failures', () => {
   });
 
   it('maps DNS failure, refused and reset connections', async () => {
-    await expect(renderer.render({ url: 'http://no-such-host.invalid/' })).rejects.toBeInstanceOf(DnsResolutionError);
+    await expect(renderer.render({ url: 'http://no-such-host.invalid/' })).rejects.toBeInstanceOf(
+      DnsResolutionError,
+    );
     const closed = createHttpServer();
     const port = await listen(closed);
     await new Promise((r) => closed.close(r));
-    await expect(renderer.render({ url: `http://127.0.0.1:${port}/` })).rejects.toBeInstanceOf(TargetUnreachableError);
+    await expect(renderer.render({ url: `http://127.0.0.1:${port}/` })).rejects.toBeInstanceOf(
+      TargetUnreachableError,
+    );
     await expect(fetchPage('/reset')).rejects.toBeInstanceOf(TargetUnreachableError);
   });
 
   it('maps an untrusted certificate to TlsError', async () => {
-    const server = createHttpsServer({ key: SELF_SIGNED_KEY, cert: SELF_SIGNED_CERT }, (_req, res) => res.end('hi'));
+    const server = createHttpsServer({ key: SELF_SIGNED_KEY, cert: SELF_SIGNED_CERT }, (_req, res) =>
+      res.end('hi'),
+    );
     const port = await listen(server as unknown as Server);
     try {
       await expect(renderer.render({ url: `https://127.0.0.1:${port}/` })).rejects.toBeInstanceOf(TlsError);

@@ -11,9 +11,9 @@ describe('needsJavaScript', () => {
   });
 
   it('is true for an empty React/Next/Vue mount point', () => {
-    expect(needsJavaScript('<html><body><div id="root"></div><script src="/main.js"></script></body></html>')).toBe(
-      true,
-    );
+    expect(
+      needsJavaScript('<html><body><div id="root"></div><script src="/main.js"></script></body></html>'),
+    ).toBe(true);
     expect(needsJavaScript('<body><div id="__next">  </div></body>')).toBe(true);
     expect(needsJavaScript("<body><div class='x' id='app'><!-- app --></div></body>")).toBe(true);
     expect(needsJavaScript('<body><app-root></app-root></body>')).toBe(true);
@@ -21,9 +21,13 @@ describe('needsJavaScript', () => {
 
   it('is true for a noscript asking to enable JavaScript with little text', () => {
     expect(
-      needsJavaScript('<body><noscript>You need to enable JavaScript to run this app.</noscript><main></main></body>'),
+      needsJavaScript(
+        '<body><noscript>You need to enable JavaScript to run this app.</noscript><main></main></body>',
+      ),
     ).toBe(true);
-    expect(needsJavaScript('<body><noscript>JavaScript is required.</noscript><p>Loading…</p></body>')).toBe(true);
+    expect(needsJavaScript('<body><noscript>JavaScript is required.</noscript><p>Loading…</p></body>')).toBe(
+      true,
+    );
   });
 
   it('is true for many scripts and no text, false for a tiny static page', () => {
@@ -33,8 +37,8 @@ describe('needsJavaScript', () => {
   });
 
   it('does not count script/style/noscript text as visible', () => {
-    expect(visibleText('<body><style>p{}</style><script>var a = "text";</script><p>Hi &amp; bye</p></body>')).toBe(
-      'Hi &amp; bye',
-    );
+    expect(
+      visibleText('<body><style>p{}</style><script>var a = "text";</script><p>Hi &amp; bye</p></body>'),
+    ).toBe('Hi &amp; bye');
   });
 });

@@ -25,6 +25,7 @@ export function createRenderer(opts: RendererOptions): Renderer {
       allowPrivateTargets: opts.allowPrivateTargets,
       maxBodyBytes: opts.maxBodyBytes,
       maxRedirects: opts.maxRedirects,
+      connectTimeoutMs: opts.connectTimeoutMs,
       maxUsesPerPage: opts.browser.maxUsesPerPage,
       args: opts.browser.args,
       logger: opts.logger,

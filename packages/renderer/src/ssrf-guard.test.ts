@@ -39,12 +39,17 @@ describe('isForbiddenAddress', () => {
     expect(isForbiddenAddress(ip)).toBe(true);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])(
-    'allows public %s',
-    (ip) => {
-      expect(isForbiddenAddress(ip)).toBe(false);
-    },
-  );
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+  ])('allows public %s', (ip) => {
+    expect(isForbiddenAddress(ip)).toBe(false);
+  });
 });
 
 describe('assertAllowedUrl', () => {
@@ -54,7 +59,9 @@ describe('assertAllowedUrl', () => {
     'always refuses the scheme of %s',
     async (url) => {
       await expect(assertAllowedUrl(url, strict)).rejects.toBeInstanceOf(TargetForbiddenError);
-      await expect(assertAllowedUrl(url, { allowPrivateTargets: true })).rejects.toBeInstanceOf(TargetForbiddenError);
+      await expect(assertAllowedUrl(url, { allowPrivateTargets: true })).rejects.toBeInstanceOf(
+        TargetForbiddenError,
+      );
     },
   );
 
@@ -86,7 +93,9 @@ describe('assertAllowedUrl', () => {
 
   it('allows public IP literals and private targets when allowPrivateTargets is true', async () => {
     await expect(assertAllowedUrl('https://93.184.216.34/x', strict)).resolves.toBeInstanceOf(URL);
-    await expect(assertAllowedUrl('http://127.0.0.1/', { allowPrivateTargets: true })).resolves.toBeInstanceOf(URL);
+    await expect(
+      assertAllowedUrl('http://127.0.0.1/', { allowPrivateTargets: true }),
+    ).resolves.toBeInstanceOf(URL);
   });
 
   it('maps an unresolvable host to DnsResolutionError', async () => {
@@ -124,8 +133,10 @@ describe('createSafeDispatcher (connect-time check)', () => {
       .mockResolvedValue([{ address: '93.184.216.34', family: 4 }] as unknown as dns.LookupAddress);
     const url = await assertAllowedUrl(`http://rebind.test:${site.port}/`, { allowPrivateTargets: false });
     const realLookup = dns.lookup;
-    jest.spyOn(dns, 'lookup').mockImplementation(((host: string, opts: dns.LookupAllOptions, cb: never) =>
-      realLookup(host === 'rebind.test' ? 'localhost' : host, opts, cb)) as unknown as typeof dns.lookup);
+    jest
+      .spyOn(dns, 'lookup')
+      .mockImplementation(((host: string, opts: dns.LookupAllOptions, cb: never) =>
+        realLookup(host === 'rebind.test' ? 'localhost' : host, opts, cb)) as unknown as typeof dns.lookup);
     await expect(get(url.origin)).rejects.toBeInstanceOf(TargetForbiddenError);
     expect(site.hits('/')).toBe(0);
   });

@@ -241,13 +241,24 @@ export function startFixtureSite(opts: { pages?: number } = {}): Promise<Fixture
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const parsed = new URL(req.url ?? '/', 'http://x');
+    const path = parsed.pathname;
     counts.set(path, (counts.get(path) ?? 0) + 1);
     accessLog.push(`${req.method ?? 'GET'} ${path}`);
 
     const article = /^\/article\/(\d+)$/.exec(path);
     if (article) {
       const n = Number(article[1]);
+      // `?delay=ms` answers late (up to 5 s), so tests can catch work in flight.
+      const delay = Math.min(5_000, Number(parsed.searchParams.get('delay') ?? 0) || 0);
+      if (n < pages && delay > 0) {
+        const t = setTimeout(() => {
+          timers.delete(t);
+          html(res, 200, articlePage(n, pages));
+        }, delay);
+        timers.add(t);
+        return;
+      }
       if (n < pages) return html(res, 200, articlePage(n, pages));
       return html(res, 404, layout('Not found', '<main><h1>Article not found</h1></main>'));
     }

@@ -44,6 +44,8 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
       scrapeTimeoutMs: env.SCRAPE_TIMEOUT_MS,
     },
   };
+  // Subscribe to scrape completions before the first request needs them.
+  await producer.queueEvents('scrape').waitUntilReady();
   const app = createApp(deps);
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(env.PORT, env.HOST, () => resolve(s));
