@@ -17,6 +17,7 @@ import TurndownService from 'turndown';
 import { processHtml } from '../packages/content/src';
 
 const repoRoot = path.resolve(__dirname, '..');
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: a bench-only override, not a build input
 const benchDir = process.env.BENCH_DIR ?? path.resolve(repoRoot, '../shared/bench');
 const outDir = path.join(repoRoot, 'bench/out');
 const args = process.argv.slice(2);
@@ -136,7 +137,9 @@ async function main(): Promise<void> {
     console.log(`article-extraction (${pages.length} pages)`);
     console.log(`  @wcs/content     F1 ${f4(ours.f1)}  P ${f4(ours.precision)}  R ${f4(ours.recall)}`);
     if (pages.length === Object.keys(ground).length) {
-      const check = execFileSync('node', [path.join(benchDir, 'score.mjs'), 'article', predFile]).toString().trim();
+      const check = execFileSync('node', [path.join(benchDir, 'score.mjs'), 'article', predFile])
+        .toString()
+        .trim();
       console.log(`  score.mjs on ${path.relative(repoRoot, predFile)}: ${check}`);
     }
     if (!flag('--no-readability')) {
@@ -147,20 +150,25 @@ async function main(): Promise<void> {
 
     const mb = pages.reduce((n, p) => n + p.bytes, 0) / 1e6;
     const md = (p: Page): void => void processHtml(p.html, { url: p.url, formats: ['markdown'] });
-    const all = (p: Page): void => void processHtml(p.html, { url: p.url, formats: ['markdown', 'html', 'text'] });
+    const all = (p: Page): void =>
+      void processHtml(p.html, { url: p.url, formats: ['markdown', 'html', 'text'] });
     md(pages[0]!);
     timeIt(pages, md, 1); // warm-up
     const tMd = timeIt(pages, md, 2);
     const tAll = timeIt(pages, all, 1);
     console.log(`throughput on ${pages.length} article pages, ${mb.toFixed(1)} MB, warm, single thread`);
-    console.log(`  @wcs/content markdown (main content)   ${(mb / tMd).toFixed(1)} MB/s  ${((tMd * 1000) / pages.length).toFixed(1)} ms/page`);
+    console.log(
+      `  @wcs/content markdown (main content)   ${(mb / tMd).toFixed(1)} MB/s  ${((tMd * 1000) / pages.length).toFixed(1)} ms/page`,
+    );
     console.log(`  @wcs/content markdown+html+text         ${(mb / tAll).toFixed(1)} MB/s`);
     if (!flag('--no-turndown')) {
       const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
       const turn = (p: Page): void => void td.turndown(p.html);
       timeIt(pages.slice(0, 20), turn, 1);
       const tTd = timeIt(pages, turn, 1);
-      console.log(`  turndown, whole page                    ${(mb / tTd).toFixed(1)} MB/s  (x${(tTd / tMd).toFixed(1)} slower)`);
+      console.log(
+        `  turndown, whole page                    ${(mb / tTd).toFixed(1)} MB/s  (x${(tTd / tMd).toFixed(1)} slower)`,
+      );
     }
   }
 
@@ -183,9 +191,19 @@ async function main(): Promise<void> {
       }
     }
     writeFileSync(path.join(outDir, 'wcxb.json'), JSON.stringify(pred));
-    const mean = (xs: number[] | undefined): number => (xs?.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+    const mean = (xs: number[] | undefined): number =>
+      xs?.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
     console.log(`wcxb-dev (${pages.length} pages) word F1${withRd ? '  [Readability]' : ''}`);
-    for (const t of ['overall', 'article', 'documentation', 'service', 'forum', 'collection', 'listing', 'product']) {
+    for (const t of [
+      'overall',
+      'article',
+      'documentation',
+      'service',
+      'forum',
+      'collection',
+      'listing',
+      'product',
+    ]) {
       const xs = byType.get(t);
       if (!xs) continue;
       const rd = withRd ? `  [${f4(mean(rdByType.get(t)))}]` : '';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { processHtml } from '../packages/content/src';
+
 const id = process.argv[2]!;
 const dir = '../shared/bench/article-extraction';
 const g = JSON.parse(readFileSync(`${dir}/ground-truth.json`, 'utf8'));

@@ -9,7 +9,7 @@
  *   pnpm bench:scrape [--pages 200] [--concurrency 8]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -120,7 +120,10 @@ async function main(): Promise<void> {
 
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
-      const ok = await request(`${base}/healthz`).then((r) => r.statusCode === 200, () => false);
+      const ok = await request(`${base}/healthz`).then(
+        (r) => r.statusCode === 200,
+        () => false,
+      );
       if (ok) break;
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -128,7 +131,11 @@ async function main(): Promise<void> {
 
     // Warm-up: JIT, connections, worker start.
     await pool(urls.slice(0, 16), CONCURRENCY, async (u) => {
-      const r = await request(`${base}/v1/scrape`, { method: 'POST', headers, body: JSON.stringify({ url: u }) });
+      const r = await request(`${base}/v1/scrape`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: u }),
+      });
       await r.body.text();
     });
 
@@ -143,7 +150,12 @@ async function main(): Promise<void> {
       });
       const secs = (performance.now() - t0) / 1000;
       lat.sort((a, b) => a - b);
-      rows.push([label, (urls.length / secs).toFixed(1), percentile(lat, 50).toFixed(1), percentile(lat, 95).toFixed(1)]);
+      rows.push([
+        label,
+        (urls.length / secs).toFixed(1),
+        percentile(lat, 50).toFixed(1),
+        percentile(lat, 95).toFixed(1),
+      ]);
     };
 
     await measure('raw undici fetch', async (u) => {
@@ -152,7 +164,11 @@ async function main(): Promise<void> {
     });
     let failures = 0;
     await measure('POST /v1/scrape', async (u) => {
-      const r = await request(`${base}/v1/scrape`, { method: 'POST', headers, body: JSON.stringify({ url: u }) });
+      const r = await request(`${base}/v1/scrape`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: u }),
+      });
       await r.body.text();
       if (r.statusCode !== 200) failures++;
     });
@@ -184,7 +200,9 @@ async function main(): Promise<void> {
       `| batch of 500 URLs (to done) | ${(500 / batchSecs).toFixed(1)} | total ${(batchSecs * 1000).toFixed(0)} ms | ${completed} completed |`,
     );
     console.log(`\nscrape failures: ${failures}`);
-    console.log(`peak RSS: gateway ${(peaks.gateway / 1024).toFixed(0)} MB, scrape worker (incl. browser) ${(peaks.worker / 1024).toFixed(0)} MB`);
+    console.log(
+      `peak RSS: gateway ${(peaks.gateway / 1024).toFixed(0)} MB, scrape worker (incl. browser) ${(peaks.worker / 1024).toFixed(0)} MB`,
+    );
   } finally {
     clearInterval(sampler);
     gateway.kill('SIGTERM');

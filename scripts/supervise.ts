@@ -26,12 +26,18 @@ let stopping = false;
 
 function start(name: string, restarts = 0): void {
   const cwd = path.join(ROOT, 'services', name);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd,
+    env: process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.set(name, child);
   const pad = name.padEnd(18);
   for (const stream of [child.stdout, child.stderr]) {
     if (!stream) continue;
-    readline.createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${pad}| ${line}\n`));
+    readline
+      .createInterface({ input: stream })
+      .on('line', (line) => process.stdout.write(`${pad}| ${line}\n`));
   }
   const startedAt = Date.now();
   child.on('exit', (code, signal) => {

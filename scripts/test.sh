@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-tools.sh
 export TURBO_TELEMETRY_DISABLED=1
-echo "== build (typecheck)"
-pnpm --silent build
+echo "== build (typecheck of every package in one program; turbo runs the per-package builds: pnpm build)"
+pnpm --silent typecheck
 echo "== lint"
 pnpm --silent lint
 echo "== tests"

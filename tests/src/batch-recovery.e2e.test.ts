@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { type FixtureSite, startFixtureSite } from '@wcs/testing';
 import request from 'supertest';
-import { type Stack, balanceOf, createTestAccount, pollUntil, startStack } from './harness';
+import { balanceOf, createTestAccount, pollUntil, type Stack, startStack } from './harness';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -25,9 +25,13 @@ function waitExit(child: ChildProcess): Promise<void> {
 }
 
 async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   await pollUntil(
     () =>
       new Promise<true | undefined>((resolve) => {
@@ -81,7 +85,11 @@ it('a batch completes after its worker is killed mid-way: nothing lost, billed o
     expect(start.status).toBe(202);
     const id: string = start.body.id;
 
-    await pollUntil(async () => ((await batchStatus(stack, id, account.auth)).completed >= 3 ? true : undefined), 60_000, 50);
+    await pollUntil(
+      async () => ((await batchStatus(stack, id, account.auth)).completed >= 3 ? true : undefined),
+      60_000,
+      50,
+    );
     victim.kill('SIGKILL');
     await waitExit(victim);
     const atKill = await batchStatus(stack, id, account.auth);
@@ -121,7 +129,11 @@ it('a batch survives a Redis restart that loses every job', async () => {
     const start = await request(stack.url).post('/v1/batch/scrape').set(account.auth).send({ urls });
     expect(start.status).toBe(202);
     const id: string = start.body.id;
-    await pollUntil(async () => ((await batchStatus(stack, id, account.auth)).completed >= 2 ? true : undefined), 60_000, 50);
+    await pollUntil(
+      async () => ((await batchStatus(stack, id, account.auth)).completed >= 2 ? true : undefined),
+      60_000,
+      50,
+    );
 
     redis.kill('SIGKILL');
     await waitExit(redis);

@@ -1,6 +1,6 @@
 import { type FixtureSite, startFixtureSite } from '@wcs/testing';
 import request from 'supertest';
-import { type Stack, type TestAccount, balanceOf, createTestAccount, pollUntil, startStack } from './harness';
+import { balanceOf, createTestAccount, pollUntil, type Stack, startStack, type TestAccount } from './harness';
 
 let stack: Stack;
 let site: FixtureSite;
@@ -39,7 +39,14 @@ describe('POST /v1/batch/scrape', () => {
     expect(['pending', 'processing', 'done']).toContain(first.body.status);
 
     const done = await waitDone(start.body.id);
-    expect(done).toMatchObject({ success: true, status: 'done', total: 4, completed: 4, failed: 0, creditsUsed: 4 });
+    expect(done).toMatchObject({
+      success: true,
+      status: 'done',
+      total: 4,
+      completed: 4,
+      failed: 0,
+      creditsUsed: 4,
+    });
     expect(done.results).toHaveLength(4);
     expect(done.results.map((r: { url: string }) => r.url)).toEqual(urls);
     for (const r of done.results) {
@@ -83,7 +90,11 @@ describe('POST /v1/batch/scrape', () => {
   });
 
   it('400 for missing urls/items, more than 500, an invalid or bare-domain URL, invalid JSON', async () => {
-    const post = (body: unknown) => request(stack.url).post('/v1/batch/scrape').set(account.auth).send(body as object);
+    const post = (body: unknown) =>
+      request(stack.url)
+        .post('/v1/batch/scrape')
+        .set(account.auth)
+        .send(body as object);
     const none = await post({ format: 'markdown' });
     expect(none.status).toBe(400);
     const tooMany = await post({ urls: Array.from({ length: 501 }, (_, i) => `${site.url}/article/${i}`) });
@@ -134,7 +145,9 @@ describe('POST /v1/batch/scrape', () => {
       .send({ urls: [`${site.url}/article/3`] });
     const other = await createTestAccount({ credits: 1 });
     const foreign = await request(stack.url).get(`/v1/batch/scrape/${start.body.id}`).set(other.auth);
-    const unknown = await request(stack.url).get('/v1/batch/scrape/0b6f7a4e-4a4b-4c7e-9d54-7c8f2f0a1b2c').set(account.auth);
+    const unknown = await request(stack.url)
+      .get('/v1/batch/scrape/0b6f7a4e-4a4b-4c7e-9d54-7c8f2f0a1b2c')
+      .set(account.auth);
     const garbage = await request(stack.url).get('/v1/batch/scrape/not-an-id').set(account.auth);
     for (const r of [foreign, unknown, garbage]) {
       expect(r.status).toBe(404);

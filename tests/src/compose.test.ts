@@ -3,11 +3,18 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
-const WORKERS = ['scrape-worker', 'crawl-worker', 'extract-worker', 'monitor-scheduler', 'webhook-dispatcher'];
+const WORKERS = [
+  'scrape-worker',
+  'crawl-worker',
+  'extract-worker',
+  'monitor-scheduler',
+  'webhook-dispatcher',
+];
 
 /** `docker compose` (plugin) if present, else the standalone docker-compose that validates offline. */
 function composeCommand(): string[] {
-  if (spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' }).status === 0) return ['docker', 'compose'];
+  if (spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' }).status === 0)
+    return ['docker', 'compose'];
   return ['docker-compose'];
 }
 
@@ -31,7 +38,9 @@ describe('docker-compose.yml', () => {
       const dockerfile = readFileSync(path.join(ROOT, `infra/docker/${w}.Dockerfile`), 'utf8');
       expect(dockerfile).toContain(`services/${w}`);
     }
-    expect(readFileSync(path.join(ROOT, 'infra/docker/scrape-worker.Dockerfile'), 'utf8')).toContain('chromium');
+    expect(readFileSync(path.join(ROOT, 'infra/docker/scrape-worker.Dockerfile'), 'utf8')).toContain(
+      'chromium',
+    );
     expect(readFileSync(path.join(ROOT, 'infra/redis.conf'), 'utf8')).toMatch(/maxmemory-policy noeviction/);
   });
 });

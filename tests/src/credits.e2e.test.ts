@@ -1,7 +1,7 @@
 import { CreditsRepository, createDb } from '@wcs/db';
 import { type FixtureSite, startFixtureSite } from '@wcs/testing';
 import request from 'supertest';
-import { TEST_DATABASE_URL, type Stack, balanceOf, createTestAccount, startStack } from './harness';
+import { balanceOf, createTestAccount, type Stack, startStack, TEST_DATABASE_URL } from './harness';
 
 let stack: Stack;
 let site: FixtureSite;
@@ -29,7 +29,8 @@ describe('credits', () => {
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(20);
     expect(statuses.filter((s) => s === 402)).toHaveLength(40);
-    for (const r of responses.filter((x) => x.status === 402)) expect(r.body.code).toBe('INSUFFICIENT_CREDITS');
+    for (const r of responses.filter((x) => x.status === 402))
+      expect(r.body.code).toBe('INSUFFICIENT_CREDITS');
     expect(await balanceOf(account.accountId)).toBe(0);
 
     const db = createDb(TEST_DATABASE_URL);
@@ -53,13 +54,18 @@ describe('credits', () => {
 
 describe('rate limiting', () => {
   it('429 with Retry-After past the plan limit', async () => {
-    const limited = await startStack({ env: { RATE_LIMIT_FREE: '3', RATE_LIMIT_WINDOW_SECONDS: '60' }, worker: false });
+    const limited = await startStack({
+      env: { RATE_LIMIT_FREE: '3', RATE_LIMIT_WINDOW_SECONDS: '60' },
+      worker: false,
+    });
     try {
       const account = await createTestAccount({ credits: 10 });
       const statuses: number[] = [];
       let last: request.Response | undefined;
       for (let i = 0; i < 5; i++) {
-        last = await request(limited.url).get('/v1/batch/scrape/00000000-0000-0000-0000-000000000000').set(account.auth);
+        last = await request(limited.url)
+          .get('/v1/batch/scrape/00000000-0000-0000-0000-000000000000')
+          .set(account.auth);
         statuses.push(last.status);
       }
       expect(statuses.slice(0, 3)).toEqual([404, 404, 404]);
@@ -79,7 +85,10 @@ describe('private targets', () => {
     try {
       const account = await createTestAccount({ credits: 5 });
       for (const url of [`${site.url}/`, 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/']) {
-        const res = await request(strict.url).post('/v1/scrape').set(account.auth).send({ url, engine: 'fetch' });
+        const res = await request(strict.url)
+          .post('/v1/scrape')
+          .set(account.auth)
+          .send({ url, engine: 'fetch' });
         expect(res.status).toBe(400);
         expect(res.body.code).toBe('TARGET_FORBIDDEN');
       }
@@ -99,8 +108,13 @@ describe('admin and health', () => {
 
   it('Bull Board needs ADMIN_TOKEN', async () => {
     expect((await request(stack.url).get('/admin/queues')).status).toBe(401);
-    expect((await request(stack.url).get('/admin/queues').set('Authorization', 'Bearer wrong-token-xxxxxxxx')).status).toBe(401);
-    const ok = await request(stack.url).get('/admin/queues').set('Authorization', `Bearer ${stack.env.ADMIN_TOKEN}`);
+    expect(
+      (await request(stack.url).get('/admin/queues').set('Authorization', 'Bearer wrong-token-xxxxxxxx'))
+        .status,
+    ).toBe(401);
+    const ok = await request(stack.url)
+      .get('/admin/queues')
+      .set('Authorization', `Bearer ${stack.env.ADMIN_TOKEN}`);
     expect(ok.status).toBe(200);
     expect(ok.text).toContain('<');
   });

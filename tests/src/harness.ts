@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { loadEnv } from '@wcs/config';
-import { AccountsRepository, ApiKeysRepository, CreditsRepository, type PlanId, createDb } from '@wcs/db';
-import { type RunningGateway, loadGatewayEnv, startGateway } from '@wcs/gateway';
+import { AccountsRepository, ApiKeysRepository, CreditsRepository, createDb, type PlanId } from '@wcs/db';
+import { loadGatewayEnv, type RunningGateway, startGateway } from '@wcs/gateway';
 import { createLogger } from '@wcs/logger';
-import { type RunningScrapeWorker, loadScrapeWorkerEnv, startScrapeWorker } from '@wcs/scrape-worker';
+import { loadScrapeWorkerEnv, type RunningScrapeWorker, startScrapeWorker } from '@wcs/scrape-worker';
 import { z } from 'zod';
 
 /** The test database/Redis come from scripts/with-stores.ts; these defaults match this machine. */
@@ -28,7 +28,9 @@ export interface Stack {
  * Gateway + scrape worker in this process, on a queue prefix of their own (so parallel test
  * files never share jobs), against the real stores. `env` overrides any variable.
  */
-export async function startStack(opts: { env?: Record<string, string>; worker?: boolean } = {}): Promise<Stack> {
+export async function startStack(
+  opts: { env?: Record<string, string>; worker?: boolean } = {},
+): Promise<Stack> {
   const env: Record<string, string> = {
     DATABASE_URL: TEST_DATABASE_URL,
     REDIS_URL: TEST_REDIS_URL,
@@ -100,7 +102,11 @@ export async function balanceOf(accountId: string): Promise<number> {
 }
 
 /** Poll until `check` returns a value (not undefined) or the deadline passes. */
-export async function pollUntil<T>(check: () => Promise<T | undefined>, timeoutMs: number, everyMs = 200): Promise<T> {
+export async function pollUntil<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs: number,
+  everyMs = 200,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < end) {

@@ -1,6 +1,6 @@
 import { type FixtureSite, startFixtureSite } from '@wcs/testing';
 import request from 'supertest';
-import { type Stack, type TestAccount, balanceOf, createTestAccount, startStack } from './harness';
+import { balanceOf, createTestAccount, type Stack, startStack, type TestAccount } from './harness';
 
 let stack: Stack;
 let site: FixtureSite;
@@ -16,7 +16,11 @@ afterAll(async () => {
   await site?.close();
 });
 
-const scrape = (body: unknown, auth = account.auth) => request(stack.url).post('/v1/scrape').set(auth).send(body as object);
+const scrape = (body: unknown, auth = account.auth) =>
+  request(stack.url)
+    .post('/v1/scrape')
+    .set(auth)
+    .send(body as object);
 
 describe('POST /v1/scrape', () => {
   it('returns markdown, html, text and metadata of the main content, and charges 1 credit', async () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

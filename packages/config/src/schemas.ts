@@ -27,7 +27,9 @@ export const renderEnv = z.object({
   BROWSER_EXECUTABLE: z.string().default('/usr/bin/chromium'),
   BROWSER_MAX_PAGES: int(4, 1),
   BROWSER_ENABLED: bool(true),
-  USER_AGENT: z.string().default('Mozilla/5.0 (compatible; WebContentService/0.1; +https://example.invalid/bot)'),
+  USER_AGENT: z
+    .string()
+    .default('Mozilla/5.0 (compatible; WebContentService/0.1; +https://example.invalid/bot)'),
 });
 
 export const workerEnv = z.object({

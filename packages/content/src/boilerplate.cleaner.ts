@@ -3,15 +3,37 @@
  * nodes, and regions whose class/id/role names them as ads, sharing, cookie banners and such.
  */
 import type { Element, ParentNode } from 'domhandler';
-import { isElement } from './dom.util';
 import { removeWithStats, type StatsMap } from './content-stats';
+import { isElement } from './dom.util';
 
 /** Tags that are page chrome whenever main content is wanted. */
-const CHROME_TAGS = new Set(['nav', 'aside', 'footer', 'menu', 'button', 'select', 'input', 'textarea', 'label']);
+const CHROME_TAGS = new Set([
+  'nav',
+  'aside',
+  'footer',
+  'menu',
+  'button',
+  'select',
+  'input',
+  'textarea',
+  'label',
+]);
 
 const CHROME_ROLES = new Set([
-  'navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu',
-  'menubar', 'toolbar', 'tablist', 'alert', 'status', 'marquee',
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tablist',
+  'alert',
+  'status',
+  'marquee',
 ]);
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;

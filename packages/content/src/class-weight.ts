@@ -1,7 +1,8 @@
 /** Class/id naming signals shared by scoring and cleaning (readability's weights). */
 import type { Element } from 'domhandler';
 
-const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown|thread/i;
+const POSITIVE =
+  /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown|thread/i;
 const NEGATIVE =
   /hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|nav|menu|breadcrumb/i;
 

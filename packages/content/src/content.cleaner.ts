@@ -8,8 +8,34 @@ import { classWeight } from './class-weight';
 import { linkDensity, removeWithStats, type StatsMap } from './content-stats';
 import { findAll, setChildren, textOf } from './dom.util';
 
-const CONDITIONAL = new Set(['form', 'fieldset', 'table', 'ul', 'ol', 'dl', 'div', 'section', 'figure', 'header']);
-const SHORT_BLOCKS = new Set(['p', 'div', 'span', 'li', 'section', 'strong', 'em', 'b', 'a', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const CONDITIONAL = new Set([
+  'form',
+  'fieldset',
+  'table',
+  'ul',
+  'ol',
+  'dl',
+  'div',
+  'section',
+  'figure',
+  'header',
+]);
+const SHORT_BLOCKS = new Set([
+  'p',
+  'div',
+  'span',
+  'li',
+  'section',
+  'strong',
+  'em',
+  'b',
+  'a',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+]);
 
 const BOILERPLATE_LINE =
   /^(?:advertisements?|ad|sponsored( content)?|share( this( article| story| post)?)?( on \w+)?|read more|read next|read also|see also|related( articles| posts| stories| content)?|more from [\w\s]+|sign up( now)?|subscribe( now)?|follow us( on \w+)?|skip to (main )?content|loading\.*|continue reading( below)?|advertisement - continue reading below|story continues below( advertisement)?|click here to (subscribe|sign up)|print|email|tweet|comments?|leave a (comment|reply)|back to top|scroll to top|you may also like|recommended( for you)?|trending( now)?|most popular|newsletter|copy link|link copied)[\s.:!»›>-]*$/i;
@@ -102,7 +128,8 @@ export function cleanRegion(root: Element, stats: StatsMap): void {
     if (!el.parent) continue;
     const s = stats.get(el);
     if (!s) continue;
-    if (s.text < 60 && SHORT_BLOCKS.has(el.name) && BOILERPLATE_LINE.test(textOf(el))) removeWithStats(el, stats);
+    if (s.text < 60 && SHORT_BLOCKS.has(el.name) && BOILERPLATE_LINE.test(textOf(el)))
+      removeWithStats(el, stats);
     else if (s.text < 0.2 * total && classWeight(el) < 0) removeWithStats(el, stats);
   }
 }

@@ -2,9 +2,15 @@ import { cleanMarkdownForHash, processDocument, processHtml } from './index';
 
 const URL = 'https://example.com/blog/post.html';
 const prose = (n: number, word = 'content'): string =>
-  Array.from({ length: n }, (_, i) => `Sentence ${i} about ${word}, with commas, clauses, and enough words to count.`).join(' ');
+  Array.from(
+    { length: n },
+    (_, i) => `Sentence ${i} about ${word}, with commas, clauses, and enough words to count.`,
+  ).join(' ');
 
-const page = (main: string, extra = ''): string => `<!doctype html><html lang="en"><head><title>Page</title></head><body>
+const page = (
+  main: string,
+  extra = '',
+): string => `<!doctype html><html lang="en"><head><title>Page</title></head><body>
 <nav class="site-nav"><a href="/">Home</a> <a href="/about">About us</a></nav>
 <div class="cookie-banner">We use cookies to improve your experience. Accept all cookies</div>
 <article class="post">${main}</article>
@@ -20,12 +26,15 @@ describe('markdown', () => {
   });
 
   it('uses the first row as header when there are no th cells', () => {
-    const html = page(`<p>${prose(4)}</p><table><tr><td>x</td><td>y</td></tr><tr><td>1</td><td>2</td></tr></table>`);
+    const html = page(
+      `<p>${prose(4)}</p><table><tr><td>x</td><td>y</td></tr><tr><td>1</td><td>2</td></tr></table>`,
+    );
     expect(processHtml(html, { url: URL }).markdown).toContain('| x | y |\n| --- | --- |\n| 1 | 2 |');
   });
 
   it('fences code blocks with the language from the class', () => {
-    const html = page(`<p>${prose(4)}</p><pre><code class="language-python">def f():\n    return 1 < 2\n</code></pre>
+    const html =
+      page(`<p>${prose(4)}</p><pre><code class="language-python">def f():\n    return 1 < 2\n</code></pre>
       <pre class="lang-rust">fn main() {}</pre><div class="highlight-js"><pre>let x = 1;</pre></div>`);
     const { markdown } = processHtml(html, { url: URL });
     expect(markdown).toContain('```python\ndef f():\n    return 1 < 2\n```');
@@ -45,7 +54,8 @@ describe('markdown', () => {
   });
 
   it('drops empty links and javascript: hrefs, keeps headings as ATX and nested lists', () => {
-    const html = page(`<h2>Section <em>two</em></h2><p>${prose(3)} <a href="/e"> </a><a href="javascript:void(0)">click</a></p>
+    const html =
+      page(`<h2>Section <em>two</em></h2><p>${prose(3)} <a href="/e"> </a><a href="javascript:void(0)">click</a></p>
       <ul><li>one<ul><li>nested</li></ul></li><li>two</li></ul><ol start="3"><li>three</li><li>four</li></ol>
       <blockquote><p>quoted words here</p></blockquote>`);
     const md = processHtml(html, { url: URL }).markdown;
@@ -59,7 +69,8 @@ describe('markdown', () => {
   });
 
   it('decodes entities, collapses whitespace and never leaves two blank lines in a row', () => {
-    const html = page(`<p>Caf&eacute; &amp; cr&egrave;me &mdash; &#8220;quoted&#8221;   text&nbsp;here, ${prose(3)}</p>
+    const html =
+      page(`<p>Caf&eacute; &amp; cr&egrave;me &mdash; &#8220;quoted&#8221;   text&nbsp;here, ${prose(3)}</p>
       <p></p><p>   </p><div><br><br></div><p>${prose(2, 'after')}</p>`);
     const md = processHtml(html, { url: URL }).markdown;
     expect(md).toContain('Café & crème — “quoted” text here,');
@@ -79,7 +90,10 @@ describe('main content', () => {
   });
 
   it('keeps nav and footer when onlyMainContent is false, but never scripts or styles', () => {
-    const html = page(`<p>${prose(3)}</p>`, '<script>var secret = 1;</script><style>.x{}</style><svg><text>svgtext</text></svg>');
+    const html = page(
+      `<p>${prose(3)}</p>`,
+      '<script>var secret = 1;</script><style>.x{}</style><svg><text>svgtext</text></svg>',
+    );
     const out = processHtml(html, { url: URL, onlyMainContent: false });
     expect(out.markdown).toContain('[About us](https://example.com/about)');
     expect(out.text).toContain('Copyright 2024');
@@ -90,7 +104,8 @@ describe('main content', () => {
   it('takes the whole product grid on pages without a prose body', () => {
     const items = Array.from(
       { length: 12 },
-      (_, i) => `<li class="card"><a href="/p/${i}">Product number ${i}</a><span class="price">$${i}.99</span></li>`,
+      (_, i) =>
+        `<li class="card"><a href="/p/${i}">Product number ${i}</a><span class="price">$${i}.99</span></li>`,
     ).join('');
     const html = `<html><body><header><a href="/">Shop</a></header><main><h1>All mugs</h1><ul class="grid">${items}</ul></main>
       <footer>Footer links</footer></body></html>`;
@@ -102,7 +117,9 @@ describe('main content', () => {
   });
 
   it('strips event handlers and inline styles from cleaned html', () => {
-    const html = page(`<p onclick="evil()" style="color:red">${prose(4)}</p><img src="/a.png" onerror="x()">`);
+    const html = page(
+      `<p onclick="evil()" style="color:red">${prose(4)}</p><img src="/a.png" onerror="x()">`,
+    );
     const out = processHtml(html, { url: URL, formats: ['html'] });
     expect(out.html).not.toMatch(/onclick|onerror|style=/);
     expect(out.html).toContain('src="https://example.com/a.png"');
@@ -117,7 +134,11 @@ describe('metadata', () => {
       <meta property="og:title" content="OG Title"><meta property="og:image" content="/og.png">
       <link rel="canonical" href="/canonical-path"><meta name="author" content="Ada">
       <meta property="article:published_time" content="2024-01-02T03:04:05Z"></head><body><p>x</p></body></html>`;
-    const { metadata } = processHtml(html, { url: URL, statusCode: 200, sourceUrl: 'http://example.com/start' });
+    const { metadata } = processHtml(html, {
+      url: URL,
+      statusCode: 200,
+      sourceUrl: 'http://example.com/start',
+    });
     expect(metadata).toMatchObject({
       title: 'My Title',
       description: 'A page about things',
@@ -154,7 +175,14 @@ describe('robustness', () => {
   });
 
   it('never throws on garbage', () => {
-    const junk = ['', '<', '<<<>>>', '\u0000\u0001\ufffd', '<html><body><table><tr><td><ul><li>', '<a href="http://[::1">x</a>'];
+    const junk = [
+      '',
+      '<',
+      '<<<>>>',
+      '\u0000\u0001\ufffd',
+      '<html><body><table><tr><td><ul><li>',
+      '<a href="http://[::1">x</a>',
+    ];
     let bin = '';
     for (let i = 0; i < 5000; i++) bin += String.fromCharCode((i * 7919) % 65536);
     junk.push(bin);
@@ -185,28 +213,38 @@ describe('structured json', () => {
     expect(json.blocks.map((b) => b.type)).toEqual(['heading', 'paragraph', 'list', 'code', 'table']);
     expect(json.blocks[2]).toMatchObject({ items: ['a', 'b'], ordered: false });
     expect(json.blocks[3]).toMatchObject({ language: 'go', text: 'package main' });
-    expect(json.blocks[4]?.rows).toEqual([['k', 'v'], ['1', '2']]);
+    expect(json.blocks[4]?.rows).toEqual([
+      ['k', 'v'],
+      ['1', '2'],
+    ]);
     expect(json.links).toEqual([{ url: 'https://example.com/ref', text: 'ref' }]);
   });
 });
 
 describe('processDocument', () => {
   it('pretty-prints JSON in a fenced block', () => {
-    const out = processDocument({ body: '{"a":1,"b":[2]}', contentType: 'application/json; charset=utf-8', url: URL }, {});
+    const out = processDocument(
+      { body: '{"a":1,"b":[2]}', contentType: 'application/json; charset=utf-8', url: URL },
+      {},
+    );
     expect(out.markdown).toBe('```json\n{\n  "a": 1,\n  "b": [\n    2\n  ]\n}\n```');
     expect(out.metadata.finalUrl).toBe(URL);
   });
 
   it('passes text through and sends xhtml to the html pipeline', () => {
-    expect(processDocument({ body: '# Title\n\nbody', contentType: 'text/markdown', url: URL }, {}).markdown).toBe(
-      '# Title\n\nbody',
-    );
+    expect(
+      processDocument({ body: '# Title\n\nbody', contentType: 'text/markdown', url: URL }, {}).markdown,
+    ).toBe('# Title\n\nbody');
     const t = processDocument({ body: 'a < b', contentType: 'text/plain', url: URL, statusCode: 201 }, {});
     expect(t.text).toBe('a < b');
     expect(t.html).toBe('<pre>a &lt; b</pre>');
     expect(t.metadata.statusCode).toBe(201);
     const x = processDocument(
-      { body: `<html><head><title>X</title></head><body><p>${prose(3)}</p></body></html>`, contentType: 'application/xhtml+xml', url: URL },
+      {
+        body: `<html><head><title>X</title></head><body><p>${prose(3)}</p></body></html>`,
+        contentType: 'application/xhtml+xml',
+        url: URL,
+      },
       {},
     );
     expect(x.metadata.title).toBe('X');
@@ -216,9 +254,13 @@ describe('processDocument', () => {
 
 describe('cleanMarkdownForHash', () => {
   it('ignores whitespace and formatting-only differences', () => {
-    const a = '# Title\n\nSome   *emphasised* text\nwrapped here.\n\n\n* item one\n* item two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
-    const b = 'Title\n=====\n\nSome emphasised text wrapped here.\n\n- item one\n+ item two\n\n|a|b|\n| :-- | --: |\n|1|2|';
-    expect(cleanMarkdownForHash(a.replace('# Title', 'Title'))).toBe(cleanMarkdownForHash(b.replace('Title\n=====', 'Title')));
+    const a =
+      '# Title\n\nSome   *emphasised* text\nwrapped here.\n\n\n* item one\n* item two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
+    const b =
+      'Title\n=====\n\nSome emphasised text wrapped here.\n\n- item one\n+ item two\n\n|a|b|\n| :-- | --: |\n|1|2|';
+    expect(cleanMarkdownForHash(a.replace('# Title', 'Title'))).toBe(
+      cleanMarkdownForHash(b.replace('Title\n=====', 'Title')),
+    );
     expect(cleanMarkdownForHash('**bold**  text\r\n')).toBe(cleanMarkdownForHash('__bold__ text'));
     expect(cleanMarkdownForHash('1. a\n2. b')).toBe(cleanMarkdownForHash('1. a\n1. b'));
   });

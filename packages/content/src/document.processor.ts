@@ -1,7 +1,7 @@
 /** Entry points: processHtml (the hot path) and processDocument (content-type dispatch). */
 import { type Document, Element } from 'domhandler';
-import { findFirst, isElement, parseHtml } from './dom.util';
 import { escapeText } from 'entities';
+import { findFirst, isElement, parseHtml } from './dom.util';
 import { serializeHtml } from './html.serializer';
 import { extractMainContent, extractWholeBody } from './main-content.extractor';
 import { BlockRenderer } from './markdown.serializer';
@@ -42,8 +42,7 @@ export function processHtml(html: string, opts: ProcessOptions): ProcessedConten
   const formats = new Set(opts.formats ?? DEFAULT_FORMATS);
   try {
     return run(typeof html === 'string' ? html : String(html ?? ''), opts, formats);
-  } catch (err) {
-    if (process.env.WCS_CONTENT_DEBUG) throw err;
+  } catch {
     // Last line of defence: a pathological page yields empty content, never an exception.
     const metadata = emptyMetadata(opts);
     const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
@@ -72,7 +71,8 @@ function run(html: string, opts: ProcessOptions, formats: Set<OutputFormat>): Pr
     if (retry.pageText > pageText) ({ root, stats, pageText } = retry);
   }
   const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
-  if (formats.has('markdown')) out.markdown = new BlockRenderer({ resolver, stats, markdown: true }).render(root);
+  if (formats.has('markdown'))
+    out.markdown = new BlockRenderer({ resolver, stats, markdown: true }).render(root);
   const textRenderer = new BlockRenderer({ resolver, stats, markdown: false });
   if (formats.has('text')) out.text = textRenderer.render(root);
   if (formats.has('html')) out.html = serializeHtml(root, resolver);
@@ -91,7 +91,12 @@ export function processDocument(
   doc: RawDocument,
   opts: Omit<ProcessOptions, 'url' | 'statusCode' | 'sourceUrl'>,
 ): ProcessedContent {
-  const full: ProcessOptions = { ...opts, url: doc.url, sourceUrl: doc.sourceUrl, statusCode: doc.statusCode };
+  const full: ProcessOptions = {
+    ...opts,
+    url: doc.url,
+    sourceUrl: doc.sourceUrl,
+    statusCode: doc.statusCode,
+  };
   if (full.sourceUrl === undefined) delete full.sourceUrl;
   if (full.statusCode === undefined) delete full.statusCode;
   const type = (doc.contentType || '').split(';')[0]!.trim().toLowerCase();
@@ -125,7 +130,9 @@ export function processDocument(
     out.json = {
       metadata,
       headings: [],
-      blocks: [lang ? { type: 'code', text: text.trim(), language: lang } : { type: 'paragraph', text: text.trim() }],
+      blocks: [
+        lang ? { type: 'code', text: text.trim(), language: lang } : { type: 'paragraph', text: text.trim() },
+      ],
       links: [],
     };
   }

@@ -2,8 +2,15 @@
  * DOM helpers over domhandler nodes. Every walk here is iterative, and `parseHtml` caps nesting
  * depth, so the recursive serializers elsewhere can never overflow the stack on hostile input.
  */
-import { type AnyNode, type ChildNode, type Document, Element, type ParentNode, Text } from 'domhandler';
-import { type Document as Doc, DomHandler } from 'domhandler';
+import {
+  type AnyNode,
+  type ChildNode,
+  type Document,
+  DomHandler,
+  Element,
+  type ParentNode,
+  Text,
+} from 'domhandler';
 import { Parser } from 'htmlparser2';
 
 /** Deeper subtrees are flattened to their text and images: real pages stay far below this. */
@@ -11,18 +18,94 @@ export const MAX_DEPTH = 160;
 
 /** Elements that start a new block in rendered output. */
 export const BLOCK_TAGS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'dialog', 'dir', 'div',
-  'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-  'header', 'hgroup', 'hr', 'html', 'li', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary',
-  'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'caption', 'legend', 'listing', 'plaintext',
-  'xmp', 'frameset', 'noframes', 'option', 'optgroup', 'search',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'center',
+  'dd',
+  'details',
+  'dialog',
+  'dir',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'html',
+  'li',
+  'main',
+  'menu',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
+  'caption',
+  'legend',
+  'listing',
+  'plaintext',
+  'xmp',
+  'frameset',
+  'noframes',
+  'option',
+  'optgroup',
+  'search',
 ]);
 
 /** Never content in any mode. */
 export const JUNK_TAGS = new Set([
-  'script', 'style', 'noscript', 'template', 'svg', 'math', 'head', 'title', 'meta', 'link', 'base',
-  'object', 'embed', 'applet', 'param', 'canvas', 'iframe', 'frame', 'frameset', 'noembed', 'audio',
-  'video', 'source', 'track', 'map', 'area', 'datalist', 'dialog', 'slot',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'head',
+  'title',
+  'meta',
+  'link',
+  'base',
+  'object',
+  'embed',
+  'applet',
+  'param',
+  'canvas',
+  'iframe',
+  'frame',
+  'frameset',
+  'noembed',
+  'audio',
+  'video',
+  'source',
+  'track',
+  'map',
+  'area',
+  'datalist',
+  'dialog',
+  'slot',
 ]);
 
 export const isElement = (n: AnyNode): n is Element => n instanceof Element;
@@ -34,8 +117,8 @@ const MAX_OPEN_ELEMENTS = 1500;
 const CHUNK = 64 * 1024;
 
 /** Parse in chunks, giving up (null) as soon as the open-element stack grows pathological. */
-function parseGuarded(html: string): Doc | null {
-  const handler = new DomHandler(undefined, PARSE_OPTIONS);
+function parseGuarded(html: string): Document | null {
+  const handler = new DomHandler();
   const parser = new Parser(handler, PARSE_OPTIONS);
   // `stack` is internal to htmlparser2; if it ever disappears the guard just stops guarding
   const open = parser as unknown as { stack?: unknown[] };
@@ -48,7 +131,8 @@ function parseGuarded(html: string): Doc | null {
 }
 
 /** Tags that can nest without bound; dropped (content kept) when a page nests absurdly deep. */
-const NESTABLE_TAG = /<\/?(?:div|span|section|article|main|aside|header|footer|nav|font|b|i|u|em|strong|small|big|sub|sup|blockquote|ul|ol|li|dl|dd|dt|table|tbody|thead|tfoot|tr|td|th|center|form|fieldset|a|abbr|code|mark|q|s|label|details|summary|figure|[a-z]+-[a-z-]+)\b[^>]*>/gi;
+const NESTABLE_TAG =
+  /<\/?(?:div|span|section|article|main|aside|header|footer|nav|font|b|i|u|em|strong|small|big|sub|sup|blockquote|ul|ol|li|dl|dd|dt|table|tbody|thead|tfoot|tr|td|th|center|form|fieldset|a|abbr|code|mark|q|s|label|details|summary|figure|[a-z]+-[a-z-]+)\b[^>]*>/gi;
 
 /**
  * Parse leniently (htmlparser2 decodes entities in text and attributes and never throws).
@@ -58,7 +142,7 @@ export function parseHtml(html: string): Document {
   const doc =
     parseGuarded(html) ??
     parseGuarded(html.replace(NESTABLE_TAG, ' ')) ??
-    (parseGuarded(`<html><body><pre>${html.replace(/[<>&]/g, ' ')}</pre></body></html>`) as Doc);
+    (parseGuarded(`<html><body><pre>${html.replace(/[<>&]/g, ' ')}</pre></body></html>`) as Document);
   capDepth(doc);
   return doc;
 }
@@ -84,7 +168,8 @@ function flatten(node: ParentNode): void {
     if (isText(n)) leaves.push(n);
     else if (isElement(n)) {
       if (n.name === 'img' || n.name === 'br') leaves.push(n);
-      else if (!JUNK_TAGS.has(n.name)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+      else if (!JUNK_TAGS.has(n.name))
+        for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
     }
   }
   setChildren(node, leaves);
@@ -128,7 +213,11 @@ export function findFirst(root: ParentNode, name: string): Element | null {
 }
 
 /** All elements matching a predicate, pre-order; `skip` prunes subtrees. */
-export function findAll(root: ParentNode, pred: (e: Element) => boolean, skip?: (e: Element) => boolean): Element[] {
+export function findAll(
+  root: ParentNode,
+  pred: (e: Element) => boolean,
+  skip?: (e: Element) => boolean,
+): Element[] {
   const out: Element[] = [];
   const stack: ChildNode[] = [...root.children].reverse();
   while (stack.length > 0) {

@@ -7,7 +7,21 @@ import { escapeAttribute, escapeText } from 'entities';
 import { isElement, isText, JUNK_TAGS } from './dom.util';
 import type { UrlResolver } from './url.util';
 
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+]);
 const URL_ATTRS = new Set(['href', 'src', 'poster', 'cite', 'action', 'longdesc', 'background']);
 const RAW_TEXT = new Set(['pre', 'textarea']);
 
@@ -21,14 +35,20 @@ function attributes(el: Element, resolver: UrlResolver): string {
     let value: string | null = v;
     if (URL_ATTRS.has(name)) {
       if (name === 'src' && el.name === 'img' && (v === '' || v.startsWith('data:'))) {
-        value = resolver.resolveImage(a['data-src'] ?? a['data-lazy-src'] ?? a['data-original'], a.srcset ?? a['data-srcset']);
+        value = resolver.resolveImage(
+          a['data-src'] ?? a['data-lazy-src'] ?? a['data-original'],
+          a.srcset ?? a['data-srcset'],
+        );
       } else value = resolver.resolve(v);
       if (value === null) continue;
     }
     out += ` ${name}="${escapeAttribute(value)}"`;
   }
   if (el.name === 'img' && a.src === undefined) {
-    const lazy = resolver.resolveImage(a['data-src'] ?? a['data-lazy-src'] ?? a['data-original'], a.srcset ?? a['data-srcset']);
+    const lazy = resolver.resolveImage(
+      a['data-src'] ?? a['data-lazy-src'] ?? a['data-original'],
+      a.srcset ?? a['data-srcset'],
+    );
     if (lazy) out += ` src="${escapeAttribute(lazy)}"`;
   }
   return out;

@@ -100,7 +100,22 @@ function isContainer(el: Element, stats: StatsMap): boolean {
   return !!s && s.inline < MIN_PARAGRAPH;
 }
 
-const LEAF_BLOCKS = new Set(['p', 'pre', 'ul', 'ol', 'dl', 'table', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li']);
+const LEAF_BLOCKS = new Set([
+  'p',
+  'pre',
+  'ul',
+  'ol',
+  'dl',
+  'table',
+  'blockquote',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'li',
+]);
 
 /**
  * The page's main region when it has no dominant prose body (shops, listings, link grids):
@@ -150,7 +165,10 @@ function pickTop(scores: Map<Element, number>, root: Element): Element {
   let top = best;
   // Several strong candidates under one ancestor: the content is split, take the ancestor.
   ranked.sort((a, b) => b[1] - a[1]);
-  const alternatives = ranked.slice(1, 6).filter(([, s]) => s >= 0.75 * bestScore).map(([e]) => ancestors(e));
+  const alternatives = ranked
+    .slice(1, 6)
+    .filter(([, s]) => s >= 0.75 * bestScore)
+    .map(([e]) => ancestors(e));
   if (alternatives.length >= 3) {
     let p: ParentNode | null = top.parent;
     while (p && isElement(p) && p !== root) {
@@ -228,7 +246,8 @@ function gatherSiblings(top: Element, scores: Map<Element, number>, stats: Stats
       const st: Stats | undefined = stats.get(sib);
       if (!st) continue;
       const ld = linkDensity(st);
-      if ((st.text > 80 && ld < 0.25) || (st.text > 0 && ld === 0 && ENDS_SENTENCE.test(textTail(sib)))) out.push(sib);
+      if ((st.text > 80 && ld < 0.25) || (st.text > 0 && ld === 0 && ENDS_SENTENCE.test(textTail(sib))))
+        out.push(sib);
     }
   }
   return out;

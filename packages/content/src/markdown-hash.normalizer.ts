@@ -15,7 +15,9 @@ function normaliseLine(line: string): string {
   l = l.replace(/^([-*+]|\d+[.)]) +/, '- ');
   l = l.replace(/^(?:> ?)+/, '> ');
   // emphasis/strike markers carry formatting only (escaped markers stay)
-  l = l.replace(/(^|[^\\])(\*\*|__|~~)/g, '$1').replace(/(^|[^\\\w])[*_](?=\S)|(?<=\S)[*_](?=$|[^\w])/g, '$1');
+  l = l
+    .replace(/(^|[^\\])(\*\*|__|~~)/g, '$1')
+    .replace(/(^|[^\\\w])[*_](?=\S)|(?<=\S)[*_](?=$|[^\w])/g, '$1');
   if (/^\|.*\|$/.test(l)) {
     if (/^\|(?:\s*:?-+:?\s*\|)+$/.test(l)) return '|---|';
     l = l
@@ -28,7 +30,10 @@ function normaliseLine(line: string): string {
 
 export function cleanMarkdownForHash(markdown: string): string {
   if (!markdown) return '';
-  const src = markdown.normalize('NFC').replace(/\r\n?/g, '\n').replace(/\u00a0/g, ' ');
+  const src = markdown
+    .normalize('NFC')
+    .replace(/\r\n?/g, '\n')
+    .replace(/\u00a0/g, ' ');
   const out: string[] = [];
   let para: string[] = [];
   let fence: string | null = null;

@@ -3,7 +3,7 @@
  * tree into blocks, renders inline runs with collapsed whitespace, and formats lists, tables,
  * code fences and quotes. Recursion depth is bounded by parseHtml's depth cap.
  */
-import type { AnyNode, Element, ParentNode } from 'domhandler';
+import type { Element, ParentNode } from 'domhandler';
 import { isBlockName, type StatsMap } from './content-stats';
 import { isElement, isText, rawText } from './dom.util';
 import { renderTable } from './table.serializer';
@@ -89,7 +89,10 @@ export class BlockRenderer {
   }
 
   private paragraph(s: string): string {
-    let p = s.replace(/ *\n */g, '\n').replace(/ {2,}/g, ' ').trim();
+    let p = s
+      .replace(/ *\n */g, '\n')
+      .replace(/ {2,}/g, ' ')
+      .trim();
     if (p === '') return '';
     if (this.o.markdown) {
       p = p.replace(/\n/g, '  \n');
@@ -267,11 +270,16 @@ export class BlockRenderer {
   private image(el: Element): string {
     const a = el.attribs;
     const src = this.o.resolver.resolveImage(
-      a.src && !a.src.startsWith('data:') ? a.src : (a['data-src'] ?? a['data-lazy-src'] ?? a['data-original'] ?? a.src),
+      a.src && !a.src.startsWith('data:')
+        ? a.src
+        : (a['data-src'] ?? a['data-lazy-src'] ?? a['data-original'] ?? a.src),
       a.srcset ?? a['data-srcset'],
     );
     if (!src) return '';
-    const alt = (a.alt ?? '').replace(WS, ' ').trim().replace(/[[\]\\]/g, '\\$&');
+    const alt = (a.alt ?? '')
+      .replace(WS, ' ')
+      .trim()
+      .replace(/[[\]\\]/g, '\\$&');
     return `![${alt}](${mdUrl(src)})`;
   }
 

@@ -15,7 +15,14 @@ interface Collected {
 
 /** One walk over the whole document (meta and JSON-LD often sit in <body>). */
 function collect(doc: Document): Collected {
-  const c: Collected = { title: null, lang: null, canonical: null, meta: new Map(), jsonLd: [], firstH1: null };
+  const c: Collected = {
+    title: null,
+    lang: null,
+    canonical: null,
+    meta: new Map(),
+    jsonLd: [],
+    firstH1: null,
+  };
   const stack: ChildNode[] = [...doc.children].reverse();
   let inSvg = 0;
   while (stack.length > 0) {
@@ -46,7 +53,8 @@ function collect(doc: Document): Collected {
         continue;
       }
       case 'script':
-        if ((a.type || '').toLowerCase().includes('ld+json') && c.jsonLd.length < 8) c.jsonLd.push(rawText(n));
+        if ((a.type || '').toLowerCase().includes('ld+json') && c.jsonLd.length < 8)
+          c.jsonLd.push(rawText(n));
         continue;
       case 'style':
       case 'noscript':
@@ -107,7 +115,13 @@ export interface MetadataInput {
   statusCode?: number;
 }
 
-export function extractMetadata({ doc, resolver, url, sourceUrl, statusCode }: MetadataInput): ContentMetadata {
+export function extractMetadata({
+  doc,
+  resolver,
+  url,
+  sourceUrl,
+  statusCode,
+}: MetadataInput): ContentMetadata {
   const c = collect(doc);
   const m = c.meta;
   const ld = ldObjects(c.jsonLd);
@@ -120,7 +134,14 @@ export function extractMetadata({ doc, resolver, url, sourceUrl, statusCode }: M
     return null;
   };
   const lang = c.lang ?? pick('http-equiv:content-language', 'content-language', 'language', 'og:locale');
-  const published = pick('article:published_time', 'og:published_time', 'date', 'pubdate', 'dc.date', 'datepublished');
+  const published = pick(
+    'article:published_time',
+    'og:published_time',
+    'date',
+    'pubdate',
+    'dc.date',
+    'datepublished',
+  );
   const ldDate = ldField('datePublished');
   const md: ContentMetadata = {
     title: c.title ?? pick('og:title', 'twitter:title') ?? c.firstH1,

@@ -59,7 +59,11 @@ export function buildStructured(
       return;
     }
     if (name === 'pre') {
-      blocks.push({ type: 'code', text: rawText(el).replace(/^\n/, '').trimEnd(), language: codeLanguage(el) });
+      blocks.push({
+        type: 'code',
+        text: rawText(el).replace(/^\n/, '').trimEnd(),
+        language: codeLanguage(el),
+      });
       return;
     }
     if (name === 'ul' || name === 'ol') {

@@ -16,8 +16,13 @@ export function tableRows(table: Element): Element[][] {
     for (const c of p.children) {
       if (!isElement(c)) continue;
       if (c.name === 'tr') {
-        rows.push(c.children.filter((x): x is Element => isElement(x) && (x.name === 'td' || x.name === 'th')));
-      } else if (depth < 2 && (c.name === 'thead' || c.name === 'tbody' || c.name === 'tfoot' || c.name === 'form')) {
+        rows.push(
+          c.children.filter((x): x is Element => isElement(x) && (x.name === 'td' || x.name === 'th')),
+        );
+      } else if (
+        depth < 2 &&
+        (c.name === 'thead' || c.name === 'tbody' || c.name === 'tfoot' || c.name === 'form')
+      ) {
         visit(c, depth + 1);
       }
     }
@@ -77,7 +82,12 @@ export function renderTable(table: Element, r: CellRenderer, markdown: boolean):
   });
   if (lines.every((l) => l.every((c) => c === ''))) return out.length ? out : [];
   if (!markdown) {
-    out.push(lines.map((l) => l.filter((c) => c !== '').join('\t')).filter((l) => l !== '').join('\n'));
+    out.push(
+      lines
+        .map((l) => l.filter((c) => c !== '').join('\t'))
+        .filter((l) => l !== '')
+        .join('\n'),
+    );
     return out;
   }
   const head = lines[0]!;

@@ -23,7 +23,10 @@ export class UrlResolver {
     const direct = this.resolve(src);
     if (direct) return direct;
     if (srcset) {
-      const first = srcset.trim().split(/\s*,\s*/)[0]?.split(/\s+/)[0];
+      const first = srcset
+        .trim()
+        .split(/\s*,\s*/)[0]
+        ?.split(/\s+/)[0];
       return this.resolve(first);
     }
     return null;
@@ -39,4 +42,5 @@ function safeUrl(s: string, base?: URL): URL | null {
 }
 
 /** Markdown link destinations cannot hold raw spaces or unbalanced parentheses. */
-export const mdUrl = (u: string): string => u.replace(/[ ()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+export const mdUrl = (u: string): string =>
+  u.replace(/[ ()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

@@ -39,7 +39,11 @@ export const queueCatalog = {
   /** One batch item; the result goes to PostgreSQL, not into the job's return value. */
   'scrape-batch': {
     payload: batchItemPayload,
-    jobOptions: { attempts: 3, backoff: { type: 'exponential', delay: 1_000 }, ...keepFinished } satisfies JobsOptions,
+    jobOptions: {
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 1_000 },
+      ...keepFinished,
+    } satisfies JobsOptions,
   },
 } as const;
 

@@ -1,6 +1,6 @@
+export type { Job } from 'bullmq';
 export * from './catalog';
 export * from './connection';
 export * from './producer';
 export * from './wait';
 export * from './worker';
-export type { Job } from 'bullmq';

@@ -1,6 +1,6 @@
+import { ServiceUnavailableError } from '@wcs/errors';
 import { type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ServiceUnavailableError } from '@wcs/errors';
 import { type PayloadInputOf, type PayloadOf, type QueueName, queueCatalog } from './catalog';
 import { createRedisConnection } from './connection';
 

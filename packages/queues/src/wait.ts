@@ -1,5 +1,5 @@
-import type { Job, QueueEvents } from 'bullmq';
 import { decodeError, TimeoutError } from '@wcs/errors';
+import type { Job, QueueEvents } from 'bullmq';
 
 /**
  * Wait for a job's return value. Failures come back as the ServiceError the worker threw;

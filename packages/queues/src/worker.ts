@@ -1,6 +1,6 @@
+import { encodeError, toServiceError } from '@wcs/errors';
 import { type Job, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { encodeError, toServiceError } from '@wcs/errors';
 import { type PayloadOf, type QueueName, queueCatalog } from './catalog';
 import { createRedisConnection } from './connection';
 
@@ -37,7 +37,9 @@ export function defineWorker<N extends QueueName, R>(
     async (job: Job) => {
       const parsed = schema.safeParse(job.data);
       if (!parsed.success) {
-        throw new UnrecoverableError(encodeError(new Error(`Invalid ${name} payload: ${parsed.error.message}`)));
+        throw new UnrecoverableError(
+          encodeError(new Error(`Invalid ${name} payload: ${parsed.error.message}`)),
+        );
       }
       try {
         return await processor(parsed.data as PayloadOf<N>, job);

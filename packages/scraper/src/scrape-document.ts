@@ -41,9 +41,16 @@ export async function scrapeDocument(renderer: Renderer, req: ScrapeRequest): Pr
   }
   if (page.statusCode >= 400) throw new TargetHttpError(page.statusCode);
 
-  const formats: OutputFormat[] = req.format === 'json' ? ['markdown', 'html', 'text', 'json'] : ['markdown', 'html', 'text'];
+  const formats: OutputFormat[] =
+    req.format === 'json' ? ['markdown', 'html', 'text', 'json'] : ['markdown', 'html', 'text'];
   const doc = processDocument(
-    { body: page.body, contentType: page.contentType, url: page.finalUrl, sourceUrl: req.url, statusCode: page.statusCode },
+    {
+      body: page.body,
+      contentType: page.contentType,
+      url: page.finalUrl,
+      sourceUrl: req.url,
+      statusCode: page.statusCode,
+    },
     { onlyMainContent: req.onlyMainContent, formats },
   );
   const data: DocumentData = {

@@ -1,4 +1,10 @@
-import type { AccountsRepository, ApiKeysRepository, BatchesRepository, CreditsRepository, PlanId } from '@wcs/db';
+import type {
+  AccountsRepository,
+  ApiKeysRepository,
+  BatchesRepository,
+  CreditsRepository,
+  PlanId,
+} from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import type { QueueProducer } from '@wcs/queues';
 import type { Redis } from 'ioredis';

@@ -1,7 +1,13 @@
 import type { Server } from 'node:http';
-import { AccountsRepository, ApiKeysRepository, BatchesRepository, CreditsRepository, createDb } from '@wcs/db';
+import {
+  AccountsRepository,
+  ApiKeysRepository,
+  BatchesRepository,
+  CreditsRepository,
+  createDb,
+} from '@wcs/db';
 import type { Logger } from '@wcs/logger';
-import { QueueProducer, createRedisConnection } from '@wcs/queues';
+import { createRedisConnection, QueueProducer } from '@wcs/queues';
 import { createApp } from './app';
 import type { GatewayDeps } from './deps';
 import type { GatewayEnv } from './env';

@@ -1,4 +1,4 @@
 export { createApp } from './app';
 export type { GatewayDeps, GatewaySettings } from './deps';
-export { gatewayEnvSchema, loadGatewayEnv, type GatewayEnv } from './env';
-export { startGateway, type RunningGateway } from './gateway';
+export { type GatewayEnv, gatewayEnvSchema, loadGatewayEnv } from './env';
+export { type RunningGateway, startGateway } from './gateway';

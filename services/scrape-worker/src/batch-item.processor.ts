@@ -6,7 +6,6 @@ import type { Job, PayloadOf } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
 import { scrapeDocument } from '@wcs/scraper';
 
-
 export interface BatchItemSettings {
   itemTimeoutMs: number;
   maxStarts: number;
@@ -18,8 +17,14 @@ export interface BatchItemSettings {
  * with an idempotent transition. Target errors fail the item (and refund its credit); transient
  * ones are retried by the queue until the last attempt, which fails the item.
  */
-export function batchItemProcessor(deps: { batches: BatchesRepository; renderer: Renderer; logger: Logger }, s: BatchItemSettings) {
-  return async (payload: PayloadOf<'scrape-batch'>, job: Job): Promise<{ itemId: string; status: string }> => {
+export function batchItemProcessor(
+  deps: { batches: BatchesRepository; renderer: Renderer; logger: Logger },
+  s: BatchItemSettings,
+) {
+  return async (
+    payload: PayloadOf<'scrape-batch'>,
+    job: Job,
+  ): Promise<{ itemId: string; status: string }> => {
     const item = await deps.batches.startItem(payload.itemId);
     if (!item) return { itemId: payload.itemId, status: 'already-finished' };
     if (item.attempts > s.maxStarts) {

@@ -1,3 +1,3 @@
 export { BatchReconciler } from './batch-reconciler';
-export { loadScrapeWorkerEnv, scrapeWorkerEnvSchema, type ScrapeWorkerEnv } from './env';
-export { startScrapeWorker, type RunningScrapeWorker } from './scrape-worker';
+export { loadScrapeWorkerEnv, type ScrapeWorkerEnv, scrapeWorkerEnvSchema } from './env';
+export { type RunningScrapeWorker, startScrapeWorker } from './scrape-worker';

@@ -1,9 +1,9 @@
 import { BatchesRepository, createDb } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
-import { type DefinedWorker, QueueProducer, defineWorker } from '@wcs/queues';
+import { type DefinedWorker, defineWorker, QueueProducer } from '@wcs/queues';
 import { createRenderer } from '@wcs/renderer';
-import { BatchReconciler } from './batch-reconciler';
 import { batchItemProcessor } from './batch-item.processor';
+import { BatchReconciler } from './batch-reconciler';
 import type { ScrapeWorkerEnv } from './env';
 import { scrapeProcessor } from './scrape.processor';
 
@@ -25,7 +25,11 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
     maxBodyBytes: env.MAX_BODY_BYTES,
     maxRedirects: env.MAX_REDIRECTS,
     userAgent: env.USER_AGENT,
-    browser: { enabled: env.BROWSER_ENABLED, executablePath: env.BROWSER_EXECUTABLE, maxPages: env.BROWSER_MAX_PAGES },
+    browser: {
+      enabled: env.BROWSER_ENABLED,
+      executablePath: env.BROWSER_EXECUTABLE,
+      maxPages: env.BROWSER_MAX_PAGES,
+    },
     logger,
   });
   const workerOpts = {

@@ -18,7 +18,9 @@ export function adminMiddleware(adminToken: string | undefined) {
     const header = req.header('authorization') ?? '';
     const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     const basic = /^Basic\s+(\S+)$/i.exec(header)?.[1];
-    const password = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':').slice(1).join(':') : undefined;
+    const password = basic
+      ? Buffer.from(basic, 'base64').toString('utf8').split(':').slice(1).join(':')
+      : undefined;
     const presented = bearer ?? password;
     if (presented && sameSecret(presented, adminToken)) return next();
     res.setHeader('WWW-Authenticate', 'Basic realm="admin"');

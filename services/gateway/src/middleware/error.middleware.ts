@@ -1,6 +1,12 @@
-import { InvalidJsonError, NotFoundError, PayloadTooLargeError, RateLimitedError, toServiceError } from '@wcs/errors';
-import type { NextFunction, Request, Response } from 'express';
+import {
+  InvalidJsonError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RateLimitedError,
+  toServiceError,
+} from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
+import type { NextFunction, Request, Response } from 'express';
 
 /** body-parser's errors carry a `type`; map them to our error kinds. */
 function fromBodyParser(err: unknown) {

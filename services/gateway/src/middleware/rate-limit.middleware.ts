@@ -36,7 +36,10 @@ export function rateLimitMiddleware(deps: Pick<GatewayDeps, 'redis' | 'settings'
     if (count > limit) {
       const retryAfter = Math.max(1, Math.ceil((ttlMs > 0 ? ttlMs : windowMs) / 1000));
       res.setHeader('Retry-After', String(retryAfter));
-      throw new RateLimitedError(retryAfter, `Rate limit of ${limit} requests per ${windowMs / 1000}s exceeded`);
+      throw new RateLimitedError(
+        retryAfter,
+        `Rate limit of ${limit} requests per ${windowMs / 1000}s exceeded`,
+      );
     }
     next();
   };

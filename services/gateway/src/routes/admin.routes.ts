@@ -19,7 +19,8 @@ export function adminRoutes(deps: GatewayDeps): Router {
   router.use('/admin/queues', guard, serverAdapter.getRouter());
   router.get('/admin/accounts/:id', guard, async (req, res) => {
     const account = await deps.accounts.get(String(req.params.id));
-    if (!account) return res.status(404).json({ success: false, error: 'Account not found', code: 'NOT_FOUND' });
+    if (!account)
+      return res.status(404).json({ success: false, error: 'Account not found', code: 'NOT_FOUND' });
     res.json({ success: true, data: account });
   });
   return router;

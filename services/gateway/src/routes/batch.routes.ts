@@ -63,7 +63,10 @@ export function batchRoutes(deps: GatewayDeps): Router {
     try {
       await deps.producer.enqueueBulk(
         'scrape-batch',
-        batch.items.map((it) => ({ payload: { batchId: batch.batchId, itemId: it.itemId }, opts: { jobId: it.itemId } })),
+        batch.items.map((it) => ({
+          payload: { batchId: batch.batchId, itemId: it.itemId },
+          opts: { jobId: it.itemId },
+        })),
       );
     } catch (err) {
       // The batch and its items are committed; the scrape worker's reconciler enqueues them
@@ -77,7 +80,8 @@ export function batchRoutes(deps: GatewayDeps): Router {
     const auth = authOf(res);
     const id = String(req.params.id);
     const page = pageQuery.safeParse(req.query);
-    if (!page.success) throw new ValidationError('skip and limit must be non-negative integers (limit ≤ 500)');
+    if (!page.success)
+      throw new ValidationError('skip and limit must be non-negative integers (limit ≤ 500)');
     // Unknown ids and ids of other accounts are the same 404: never confirm another account's job.
     const batch = UUID.test(id) ? await deps.batches.get(auth.accountId, id) : null;
     if (!batch) throw new NotFoundError('Batch not found');
@@ -86,7 +90,9 @@ export function batchRoutes(deps: GatewayDeps): Router {
       ...(it.clientId !== null ? { id: it.clientId } : {}),
       url: it.url,
       status: it.status,
-      ...(it.status === 'done' ? { data: it.result } : { error: it.error ?? 'Scrape failed', code: it.errorCode }),
+      ...(it.status === 'done'
+        ? { data: it.result }
+        : { error: it.error ?? 'Scrape failed', code: it.errorCode }),
     }));
     res.json({
       success: true,
@@ -98,7 +104,9 @@ export function batchRoutes(deps: GatewayDeps): Router {
       creditsUsed: batch.creditsUsed,
       results,
       ...(page.data.skip + page.data.limit < finished.length
-        ? { next: `/v1/batch/scrape/${batch.batchId}?skip=${page.data.skip + page.data.limit}&limit=${page.data.limit}` }
+        ? {
+            next: `/v1/batch/scrape/${batch.batchId}?skip=${page.data.skip + page.data.limit}&limit=${page.data.limit}`,
+          }
         : {}),
     });
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { toServiceError } from '@wcs/errors';
-import { type ScrapeJobResult, engineChoice, outputFormat, waitForJob } from '@wcs/queues';
+import { engineChoice, outputFormat, type ScrapeJobResult, waitForJob } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';

@@ -11,6 +11,9 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   const issue = res.error.issues[0];
   const field = issue?.path.length ? issue.path.join('.') : 'body';
   throw new ValidationError(`${field}: ${issue?.message ?? 'invalid'}`, {
-    details: { field, issues: res.error.issues.slice(0, 10).map((i) => ({ path: i.path.join('.'), message: i.message })) },
+    details: {
+      field,
+      issues: res.error.issues.slice(0, 10).map((i) => ({ path: i.path.join('.'), message: i.message })),
+    },
   });
 }

@@ -11,7 +11,8 @@ export function normalizeTargetUrl(raw: string, opts: { prependHttps: boolean; f
   const field = opts.field ?? 'url';
   const input = raw.trim();
   if (!input) throw new InvalidUrlError(`${field}: URL is empty`);
-  if (input.length > MAX_URL_LENGTH) throw new InvalidUrlError(`${field}: URL is longer than ${MAX_URL_LENGTH} characters`);
+  if (input.length > MAX_URL_LENGTH)
+    throw new InvalidUrlError(`${field}: URL is longer than ${MAX_URL_LENGTH} characters`);
   const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(input) && !/^[^/:]+:\d+(\/|$)/.test(input);
   const candidate = !hasScheme && opts.prependHttps ? `https://${input.replace(/^\/\//, '')}` : input;
   let url: URL;
@@ -23,10 +24,14 @@ export function normalizeTargetUrl(raw: string, opts: { prependHttps: boolean; f
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InvalidUrlError(`${field}: only http and https URLs are supported (got ${url.protocol})`);
   }
-  if (!url.hostname || (!url.hostname.includes('.') && url.hostname !== 'localhost' && !url.hostname.startsWith('['))) {
+  if (
+    !url.hostname ||
+    (!url.hostname.includes('.') && url.hostname !== 'localhost' && !url.hostname.startsWith('['))
+  ) {
     throw new InvalidUrlError(`${field}: "${truncate(input)}" has no valid host name`);
   }
-  if (url.username || url.password) throw new InvalidUrlError(`${field}: URLs with credentials are not accepted`);
+  if (url.username || url.password)
+    throw new InvalidUrlError(`${field}: URLs with credentials are not accepted`);
   return url.toString();
 }
 
