@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-tools.sh
 export TURBO_TELEMETRY_DISABLED=1
-pnpm --silent build >&2
+pnpm --silent typecheck >&2
 exec pnpm --silent exec tsx scripts/with-stores.ts --write-env-file -- pnpm --silent exec tsx scripts/supervise.ts "$@"

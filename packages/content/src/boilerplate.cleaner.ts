@@ -45,6 +45,37 @@ const UNLIKELY =
 /** Names that mark a content wrapper even when UNLIKELY also matches (e.g. "main-header-content"). */
 const MAYBE = /article|body|content|main|column|entry|post|story|text|prose|markdown|thread|topic|message/i;
 
+/** Reader comment sections: boilerplate on articles, the content itself on forum threads. */
+const COMMENTS = /(?:^|[\s_-])(?:comments?|comment-?(?:list|area|section|thread|s-?container|s-?wrapper)|commentlist|disqus|respond|replies|discussion)(?:$|[\s_-])/i;
+
+/**
+ * Drop comment sections when the page has its own content beside them; a page that is
+ * nothing but comments (a thread) keeps them.
+ */
+export function removeComments(root: Element, stats: StatsMap): void {
+  const found: Element[] = [];
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    const n = el === root ? '' : nameOf(el);
+    if (n !== '' && COMMENTS.test(words(n))) {
+      found.push(el);
+      continue;
+    }
+    for (const c of el.children) if (isElement(c)) stack.push(c);
+  }
+  if (found.length === 0) return;
+  const own = (e: Element): number => {
+    const s = stats.get(e);
+    return s ? s.text - s.link : 0;
+  };
+  const commentText = found.reduce((n, e) => n + own(e), 0);
+  if (own(root) - commentText < MIN_OWN_CONTENT) return;
+  for (const e of found) removeWithStats(e, stats);
+}
+
+const MIN_OWN_CONTENT = 300;
+
 export function isHidden(el: Element): boolean {
   const a = el.attribs;
   if (a.hidden !== undefined) return true;

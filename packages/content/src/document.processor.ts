@@ -10,9 +10,20 @@ import { buildStructured } from './structured.serializer';
 import type { ContentMetadata, OutputFormat, ProcessedContent, ProcessOptions, RawDocument } from './types';
 import { UrlResolver } from './url.util';
 
-const NOSCRIPT = /<noscript/i;
 const NOSCRIPT_TAG = /<(\/?)noscript\b/gi;
-const NOSCRIPT_FALLBACK_CHARS = 400;
+
+/** Characters of markup inside <noscript> elements (lower-case tags; an upper bound is fine). */
+function noscriptChars(html: string): number {
+  let n = 0;
+  let i = html.indexOf('<noscript');
+  while (i >= 0) {
+    const end = html.indexOf('</noscript', i);
+    if (end < 0) return n + html.length - i;
+    n += end - i;
+    i = html.indexOf('<noscript', end);
+  }
+  return n;
+}
 const DEFAULT_FORMATS: OutputFormat[] = ['markdown', 'html', 'text'];
 
 function bodyOf(doc: Document): Element {
@@ -64,11 +75,11 @@ function run(html: string, opts: ProcessOptions, formats: Set<OutputFormat>): Pr
   });
   const extract = opts.onlyMainContent === false ? extractWholeBody : extractMainContent;
   let { root, stats, pageText } = extract(bodyOf(doc));
-  if (pageText < NOSCRIPT_FALLBACK_CHARS && NOSCRIPT.test(html)) {
+  if (pageText < 2000 && noscriptChars(html) > Math.max(2000, pageText * 2)) {
     // Client-rendered pages (Discourse, some shops) ship their content for no-JS readers in
     // <noscript>: read it as ordinary markup when the page shows almost nothing else.
     const retry = extract(bodyOf(parseHtml(html.replace(NOSCRIPT_TAG, '<$1div'))));
-    if (retry.pageText > pageText) ({ root, stats, pageText } = retry);
+    if (retry.pageText > pageText * 1.5) ({ root, stats, pageText } = retry);
   }
   const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
   if (formats.has('markdown'))

@@ -115,6 +115,7 @@ const PARSE_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttr
 /** htmlparser2 keeps open elements in an array it unshifts: cost is quadratic in nesting depth. */
 const MAX_OPEN_ELEMENTS = 1500;
 const CHUNK = 64 * 1024;
+const CDATA_OPEN = /<!\[CDATA\[|\]\]>/g;
 
 /** Parse in chunks, giving up (null) as soon as the open-element stack grows pathological. */
 function parseGuarded(html: string): Document | null {
@@ -138,7 +139,10 @@ const NESTABLE_TAG =
  * Parse leniently (htmlparser2 decodes entities in text and attributes and never throws).
  * Absurdly deep input is re-parsed without its nestable tags, and at worst as plain text.
  */
-export function parseHtml(html: string): Document {
+export function parseHtml(input: string): Document {
+  // htmlparser2 hides everything up to "]]>" after a stray <![CDATA[ in HTML; browsers end
+  // that bogus comment at the next ">", so the markup after it stays visible.
+  const html = input.includes('<![CDATA[') ? input.replace(CDATA_OPEN, '') : input;
   const doc =
     parseGuarded(html) ??
     parseGuarded(html.replace(NESTABLE_TAG, ' ')) ??

@@ -4,7 +4,7 @@
  * ancestors or siblings carry comparable content, and the result is cleaned conditionally.
  */
 import { Element, type ParentNode } from 'domhandler';
-import { isChrome, removeUnlikely } from './boilerplate.cleaner';
+import { isChrome, removeComments, removeUnlikely } from './boilerplate.cleaner';
 import { classWeight } from './class-weight';
 import { cleanConditionally, cleanRegion } from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, type Stats, type StatsMap } from './content-stats';
@@ -271,6 +271,7 @@ export function extractMainContent(body: Element): ExtractResult {
   const stats = computeStats(body, isChrome);
   const pageText = stats.get(body)?.text ?? 0;
   removeUnlikely(body, stats);
+  removeComments(body, stats);
   const { scores, prose } = scoreCandidates(stats, body);
   const top = pickTop(scores, body);
   let chosen = top === body ? [body] : gatherSiblings(top, scores, stats);
