@@ -106,4 +106,19 @@ describe('wcs admin CLI', () => {
     expect(unknown.stderr).toContain('Usage:');
     expect((await cli('accounts', 'create', '--plan', 'free', '--bogus', 'x')).code).toBe(2);
   });
+
+  test('credits grant-monthly grants the plan credits once per month, not in the creation month', async () => {
+    const created = json(await cli('accounts', 'create', '--plan', 'hobby', '--credits', '10'));
+    const id = created.accountId as string;
+    const thisMonth = new Date().toISOString().slice(0, 7);
+    const none = json(await cli('credits', 'grant-monthly', '--month', thisMonth, '--account', id));
+    expect(none).toMatchObject({ granted: 0 });
+    const first = json(await cli('credits', 'grant-monthly', '--month', '2099-01', '--account', id));
+    expect(first).toMatchObject({ month: '2099-01', granted: 1, alreadyGranted: 0 });
+    const again = json(await cli('credits', 'grant-monthly', '--month', '2099-01', '--account', id));
+    expect(again).toMatchObject({ granted: 0, alreadyGranted: 1 });
+    const shown = json(await cli('accounts', 'show', '--account', id));
+    expect(shown.balance).toBe(10 + 5000);
+  });
 });
+

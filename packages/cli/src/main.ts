@@ -22,6 +22,7 @@ const OPTIONS = {
   reference: str,
   limit: str,
   key: str,
+  month: str,
 };
 
 function resolve(argv: string[]): { run: Subcommand; flags: Flags } {

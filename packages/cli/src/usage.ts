@@ -4,6 +4,7 @@ export const USAGE = `Usage: pnpm --silent cli <command> [flags]
   accounts show   --account <accountId>
   credits topup   --account <accountId> --usd <n> [--reference R]   (100 credits per USD)
   credits ledger  --account <accountId> [--limit N]
+  credits grant-monthly [--month YYYY-MM] [--account ID]   (idempotent; run monthly from cron)
   keys create     --account <accountId> [--name X]
   keys revoke     --key <keyId>
   keys list       --account <accountId>

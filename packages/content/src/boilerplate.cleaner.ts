@@ -49,8 +49,8 @@ const MAYBE = /article|body|content|main|column|entry|post|story|text|prose|mark
 const COMMENTS = /(?:^|[\s_-])(?:comments?|comment-?(?:list|area|section|thread|s-?container|s-?wrapper)|commentlist|disqus|respond|replies|discussion)(?:$|[\s_-])/i;
 
 /**
- * Drop comment sections when the page has its own content beside them; a page that is
- * nothing but comments (a thread) keeps them.
+ * Drop a comment section when its surroundings hold real content of their own (the article it
+ * comments on); a section that is the whole of its container (a forum thread) stays.
  */
 export function removeComments(root: Element, stats: StatsMap): void {
   const found: Element[] = [];
@@ -64,14 +64,21 @@ export function removeComments(root: Element, stats: StatsMap): void {
     }
     for (const c of el.children) if (isElement(c)) stack.push(c);
   }
-  if (found.length === 0) return;
   const own = (e: Element): number => {
     const s = stats.get(e);
     return s ? s.text - s.link : 0;
   };
-  const commentText = found.reduce((n, e) => n + own(e), 0);
-  if (own(root) - commentText < MIN_OWN_CONTENT) return;
-  for (const e of found) removeWithStats(e, stats);
+  for (const c of found) {
+    const mine = own(c);
+    let p = c.parent;
+    let beside = 0;
+    for (let up = 0; up < 3 && p && isElement(p); up++) {
+      beside = own(p) - mine;
+      if (beside >= MIN_OWN_CONTENT || p === root) break;
+      p = p.parent;
+    }
+    if (beside >= MIN_OWN_CONTENT) removeWithStats(c, stats);
+  }
 }
 
 const MIN_OWN_CONTENT = 300;

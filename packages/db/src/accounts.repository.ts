@@ -57,4 +57,24 @@ export class AccountsRepository {
       createdAt: a.createdAt,
     };
   }
+
+  /**
+   * Accounts due a monthly grant for `month` (YYYY-MM): paid-for plans with monthly credits,
+   * created before that month began (the creation grant covers the first month).
+   */
+  async dueForMonthlyGrant(month: string): Promise<Array<{ accountId: string; plan: PlanId }>> {
+    const start = new Date(`${month}-01T00:00:00.000Z`);
+    if (!/^\d{4}-\d{2}$/.test(month) || Number.isNaN(start.getTime())) {
+      throw new ValidationError(`month must look like 2026-11, got ${month}`);
+    }
+    const plans = Object.entries(PLANS)
+      .filter(([, p]) => p.monthlyCredits > 0)
+      .map(([id]) => id);
+    const rows = await this.db.prisma.account.findMany({
+      where: { planId: { in: plans }, createdAt: { lt: start } },
+      select: { id: true, planId: true },
+      orderBy: { createdAt: 'asc' },
+    });
+    return rows.map((r) => ({ accountId: r.id, plan: r.planId as PlanId }));
+  }
 }
