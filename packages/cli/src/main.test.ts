@@ -121,4 +121,3 @@ describe('wcs admin CLI', () => {
     expect(shown.balance).toBe(10 + 5000);
   });
 });
-

@@ -46,7 +46,8 @@ const UNLIKELY =
 const MAYBE = /article|body|content|main|column|entry|post|story|text|prose|markdown|thread|topic|message/i;
 
 /** Reader comment sections: boilerplate on articles, the content itself on forum threads. */
-const COMMENTS = /(?:^|[\s_-])(?:comments?|comment-?(?:list|area|section|thread|s-?container|s-?wrapper)|commentlist|disqus|respond|replies|discussion)(?:$|[\s_-])/i;
+const COMMENTS =
+  /(?:^|[\s_-])(?:comments?|comment-?(?:list|area|section|thread|s-?container|s-?wrapper)|commentlist|disqus|respond|replies|discussion)(?:$|[\s_-])/i;
 
 /**
  * Drop a comment section when its surroundings hold real content of their own (the article it

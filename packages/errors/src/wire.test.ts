@@ -6,7 +6,11 @@ describe('error wire format', () => {
     const back = decodeError(encodeError(new TargetHttpError(404)));
     expect(back).toMatchObject({ code: 'TARGET_HTTP_ERROR', status: 502, retryable: false });
     expect(back.details).toEqual({ statusCode: 404 });
-    expect(decodeError(encodeError(new TimeoutError()))).toMatchObject({ code: 'TIMEOUT', status: 504, retryable: true });
+    expect(decodeError(encodeError(new TimeoutError()))).toMatchObject({
+      code: 'TIMEOUT',
+      status: 504,
+      retryable: true,
+    });
   });
 
   it('turns foreign strings and malformed payloads into INTERNAL without throwing', () => {
