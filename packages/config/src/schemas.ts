@@ -12,7 +12,7 @@ const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(d
 export const baseEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DATABASE_URL: z.string().min(1, 'DATABASE_URL is required (postgresql://…)'),
+  DATABASE_URL: z.string({ error: 'is required (postgresql://user@host:5432/db)' }).min(1, 'is required'),
   REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
   /** Prefix for every BullMQ key, so several deployments/tests can share one Redis. */
   QUEUE_PREFIX: z.string().min(1).default('wcs'),

@@ -62,7 +62,24 @@ export function processHtml(html: string, opts: ProcessOptions): ProcessedConten
   }
 }
 
-function run(html: string, opts: ProcessOptions, formats: Set<OutputFormat>): ProcessedContent {
+/** Beyond this, pages are first stripped of scripts/styles/comments, then truncated. */
+const STRIP_ABOVE = 4_000_000;
+const MAX_HTML = 12_000_000;
+const HEAVY_BLOCKS = /<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>|<!--[\s\S]*?-->|<svg\b[\s\S]*?<\/svg\s*>/gi;
+const DATA_URI = /(["'(])data:[^"')]{256,}/g;
+
+/**
+ * Keep memory and time bounded: a DOM costs ~30x its HTML in heap, so huge pages lose their
+ * scripts, styles and inline data first, and only then their tail.
+ */
+function boundInput(html: string): string {
+  if (html.length <= STRIP_ABOVE) return html;
+  const lean = html.replace(HEAVY_BLOCKS, ' ').replace(DATA_URI, '$1data:,');
+  return lean.length <= MAX_HTML ? lean : lean.slice(0, MAX_HTML);
+}
+
+function run(input: string, opts: ProcessOptions, formats: Set<OutputFormat>): ProcessedContent {
+  const html = boundInput(input);
   const doc = parseHtml(html);
   const baseEl = findFirst(doc, 'base');
   const resolver = new UrlResolver(opts.url, baseEl?.attribs.href);

@@ -34,6 +34,11 @@ export function codeLanguage(pre: Element): string | null {
   return probe(pre) ?? probe(code) ?? probe(parent);
 }
 
+/** push(...xs) overflows the call stack past ~100k items: huge pages have that many blocks. */
+function append(out: string[], xs: string[]): void {
+  for (const x of xs) out.push(x);
+}
+
 export class BlockRenderer {
   private strong = false;
   private em = false;
@@ -142,8 +147,7 @@ export class BlockRenderer {
       }
       case 'table': {
         const t = renderTable(el, this, md);
-        if (t !== null) out.push(...t);
-        else out.push(...this.blocks(el));
+        append(out, t ?? this.blocks(el));
         return;
       }
       case 'hr':
@@ -152,7 +156,7 @@ export class BlockRenderer {
       case 'br':
         return;
       default:
-        out.push(...this.blocks(el));
+        append(out, this.blocks(el));
     }
   }
 

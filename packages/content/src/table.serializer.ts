@@ -62,7 +62,14 @@ const oneLine = (s: string): string =>
 export function renderTable(table: Element, r: CellRenderer, markdown: boolean): string[] | null {
   const rows = tableRows(table);
   if (rows.length === 0) return null;
-  const width = Math.max(...rows.map((row) => row.reduce((n, c) => n + span(c), 0)));
+  const width = rows.reduce(
+    (w, row) =>
+      Math.max(
+        w,
+        row.reduce((n, c) => n + span(c), 0),
+      ),
+    0,
+  );
   if (width < 2 || hasNestedTable(rows)) return null;
   const caption = table.children.find((c): c is Element => isElement(c) && c.name === 'caption');
   const out: string[] = [];

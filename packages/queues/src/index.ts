@@ -1,6 +1,7 @@
 export type { Job } from 'bullmq';
 export * from './catalog';
 export * from './connection';
+export * from './idle-service';
 export * from './producer';
 export * from './wait';
 export * from './worker';

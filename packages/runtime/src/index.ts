@@ -1,1 +1,2 @@
+export * from './run-service';
 export * from './shutdown-manager';

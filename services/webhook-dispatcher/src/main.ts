@@ -1,28 +1,16 @@
-import { createLogger } from '@wcs/logger';
-import { createRedisConnection } from '@wcs/queues';
-import { ShutdownManager } from '@wcs/runtime';
+import { startIdleService } from '@wcs/queues';
+import { runService } from '@wcs/runtime';
 import { loadServiceEnv } from './env';
 
-/**
- * webhook-dispatcher: owns the queues (webhook). Issue #5 fills in its processors; until then the process
- * starts, checks its Redis connection and shuts down cleanly like every other service.
- */
-async function main(): Promise<void> {
-  const env = loadServiceEnv();
-  const logger = createLogger({ service: 'webhook-dispatcher', level: env.LOG_LEVEL });
-  const shutdown = new ShutdownManager(logger);
-  shutdown.installSignalHandlers();
-  const redis = createRedisConnection(env.REDIS_URL, 'worker');
-  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
-  shutdown.add('redis', () => redis.quit());
-  await redis.ping();
-  // Keep the event loop alive until a signal arrives.
-  const keepAlive = setInterval(() => undefined, 60_000);
-  shutdown.add('keep-alive', () => clearInterval(keepAlive));
-  logger.info('started (no processors yet: see issue #5)');
-}
-
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
+// A real process already (config, Redis, clean shutdown); issue #5 adds webhook delivery.
+runService({
+  service: 'webhook-dispatcher',
+  loadEnv: loadServiceEnv,
+  start: async ({ env, logger, shutdown }) => {
+    const idle = await startIdleService(env.REDIS_URL, (err) =>
+      logger.warn({ err: err.message }, 'redis error'),
+    );
+    shutdown.add('idle', () => idle.close());
+    logger.info('started; issue #5 adds webhook delivery');
+  },
 });
