@@ -193,6 +193,14 @@ describe('robustness', () => {
     }
   });
 
+  it('bounds huge pages: inline scripts and data go first, the content stays', () => {
+    const script = `<script>var blob = "${'x'.repeat(6_000_000)}";</script>`;
+    const html = page(`<p>${prose(5)}</p><img src="data:image/png;base64,${'A'.repeat(100_000)}">`, script);
+    const out = processHtml(html, { url: URL });
+    expect(out.text).toContain('Sentence 4 about content');
+    expect(out.html.length).toBeLessThan(10_000);
+  });
+
   it('survives 100k levels of nesting without overflowing the stack', () => {
     const depth = 100_000;
     const html = `<html><body>${'<div>'.repeat(depth)}<p>deep text, here, and here</p>${'</div>'.repeat(depth)}</body></html>`;

@@ -65,7 +65,8 @@ export function processHtml(html: string, opts: ProcessOptions): ProcessedConten
 /** Beyond this, pages are first stripped of scripts/styles/comments, then truncated. */
 const STRIP_ABOVE = 4_000_000;
 const MAX_HTML = 12_000_000;
-const HEAVY_BLOCKS = /<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>|<!--[\s\S]*?-->|<svg\b[\s\S]*?<\/svg\s*>/gi;
+const HEAVY_BLOCKS =
+  /<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>|<!--[\s\S]*?-->|<svg\b[\s\S]*?<\/svg\s*>/gi;
 const DATA_URI = /(["'(])data:[^"')]{256,}/g;
 
 /**
