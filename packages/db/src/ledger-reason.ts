@@ -12,7 +12,9 @@ export const LEDGER_REASONS = [
   'extract',
   'extract_refund',
   'map',
+  'map_refund',
   'search',
+  'search_refund',
   'monitor_check',
   'adjustment',
 ] as const;
