@@ -25,6 +25,24 @@ export const batchItemPayload = z.object({
   itemId: z.string().min(1),
 });
 
+/** Start of a crawl: robots.txt, sitemap seeds, the first frontier rows (crawl-worker). */
+export const crawlStartPayload = z.object({ crawlId: z.string().min(1) });
+
+/** One page of a crawl's frontier; the page row in PostgreSQL holds everything else. */
+export const crawlPagePayload = z.object({ crawlId: z.string().min(1), pageId: z.string().min(1) });
+
+/** A map request; the gateway waits for `MapJobResult`. */
+export const mapPayload = z.object({
+  requestId: z.string().min(1),
+  accountId: z.string().min(1),
+  url: z.string().url(),
+  maxUrls: z.number().int().min(1).max(100_000),
+  search: z.string().max(500).optional(),
+  includeSubdomains: z.boolean().default(false),
+  ignoreSitemap: z.boolean().default(false),
+  timeoutMs: z.number().int().min(1_000).max(120_000),
+});
+
 const keepFinished = {
   removeOnComplete: { age: 600, count: 2_000 },
   removeOnFail: { age: 3_600, count: 5_000 },
@@ -44,6 +62,19 @@ export const queueCatalog = {
       backoff: { type: 'exponential', delay: 1_000 },
       ...keepFinished,
     } satisfies JobsOptions,
+  },
+  crawl: {
+    payload: crawlStartPayload,
+    jobOptions: { attempts: 3, backoff: { type: 'exponential', delay: 1_000 }, ...keepFinished } satisfies JobsOptions,
+  },
+  'crawl-page': {
+    payload: crawlPagePayload,
+    jobOptions: { attempts: 3, backoff: { type: 'exponential', delay: 1_000 }, ...keepFinished } satisfies JobsOptions,
+  },
+  /** Interactive like `scrape`: no retries, the caller is waiting. */
+  map: {
+    payload: mapPayload,
+    jobOptions: { attempts: 1, ...keepFinished } satisfies JobsOptions,
   },
 } as const;
 
@@ -66,4 +97,10 @@ export interface ScrapeJobResult {
   data: DocumentData;
   engine: 'fetch' | 'browser';
   elapsedMs: number;
+}
+
+/** Return value of a `map` job. */
+export interface MapJobResult {
+  links: string[];
+  total: number;
 }
