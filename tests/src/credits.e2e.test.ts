@@ -106,6 +106,18 @@ describe('admin and health', () => {
     expect(res.body).toMatchObject({ ok: true, database: true, redis: true });
   });
 
+  it('GET /v1/openapi.json describes the API without auth, bodies generated from the validators', async () => {
+    const res = await request(stack.url).get('/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    const scrape = res.body.paths['/v1/scrape'].post;
+    expect(scrape.requestBody.content['application/json'].schema.required).toEqual(['url']);
+    expect(Object.keys(scrape.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '402', '429', '504']),
+    );
+    expect(res.body.paths['/v1/batch/scrape/{id}'].get).toBeDefined();
+  });
+
   it('Bull Board needs ADMIN_TOKEN', async () => {
     expect((await request(stack.url).get('/admin/queues')).status).toBe(401);
     expect(

@@ -8,6 +8,7 @@ import { rateLimitMiddleware } from './middleware/rate-limit.middleware';
 import { adminRoutes } from './routes/admin.routes';
 import { batchRoutes } from './routes/batch.routes';
 import { healthRoutes } from './routes/health.routes';
+import { openApiRoutes } from './routes/openapi.routes';
 import { scrapeRoutes } from './routes/scrape.routes';
 
 /** The HTTP surface. Pure wiring: every dependency comes in through `deps`. */
@@ -28,6 +29,7 @@ export function createApp(deps: GatewayDeps): Express {
     }),
   );
   app.use(healthRoutes(deps));
+  app.use(openApiRoutes());
   app.use(adminRoutes(deps));
   // Parse JSON whatever the content type says: clients that forget the header still get a clear
   // validation error instead of an empty body.

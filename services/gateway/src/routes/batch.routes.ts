@@ -9,7 +9,7 @@ import { normalizeTargetUrl } from '../validation/target-url';
 
 export const MAX_BATCH_ITEMS = 500;
 
-const batchBody = z.object({
+export const batchBody = z.object({
   urls: z.array(z.string({ error: 'must be a string' })).optional(),
   items: z
     .array(

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+
+/**
+ * The OpenAPI 3.1 description served at GET /v1/openapi.json. Request bodies are generated from
+ * the same zod schemas the routes validate with, so the document cannot drift from the code;
+ * responses are described by hand (they are built, not parsed).
+ */
+export interface OperationSpec {
+  method: 'get' | 'post' | 'delete';
+  path: string;
+  summary: string;
+  description?: string;
+  body?: z.ZodType;
+  /** Path/query parameters: name -> description. */
+  params?: Record<string, { in: 'path' | 'query'; description: string }>;
+  success: { status: number; description: string; schema: Record<string, unknown> };
+  errors: number[];
+}
+
+const errorSchema = {
+  type: 'object',
+  required: ['success', 'error', 'code'],
+  properties: {
+    success: { const: false },
+    error: { type: 'string', description: 'human-readable message' },
+    code: { type: 'string', description: 'stable error code (see README, "What failures look like")' },
+    details: { type: 'object' },
+  },
+};
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'invalid JSON, invalid field (named in the message), invalid or forbidden URL',
+  401: 'missing, unknown or revoked API key',
+  402: 'insufficient credits',
+  404: 'unknown id, or an id of another account',
+  413: 'request body too large',
+  415: 'the target is not a text document',
+  429: 'rate limit exceeded (Retry-After header)',
+  502: 'the target failed: HTTP error, blocked, unreachable, TLS, redirects, too large',
+  503: 'queue unavailable; retry',
+  504: 'timed out; retry',
+};
+
+export function buildOpenApiDocument(operations: OperationSpec[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations) {
+    const oaPath = op.path.replace(/:(\w+)/g, '{$1}');
+    const responses: Record<string, unknown> = {
+      [op.success.status]: {
+        description: op.success.description,
+        content: { 'application/json': { schema: op.success.schema } },
+      },
+    };
+    for (const status of op.errors) {
+      responses[status] = {
+        description: ERROR_TEXT[status] ?? 'error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    paths[oaPath] ??= {};
+    paths[oaPath][op.method] = {
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      ...(op.params
+        ? {
+            parameters: Object.entries(op.params).map(([name, p]) => ({
+              name,
+              in: p.in,
+              required: p.in === 'path',
+              description: p.description,
+              schema: { type: 'string' },
+            })),
+          }
+        : {}),
+      ...(op.body
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': { schema: stripMeta(z.toJSONSchema(op.body, { io: 'input' })) },
+              },
+            },
+          }
+        : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Web Content Service', version: '1.0.0' },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
+      },
+      schemas: { Error: errorSchema },
+    },
+    paths,
+  };
+}
+
+function stripMeta(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _drop, ...rest } = schema;
+  return rest;
+}

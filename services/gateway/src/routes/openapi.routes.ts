@@ -1,0 +1,13 @@
+import { Router } from 'express';
+import { buildOpenApiDocument } from '../openapi/openapi.document';
+import { OPERATIONS } from '../openapi/operations';
+
+/** GET /v1/openapi.json (no auth): the API description, generated from the route schemas. */
+export function openApiRoutes(): Router {
+  const router = Router();
+  const document = buildOpenApiDocument(OPERATIONS);
+  router.get('/v1/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  return router;
+}
