@@ -118,6 +118,19 @@ describe('admin and health', () => {
     expect(res.body.paths['/v1/batch/scrape/{id}'].get).toBeDefined();
   });
 
+  it('GET /metrics needs ADMIN_TOKEN and reports requests by route pattern and queue depths', async () => {
+    expect((await request(stack.url).get('/metrics')).status).toBe(401);
+    const res = await request(stack.url)
+      .get('/metrics')
+      .set('Authorization', `Bearer ${stack.env.ADMIN_TOKEN}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(
+      /wcs_http_requests_total\{method="POST",route="\/v1\/scrape",status="200"\} \d+/,
+    );
+    expect(res.text).toMatch(/wcs_queue_jobs\{queue="scrape-batch",state="waiting"\} \d+/);
+    expect(res.text).not.toMatch(/route="\/v1\/batch\/scrape\/[0-9a-f]{8}/);
+  });
+
   it('Bull Board needs ADMIN_TOKEN', async () => {
     expect((await request(stack.url).get('/admin/queues')).status).toBe(401);
     expect(

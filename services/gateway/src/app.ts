@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
+import { Registry } from 'prom-client';
 import type { GatewayDeps } from './deps';
 import { authMiddleware } from './middleware/auth.middleware';
 import { errorHandler, notFoundHandler } from './middleware/error.middleware';
+import { metricsMiddleware } from './middleware/metrics.middleware';
 import { rateLimitMiddleware } from './middleware/rate-limit.middleware';
 import { adminRoutes } from './routes/admin.routes';
 import { batchRoutes } from './routes/batch.routes';
 import { healthRoutes } from './routes/health.routes';
+import { metricsRoutes } from './routes/metrics.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { scrapeRoutes } from './routes/scrape.routes';
 
@@ -28,7 +31,11 @@ export function createApp(deps: GatewayDeps): Express {
       autoLogging: { ignore: (req) => req.url === '/healthz' },
     }),
   );
+  // One registry per app (tests run several gateways in one process).
+  const registry = new Registry();
+  app.use(metricsMiddleware(registry));
   app.use(healthRoutes(deps));
+  app.use(metricsRoutes(deps, registry));
   app.use(openApiRoutes());
   app.use(adminRoutes(deps));
   // Parse JSON whatever the content type says: clients that forget the header still get a clear
