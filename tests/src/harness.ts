@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { loadEnv } from '@wcs/config';
+import { loadCrawlWorkerEnv, type RunningCrawlWorker, startCrawlWorker } from '@wcs/crawl-worker';
 import { AccountsRepository, ApiKeysRepository, CreditsRepository, createDb, type PlanId } from '@wcs/db';
 import { loadGatewayEnv, type RunningGateway, startGateway } from '@wcs/gateway';
 import { createLogger } from '@wcs/logger';
@@ -20,6 +21,8 @@ export interface Stack {
   url: string;
   gateway: RunningGateway;
   worker: RunningScrapeWorker | null;
+  /** Only with `crawlWorker: true`. */
+  crawlWorker: RunningCrawlWorker | null;
   env: Record<string, string>;
   close(): Promise<void>;
 }
@@ -29,7 +32,7 @@ export interface Stack {
  * files never share jobs), against the real stores. `env` overrides any variable.
  */
 export async function startStack(
-  opts: { env?: Record<string, string>; worker?: boolean } = {},
+  opts: { env?: Record<string, string>; worker?: boolean; crawlWorker?: boolean } = {},
 ): Promise<Stack> {
   const env: Record<string, string> = {
     DATABASE_URL: TEST_DATABASE_URL,
@@ -46,17 +49,22 @@ export async function startStack(
     RECONCILE_INTERVAL_MS: '500',
     // Tests share one database: keep other files' reconcilers away from this file's items.
     RECONCILE_MIN_AGE_MS: '600000',
+    CRAWL_RECONCILE_MIN_AGE_MS: '600000',
+    CRAWL_RECONCILE_INTERVAL_MS: '500',
     ...opts.env,
   };
   const logger = createLogger({ service: 'test', level: env.LOG_LEVEL ?? 'silent' });
   const gateway = await startGateway(loadGatewayEnv(env), logger);
   const worker = opts.worker === false ? null : await startScrapeWorker(loadScrapeWorkerEnv(env), logger);
+  const crawlWorker = opts.crawlWorker ? await startCrawlWorker(loadCrawlWorkerEnv(env), logger) : null;
   return {
     url: `http://127.0.0.1:${gateway.port}`,
     gateway,
     worker,
+    crawlWorker,
     env,
     async close() {
+      await crawlWorker?.close();
       await worker?.close();
       await gateway.close();
     },

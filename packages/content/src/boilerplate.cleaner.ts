@@ -3,21 +3,17 @@
  * nodes, and regions whose class/id/role names them as ads, sharing, cookie banners and such.
  */
 import type { Element, ParentNode } from 'domhandler';
-import { removeWithStats, type StatsMap } from './content-stats';
+import { removeWithStats, type Stats, type StatsMap } from './content-stats';
 import { isElement } from './dom.util';
 
-/** Tags that are page chrome whenever main content is wanted. */
-const CHROME_TAGS = new Set([
-  'nav',
-  'aside',
-  'footer',
-  'menu',
-  'button',
-  'select',
-  'input',
-  'textarea',
-  'label',
-]);
+/** Form controls: never content when main content is wanted (dropped during the stats pass). */
+const CONTROL_TAGS = new Set(['button', 'select', 'input', 'textarea', 'label']);
+
+/**
+ * Structural chrome: removed before scoring unless it holds most of the page (broken markup
+ * leaves whole pages inside an unclosed <aside>, and some sites wrap tab panels in a tablist).
+ */
+const CHROME_TAGS = new Set(['nav', 'aside', 'footer', 'menu']);
 
 const CHROME_ROLES = new Set([
   'navigation',
@@ -40,7 +36,7 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
 /** Names that mark chrome. Matched against class + id; separators are -, _, space or camelCase. */
 const UNLIKELY =
-  /(?:^|[\s_-])(?:ad|ads|adv|advert|advertisement|advertising|ad-?slot|dfp|gpt|banner|breadcrumbs?|combx|disqus|gdpr|cookies?|consent|cookie-?banner|onetrust|cmp|footer|masthead|header|menu|navbar|nav|navigation|megamenu|related|recommended|recirc|more-stories|remark|rss|shoutbox|sidebar|skyscraper|social|socials|share|sharing|sharebar|share-?buttons|sponsor|sponsored|supplemental|pagination|pager|popup|modal|overlay|newsletter|subscribe|subscription|signup|paywall|promo|promos|outbrain|taboola|toolbar|widget|skip|skiplink|sr-only|visually-hidden|screen-reader-text|print-only|author-bio|byline|tags|tag-list|jump-link|toc|table-of-contents|login|search|cart|minicart|drawer|offcanvas|hamburger|announcement|alert-bar|notice|interstitial)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(ad|ads|adv|advert|advertisement|advertising|ad-?slot|dfp|gpt|banner|breadcrumbs?|combx|disqus|gdpr|cookies?|consent|cookie-?banner|onetrust|footer|masthead|header|menu|navbar|nav|navigation|megamenu|related|recommended|recirc|more-stories|remark|rss|shoutbox|sidebar|skyscraper|social|socials|share|sharing|sharebar|share-?buttons|sponsor|sponsored|supplemental|pagination|pager|popup|modal|overlay|newsletter|subscribe|subscription|signup|paywall|promo|promos|outbrain|taboola|toolbar|widget|skip|skiplink|sr-only|visually-hidden|screen-reader-text|print-only|author-bio|byline|tags|tag-list|jump-link|toc|table-of-contents|login|search|cart|minicart|drawer|offcanvas|hamburger|announcement|alert-bar|notice|interstitial)(?:$|[\s_-])/i;
 
 /** Names that mark a content wrapper even when UNLIKELY also matches (e.g. "main-header-content"). */
 const MAYBE = /article|body|content|main|column|entry|post|story|text|prose|markdown|thread|topic|message/i;
@@ -94,10 +90,13 @@ export function isHidden(el: Element): boolean {
 
 /** Cheap, size-independent drop decision used during the stats pass. */
 export function isChrome(el: Element): boolean {
-  if (CHROME_TAGS.has(el.name)) return true;
+  if (CONTROL_TAGS.has(el.name)) return true;
   const role = el.attribs.role;
-  return role !== undefined && CHROME_ROLES.has(role.toLowerCase());
+  return (role !== undefined && MODAL_ROLES.has(role.toLowerCase())) || el.attribs['aria-modal'] === 'true';
 }
+
+/** Overlays (cookie dialogs, sign-up modals) are dropped whatever their size. */
+const MODAL_ROLES = new Set(['dialog', 'alertdialog']);
 
 function nameOf(el: Element): string {
   const a = el.attribs;
@@ -111,18 +110,108 @@ function nameOf(el: Element): string {
 const words = (s: string): string => s.replace(/([a-z])([A-Z])/g, '$1-$2');
 
 export function looksUnlikely(el: Element): boolean {
+  return unlikelyName(el) !== null;
+}
+
+/** The chrome word an element's class/id carries ("menu", "widget"...), if any. */
+function unlikelyName(el: Element): string | null {
   const n = nameOf(el);
-  if (n === '') return false;
-  const w = words(n);
-  return UNLIKELY.test(w) && !MAYBE.test(n);
+  if (n === '') return null;
+  const m = UNLIKELY.exec(words(n));
+  return m && !MAYBE.test(n) ? m[1]!.toLowerCase() : null;
+}
+
+/** Structural chrome: landmark tags and roles. */
+function structuralFamily(el: Element): string | null {
+  if (CHROME_TAGS.has(el.name)) return el.name;
+  const role = el.attribs.role?.toLowerCase();
+  return role !== undefined && CHROME_ROLES.has(role) ? `role:${role}` : null;
 }
 
 /**
- * Remove class/id-named chrome, but never a region holding most of the page's text: a wrapper
- * called "page-with-sidebar" around the article must survive.
+ * Why an element looks like chrome by its markup, as a family key: elements removed for the
+ * same reason are judged together (a page built from "elementor-widget" blocks is not made of
+ * widgets to drop).
+ */
+function namedFamily(el: Element): string | null {
+  if (el.name === 'header') return 'header';
+  if (isHidden(el)) return 'hidden';
+  return unlikelyName(el);
+}
+
+const NEVER_REMOVED = new Set(['a', 'main', 'article', 'body']);
+
+type Measure = { text: number; link: number } | undefined;
+const ownText = (s: Measure): number => (s ? s.text - s.link : 0);
+
+/**
+ * Remove page chrome before scoring, in two rounds. Landmarks (nav, aside, footer, ARIA roles)
+ * go unless one holds most of the page (broken markup leaves whole pages inside an unclosed
+ * <aside>). Then class/id-named and hidden regions go, but never one holding a large share of
+ * what is left (a wrapper called "page-with-sidebar" around the article must survive), nor a
+ * family of same-named regions that together hold most of it (page builders name every block
+ * "widget", streaming renderers park every chunk in a hidden div).
  */
 export function removeUnlikely(root: Element, stats: StatsMap): void {
-  const total = stats.get(root)?.text ?? 0;
+  const rs = stats.get(root);
+  const total = rs?.text ?? 0;
+  const totalOwn = ownText(rs);
+  removeChrome(root, stats, structuralFamily, (s) => s.text < 0.5 * total || ownText(s) < 0.5 * totalOwn);
+  removeNamed(root, stats);
+}
+
+function removeNamed(root: Element, stats: StatsMap): void {
+  const rs = stats.get(root);
+  const total = rs?.text ?? 0;
+  const totalOwn = ownText(rs);
+  const found = collect(root, namedFamily);
+  const sums = new Map<string, [number, number]>();
+  let rest = totalOwn;
+  for (const [el, f] of found) {
+    const sum = sums.get(f) ?? [0, 0];
+    const t = ownText(stats.get(el));
+    sum[0] += t;
+    sum[1]++;
+    sums.set(f, sum);
+    rest -= t;
+  }
+  const kept = new Set<string>();
+  for (const [f, [text, n]] of sums) {
+    if (n < 2 || totalOwn <= 0 || text < 0.5 * totalOwn) continue;
+    // hidden copies (mobile variants, microdata) often duplicate visible content: hidden blocks
+    // are the content only when the visible page is nearly empty without them
+    if (f === 'hidden' && rest >= 0.1 * totalOwn) continue;
+    kept.add(f);
+  }
+  const family = (el: Element): string | null => {
+    const f = namedFamily(el);
+    return f === null || kept.has(f) ? null : f;
+  };
+  const minor = (s: Stats, el: Element): boolean =>
+    s.text < 0.4 * total || (el.name === 'header' && s.text < 400);
+  for (const [el, f] of found) {
+    if (kept.has(f)) removeChrome(el, stats, family, minor); // other chrome inside content
+    else if (minor(stats.get(el) ?? ZERO, el)) removeWithStats(el, stats);
+    else removeChrome(el, stats, family, minor);
+  }
+}
+
+const ZERO: Stats = {
+  text: 0,
+  link: 0,
+  inline: 0,
+  commas: 0,
+  allCommas: 0,
+  paras: 0,
+  imgs: 0,
+  lis: 0,
+  inputs: 0,
+  headings: 0,
+};
+
+/** Outermost elements under `root` that `familyOf` names, with their family. */
+function collect(root: Element, familyOf: (el: Element) => string | null): Array<[Element, string]> {
+  const found: Array<[Element, string]> = [];
   const stack: Element[] = [];
   const push = (p: ParentNode): void => {
     for (let i = p.children.length - 1; i >= 0; i--) {
@@ -133,19 +222,31 @@ export function removeUnlikely(root: Element, stats: StatsMap): void {
   push(root);
   while (stack.length > 0) {
     const el = stack.pop()!;
-    if (el.name === 'a' || el.name === 'main' || el.name === 'article' || el.name === 'body') {
-      push(el);
-      continue;
-    }
-    // Hidden is judged by size too: shops hide whole pages until a script reveals them.
-    if (el.name === 'header' || looksUnlikely(el) || isHidden(el)) {
-      const s = stats.get(el);
-      if (!s || s.text < 0.4 * total || (el.name === 'header' && s.text < 400)) {
-        removeWithStats(el, stats);
+    if (!NEVER_REMOVED.has(el.name)) {
+      const f = familyOf(el);
+      if (f !== null) {
+        found.push([el, f]);
         continue;
       }
+      if (el.name === 'table' || el.name === 'pre' || el.name === 'code') continue;
     }
-    if (el.name === 'table' || el.name === 'pre' || el.name === 'code') continue;
     push(el);
+  }
+  return found;
+}
+
+/** Remove the outermost named elements that are minor; look inside the others. */
+function removeChrome(
+  root: Element,
+  stats: StatsMap,
+  familyOf: (el: Element) => string | null,
+  minor: (s: Stats, el: Element) => boolean,
+): void {
+  const queue: Element[] = [root];
+  while (queue.length > 0) {
+    for (const [el] of collect(queue.pop()!, familyOf)) {
+      if (minor(stats.get(el) ?? ZERO, el)) removeWithStats(el, stats);
+      else queue.push(el);
+    }
   }
 }

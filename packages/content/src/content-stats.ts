@@ -168,28 +168,40 @@ function finish(el: Element, stats: StatsMap): Stats {
 
 /** Remove a subtree and subtract its stats from every ancestor. */
 export function removeWithStats(el: Element, stats: StatsMap): void {
+  propagate(el, el.parent, stats, -1);
+  removeNode(el);
+}
+
+/** Undo removeWithStats: put `el` back under `parent` at `index` and re-add its stats. */
+export function restoreWithStats(el: Element, parent: ParentNode, index: number, stats: StatsMap): void {
+  el.parent = parent;
+  parent.children.splice(Math.min(index, parent.children.length), 0, el);
+  propagate(el, parent, stats, 1);
+}
+
+function propagate(el: Element, parent: ParentNode | null, stats: StatsMap, sign: 1 | -1): void {
   const s = stats.get(el);
-  let p: ParentNode | null = el.parent;
+  if (!s) return;
+  let p: ParentNode | null = parent;
   const block = isBlockName(el.name);
-  while (s && p && isElement(p)) {
+  while (p && isElement(p)) {
     const ps = stats.get(p);
     if (ps) {
-      ps.text -= s.text;
-      ps.link -= p.name === 'a' ? s.text : s.link;
-      ps.paras -= s.paras + (el.name === 'p' || el.name === 'pre' ? 1 : 0);
-      ps.imgs -= s.imgs + (el.name === 'img' ? 1 : 0);
-      ps.lis -= s.lis + (el.name === 'li' ? 1 : 0);
-      ps.inputs -= s.inputs;
-      ps.allCommas -= s.allCommas;
-      ps.headings -= s.headings + (/^h[1-6]$/.test(el.name) ? 1 : 0);
-      if (!block && p === el.parent) {
-        ps.inline -= s.inline;
-        ps.commas -= s.commas;
+      ps.text += sign * s.text;
+      ps.link += sign * (p.name === 'a' ? s.text : s.link);
+      ps.paras += sign * (s.paras + (el.name === 'p' || el.name === 'pre' ? 1 : 0));
+      ps.imgs += sign * (s.imgs + (el.name === 'img' ? 1 : 0));
+      ps.lis += sign * (s.lis + (el.name === 'li' ? 1 : 0));
+      ps.inputs += sign * s.inputs;
+      ps.allCommas += sign * s.allCommas;
+      ps.headings += sign * (s.headings + (/^h[1-6]$/.test(el.name) ? 1 : 0));
+      if (!block && p === parent) {
+        ps.inline += sign * s.inline;
+        ps.commas += sign * s.commas;
       }
     }
     p = p.parent;
   }
-  removeNode(el);
 }
 
 export const linkDensity = (s: Stats | undefined): number => (s && s.text > 0 ? s.link / s.text : 0);

@@ -5,7 +5,7 @@
  */
 import type { Element, ParentNode } from 'domhandler';
 import { classWeight } from './class-weight';
-import { linkDensity, removeWithStats, type StatsMap } from './content-stats';
+import { linkDensity, removeWithStats, restoreWithStats, type Stats, type StatsMap } from './content-stats';
 import { findAll, setChildren, textOf } from './dom.util';
 
 const CONDITIONAL = new Set([
@@ -38,7 +38,7 @@ const SHORT_BLOCKS = new Set([
 ]);
 
 const BOILERPLATE_LINE =
-  /^(?:advertisements?|ad|sponsored( content)?|share( this( article| story| post)?)?( on \w+)?|read more|read next|read also|see also|related( articles| posts| stories| content)?|more from [\w\s]+|sign up( now)?|subscribe( now)?|follow us( on \w+)?|skip to (main )?content|loading\.*|continue reading( below)?|advertisement - continue reading below|story continues below( advertisement)?|click here to (subscribe|sign up)|print|email|tweet|comments?|leave a (comment|reply)|back to top|scroll to top|you may also like|recommended( for you)?|trending( now)?|most popular|newsletter|copy link|link copied)[\s.:!»›>-]*$/i;
+  /^(?:advertisements?|ad|adverts?|sponsored( content)?|sharing is caring|like this|like|tell us what you think|related (news|posts?|tags|articles|stories|content|reading)|tags|previous (post|article)|next (post|article)|don'?t miss|post comment( \(\+\))?|share( this( article| story| post)?)?( on \w+)?|read more|read next|read also|see also|related( articles| posts| stories| content)?|more from [\w\s]+|sign up( now)?|subscribe( now)?|follow us( on \w+)?|skip to (main )?content|loading\.*|continue reading( below)?|advertisement - continue reading below|story continues below( advertisement)?|click here to (subscribe|sign up)|print|email|tweet|comments?|leave a (comment|reply)|back to top|scroll to top|you may also like|recommended( for you)?|trending( now)?|most popular|newsletter|copy link|link copied)[\s.:!»›>-]*$/i;
 
 interface Removal {
   el: Element;
@@ -76,8 +76,7 @@ export function cleanConditionally(root: Element, stats: StatsMap, scores: Map<E
   if (before > 200 && after < before * 0.4) {
     for (let i = removed.length - 1; i >= 0; i--) {
       const r = removed[i]!;
-      r.el.parent = r.parent;
-      r.parent.children.splice(Math.min(r.index, r.parent.children.length), 0, r.el);
+      restoreWithStats(r.el, r.parent, r.index, stats);
     }
     relink(root);
   }
@@ -122,6 +121,7 @@ function hasAncestor(el: Element, name: string): boolean {
 /** Light cleaning for grid/list pages: their content is link-dense, so only drop named chrome. */
 export function cleanRegion(root: Element, stats: StatsMap): void {
   const total = stats.get(root)?.text ?? 0;
+  const negative: Element[] = [];
   const els = findAll(root, (e) => CONDITIONAL.has(e.name) || SHORT_BLOCKS.has(e.name));
   for (let i = els.length - 1; i >= 0; i--) {
     const el = els[i]!;
@@ -130,6 +130,151 @@ export function cleanRegion(root: Element, stats: StatsMap): void {
     if (!s) continue;
     if (s.text < 60 && SHORT_BLOCKS.has(el.name) && BOILERPLATE_LINE.test(textOf(el)))
       removeWithStats(el, stats);
-    else if (s.text < 0.2 * total && classWeight(el) < 0) removeWithStats(el, stats);
+    else if (s.text < 0.2 * total && classWeight(el) < 0) negative.push(el);
   }
+  // chrome names on most of the region are a page builder's vocabulary, not chrome
+  let named = 0;
+  for (const el of negative) if (!hasRemovedAncestor(el, root)) named += stats.get(el)?.text ?? 0;
+  if (named > 0.5 * total) return;
+  for (const el of negative) if (el.parent && !hasRemovedAncestor(el, root)) removeWithStats(el, stats);
+}
+
+const CAPTION = /(?:^|[\s_-])(?:caption|captions|credit|credits|photo-?credit|image-?credit|figcaption|wp-caption-text)(?:$|[\s_-])/i;
+
+/**
+ * Article mode only: the headline, image captions and photo credits are page furniture around
+ * the body text, not the body (both benchmarks' annotators and most readers agree).
+ */
+export function trimArticle(root: Element, stats: StatsMap): void {
+  trimLines(root, stats);
+  const h1 = process.env.WCS_NOH1 ? [] : findAll(root, (e) => e.name === 'h1');
+  const caps = process.env.WCS_NOCAP ? [] : findAll(
+    root,
+    (e) =>
+      e.name === 'figcaption' ||
+      (e.name !== 'figure' && CAPTION.test(`${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`)),
+    (e) => e.name === 'figcaption',
+  );
+  const total = stats.get(root)?.text ?? 0;
+  const drop = [...h1, ...caps].filter((e) => {
+    const s = stats.get(e);
+    return !!s && s.text <= 400 && s.text <= 0.2 * total;
+  });
+  removeSome(root, stats, drop);
+}
+
+/**
+ * Remove furniture, unless together it is a large part of the text: then the names lie (a
+ * product grid whose every card has a "caption") and the page is not an article after all.
+ */
+function removeSome(root: Element, stats: StatsMap, els: Element[]): void {
+  const total = stats.get(root)?.text ?? 0;
+  const chosen = new Set(els);
+  let sum = 0;
+  for (const e of els) {
+    let nested = false;
+    for (let p: ParentNode | null = e.parent; p && p !== root; p = p.parent) {
+      if (chosen.has(p as Element)) {
+        nested = true;
+        break;
+      }
+    }
+    if (!nested) sum += stats.get(e)?.text ?? 0;
+  }
+  if (sum > 0.5 * total) return;
+  for (const e of els) if (e.parent && !hasRemovedAncestor(e, root)) removeWithStats(e, stats);
+}
+
+const BYLINE = /^(?:by|por|von|par|di|door|av|af|przez|posted|published|updated|first published|last updated|written by)\b/i;
+const DATE =
+  /\b(?:1[89]|20)\d\d\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d\d\b/;
+const META_NAME =
+  /(?:^|[\s_-])(?:byline|bylines|author|authors|author-?name|dateline|timestamp|date|published|pubdate|posted-?on|entry-meta|post-meta|article-meta|meta-?info|post-?date|publish-?date)(?:$|[\s_-])/i;
+const LETTER_WORD = /\p{L}{2,}/gu;
+
+/** Elements whose content is one line of text: no block-level descendants. */
+function isLine(el: Element, s: Stats): boolean {
+  return s.text === s.inline || el.name === 'time';
+}
+
+/**
+ * Bylines, datelines and fully linked one-line teasers inside an article body: short lines
+ * that carry no prose. Each rule is narrow; together they take most furniture out.
+ */
+function trimLines(root: Element, stats: StatsMap): void {
+  const els = findAll(root, (e) => LINE_TAGS.has(e.name) || META_NAME.test(nameOf(e)));
+  const meta: Element[] = [];
+  const dated: Element[] = [];
+  const linked: Element[] = [];
+  for (let i = els.length - 1; i >= 0; i--) {
+    const el = els[i]!;
+    const s = stats.get(el);
+    if (!s || s.text === 0 || s.text > 200) continue;
+    if (el.name === 'time' || (META_NAME.test(nameOf(el)) && s.text < 150 && !ENDS_PROSE.test(textOf(el)))) {
+      meta.push(el);
+      continue;
+    }
+    if (!isLine(el, s) || s.text > 120 || hasAncestor(el, 'blockquote')) continue;
+    const t = textOf(el);
+    if (/[.!?:]["”’)]?$/.test(t) && !BYLINE.test(t)) continue;
+    const words = t.match(LETTER_WORD)?.length ?? 0;
+    if ((BYLINE.test(t) && words <= 10) || (DATE.test(t) && words <= 8)) dated.push(el);
+    else if (s.link >= 0.9 * s.text && el.name !== 'li' && el.name !== 'span' && el.name !== 'a') linked.push(el);
+  }
+  // an article has a byline or two and a few teaser links; many of them make a listing, where
+  // dates, authors and linked titles are the content
+  const drop: Element[] = [];
+  if (meta.length + dated.length <= 5) drop.push(...meta, ...dated);
+  if (linked.length <= 4) drop.push(...linked);
+  removeSome(root, stats, drop);
+}
+
+const ENDS_PROSE = /[.!?]["”’)]?$/;
+const nameOf = (e: Element): string => `${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`;
+
+/** Detached subtrees keep their parent links: check the chain reaches the root. */
+function hasRemovedAncestor(el: Element, root: Element): boolean {
+  let p: ParentNode | null = el.parent;
+  while (p && p !== root) p = p.parent;
+  return p !== root;
+}
+
+const LINE_TAGS = new Set(['p', 'div', 'span', 'time', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'small', 'address']);
+
+/**
+ * Drop later copies of a repeated block (responsive pages ship the same product summary or
+ * article twice, for mobile and desktop). Candidates are matched by their statistics first,
+ * so text is only compared for likely twins.
+ */
+export function removeDuplicates(root: Element, stats: StatsMap): void {
+  const seen = new Map<string, Array<{ el: Element; text?: string }>>();
+  const stack: Element[] = [];
+  const push = (p: ParentNode): void => {
+    for (let i = p.children.length - 1; i >= 0; i--) {
+      const c = p.children[i]!;
+      if ('name' in c) stack.push(c as Element);
+    }
+  };
+  push(root);
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    const s = stats.get(el);
+    if (!s || s.text < 200) continue;
+    const key = `${s.text}/${s.link}/${s.allCommas}/${s.paras}/${s.lis}/${s.imgs}/${s.headings}`;
+    const twins = seen.get(key);
+    if (twins) {
+      const text = textOf(el);
+      if (twins.some((t) => !isAncestor(t.el, el) && (t.text ??= textOf(t.el)) === text)) {
+        removeWithStats(el, stats);
+        continue;
+      }
+      twins.push({ el, text });
+    } else seen.set(key, [{ el }]);
+    push(el);
+  }
+}
+
+function isAncestor(a: Element, el: Element): boolean {
+  for (let p: ParentNode | null = el.parent; p; p = p.parent) if (p === a) return true;
+  return false;
 }

@@ -1,11 +1,11 @@
 /** Entry points: processHtml (the hot path) and processDocument (content-type dispatch). */
-import { type Document, Element } from 'domhandler';
+import { type Document, Element, Text } from 'domhandler';
 import { escapeText } from 'entities';
-import { findFirst, isElement, parseHtml } from './dom.util';
+import { findFirst, isElement, parseHtml, setChildren } from './dom.util';
 import { serializeHtml } from './html.serializer';
 import { extractMainContent, extractWholeBody } from './main-content.extractor';
 import { BlockRenderer } from './markdown.serializer';
-import { extractMetadata } from './metadata.extractor';
+import { extractMetadata, fallbackText } from './metadata.extractor';
 import { buildStructured } from './structured.serializer';
 import type { ContentMetadata, OutputFormat, ProcessedContent, ProcessOptions, RawDocument } from './types';
 import { UrlResolver } from './url.util';
@@ -99,6 +99,10 @@ function run(input: string, opts: ProcessOptions, formats: Set<OutputFormat>): P
     const retry = extract(bodyOf(parseHtml(html.replace(NOSCRIPT_TAG, '<$1div'))));
     if (retry.pageText > pageText * 1.5) ({ root, stats, pageText } = retry);
   }
+  if (opts.onlyMainContent !== false && pageText < MIN_EXTRACTED && (stats.get(root)?.text ?? 0) < MIN_EXTRACTED) {
+    const fallback = fallbackRoot(fallbackText(doc));
+    if (fallback) root = fallback;
+  }
   const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
   if (formats.has('markdown'))
     out.markdown = new BlockRenderer({ resolver, stats, markdown: true }).render(root);
@@ -107,6 +111,29 @@ function run(input: string, opts: ProcessOptions, formats: Set<OutputFormat>): P
   if (formats.has('html')) out.html = serializeHtml(root, resolver);
   if (formats.has('json')) out.json = buildStructured(root, metadata, resolver, textRenderer);
   return out;
+}
+
+/** Below this many characters of visible text, a page is treated as carrying none. */
+const MIN_EXTRACTED = 200;
+
+/** Paragraphs of declared text (JSON-LD body or description) as a content root. */
+function fallbackRoot(text: string): Element | null {
+  const paras = text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (paras.length === 0) return null;
+  const root = new Element('div', {});
+  setChildren(
+    root,
+    paras.map((p) => {
+      const el = new Element('p', {});
+      setChildren(el, [new Text(p)]);
+      return el;
+    }),
+  );
+  return root;
 }
 
 const fence = (body: string, lang: string): string => {

@@ -6,7 +6,7 @@
 import { Element, type ParentNode } from 'domhandler';
 import { isChrome, removeComments, removeUnlikely } from './boilerplate.cleaner';
 import { classWeight } from './class-weight';
-import { cleanConditionally, cleanRegion } from './content.cleaner';
+import { cleanConditionally, cleanRegion, removeDuplicates, trimArticle } from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, type Stats, type StatsMap } from './content-stats';
 import { findAll, isElement, setChildren } from './dom.util';
 
@@ -54,9 +54,12 @@ interface Scored {
 
 const PROSE_MIN = 80;
 
+const SELF_VOTING = new Set(['div', 'section', 'article', 'main', 'td']);
+
 function scoreCandidates(stats: StatsMap, root: Element): Scored {
   const scores = new Map<Element, number>();
   const prose = new Map<Element, number>();
+  const clean = new Map<Element, number>();
   const init = (el: Element): number => {
     let s = scores.get(el);
     if (s === undefined) {
@@ -66,12 +69,26 @@ function scoreCandidates(stats: StatsMap, root: Element): Scored {
     return s;
   };
   const chain: Element[] = [];
+  // prose inside regions named as chrome (footer, sidebar, comments) does not make a page an
+  // article: it is not the prose the page is about
+  const weights = new Map<Element, number>();
+  const negative = (e: Element): boolean => {
+    let w = weights.get(e);
+    if (w === undefined) {
+      w = classWeight(e);
+      weights.set(e, w);
+    }
+    return w < 0;
+  };
   for (const [el, st] of stats) {
     if (st.inline < MIN_PARAGRAPH || !isBlockName(el.name)) continue;
     if (el.name === 'li' || el.name === 'dt' || /^h[1-6]$/.test(el.name)) continue;
     // stats outlive removed subtrees: only paragraphs still attached to the root vote
     chain.length = 0;
-    let p: ParentNode | null = el.parent;
+    // a div holding loose text is its own paragraph's container (readability wraps that text
+    // in <p> inside the div): it takes the first vote
+    if (SELF_VOTING.has(el.name) && !process.env.WCS_NOSELF) chain.push(el);
+    let p: ParentNode | null = el === root ? null : el.parent;
     while (p && isElement(p)) {
       chain.push(p);
       if (p === root) break;
@@ -85,12 +102,18 @@ function scoreCandidates(stats: StatsMap, root: Element): Scored {
       scores.set(a, init(a) + content / div);
     }
     if (st.inline >= PROSE_MIN && linkDensity(st) < 0.3) {
-      prose.set(el, (prose.get(el) ?? 0) + st.inline);
-      for (const a of chain) prose.set(a, (prose.get(a) ?? 0) + st.inline);
+      const m = chain.some(negative) ? prose : clean;
+      for (const map of m === clean ? [prose, clean] : [prose]) {
+        map.set(el, (map.get(el) ?? 0) + st.inline);
+        for (const a of chain) if (a !== el) map.set(a, (map.get(a) ?? 0) + st.inline);
+      }
     }
   }
   for (const [el, s] of scores) scores.set(el, s * (1 - linkDensity(stats.get(el))));
-  return { scores, prose };
+  // unless chrome names are everywhere (page builders call every block a "widget")
+  const all = prose.get(root) ?? 0;
+  const kept = clean.get(root) ?? 0;
+  return { scores, prose: kept >= PROSE_PAGE_MIN || kept >= 0.5 * all ? clean : prose };
 }
 
 /** Worth descending into: holds blocks, is not itself a paragraph, list or table. */
@@ -283,11 +306,17 @@ export function extractMainContent(body: Element): ExtractResult {
     proseTotal >= PROSE_PAGE_MIN &&
     (chosenProse >= 0.6 * proseTotal || (chosenProse >= 1500 && chosenProse >= 0.4 * proseTotal));
   if (!articleMode) chosen = [mainRegion(body, stats)];
+  if (process.env.WCS_MODE) (globalThis as any).__mode = { article: articleMode, proseTotal, chosenProse, top: desc(top), score: scores.get(top) };
+  if (process.env.WCS_DEBUG) console.error('DEBUG top', desc(top), 'score', scores.get(top), 'chosen', chosen.map(desc), 'prose', proseTotal, chosenProse, 'article', articleMode, 'textAfterUnlikely', stats.get(body)?.text);
   const root = new Element('div', {});
   setChildren(root, chosen.length === 1 && chosen[0] === body ? [...body.children] : chosen);
   stats.set(root, sumStats(chosen, stats));
-  if (articleMode) cleanConditionally(root, stats, scores);
+  if (articleMode) {
+    cleanConditionally(root, stats, scores);
+    trimArticle(root, stats);
+  }
   else cleanRegion(root, stats);
+  if (!process.env.WCS_NODUP) removeDuplicates(root, stats);
   return { root, stats, pageText };
 }
 
@@ -324,3 +353,5 @@ export function extractWholeBody(body: Element): ExtractResult {
   const stats = computeStats(body);
   return { root: body, stats, pageText: stats.get(body)?.text ?? 0 };
 }
+
+const desc = (e: Element): string => `${e.name}${e.attribs.id ? '#' + e.attribs.id : ''}${e.attribs.class ? '.' + e.attribs.class.trim().split(/\s+/).slice(0, 3).join('.') : ''}`;

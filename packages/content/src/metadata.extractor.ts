@@ -157,3 +157,38 @@ export function extractMetadata({
   if (statusCode !== undefined) md.statusCode = statusCode;
   return md;
 }
+
+/** Text fields of a JSON-LD object and its comments/answers (forum threads, Q&A). */
+function ldText(o: Record<string, Json>, out: string[], depth: number): void {
+  for (const k of ['articleBody', 'text']) {
+    const v = o[k];
+    if (typeof v === 'string' && v.trim()) out.push(v.trim());
+  }
+  if (depth > 2) return;
+  for (const k of ['comment', 'suggestedAnswer', 'acceptedAnswer', 'mainEntity']) {
+    const v = o[k];
+    for (const x of Array.isArray(v) ? v : [v])
+      if (x && typeof x === 'object' && !Array.isArray(x)) ldText(x, out, depth + 1);
+  }
+}
+
+/**
+ * Text for pages whose markup carries none (client-rendered apps): the body text a page
+ * declares in JSON-LD (articleBody, text, forum comments and answers). Descriptions are not
+ * used: a teaser is not the content, and an empty page should read as empty.
+ */
+export function fallbackText(doc: Document): string {
+  const c = collect(doc);
+  let best: string[] = [];
+  let bestLen = 0;
+  for (const o of ldObjects(c.jsonLd)) {
+    const parts: string[] = [];
+    ldText(o, parts, 0);
+    const len = parts.reduce((n, p) => n + p.length, 0);
+    if (len > bestLen) {
+      best = parts;
+      bestLen = len;
+    }
+  }
+  return best.join('\n\n');
+}

@@ -10,8 +10,31 @@ export type {
   StartedBatchItem,
 } from './batch.types';
 export { BatchesRepository } from './batches.repository';
+export type {
+  CompletePageOutcome,
+  CrawlOptions,
+  CrawlPageStatus,
+  CrawlPageTask,
+  CrawlPageView,
+  CrawlStatus,
+  CrawlStopReason,
+  CrawlView,
+  FrontierPage,
+} from './crawl.types';
+export { CrawlRecoveryRepository } from './crawl-recovery.repository';
+export { CrawlsRepository } from './crawls.repository';
 export { CreditsRepository, type LedgerRow } from './credits.repository';
 export { createDb, type Db, type DbOptions, inTransaction, type Tx } from './db';
+export {
+  type DocumentInput,
+  type DocumentSearchHit,
+  type DocumentSearchQuery,
+  DocumentsRepository,
+  indexableText,
+  MAX_INDEXED_CHARS,
+  primaryLanguage,
+  textSearchConfigFor,
+} from './documents.repository';
 export { ensureDatabase } from './ensure-database';
 export { LEDGER_REASONS, type LedgerReason } from './ledger-reason';
 export { migrateDatabase } from './migrations';

@@ -165,3 +165,14 @@ export class InternalError extends ServiceError {
     super('INTERNAL', 500, message, o);
   }
 }
+
+// ---- search providers (issue 3) ---------------------------------------------------------------
+/**
+ * The configured search provider (SearXNG, Brave, …) failed: unreachable, misconfigured, rejected
+ * our key, answered garbage or too late. The message names the setting to check (SEARXNG_URL, …).
+ */
+export class SearchProviderError extends ServiceError {
+  constructor(message: string, o: Opts & { retryable?: boolean } = {}) {
+    super('SEARCH_PROVIDER_FAILED', 502, message, { ...o, retryable: o.retryable ?? true });
+  }
+}

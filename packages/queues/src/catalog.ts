@@ -65,11 +65,19 @@ export const queueCatalog = {
   },
   crawl: {
     payload: crawlStartPayload,
-    jobOptions: { attempts: 3, backoff: { type: 'exponential', delay: 1_000 }, ...keepFinished } satisfies JobsOptions,
+    jobOptions: {
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 1_000 },
+      ...keepFinished,
+    } satisfies JobsOptions,
   },
   'crawl-page': {
     payload: crawlPagePayload,
-    jobOptions: { attempts: 3, backoff: { type: 'exponential', delay: 1_000 }, ...keepFinished } satisfies JobsOptions,
+    jobOptions: {
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 1_000 },
+      ...keepFinished,
+    } satisfies JobsOptions,
   },
   /** Interactive like `scrape`: no retries, the caller is waiting. */
   map: {

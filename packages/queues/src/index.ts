@@ -1,4 +1,5 @@
 export type { Job } from 'bullmq';
+export { DelayedError } from 'bullmq';
 export * from './catalog';
 export * from './connection';
 export * from './idle-service';

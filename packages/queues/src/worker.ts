@@ -1,5 +1,5 @@
 import { encodeError, toServiceError } from '@wcs/errors';
-import { type Job, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type PayloadOf, type QueueName, queueCatalog } from './catalog';
 import { createRedisConnection } from './connection';
@@ -44,6 +44,9 @@ export function defineWorker<N extends QueueName, R>(
       try {
         return await processor(parsed.data as PayloadOf<N>, job);
       } catch (err) {
+        // A processor that moved its job to the delayed set (job.moveToDelayed) must throw
+        // DelayedError itself, unwrapped, or BullMQ would count it as a failure.
+        if (err instanceof DelayedError) throw err;
         const se = toServiceError(err);
         const encoded = encodeError(se);
         // Unknown failures (a DB hiccup, say) get the queue's bounded retries; target errors don't.

@@ -1,7 +1,7 @@
 import { type OutputFormat, processDocument } from '@wcs/content';
 import { TargetBlockedError, TargetHttpError } from '@wcs/errors';
 import type { DocumentData } from '@wcs/queues';
-import type { EngineName, Renderer } from '@wcs/renderer';
+import type { EngineName, Renderer, RenderResult } from '@wcs/renderer';
 
 export interface ScrapeRequest {
   url: string;
@@ -27,6 +27,19 @@ const BLOCK_STATUSES = new Set([401, 403, 429, 451]);
  * monitor checks). HTTP error statuses fail the scrape, so callers never pay for an error page.
  */
 export async function scrapeDocument(renderer: Renderer, req: ScrapeRequest): Promise<ScrapeOutcome> {
+  const page = await fetchPage(renderer, req);
+  return { data: documentFromPage(page, req), engine: page.engine, elapsedMs: page.elapsedMs };
+}
+
+/**
+ * The network half of `scrapeDocument`: render the URL and turn error statuses into errors. The
+ * crawler calls it on its own so it can hold a per-host slot only while the site is being
+ * fetched, and so it gets the raw HTML for link extraction.
+ */
+export async function fetchPage(
+  renderer: Renderer,
+  req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>,
+): Promise<RenderResult> {
   const page = await renderer.render({
     url: req.url,
     engine: req.engine ?? 'auto',
@@ -40,7 +53,14 @@ export async function scrapeDocument(renderer: Renderer, req: ScrapeRequest): Pr
     });
   }
   if (page.statusCode >= 400) throw new TargetHttpError(page.statusCode);
+  return page;
+}
 
+/** The CPU half of `scrapeDocument`: a fetched page -> markdown/html/text(/json) + metadata. */
+export function documentFromPage(
+  page: RenderResult,
+  req: Pick<ScrapeRequest, 'url' | 'format' | 'onlyMainContent'>,
+): DocumentData {
   const formats: OutputFormat[] =
     req.format === 'json' ? ['markdown', 'html', 'text', 'json'] : ['markdown', 'html', 'text'];
   const doc = processDocument(
@@ -53,12 +73,11 @@ export async function scrapeDocument(renderer: Renderer, req: ScrapeRequest): Pr
     },
     { onlyMainContent: req.onlyMainContent, formats },
   );
-  const data: DocumentData = {
+  return {
     markdown: doc.markdown,
     html: doc.html,
     text: doc.text,
     ...(doc.json !== undefined ? { json: doc.json } : {}),
     metadata: { ...doc.metadata, title: doc.metadata.title, statusCode: page.statusCode, sourceURL: req.url },
   };
-  return { data, engine: page.engine, elapsedMs: page.elapsedMs };
 }

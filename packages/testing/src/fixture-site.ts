@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { endlessPage, privatePage, type TreeOptions, treePage } from './crawl-fixture-pages';
 
 export interface FixtureSite {
   url: string;
@@ -15,6 +16,8 @@ export interface FixtureSite {
   hits(path: string): number;
   /** `METHOD path` lines in arrival order. */
   accessLog: string[];
+  /** Every request with its arrival time (ms since epoch), in arrival order. */
+  requests: Array<{ path: string; search: string; at: number }>;
   close(): Promise<void>;
 }
 
@@ -206,10 +209,22 @@ const PNG = Buffer.from(
   'base64',
 );
 
-export function startFixtureSite(opts: { pages?: number } = {}): Promise<FixtureSite> {
+export interface FixtureSiteOptions {
+  pages?: number;
+  /** Crawl tests: the /tree pages (default 3 children per node, 3 levels). */
+  tree?: TreeOptions;
+  /** Replaces the robots.txt body; `{base}` becomes the site's origin. */
+  robotsTxt?: string;
+  /** Replaces the sitemap's URLs (paths, e.g. ['/tree/3/3']). */
+  sitemapPaths?: string[];
+}
+
+export function startFixtureSite(opts: FixtureSiteOptions = {}): Promise<FixtureSite> {
+  const tree = opts.tree ?? { branching: 3, depth: 3 };
   const pages = Math.max(1, opts.pages ?? 50);
   const counts = new Map<string, number>();
   const accessLog: string[] = [];
+  const requests: Array<{ path: string; search: string; at: number }> = [];
   const sockets = new Set<Socket>();
   // Every timer a slow route creates, so close() can stop them even if a client never disconnects.
   const timers = new Set<NodeJS.Timeout>();
@@ -245,6 +260,13 @@ export function startFixtureSite(opts: { pages?: number } = {}): Promise<Fixture
     const path = parsed.pathname;
     counts.set(path, (counts.get(path) ?? 0) + 1);
     accessLog.push(`${req.method ?? 'GET'} ${path}`);
+    requests.push({ path, search: parsed.search, at: Date.now() });
+
+    const treeHit = path.startsWith('/tree') ? treePage(path, tree) : null;
+    if (treeHit) return html(res, treeHit.status, treeHit.html);
+    if (path === '/endless')
+      return html(res, 200, endlessPage(Number(parsed.searchParams.get('page') ?? 0) || 0));
+    if (path.startsWith('/private/')) return html(res, 200, privatePage(path));
 
     const article = /^\/article\/(\d+)$/.exec(path);
     if (article) {
@@ -385,6 +407,9 @@ export function startFixtureSite(opts: { pages?: number } = {}): Promise<Fixture
       case '/assets/tracker.js':
         return html(res, 200, 'window.tracked = true;', 'text/javascript');
       case '/robots.txt':
+        if (opts.robotsTxt !== undefined) {
+          return html(res, 200, opts.robotsTxt.replaceAll('{base}', base), 'text/plain; charset=utf-8');
+        }
         return html(
           res,
           200,
@@ -392,7 +417,9 @@ export function startFixtureSite(opts: { pages?: number } = {}): Promise<Fixture
           'text/plain; charset=utf-8',
         );
       case '/sitemap.xml': {
-        const urls = [`${base}/`, ...Array.from({ length: pages }, (_, i) => `${base}/article/${i}`)];
+        const urls = opts.sitemapPaths
+          ? opts.sitemapPaths.map((p) => `${base}${p}`)
+          : [`${base}/`, ...Array.from({ length: pages }, (_, i) => `${base}/article/${i}`)];
         const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls
           .map((u) => `  <url><loc>${u}</loc><lastmod>2024-03-12</lastmod></url>`)
           .join('\n')}\n</urlset>\n`;
@@ -419,6 +446,7 @@ export function startFixtureSite(opts: { pages?: number } = {}): Promise<Fixture
         port,
         hits: (p) => counts.get(p) ?? 0,
         accessLog,
+        requests,
         close: () =>
           new Promise<void>((done) => {
             for (const t of timers) clearInterval(t);

@@ -1,9 +1,13 @@
-import { baseEnv, loadEnv } from '@wcs/config';
+import { baseEnv, crawlEnv, discoveryEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
 import type { z } from 'zod';
 
-export const envSchema = baseEnv;
-export type ServiceEnv = z.infer<typeof envSchema>;
+export const crawlWorkerEnvSchema = baseEnv
+  .extend(renderEnv.shape)
+  .extend(workerEnv.shape)
+  .extend(crawlEnv.shape)
+  .extend(discoveryEnv.shape);
+export type CrawlWorkerEnv = z.infer<typeof crawlWorkerEnvSchema>;
 
-export function loadServiceEnv(env?: NodeJS.ProcessEnv): ServiceEnv {
-  return loadEnv(envSchema, env);
+export function loadCrawlWorkerEnv(env?: NodeJS.ProcessEnv): CrawlWorkerEnv {
+  return loadEnv(crawlWorkerEnvSchema, env);
 }

@@ -1,16 +1,20 @@
-import { startIdleService } from '@wcs/queues';
 import { runService } from '@wcs/runtime';
-import { loadServiceEnv } from './env';
+import { startCrawlWorker } from './crawl-worker';
+import { loadCrawlWorkerEnv } from './env';
+import { startMapWorker } from './map-worker';
 
-// A real process already (config, Redis, clean shutdown); issue #3 adds the crawl and map processors.
 runService({
   service: 'crawl-worker',
-  loadEnv: loadServiceEnv,
+  loadEnv: loadCrawlWorkerEnv,
   start: async ({ env, logger, shutdown }) => {
-    const idle = await startIdleService(env.REDIS_URL, (err) =>
-      logger.warn({ err: err.message }, 'redis error'),
+    const crawl = await startCrawlWorker(env, logger);
+    shutdown.add('crawl-worker', () => crawl.close());
+    // Closed first (newest first), before the renderer it shares with the crawl worker.
+    const map = await startMapWorker(env, logger, { renderer: crawl.renderer });
+    shutdown.add('map-worker', () => map.close());
+    logger.info(
+      { concurrency: env.WORKER_CONCURRENCY, hostConcurrency: env.CRAWL_HOST_CONCURRENCY },
+      'crawl worker started',
     );
-    shutdown.add('idle', () => idle.close());
-    logger.info('started; issue #3 adds the crawl and map processors');
   },
 });

@@ -9,10 +9,13 @@ import { metricsMiddleware } from './middleware/metrics.middleware';
 import { rateLimitMiddleware } from './middleware/rate-limit.middleware';
 import { adminRoutes } from './routes/admin.routes';
 import { batchRoutes } from './routes/batch.routes';
+import { crawlRoutes } from './routes/crawl.routes';
 import { healthRoutes } from './routes/health.routes';
+import { mapRoutes } from './routes/map.routes';
 import { metricsRoutes } from './routes/metrics.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { scrapeRoutes } from './routes/scrape.routes';
+import { searchRoutes } from './routes/search.routes';
 
 /** The HTTP surface. Pure wiring: every dependency comes in through `deps`. */
 export function createApp(deps: GatewayDeps): Express {
@@ -44,6 +47,9 @@ export function createApp(deps: GatewayDeps): Express {
   app.use('/v1', authMiddleware(deps), rateLimitMiddleware(deps));
   app.use(scrapeRoutes(deps));
   app.use(batchRoutes(deps));
+  app.use(searchRoutes(deps));
+  app.use(crawlRoutes(deps));
+  app.use(mapRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

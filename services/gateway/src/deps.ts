@@ -2,11 +2,13 @@ import type {
   AccountsRepository,
   ApiKeysRepository,
   BatchesRepository,
+  CrawlsRepository,
   CreditsRepository,
   PlanId,
 } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import type { QueueProducer } from '@wcs/queues';
+import type { SearchProvider } from '@wcs/search';
 import type { Redis } from 'ioredis';
 
 /** Everything the HTTP layer needs, wired in main.ts (or by tests) — no module singletons. */
@@ -19,6 +21,9 @@ export interface GatewayDeps {
   apiKeys: ApiKeysRepository;
   credits: CreditsRepository;
   batches: BatchesRepository;
+  crawls: CrawlsRepository;
+  /** POST /v1/search: the configured provider and the default time budget of a search. */
+  search: { provider: SearchProvider; timeoutMs: number };
   /** Liveness of PostgreSQL for /healthz. */
   pingDatabase: () => Promise<void>;
   settings: GatewaySettings;

@@ -1,7 +1,7 @@
-import { baseEnv, gatewayEnv, loadEnv } from '@wcs/config';
+import { baseEnv, gatewayEnv, loadEnv, searchEnv } from '@wcs/config';
 import type { z } from 'zod';
 
-export const gatewayEnvSchema = baseEnv.extend(gatewayEnv.shape);
+export const gatewayEnvSchema = baseEnv.extend(gatewayEnv.shape).extend(searchEnv.shape);
 export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;
 
 export function loadGatewayEnv(env?: NodeJS.ProcessEnv): GatewayEnv {

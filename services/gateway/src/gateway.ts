@@ -1,13 +1,17 @@
 import type { Server } from 'node:http';
+import { searchProviderConfig } from '@wcs/config';
 import {
   AccountsRepository,
   ApiKeysRepository,
   BatchesRepository,
+  CrawlsRepository,
   CreditsRepository,
   createDb,
+  DocumentsRepository,
 } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import { createRedisConnection, QueueProducer } from '@wcs/queues';
+import { createSearchProvider } from '@wcs/search';
 import { createApp } from './app';
 import type { GatewayDeps } from './deps';
 import type { GatewayEnv } from './env';
@@ -33,6 +37,11 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
     apiKeys: new ApiKeysRepository(db),
     credits: new CreditsRepository(db),
     batches: new BatchesRepository(db),
+    crawls: new CrawlsRepository(db),
+    search: {
+      provider: createSearchProvider(searchProviderConfig(env), { documents: new DocumentsRepository(db) }),
+      timeoutMs: env.SEARCH_TIMEOUT_MS,
+    },
     pingDatabase: async () => {
       await db.prisma.$queryRaw`SELECT 1`;
     },

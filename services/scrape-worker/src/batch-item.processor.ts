@@ -5,6 +5,7 @@ import type { Logger } from '@wcs/logger';
 import type { Job, PayloadOf } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
 import { scrapeDocument } from '@wcs/scraper';
+import type { DocumentIndexer } from './document-indexer';
 
 export interface BatchItemSettings {
   itemTimeoutMs: number;
@@ -18,7 +19,7 @@ export interface BatchItemSettings {
  * ones are retried by the queue until the last attempt, which fails the item.
  */
 export function batchItemProcessor(
-  deps: { batches: BatchesRepository; renderer: Renderer; logger: Logger },
+  deps: { batches: BatchesRepository; renderer: Renderer; logger: Logger; index?: DocumentIndexer },
   s: BatchItemSettings,
 ) {
   return async (
@@ -42,6 +43,8 @@ export function batchItemProcessor(
         timeoutMs: s.itemTimeoutMs,
       });
       await deps.batches.completeItem(item.itemId, outcome.data);
+      // Searchable afterwards (best effort, never throws).
+      await deps.index?.(item.accountId, outcome.data);
       return { itemId: item.itemId, status: 'done' };
     } catch (err) {
       const se = toServiceError(err);

@@ -1,9 +1,10 @@
-import { BatchesRepository, createDb } from '@wcs/db';
+import { BatchesRepository, createDb, DocumentsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import { type DefinedWorker, defineWorker, QueueProducer } from '@wcs/queues';
 import { createRenderer } from '@wcs/renderer';
 import { batchItemProcessor } from './batch-item.processor';
 import { BatchReconciler } from './batch-reconciler';
+import { createDocumentIndexer } from './document-indexer';
 import type { ScrapeWorkerEnv } from './env';
 import { scrapeProcessor } from './scrape.processor';
 
@@ -18,6 +19,7 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
   const db = createDb(env.DATABASE_URL);
   const batches = new BatchesRepository(db);
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX);
+  const index = createDocumentIndexer({ documents: new DocumentsRepository(db), logger });
   const renderer = createRenderer({
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
     fetchTimeoutMs: env.FETCH_TIMEOUT_MS,
@@ -41,11 +43,11 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
     logger,
   };
   const workers = [
-    defineWorker('scrape', scrapeProcessor(renderer), workerOpts),
+    defineWorker('scrape', scrapeProcessor(renderer, index), workerOpts),
     defineWorker(
       'scrape-batch',
       batchItemProcessor(
-        { batches, renderer, logger },
+        { batches, renderer, logger, index },
         { itemTimeoutMs: env.BATCH_ITEM_TIMEOUT_MS, maxStarts: env.BATCH_ITEM_MAX_STARTS },
       ),
       workerOpts,

@@ -1,5 +1,7 @@
 import { batchBody } from '../routes/batch.routes';
+import { crawlBody } from '../routes/crawl.routes';
 import { scrapeBody } from '../routes/scrape.routes';
+import { searchBody } from '../routes/search.routes';
 import type { OperationSpec } from './openapi.document';
 
 const documentData = {
@@ -102,5 +104,144 @@ export const OPERATIONS: OperationSpec[] = [
       },
     },
     errors: [401, 404, 429],
+  },
+  {
+    method: 'post',
+    path: '/v1/crawl',
+    summary: 'Start a crawl (1 credit per page crawled, charged as pages complete)',
+    description:
+      'Breadth first from url; robots.txt obeyed unless ignoreRobotsTxt; sitemap URLs seed the frontier at depth 1; maxDepth and maxPages exact. 402 when the balance is 0.',
+    body: crawlBody,
+    success: {
+      status: 202,
+      description: 'accepted; poll GET /v1/crawl/{id}',
+      schema: {
+        type: 'object',
+        properties: {
+          success: { const: true },
+          id: { type: 'string', format: 'uuid' },
+          url: { type: 'string' },
+        },
+      },
+    },
+    errors: [400, 401, 402, 413, 429, 503],
+  },
+  {
+    method: 'get',
+    path: '/v1/crawl/:id',
+    summary: 'Poll a crawl; pages in the order they finished, paged',
+    params: {
+      id: { in: 'path', description: 'crawl id' },
+      skip: { in: 'query', description: 'pages to skip (default 0; applies to pages and failedPages)' },
+      limit: { in: 'query', description: 'pages per response (default 100, max 1000)' },
+    },
+    success: {
+      status: 200,
+      description: 'crawl status, counts and finished pages',
+      schema: {
+        type: 'object',
+        properties: {
+          success: { const: true },
+          id: { type: 'string' },
+          status: { enum: ['pending', 'processing', 'done', 'failed'] },
+          url: { type: 'string' },
+          total: { type: 'integer', description: 'pages in the frontier (≤ maxPages)' },
+          completed: { type: 'integer' },
+          failed: { type: 'integer' },
+          creditsUsed: { type: 'integer' },
+          stopReason: {
+            enum: ['completed', 'max_pages', 'cancelled', 'out_of_credits', 'timeout', 'error'],
+            description: 'only when done or failed',
+          },
+          error: { type: 'string' },
+          next: { type: 'string', description: 'present when more pages remain' },
+          pages: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['url', 'markdown', 'metadata'],
+              properties: {
+                url: { type: 'string' },
+                markdown: { type: 'string' },
+                metadata: documentData.properties.metadata,
+                html: { type: 'string', description: 'format html' },
+                text: { type: 'string', description: 'format text' },
+                json: { type: 'object', description: 'format json' },
+              },
+            },
+          },
+          failedPages: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['url', 'error', 'code'],
+              properties: {
+                url: { type: 'string' },
+                error: { type: 'string' },
+                code: { type: 'string' },
+                statusCode: { type: 'integer' },
+              },
+            },
+          },
+        },
+      },
+    },
+    errors: [400, 401, 404, 429],
+  },
+  {
+    method: 'delete',
+    path: '/v1/crawl/:id',
+    summary: 'Cancel a crawl (idempotent); done pages are kept and stay billed',
+    params: { id: { in: 'path', description: 'crawl id' } },
+    success: {
+      status: 200,
+      description: 'the crawl status (failed / cancelled unless it had already finished), without pages',
+      schema: {
+        type: 'object',
+        properties: {
+          success: { const: true },
+          id: { type: 'string' },
+          status: { type: 'string' },
+          stopReason: { type: 'string' },
+        },
+      },
+    },
+    errors: [401, 404, 429],
+  },
+  {
+    method: 'post',
+    path: '/v1/search',
+    summary: 'Search the web (or your own corpus) and scrape the hits (2 credits per result with content)',
+    description:
+      'Provider by config: embedded full-text index (default), SearXNG, Brave. A hit whose page failed has markdown: null and error/code.',
+    body: searchBody,
+    success: {
+      status: 200,
+      description: 'results in provider order',
+      schema: {
+        type: 'object',
+        properties: {
+          success: { const: true },
+          creditsUsed: { type: 'integer' },
+          data: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['url', 'title', 'description'],
+              properties: {
+                url: { type: 'string' },
+                title: { type: 'string' },
+                description: { type: 'string' },
+                markdown: { type: ['string', 'null'] },
+                metadata: { type: 'object' },
+                error: { type: 'string' },
+                code: { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+    },
+    errors: [400, 401, 402, 429, 502, 503],
   },
 ];

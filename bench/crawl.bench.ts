@@ -1,0 +1,219 @@
+/**
+ * Crawl benchmark against a local 2,000-page site (the tests' fixture site: articles linking to
+ * each other, a sitemap listing all of them):
+ *   - a plain concurrent undici loop fetching the same 2,000 pages (the floor),
+ *   - POST /v1/crawl (maxPages 2000) to `done` with 1 crawl-worker process, then with 2,
+ * reporting pages/s and the peak RSS of the crawl-worker processes (their children included) and
+ * of the gateway. Each service runs as its own process, exactly as `pnpm start` runs them.
+ * At the end, `bench/map.bench.ts` (map of a 50k-URL sitemap) runs when present.
+ *
+ *   pnpm bench:crawl [--pages 2000] [--concurrency 8] [--host-concurrency 16] [--no-map]
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadEnv } from '@wcs/config';
+import { AccountsRepository, ApiKeysRepository, createDb } from '@wcs/db';
+import { startFixtureSite } from '@wcs/testing';
+import { Agent, request } from 'undici';
+import { z } from 'zod';
+
+const ROOT = path.resolve(__dirname, '..');
+const env = loadEnv(
+  z.object({
+    DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/wcs'),
+    REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  }),
+);
+const { values } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '2000' },
+    concurrency: { type: 'string', default: '8' },
+    'host-concurrency': { type: 'string', default: '16' },
+    'no-map': { type: 'boolean', default: false },
+  },
+});
+const PAGES = Number(values.pages);
+const CONCURRENCY = Number(values.concurrency);
+const HOST_CONCURRENCY = Number(values['host-concurrency']);
+
+/** RSS of a process and all its descendants (Chromium runs as children of a worker). */
+function treeRssKb(pid: number): number {
+  const children = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const status = readFileSync(`/proc/${d}/status`, 'utf8');
+      const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
+      rss.set(Number(d), Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch {
+      // process went away while we looked
+    }
+  }
+  let total = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop() as number;
+    total += rss.get(p) ?? 0;
+    stack.push(...(children.get(p) ?? []));
+  }
+  return total;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+function startService(name: string, extra: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: path.join(ROOT, 'services', name),
+    env: { ...process.env, ...extra },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function pool<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i] as T);
+      }
+    }),
+  );
+}
+
+async function main(): Promise<void> {
+  const site = await startFixtureSite({ pages: PAGES });
+  const port = await freePort();
+  const common = {
+    DATABASE_URL: env.DATABASE_URL,
+    REDIS_URL: env.REDIS_URL,
+    QUEUE_PREFIX: `bench-crawl-${Date.now()}`,
+    LOG_LEVEL: 'warn',
+    ALLOW_PRIVATE_TARGETS: 'true',
+    RATE_LIMIT_SCALE: '1000000',
+  };
+  const workerEnv = {
+    ...common,
+    WORKER_CONCURRENCY: String(CONCURRENCY),
+    CRAWL_HOST_CONCURRENCY: String(HOST_CONCURRENCY),
+  };
+  const gateway = startService('gateway', { ...common, PORT: String(port), HOST: '127.0.0.1' });
+  const base = `http://127.0.0.1:${port}`;
+  const rows: string[] = [];
+  try {
+    const db = createDb(env.DATABASE_URL);
+    const account = await new AccountsRepository(db).create({ plan: 'scale', credits: 100_000 });
+    const { apiKey } = await new ApiKeysRepository(db).create(account.accountId);
+    await db.close();
+    const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const ok = await request(`${base}/healthz`).then(
+        (r) => r.body.text().then(() => r.statusCode === 200),
+        () => false,
+      );
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+
+    // 1. The floor: a plain concurrent undici loop over the same pages.
+    const urls = Array.from({ length: PAGES }, (_, i) => `${site.url}/article/${i}`);
+    const agent = new Agent({ connections: HOST_CONCURRENCY });
+    const t0 = performance.now();
+    await pool(urls, HOST_CONCURRENCY, async (u) => {
+      const r = await request(u, { dispatcher: agent });
+      await r.body.text();
+    });
+    const rawSecs = (performance.now() - t0) / 1000;
+    await agent.close();
+    rows.push(
+      `| plain undici loop (concurrency ${HOST_CONCURRENCY}) | ${PAGES} | ${(PAGES / rawSecs).toFixed(1)} | ${(rawSecs * 1000).toFixed(0)} | – |`,
+    );
+
+    // 2. The crawler with 1 and with 2 worker processes.
+    for (const n of [1, 2]) {
+      const workers = Array.from({ length: n }, () => startService('crawl-worker', workerEnv));
+      let peakKb = 0;
+      let gatewayPeakKb = 0;
+      const sampler = setInterval(() => {
+        peakKb = Math.max(
+          peakKb,
+          workers.reduce((s, w) => s + (w.pid ? treeRssKb(w.pid) : 0), 0),
+        );
+        if (gateway.pid) gatewayPeakKb = Math.max(gatewayPeakKb, treeRssKb(gateway.pid));
+      }, 200);
+      try {
+        const started = performance.now();
+        const res = await request(`${base}/v1/crawl`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            url: `${site.url}/article/0`,
+            maxPages: PAGES,
+            maxDepth: 3,
+            includePaths: ['^/article/'],
+          }),
+        });
+        const { id } = (await res.body.json()) as { id: string };
+        let b = { status: 'pending', completed: 0, failed: 0, total: 0 };
+        while (b.status !== 'done' && b.status !== 'failed') {
+          await new Promise((r) => setTimeout(r, 200));
+          const r = await request(`${base}/v1/crawl/${id}?limit=1`, { headers });
+          b = (await r.body.json()) as typeof b;
+        }
+        const secs = (performance.now() - started) / 1000;
+        rows.push(
+          `| crawl, ${n} crawl-worker process${n > 1 ? 'es' : ''} (concurrency ${CONCURRENCY} each) | ${b.completed} done / ${b.failed} failed (${b.status}) | ${(b.completed / secs).toFixed(1)} | ${(secs * 1000).toFixed(0)} | workers ${(peakKb / 1024).toFixed(0)} MB, gateway ${(gatewayPeakKb / 1024).toFixed(0)} MB |`,
+        );
+      } finally {
+        clearInterval(sampler);
+        await Promise.all(workers.map(stop));
+      }
+    }
+  } finally {
+    await stop(gateway);
+    await site.close();
+  }
+  console.log(`\nCrawl benchmark: ${PAGES}-page local site, per-host limit ${HOST_CONCURRENCY}\n`);
+  console.log('| run | pages | pages/s | wall ms | peak RSS (incl. children) |');
+  console.log('|---|---|---:|---:|---|');
+  for (const r of rows) console.log(r);
+
+  const mapBench = path.join(ROOT, 'bench/map.bench.ts');
+  if (!values['no-map'] && existsSync(mapBench)) {
+    console.log('\nMap (bench/map.bench.ts):');
+    spawnSync(process.execPath, ['--import', 'tsx', mapBench], {
+      stdio: 'inherit',
+      cwd: ROOT,
+      env: process.env,
+    });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,90 @@
+/** Only `done` and `failed` are terminal (spec §3; client libraries stop polling on them). */
+export type CrawlStatus = 'pending' | 'processing' | 'done' | 'failed';
+export type CrawlPageStatus = 'queued' | 'running' | 'done' | 'failed' | 'skipped';
+/**
+ * Why a crawl ended: `completed` (frontier exhausted), `max_pages` (frontier capped at maxPages,
+ * every accepted page finished), `out_of_credits`, `cancelled`, `timeout` (crawl deadline), `error`.
+ */
+export type CrawlStopReason =
+  | 'completed'
+  | 'max_pages'
+  | 'out_of_credits'
+  | 'cancelled'
+  | 'timeout'
+  | 'error';
+
+/** What the caller asked for; stored as the crawl row's `options` (written by the gateway). */
+export interface CrawlOptions {
+  maxDepth: number;
+  maxPages: number;
+  includePaths: string[];
+  excludePaths: string[];
+  allowSubdomains: boolean;
+  ignoreRobotsTxt: boolean;
+  format: 'markdown' | 'html' | 'text' | 'json';
+  onlyMainContent: boolean;
+  delayMs: number;
+}
+
+export interface CrawlView {
+  crawlId: string;
+  accountId: string;
+  url: string;
+  status: CrawlStatus;
+  options: CrawlOptions;
+  /** only meaningful once terminal (a capped frontier records `max_pages` early) */
+  stopReason: CrawlStopReason | null;
+  error: string | null;
+  /** pages accepted into the frontier (≤ maxPages) */
+  discovered: number;
+  completed: number;
+  failed: number;
+  creditsUsed: number;
+  robotsTxt: string | null;
+  crawlDelayMs: number | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface CrawlPageView {
+  pageId: string;
+  url: string;
+  depth: number;
+  status: CrawlPageStatus;
+  statusCode: number | null;
+  /** { markdown, metadata, html?/text?/json? } when done */
+  result: unknown | null;
+  error: string | null;
+  errorCode: string | null;
+  finishedAt: Date | null;
+}
+
+/** A frontier row that was just inserted and needs its queue job. */
+export interface FrontierPage {
+  pageId: string;
+  url: string;
+  depth: number;
+}
+
+/** What a worker needs to fetch one page, returned by peekPage()/startPage(). */
+export interface CrawlPageTask {
+  pageId: string;
+  crawlId: string;
+  accountId: string;
+  url: string;
+  depth: number;
+  attempts: number;
+  pageStatus: CrawlPageStatus;
+  crawlStatus: CrawlStatus;
+  crawlUrl: string;
+  options: CrawlOptions;
+  robotsTxt: string | null;
+  crawlDelayMs: number | null;
+}
+
+export type CompletePageOutcome =
+  | { outcome: 'done'; newPages: FrontierPage[]; crawlFinished: boolean }
+  /** the page or its crawl had already finished: nothing recorded, nothing billed */
+  | { outcome: 'skipped' }
+  /** the charge failed: the crawl stopped; these pages lost their jobs' purpose */
+  | { outcome: 'out_of_credits'; skippedPageIds: string[] };

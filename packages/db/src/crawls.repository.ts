@@ -1,0 +1,276 @@
+import { randomUUID } from 'node:crypto';
+import { InsufficientCreditsError } from '@wcs/errors';
+import type {
+  CompletePageOutcome,
+  CrawlOptions,
+  CrawlPageStatus,
+  CrawlPageTask,
+  CrawlPageView,
+  CrawlStopReason,
+  CrawlView,
+  FrontierPage,
+} from './crawl.types';
+import { bumpCrawl, insertFrontier, lockCrawl, stopCrawlInTx, toJsonb } from './crawl-frontier.ops';
+import { chargeInTx } from './credits.ops';
+import { type Db, inTransaction } from './db';
+import { Prisma } from './generated/prisma/client';
+import { isUuid } from './ids';
+
+const TASK_COLUMNS =
+  Prisma.raw(`p.id AS "pageId", p.crawl_id AS "crawlId", c.account_id AS "accountId", p.url,
+  p.depth, p.attempts, p.status AS "pageStatus", c.status AS "crawlStatus", c.url AS "crawlUrl", c.options,
+  c.robots_txt AS "robotsTxt", c.crawl_delay_ms AS "crawlDelayMs"`);
+
+/** Credits per completed page (spec §8: crawl = 1 per page crawled), charged as the page completes. */
+const CREDITS_PER_PAGE = 1;
+
+type CrawlRow = {
+  id: string;
+  account_id: string;
+  url: string;
+  status: string;
+  options: unknown;
+  stop_reason: string | null;
+  error: string | null;
+  discovered: number;
+  completed: number;
+  failed: number;
+  credits_used: number;
+  robots_txt: string | null;
+  crawl_delay_ms: number | null;
+  created_at: Date;
+  finished_at: Date | null;
+};
+
+function toView(r: CrawlRow): CrawlView {
+  return {
+    crawlId: r.id,
+    accountId: r.account_id,
+    url: r.url,
+    status: r.status as CrawlView['status'],
+    options: r.options as CrawlOptions,
+    stopReason: r.stop_reason as CrawlStopReason | null,
+    error: r.error,
+    discovered: r.discovered,
+    completed: r.completed,
+    failed: r.failed,
+    creditsUsed: r.credits_used,
+    robotsTxt: r.robots_txt,
+    crawlDelayMs: r.crawl_delay_ms,
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+  };
+}
+
+/**
+ * Crawls and their frontier (`crawl_pages`). PostgreSQL is the source of truth: page transitions
+ * are guarded (`WHERE status IN ('queued','running')`) and every frontier change happens under
+ * the crawl row's lock, so `discovered` never passes maxPages and the last page to finish closes
+ * the crawl exactly once. Lock order everywhere: crawl -> page -> account.
+ */
+export class CrawlsRepository {
+  constructor(private readonly db: Db) {}
+
+  /** A new crawl in `pending`; the crawl-worker's start job seeds its frontier. */
+  async create(i: { accountId: string; url: string; options: CrawlOptions }): Promise<{ crawlId: string }> {
+    const crawlId = randomUUID();
+    await this.db.prisma.crawl.create({
+      data: { id: crawlId, accountId: i.accountId, url: i.url, status: 'pending', options: { ...i.options } },
+    });
+    return { crawlId };
+  }
+
+  /** null when unknown or owned by another account (callers answer 404 either way). */
+  async get(accountId: string, crawlId: string): Promise<CrawlView | null> {
+    if (!isUuid(accountId) || !isUuid(crawlId)) return null;
+    const rows = await this.db.prisma.$queryRaw<CrawlRow[]>`
+      SELECT * FROM crawls WHERE id = ${crawlId}::uuid AND account_id = ${accountId}::uuid`;
+    return rows[0] ? toView(rows[0]) : null;
+  }
+
+  /** For workers: any account. */
+  async getById(crawlId: string): Promise<CrawlView | null> {
+    if (!isUuid(crawlId)) return null;
+    const rows = await this.db.prisma.$queryRaw<CrawlRow[]>`SELECT * FROM crawls WHERE id = ${crawlId}::uuid`;
+    return rows[0] ? toView(rows[0]) : null;
+  }
+
+  /** Finished pages of one status in the order they finished (stable while the crawl goes on). */
+  async listPages(
+    crawlId: string,
+    status: 'done' | 'failed',
+    skip: number,
+    limit: number,
+  ): Promise<CrawlPageView[]> {
+    if (!isUuid(crawlId)) return [];
+    const rows = await this.db.prisma.$queryRaw<Array<Omit<CrawlPageView, 'status'> & { status: string }>>`
+      SELECT id AS "pageId", url, depth, status, status_code AS "statusCode", result, error,
+             error_code AS "errorCode", finished_at AS "finishedAt"
+      FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid AND status = ${status}
+      ORDER BY finished_at, id
+      OFFSET ${Math.max(0, Math.trunc(skip))}::int LIMIT ${Math.max(0, Math.trunc(limit))}::int`;
+    return rows.map((r) => ({ ...r, status: r.status as CrawlPageStatus }));
+  }
+
+  /**
+   * Cancel: the crawl becomes `failed` / `cancelled` and its unfinished pages `skipped` (returned, so
+   * the caller can remove their jobs). Idempotent; null for unknown/foreign ids.
+   */
+  async cancel(
+    accountId: string,
+    crawlId: string,
+  ): Promise<{ crawl: CrawlView; skippedPageIds: string[] } | null> {
+    if (!(await this.get(accountId, crawlId))) return null;
+    const skippedPageIds = await this.stop(crawlId, 'cancelled', 'Cancelled by the caller');
+    const crawl = await this.get(accountId, crawlId);
+    return crawl ? { crawl, skippedPageIds } : null;
+  }
+
+  /** Fail a crawl that is still running (guarded); returns the ids of the pages it skipped. */
+  stop(crawlId: string, reason: CrawlStopReason, error: string): Promise<string[]> {
+    if (!isUuid(crawlId)) return Promise.resolve([]);
+    return inTransaction(this.db, (tx) => stopCrawlInTx(tx, crawlId, reason, error));
+  }
+
+  /**
+   * The start job's result: robots.txt, then the seeds (start URL first) within maxPages. The crawl
+   * moves to `processing`. Repeating it (a re-delivered start job) inserts nothing twice and
+   * returns every still-queued page so its job can be (re-)added under the same id.
+   * null = the crawl is unknown or already finished.
+   */
+  async seed(
+    crawlId: string,
+    s: {
+      robotsTxt: string | null;
+      crawlDelayMs: number | null;
+      pages: Array<{ url: string; depth: number }>;
+    },
+  ): Promise<FrontierPage[] | null> {
+    if (!isUuid(crawlId)) return null;
+    return inTransaction(this.db, async (tx) => {
+      const crawl = await lockCrawl(tx, crawlId);
+      if (crawl?.status !== 'pending' && crawl?.status !== 'processing') return null;
+      const text = s.robotsTxt?.replaceAll('\0', '') ?? null;
+      await tx.$executeRaw`
+        UPDATE crawls SET status = 'processing', robots_txt = ${text}, crawl_delay_ms = ${s.crawlDelayMs}::int,
+               updated_at = now()
+        WHERE id = ${crawlId}::uuid`;
+      const { inserted, capped } = await insertFrontier(
+        tx,
+        crawlId,
+        crawl.maxPages - crawl.discovered,
+        s.pages,
+      );
+      await bumpCrawl(tx, crawlId, {
+        completed: 0,
+        failed: 0,
+        credits: 0,
+        discovered: inserted.length,
+        capped,
+      });
+      return tx.$queryRaw<FrontierPage[]>`
+        SELECT id AS "pageId", url, depth FROM crawl_pages
+        WHERE crawl_id = ${crawlId}::uuid AND status = 'queued' ORDER BY depth, created_at`;
+    });
+  }
+
+  /** Read a page and its crawl without changing anything (politeness decisions come first). */
+  async peekPage(pageId: string): Promise<CrawlPageTask | null> {
+    if (!isUuid(pageId)) return null;
+    const rows = await this.db.prisma.$queryRaw<CrawlPageTask[]>`
+      SELECT ${TASK_COLUMNS} FROM crawl_pages p JOIN crawls c ON c.id = p.crawl_id WHERE p.id = ${pageId}::uuid`;
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Mark the page running (attempts+1) unless it or its crawl already finished. A running page may
+   * start again: that is a redelivery after a worker died. null = skip the work.
+   */
+  async startPage(pageId: string): Promise<CrawlPageTask | null> {
+    if (!isUuid(pageId)) return null;
+    const rows = await this.db.prisma.$queryRaw<CrawlPageTask[]>`
+      UPDATE crawl_pages p SET status = 'running', attempts = p.attempts + 1, updated_at = now()
+      FROM crawls c
+      WHERE p.id = ${pageId}::uuid AND c.id = p.crawl_id AND c.status = 'processing'
+        AND p.status IN ('queued', 'running')
+      RETURNING ${TASK_COLUMNS}`;
+    return rows[0] ?? null;
+  }
+
+  /**
+   * One transaction: the page becomes `done` with its result, 1 credit is charged (reference =
+   * page id), its links join the frontier (within maxPages), and the crawl closes when nothing is
+   * left. When the account cannot pay, none of that is kept: the crawl stops `out_of_credits`.
+   */
+  async completePage(
+    crawlId: string,
+    pageId: string,
+    r: { result: unknown; statusCode: number; links: Array<{ url: string; depth: number }> },
+  ): Promise<CompletePageOutcome> {
+    if (!isUuid(crawlId) || !isUuid(pageId)) return { outcome: 'skipped' };
+    try {
+      return await inTransaction(this.db, async (tx): Promise<CompletePageOutcome> => {
+        const crawl = await lockCrawl(tx, crawlId);
+        if (crawl?.status !== 'processing') return { outcome: 'skipped' };
+        const done = await tx.$queryRaw<Array<{ id: string }>>`
+          UPDATE crawl_pages
+          SET status = 'done', result = ${toJsonb(r.result)}::jsonb, status_code = ${r.statusCode}::int,
+              error = NULL, error_code = NULL, finished_at = now(), updated_at = now()
+          WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
+          RETURNING id`;
+        if (done.length === 0) return { outcome: 'skipped' };
+        await chargeInTx(tx, crawl.accountId, CREDITS_PER_PAGE, { reason: 'crawl', reference: pageId });
+        const { inserted, capped } = await insertFrontier(
+          tx,
+          crawlId,
+          crawl.maxPages - crawl.discovered,
+          r.links,
+        );
+        const crawlFinished = await bumpCrawl(tx, crawlId, {
+          completed: 1,
+          failed: 0,
+          credits: CREDITS_PER_PAGE,
+          discovered: inserted.length,
+          capped,
+        });
+        return { outcome: 'done', newPages: inserted, crawlFinished };
+      });
+    } catch (err) {
+      if (!(err instanceof InsufficientCreditsError)) throw err;
+      const skippedPageIds = await this.stop(
+        crawlId,
+        'out_of_credits',
+        'Out of credits: the crawl stopped. Pages already crawled are kept (and billed); top up and start a new crawl for the rest.',
+      );
+      return { outcome: 'out_of_credits', skippedPageIds };
+    }
+  }
+
+  /** Record a failed page (not billed). false = the page or its crawl had already finished. */
+  async failPage(
+    crawlId: string,
+    pageId: string,
+    e: { error: string; code: string; statusCode: number | null },
+  ): Promise<{ applied: boolean; crawlFinished: boolean }> {
+    if (!isUuid(crawlId) || !isUuid(pageId)) return { applied: false, crawlFinished: false };
+    return inTransaction(this.db, async (tx) => {
+      const crawl = await lockCrawl(tx, crawlId);
+      if (crawl?.status !== 'processing') return { applied: false, crawlFinished: false };
+      const failed = await tx.$queryRaw<Array<{ id: string }>>`
+        UPDATE crawl_pages
+        SET status = 'failed', error = ${e.error.replaceAll('\0', '')}, error_code = ${e.code},
+            status_code = ${e.statusCode}::int, finished_at = now(), updated_at = now()
+        WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
+        RETURNING id`;
+      if (failed.length === 0) return { applied: false, crawlFinished: false };
+      const crawlFinished = await bumpCrawl(tx, crawlId, {
+        completed: 0,
+        failed: 1,
+        credits: 0,
+        discovered: 0,
+        capped: false,
+      });
+      return { applied: true, crawlFinished };
+    });
+  }
+}

@@ -1,0 +1,28 @@
+export { type ExtractedLink, extractLinks } from './extract-links';
+export { describeError, type FetchOptions, type OpenedBody, openUrl, readText } from './http-fetch';
+export { isSameSite, normalizeUrl } from './normalize-url';
+export {
+  compilePathRules,
+  MAX_PATH_PATTERN_LENGTH,
+  MAX_PATH_PATTERNS,
+  type PathRules,
+  pathTarget,
+} from './path-rules';
+export {
+  allowAllRobots,
+  MAX_CRAWL_DELAY_MS,
+  MAX_ROBOTS_BYTES,
+  parseRobots,
+  type Robots,
+  userAgentToken,
+} from './robots';
+export { fetchRobots, ROBOTS_TIMEOUT_MS, type RobotsFetchResult } from './robots-fetch';
+export { NotASitemapError, parseSitemapStream, type SitemapKind, type SitemapSink } from './sitemap-parser';
+export {
+  collectSitemapUrls,
+  SITEMAP_MAX_BYTES,
+  SITEMAP_MAX_DEPTH,
+  SITEMAP_MAX_FILES,
+  type SitemapCollection,
+  type SitemapOptions,
+} from './sitemaps';

@@ -1,0 +1,149 @@
+/**
+ * Streaming sitemap parser: XML <urlset> / <sitemapindex> (sitemaps.org), RSS 2.0 / RSS 1.0 <item>
+ * <link> and Atom <entry><link href>, or a plain-text sitemap (one URL per line). Reads the
+ * decoded byte stream chunk by chunk through htmlparser2's tokenizer, so memory stays bounded
+ * whatever the file size; the sink can stop it early.
+ */
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { Parser } from 'htmlparser2';
+
+export type SitemapKind = 'urlset' | 'sitemapindex' | 'feed' | 'text';
+
+export interface SitemapSink {
+  /** A page URL (urlset, feed, text) or a child sitemap (sitemapindex), as written. Return false to stop. */
+  onLoc(loc: string, type: 'page' | 'sitemap'): boolean;
+}
+
+export interface SitemapParseResult {
+  kind: SitemapKind;
+  /** True when the byte cap ended the file early. */
+  truncated: boolean;
+}
+
+const MAX_LOC = 8_192;
+const ROOTS: Record<string, SitemapKind> = {
+  urlset: 'urlset',
+  sitemapindex: 'sitemapindex',
+  rss: 'feed',
+  rdf: 'feed',
+  feed: 'feed',
+};
+
+const localName = (name: string): string => {
+  const i = name.indexOf(':');
+  return (i === -1 ? name : name.slice(i + 1)).toLowerCase();
+};
+
+export class NotASitemapError extends Error {}
+
+/** Parse `body` until it ends, the sink says stop, or `maxBytes` decoded bytes were read. */
+export async function parseSitemapStream(
+  body: Readable,
+  sink: SitemapSink,
+  maxBytes: number,
+): Promise<SitemapParseResult> {
+  const decoder = new StringDecoder('utf8');
+  let kind: SitemapKind | null = null;
+  let stopped = false;
+  let failure: Error | null = null;
+  let bytes = 0;
+  let truncated = false;
+
+  // XML state
+  const stack: string[] = [];
+  let capture: { type: 'page' | 'sitemap'; text: string } | null = null;
+  const emit = (loc: string, type: 'page' | 'sitemap') => {
+    const v = loc.trim();
+    if (v && v.length <= MAX_LOC && !sink.onLoc(v, type)) stopped = true;
+  };
+  const xml = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (failure) return;
+        const local = localName(name);
+        if (stack.length === 0 && kind === null) {
+          const k = ROOTS[local];
+          if (!k) {
+            failure = new NotASitemapError(`not a sitemap (root element <${name}>)`);
+            stopped = true;
+            return;
+          }
+          kind = k;
+        }
+        const parent = stack[stack.length - 1];
+        stack.push(local);
+        if (kind === 'urlset' && local === 'loc' && parent === 'url') capture = { type: 'page', text: '' };
+        else if (kind === 'sitemapindex' && local === 'loc' && parent === 'sitemap')
+          capture = { type: 'sitemap', text: '' };
+        else if (kind === 'feed' && local === 'link' && (parent === 'item' || parent === 'entry')) {
+          const rel = attrs.rel?.toLowerCase();
+          if (attrs.href !== undefined) {
+            if (!rel || rel === 'alternate') emit(attrs.href, 'page');
+          } else capture = { type: 'page', text: '' };
+        }
+      },
+      ontext(text) {
+        if (capture && capture.text.length <= MAX_LOC) capture.text += text;
+      },
+      onclosetag() {
+        stack.pop();
+        if (capture) {
+          const c = capture;
+          capture = null;
+          emit(c.text, c.type);
+        }
+      },
+    },
+    { xmlMode: true, decodeEntities: true },
+  );
+
+  // Plain-text state
+  let line = '';
+  const textChunk = (s: string, final: boolean) => {
+    const parts = (line + s).split(/\r\n|\r|\n/);
+    line = final ? '' : (parts.pop() ?? '');
+    if (line.length > MAX_LOC) line = ''; // an absurd line is not a URL; drop it
+    for (const p of parts) {
+      if (stopped) return;
+      const v = p.trim();
+      if (/^https?:\/\//i.test(v)) emit(v, 'page');
+    }
+  };
+
+  const feed = (s: string, final: boolean) => {
+    if (kind === null) {
+      const start = s.replace(/^\uFEFF/, '').trimStart();
+      if (start === '' && !final) {
+        return; // only whitespace so far: wait for content (whitespace is dropped, harmless)
+      }
+      if (!start.startsWith('<')) kind = 'text';
+      s = start;
+    }
+    if (kind === 'text') textChunk(s, final);
+    else {
+      xml.write(s);
+      if (final) xml.end();
+    }
+  };
+
+  try {
+    for await (const chunk of body) {
+      const buf = chunk as Buffer;
+      bytes += buf.length;
+      if (bytes > maxBytes) {
+        truncated = true;
+        feed(decoder.write(buf.subarray(0, buf.length - (bytes - maxBytes))), false);
+        break;
+      }
+      feed(decoder.write(buf), false);
+      if (stopped) break;
+    }
+    if (!stopped) feed(decoder.end(), true);
+  } finally {
+    if (!body.destroyed) body.destroy();
+  }
+  if (failure) throw failure;
+  if (kind === null) throw new NotASitemapError('empty sitemap');
+  return { kind, truncated };
+}

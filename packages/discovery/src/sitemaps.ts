@@ -1,0 +1,153 @@
+/**
+ * Collect page URLs from sitemaps: follows sitemap indexes (at most 3 levels below the given
+ * files), gzip (by magic bytes), XML, plain text and RSS/Atom; fetches up to 4 files at a time;
+ * stops at `maxUrls` unique URLs; a broken file is skipped and recorded in `errors`, never thrown.
+ * URLs come back normalised, de-duplicated, in document order (files in the order they are
+ * listed). No same-site filtering here: callers apply their own rules.
+ */
+import { describeError, type FetchOptions, openUrl } from './http-fetch';
+import { normalizeUrl } from './normalize-url';
+import { parseSitemapStream } from './sitemap-parser';
+
+export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
+export const SITEMAP_MAX_FILES = 50;
+export const SITEMAP_MAX_DEPTH = 3;
+const CONCURRENCY = 4;
+/** Entries of one sitemap index we keep (the protocol allows 50,000). */
+const MAX_INDEX_ENTRIES = 50_000;
+const ACCEPT = 'application/xml,text/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
+
+export interface SitemapOptions extends FetchOptions {
+  maxUrls: number;
+  /** Total sitemap files fetched, indexes included (default 50). */
+  maxFiles?: number;
+  /** Files fetched at the same time (default 4). */
+  concurrency?: number;
+}
+
+export interface SitemapCollection {
+  urls: string[];
+  errors: string[];
+  /** Sitemap files actually fetched. */
+  filesFetched?: number;
+}
+
+/** FIFO counting semaphore. */
+class Limiter {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly max: number) {}
+  async acquire(): Promise<void> {
+    if (this.active < this.max) {
+      this.active++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
+  }
+}
+
+export async function collectSitemapUrls(
+  sitemapUrls: string[],
+  opts: SitemapOptions,
+): Promise<SitemapCollection> {
+  const maxUrls = Math.max(0, opts.maxUrls);
+  const maxFiles = opts.maxFiles ?? SITEMAP_MAX_FILES;
+  const maxBytes = opts.maxBytes ?? SITEMAP_MAX_BYTES;
+  const limiter = new Limiter(Math.max(1, opts.concurrency ?? CONCURRENCY));
+  const seen = new Set<string>();
+  const visited = new Set<string>();
+  const errors: string[] = [];
+  let started = 0;
+  let skipped = 0;
+  let abortedNoted = false;
+  const full = () => seen.size >= maxUrls;
+
+  const visit = async (rawUrl: string, depth: number): Promise<string[]> => {
+    if (full()) return [];
+    if (opts.signal?.aborted) {
+      if (!abortedNoted) errors.push('sitemaps: stopped (time budget or caller abort)');
+      abortedNoted = true;
+      return [];
+    }
+    const key = normalizeUrl(rawUrl);
+    if (!key) {
+      errors.push(`${rawUrl.slice(0, 200)}: not an http(s) URL`);
+      return [];
+    }
+    if (visited.has(key)) return []; // an index listing itself or a file listed twice
+    visited.add(key);
+    if (started >= maxFiles) {
+      skipped++; // one summary line at the end, not thousands
+      return [];
+    }
+    started++;
+
+    const pages: string[] = [];
+    const children: string[] = [];
+    await limiter.acquire();
+    try {
+      if (full()) return [];
+      const res = await openUrl(rawUrl, { ...opts, maxBytes }, ACCEPT);
+      if (res.statusCode < 200 || res.statusCode >= 300) {
+        res.close();
+        errors.push(`${rawUrl}: HTTP ${res.statusCode}`);
+        return [];
+      }
+      const base = res.finalUrl;
+      const parsed = await parseSitemapStream(
+        res.body,
+        {
+          onLoc(loc, type) {
+            if (type === 'sitemap') {
+              const child = normalizeUrl(loc, base);
+              if (child && children.length < MAX_INDEX_ENTRIES) children.push(child);
+              return true;
+            }
+            if (full()) return false;
+            const url = normalizeUrl(loc, base);
+            if (url && !seen.has(url)) {
+              seen.add(url);
+              pages.push(url);
+            }
+            return !full();
+          },
+        },
+        maxBytes,
+      ).finally(() => res.close());
+      if (parsed.truncated) errors.push(`${rawUrl}: larger than ${maxBytes} bytes; read up to the limit`);
+    } catch (err) {
+      if (opts.signal?.aborted) {
+        if (!abortedNoted) errors.push('sitemaps: stopped (time budget or caller abort)');
+        abortedNoted = true;
+      } else errors.push(`${rawUrl}: ${describeError(err)}`);
+    } finally {
+      limiter.release();
+    }
+
+    if (children.length > 0) {
+      if (depth >= SITEMAP_MAX_DEPTH) {
+        errors.push(`${rawUrl}: sitemap index nested deeper than ${SITEMAP_MAX_DEPTH} levels; not followed`);
+      } else {
+        const nested = await Promise.all(children.map((c) => visit(c, depth + 1)));
+        for (const list of nested) for (const u of list) pages.push(u);
+      }
+    }
+    return pages;
+  };
+
+  const lists = await Promise.all(sitemapUrls.map((u) => visit(u, 0)));
+  if (skipped > 0) errors.push(`skipped ${skipped} sitemap file(s): more than ${maxFiles} sitemap files`);
+  const urls: string[] = [];
+  for (const list of lists) {
+    for (const u of list) {
+      if (urls.length >= maxUrls) break;
+      urls.push(u);
+    }
+  }
+  return { urls, errors, filesFetched: started };
+}

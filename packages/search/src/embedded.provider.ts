@@ -1,0 +1,51 @@
+import type { DocumentsRepository } from '@wcs/db';
+import { SearchProviderError, ServiceError } from '@wcs/errors';
+import type { SearchHit, SearchProvider, SearchQuery } from './search-provider';
+
+/**
+ * The default provider: PostgreSQL full-text search over the pages this service has scraped,
+ * crawled or monitored for the calling account (never another account's). Needs no network and
+ * no settings. `lang` picks the text-search configuration; `country` has no meaning here.
+ */
+export class EmbeddedProvider implements SearchProvider {
+  readonly name = 'embedded';
+
+  constructor(
+    private readonly documents: DocumentsRepository,
+    private readonly o: { timeoutMs: number },
+  ) {}
+
+  async search(q: SearchQuery, signal?: AbortSignal): Promise<SearchHit[]> {
+    signal?.throwIfAborted();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(new SearchProviderError(`Full-text search did not answer within ${this.o.timeoutMs} ms`)),
+        this.o.timeoutMs,
+      );
+    });
+    try {
+      const rows = await Promise.race([
+        this.documents.search({
+          accountId: q.accountId,
+          query: q.query,
+          limit: q.numResults,
+          ...(q.lang ? { lang: q.lang } : {}),
+        }),
+        late,
+      ]);
+      return rows.map((r) => ({
+        url: r.url,
+        title: r.title ?? '',
+        // The passage around the match is the better description; the page's own otherwise.
+        description: r.snippet || r.description || '',
+      }));
+    } catch (err) {
+      if (err instanceof ServiceError) throw err;
+      throw new SearchProviderError('Full-text search over stored pages failed (PostgreSQL)', { cause: err });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,5 @@
+export { BRAVE_DEFAULT_BASE_URL, BraveProvider, braveSearchLang, plainText } from './brave.provider';
+export { createSearchProvider } from './create-search-provider';
+export { EmbeddedProvider } from './embedded.provider';
+export { type SearchHit, type SearchProvider, type SearchQuery, uniqueHits } from './search-provider';
+export { SearxngProvider, searxngLanguage } from './searxng.provider';

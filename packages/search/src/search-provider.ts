@@ -1,0 +1,49 @@
+/** What every search provider is asked. */
+export interface SearchQuery {
+  query: string;
+  numResults: number;
+  /** ISO 3166-1 alpha-2 ("us", "de"); providers that cannot use it ignore it. */
+  country?: string;
+  /** ISO 639-1 ("en") or a BCP 47 tag ("pt-BR"). */
+  lang?: string;
+  /** The caller; the embedded provider searches only this account's pages. */
+  accountId: string;
+}
+
+/** One result, before its page is scraped. */
+export interface SearchHit {
+  url: string;
+  title: string;
+  description: string;
+}
+
+/**
+ * A source of search results (SearXNG, Brave, the embedded full-text index). Failures are
+ * SearchProviderError (502) with a message naming the setting to check; never an empty success.
+ */
+export interface SearchProvider {
+  name: string;
+  search(q: SearchQuery, signal?: AbortSignal): Promise<SearchHit[]>;
+}
+
+/** Keep the first hit per URL, http(s) only, at most `n`. */
+export function uniqueHits(hits: Iterable<SearchHit>, n: number): SearchHit[] {
+  const seen = new Set<string>();
+  const out: SearchHit[] = [];
+  for (const h of hits) {
+    if (out.length >= n) break;
+    let key: string;
+    try {
+      const u = new URL(h.url);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') continue;
+      u.hash = '';
+      key = u.toString();
+    } catch {
+      continue;
+    }
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ url: h.url, title: h.title.trim(), description: h.description.trim() });
+  }
+  return out;
+}

@@ -1,0 +1,189 @@
+import type { CrawlOptions, CrawlPageTask, CrawlsRepository, DocumentsRepository } from '@wcs/db';
+import { extractLinks } from '@wcs/discovery';
+import { type ServiceError, toServiceError } from '@wcs/errors';
+import type { Logger } from '@wcs/logger';
+import { DelayedError, type DocumentData, type Job, type PayloadOf, type QueueProducer } from '@wcs/queues';
+import type { Renderer, RenderResult } from '@wcs/renderer';
+import { documentFromPage, fetchPage } from '@wcs/scraper';
+import type { HostSlots } from './host-slots';
+import { LinkFilter } from './link-filter';
+import { enqueuePages, removePageJobs } from './page-jobs';
+import type { RobotsCache } from './robots-cache';
+
+export interface CrawlPageSettings {
+  pageTimeoutMs: number;
+  maxStarts: number;
+  maxLinksPerPage: number;
+}
+
+export interface CrawlPageDeps {
+  crawls: CrawlsRepository;
+  /** The embedded search index; every crawled page is searchable (best effort). */
+  documents?: DocumentsRepository;
+  producer: QueueProducer;
+  renderer: Renderer;
+  slots: HostSlots;
+  robots: RobotsCache;
+  logger: Logger;
+}
+
+type PageResult = { pageId: string; status: 'done' | 'failed' | 'skipped' | 'out_of_credits' };
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+/** What a done page keeps: markdown and metadata always, plus the format the caller asked for. */
+function storedResult(data: DocumentData, format: CrawlOptions['format']): Record<string, unknown> {
+  return {
+    markdown: data.markdown,
+    metadata: data.metadata,
+    ...(format === 'html' ? { html: data.html } : {}),
+    ...(format === 'text' ? { text: data.text } : {}),
+    ...(format === 'json' ? { json: data.json } : {}),
+  };
+}
+
+/**
+ * `crawl-page` jobs. Order of work: politeness slot (without holding a worker slot: the job goes
+ * back to the delayed set), the guarded queued→running transition (a finished page or crawl does
+ * no work twice), the fetch (only it holds the host slot), conversion and link extraction, then
+ * one transaction that stores the page, charges its credit and grows the frontier.
+ */
+export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
+  return async (payload: PayloadOf<'crawl-page'>, job: Job): Promise<PageResult> => {
+    const { pageId, crawlId } = payload;
+    const peek = await deps.crawls.peekPage(pageId);
+    if (
+      peek?.crawlStatus !== 'processing' ||
+      (peek.pageStatus !== 'queued' && peek.pageStatus !== 'running')
+    ) {
+      return { pageId, status: 'skipped' };
+    }
+    const host = new URL(peek.url).host;
+    const delayMs = Math.max(peek.options.delayMs, peek.crawlDelayMs ?? 0);
+    const wait = await deps.slots.acquire({
+      host,
+      crawlId,
+      pageId,
+      delayMs,
+      holdMs: s.pageTimeoutMs + 5_000,
+    });
+    if (wait > 0) {
+      await job.moveToDelayed(Date.now() + wait, job.token);
+      throw new DelayedError();
+    }
+
+    let task: CrawlPageTask | null = null;
+    let page: RenderResult;
+    try {
+      task = await deps.crawls.startPage(pageId);
+      if (!task) return { pageId, status: 'skipped' };
+      if (task.attempts > s.maxStarts) {
+        await fail(deps, task, `Gave up after ${task.attempts - 1} interrupted attempts`, 'INTERNAL', null);
+        return { pageId, status: 'failed' };
+      }
+      await deps.slots.beforeRequest(crawlId, host, delayMs);
+      page = await fetchPage(deps.renderer, { url: task.url, timeoutMs: s.pageTimeoutMs });
+    } catch (err) {
+      if (!task) throw err;
+      return handleError(deps, task, job, toServiceError(err));
+    } finally {
+      await deps.slots.release(host, pageId).catch(() => undefined);
+    }
+
+    try {
+      const data = documentFromPage(page, {
+        url: task.url,
+        format: task.options.format,
+        onlyMainContent: task.options.onlyMainContent,
+      });
+      const links = await nextLinks(deps, task, page, s.maxLinksPerPage);
+      const outcome = await deps.crawls.completePage(crawlId, pageId, {
+        result: storedResult(data, task.options.format),
+        statusCode: page.statusCode,
+        links,
+      });
+      if (outcome.outcome === 'out_of_credits') {
+        deps.logger.info({ crawlId }, 'crawl stopped: out of credits');
+        await removePageJobs(deps.producer, outcome.skippedPageIds);
+        return { pageId, status: 'out_of_credits' };
+      }
+      if (outcome.outcome === 'skipped') return { pageId, status: 'skipped' };
+      // After the commit: a failed enqueue leaves queued rows that the reconciler picks up.
+      await enqueuePages(deps.producer, crawlId, outcome.newPages).catch((err: unknown) =>
+        deps.logger.warn({ err, crawlId }, 'enqueue of new pages failed; left to the reconciler'),
+      );
+      if (outcome.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
+      await index(deps, task, data);
+      return { pageId, status: 'done' };
+    } catch (err) {
+      return handleError(deps, task, job, toServiceError(err));
+    }
+  };
+}
+
+/** Links of an HTML page one level deeper, when that level is still within maxDepth. */
+async function nextLinks(
+  deps: CrawlPageDeps,
+  task: CrawlPageTask,
+  page: RenderResult,
+  maxLinks: number,
+): Promise<Array<{ url: string; depth: number }>> {
+  const depth = task.depth + 1;
+  if (depth > task.options.maxDepth || !HTML_TYPES.has(page.contentType)) return [];
+  // rel=nofollow links are not followed (the site asked); they still appear in the page's markdown.
+  const found = extractLinks(page.body, page.finalUrl)
+    .filter((l) => !l.nofollow)
+    .map((l) => l.url);
+  const filter = new LinkFilter(
+    { crawlId: task.crawlId, crawlUrl: task.crawlUrl, robotsTxt: task.robotsTxt, options: task.options },
+    deps.robots,
+  );
+  const accepted = await filter.accept(found, maxLinks);
+  return accepted.map((url) => ({ url, depth }));
+}
+
+/**
+ * Transient errors (network, timeouts, our own) are retried by the queue until the last attempt;
+ * target errors (404, blocked, not HTML) fail the page at once. A failed page is never billed.
+ */
+async function handleError(
+  deps: CrawlPageDeps,
+  task: CrawlPageTask,
+  job: Job,
+  se: ServiceError,
+): Promise<PageResult> {
+  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  if ((se.retryable || se.code === 'INTERNAL') && !lastAttempt) throw se;
+  const statusCode = typeof se.details?.statusCode === 'number' ? se.details.statusCode : null;
+  await fail(deps, task, se.message, se.code, statusCode);
+  return { pageId: task.pageId, status: 'failed' };
+}
+
+async function fail(
+  deps: CrawlPageDeps,
+  task: CrawlPageTask,
+  error: string,
+  code: string,
+  statusCode: number | null,
+): Promise<void> {
+  const r = await deps.crawls.failPage(task.crawlId, task.pageId, { error, code, statusCode });
+  deps.logger.debug({ crawlId: task.crawlId, url: task.url, code }, 'crawl page failed');
+  if (r.crawlFinished) deps.logger.info({ crawlId: task.crawlId }, 'crawl done');
+}
+
+async function index(deps: CrawlPageDeps, task: CrawlPageTask, data: DocumentData): Promise<void> {
+  if (!deps.documents) return;
+  const meta = data.metadata as { title?: unknown; description?: unknown; language?: unknown };
+  try {
+    await deps.documents.upsert({
+      accountId: task.accountId,
+      url: task.url,
+      title: typeof meta.title === 'string' ? meta.title : null,
+      description: typeof meta.description === 'string' ? meta.description : null,
+      language: typeof meta.language === 'string' ? meta.language : null,
+      markdown: data.markdown,
+    });
+  } catch (err) {
+    deps.logger.warn({ err, url: task.url }, 'indexing a crawled page failed');
+  }
+}

@@ -1,0 +1,95 @@
+import type { CrawlsRepository } from '@wcs/db';
+import { collectSitemapUrls, fetchRobots, type Robots } from '@wcs/discovery';
+import { toServiceError } from '@wcs/errors';
+import type { Logger } from '@wcs/logger';
+import type { Job, PayloadOf, QueueProducer } from '@wcs/queues';
+import type { Dispatcher } from 'undici';
+import { LinkFilter } from './link-filter';
+import { enqueuePages, removePageJobs } from './page-jobs';
+import type { RobotsCache } from './robots-cache';
+
+export interface CrawlStartSettings {
+  userAgent: string;
+  robotsTimeoutMs: number;
+  sitemapMaxUrls: number;
+}
+
+export interface CrawlStartDeps {
+  crawls: CrawlsRepository;
+  producer: QueueProducer;
+  dispatcher: Dispatcher;
+  robots: RobotsCache;
+  logger: Logger;
+}
+
+/**
+ * `crawl` jobs: robots.txt (stored on the crawl, with its Crawl-delay), then the frontier's seeds —
+ * the start URL at depth 0 and sitemap URLs at depth 1 (robots `Sitemap:` lines, else
+ * /sitemap.xml), same site, allowed by the rules and robots, within maxPages — and their jobs.
+ * Safe to run twice: seeding inserts nothing twice and page jobs share their page's id.
+ */
+export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings) {
+  const fetchOpts = { dispatcher: deps.dispatcher, userAgent: s.userAgent, timeoutMs: s.robotsTimeoutMs };
+  return async (payload: PayloadOf<'crawl'>, job: Job): Promise<{ crawlId: string; seeded: number }> => {
+    const crawl = await deps.crawls.getById(payload.crawlId);
+    if (!crawl || (crawl.status !== 'pending' && crawl.status !== 'processing')) {
+      return { crawlId: payload.crawlId, seeded: 0 };
+    }
+    const o = crawl.options;
+    try {
+      let robots: Robots | null = null;
+      let robotsTxt: string | null = null;
+      if (!o.ignoreRobotsTxt) {
+        const r = await fetchRobots(crawl.url, fetchOpts);
+        if (r.error)
+          deps.logger.info({ crawlId: crawl.crawlId, error: r.error }, 'robots.txt unreadable; allowing all');
+        robots = r.robots;
+        robotsTxt = r.text;
+      }
+      const filter = new LinkFilter(
+        { crawlId: crawl.crawlId, crawlUrl: crawl.url, robotsTxt, options: o },
+        deps.robots,
+      );
+      // The start page is always the first page (path rules pick what it leads to), but robots.txt binds it too.
+      if (robots && !robots.isAllowed(crawl.url)) {
+        await deps.crawls.stop(
+          crawl.crawlId,
+          'error',
+          'robots.txt disallows the start URL; nothing was crawled (set ignoreRobotsTxt to crawl it anyway)',
+        );
+        return { crawlId: crawl.crawlId, seeded: 0 };
+      }
+      const seeds = [{ url: crawl.url, depth: 0 }];
+      if (o.maxDepth >= 1 && o.maxPages > 1 && s.sitemapMaxUrls > 0) {
+        const sitemaps = robots?.sitemaps.length
+          ? robots.sitemaps
+          : [new URL('/sitemap.xml', crawl.url).href];
+        const found = await collectSitemapUrls(sitemaps, { ...fetchOpts, maxUrls: s.sitemapMaxUrls });
+        const accepted = await filter.accept(found.urls, o.maxPages);
+        for (const url of accepted.filter((u) => u !== crawl.url).slice(0, o.maxPages - 1)) {
+          seeds.push({ url, depth: 1 });
+        }
+      }
+      const pages = await deps.crawls.seed(crawl.crawlId, {
+        robotsTxt,
+        crawlDelayMs: robots?.crawlDelayMs ?? null,
+        pages: seeds,
+      });
+      if (!pages) return { crawlId: crawl.crawlId, seeded: 0 };
+      await enqueuePages(deps.producer, crawl.crawlId, pages);
+      deps.logger.info({ crawlId: crawl.crawlId, seeded: pages.length }, 'crawl started');
+      return { crawlId: crawl.crawlId, seeded: pages.length };
+    } catch (err) {
+      const se = toServiceError(err);
+      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if ((se.retryable || se.code === 'INTERNAL') && !lastAttempt) throw se;
+      const skipped = await deps.crawls.stop(
+        crawl.crawlId,
+        'error',
+        `The crawl could not start: ${se.message}`,
+      );
+      await removePageJobs(deps.producer, skipped);
+      return { crawlId: crawl.crawlId, seeded: 0 };
+    }
+  };
+}

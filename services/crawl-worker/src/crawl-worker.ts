@@ -1,0 +1,116 @@
+import { CrawlRecoveryRepository, CrawlsRepository, createDb, DocumentsRepository } from '@wcs/db';
+import type { Logger } from '@wcs/logger';
+import { createRedisConnection, type DefinedWorker, defineWorker, QueueProducer } from '@wcs/queues';
+import { createRenderer, createSafeDispatcher, type Renderer } from '@wcs/renderer';
+import { crawlPageProcessor } from './crawl-page.processor';
+import { CrawlReconciler } from './crawl-reconciler';
+import { crawlStartProcessor } from './crawl-start.processor';
+import type { CrawlWorkerEnv } from './env';
+import { HostSlots } from './host-slots';
+import { RobotsCache } from './robots-cache';
+
+export interface RunningCrawlWorker {
+  workers: DefinedWorker[];
+  reconciler: CrawlReconciler;
+  /** Shared with the map worker of the same process (one Chromium pool). */
+  renderer: Renderer;
+  close(): Promise<void>;
+}
+
+/** Wire the crawl worker: queues `crawl` (start) and `crawl-page`, plus the crawl reconciler. */
+export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Promise<RunningCrawlWorker> {
+  const db = createDb(env.DATABASE_URL);
+  const crawls = new CrawlsRepository(db);
+  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX);
+  const redis = createRedisConnection(env.REDIS_URL, 'worker');
+  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
+  await redis.ping();
+  const dispatcher = createSafeDispatcher({
+    allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
+    connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
+  });
+  const renderer = createRenderer({
+    allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
+    fetchTimeoutMs: env.FETCH_TIMEOUT_MS,
+    connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
+    maxBodyBytes: env.MAX_BODY_BYTES,
+    maxRedirects: env.MAX_REDIRECTS,
+    userAgent: env.USER_AGENT,
+    browser: {
+      enabled: env.BROWSER_ENABLED,
+      executablePath: env.BROWSER_EXECUTABLE,
+      maxPages: env.BROWSER_MAX_PAGES,
+    },
+    logger,
+  });
+  const robots = new RobotsCache({
+    dispatcher,
+    userAgent: env.USER_AGENT,
+    timeoutMs: env.CRAWL_ROBOTS_TIMEOUT_MS,
+  });
+  const workerOpts = {
+    redisUrl: env.REDIS_URL,
+    prefix: env.QUEUE_PREFIX,
+    concurrency: env.WORKER_CONCURRENCY,
+    lockDurationMs: env.WORKER_LOCK_MS,
+    stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
+    logger,
+  };
+  const workers = [
+    defineWorker(
+      'crawl',
+      crawlStartProcessor(
+        { crawls, producer, dispatcher, robots, logger },
+        {
+          userAgent: env.USER_AGENT,
+          robotsTimeoutMs: env.CRAWL_ROBOTS_TIMEOUT_MS,
+          sitemapMaxUrls: env.CRAWL_SITEMAP_MAX_URLS,
+        },
+      ),
+      { ...workerOpts, concurrency: Math.min(4, env.WORKER_CONCURRENCY) },
+    ),
+    defineWorker(
+      'crawl-page',
+      crawlPageProcessor(
+        {
+          crawls,
+          documents: new DocumentsRepository(db),
+          producer,
+          renderer,
+          slots: new HostSlots(redis, env.QUEUE_PREFIX, env.CRAWL_HOST_CONCURRENCY),
+          robots,
+          logger,
+        },
+        {
+          pageTimeoutMs: env.CRAWL_PAGE_TIMEOUT_MS,
+          maxStarts: env.CRAWL_PAGE_MAX_STARTS,
+          maxLinksPerPage: env.CRAWL_MAX_LINKS_PER_PAGE,
+        },
+      ),
+      workerOpts,
+    ),
+  ];
+  const reconciler = new CrawlReconciler(
+    { recovery: new CrawlRecoveryRepository(db), producer, logger },
+    {
+      intervalMs: env.CRAWL_RECONCILE_INTERVAL_MS,
+      minAgeMs: env.CRAWL_RECONCILE_MIN_AGE_MS,
+      deadlineMs: env.CRAWL_DEADLINE_MS,
+    },
+  );
+  reconciler.start();
+  return {
+    workers,
+    reconciler,
+    renderer,
+    async close() {
+      await reconciler.stop();
+      await Promise.allSettled(workers.map((w) => w.close()));
+      await renderer.close();
+      await producer.close();
+      redis.disconnect();
+      await dispatcher.close().catch(() => undefined);
+      await db.close();
+    },
+  };
+}

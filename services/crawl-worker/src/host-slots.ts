@@ -1,0 +1,114 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Politeness shared by every crawl-worker replica, in Redis:
+ * - a per-host semaphore (sorted set of holders scored by expiry, so a killed worker's slot frees
+ *   itself) capping requests in flight to one host across all crawls;
+ * - a per-(crawl, host) next-slot time: each page *reserves* the next free start time (delayMs or
+ *   Crawl-delay apart) once and waits for it, so a thousand queued pages of a slow site are each
+ *   delayed once, in order, instead of all polling the same slot.
+ * Time comes from Redis (TIME) so replicas with skewed clocks agree.
+ */
+const ACQUIRE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit = tonumber(ARGV[1])
+local delay = tonumber(ARGV[2])
+local holder = ARGV[3]
+local hold = tonumber(ARGV[4])
+if delay > 0 then
+  local reserved = redis.call('GET', KEYS[3])
+  if not reserved then
+    local nextAt = tonumber(redis.call('GET', KEYS[2]) or '0')
+    local slot = math.max(now, nextAt)
+    redis.call('SET', KEYS[2], slot + delay, 'PX', slot + delay - now + 60000)
+    redis.call('SET', KEYS[3], slot, 'PX', slot - now + 3600000)
+    reserved = slot
+  end
+  reserved = tonumber(reserved)
+  if reserved > now then return reserved - now end
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if not redis.call('ZSCORE', KEYS[1], holder) and redis.call('ZCARD', KEYS[1]) >= limit then
+  return -1
+end
+redis.call('ZADD', KEYS[1], now + hold, holder)
+redis.call('PEXPIRE', KEYS[1], hold)
+redis.call('DEL', KEYS[3])
+return 0
+`;
+
+/**
+ * The last request start per (crawl, host). Reservations spread the waits; this stamp, taken
+ * right before the request leaves, makes the spacing exact even when a loaded worker takes a
+ * while between its grant and its request. Returns ms still to wait (0 = stamped, go).
+ */
+const STAMP = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local delay = tonumber(ARGV[1])
+local last = tonumber(redis.call('GET', KEYS[1]) or '0')
+if now < last + delay then return last + delay - now end
+redis.call('SET', KEYS[1], now, 'PX', delay + 60000)
+return 0
+`;
+
+export interface SlotRequest {
+  host: string;
+  crawlId: string;
+  pageId: string;
+  /** Minimum gap between request starts of this crawl to this host (0 = none). */
+  delayMs: number;
+  /** How long the slot is held at most (a dead holder's slot frees itself after this). */
+  holdMs: number;
+}
+
+export class HostSlots {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly hostConcurrency: number,
+  ) {}
+
+  /** 0 = acquired (call release); > 0 = come back in that many ms. */
+  async acquire(r: SlotRequest): Promise<number> {
+    const wait = (await this.redis.eval(
+      ACQUIRE,
+      3,
+      this.semaphoreKey(r.host),
+      `${this.prefix}:crawl-politeness:next:${r.crawlId}:${r.host}`,
+      `${this.prefix}:crawl-politeness:slot:${r.pageId}`,
+      this.hostConcurrency,
+      r.delayMs,
+      r.pageId,
+      r.holdMs,
+    )) as number;
+    // Host busy: retry soon, with jitter so waiting pages don't all come back at once.
+    if (wait < 0) return 50 + Math.floor(Math.random() * 200);
+    return wait;
+  }
+
+  /** Call right before the request (after acquire): waits out any remaining gap, then stamps. */
+  async beforeRequest(crawlId: string, host: string, delayMs: number): Promise<void> {
+    if (delayMs <= 0) return;
+    for (let i = 0; i < 50; i++) {
+      const wait = (await this.redis.eval(
+        STAMP,
+        1,
+        `${this.prefix}:crawl-politeness:last:${crawlId}:${host}`,
+        delayMs,
+      )) as number;
+      if (wait <= 0) return;
+      // Only the jitter between grant and request is left to wait (a few ms to a few hundred).
+      await new Promise((r) => setTimeout(r, Math.min(wait, delayMs)));
+    }
+  }
+
+  async release(host: string, pageId: string): Promise<void> {
+    await this.redis.zrem(this.semaphoreKey(host), pageId);
+  }
+
+  private semaphoreKey(host: string): string {
+    return `${this.prefix}:crawl-politeness:host:${host}`;
+  }
+}

@@ -1,0 +1,65 @@
+import type { CrawlOptions } from '@wcs/db';
+import { compilePathRules, isSameSite, normalizeUrl } from '@wcs/discovery';
+import type { RobotsCache } from './robots-cache';
+
+// Links to files that are never pages: following them would spend the crawl's maxPages budget
+// on 415 failures. Anything else is tried (a page's content type decides).
+const NOT_A_PAGE =
+  /\.(?:png|jpe?g|gif|webp|svg|ico|bmp|tiff?|avif|css|js|mjs|map|json|xml|rss|atom|pdf|zip|gz|tgz|bz2|xz|7z|rar|tar|exe|dmg|msi|apk|iso|bin|woff2?|ttf|otf|eot|mp3|mp4|m4a|m4v|webm|ogg|ogv|wav|flac|avi|mov|mkv|wmv|docx?|xlsx?|pptx?|odt|ods|csv)$/i;
+
+export interface CrawlScope {
+  crawlId: string;
+  crawlUrl: string;
+  robotsTxt: string | null;
+  options: CrawlOptions;
+}
+
+/**
+ * Which URLs join a crawl's frontier: normalised, same site (subdomains when allowed), passing
+ * includePaths/excludePaths (path + query, see @wcs/discovery), not an obvious file, and allowed
+ * by the robots.txt of their origin unless the crawl ignores it.
+ */
+export class LinkFilter {
+  private readonly rules: (url: string) => boolean;
+
+  constructor(
+    private readonly scope: CrawlScope,
+    private readonly robots: RobotsCache,
+  ) {
+    this.rules = compilePathRules({
+      includePaths: scope.options.includePaths,
+      excludePaths: scope.options.excludePaths,
+    });
+  }
+
+  /** The accepted URLs among `raw`, normalised, de-duplicated, in input order, at most `max`. */
+  async accept(raw: Iterable<string>, max: number): Promise<string[]> {
+    const out: string[] = [];
+    const seen = new Set<string>();
+    for (const r of raw) {
+      if (out.length >= max) break;
+      const url = normalizeUrl(r);
+      if (!url || seen.has(url)) continue;
+      seen.add(url);
+      if (!isSameSite(url, this.scope.crawlUrl, this.scope.options.allowSubdomains)) continue;
+      if (NOT_A_PAGE.test(new URL(url).pathname)) continue;
+      if (!this.rules(url)) continue;
+      if (!(await this.robotsAllow(url))) continue;
+      out.push(url);
+    }
+    return out;
+  }
+
+  async robotsAllow(url: string): Promise<boolean> {
+    const robots = await this.robots.forUrl(
+      {
+        crawlId: this.scope.crawlId,
+        crawlUrl: this.scope.crawlUrl,
+        robotsTxt: this.scope.robotsTxt,
+        ignoreRobotsTxt: this.scope.options.ignoreRobotsTxt,
+      },
+      url,
+    );
+    return robots === null || robots.isAllowed(url);
+  }
+}

@@ -1,0 +1,13 @@
+import { baseEnv, discoveryEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
+import type { z } from 'zod';
+
+/** What startMapWorker reads; the crawl-worker's env.ts composes `discoveryEnv` into its schema. */
+export const mapWorkerEnvSchema = baseEnv
+  .extend(renderEnv.shape)
+  .extend(workerEnv.shape)
+  .extend(discoveryEnv.shape);
+export type MapWorkerEnv = z.infer<typeof mapWorkerEnvSchema>;
+
+export function loadMapWorkerEnv(env?: NodeJS.ProcessEnv): MapWorkerEnv {
+  return loadEnv(mapWorkerEnvSchema, env);
+}

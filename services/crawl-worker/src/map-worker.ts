@@ -1,0 +1,73 @@
+import type { Logger } from '@wcs/logger';
+import { defineWorker } from '@wcs/queues';
+import { createRenderer, createSafeDispatcher, type Renderer } from '@wcs/renderer';
+import { mapProcessor } from './map.processor';
+import type { MapWorkerEnv } from './map-worker.env';
+
+export interface RunningMapWorker {
+  close(): Promise<void>;
+}
+
+/**
+ * The `map` queue's worker. Pass `shared.renderer` to reuse the crawl worker's renderer (one
+ * Chromium pool per process); otherwise it creates and closes its own.
+ */
+export async function startMapWorker(
+  env: MapWorkerEnv,
+  logger: Logger,
+  shared: { renderer?: Renderer } = {},
+): Promise<RunningMapWorker> {
+  const renderer =
+    shared.renderer ??
+    createRenderer({
+      allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
+      fetchTimeoutMs: env.FETCH_TIMEOUT_MS,
+      connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
+      maxBodyBytes: env.MAX_BODY_BYTES,
+      maxRedirects: env.MAX_REDIRECTS,
+      userAgent: env.USER_AGENT,
+      browser: {
+        enabled: env.BROWSER_ENABLED,
+        executablePath: env.BROWSER_EXECUTABLE,
+        maxPages: env.BROWSER_MAX_PAGES,
+      },
+      logger,
+    });
+  const dispatcher = createSafeDispatcher({
+    allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
+    connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
+  });
+  const mapLogger = logger.child({ queue: 'map' });
+  const worker = defineWorker(
+    'map',
+    mapProcessor({
+      renderer,
+      dispatcher,
+      logger: mapLogger,
+      settings: {
+        userAgent: env.USER_AGENT,
+        shallowPages: env.MAP_SHALLOW_PAGES,
+        concurrency: env.MAP_CONCURRENCY,
+        pageTimeoutMs: env.MAP_PAGE_TIMEOUT_MS,
+        sitemapMaxFiles: env.MAP_SITEMAP_MAX_FILES,
+        robotsMaxOrigins: env.MAP_ROBOTS_MAX_ORIGINS,
+      },
+    }),
+    {
+      redisUrl: env.REDIS_URL,
+      prefix: env.QUEUE_PREFIX,
+      concurrency: env.MAP_WORKER_CONCURRENCY,
+      lockDurationMs: env.WORKER_LOCK_MS,
+      stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
+      logger,
+    },
+  );
+  await worker.worker.waitUntilReady();
+  return {
+    async close() {
+      await worker.close();
+      if (!shared.renderer) await renderer.close();
+      await dispatcher.close();
+    },
+  };
+}

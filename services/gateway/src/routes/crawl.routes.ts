@@ -1,0 +1,151 @@
+import type { CrawlPageView, CrawlView } from '@wcs/db';
+import { compilePathRules, normalizeUrl } from '@wcs/discovery';
+import { InsufficientCreditsError, InvalidUrlError, NotFoundError, ValidationError } from '@wcs/errors';
+import { outputFormat } from '@wcs/queues';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { GatewayDeps } from '../deps';
+import { authOf } from '../middleware/auth.middleware';
+import { parseBody } from '../validation/parse-body';
+import { normalizeTargetUrl } from '../validation/target-url';
+
+export const MAX_CRAWL_PAGES = 10_000;
+const DEFAULT_PAGE_LIMIT = 100;
+const MAX_PAGE_LIMIT = 1_000;
+
+const pathPatterns = z.array(z.string({ error: 'must be a string' })).max(20, 'at most 20 patterns');
+
+export const crawlBody = z.object({
+  url: z.string({ error: 'is required and must be a string' }),
+  /** 0 = the start page only; sitemap URLs count as depth 1. */
+  maxDepth: z.number().int().min(0).max(1_000).default(2),
+  maxPages: z.number().int().min(1).max(MAX_CRAWL_PAGES).default(100),
+  /** Regular expressions on path + query (`/blog/.*`); see the README for the exact rule. */
+  includePaths: pathPatterns.default([]),
+  excludePaths: pathPatterns.default([]),
+  allowSubdomains: z.boolean().default(false),
+  ignoreRobotsTxt: z.boolean().default(false),
+  format: outputFormat.default('markdown'),
+  onlyMainContent: z.boolean().default(true),
+  /** Politeness: at least this long between two requests of this crawl to one host. */
+  delayMs: z.number().int().min(0).max(60_000).default(0),
+});
+
+const pageQuery = z.object({
+  skip: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT),
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TERMINAL = new Set(['done', 'failed']);
+
+/** A done page: url, markdown, metadata, plus the format asked for (html/text/json). */
+function pageOut(p: CrawlPageView): Record<string, unknown> {
+  const result = (p.result ?? {}) as Record<string, unknown>;
+  return { url: p.url, ...result };
+}
+
+function failedOut(p: CrawlPageView): Record<string, unknown> {
+  return {
+    url: p.url,
+    error: p.error ?? 'Page failed',
+    code: p.errorCode ?? 'INTERNAL',
+    ...(p.statusCode !== null ? { statusCode: p.statusCode } : {}),
+  };
+}
+
+function statusOut(c: CrawlView): Record<string, unknown> {
+  return {
+    success: true,
+    id: c.crawlId,
+    status: c.status,
+    url: c.url,
+    total: c.discovered,
+    completed: c.completed,
+    failed: c.failed,
+    creditsUsed: c.creditsUsed,
+    // A capped frontier records max_pages while running; the reason only counts once terminal.
+    ...(TERMINAL.has(c.status) && c.stopReason ? { stopReason: c.stopReason } : {}),
+    ...(c.error ? { error: c.error } : {}),
+  };
+}
+
+/** POST/GET/DELETE /v1/crawl — issue 3; billing is per page, by the crawl-worker, as pages complete. */
+export function crawlRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+
+  router.post('/v1/crawl', async (req, res) => {
+    const auth = authOf(res);
+    const body = parseBody(crawlBody, req.body);
+    const target = normalizeTargetUrl(body.url, { prependHttps: true });
+    const url = normalizeUrl(target);
+    if (!url) throw new InvalidUrlError(`url: "${body.url.slice(0, 200)}" is not a crawlable URL`);
+    // Throws ValidationError naming the bad pattern (includePaths.2: …).
+    compilePathRules({ includePaths: body.includePaths, excludePaths: body.excludePaths });
+    const balance = await deps.credits.balance(auth.accountId);
+    if (balance <= 0) {
+      throw new InsufficientCreditsError(
+        'Insufficient credits: a crawl needs at least 1 credit (1 per page)',
+        {
+          details: { required: 1, balance },
+        },
+      );
+    }
+    const { url: _asked, ...options } = body;
+    const { crawlId } = await deps.crawls.create({ accountId: auth.accountId, url, options });
+    try {
+      await deps.producer.enqueue('crawl', { crawlId }, { jobId: crawlId });
+    } catch (err) {
+      // The crawl is committed as `pending`; the crawl-worker's reconciler starts it once Redis is back.
+      deps.logger.warn({ err, crawlId }, 'crawl enqueue failed; left to the reconciler');
+    }
+    res.status(202).json({ success: true, id: crawlId, url });
+  });
+
+  router.get('/v1/crawl/:id', async (req, res) => {
+    const auth = authOf(res);
+    const id = String(req.params.id);
+    const q = pageQuery.safeParse(req.query);
+    if (!q.success) {
+      throw new ValidationError(
+        `skip and limit must be non-negative integers (1 ≤ limit ≤ ${MAX_PAGE_LIMIT})`,
+      );
+    }
+    // Unknown ids and ids of other accounts are the same 404: never confirm another account's job.
+    const crawl = UUID.test(id) ? await deps.crawls.get(auth.accountId, id) : null;
+    if (!crawl) throw new NotFoundError('Crawl not found');
+    const { skip, limit } = q.data;
+    const [done, failed] = await Promise.all([
+      deps.crawls.listPages(crawl.crawlId, 'done', skip, limit),
+      crawl.failed > skip ? deps.crawls.listPages(crawl.crawlId, 'failed', skip, limit) : Promise.resolve([]),
+    ]);
+    const more = skip + limit < crawl.completed || skip + limit < crawl.failed;
+    res.json({
+      ...statusOut(crawl),
+      pages: done.map(pageOut),
+      failedPages: failed.map(failedOut),
+      ...(more ? { next: `/v1/crawl/${crawl.crawlId}?skip=${skip + limit}&limit=${limit}` } : {}),
+    });
+  });
+
+  router.delete('/v1/crawl/:id', async (req, res) => {
+    const auth = authOf(res);
+    const id = String(req.params.id);
+    const cancelled = UUID.test(id) ? await deps.crawls.cancel(auth.accountId, id) : null;
+    if (!cancelled) throw new NotFoundError('Crawl not found');
+    // Best effort: workers skip pages of a finished crawl anyway, these removals just save them the trip.
+    try {
+      await deps.producer.queue('crawl').remove(cancelled.crawl.crawlId);
+      const pages = deps.producer.queue('crawl-page');
+      for (let i = 0; i < cancelled.skippedPageIds.length; i += 200) {
+        const chunk = cancelled.skippedPageIds.slice(i, i + 200);
+        await Promise.all(chunk.map((jobId) => pages.remove(jobId).catch(() => 0)));
+      }
+    } catch (err) {
+      deps.logger.warn({ err, crawlId: id }, 'removing cancelled crawl jobs failed');
+    }
+    res.json(statusOut(cancelled.crawl));
+  });
+
+  return router;
+}

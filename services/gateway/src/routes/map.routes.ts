@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { toServiceError } from '@wcs/errors';
+import { type MapJobResult, waitForJob } from '@wcs/queues';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { GatewayDeps } from '../deps';
+import { authOf } from '../middleware/auth.middleware';
+import { parseBody } from '../validation/parse-body';
+import { normalizeTargetUrl } from '../validation/target-url';
+
+export const MAP_DEFAULT_MAX_URLS = 5_000;
+export const MAP_DEFAULT_TIMEOUT_MS = 60_000;
+
+const maxUrls = z.number().int().min(1).max(100_000);
+
+export const mapBody = z.object({
+  url: z.string({ error: 'is required and must be a string' }),
+  max_urls: maxUrls.optional(),
+  /** camelCase alias for clients that send it (the spec's name is max_urls, which wins). */
+  maxUrls: maxUrls.optional(),
+  /** Keep URLs containing this (case-insensitive, URL or link text), ranked; "" means no filter. */
+  search: z
+    .string({ error: 'must be a string' })
+    .max(500)
+    .optional()
+    .transform((s) => (s?.trim() ? s.trim() : undefined)),
+  /** Extensions beyond the spec (documented in the README). */
+  includeSubdomains: z.boolean().default(false),
+  ignoreSitemap: z.boolean().default(false),
+  timeout: z.number().int().min(1_000).max(120_000).default(MAP_DEFAULT_TIMEOUT_MS),
+});
+
+/**
+ * POST /v1/map: 1 credit per job, charged up front and refunded if the job fails. The answer is
+ * not wrapped in `data`: `{ success: true, links, total }`.
+ */
+export function mapRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+  router.post('/v1/map', async (req, res) => {
+    const auth = authOf(res);
+    const body = parseBody(mapBody, req.body);
+    const url = normalizeTargetUrl(body.url, { prependHttps: true });
+    const requestId = randomUUID();
+    await deps.credits.charge(auth.accountId, 1, { reason: 'map', reference: requestId });
+    let result: MapJobResult;
+    try {
+      const job = await deps.producer.enqueue(
+        'map',
+        {
+          requestId,
+          accountId: auth.accountId,
+          url,
+          maxUrls: body.max_urls ?? body.maxUrls ?? MAP_DEFAULT_MAX_URLS,
+          ...(body.search ? { search: body.search } : {}),
+          includeSubdomains: body.includeSubdomains,
+          ignoreSitemap: body.ignoreSitemap,
+          timeoutMs: body.timeout,
+        },
+        { jobId: requestId },
+      );
+      // The worker answers before its budget ends; the margin covers queueing and Redis.
+      result = await waitForJob<MapJobResult>(job, deps.producer.queueEvents('map'), body.timeout + 5_000);
+    } catch (err) {
+      await deps.credits.credit(auth.accountId, 1, { reason: 'map_refund', reference: requestId });
+      throw toServiceError(err);
+    }
+    res.json({ success: true, links: result.links, total: result.total });
+  });
+  return router;
+}

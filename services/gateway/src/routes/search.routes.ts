@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { TimeoutError, toServiceError } from '@wcs/errors';
+import { type DocumentData, type Job, outputFormat, type ScrapeJobResult, waitForJob } from '@wcs/queues';
+import type { SearchHit } from '@wcs/search';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { GatewayDeps } from '../deps';
+import { authOf } from '../middleware/auth.middleware';
+import { parseBody } from '../validation/parse-body';
+import { normalizeTargetUrl } from '../validation/target-url';
+
+/** Spec §8: 2 credits per result returned. */
+export const CREDITS_PER_SEARCH_RESULT = 2;
+export const MAX_SEARCH_RESULTS = 20;
+
+export const searchBody = z.object({
+  query: z.string({ error: 'is required and must be a string' }).trim().min(1, 'must not be empty').max(500),
+  num_results: z.number().int().min(1).max(MAX_SEARCH_RESULTS).default(5),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code (ISO 3166-1), e.g. "us"')
+    .transform((s) => s.toLowerCase())
+    .optional(),
+  lang: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/, 'must be a language code, e.g. "en" or "pt-BR"')
+    .optional(),
+  /** Extensions beyond the spec (documented in the README). */
+  format: outputFormat.default('markdown'),
+  onlyMainContent: z.boolean().default(true),
+  scrape: z.boolean().default(true),
+  timeout: z.number().int().min(1_000).max(120_000).optional(),
+});
+
+type SearchBody = z.infer<typeof searchBody>;
+
+/** One entry of `data`: the hit, its page when scraped, or `markdown: null` + `error`/`code`. */
+type SearchResult = {
+  url: string;
+  title: string;
+  description: string;
+} & (
+  | { markdown?: string; html?: string; text?: string; json?: unknown; metadata?: DocumentData['metadata'] }
+  | { markdown: null; error: string; code: string }
+);
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function scrapedResult(hit: SearchHit, data: DocumentData, format: SearchBody['format']): SearchResult {
+  return {
+    url: hit.url,
+    title: hit.title || str(data.metadata.title),
+    description: hit.description || str(data.metadata.description),
+    markdown: data.markdown,
+    ...(format === 'html' ? { html: data.html } : {}),
+    ...(format === 'text' ? { text: data.text } : {}),
+    ...(format === 'json' && data.json !== undefined ? { json: data.json } : {}),
+    metadata: data.metadata,
+  };
+}
+
+function failedResult(hit: SearchHit, err: unknown): SearchResult {
+  const se = toServiceError(err);
+  return {
+    url: hit.url,
+    title: hit.title,
+    description: hit.description,
+    markdown: null,
+    error: se.code === 'INTERNAL' ? 'Internal error' : se.message,
+    code: se.code,
+  };
+}
+
+/**
+ * POST /v1/search: ask the configured provider, then scrape every hit concurrently through the
+ * `scrape` queue within one time budget. num_results × 2 credits are reserved up front; the part
+ * not used — hits the provider did not return and pages that failed — is refunded in one ledger
+ * row (`search_refund`, same reference), so a failed page is never billed.
+ */
+export function searchRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+  router.post('/v1/search', async (req, res) => {
+    const auth = authOf(res);
+    const body = parseBody(searchBody, req.body);
+    const budgetMs = body.timeout ?? deps.search.timeoutMs;
+    const deadline = Date.now() + budgetMs;
+    const requestId = randomUUID();
+    const reserved = body.num_results * CREDITS_PER_SEARCH_RESULT;
+
+    await deps.credits.charge(auth.accountId, reserved, { reason: 'search', reference: requestId });
+    let billed = 0;
+    let results: SearchResult[];
+    try {
+      const hits = (
+        await deps.search.provider.search(
+          {
+            query: body.query,
+            numResults: body.num_results,
+            accountId: auth.accountId,
+            ...(body.country ? { country: body.country } : {}),
+            ...(body.lang ? { lang: body.lang } : {}),
+          },
+          AbortSignal.timeout(budgetMs),
+        )
+      ).slice(0, body.num_results);
+      results = body.scrape
+        ? await scrapeHits(deps, { hits, body, requestId, accountId: auth.accountId, deadline })
+        : hits.map((h) => ({ url: h.url, title: h.title, description: h.description }));
+      billed = results.filter((r) => r.markdown !== null).length * CREDITS_PER_SEARCH_RESULT;
+    } finally {
+      // Also on errors (provider down, queue down): whatever was not billed goes back.
+      const refund = reserved - billed;
+      if (refund > 0) {
+        await deps.credits.credit(auth.accountId, refund, { reason: 'search_refund', reference: requestId });
+      }
+    }
+    res.json({ success: true, data: results, creditsUsed: billed });
+  });
+  return router;
+}
+
+/** Every hit's page via the `scrape` queue, concurrently; a page that fails is a result with an error. */
+async function scrapeHits(
+  deps: GatewayDeps,
+  a: { hits: SearchHit[]; body: SearchBody; requestId: string; accountId: string; deadline: number },
+): Promise<SearchResult[]> {
+  // The page's own budget ends a little before ours, so the worker's TIMEOUT error wins the race.
+  const pageBudget = Math.min(120_000, Math.max(1_000, a.deadline - Date.now() - 1_000));
+  const jobs: Array<{ job: Job } | { error: unknown }> = await Promise.all(
+    a.hits.map(async (hit, i) => {
+      let url: string;
+      try {
+        url = normalizeTargetUrl(hit.url, { prependHttps: false });
+      } catch (error) {
+        return { error };
+      }
+      const jobId = `${a.requestId}-${i}`;
+      // Queue unavailable: the whole call fails (503, fully refunded) rather than N failed pages.
+      const job = await deps.producer.enqueue(
+        'scrape',
+        {
+          requestId: jobId,
+          accountId: a.accountId,
+          url,
+          format: a.body.format,
+          onlyMainContent: a.body.onlyMainContent,
+          timeoutMs: pageBudget,
+        },
+        { jobId },
+      );
+      return { job };
+    }),
+  );
+  const events = deps.producer.queueEvents('scrape');
+  return Promise.all(
+    a.hits.map(async (hit, i): Promise<SearchResult> => {
+      const entry = jobs[i];
+      if (!entry || 'error' in entry) return failedResult(hit, entry?.error);
+      const waitMs = a.deadline - Date.now();
+      if (waitMs <= 0) return failedResult(hit, new TimeoutError('The search time budget ran out; retry'));
+      try {
+        const r = await waitForJob<ScrapeJobResult>(entry.job, events, waitMs);
+        return scrapedResult(hit, r.data, a.body.format);
+      } catch (err) {
+        return failedResult(hit, err);
+      }
+    }),
+  );
+}

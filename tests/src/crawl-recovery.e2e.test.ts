@@ -1,0 +1,129 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { type FixtureSite, startFixtureSite, treeSize } from '@wcs/testing';
+import { crawlStatus, fetched, ledgerOf, startCrawl, waitForCrawl } from './crawl-helpers';
+import { balanceOf, createTestAccount, pollUntil, type Stack, startStack } from './harness';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+// Short locks so a killed worker's jobs come back within seconds.
+const RECOVERY_ENV = {
+  WORKER_LOCK_MS: '2000',
+  WORKER_STALLED_INTERVAL_MS: '1000',
+  CRAWL_PAGE_TIMEOUT_MS: '3000',
+};
+
+function spawnCrawlWorker(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: path.join(ROOT, 'services/crawl-worker'),
+    env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
+    stdio: 'ignore',
+  });
+}
+
+function waitExit(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+  });
+}
+
+let site: FixtureSite;
+beforeAll(async () => {
+  site = await startFixtureSite({ pages: 3, tree: { branching: 4, depth: 3 }, sitemapPaths: [] });
+});
+afterAll(async () => {
+  await site?.close();
+});
+
+const TREE = treeSize(4, 3); // 85 pages
+
+it('two crawl-worker processes share one crawl without fetching any page twice', async () => {
+  const stack = await startStack({ worker: false, env: RECOVERY_ENV });
+  const env = { ...stack.env, ...RECOVERY_ENV, WORKER_CONCURRENCY: '4', CRAWL_HOST_CONCURRENCY: '6' };
+  const workers = [spawnCrawlWorker(env), spawnCrawlWorker(env)];
+  try {
+    const account = await createTestAccount({ credits: 200 });
+    const id = await startCrawl(stack.url, account.auth, {
+      url: `${site.url}/tree`,
+      maxDepth: 3,
+      includePaths: ['^/tree'],
+    });
+    const done = await waitForCrawl(stack.url, id, account.auth, 90_000);
+    expect(done).toMatchObject({
+      status: 'done',
+      stopReason: 'completed',
+      total: TREE,
+      completed: TREE,
+      failed: 0,
+    });
+    expect(done.creditsUsed).toBe(TREE);
+    const paths = site.requests.filter((r) => r.path.startsWith('/tree')).map((r) => r.path);
+    expect(paths).toHaveLength(TREE);
+    expect(new Set(paths).size).toBe(TREE);
+    expect(await balanceOf(account.accountId)).toBe(200 - TREE);
+    // Both processes were alive throughout (neither crashed and left the other to do it all).
+    expect(workers.every((w) => w.exitCode === null)).toBe(true);
+  } finally {
+    for (const w of workers) w.kill('SIGTERM');
+    await Promise.all(workers.map(waitExit));
+    await stack.close();
+  }
+});
+
+it('a crawl survives a killed crawl-worker: nothing lost, each page billed once', async () => {
+  site.requests.length = 0;
+  const stack = await startStack({ worker: false, env: RECOVERY_ENV });
+  const env = { ...stack.env, ...RECOVERY_ENV, WORKER_CONCURRENCY: '2' };
+  const victim = spawnCrawlWorker(env);
+  let rescuer: Stack | null = null;
+  try {
+    const account = await createTestAccount({ credits: 200 });
+    // delayMs keeps the crawl slow enough to kill it half way.
+    const id = await startCrawl(stack.url, account.auth, {
+      url: `${site.url}/tree`,
+      maxDepth: 3,
+      delayMs: 60,
+      includePaths: ['^/tree'],
+    });
+    await pollUntil(
+      async () => ((await crawlStatus(stack.url, id, account.auth)).completed >= 8 ? true : undefined),
+      60_000,
+      50,
+    );
+    victim.kill('SIGKILL');
+    await waitExit(victim);
+    const atKill = await crawlStatus(stack.url, id, account.auth);
+    expect(atKill.status).toBe('processing');
+    expect(atKill.completed).toBeLessThan(TREE);
+
+    // Another worker takes over: stalled jobs come back, queued ones were waiting in Redis.
+    rescuer = await startStack({
+      worker: false,
+      crawlWorker: true,
+      env: { ...RECOVERY_ENV, QUEUE_PREFIX: stack.env.QUEUE_PREFIX ?? '' },
+    });
+    const done = await waitForCrawl(stack.url, id, account.auth, 90_000);
+    expect(done).toMatchObject({
+      status: 'done',
+      total: TREE,
+      completed: TREE,
+      failed: 0,
+      creditsUsed: TREE,
+    });
+    expect(new Set(done.pages.map((p) => p.url)).size).toBe(TREE);
+    // Billed once per page, whatever ran twice.
+    expect(await balanceOf(account.accountId)).toBe(200 - TREE);
+    const rows = (await ledgerOf(account.accountId)).filter((r) => r.reason === 'crawl');
+    expect(new Set(rows.map((r) => r.reference)).size).toBe(TREE);
+    expect(rows).toHaveLength(TREE);
+    // Only the pages in flight when the worker died (≤ its concurrency) were fetched again.
+    const treeFetches = fetched(site, '/tree');
+    expect(new Set(treeFetches).size).toBe(TREE);
+    expect(treeFetches.length).toBeLessThanOrEqual(TREE + 2);
+  } finally {
+    victim.kill('SIGKILL');
+    await rescuer?.close();
+    await stack.close();
+  }
+});
