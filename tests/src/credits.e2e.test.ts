@@ -115,7 +115,11 @@ describe('admin and health', () => {
     expect(Object.keys(scrape.responses)).toEqual(
       expect.arrayContaining(['200', '400', '401', '402', '429', '504']),
     );
-    expect(res.body.paths['/v1/batch/scrape/{id}'].get).toBeDefined();
+    for (const path of ['/v1/batch/scrape/{id}', '/v1/crawl/{id}'])
+      expect(res.body.paths[path].get).toBeDefined();
+    for (const path of ['/v1/crawl', '/v1/map', '/v1/search'])
+      expect(res.body.paths[path].post).toBeDefined();
+    expect(res.body.paths['/v1/crawl/{id}'].delete).toBeDefined();
   });
 
   it('GET /metrics needs ADMIN_TOKEN and reports requests by route pattern and queue depths', async () => {

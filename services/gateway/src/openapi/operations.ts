@@ -1,5 +1,6 @@
 import { batchBody } from '../routes/batch.routes';
 import { crawlBody } from '../routes/crawl.routes';
+import { mapBody } from '../routes/map.routes';
 import { scrapeBody } from '../routes/scrape.routes';
 import { searchBody } from '../routes/search.routes';
 import type { OperationSpec } from './openapi.document';
@@ -243,5 +244,26 @@ export const OPERATIONS: OperationSpec[] = [
       },
     },
     errors: [400, 401, 402, 429, 502, 503],
+  },
+  {
+    method: 'post',
+    path: '/v1/map',
+    summary: 'List the URLs of a site (1 credit, refunded on failure)',
+    description:
+      'Sources: robots.txt Sitemap lines, sitemap indexes and gzipped sitemaps, /sitemap.xml, links on the start page and a shallow crawl. The response is not wrapped in data.',
+    body: mapBody,
+    success: {
+      status: 200,
+      description: 'normalised, de-duplicated, same-site URLs (ranked when search is given)',
+      schema: {
+        type: 'object',
+        properties: {
+          success: { const: true },
+          links: { type: 'array', items: { type: 'string' } },
+          total: { type: 'integer' },
+        },
+      },
+    },
+    errors: [400, 401, 402, 429, 502, 503, 504],
   },
 ];
