@@ -9,9 +9,8 @@
  *
  *   pnpm bench:crawl [--pages 2000] [--concurrency 8] [--host-concurrency 16] [--no-map]
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import net from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadEnv } from '@wcs/config';
@@ -19,8 +18,8 @@ import { AccountsRepository, ApiKeysRepository, createDb } from '@wcs/db';
 import { startFixtureSite } from '@wcs/testing';
 import { Agent, request } from 'undici';
 import { z } from 'zod';
+import { freePort, pool, ROOT, startService, stopProcess, treeRssKb } from './bench-utils';
 
-const ROOT = path.resolve(__dirname, '..');
 const env = loadEnv(
   z.object({
     DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/wcs'),
@@ -38,68 +37,6 @@ const { values } = parseArgs({
 const PAGES = Number(values.pages);
 const CONCURRENCY = Number(values.concurrency);
 const HOST_CONCURRENCY = Number(values['host-concurrency']);
-
-/** RSS of a process and all its descendants (Chromium runs as children of a worker). */
-function treeRssKb(pid: number): number {
-  const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const status = readFileSync(`/proc/${d}/status`, 'utf8');
-      const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
-      rss.set(Number(d), Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
-    } catch {
-      // process went away while we looked
-    }
-  }
-  let total = 0;
-  const stack = [pid];
-  while (stack.length) {
-    const p = stack.pop() as number;
-    total += rss.get(p) ?? 0;
-    stack.push(...(children.get(p) ?? []));
-  }
-  return total;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-function startService(name: string, extra: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: path.join(ROOT, 'services', name),
-    env: { ...process.env, ...extra },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-async function pool<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: n }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        await fn(items[i] as T);
-      }
-    }),
-  );
-}
 
 async function main(): Promise<void> {
   const site = await startFixtureSite({ pages: PAGES });
@@ -191,7 +128,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await stop(gateway);
+    await stopProcess(gateway);
     await site.close();
   }
   console.log(`\nCrawl benchmark: ${PAGES}-page local site, per-host limit ${HOST_CONCURRENCY}\n`);

@@ -9,7 +9,6 @@
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadEnv } from '@wcs/config';
@@ -19,8 +18,8 @@ import { request } from 'undici';
 import { z } from 'zod';
 import { collectSitemapUrls } from '../packages/discovery/src';
 import { createSafeDispatcher } from '../packages/renderer/src';
+import { freePort, median, ROOT } from './bench-utils';
 
-const ROOT = path.resolve(__dirname, '..');
 const env = loadEnv(
   z.object({
     DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/wcs'),
@@ -45,17 +44,6 @@ function rssKb(pid: number): number {
     return 0;
   }
 }
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 async function main(): Promise<void> {
   const site = await startMapSite({ sitemapUrls: URLS, sitemapFiles: FILES });

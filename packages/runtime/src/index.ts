@@ -1,2 +1,3 @@
+export * from './periodic-task';
 export * from './run-service';
 export * from './shutdown-manager';

@@ -1,6 +1,7 @@
 import type { CrawlRecoveryRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import type { QueueProducer } from '@wcs/queues';
+import { PeriodicTask } from '@wcs/runtime';
 import { enqueuePages, removePageJobs } from './page-jobs';
 
 const BATCH = 1_000;
@@ -16,31 +17,24 @@ const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'wai
  * Runs in every replica; job ids make concurrent passes harmless.
  */
 export class CrawlReconciler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly loop: PeriodicTask;
 
   constructor(
     private readonly deps: { recovery: CrawlRecoveryRepository; producer: QueueProducer; logger: Logger },
     private readonly settings: { intervalMs: number; minAgeMs: number; deadlineMs: number },
-  ) {}
-
-  start(): void {
-    const tick = () => {
-      this.running = this.reconcileOnce()
-        .then(() => undefined)
-        .catch((err: unknown) => this.deps.logger.warn({ err }, 'crawl reconcile failed'))
-        .finally(() => {
-          this.running = null;
-          if (this.timer) this.timer = setTimeout(tick, this.settings.intervalMs);
-        });
-    };
-    this.timer = setTimeout(tick, Math.min(1_000, this.settings.intervalMs));
+  ) {
+    this.loop = new PeriodicTask(() => this.reconcileOnce(), {
+      intervalMs: this.settings.intervalMs,
+      onError: (err) => this.deps.logger.warn({ err }, 'crawl reconcile failed'),
+    });
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   async reconcileOnce(): Promise<{

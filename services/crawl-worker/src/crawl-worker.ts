@@ -1,7 +1,7 @@
 import { CrawlRecoveryRepository, CrawlsRepository, createDb, DocumentsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import { createRedisConnection, type DefinedWorker, defineWorker, QueueProducer } from '@wcs/queues';
-import { createRenderer, createSafeDispatcher, type Renderer } from '@wcs/renderer';
+import { createRendererFromEnv, createSafeDispatcher, type Renderer } from '@wcs/renderer';
 import { crawlPageProcessor } from './crawl-page.processor';
 import { CrawlReconciler } from './crawl-reconciler';
 import { crawlStartProcessor } from './crawl-start.processor';
@@ -29,20 +29,7 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
     connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
   });
-  const renderer = createRenderer({
-    allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
-    fetchTimeoutMs: env.FETCH_TIMEOUT_MS,
-    connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
-    maxBodyBytes: env.MAX_BODY_BYTES,
-    maxRedirects: env.MAX_REDIRECTS,
-    userAgent: env.USER_AGENT,
-    browser: {
-      enabled: env.BROWSER_ENABLED,
-      executablePath: env.BROWSER_EXECUTABLE,
-      maxPages: env.BROWSER_MAX_PAGES,
-    },
-    logger,
-  });
+  const renderer = createRendererFromEnv(env, logger);
   const robots = new RobotsCache({
     dispatcher,
     userAgent: env.USER_AGENT,

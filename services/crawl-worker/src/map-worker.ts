@@ -1,6 +1,6 @@
 import type { Logger } from '@wcs/logger';
 import { defineWorker } from '@wcs/queues';
-import { createRenderer, createSafeDispatcher, type Renderer } from '@wcs/renderer';
+import { createRendererFromEnv, createSafeDispatcher, type Renderer } from '@wcs/renderer';
 import { mapProcessor } from './map.processor';
 import type { MapWorkerEnv } from './map-worker.env';
 
@@ -17,22 +17,7 @@ export async function startMapWorker(
   logger: Logger,
   shared: { renderer?: Renderer } = {},
 ): Promise<RunningMapWorker> {
-  const renderer =
-    shared.renderer ??
-    createRenderer({
-      allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
-      fetchTimeoutMs: env.FETCH_TIMEOUT_MS,
-      connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
-      maxBodyBytes: env.MAX_BODY_BYTES,
-      maxRedirects: env.MAX_REDIRECTS,
-      userAgent: env.USER_AGENT,
-      browser: {
-        enabled: env.BROWSER_ENABLED,
-        executablePath: env.BROWSER_EXECUTABLE,
-        maxPages: env.BROWSER_MAX_PAGES,
-      },
-      logger,
-    });
+  const renderer = shared.renderer ?? createRendererFromEnv(env, logger);
   const dispatcher = createSafeDispatcher({
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
     connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,

@@ -1,6 +1,7 @@
 import type { BatchesRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import type { QueueProducer } from '@wcs/queues';
+import { PeriodicTask } from '@wcs/runtime';
 
 /**
  * Redis keeps nothing on disk in many deployments: after a Redis restart (or an enqueue that
@@ -9,34 +10,26 @@ import type { QueueProducer } from '@wcs/queues';
  * same job id (so two reconcilers can't create duplicates).
  */
 export class BatchReconciler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly loop: PeriodicTask;
 
   constructor(
     private readonly deps: { batches: BatchesRepository; producer: QueueProducer; logger: Logger },
     private readonly settings: { intervalMs: number; minAgeMs: number },
-  ) {}
+  ) {
+    this.loop = new PeriodicTask(() => this.reconcileOnce(), {
+      intervalMs: this.settings.intervalMs,
+      onError: (err) => this.deps.logger.warn({ err }, 'batch reconcile failed'),
+    });
+  }
 
   start(): void {
-    const tick = () => {
-      this.running = this.reconcileOnce()
-        .then(() => undefined)
-        .catch((err: unknown) => this.deps.logger.warn({ err }, 'batch reconcile failed'))
-        .finally(() => {
-          this.running = null;
-          if (this.timer) this.timer = setTimeout(tick, this.settings.intervalMs);
-        });
-    };
-    this.timer = setTimeout(tick, Math.min(1_000, this.settings.intervalMs));
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  /** Returns how many items were enqueued again. */
   async reconcileOnce(): Promise<number> {
     const stranded = await this.deps.batches.findUnfinishedItems(this.settings.minAgeMs, 1_000);
     const queue = this.deps.producer.queue('scrape-batch');

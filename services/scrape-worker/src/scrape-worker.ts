@@ -1,7 +1,7 @@
 import { BatchesRepository, createDb, DocumentsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import { type DefinedWorker, defineWorker, QueueProducer } from '@wcs/queues';
-import { createRenderer } from '@wcs/renderer';
+import { createRendererFromEnv } from '@wcs/renderer';
 import { batchItemProcessor } from './batch-item.processor';
 import { BatchReconciler } from './batch-reconciler';
 import { createDocumentIndexer } from './document-indexer';
@@ -20,20 +20,7 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
   const batches = new BatchesRepository(db);
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX);
   const index = createDocumentIndexer({ documents: new DocumentsRepository(db), logger });
-  const renderer = createRenderer({
-    allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
-    fetchTimeoutMs: env.FETCH_TIMEOUT_MS,
-    connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
-    maxBodyBytes: env.MAX_BODY_BYTES,
-    maxRedirects: env.MAX_REDIRECTS,
-    userAgent: env.USER_AGENT,
-    browser: {
-      enabled: env.BROWSER_ENABLED,
-      executablePath: env.BROWSER_EXECUTABLE,
-      maxPages: env.BROWSER_MAX_PAGES,
-    },
-    logger,
-  });
+  const renderer = createRendererFromEnv(env, logger);
   const workerOpts = {
     redisUrl: env.REDIS_URL,
     prefix: env.QUEUE_PREFIX,

@@ -1,0 +1,36 @@
+import { createRenderer } from './renderer';
+import type { Renderer, RendererLogger } from './types';
+
+/**
+ * The renderer settings every worker's config carries (the `renderEnv` schema of @wcs/config,
+ * described structurally so this package needs no config dependency).
+ */
+export interface RenderSettings {
+  ALLOW_PRIVATE_TARGETS: boolean;
+  FETCH_TIMEOUT_MS: number;
+  FETCH_CONNECT_TIMEOUT_MS: number;
+  MAX_BODY_BYTES: number;
+  MAX_REDIRECTS: number;
+  USER_AGENT: string;
+  BROWSER_ENABLED: boolean;
+  BROWSER_EXECUTABLE: string;
+  BROWSER_MAX_PAGES: number;
+}
+
+/** One renderer (and so one Chromium pool) per worker process, from its parsed config. */
+export function createRendererFromEnv(env: RenderSettings, logger?: RendererLogger): Renderer {
+  return createRenderer({
+    allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
+    fetchTimeoutMs: env.FETCH_TIMEOUT_MS,
+    connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
+    maxBodyBytes: env.MAX_BODY_BYTES,
+    maxRedirects: env.MAX_REDIRECTS,
+    userAgent: env.USER_AGENT,
+    browser: {
+      enabled: env.BROWSER_ENABLED,
+      executablePath: env.BROWSER_EXECUTABLE,
+      maxPages: env.BROWSER_MAX_PAGES,
+    },
+    ...(logger ? { logger } : {}),
+  });
+}
