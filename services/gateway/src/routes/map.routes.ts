@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { toServiceError } from '@wcs/errors';
-import { type MapJobResult, waitForJob } from '@wcs/queues';
+import type { MapJobResult } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
+import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
@@ -41,29 +41,26 @@ export function mapRoutes(deps: GatewayDeps): Router {
     const body = parseBody(mapBody, req.body);
     const url = normalizeTargetUrl(body.url, { prependHttps: true });
     const requestId = randomUUID();
-    await deps.credits.charge(auth.accountId, 1, { reason: 'map', reference: requestId });
-    let result: MapJobResult;
-    try {
-      const job = await deps.producer.enqueue(
-        'map',
-        {
-          requestId,
-          accountId: auth.accountId,
-          url,
-          maxUrls: body.max_urls ?? body.maxUrls ?? MAP_DEFAULT_MAX_URLS,
-          ...(body.search ? { search: body.search } : {}),
-          includeSubdomains: body.includeSubdomains,
-          ignoreSitemap: body.ignoreSitemap,
-          timeoutMs: body.timeout,
-        },
-        { jobId: requestId },
-      );
+    const result = await runChargedJob<'map', MapJobResult>(deps, {
+      accountId: auth.accountId,
+      requestId,
+      cost: 1,
+      reason: 'map',
+      refundReason: 'map_refund',
+      queue: 'map',
+      payload: {
+        requestId,
+        accountId: auth.accountId,
+        url,
+        maxUrls: body.max_urls ?? body.maxUrls ?? MAP_DEFAULT_MAX_URLS,
+        ...(body.search ? { search: body.search } : {}),
+        includeSubdomains: body.includeSubdomains,
+        ignoreSitemap: body.ignoreSitemap,
+        timeoutMs: body.timeout,
+      },
       // The worker answers before its budget ends; the margin covers queueing and Redis.
-      result = await waitForJob<MapJobResult>(job, deps.producer.queueEvents('map'), body.timeout + 5_000);
-    } catch (err) {
-      await deps.credits.credit(auth.accountId, 1, { reason: 'map_refund', reference: requestId });
-      throw toServiceError(err);
-    }
+      waitMs: body.timeout + 5_000,
+    });
     res.json({ success: true, links: result.links, total: result.total });
   });
   return router;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { toServiceError } from '@wcs/errors';
-import { engineChoice, outputFormat, type ScrapeJobResult, waitForJob } from '@wcs/queues';
+import { engineChoice, outputFormat, type ScrapeJobResult } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
+import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
@@ -28,29 +28,26 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
     const timeoutMs = body.timeout ?? deps.settings.scrapeTimeoutMs;
     const requestId = randomUUID();
 
-    await deps.credits.charge(auth.accountId, 1, { reason: 'scrape', reference: requestId });
-    let result: ScrapeJobResult;
-    try {
-      const job = await deps.producer.enqueue(
-        'scrape',
-        {
-          requestId,
-          accountId: auth.accountId,
-          url,
-          format: body.format,
-          onlyMainContent: body.onlyMainContent,
-          engine: body.engine,
-          waitForMs: body.waitFor,
-          timeoutMs,
-        },
-        { jobId: requestId },
-      );
+    const result = await runChargedJob<'scrape', ScrapeJobResult>(deps, {
+      accountId: auth.accountId,
+      requestId,
+      cost: 1,
+      reason: 'scrape',
+      refundReason: 'scrape_refund',
+      queue: 'scrape',
+      payload: {
+        requestId,
+        accountId: auth.accountId,
+        url,
+        format: body.format,
+        onlyMainContent: body.onlyMainContent,
+        engine: body.engine,
+        waitForMs: body.waitFor,
+        timeoutMs,
+      },
       // Small margin over the job's own budget so the worker's timeout error wins the race.
-      result = await waitForJob<ScrapeJobResult>(job, deps.producer.queueEvents('scrape'), timeoutMs + 5_000);
-    } catch (err) {
-      await deps.credits.credit(auth.accountId, 1, { reason: 'scrape_refund', reference: requestId });
-      throw toServiceError(err);
-    }
+      waitMs: timeoutMs + 5_000,
+    });
     res.json({ success: true, data: result.data });
   });
   return router;
