@@ -190,7 +190,8 @@ function removeNamed(root: Element, stats: StatsMap): void {
   const minor = (s: Stats, el: Element): boolean =>
     s.text < 0.4 * total || (el.name === 'header' && s.text < 400);
   for (const [el, f] of found) {
-    if (kept.has(f)) removeChrome(el, stats, family, minor); // other chrome inside content
+    if (kept.has(f))
+      removeChrome(el, stats, family, minor); // other chrome inside content
     else if (minor(stats.get(el) ?? ZERO, el)) removeWithStats(el, stats);
     else removeChrome(el, stats, family, minor);
   }

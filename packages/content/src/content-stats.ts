@@ -172,6 +172,33 @@ export function removeWithStats(el: Element, stats: StatsMap): void {
   removeNode(el);
 }
 
+/**
+ * removeWithStats for many nodes at once: each parent's child list is filtered once, so
+ * removing thousands of siblings stays linear.
+ */
+export function removeAllWithStats(els: Element[], stats: StatsMap): void {
+  const byParent = new Map<ParentNode, Set<Element>>();
+  for (const el of els) {
+    const p = el.parent;
+    if (!p) continue;
+    propagate(el, p, stats, -1);
+    const set = byParent.get(p);
+    if (set) set.add(el);
+    else byParent.set(p, new Set([el]));
+  }
+  for (const [p, gone] of byParent) {
+    setChildren(
+      p,
+      p.children.filter((c) => !gone.has(c as Element)),
+    );
+    for (const el of gone) {
+      el.parent = null;
+      el.prev = null;
+      el.next = null;
+    }
+  }
+}
+
 /** Undo removeWithStats: put `el` back under `parent` at `index` and re-add its stats. */
 export function restoreWithStats(el: Element, parent: ParentNode, index: number, stats: StatsMap): void {
   el.parent = parent;

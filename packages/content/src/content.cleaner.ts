@@ -5,7 +5,14 @@
  */
 import type { Element, ParentNode } from 'domhandler';
 import { classWeight } from './class-weight';
-import { linkDensity, removeWithStats, restoreWithStats, type Stats, type StatsMap } from './content-stats';
+import {
+  linkDensity,
+  removeAllWithStats,
+  removeWithStats,
+  restoreWithStats,
+  type Stats,
+  type StatsMap,
+} from './content-stats';
 import { findAll, setChildren, textOf } from './dom.util';
 
 const CONDITIONAL = new Set([
@@ -50,7 +57,12 @@ interface Removal {
  * Conditional cleaning, undone when it would gut the content: when rules misfire on an
  * unusual page, the uncleaned candidate beats an empty answer (readability retries likewise).
  */
-export function cleanConditionally(root: Element, stats: StatsMap, scores: Map<Element, number>): void {
+export function cleanConditionally(
+  root: Element,
+  stats: StatsMap,
+  scores: Map<Element, number>,
+  top?: Element,
+): void {
   const before = stats.get(root)?.text ?? 0;
   const removed: Removal[] = [];
   const remove = (el: Element): void => {
@@ -62,7 +74,8 @@ export function cleanConditionally(root: Element, stats: StatsMap, scores: Map<E
   const els = findAll(root, (e) => CONDITIONAL.has(e.name) || SHORT_BLOCKS.has(e.name));
   for (let i = els.length - 1; i >= 0; i--) {
     const el = els[i]!;
-    if (!el.parent || el.parent === root) continue;
+    // the winner itself stays; siblings that joined it are judged like any other block
+    if (!el.parent || (el.parent === root && (top === undefined || el === top))) continue;
     const s = stats.get(el);
     if (!s) continue;
     if (s.text < 60 && SHORT_BLOCKS.has(el.name) && BOILERPLATE_LINE.test(textOf(el))) {
@@ -139,7 +152,8 @@ export function cleanRegion(root: Element, stats: StatsMap): void {
   for (const el of negative) if (el.parent && !hasRemovedAncestor(el, root)) removeWithStats(el, stats);
 }
 
-const CAPTION = /(?:^|[\s_-])(?:caption|captions|credit|credits|photo-?credit|image-?credit|figcaption|wp-caption-text)(?:$|[\s_-])/i;
+const CAPTION =
+  /(?:^|[\s_-])(?:caption|captions|credit|credits|photo-?credit|image-?credit|figcaption|wp-caption-text)(?:$|[\s_-])/i;
 
 /**
  * Article mode only: the headline, image captions and photo credits are page furniture around
@@ -147,8 +161,8 @@ const CAPTION = /(?:^|[\s_-])(?:caption|captions|credit|credits|photo-?credit|im
  */
 export function trimArticle(root: Element, stats: StatsMap): void {
   trimLines(root, stats);
-  const h1 = process.env.WCS_NOH1 ? [] : findAll(root, (e) => e.name === 'h1');
-  const caps = process.env.WCS_NOCAP ? [] : findAll(
+  const h1 = findAll(root, (e) => e.name === 'h1');
+  const caps = findAll(
     root,
     (e) =>
       e.name === 'figcaption' ||
@@ -182,12 +196,15 @@ function removeSome(root: Element, stats: StatsMap, els: Element[]): void {
     if (!nested) sum += stats.get(e)?.text ?? 0;
   }
   if (sum > 0.5 * total) return;
-  for (const e of els) if (e.parent && !hasRemovedAncestor(e, root)) removeWithStats(e, stats);
+  removeAllWithStats(
+    els.filter((e) => e.parent && !hasRemovedAncestor(e, root)),
+    stats,
+  );
 }
 
-const BYLINE = /^(?:by|por|von|par|di|door|av|af|przez|posted|published|updated|first published|last updated|written by)\b/i;
-const DATE =
-  /\b(?:1[89]|20)\d\d\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d\d\b/;
+const BYLINE =
+  /^(?:by|por|von|par|di|door|av|af|przez|posted|published|updated|first published|last updated|written by)\b/i;
+const DATE = /\b(?:1[89]|20)\d\d\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d\d\b/;
 const META_NAME =
   /(?:^|[\s_-])(?:byline|bylines|author|authors|author-?name|dateline|timestamp|date|published|pubdate|posted-?on|entry-meta|post-meta|article-meta|meta-?info|post-?date|publish-?date)(?:$|[\s_-])/i;
 const LETTER_WORD = /\p{L}{2,}/gu;
@@ -219,7 +236,8 @@ function trimLines(root: Element, stats: StatsMap): void {
     if (/[.!?:]["”’)]?$/.test(t) && !BYLINE.test(t)) continue;
     const words = t.match(LETTER_WORD)?.length ?? 0;
     if ((BYLINE.test(t) && words <= 10) || (DATE.test(t) && words <= 8)) dated.push(el);
-    else if (s.link >= 0.9 * s.text && el.name !== 'li' && el.name !== 'span' && el.name !== 'a') linked.push(el);
+    else if (s.link >= 0.9 * s.text && el.name !== 'li' && el.name !== 'span' && el.name !== 'a')
+      linked.push(el);
   }
   // an article has a byline or two and a few teaser links; many of them make a listing, where
   // dates, authors and linked titles are the content
@@ -239,7 +257,20 @@ function hasRemovedAncestor(el: Element, root: Element): boolean {
   return p !== root;
 }
 
-const LINE_TAGS = new Set(['p', 'div', 'span', 'time', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'small', 'address']);
+const LINE_TAGS = new Set([
+  'p',
+  'div',
+  'span',
+  'time',
+  'li',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'small',
+  'address',
+]);
 
 /**
  * Drop later copies of a repeated block (responsive pages ship the same product summary or
@@ -247,7 +278,8 @@ const LINE_TAGS = new Set(['p', 'div', 'span', 'time', 'li', 'h2', 'h3', 'h4', '
  * so text is only compared for likely twins.
  */
 export function removeDuplicates(root: Element, stats: StatsMap): void {
-  const seen = new Map<string, Array<{ el: Element; text?: string }>>();
+  // stats signature -> the first block with it, then blocks by text once signatures collide
+  const seen = new Map<string, { first: Element; byText?: Map<string, Element[]> }>();
   const stack: Element[] = [];
   const push = (p: ParentNode): void => {
     for (let i = p.children.length - 1; i >= 0; i--) {
@@ -261,15 +293,19 @@ export function removeDuplicates(root: Element, stats: StatsMap): void {
     const s = stats.get(el);
     if (!s || s.text < 200) continue;
     const key = `${s.text}/${s.link}/${s.allCommas}/${s.paras}/${s.lis}/${s.imgs}/${s.headings}`;
-    const twins = seen.get(key);
-    if (twins) {
+    const entry = seen.get(key);
+    if (!entry) seen.set(key, { first: el });
+    else {
+      if (!entry.byText) entry.byText = new Map([[textOf(entry.first), [entry.first]]]);
       const text = textOf(el);
-      if (twins.some((t) => !isAncestor(t.el, el) && (t.text ??= textOf(t.el)) === text)) {
+      const twins = entry.byText.get(text);
+      if (twins?.some((t) => !isAncestor(t, el))) {
         removeWithStats(el, stats);
         continue;
       }
-      twins.push({ el, text });
-    } else seen.set(key, [{ el }]);
+      if (twins) twins.push(el);
+      else entry.byText.set(text, [el]);
+    }
     push(el);
   }
 }

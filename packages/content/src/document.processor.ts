@@ -99,7 +99,11 @@ function run(input: string, opts: ProcessOptions, formats: Set<OutputFormat>): P
     const retry = extract(bodyOf(parseHtml(html.replace(NOSCRIPT_TAG, '<$1div'))));
     if (retry.pageText > pageText * 1.5) ({ root, stats, pageText } = retry);
   }
-  if (opts.onlyMainContent !== false && pageText < MIN_EXTRACTED && (stats.get(root)?.text ?? 0) < MIN_EXTRACTED) {
+  if (
+    opts.onlyMainContent !== false &&
+    pageText < MIN_EXTRACTED &&
+    (stats.get(root)?.text ?? 0) < MIN_EXTRACTED
+  ) {
     const fallback = fallbackRoot(fallbackText(doc));
     if (fallback) root = fallback;
   }
@@ -116,7 +120,7 @@ function run(input: string, opts: ProcessOptions, formats: Set<OutputFormat>): P
 /** Below this many characters of visible text, a page is treated as carrying none. */
 const MIN_EXTRACTED = 200;
 
-/** Paragraphs of declared text (JSON-LD body or description) as a content root. */
+/** Paragraphs of declared text (a JSON-LD body) as a content root. */
 function fallbackRoot(text: string): Element | null {
   const paras = text
     .replace(/\r\n?/g, '\n')

@@ -87,7 +87,7 @@ function scoreCandidates(stats: StatsMap, root: Element): Scored {
     chain.length = 0;
     // a div holding loose text is its own paragraph's container (readability wraps that text
     // in <p> inside the div): it takes the first vote
-    if (SELF_VOTING.has(el.name) && !process.env.WCS_NOSELF) chain.push(el);
+    if (SELF_VOTING.has(el.name)) chain.push(el);
     let p: ParentNode | null = el === root ? null : el.parent;
     while (p && isElement(p)) {
       chain.push(p);
@@ -306,17 +306,14 @@ export function extractMainContent(body: Element): ExtractResult {
     proseTotal >= PROSE_PAGE_MIN &&
     (chosenProse >= 0.6 * proseTotal || (chosenProse >= 1500 && chosenProse >= 0.4 * proseTotal));
   if (!articleMode) chosen = [mainRegion(body, stats)];
-  if (process.env.WCS_MODE) (globalThis as any).__mode = { article: articleMode, proseTotal, chosenProse, top: desc(top), score: scores.get(top) };
-  if (process.env.WCS_DEBUG) console.error('DEBUG top', desc(top), 'score', scores.get(top), 'chosen', chosen.map(desc), 'prose', proseTotal, chosenProse, 'article', articleMode, 'textAfterUnlikely', stats.get(body)?.text);
   const root = new Element('div', {});
   setChildren(root, chosen.length === 1 && chosen[0] === body ? [...body.children] : chosen);
   stats.set(root, sumStats(chosen, stats));
   if (articleMode) {
-    cleanConditionally(root, stats, scores);
+    cleanConditionally(root, stats, scores, chosen.length > 1 ? top : undefined);
     trimArticle(root, stats);
-  }
-  else cleanRegion(root, stats);
-  if (!process.env.WCS_NODUP) removeDuplicates(root, stats);
+  } else cleanRegion(root, stats);
+  removeDuplicates(root, stats);
   return { root, stats, pageText };
 }
 
@@ -353,5 +350,3 @@ export function extractWholeBody(body: Element): ExtractResult {
   const stats = computeStats(body);
   return { root: body, stats, pageText: stats.get(body)?.text ?? 0 };
 }
-
-const desc = (e: Element): string => `${e.name}${e.attribs.id ? '#' + e.attribs.id : ''}${e.attribs.class ? '.' + e.attribs.class.trim().split(/\s+/).slice(0, 3).join('.') : ''}`;
