@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { loadEnv } from '@wcs/config';
 import { loadCrawlWorkerEnv, type RunningCrawlWorker, startCrawlWorker } from '@wcs/crawl-worker';
 import { AccountsRepository, ApiKeysRepository, CreditsRepository, createDb, type PlanId } from '@wcs/db';
+import { loadExtractWorkerEnv, type RunningExtractWorker, startExtractWorker } from '@wcs/extract-worker';
 import { loadGatewayEnv, type RunningGateway, startGateway } from '@wcs/gateway';
 import { createLogger } from '@wcs/logger';
 import { loadScrapeWorkerEnv, type RunningScrapeWorker, startScrapeWorker } from '@wcs/scrape-worker';
@@ -23,6 +24,8 @@ export interface Stack {
   worker: RunningScrapeWorker | null;
   /** Only with `crawlWorker: true`. */
   crawlWorker: RunningCrawlWorker | null;
+  /** Only with `extractWorker: true`. */
+  extractWorker: RunningExtractWorker | null;
   env: Record<string, string>;
   close(): Promise<void>;
 }
@@ -32,7 +35,12 @@ export interface Stack {
  * files never share jobs), against the real stores. `env` overrides any variable.
  */
 export async function startStack(
-  opts: { env?: Record<string, string>; worker?: boolean; crawlWorker?: boolean } = {},
+  opts: {
+    env?: Record<string, string>;
+    worker?: boolean;
+    crawlWorker?: boolean;
+    extractWorker?: boolean;
+  } = {},
 ): Promise<Stack> {
   const env: Record<string, string> = {
     DATABASE_URL: TEST_DATABASE_URL,
@@ -57,13 +65,18 @@ export async function startStack(
   const gateway = await startGateway(loadGatewayEnv(env), logger);
   const worker = opts.worker === false ? null : await startScrapeWorker(loadScrapeWorkerEnv(env), logger);
   const crawlWorker = opts.crawlWorker ? await startCrawlWorker(loadCrawlWorkerEnv(env), logger) : null;
+  const extractWorker = opts.extractWorker
+    ? await startExtractWorker(loadExtractWorkerEnv(env), logger)
+    : null;
   return {
     url: `http://127.0.0.1:${gateway.port}`,
     gateway,
     worker,
     crawlWorker,
+    extractWorker,
     env,
     async close() {
+      await extractWorker?.close();
       await crawlWorker?.close();
       await worker?.close();
       await gateway.close();

@@ -1,5 +1,7 @@
 export * from './crawl.env';
 export * from './discovery.env';
+export * from './extract.env';
 export * from './load-env';
 export * from './schemas';
 export * from './search.env';
+export * from './monitor.env';

@@ -49,7 +49,12 @@ export const workerEnv = z.object({
 export const gatewayEnv = z.object({
   PORT: int(3002, 0),
   HOST: z.string().default('0.0.0.0'),
-  ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
+  // Empty means unset (docker compose passes `${ADMIN_TOKEN:-}`): admin routes are then off.
+  ADMIN_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
   /** Requests per minute per API key, by plan. */
   RATE_LIMIT_FREE: int(20, 1),

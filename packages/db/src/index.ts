@@ -39,3 +39,15 @@ export { ensureDatabase } from './ensure-database';
 export { LEDGER_REASONS, type LedgerReason } from './ledger-reason';
 export { migrateDatabase } from './migrations';
 export { CREDITS_PER_USD, isPlanId, PLAN_IDS, PLANS, type PlanId } from './plans';
+export type {
+  CheckOutcome,
+  MonitorChangeView,
+  MonitorCheckView,
+  MonitorDetail,
+  MonitorInterval,
+  MonitorStatus,
+  MonitorView,
+  WebhookDeliveryView,
+  WebhookTask,
+} from './monitor.types';
+export { MonitorsRepository } from './monitors.repository';

@@ -176,3 +176,23 @@ export class SearchProviderError extends ServiceError {
     super('SEARCH_PROVIDER_FAILED', 502, message, { ...o, retryable: o.retryable ?? true });
   }
 }
+
+// ---- structured extraction (issue 4) ----------------------------------------------------------
+/**
+ * No language model is configured for extraction (EXTRACT_PROVIDER=anthropic without
+ * ANTHROPIC_API_KEY, or openai without OPENAI_BASE_URL). The message names the variable to set.
+ */
+export class ModelNotConfiguredError extends ServiceError {
+  constructor(message: string, o: Opts = {}) {
+    super('MODEL_NOT_CONFIGURED', 503, message, o);
+  }
+}
+/**
+ * Extraction failed for a reason that is neither the request's nor a timeout: the model's answer
+ * stayed invalid after the repair attempt, or the model provider failed (5xx, rejected key, …).
+ */
+export class ExtractionFailedError extends ServiceError {
+  constructor(message: string, o: Opts & { retryable?: boolean } = {}) {
+    super('EXTRACTION_FAILED', 500, message, { ...o, retryable: o.retryable ?? false });
+  }
+}

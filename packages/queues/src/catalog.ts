@@ -43,6 +43,23 @@ export const mapPayload = z.object({
   timeoutMs: z.number().int().min(1_000).max(120_000),
 });
 
+/** An extract request; the gateway waits for `ExtractJobResult`. No model keys: the worker has them. */
+export const extractPayload = z.object({
+  requestId: z.string().min(1),
+  accountId: z.string().min(1),
+  url: z.string().url(),
+  /** The plain extract schema (spec section 2), compiled and checked by the worker; absent = prompt-only. */
+  schema: z.record(z.string(), z.json()).optional(),
+  prompt: z.string().max(10_000).optional(),
+  timeoutMs: z.number().int().min(1_000).max(300_000),
+});
+
+/** One check of a monitor (fired by its BullMQ job scheduler, or once at creation as the baseline). */
+export const monitorCheckPayload = z.object({ monitorId: z.string().min(1) });
+
+/** One webhook POST for a detected change; the change row holds everything else. */
+export const webhookPayload = z.object({ changeId: z.string().min(1) });
+
 const keepFinished = {
   removeOnComplete: { age: 600, count: 2_000 },
   removeOnFail: { age: 3_600, count: 5_000 },
@@ -84,6 +101,21 @@ export const queueCatalog = {
     payload: mapPayload,
     jobOptions: { attempts: 1, ...keepFinished } satisfies JobsOptions,
   },
+  /** Interactive; attempts 1 because every attempt may cost model tokens. */
+  extract: {
+    payload: extractPayload,
+    jobOptions: { attempts: 1, ...keepFinished } satisfies JobsOptions,
+  },
+  /** Scheduled checks; attempts 1: a failed check is recorded and the next one comes at the interval. */
+  'monitor-check': {
+    payload: monitorCheckPayload,
+    jobOptions: { attempts: 1, ...keepFinished } satisfies JobsOptions,
+  },
+  /** Spec: webhooks are never retried; the processor records every attempt and never throws for HTTP failures. */
+  webhook: {
+    payload: webhookPayload,
+    jobOptions: { attempts: 1, ...keepFinished } satisfies JobsOptions,
+  },
 } as const;
 
 export type QueueName = keyof typeof queueCatalog;
@@ -111,4 +143,12 @@ export interface ScrapeJobResult {
 export interface MapJobResult {
   links: string[];
   total: number;
+}
+
+/** Return value of an `extract` job. */
+export interface ExtractJobResult {
+  data: Record<string, unknown>;
+  inputTokens: number;
+  outputTokens: number;
+  model: string;
 }

@@ -1,4 +1,6 @@
 export * from './crawl-fixture-pages';
+export * from './fake-anthropic';
+export * from './fake-openai';
 export * from './fixture-site';
 export * from './map-site';
 export * from './searxng-fixture';

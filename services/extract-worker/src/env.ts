@@ -1,9 +1,13 @@
-import { baseEnv, loadEnv } from '@wcs/config';
+import { baseEnv, extractEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
 import type { z } from 'zod';
 
-export const envSchema = baseEnv;
-export type ServiceEnv = z.infer<typeof envSchema>;
+/** Nothing model-related is required at start: without a key only extraction requests fail (503). */
+export const extractWorkerEnvSchema = baseEnv
+  .extend(renderEnv.shape)
+  .extend(workerEnv.shape)
+  .extend(extractEnv.shape);
+export type ExtractWorkerEnv = z.infer<typeof extractWorkerEnvSchema>;
 
-export function loadServiceEnv(env?: NodeJS.ProcessEnv): ServiceEnv {
-  return loadEnv(envSchema, env);
+export function loadExtractWorkerEnv(env?: NodeJS.ProcessEnv): ExtractWorkerEnv {
+  return loadEnv(extractWorkerEnvSchema, env);
 }

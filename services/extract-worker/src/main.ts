@@ -1,16 +1,17 @@
-import { startIdleService } from '@wcs/queues';
 import { runService } from '@wcs/runtime';
-import { loadServiceEnv } from './env';
+import { loadExtractWorkerEnv } from './env';
+import { startExtractWorker } from './extract-worker';
 
-// A real process already (config, Redis, clean shutdown); issue #4 adds the extract processor.
+// Starts without a model key: only extraction requests fail (503 naming the variable to set).
 runService({
   service: 'extract-worker',
-  loadEnv: loadServiceEnv,
+  loadEnv: loadExtractWorkerEnv,
   start: async ({ env, logger, shutdown }) => {
-    const idle = await startIdleService(env.REDIS_URL, (err) =>
-      logger.warn({ err: err.message }, 'redis error'),
+    const worker = await startExtractWorker(env, logger);
+    shutdown.add('extract-worker', () => worker.close());
+    logger.info(
+      { concurrency: env.EXTRACT_WORKER_CONCURRENCY, modelConfigured: worker.modelConfigured },
+      'extract worker started',
     );
-    shutdown.add('idle', () => idle.close());
-    logger.info('started; issue #4 adds the extract processor');
   },
 });

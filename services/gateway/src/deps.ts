@@ -4,6 +4,7 @@ import type {
   BatchesRepository,
   CrawlsRepository,
   CreditsRepository,
+  MonitorsRepository,
   PlanId,
 } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
@@ -22,6 +23,7 @@ export interface GatewayDeps {
   credits: CreditsRepository;
   batches: BatchesRepository;
   crawls: CrawlsRepository;
+  monitors: MonitorsRepository;
   /** POST /v1/search: the configured provider and the default time budget of a search. */
   search: { provider: SearchProvider; timeoutMs: number };
   /** Liveness of PostgreSQL for /healthz. */

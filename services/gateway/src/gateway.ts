@@ -8,6 +8,7 @@ import {
   CreditsRepository,
   createDb,
   DocumentsRepository,
+  MonitorsRepository,
 } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import { createRedisConnection, QueueProducer } from '@wcs/queues';
@@ -38,6 +39,7 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
     credits: new CreditsRepository(db),
     batches: new BatchesRepository(db),
     crawls: new CrawlsRepository(db),
+    monitors: new MonitorsRepository(db),
     search: {
       provider: createSearchProvider(searchProviderConfig(env), { documents: new DocumentsRepository(db) }),
       timeoutMs: env.SEARCH_TIMEOUT_MS,

@@ -1,16 +1,13 @@
-import { startIdleService } from '@wcs/queues';
 import { runService } from '@wcs/runtime';
-import { loadServiceEnv } from './env';
+import { loadMonitorSchedulerEnv } from './env';
+import { startMonitorScheduler } from './monitor-scheduler';
 
-// A real process already (config, Redis, clean shutdown); issue #5 adds monitor scheduling and checks.
 runService({
   service: 'monitor-scheduler',
-  loadEnv: loadServiceEnv,
+  loadEnv: loadMonitorSchedulerEnv,
   start: async ({ env, logger, shutdown }) => {
-    const idle = await startIdleService(env.REDIS_URL, (err) =>
-      logger.warn({ err: err.message }, 'redis error'),
-    );
-    shutdown.add('idle', () => idle.close());
-    logger.info('started; issue #5 adds monitor scheduling and checks');
+    const scheduler = await startMonitorScheduler(env, logger);
+    shutdown.add('monitor-scheduler', () => scheduler.close());
+    logger.info({ scale: env.MONITOR_INTERVAL_SCALE }, 'monitor scheduler started');
   },
 });

@@ -1,6 +1,8 @@
 import { batchBody } from '../routes/batch.routes';
 import { crawlBody } from '../routes/crawl.routes';
+import { extractBody } from '../routes/extract.routes';
 import { mapBody } from '../routes/map.routes';
+import { MONITOR_OPERATIONS } from './monitor.operations';
 import { scrapeBody } from '../routes/scrape.routes';
 import { searchBody } from '../routes/search.routes';
 import type { OperationSpec } from './openapi.document';
@@ -266,4 +268,22 @@ export const OPERATIONS: OperationSpec[] = [
     },
     errors: [400, 401, 402, 429, 502, 503, 504],
   },
+  {
+    method: 'post',
+    path: '/v1/extract',
+    summary: 'Structured extraction with a language model (5 credits, refunded on failure)',
+    description:
+      'schema is the plain shape ("string", "number", "boolean", one-element arrays, nested objects); data has exactly that shape and fields the page does not contain are null. With prompt only, data is a JSON object the model chose. At least one of schema and prompt. 503 when no model is configured (the message names the variable to set).',
+    body: extractBody,
+    success: {
+      status: 200,
+      description: 'the extracted data',
+      schema: {
+        type: 'object',
+        properties: { success: { const: true }, data: { type: 'object' } },
+      },
+    },
+    errors: [400, 401, 402, 429, 500, 502, 503, 504],
+  },
+  ...MONITOR_OPERATIONS,
 ];

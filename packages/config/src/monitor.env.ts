@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { envInt as int } from './schemas';
+
+/** Monitors and webhooks (issue 5). Composed in services/monitor-scheduler and services/webhook-dispatcher. */
+export const monitorEnv = z.object({
+  /**
+   * Multiplies every monitor interval (hourly = 3,600,000 ms × scale). 1 in production; tests use a
+   * tiny value (0.0005 makes `hourly` fire every ~1.8 s).
+   */
+  MONITOR_INTERVAL_SCALE: z.coerce.number().positive().max(1).default(1),
+  /** How often the scheduler resumes paused monitors whose account has credits again. */
+  MONITOR_RESUME_SWEEP_MS: int(5_000, 100),
+  /** Budget of one check (fetch + conversion). */
+  MONITOR_CHECK_TIMEOUT_MS: int(30_000, 1_000),
+  /** Webhook POST budget (connect + response); there is no retry. */
+  WEBHOOK_TIMEOUT_MS: int(5_000, 100),
+});
+
+export type MonitorEnv = z.infer<typeof monitorEnv>;

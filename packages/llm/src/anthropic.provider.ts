@@ -1,0 +1,116 @@
+/**
+ * Anthropic Messages API through the official SDK. The compiled schema is the input_schema of one
+ * tool and `tool_choice` forces that tool, so the answer arrives as a `tool_use` block whose
+ * `input` is the structured data. A repair turn is sent the way the API expects it: the previous
+ * tool_use, then a `tool_result` with `is_error: true` carrying the validation errors.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import { ExtractionFailedError, TimeoutError } from '@wcs/errors';
+import { type LlmAnswer, type LlmProvider, type LlmRequest, TOOL_NAME } from './llm-provider';
+
+export interface AnthropicProviderOptions {
+  apiKey: string;
+  baseURL?: string;
+  model: string;
+  /** SDK retries on connection errors, 408/409/429/5xx. */
+  maxRetries: number;
+}
+
+type MessageParam = Anthropic.MessageParam;
+
+export class AnthropicProvider implements LlmProvider {
+  readonly name = 'anthropic' as const;
+  readonly model: string;
+  private readonly client: Anthropic;
+
+  constructor(o: AnthropicProviderOptions) {
+    this.model = o.model;
+    this.client = new Anthropic({
+      apiKey: o.apiKey,
+      // Explicit, so the SDK never falls back to reading process.env (config is ours to parse).
+      baseURL: o.baseURL ?? 'https://api.anthropic.com',
+      authToken: null,
+      maxRetries: o.maxRetries,
+    });
+  }
+
+  async complete(req: LlmRequest): Promise<LlmAnswer> {
+    const messages: MessageParam[] = [{ role: 'user', content: req.user }];
+    if (req.repair) {
+      const id = 'toolu_repair_0';
+      messages.push(
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id, name: TOOL_NAME, input: asObject(req.repair.previous) }],
+        },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: id,
+              is_error: true,
+              content: `The input does not match the schema:\n${req.repair.errors.join('\n')}\nCall ${TOOL_NAME} again with a corrected input.`,
+            },
+          ],
+        },
+      );
+    }
+    let message: Anthropic.Message;
+    try {
+      message = await this.client.messages.create(
+        {
+          model: this.model,
+          max_tokens: req.maxTokens,
+          system: req.system,
+          messages,
+          tools: [
+            {
+              name: TOOL_NAME,
+              description: 'Record the data extracted from the web page.',
+              input_schema: req.jsonSchema as Anthropic.Tool.InputSchema,
+            },
+          ],
+          tool_choice: { type: 'tool', name: TOOL_NAME },
+        },
+        { timeout: req.timeoutMs, ...(req.signal ? { signal: req.signal } : {}) },
+      );
+    } catch (err) {
+      throw mapAnthropicError(err, req);
+    }
+    const block = message.content.find((b) => b.type === 'tool_use' && b.name === TOOL_NAME);
+    const usage = { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens };
+    if (block?.type !== 'tool_use') {
+      // Cut off by max_tokens or answered in prose: an invalid answer the repair turn may fix.
+      return { data: undefined, ...usage };
+    }
+    return { data: block.input, ...usage };
+  }
+}
+
+function asObject(v: unknown): Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+function mapAnthropicError(err: unknown, req: LlmRequest): Error {
+  if (
+    err instanceof Anthropic.APIConnectionTimeoutError ||
+    (err instanceof Anthropic.APIUserAbortError && req.signal?.aborted)
+  ) {
+    return new TimeoutError('Extraction timed out waiting for the model; retry');
+  }
+  if (err instanceof Anthropic.AuthenticationError || err instanceof Anthropic.PermissionDeniedError) {
+    return new ExtractionFailedError('The model provider rejected the API key; check ANTHROPIC_API_KEY');
+  }
+  if (err instanceof Anthropic.NotFoundError) {
+    return new ExtractionFailedError('The model provider does not know the model; check EXTRACT_MODEL');
+  }
+  if (err instanceof Anthropic.APIError) {
+    const status = err.status ?? 'no status';
+    return new ExtractionFailedError(`The model provider failed (${status}); retry`, {
+      retryable: true,
+      cause: err,
+    });
+  }
+  return new ExtractionFailedError('The model call failed', { cause: err });
+}

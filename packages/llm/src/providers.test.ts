@@ -1,0 +1,154 @@
+/**
+ * Both providers through runExtraction against local fake servers: the real @anthropic-ai/sdk
+ * speaking the Messages API, and the OpenAI-compatible client speaking chat completions.
+ */
+import { extractEnv } from '@wcs/config';
+import { ExtractionFailedError, ModelNotConfiguredError, TimeoutError } from '@wcs/errors';
+import { type FakeLlmServer, startFakeAnthropic, startFakeOpenAi, textSeenByModel } from '@wcs/testing';
+import { AnthropicProvider } from './anthropic.provider';
+import { runExtraction } from './extractor';
+import type { LlmProvider } from './llm-provider';
+import { OpenAiProvider } from './openai.provider';
+import { providerFromEnv } from './provider-from-env';
+
+const page = {
+  url: 'https://shop.test/p/1',
+  title: 'Blue Kettle',
+  description: 'A kettle',
+  markdown: '# Blue Kettle\n\nPrice: 39.90 EUR\n\nSold by Kettle World and Tea Land.',
+};
+const schema = { name: 'string', price: 'number', sellers: [{ name: 'string', rating: 'number' }] };
+const good = {
+  name: 'Blue Kettle',
+  price: 39.9,
+  sellers: [{ name: 'Kettle World' }, { name: 'Tea Land', rating: null }],
+};
+const base = { page, inputTokenBudget: 2_000, maxTokens: 512, timeoutMs: 5_000 };
+
+describe.each([
+  [
+    'anthropic',
+    startFakeAnthropic,
+    (url: string) =>
+      new AnthropicProvider({ apiKey: 'sk-test-secret', baseURL: url, model: 'claude-test', maxRetries: 0 }),
+  ],
+  [
+    'openai',
+    startFakeOpenAi,
+    (url: string) => new OpenAiProvider({ baseURL: `${url}/v1`, model: 'llama-test', maxRetries: 0 }),
+  ],
+] as const)('%s provider', (name, start, make) => {
+  let fake: FakeLlmServer;
+  let provider: LlmProvider;
+  beforeAll(async () => {
+    fake = await start();
+    provider = make(fake.url);
+  });
+  afterAll(() => fake.close());
+  beforeEach(() => {
+    fake.requests.length = 0;
+  });
+
+  it('returns schema-shaped data (nested arrays of objects, missing -> null) and token usage', async () => {
+    fake.script(() => ({ data: good, usage: { input: 321, output: 45 } }));
+    const r = await runExtraction(provider, { ...base, schema });
+    expect(r.data).toEqual({
+      name: 'Blue Kettle',
+      price: 39.9,
+      sellers: [
+        { name: 'Kettle World', rating: null },
+        { name: 'Tea Land', rating: null },
+      ],
+    });
+    expect(r).toMatchObject({ inputTokens: 321, outputTokens: 45, attempts: 1 });
+    expect(fake.requests).toHaveLength(1);
+    const body = fake.requests[0]!.body;
+    if (name === 'anthropic') {
+      expect(body.tool_choice).toEqual({ type: 'tool', name: 'record_extraction' });
+      const tools = body.tools as Array<{ input_schema: { required: string[] } }>;
+      expect(tools[0]?.input_schema.required).toEqual(['name', 'price', 'sellers']);
+      const h = fake.requests[0]!.headers;
+      expect(`${h['x-api-key'] ?? ''} ${h.authorization ?? ''}`).toContain('sk-test-secret');
+    } else {
+      const rf = body.response_format as {
+        type: string;
+        json_schema: { strict: boolean; schema: { required: string[] } };
+      };
+      expect(rf.type).toBe('json_schema');
+      expect(rf.json_schema.strict).toBe(true);
+      expect(rf.json_schema.schema.required).toEqual(['name', 'price', 'sellers']);
+    }
+    expect(textSeenByModel(fake.requests[0]!)).toContain('Price: 39.90 EUR');
+  });
+
+  it('repairs an invalid answer on the one retry, sending the validation errors back', async () => {
+    fake.script((_req, n) => (n === 0 ? { data: { ...good, price: '39.90 EUR' } } : { data: good }));
+    const r = await runExtraction(provider, { ...base, schema });
+    expect(r.attempts).toBe(2);
+    expect(r.data.price).toBe(39.9);
+    expect(fake.requests).toHaveLength(2);
+    const second = textSeenByModel(fake.requests[1]!);
+    expect(second).toContain('/price: must be number,null');
+    if (name === 'anthropic') {
+      const msgs = fake.requests[1]!.body.messages as Array<{ role: string; content: unknown }>;
+      expect(msgs.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+      expect(JSON.stringify(msgs[2]?.content)).toContain('"is_error":true');
+    }
+  });
+
+  it('fails with EXTRACTION_FAILED (500) when the answer stays invalid', async () => {
+    fake.script(() => ({ data: { name: 42, price: 'cheap', sellers: 'many' } }));
+    await expect(runExtraction(provider, { ...base, schema })).rejects.toMatchObject({
+      code: 'EXTRACTION_FAILED',
+      status: 500,
+    });
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('treats prose instead of structured output as invalid and retries', async () => {
+    fake.script((_req, n) => (n === 0 ? { text: 'Sure! The kettle costs 39.90.' } : { data: good }));
+    const r = await runExtraction(provider, { ...base, schema });
+    expect(r.attempts).toBe(2);
+  });
+
+  it('prompt-only: any JSON object the model chose', async () => {
+    fake.script(() => ({ data: { summary: 'a blue kettle for 39.90' } }));
+    const r = await runExtraction(provider, { ...base, prompt: 'Summarise the product' });
+    expect(r.data).toEqual({ summary: 'a blue kettle for 39.90' });
+    expect(textSeenByModel(fake.requests[0]!)).toContain('Instruction: Summarise the product');
+  });
+
+  it('a slow model is a TimeoutError (504)', async () => {
+    fake.script(() => ({ data: good, delayMs: 3_000 }));
+    const err = await runExtraction(provider, { ...base, schema, timeoutMs: 500 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+  });
+
+  it('a provider error is EXTRACTION_FAILED (500)', async () => {
+    fake.script(() => ({ status: 500 }));
+    const err = await runExtraction(provider, { ...base, schema }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExtractionFailedError);
+  });
+});
+
+describe('providerFromEnv', () => {
+  const env = (vars: Record<string, string>) => extractEnv.parse(vars);
+  it('without a key: no provider, and the error names the variable to set', () => {
+    const a = providerFromEnv(env({}));
+    expect(a.ok).toBe(false);
+    if (!a.ok) {
+      expect(a.error).toBeInstanceOf(ModelNotConfiguredError);
+      expect(a.error.message).toContain('ANTHROPIC_API_KEY');
+    }
+    const o = providerFromEnv(env({ EXTRACT_PROVIDER: 'openai' }));
+    expect(!o.ok && o.error.message).toContain('OPENAI_BASE_URL');
+  });
+  it('builds the configured provider', () => {
+    const a = providerFromEnv(env({ ANTHROPIC_API_KEY: 'k' }));
+    expect(a.ok && a.provider.name).toBe('anthropic');
+    const o = providerFromEnv(
+      env({ EXTRACT_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://x:1/v1', EXTRACT_MODEL: 'm' }),
+    );
+    expect(o.ok && o.provider.model).toBe('m');
+  });
+});

@@ -1,0 +1,53 @@
+import { providerFromEnv } from '@wcs/llm';
+import type { Logger } from '@wcs/logger';
+import { defineWorker } from '@wcs/queues';
+import { createRendererFromEnv } from '@wcs/renderer';
+import type { ExtractWorkerEnv } from './env';
+import { extractProcessor } from './extract.processor';
+
+export interface RunningExtractWorker {
+  /** Whether a model is configured (false: every job fails with a 503 naming the variable). */
+  modelConfigured: boolean;
+  close(): Promise<void>;
+}
+
+/** The `extract` queue's worker: renderer (fetch + Chromium) and the configured model provider. */
+export async function startExtractWorker(
+  env: ExtractWorkerEnv,
+  logger: Logger,
+): Promise<RunningExtractWorker> {
+  const provider = providerFromEnv(env);
+  if (!provider.ok) logger.warn(provider.error.message);
+  else logger.info({ provider: provider.provider.name, model: provider.provider.model }, 'extraction model');
+  const renderer = createRendererFromEnv(env, logger);
+  const worker = defineWorker(
+    'extract',
+    extractProcessor({
+      renderer,
+      provider,
+      logger: logger.child({ queue: 'extract' }),
+      settings: {
+        fetchTimeoutMs: env.FETCH_TIMEOUT_MS,
+        modelTimeoutMs: env.EXTRACT_MODEL_TIMEOUT_MS,
+        inputTokenBudget: env.EXTRACT_INPUT_TOKEN_BUDGET,
+        maxTokens: env.EXTRACT_MAX_TOKENS,
+      },
+    }),
+    {
+      redisUrl: env.REDIS_URL,
+      prefix: env.QUEUE_PREFIX,
+      concurrency: env.EXTRACT_WORKER_CONCURRENCY,
+      lockDurationMs: env.WORKER_LOCK_MS,
+      stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
+      logger,
+    },
+  );
+  await worker.worker.waitUntilReady();
+  return {
+    modelConfigured: provider.ok,
+    async close() {
+      await worker.close();
+      await renderer.close();
+    },
+  };
+}

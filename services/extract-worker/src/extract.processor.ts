@@ -1,0 +1,107 @@
+/**
+ * `extract` jobs: URL -> main-content markdown (scrapeDocument, onlyMainContent) -> token-budget
+ * cut -> model -> validated data. The whole job runs under one budget (`timeoutMs` minus a margin
+ * so the gateway gets our answer, not its own timeout); running out while fetching or while the
+ * model thinks is a TimeoutError (504). Billing stays with the gateway.
+ */
+import { TimeoutError, toServiceError } from '@wcs/errors';
+import { compileRequestSchema, type ProviderChoice, runExtraction } from '@wcs/llm';
+import type { Logger } from '@wcs/logger';
+import type { ExtractJobResult, PayloadOf } from '@wcs/queues';
+import type { Renderer } from '@wcs/renderer';
+import { scrapeDocument } from '@wcs/scraper';
+
+export interface ExtractSettings {
+  fetchTimeoutMs: number;
+  modelTimeoutMs: number;
+  inputTokenBudget: number;
+  maxTokens: number;
+}
+
+export interface ExtractDeps {
+  renderer: Renderer;
+  provider: ProviderChoice;
+  logger: Pick<Logger, 'info' | 'warn'>;
+  settings: ExtractSettings;
+}
+
+export function extractProcessor(deps: ExtractDeps) {
+  return (payload: PayloadOf<'extract'>): Promise<ExtractJobResult> => runExtract(deps, payload);
+}
+
+export async function runExtract(deps: ExtractDeps, p: PayloadOf<'extract'>): Promise<ExtractJobResult> {
+  const { provider, settings, logger } = deps;
+  // Fail before fetching anything: no key, or a schema the gateway should already have refused.
+  if (!provider.ok) throw provider.error;
+  compileRequestSchema(p.schema);
+
+  const started = Date.now();
+  const deadline = started + p.timeoutMs - Math.min(1_500, Math.floor(p.timeoutMs * 0.1));
+  const remaining = () => Math.max(1, deadline - Date.now());
+  const budget = new AbortController();
+  const timer = setTimeout(() => budget.abort(new TimeoutError('Extraction timed out; retry')), remaining());
+  let phase: 'fetch' | 'model' = 'fetch';
+  try {
+    const page = await scrapeDocument(deps.renderer, {
+      url: p.url,
+      format: 'markdown',
+      onlyMainContent: true,
+      engine: 'auto',
+      timeoutMs: Math.min(settings.fetchTimeoutMs, remaining()),
+      signal: budget.signal,
+    });
+    phase = 'model';
+    const meta = page.data.metadata;
+    const result = await runExtraction(provider.provider, {
+      ...(p.schema !== undefined ? { schema: p.schema } : {}),
+      ...(p.prompt ? { prompt: p.prompt } : {}),
+      page: {
+        url: typeof meta.finalUrl === 'string' ? meta.finalUrl : p.url,
+        title: meta.title,
+        description: typeof meta.description === 'string' ? meta.description : null,
+        markdown: page.data.markdown,
+      },
+      inputTokenBudget: settings.inputTokenBudget,
+      maxTokens: settings.maxTokens,
+      timeoutMs: Math.min(settings.modelTimeoutMs, remaining()),
+      signal: budget.signal,
+    });
+    // Token use per request (never the key): what an operator needs to follow model costs.
+    logger.info(
+      {
+        requestId: p.requestId,
+        accountId: p.accountId,
+        provider: provider.provider.name,
+        model: result.model,
+        inputTokens: result.inputTokens,
+        outputTokens: result.outputTokens,
+        pageTokens: result.pageTokens,
+        truncated: result.truncated,
+        attempts: result.attempts,
+        ms: Date.now() - started,
+      },
+      'extract done',
+    );
+    return {
+      data: result.data,
+      inputTokens: result.inputTokens,
+      outputTokens: result.outputTokens,
+      model: result.model,
+    };
+  } catch (err) {
+    const se = budget.signal.aborted
+      ? new TimeoutError(
+          phase === 'fetch'
+            ? `Extraction timed out fetching ${p.url} (budget ${p.timeoutMs} ms); retry`
+            : `Extraction timed out waiting for the model (budget ${p.timeoutMs} ms); retry`,
+        )
+      : toServiceError(err);
+    logger.warn(
+      { requestId: p.requestId, accountId: p.accountId, phase, code: se.code, ms: Date.now() - started },
+      'extract failed',
+    );
+    throw se;
+  } finally {
+    clearTimeout(timer);
+  }
+}

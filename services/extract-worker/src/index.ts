@@ -1,0 +1,3 @@
+export * from './env';
+export * from './extract.processor';
+export * from './extract-worker';

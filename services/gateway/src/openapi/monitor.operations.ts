@@ -1,0 +1,148 @@
+import { monitorBody } from '../routes/monitor.routes';
+import type { OperationSpec } from './openapi.document';
+
+const ts = { type: 'string', format: 'date-time', description: 'ISO 8601, milliseconds, UTC' };
+const tsOrNull = { type: ['string', 'null'], format: 'date-time' };
+
+const monitor = {
+  type: 'object',
+  required: ['id', 'url', 'interval', 'status', 'createdAt'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    url: { type: 'string' },
+    interval: { enum: ['hourly', 'daily', 'weekly'] },
+    status: { enum: ['active', 'paused', 'cancelled'] },
+    createdAt: ts,
+    webhookUrl: { type: 'string', description: 'only when set' },
+  },
+};
+
+const summary = {
+  ...monitor,
+  properties: { ...monitor.properties, lastCheckAt: tsOrNull, nextCheckAt: tsOrNull },
+};
+
+/** OpenAPI entries of /v1/monitor (issue 5); spread into OPERATIONS. */
+export const MONITOR_OPERATIONS: OperationSpec[] = [
+  {
+    method: 'post',
+    path: '/v1/monitor',
+    summary: 'Register a monitor (1 credit per check; the first check runs at once as the baseline)',
+    description:
+      'Bare domains get https://. webhookUrl must be an absolute http(s) URL; it receives one POST { monitorId, url, detectedAt, snapshot } per detected change, signed with X-Signature (see README "Webhooks").',
+    body: monitorBody,
+    success: {
+      status: 201,
+      description: 'the monitor',
+      schema: { type: 'object', properties: { success: { const: true }, data: monitor } },
+    },
+    errors: [400, 401, 413, 429],
+  },
+  {
+    method: 'get',
+    path: '/v1/monitor',
+    summary: "List the account's monitors, newest first, paged",
+    params: {
+      skip: { in: 'query', description: 'monitors to skip (default 0)' },
+      limit: { in: 'query', description: 'monitors per response (default 50, max 500)' },
+    },
+    success: {
+      status: 200,
+      description: 'a page of monitors',
+      schema: {
+        type: 'object',
+        properties: {
+          success: { const: true },
+          total: { type: 'integer' },
+          data: { type: 'array', items: summary },
+          next: { type: 'string', description: 'present when more monitors remain' },
+        },
+      },
+    },
+    errors: [400, 401, 429],
+  },
+  {
+    method: 'get',
+    path: '/v1/monitor/:id',
+    summary: 'Monitor detail: status, last/next check, detected changes with snapshots, webhook attempts',
+    params: { id: { in: 'path', description: 'monitor id' } },
+    success: {
+      status: 200,
+      description: 'the monitor and its history (newest first: 100 changes, 20 checks, 100 webhook attempts)',
+      schema: {
+        type: 'object',
+        properties: {
+          success: { const: true },
+          data: {
+            ...summary,
+            properties: {
+              ...summary.properties,
+              checkCount: { type: 'integer' },
+              changes: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: { id: { type: 'string' }, detectedAt: ts, hash: { type: 'string' }, snapshot: { type: 'string' } },
+                },
+              },
+              checks: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    checkedAt: ts,
+                    changed: { type: 'boolean' },
+                    hash: { type: 'string' },
+                    error: { type: 'string' },
+                    code: { type: 'string' },
+                  },
+                },
+              },
+              webhookDeliveries: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    changeId: { type: 'string' },
+                    url: { type: 'string' },
+                    attemptedAt: ts,
+                    statusCode: { type: ['integer', 'null'] },
+                    durationMs: { type: 'integer' },
+                    error: { type: ['string', 'null'] },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    errors: [401, 404, 429],
+  },
+  {
+    method: 'delete',
+    path: '/v1/monitor/:id',
+    summary: 'Cancel a monitor (idempotent): status cancelled, checks stop, history stays readable',
+    params: { id: { in: 'path', description: 'monitor id' } },
+    success: {
+      status: 200,
+      description: 'the cancelled monitor',
+      schema: { type: 'object', properties: { success: { const: true }, data: summary } },
+    },
+    errors: [401, 404, 429],
+  },
+  {
+    method: 'get',
+    path: '/v1/webhook/secret',
+    summary: "The account's webhook signing secret (HMAC-SHA256 key of X-Signature)",
+    success: {
+      status: 200,
+      description: 'the secret',
+      schema: {
+        type: 'object',
+        properties: { success: { const: true }, data: { type: 'object', properties: { secret: { type: 'string' } } } },
+      },
+    },
+    errors: [401, 429],
+  },
+];

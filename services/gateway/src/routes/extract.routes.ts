@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { ValidationError } from '@wcs/errors';
+import { compilePlainSchema } from '@wcs/llm';
+import type { ExtractJobResult } from '@wcs/queues';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { GatewayDeps } from '../deps';
+import { runChargedJob } from '../jobs/charged-job';
+import { authOf } from '../middleware/auth.middleware';
+import { parseBody } from '../validation/parse-body';
+import { normalizeTargetUrl } from '../validation/target-url';
+
+export const EXTRACT_COST = 5;
+export const EXTRACT_DEFAULT_TIMEOUT_MS = 90_000;
+
+export const extractBody = z.object({
+  url: z.string({ error: 'is required and must be a string' }),
+  /** The plain shape (spec section 2): "string" | "number" | "boolean" | [shape] | { key: shape }. */
+  schema: z
+    .record(z.string(), z.json(), { error: 'must be an object, e.g. { "title": "string" }' })
+    .optional(),
+  /** Instruction for the model; alone (no schema) the answer is a JSON object the model chose. */
+  prompt: z
+    .string({ error: 'must be a string' })
+    .max(10_000)
+    .optional()
+    .transform((s) => (s?.trim() ? s.trim() : undefined)),
+  /** Budget of the whole extraction (fetch + model), ms. Extension beyond the spec. */
+  timeout: z.number().int().min(5_000).max(300_000).default(EXTRACT_DEFAULT_TIMEOUT_MS),
+});
+
+/**
+ * POST /v1/extract: 5 credits, charged up front and refunded on any failure (ours, the target's or
+ * the model's). Everything the caller can get wrong (url, schema, neither schema nor prompt) is a
+ * 400 before the charge. Answer: `{ success: true, data }`, data shaped exactly like the schema
+ * with `null` for what the page does not contain.
+ */
+export function extractRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+  router.post('/v1/extract', async (req, res) => {
+    const auth = authOf(res);
+    const body = parseBody(extractBody, req.body);
+    const url = normalizeTargetUrl(body.url, { prependHttps: true });
+    if (body.schema === undefined && body.prompt === undefined) {
+      throw new ValidationError(
+        'Provide `schema` (the shape wanted back), `prompt` (an instruction), or both',
+      );
+    }
+    // Compiled here for the 400 naming the bad path; the worker's compile hits its own cache.
+    if (body.schema !== undefined) compilePlainSchema(body.schema);
+    const requestId = randomUUID();
+    const result = await runChargedJob<'extract', ExtractJobResult>(deps, {
+      accountId: auth.accountId,
+      requestId,
+      cost: EXTRACT_COST,
+      reason: 'extract',
+      refundReason: 'extract_refund',
+      queue: 'extract',
+      payload: {
+        requestId,
+        accountId: auth.accountId,
+        url,
+        ...(body.schema !== undefined ? { schema: body.schema } : {}),
+        ...(body.prompt ? { prompt: body.prompt } : {}),
+        timeoutMs: body.timeout,
+      },
+      // The worker answers before its budget ends; the margin covers queueing and Redis.
+      waitMs: body.timeout + 5_000,
+    });
+    res.json({ success: true, data: result.data });
+  });
+  return router;
+}

@@ -1,0 +1,160 @@
+import { randomInt } from 'node:crypto';
+import type { MonitorDetail, MonitorView } from '@wcs/db';
+import { InvalidUrlError, NotFoundError, ValidationError } from '@wcs/errors';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { GatewayDeps } from '../deps';
+import { authOf } from '../middleware/auth.middleware';
+import { parseBody } from '../validation/parse-body';
+import { normalizeTargetUrl } from '../validation/target-url';
+
+export const MONITOR_INTERVALS = ['hourly', 'daily', 'weekly'] as const;
+/** Jitter is drawn once per monitor inside a week and reduced modulo the interval by the scheduler. */
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 500;
+
+export const monitorBody = z.object({
+  url: z.string({ error: 'is required and must be a string' }),
+  interval: z.enum(MONITOR_INTERVALS, { error: 'must be one of hourly, daily, weekly' }).default('daily'),
+  webhookUrl: z.string({ error: 'must be a string' }).optional(),
+});
+
+const listQuery = z.object({
+  skip: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** The spec's Monitor object (create response), plus the optional webhookUrl when set. */
+function monitorOut(m: MonitorView): Record<string, unknown> {
+  return {
+    id: m.id,
+    url: m.url,
+    interval: m.interval,
+    status: m.status,
+    createdAt: m.createdAt.toISOString(),
+    ...(m.webhookUrl ? { webhookUrl: m.webhookUrl } : {}),
+  };
+}
+
+function summaryOut(m: MonitorView): Record<string, unknown> {
+  return { ...monitorOut(m), lastCheckAt: iso(m.lastCheckAt), nextCheckAt: iso(m.nextCheckAt) };
+}
+
+function detailOut(d: MonitorDetail): Record<string, unknown> {
+  return {
+    ...summaryOut(d.monitor),
+    // Checks stop once cancelled: there is no next check to announce.
+    ...(d.monitor.status === 'cancelled' ? { nextCheckAt: null } : {}),
+    checkCount: d.checkCount,
+    changes: d.changes.map((c) => ({
+      id: c.id,
+      detectedAt: c.detectedAt.toISOString(),
+      hash: c.hash,
+      snapshot: c.snapshot,
+    })),
+    checks: d.checks.map((c) => ({
+      checkedAt: c.checkedAt.toISOString(),
+      changed: c.changed,
+      ...(c.hash ? { hash: c.hash } : {}),
+      ...(c.error ? { error: c.error, code: c.errorCode ?? 'INTERNAL' } : {}),
+    })),
+    webhookDeliveries: d.deliveries.map((w) => ({
+      changeId: w.changeId,
+      url: w.url,
+      attemptedAt: w.attemptedAt.toISOString(),
+      statusCode: w.statusCode,
+      durationMs: w.durationMs,
+      error: w.error,
+    })),
+  };
+}
+
+/**
+ * /v1/monitor (issue 5). The gateway only writes rows and enqueues the baseline check; the
+ * monitor-scheduler owns the BullMQ job schedulers (created after the baseline, rebuilt on start).
+ */
+export function monitorRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+
+  router.post('/v1/monitor', async (req, res) => {
+    const auth = authOf(res);
+    const body = parseBody(monitorBody, req.body);
+    const url = normalizeTargetUrl(body.url, { prependHttps: true });
+    let webhookUrl: string | null = null;
+    if (body.webhookUrl !== undefined) {
+      // No https:// guessing for webhooks: the receiver must be named exactly.
+      webhookUrl = normalizeTargetUrl(body.webhookUrl, { prependHttps: false, field: 'webhookUrl' });
+      if (!/^https?:\/\//i.test(body.webhookUrl.trim())) {
+        throw new InvalidUrlError('webhookUrl: must be an absolute http(s) URL');
+      }
+    }
+    const monitor = await deps.monitors.create({
+      accountId: auth.accountId,
+      url,
+      interval: body.interval,
+      webhookUrl,
+      jitterMs: randomInt(WEEK_MS),
+    });
+    try {
+      // The baseline check, at once; its job id makes a repeated enqueue a no-op.
+      await deps.producer.enqueue('monitor-check', { monitorId: monitor.id }, { jobId: `baseline-${monitor.id}` });
+    } catch (err) {
+      // Committed: the scheduler's start-up rebuild (and its sweep) schedule it once Redis is back.
+      deps.logger.warn({ err, monitorId: monitor.id }, 'baseline check enqueue failed');
+    }
+    res.status(201).json({ success: true, data: monitorOut(monitor) });
+  });
+
+  router.get('/v1/monitor', async (req, res) => {
+    const auth = authOf(res);
+    const q = listQuery.safeParse(req.query);
+    if (!q.success) {
+      throw new ValidationError(`skip and limit must be non-negative integers (1 ≤ limit ≤ ${MAX_LIMIT})`);
+    }
+    const { skip, limit } = q.data;
+    const { total, monitors } = await deps.monitors.list(auth.accountId, skip, limit);
+    res.json({
+      success: true,
+      total,
+      data: monitors.map(summaryOut),
+      ...(skip + limit < total ? { next: `/v1/monitor?skip=${skip + limit}&limit=${limit}` } : {}),
+    });
+  });
+
+  /** The account's HMAC key for verifying X-Signature on webhooks (created on first use). */
+  router.get('/v1/webhook/secret', async (_req, res) => {
+    const auth = authOf(res);
+    res.json({ success: true, data: { secret: await deps.monitors.webhookSecret(auth.accountId) } });
+  });
+
+  router.get('/v1/monitor/:id', async (req, res) => {
+    const auth = authOf(res);
+    const id = String(req.params.id);
+    // Unknown ids and other accounts' ids are the same 404.
+    const detail = UUID.test(id) ? await deps.monitors.detail(auth.accountId, id) : null;
+    if (!detail) throw new NotFoundError('Monitor not found');
+    res.json({ success: true, data: detailOut(detail) });
+  });
+
+  router.delete('/v1/monitor/:id', async (req, res) => {
+    const auth = authOf(res);
+    const id = String(req.params.id);
+    const monitor = UUID.test(id) ? await deps.monitors.cancel(auth.accountId, id) : null;
+    if (!monitor) throw new NotFoundError('Monitor not found');
+    // Checks stop at once: the check processor skips non-active monitors whatever Redis holds;
+    // removing the scheduler just spares the empty fires (the scheduler's rebuild also removes it).
+    try {
+      await deps.producer.queue('monitor-check').removeJobScheduler(monitor.id);
+    } catch (err) {
+      deps.logger.warn({ err, monitorId: id }, 'removing the monitor scheduler failed');
+    }
+    res.json({ success: true, data: summaryOut({ ...monitor, nextCheckAt: null }) });
+  });
+
+  return router;
+}

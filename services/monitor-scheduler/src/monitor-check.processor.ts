@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { cleanMarkdownForHash } from '@wcs/content';
+import type { CheckOutcome, MonitorsRepository } from '@wcs/db';
+import { toServiceError } from '@wcs/errors';
+import type { Logger } from '@wcs/logger';
+import type { Job, PayloadOf, QueueProducer } from '@wcs/queues';
+import type { Renderer } from '@wcs/renderer';
+import { scrapeDocument } from '@wcs/scraper';
+import type { MonitorSchedules } from './monitor-schedules';
+
+export const SNAPSHOT_CHARS = 500;
+
+export interface MonitorCheckDeps {
+  monitors: MonitorsRepository;
+  schedules: MonitorSchedules;
+  producer: QueueProducer;
+  renderer: Renderer;
+  logger: Logger;
+}
+
+/** A check's id, derived from the job id so a re-delivered job charges and records once. */
+export function checkIdFor(jobId: string): string {
+  const h = createHash('sha256').update(jobId).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export function contentHash(markdown: string): string {
+  return createHash('sha256').update(cleanMarkdownForHash(markdown)).digest('hex');
+}
+
+type Result = CheckOutcome | { kind: 'failed'; code: string };
+
+/**
+ * One monitor check: skip unless active; fetch the main content; hash the normalised cleaned
+ * markdown; record the check (1 credit, in the same transaction); on a change enqueue one webhook.
+ * A failed fetch is recorded and not billed. The baseline job (at creation) also installs the
+ * monitor's job scheduler, so the gateway never needs the interval scale.
+ */
+export function monitorCheckProcessor(deps: MonitorCheckDeps, opts: { timeoutMs: number }) {
+  return async (payload: PayloadOf<'monitor-check'>, job: Job): Promise<Result> => {
+    const m = await deps.monitors.byId(payload.monitorId);
+    if (!m || m.status === 'cancelled') {
+      await deps.schedules.remove(payload.monitorId).catch(() => undefined);
+      return { kind: 'skipped', status: 'cancelled' };
+    }
+    if (job.id?.startsWith('baseline-')) await deps.schedules.upsert(m);
+    if (m.status !== 'active') return { kind: 'skipped', status: m.status };
+    const next = deps.schedules.nextFire(m);
+    if (!(await deps.monitors.hasCredit(m.accountId))) {
+      await deps.monitors.pause(m.id, 'Insufficient credits: a check costs 1 credit');
+      deps.logger.info({ monitorId: m.id }, 'monitor paused: out of credits');
+      return { kind: 'paused' };
+    }
+    let markdown: string;
+    try {
+      const doc = await scrapeDocument(deps.renderer, {
+        url: m.url,
+        format: 'markdown',
+        onlyMainContent: true,
+        timeoutMs: opts.timeoutMs,
+      });
+      markdown = doc.data.markdown;
+    } catch (err) {
+      const se = toServiceError(err);
+      await deps.monitors.recordFailedCheck(m.id, se.message, se.code, next);
+      return { kind: 'failed', code: se.code };
+    }
+    const outcome = await deps.monitors.recordCheck({
+      monitorId: m.id,
+      checkId: checkIdFor(job.id ?? `${m.id}:${Date.now()}`),
+      hash: contentHash(markdown),
+      snapshot: markdown.trim().slice(0, SNAPSHOT_CHARS),
+      nextCheckAt: next,
+    });
+    if (outcome.kind === 'changed' && outcome.webhookUrl) {
+      await deps.producer.enqueue('webhook', { changeId: outcome.changeId }, { jobId: `change-${outcome.changeId}` });
+    }
+    return outcome;
+  };
+}

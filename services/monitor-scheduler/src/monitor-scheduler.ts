@@ -1,0 +1,62 @@
+import { createDb, MonitorsRepository } from '@wcs/db';
+import type { Logger } from '@wcs/logger';
+import { type DefinedWorker, defineWorker, QueueProducer } from '@wcs/queues';
+import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
+import type { MonitorSchedulerEnv } from './env';
+import { monitorCheckProcessor } from './monitor-check.processor';
+import { MonitorSchedules } from './monitor-schedules';
+import { ResumeSweep } from './resume-sweep';
+
+export interface RunningMonitorScheduler {
+  schedules: MonitorSchedules;
+  monitors: MonitorsRepository;
+  worker: DefinedWorker;
+  renderer: Renderer;
+  sweep: ResumeSweep;
+  close(): Promise<void>;
+}
+
+/** Rebuild the schedulers from PostgreSQL, then run the check worker and the resume sweep. */
+export async function startMonitorScheduler(
+  env: MonitorSchedulerEnv,
+  logger: Logger,
+): Promise<RunningMonitorScheduler> {
+  const db = createDb(env.DATABASE_URL);
+  const monitors = new MonitorsRepository(db);
+  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX);
+  const schedules = new MonitorSchedules(producer.queue('monitor-check'), env.MONITOR_INTERVAL_SCALE);
+  const rebuilt = await schedules.rebuild(monitors);
+  logger.info(rebuilt, 'monitor schedulers rebuilt from PostgreSQL');
+  const renderer = createRendererFromEnv(env, logger);
+  const worker = defineWorker(
+    'monitor-check',
+    monitorCheckProcessor(
+      { monitors, schedules, producer, renderer, logger },
+      { timeoutMs: env.MONITOR_CHECK_TIMEOUT_MS },
+    ),
+    {
+      redisUrl: env.REDIS_URL,
+      prefix: env.QUEUE_PREFIX,
+      concurrency: env.WORKER_CONCURRENCY,
+      lockDurationMs: env.WORKER_LOCK_MS,
+      stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
+      logger,
+    },
+  );
+  const sweep = new ResumeSweep(monitors, logger, env.MONITOR_RESUME_SWEEP_MS);
+  sweep.start();
+  return {
+    schedules,
+    monitors,
+    worker,
+    renderer,
+    sweep,
+    async close() {
+      await sweep.stop();
+      await worker.close();
+      await renderer.close();
+      await producer.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import type { MonitorInterval, MonitorsRepository, MonitorView } from '@wcs/db';
+import { queueCatalog } from '@wcs/queues';
+import type { Queue } from 'bullmq';
+
+const HOUR_MS = 60 * 60 * 1000;
+export const INTERVAL_MS: Record<MonitorInterval, number> = {
+  hourly: HOUR_MS,
+  daily: 24 * HOUR_MS,
+  weekly: 7 * 24 * HOUR_MS,
+};
+
+/** Upserts run this many at a time (one Redis connection, pipelined by ioredis). */
+const UPSERT_CONCURRENCY = 64;
+const PAGE = 1_000;
+
+/**
+ * One BullMQ job scheduler per monitor (id = monitor id), `every` = interval × scale, and a fixed
+ * per-monitor `offset` inside the interval (the monitor's jitter) so that 10,000 daily monitors fire
+ * spread over the day, not in the same second. Fire times are deterministic
+ * (k × every + offset), so `nextFire` can tell the API when the next check is due.
+ */
+export class MonitorSchedules {
+  constructor(
+    private readonly queue: Queue,
+    private readonly scale: number,
+  ) {}
+
+  everyMs(interval: MonitorInterval): number {
+    return Math.max(1_000, Math.round(INTERVAL_MS[interval] * this.scale));
+  }
+
+  /** BullMQ treats offset 0 as "none" (fire now), so the offset is at least 1 ms. */
+  offsetMs(m: Pick<MonitorView, 'interval' | 'jitterMs'>): number {
+    return Math.max(1, m.jitterMs % this.everyMs(m.interval));
+  }
+
+  /** The same slot arithmetic as BullMQ's getJobSchedulerEveryNextMillis. */
+  nextFire(m: Pick<MonitorView, 'interval' | 'jitterMs'>, now = Date.now()): Date {
+    const every = this.everyMs(m.interval);
+    let next = Math.floor(now / every) * every + this.offsetMs(m);
+    if (next <= now) next += every;
+    return new Date(next);
+  }
+
+  /** Idempotent: an existing scheduler with the same interval keeps its rhythm. */
+  async upsert(m: Pick<MonitorView, 'id' | 'interval' | 'jitterMs'>): Promise<void> {
+    const { attempts, removeOnComplete, removeOnFail } = queueCatalog['monitor-check'].jobOptions;
+    await this.queue.upsertJobScheduler(
+      m.id,
+      { every: this.everyMs(m.interval), offset: this.offsetMs(m) },
+      { name: 'monitor-check', data: { monitorId: m.id }, opts: { attempts, removeOnComplete, removeOnFail } },
+    );
+  }
+
+  async upsertMany(monitors: Array<Pick<MonitorView, 'id' | 'interval' | 'jitterMs'>>): Promise<void> {
+    for (let i = 0; i < monitors.length; i += UPSERT_CONCURRENCY) {
+      await Promise.all(monitors.slice(i, i + UPSERT_CONCURRENCY).map((m) => this.upsert(m)));
+    }
+  }
+
+  async remove(monitorId: string): Promise<void> {
+    await this.queue.removeJobScheduler(monitorId);
+  }
+
+  /**
+   * Make Redis match PostgreSQL (start-up; after a Redis loss): a scheduler for every active or
+   * paused monitor, a baseline check for monitors never checked, and no scheduler for cancelled
+   * or deleted monitors. Safe to run any number of times.
+   */
+  async rebuild(monitors: MonitorsRepository): Promise<{ scheduled: number; removed: number; baselines: number }> {
+    let scheduled = 0;
+    let baselines = 0;
+    let after: string | null = null;
+    for (;;) {
+      const page: MonitorView[] = await monitors.listScheduled(after, PAGE);
+      if (page.length === 0) break;
+      await this.upsertMany(page);
+      const neverChecked = page.filter((m) => m.status === 'active' && m.lastCheckAt === null);
+      if (neverChecked.length > 0) {
+        await this.queue.addBulk(
+          neverChecked.map((m) => ({
+            name: 'monitor-check',
+            data: { monitorId: m.id },
+            opts: { jobId: `baseline-${m.id}` },
+          })),
+        );
+      }
+      scheduled += page.length;
+      baselines += neverChecked.length;
+      after = page[page.length - 1]!.id;
+    }
+    let removed = 0;
+    for (let start = 0; ; start += PAGE) {
+      const schedulers = await this.queue.getJobSchedulers(start, start + PAGE - 1, true);
+      if (schedulers.length === 0) break;
+      const ids = schedulers.map((s) => s.key);
+      const stale = await monitors.unscheduledAmong(ids);
+      await Promise.all(stale.map((id) => this.remove(id)));
+      removed += stale.length;
+      // Removing shifts the list; step back by what was removed.
+      start -= stale.length;
+    }
+    return { scheduled, removed, baselines };
+  }
+}

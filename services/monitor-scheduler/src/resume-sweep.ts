@@ -1,0 +1,40 @@
+import type { MonitorsRepository } from '@wcs/db';
+import type { Logger } from '@wcs/logger';
+
+/**
+ * paused → active once the account has credits again. Polling the accounts table covers every way
+ * credits arrive (CLI top-up, admin grant, monthly refill) without hooking each writer. Resumed
+ * monitors keep their scheduler (paused ones are skipped, not unscheduled), so checks continue
+ * at the next slot of their interval.
+ */
+export class ResumeSweep {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly monitors: MonitorsRepository,
+    private readonly logger: Logger,
+    private readonly intervalMs: number,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      if (!this.running) this.running = this.runOnce().finally(() => (this.running = null));
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  async runOnce(): Promise<void> {
+    try {
+      const resumed = await this.monitors.resumeFunded();
+      if (resumed.length > 0) this.logger.info({ count: resumed.length }, 'resumed paused monitors');
+    } catch (err) {
+      this.logger.warn({ err }, 'resume sweep failed');
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+}
