@@ -5,7 +5,17 @@ import { AccountsRepository, ApiKeysRepository, CreditsRepository, createDb, typ
 import { loadExtractWorkerEnv, type RunningExtractWorker, startExtractWorker } from '@wcs/extract-worker';
 import { loadGatewayEnv, type RunningGateway, startGateway } from '@wcs/gateway';
 import { createLogger } from '@wcs/logger';
+import {
+  loadMonitorSchedulerEnv,
+  type RunningMonitorScheduler,
+  startMonitorScheduler,
+} from '@wcs/monitor-scheduler';
 import { loadScrapeWorkerEnv, type RunningScrapeWorker, startScrapeWorker } from '@wcs/scrape-worker';
+import {
+  loadWebhookDispatcherEnv,
+  type RunningWebhookDispatcher,
+  startWebhookDispatcher,
+} from '@wcs/webhook-dispatcher';
 import { z } from 'zod';
 
 /** The test database/Redis come from scripts/with-stores.ts; these defaults match this machine. */
@@ -26,6 +36,10 @@ export interface Stack {
   crawlWorker: RunningCrawlWorker | null;
   /** Only with `extractWorker: true`. */
   extractWorker: RunningExtractWorker | null;
+  /** Only with `monitorScheduler: true`. */
+  monitorScheduler: RunningMonitorScheduler | null;
+  /** Only with `webhookDispatcher: true`. */
+  webhookDispatcher: RunningWebhookDispatcher | null;
   env: Record<string, string>;
   close(): Promise<void>;
 }
@@ -40,6 +54,8 @@ export async function startStack(
     worker?: boolean;
     crawlWorker?: boolean;
     extractWorker?: boolean;
+    monitorScheduler?: boolean;
+    webhookDispatcher?: boolean;
   } = {},
 ): Promise<Stack> {
   const env: Record<string, string> = {
@@ -68,14 +84,24 @@ export async function startStack(
   const extractWorker = opts.extractWorker
     ? await startExtractWorker(loadExtractWorkerEnv(env), logger)
     : null;
+  const monitorScheduler = opts.monitorScheduler
+    ? await startMonitorScheduler(loadMonitorSchedulerEnv(env), logger)
+    : null;
+  const webhookDispatcher = opts.webhookDispatcher
+    ? await startWebhookDispatcher(loadWebhookDispatcherEnv(env), logger)
+    : null;
   return {
     url: `http://127.0.0.1:${gateway.port}`,
     gateway,
     worker,
     crawlWorker,
     extractWorker,
+    monitorScheduler,
+    webhookDispatcher,
     env,
     async close() {
+      await webhookDispatcher?.close();
+      await monitorScheduler?.close();
       await extractWorker?.close();
       await crawlWorker?.close();
       await worker?.close();

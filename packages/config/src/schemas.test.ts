@@ -12,9 +12,9 @@ describe('environment schemas', () => {
     expect(env.ALLOW_PRIVATE_TARGETS).toBe(true);
     expect(env.REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(loadEnv(baseEnv, { DATABASE_URL: 'postgresql://x/y' }).ALLOW_PRIVATE_TARGETS).toBe(false);
-    expect(() => loadEnv(baseEnv, { DATABASE_URL: 'postgresql://x/y', ALLOW_PRIVATE_TARGETS: 'maybe' })).toThrow(
-      /ALLOW_PRIVATE_TARGETS/,
-    );
+    expect(() =>
+      loadEnv(baseEnv, { DATABASE_URL: 'postgresql://x/y', ALLOW_PRIVATE_TARGETS: 'maybe' }),
+    ).toThrow(/ALLOW_PRIVATE_TARGETS/);
     expect(loadEnv(gatewayEnv, { PORT: '4000' }).PORT).toBe(4000);
     expect(() => loadEnv(gatewayEnv, { PORT: 'x' })).toThrow(/PORT/);
   });

@@ -38,7 +38,6 @@ export {
 export { ensureDatabase } from './ensure-database';
 export { LEDGER_REASONS, type LedgerReason } from './ledger-reason';
 export { migrateDatabase } from './migrations';
-export { CREDITS_PER_USD, isPlanId, PLAN_IDS, PLANS, type PlanId } from './plans';
 export type {
   CheckOutcome,
   MonitorChangeView,
@@ -51,3 +50,4 @@ export type {
   WebhookTask,
 } from './monitor.types';
 export { MonitorsRepository } from './monitors.repository';
+export { CREDITS_PER_USD, isPlanId, PLAN_IDS, PLANS, type PlanId } from './plans';

@@ -77,7 +77,11 @@ export class MonitorsRepository {
     return { monitor, checks, checkCount, changes, deliveries };
   }
 
-  async list(accountId: string, skip: number, limit: number): Promise<{ total: number; monitors: MonitorView[] }> {
+  async list(
+    accountId: string,
+    skip: number,
+    limit: number,
+  ): Promise<{ total: number; monitors: MonitorView[] }> {
     if (!isUuid(accountId)) return { total: 0, monitors: [] };
     const [total, rows] = await Promise.all([
       this.db.prisma.monitor.count({ where: { accountId } }),
@@ -129,9 +133,23 @@ export class MonitorsRepository {
     });
   }
 
+  /** Active monitors never checked although created a while ago (their baseline enqueue was lost). */
+  async listUnstarted(createdBefore: Date, limit: number): Promise<string[]> {
+    const rows = await this.db.prisma.monitor.findMany({
+      where: { status: 'active', lastCheckAt: null, createdAt: { lt: createdBefore } },
+      select: { id: true },
+      orderBy: { createdAt: 'asc' },
+      take: limit,
+    });
+    return rows.map((r) => r.id);
+  }
+
   /** Before fetching: is there at least one credit? (The charge itself happens in `recordCheck`.) */
   async hasCredit(accountId: string): Promise<boolean> {
-    const a = await this.db.prisma.account.findUnique({ where: { id: accountId }, select: { balance: true } });
+    const a = await this.db.prisma.account.findUnique({
+      where: { id: accountId },
+      select: { balance: true },
+    });
     return (a?.balance ?? 0) >= 1;
   }
 
@@ -151,7 +169,12 @@ export class MonitorsRepository {
   }
 
   /** A check whose scrape failed: recorded, not billed, the last hash kept. */
-  async recordFailedCheck(monitorId: string, error: string, errorCode: string, nextCheckAt: Date | null): Promise<void> {
+  async recordFailedCheck(
+    monitorId: string,
+    error: string,
+    errorCode: string,
+    nextCheckAt: Date | null,
+  ): Promise<void> {
     await inTransaction(this.db, async (tx) => {
       await tx.monitorCheck.create({ data: { monitorId, error: error.slice(0, 1_000), errorCode } });
       await tx.monitor.updateMany({
@@ -175,13 +198,20 @@ export class MonitorsRepository {
   }): Promise<CheckOutcome> {
     try {
       return await inTransaction(this.db, async (tx) => {
-        const locked = await tx.$queryRaw<Array<{ status: string; last_hash: string | null; account_id: string; webhook_url: string | null }>>`
+        const locked = await tx.$queryRaw<
+          Array<{ status: string; last_hash: string | null; account_id: string; webhook_url: string | null }>
+        >`
           SELECT status, last_hash, account_id::text AS account_id, webhook_url FROM monitors
           WHERE id = ${input.monitorId}::uuid FOR UPDATE`;
         const m = locked[0];
         if (!m) return { kind: 'skipped', status: 'cancelled' } as const;
         if (m.status !== 'active') return { kind: 'skipped', status: m.status as MonitorStatus } as const;
-        await chargeInTx(tx, m.account_id, 1, { reason: 'monitor_check', reference: input.checkId });
+        const charge = await chargeInTx(tx, m.account_id, 1, {
+          reason: 'monitor_check',
+          reference: input.checkId,
+        });
+        // Already billed = this check was recorded by an earlier delivery of the same job.
+        if (!charge.applied) return { kind: 'skipped', status: 'active' } as const;
         const changed = m.last_hash !== null && m.last_hash !== input.hash;
         const now = new Date();
         await tx.monitorCheck.create({
@@ -201,7 +231,12 @@ export class MonitorsRepository {
         const change = await tx.monitorChange.create({
           data: { monitorId: input.monitorId, detectedAt: now, hash: input.hash, snapshot: input.snapshot },
         });
-        return { kind: 'changed', checkId: input.checkId, changeId: change.id, webhookUrl: m.webhook_url } as const;
+        return {
+          kind: 'changed',
+          checkId: input.checkId,
+          changeId: change.id,
+          webhookUrl: m.webhook_url,
+        } as const;
       });
     } catch (err) {
       if (!(err instanceof InsufficientCreditsError)) throw err;

@@ -73,7 +73,11 @@ export function monitorCheckProcessor(deps: MonitorCheckDeps, opts: { timeoutMs:
       nextCheckAt: next,
     });
     if (outcome.kind === 'changed' && outcome.webhookUrl) {
-      await deps.producer.enqueue('webhook', { changeId: outcome.changeId }, { jobId: `change-${outcome.changeId}` });
+      await deps.producer.enqueue(
+        'webhook',
+        { changeId: outcome.changeId },
+        { jobId: `change-${outcome.changeId}` },
+      );
     }
     return outcome;
   };

@@ -43,20 +43,30 @@ export async function startMonitorScheduler(
       logger,
     },
   );
-  const sweep = new ResumeSweep(monitors, logger, env.MONITOR_RESUME_SWEEP_MS);
+  const sweep = new ResumeSweep(
+    monitors,
+    producer.queue('monitor-check'),
+    logger,
+    env.MONITOR_RESUME_SWEEP_MS,
+  );
   sweep.start();
+  let closing: Promise<void> | null = null;
   return {
     schedules,
     monitors,
     worker,
     renderer,
     sweep,
-    async close() {
-      await sweep.stop();
-      await worker.close();
-      await renderer.close();
-      await producer.close();
-      await db.close();
+    // Idempotent: tests stop a scheduler mid-file and the stack closes it again at the end.
+    close() {
+      closing ??= (async () => {
+        await sweep.stop();
+        await worker.close();
+        await renderer.close();
+        await producer.close();
+        await db.close();
+      })();
+      return closing;
     },
   };
 }

@@ -48,7 +48,11 @@ export class MonitorSchedules {
     await this.queue.upsertJobScheduler(
       m.id,
       { every: this.everyMs(m.interval), offset: this.offsetMs(m) },
-      { name: 'monitor-check', data: { monitorId: m.id }, opts: { attempts, removeOnComplete, removeOnFail } },
+      {
+        name: 'monitor-check',
+        data: { monitorId: m.id },
+        opts: { attempts, removeOnComplete, removeOnFail },
+      },
     );
   }
 
@@ -67,7 +71,9 @@ export class MonitorSchedules {
    * paused monitor, a baseline check for monitors never checked, and no scheduler for cancelled
    * or deleted monitors. Safe to run any number of times.
    */
-  async rebuild(monitors: MonitorsRepository): Promise<{ scheduled: number; removed: number; baselines: number }> {
+  async rebuild(
+    monitors: MonitorsRepository,
+  ): Promise<{ scheduled: number; removed: number; baselines: number }> {
     let scheduled = 0;
     let baselines = 0;
     let after: string | null = null;

@@ -1,9 +1,12 @@
-import { baseEnv, loadEnv } from '@wcs/config';
+import { baseEnv, loadEnv, monitorEnv, renderEnv, workerEnv } from '@wcs/config';
 import type { z } from 'zod';
 
-export const envSchema = baseEnv;
-export type ServiceEnv = z.infer<typeof envSchema>;
+export const webhookDispatcherEnvSchema = baseEnv
+  .extend(renderEnv.shape)
+  .extend(workerEnv.shape)
+  .extend(monitorEnv.shape);
+export type WebhookDispatcherEnv = z.infer<typeof webhookDispatcherEnvSchema>;
 
-export function loadServiceEnv(env?: NodeJS.ProcessEnv): ServiceEnv {
-  return loadEnv(envSchema, env);
+export function loadWebhookDispatcherEnv(env?: NodeJS.ProcessEnv): WebhookDispatcherEnv {
+  return loadEnv(webhookDispatcherEnvSchema, env);
 }

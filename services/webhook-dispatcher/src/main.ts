@@ -1,16 +1,13 @@
-import { startIdleService } from '@wcs/queues';
 import { runService } from '@wcs/runtime';
-import { loadServiceEnv } from './env';
+import { loadWebhookDispatcherEnv } from './env';
+import { startWebhookDispatcher } from './webhook-dispatcher';
 
-// A real process already (config, Redis, clean shutdown); issue #5 adds webhook delivery.
 runService({
   service: 'webhook-dispatcher',
-  loadEnv: loadServiceEnv,
+  loadEnv: loadWebhookDispatcherEnv,
   start: async ({ env, logger, shutdown }) => {
-    const idle = await startIdleService(env.REDIS_URL, (err) =>
-      logger.warn({ err: err.message }, 'redis error'),
-    );
-    shutdown.add('idle', () => idle.close());
-    logger.info('started; issue #5 adds webhook delivery');
+    const dispatcher = await startWebhookDispatcher(env, logger);
+    shutdown.add('webhook-dispatcher', () => dispatcher.close());
+    logger.info({ timeoutMs: env.WEBHOOK_TIMEOUT_MS }, 'webhook dispatcher started');
   },
 });

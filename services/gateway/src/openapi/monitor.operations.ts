@@ -82,7 +82,12 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
                 type: 'array',
                 items: {
                   type: 'object',
-                  properties: { id: { type: 'string' }, detectedAt: ts, hash: { type: 'string' }, snapshot: { type: 'string' } },
+                  properties: {
+                    id: { type: 'string' },
+                    detectedAt: ts,
+                    hash: { type: 'string' },
+                    snapshot: { type: 'string' },
+                  },
                 },
               },
               checks: {
@@ -140,7 +145,10 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
       description: 'the secret',
       schema: {
         type: 'object',
-        properties: { success: { const: true }, data: { type: 'object', properties: { secret: { type: 'string' } } } },
+        properties: {
+          success: { const: true },
+          data: { type: 'object', properties: { secret: { type: 'string' } } },
+        },
       },
     },
     errors: [401, 429],

@@ -2,9 +2,9 @@ import { batchBody } from '../routes/batch.routes';
 import { crawlBody } from '../routes/crawl.routes';
 import { extractBody } from '../routes/extract.routes';
 import { mapBody } from '../routes/map.routes';
-import { MONITOR_OPERATIONS } from './monitor.operations';
 import { scrapeBody } from '../routes/scrape.routes';
 import { searchBody } from '../routes/search.routes';
+import { MONITOR_OPERATIONS } from './monitor.operations';
 import type { OperationSpec } from './openapi.document';
 
 const documentData = {

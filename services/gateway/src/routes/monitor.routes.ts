@@ -102,7 +102,11 @@ export function monitorRoutes(deps: GatewayDeps): Router {
     });
     try {
       // The baseline check, at once; its job id makes a repeated enqueue a no-op.
-      await deps.producer.enqueue('monitor-check', { monitorId: monitor.id }, { jobId: `baseline-${monitor.id}` });
+      await deps.producer.enqueue(
+        'monitor-check',
+        { monitorId: monitor.id },
+        { jobId: `baseline-${monitor.id}` },
+      );
     } catch (err) {
       // Committed: the scheduler's start-up rebuild (and its sweep) schedule it once Redis is back.
       deps.logger.warn({ err, monitorId: monitor.id }, 'baseline check enqueue failed');

@@ -1,0 +1,50 @@
+import { createDb, MonitorsRepository } from '@wcs/db';
+import type { Logger } from '@wcs/logger';
+import { type DefinedWorker, defineWorker } from '@wcs/queues';
+import { createSafeDispatcher } from '@wcs/renderer';
+import type { WebhookDispatcherEnv } from './env';
+import { webhookProcessor } from './webhook.processor';
+
+export interface RunningWebhookDispatcher {
+  worker: DefinedWorker;
+  close(): Promise<void>;
+}
+
+/** The `webhook` queue's consumer. */
+export async function startWebhookDispatcher(
+  env: WebhookDispatcherEnv,
+  logger: Logger,
+): Promise<RunningWebhookDispatcher> {
+  const db = createDb(env.DATABASE_URL);
+  const dispatcher = createSafeDispatcher({
+    allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
+    connectTimeoutMs: Math.min(env.FETCH_CONNECT_TIMEOUT_MS, env.WEBHOOK_TIMEOUT_MS),
+  });
+  const worker = defineWorker(
+    'webhook',
+    webhookProcessor(
+      { monitors: new MonitorsRepository(db), dispatcher, logger },
+      {
+        timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+        allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
+        userAgent: env.USER_AGENT,
+      },
+    ),
+    {
+      redisUrl: env.REDIS_URL,
+      prefix: env.QUEUE_PREFIX,
+      concurrency: env.WORKER_CONCURRENCY,
+      lockDurationMs: env.WORKER_LOCK_MS,
+      stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
+      logger,
+    },
+  );
+  return {
+    worker,
+    async close() {
+      await worker.close();
+      await dispatcher.close().catch(() => undefined);
+      await db.close();
+    },
+  };
+}
