@@ -3,6 +3,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { loadEnv } from '@wcs/config';
+import { AccountsRepository, ApiKeysRepository, createDb } from '@wcs/db';
+import { request } from 'undici';
+import { z } from 'zod';
 
 export const ROOT = path.resolve(__dirname, '..');
 
@@ -76,3 +80,42 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+/** Stores for benchmarks: what scripts/with-stores.ts resolved, else this machine's defaults. */
+export const benchEnv = loadEnv(
+  z.object({
+    DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/wcs'),
+    REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  }),
+);
+
+/** A fresh account with `credits` and its API key, as request headers. */
+export async function benchAccount(
+  credits: number,
+): Promise<{ accountId: string; headers: Record<string, string> }> {
+  const db = createDb(benchEnv.DATABASE_URL);
+  try {
+    const account = await new AccountsRepository(db).create({ plan: 'scale', credits });
+    const { apiKey } = await new ApiKeysRepository(db).create(account.accountId);
+    return {
+      accountId: account.accountId,
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    };
+  } finally {
+    await db.close();
+  }
+}
+
+/** Wait (up to a minute) until a gateway answers GET /healthz with 200. */
+export async function waitHealthy(base: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const ok = await request(`${base}/healthz`).then(
+      (r) => r.statusCode === 200,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${base} did not become healthy within 60 s`);
+}

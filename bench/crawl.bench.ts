@@ -13,19 +13,21 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadEnv } from '@wcs/config';
-import { AccountsRepository, ApiKeysRepository, createDb } from '@wcs/db';
 import { startFixtureSite } from '@wcs/testing';
 import { Agent, request } from 'undici';
-import { z } from 'zod';
-import { freePort, pool, ROOT, startService, stopProcess, treeRssKb } from './bench-utils';
+import {
+  benchAccount,
+  benchEnv,
+  freePort,
+  pool,
+  ROOT,
+  startService,
+  stopProcess,
+  treeRssKb,
+  waitHealthy,
+} from './bench-utils';
 
-const env = loadEnv(
-  z.object({
-    DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/wcs'),
-    REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
-  }),
-);
+const env = benchEnv;
 const { values } = parseArgs({
   options: {
     pages: { type: 'string', default: '2000' },
@@ -58,20 +60,8 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   const rows: string[] = [];
   try {
-    const db = createDb(env.DATABASE_URL);
-    const account = await new AccountsRepository(db).create({ plan: 'scale', credits: 100_000 });
-    const { apiKey } = await new ApiKeysRepository(db).create(account.accountId);
-    await db.close();
-    const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const ok = await request(`${base}/healthz`).then(
-        (r) => r.body.text().then(() => r.statusCode === 200),
-        () => false,
-      );
-      if (ok) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const { headers } = await benchAccount(100_000);
+    await waitHealthy(base);
 
     // 1. The floor: a plain concurrent undici loop over the same pages.
     const urls = Array.from({ length: PAGES }, (_, i) => `${site.url}/article/${i}`);

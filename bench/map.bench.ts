@@ -11,21 +11,13 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadEnv } from '@wcs/config';
-import { AccountsRepository, ApiKeysRepository, createDb } from '@wcs/db';
 import { startMapSite } from '@wcs/testing';
 import { request } from 'undici';
-import { z } from 'zod';
 import { collectSitemapUrls } from '../packages/discovery/src';
 import { createSafeDispatcher } from '../packages/renderer/src';
-import { freePort, median, ROOT } from './bench-utils';
+import { benchAccount, benchEnv, freePort, median, ROOT, waitHealthy } from './bench-utils';
 
-const env = loadEnv(
-  z.object({
-    DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/wcs'),
-    REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
-  }),
-);
+const env = benchEnv;
 const { values } = parseArgs({
   options: {
     urls: { type: 'string', default: '50000' },
@@ -74,20 +66,8 @@ async function main(): Promise<void> {
 
   try {
     const workerReady = new Promise<void>((resolve) => worker.once('message', () => resolve()));
-    const db = createDb(env.DATABASE_URL);
-    const account = await new AccountsRepository(db).create({ plan: 'scale', credits: 1_000 });
-    const { apiKey } = await new ApiKeysRepository(db).create(account.accountId);
-    await db.close();
-    const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const ok = await request(`${base}/healthz`).then(
-        (r) => r.statusCode === 200,
-        () => false,
-      );
-      if (ok) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const { headers } = await benchAccount(1_000);
+    await waitHealthy(base);
     await workerReady;
     const idleKb = worker.pid ? rssKb(worker.pid) : 0;
 

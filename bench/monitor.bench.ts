@@ -9,10 +9,8 @@
  *   pnpm bench:monitor [--monitors 10000] [--checks 300] [--concurrency 8]
  */
 import { parseArgs } from 'node:util';
-import { loadEnv } from '@wcs/config';
 import { AccountsRepository, createDb, MonitorsRepository } from '@wcs/db';
 import { startFixtureSite } from '@wcs/testing';
-import { z } from 'zod';
 import { createLogger } from '../packages/logger/src';
 import { QueueProducer } from '../packages/queues/src';
 import {
@@ -20,13 +18,9 @@ import {
   MonitorSchedules,
   startMonitorScheduler,
 } from '../services/monitor-scheduler/src';
+import { benchEnv } from './bench-utils';
 
-const env = loadEnv(
-  z.object({
-    DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/wcs'),
-    REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
-  }),
-);
+const env = benchEnv;
 const { values } = parseArgs({
   options: {
     monitors: { type: 'string', default: '10000' },

@@ -9,19 +9,20 @@
  *   pnpm bench:scrape [--pages 200] [--concurrency 8]
  */
 import { parseArgs } from 'node:util';
-import { loadEnv } from '@wcs/config';
-import { AccountsRepository, ApiKeysRepository, createDb } from '@wcs/db';
 import { startFixtureSite } from '@wcs/testing';
 import { request } from 'undici';
-import { z } from 'zod';
-import { freePort, percentile, pool, startService, treeRssKb } from './bench-utils';
+import {
+  benchAccount,
+  benchEnv,
+  freePort,
+  percentile,
+  pool,
+  startService,
+  treeRssKb,
+  waitHealthy,
+} from './bench-utils';
 
-const env = loadEnv(
-  z.object({
-    DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/wcs'),
-    REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
-  }),
-);
+const env = benchEnv;
 const { values } = parseArgs({
   options: { pages: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '8' } },
 });
@@ -49,21 +50,9 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
 
   try {
-    const db = createDb(env.DATABASE_URL);
-    const account = await new AccountsRepository(db).create({ plan: 'scale', credits: 100_000 });
-    const { apiKey } = await new ApiKeysRepository(db).create(account.accountId);
-    await db.close();
-    const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+    const { headers } = await benchAccount(100_000);
 
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const ok = await request(`${base}/healthz`).then(
-        (r) => r.statusCode === 200,
-        () => false,
-      );
-      if (ok) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitHealthy(base);
     const urls = Array.from({ length: PAGES }, (_, i) => `${site.url}/article/${i}`);
 
     // Warm-up: JIT, connections, worker start.
