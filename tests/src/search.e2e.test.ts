@@ -209,6 +209,21 @@ describe('POST /v1/search with the embedded index (default provider)', () => {
     expect(tidal.body.data[0].title).toBe(fixtureArticle(3).title);
     expect(tidal.body.data[0].markdown).toContain(firstSentence(3));
     expect(tidal.body.creditsUsed).toBe(2);
+    // Served from the stored copy: offline-capable, the site is not asked again…
+    expect(tidal.body.data[0].metadata.cachedAt).toEqual(expect.any(String));
+    const hitsBefore = site.hits('/article/3');
+    await search(embedded, mine, { query: 'tidal turbines', num_results: 1, lang: 'en' });
+    expect(site.hits('/article/3')).toBe(hitsBefore);
+    // …unless the caller asks for a fresh scrape.
+    const fresh = await search(embedded, mine, {
+      query: 'tidal turbines',
+      num_results: 1,
+      lang: 'en',
+      fresh: true,
+    });
+    expect(fresh.body.data[0].markdown).toContain(firstSentence(3));
+    expect(fresh.body.data[0].metadata.cachedAt).toBeUndefined();
+    expect(site.hits('/article/3')).toBe(hitsBefore + 1);
 
     const coffee = await search(embedded, mine, { query: 'roast curve', scrape: false });
     expect(coffee.body.data.map((r: { url: string }) => r.url)).toEqual([`${site.url}/article/7`]);
@@ -224,7 +239,7 @@ describe('POST /v1/search with the embedded index (default provider)', () => {
       [],
     );
 
-    // 100 − 1 (scrape) − 1 (batch) − 2 (one tidal result) − 2 (one coffee hit) − 0 (nothing found).
-    expect(await balanceOf(mine.accountId)).toBe(94);
+    // 100 − 1 (scrape) − 1 (batch) − 3 × 2 (tidal: stored, stored, fresh) − 2 (coffee) − 0 (nothing found).
+    expect(await balanceOf(mine.accountId)).toBe(90);
   });
 });

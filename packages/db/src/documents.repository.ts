@@ -35,6 +35,8 @@ export interface DocumentSearchHit {
   rank: number;
   language: string | null;
   updatedAt: Date;
+  /** The stored copy of the page (markdown of its main content when it was last seen). */
+  markdown: string;
 }
 
 /** Body text indexed per page; beyond it a page is still found by its beginning, title and description. */
@@ -144,6 +146,7 @@ export class DocumentsRepository {
         rank: number;
         language: string | null;
         updatedAt: Date;
+        markdown: string;
       }>
     >`
       WITH cfgs AS (
@@ -162,7 +165,7 @@ export class DocumentsRepository {
         ORDER BY rank DESC, d.updated_at DESC
         LIMIT ${limit}
       )
-      SELECT url, title, description, language, updated_at AS "updatedAt", rank::float8 AS rank,
+      SELECT url, title, description, language, updated_at AS "updatedAt", rank::float8 AS rank, markdown,
              ts_headline(cfg::regconfig,
                regexp_replace(regexp_replace(left(markdown, ${HEADLINE_CHARS}), ${MD_LINK_PATTERN}::text, ${'\\1'}::text, 'g'),
                               ${MD_NOISE_PATTERN}::text, ' ', 'g'),

@@ -40,6 +40,7 @@ export class EmbeddedProvider implements SearchProvider {
         title: r.title ?? '',
         // The passage around the match is the better description; the page's own otherwise.
         description: r.snippet || r.description || '',
+        stored: { markdown: r.markdown, language: r.language, updatedAt: r.updatedAt.toISOString() },
       }));
     } catch (err) {
       if (err instanceof ServiceError) throw err;

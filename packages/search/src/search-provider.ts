@@ -15,6 +15,8 @@ export interface SearchHit {
   url: string;
   title: string;
   description: string;
+  /** The embedded provider's stored copy: served as is unless the caller asks for a fresh scrape. */
+  stored?: { markdown: string; language: string | null; updatedAt: string };
 }
 
 /**
@@ -43,7 +45,7 @@ export function uniqueHits(hits: Iterable<SearchHit>, n: number): SearchHit[] {
     }
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ url: h.url, title: h.title.trim(), description: h.description.trim() });
+    out.push({ ...h, title: h.title.trim(), description: h.description.trim() });
   }
   return out;
 }

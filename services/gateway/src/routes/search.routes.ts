@@ -29,6 +29,8 @@ export const searchBody = z.object({
   format: outputFormat.default('markdown'),
   onlyMainContent: z.boolean().default(true),
   scrape: z.boolean().default(true),
+  /** Re-scrape hits that have a stored copy (embedded provider) instead of serving that copy. */
+  fresh: z.boolean().default(false),
   timeout: z.number().int().min(1_000).max(120_000).optional(),
 });
 
@@ -56,6 +58,23 @@ function scrapedResult(hit: SearchHit, data: DocumentData, format: SearchBody['f
     ...(format === 'text' ? { text: data.text } : {}),
     ...(format === 'json' && data.json !== undefined ? { json: data.json } : {}),
     metadata: data.metadata,
+  };
+}
+
+/** A hit served from the embedded index's stored copy (no network needed). */
+function storedResult(hit: SearchHit & { stored: NonNullable<SearchHit['stored']> }): SearchResult {
+  return {
+    url: hit.url,
+    title: hit.title,
+    description: hit.description,
+    markdown: hit.stored.markdown,
+    metadata: {
+      title: hit.title || null,
+      statusCode: 200,
+      sourceURL: hit.url,
+      language: hit.stored.language,
+      cachedAt: hit.stored.updatedAt,
+    },
   };
 }
 
@@ -103,9 +122,28 @@ export function searchRoutes(deps: GatewayDeps): Router {
           AbortSignal.timeout(budgetMs),
         )
       ).slice(0, body.num_results);
-      results = body.scrape
-        ? await scrapeHits(deps, { hits, body, requestId, accountId: auth.accountId, deadline })
-        : hits.map((h) => ({ url: h.url, title: h.title, description: h.description }));
+      if (!body.scrape) {
+        results = hits.map((h) => ({ url: h.url, title: h.title, description: h.description }));
+      } else {
+        // Stored copies (embedded provider) answer offline; only markdown is stored, so other
+        // formats, and `fresh: true`, scrape the page again.
+        const useStored = (h: SearchHit) =>
+          h.stored !== undefined && !body.fresh && body.format === 'markdown';
+        const live = hits.filter((h) => !useStored(h));
+        const scraped = await scrapeHits(deps, {
+          hits: live,
+          body,
+          requestId,
+          accountId: auth.accountId,
+          deadline,
+        });
+        const byHit = new Map(live.map((h, i) => [h, scraped[i]]));
+        results = hits.map((h) =>
+          h.stored && useStored(h)
+            ? storedResult({ ...h, stored: h.stored })
+            : (byHit.get(h) as SearchResult),
+        );
+      }
       billed = results.filter((r) => r.markdown !== null).length * CREDITS_PER_SEARCH_RESULT;
     } finally {
       // Also on errors (provider down, queue down): whatever was not billed goes back.
