@@ -3,7 +3,7 @@
  * nodes, and regions whose class/id/role names them as ads, sharing, cookie banners and such.
  */
 import type { Element, ParentNode } from 'domhandler';
-import { removeWithStats, type Stats, type StatsMap } from './content-stats';
+import { newStats, removeWithStats, type Stats, type StatsMap } from './content-stats';
 import { isElement } from './dom.util';
 
 /** Form controls: never content when main content is wanted (dropped during the stats pass). */
@@ -197,18 +197,7 @@ function removeNamed(root: Element, stats: StatsMap): void {
   }
 }
 
-const ZERO: Stats = {
-  text: 0,
-  link: 0,
-  inline: 0,
-  commas: 0,
-  allCommas: 0,
-  paras: 0,
-  imgs: 0,
-  lis: 0,
-  inputs: 0,
-  headings: 0,
-};
+const ZERO: Stats = newStats();
 
 /** Outermost elements under `root` that `familyOf` names, with their family. */
 function collect(root: Element, familyOf: (el: Element) => string | null): Array<[Element, string]> {

@@ -29,7 +29,8 @@ export type StatsMap = Map<Element, Stats>;
 /** Unknown custom elements (with a dash) behave like blocks on real pages. */
 export const isBlockName = (name: string): boolean => BLOCK_TAGS.has(name) || name.includes('-');
 
-const newStats = (): Stats => ({
+/** All-zero counts: a fresh accumulator (copy it) or a neutral default. */
+export const newStats = (): Stats => ({
   text: 0,
   link: 0,
   inline: 0,

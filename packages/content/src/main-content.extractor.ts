@@ -7,7 +7,7 @@ import { Element, type ParentNode } from 'domhandler';
 import { isChrome, removeComments, removeUnlikely } from './boilerplate.cleaner';
 import { classWeight } from './class-weight';
 import { cleanConditionally, cleanRegion, removeDuplicates, trimArticle } from './content.cleaner';
-import { computeStats, isBlockName, linkDensity, type Stats, type StatsMap } from './content-stats';
+import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
 import { findAll, isElement, setChildren } from './dom.util';
 
 function baseScore(el: Element): number {
@@ -318,18 +318,7 @@ export function extractMainContent(body: Element): ExtractResult {
 }
 
 function sumStats(els: Element[], stats: StatsMap): Stats {
-  const s: Stats = {
-    text: 0,
-    link: 0,
-    inline: 0,
-    commas: 0,
-    allCommas: 0,
-    paras: 0,
-    imgs: 0,
-    lis: 0,
-    inputs: 0,
-    headings: 0,
-  };
+  const s = newStats();
   for (const e of els) {
     const c = stats.get(e);
     if (!c) continue;

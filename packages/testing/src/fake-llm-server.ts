@@ -4,8 +4,9 @@
  * per-test script, so tests run the real SDK / HTTP client against it and can assert what the
  * model was shown.
  */
+
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenLocal } from './local-server';
 
 /** What the fake model answers to one call. */
 export interface FakeLlmReply {
@@ -46,7 +47,6 @@ export async function startFakeLlmServer(
   let script = initial;
   let n = 0;
   const requests: RecordedLlmRequest[] = [];
-  const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
@@ -85,24 +85,15 @@ export async function startFakeLlmServer(
   const server = createServer((req, res) => {
     handle(req, res).catch(() => send(res, 500, { error: 'fake server failure' }));
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenLocal(server, timers);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     requests,
     script(s) {
       script = s;
       n = 0;
     },
-    async close() {
-      for (const t of timers) clearTimeout(t);
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: listening.close,
   };
 }
 

@@ -4,10 +4,11 @@
  * non-HTML content. Listens on 127.0.0.1 with a random port; close() destroys open sockets so
  * jest can exit.
  */
+
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { endlessPage, privatePage, type TreeOptions, treePage } from './crawl-fixture-pages';
+import { listenLocal } from './local-server';
 
 export interface FixtureSite {
   url: string;
@@ -219,13 +220,12 @@ export interface FixtureSiteOptions {
   sitemapPaths?: string[];
 }
 
-export function startFixtureSite(opts: FixtureSiteOptions = {}): Promise<FixtureSite> {
+export async function startFixtureSite(opts: FixtureSiteOptions = {}): Promise<FixtureSite> {
   const tree = opts.tree ?? { branching: 3, depth: 3 };
   const pages = Math.max(1, opts.pages ?? 50);
   const counts = new Map<string, number>();
   const accessLog: string[] = [];
   const requests: Array<{ path: string; search: string; at: number }> = [];
-  const sockets = new Set<Socket>();
   // Every timer a slow route creates, so close() can stop them even if a client never disconnects.
   const timers = new Set<NodeJS.Timeout>();
   let base = '';
@@ -430,31 +430,14 @@ export function startFixtureSite(opts: FixtureSiteOptions = {}): Promise<Fixture
     }
   };
 
-  const server = createServer(handle);
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as AddressInfo).port;
-      base = `http://127.0.0.1:${port}`;
-      resolve({
-        url: base,
-        port,
-        hits: (p) => counts.get(p) ?? 0,
-        accessLog,
-        requests,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const t of timers) clearInterval(t);
-            timers.clear();
-            server.close(() => done());
-            for (const s of sockets) s.destroy();
-          }),
-      });
-    });
-  });
+  const listening = await listenLocal(createServer(handle), timers);
+  base = listening.url;
+  return {
+    url: listening.url,
+    port: listening.port,
+    hits: (p) => counts.get(p) ?? 0,
+    accessLog,
+    requests,
+    close: listening.close,
+  };
 }

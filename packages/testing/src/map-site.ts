@@ -5,9 +5,10 @@
  * linking to pages no sitemap lists (found only by a shallow crawl); robots-disallowed pages; a
  * search playground. `sitemapUrls` generated pages (/p/:n) can go to 50k+.
  */
+
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { listenLocal } from './local-server';
 
 export interface MapSiteOptions {
   /** Generated URLs /p/0 … /p/(n-1) listed in the gzipped sitemaps (default 30). */
@@ -50,12 +51,11 @@ const sitemapIndex = (urls: string[]) =>
     .map((u) => `<sitemap><loc>${u}</loc></sitemap>`)
     .join('\n')}\n</sitemapindex>\n`;
 
-export function startMapSite(opts: MapSiteOptions = {}): Promise<MapSite> {
+export async function startMapSite(opts: MapSiteOptions = {}): Promise<MapSite> {
   const total = opts.sitemapUrls ?? 30;
   const files = Math.max(1, opts.sitemapFiles ?? 3);
   const counts = new Map<string, number>();
   const accessLog: string[] = [];
-  const sockets = new Set<Socket>();
   let base = '';
   const gzCache = new Map<number, Buffer>();
 
@@ -183,25 +183,7 @@ export function startMapSite(opts: MapSiteOptions = {}): Promise<MapSite> {
     }
   };
 
-  const server = createServer(handle);
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      resolve({
-        url: base,
-        hits: (p) => counts.get(p) ?? 0,
-        accessLog,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            for (const s of sockets) s.destroy();
-          }),
-      });
-    });
-  });
+  const listening = await listenLocal(createServer(handle));
+  base = listening.url;
+  return { url: listening.url, hits: (p) => counts.get(p) ?? 0, accessLog, close: listening.close };
 }

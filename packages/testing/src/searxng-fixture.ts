@@ -4,8 +4,9 @@
  * real instance shows are reproducible: json format disabled (403), limiter (429), an HTML page,
  * every engine failing. Listens on 127.0.0.1 with a random port.
  */
+
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenLocal } from './local-server';
 
 export interface SearxngFixtureResult {
   url: string;
@@ -42,7 +43,6 @@ export interface SearxngFixture {
 export async function startSearxngFixture(initial: SearxngFixtureOptions = {}): Promise<SearxngFixture> {
   let o: SearxngFixtureOptions = initial;
   const requests: Array<Record<string, string>> = [];
-  const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
   const send = (res: ServerResponse, status: number, body: string, type: string) => {
@@ -102,23 +102,13 @@ export async function startSearxngFixture(initial: SearxngFixtureOptions = {}): 
     }, o.delayMs);
     timers.add(t);
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenLocal(server, timers);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     requests,
     configure(next) {
       o = next;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 }
