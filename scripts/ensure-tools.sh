@@ -26,6 +26,17 @@ if ! command -v docker-compose >/dev/null 2>&1 && ! docker compose version >/dev
     || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null; }
 fi
 
+# The Python client's tests run under Debian's python3 with Debian's httpx and pytest (PyPI is
+# not reachable on this machine kind).
+if ! /usr/bin/python3 -c 'import httpx, pytest' >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
+  echo "[setup] installing python3-httpx and python3-pytest (Python client tests)" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-httpx python3-pytest >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-httpx python3-pytest >/dev/null; }
+fi
+
 export TURBO_TELEMETRY_DISABLED=1
 pnpm install --frozen-lockfile --reporter=silent 2>&1 | grep -v 'nodedir' >&2 || true
 pnpm --silent db:generate >/dev/null
+# The published packages ship compiled JS (ESM + CommonJS + types); tests use what users get.
+pnpm --silent --filter @wcs/client-node run build
+if [ -f packages/mcp-server/scripts/build.mjs ]; then pnpm --silent --filter @wcs/mcp-server run build; fi

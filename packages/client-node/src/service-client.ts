@@ -1,0 +1,246 @@
+/**
+ * The official Node.js client: one method per endpoint, plus crawlAndWait and
+ * batchScrapeAndWait. Responses are the API's JSON bodies, typed; every non-2xx throws
+ * ServiceError.
+ */
+import type {
+  BatchItem,
+  BatchOptions,
+  BatchStartResponse,
+  BatchStatus,
+  CallOptions,
+  CrawlOptions,
+  CrawlStartResponse,
+  CrawlStatus,
+  ExtractOptions,
+  ExtractResponse,
+  MapOptions,
+  MapResponse,
+  MonitorDetailResponse,
+  MonitorListResponse,
+  MonitorOptions,
+  MonitorResponse,
+  PageOptions,
+  ScrapeOptions,
+  ScrapeResponse,
+  SearchOptions,
+  SearchResponse,
+  WaitOptions,
+  WebhookSecretResponse,
+} from './api-types.js';
+import { type FetchLike, HttpTransport } from './http-transport.js';
+import { ServiceError } from './service-error.js';
+import { waitForJob } from './wait-for-job.js';
+
+export const DEFAULT_BASE_URL = 'http://localhost:3002';
+
+export interface ServiceClientOptions {
+  /** Defaults to the SERVICE_API_KEY environment variable. */
+  apiKey?: string;
+  /** Defaults to SERVICE_BASE_URL, then http://localhost:3002. */
+  baseUrl?: string;
+  /** Budget of one HTTP request; default 180000 ms. Past it: ServiceError status 0, CLIENT_TIMEOUT. */
+  timeoutMs?: number;
+  /** Retries of 429 (after Retry-After) and retryable 502/503; default 2, 0 disables. */
+  maxRetries?: number;
+  /** A fetch implementation (default: the global fetch of Node 18+). */
+  fetch?: FetchLike;
+}
+
+const CRAWL_PAGE_LIMIT = 1000;
+const BATCH_PAGE_LIMIT = 500;
+
+/** Copies the defined entries of `fields` (so callers' undefined never reaches the body). */
+function defined(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
+function env(name: string): string | undefined {
+  const value = typeof process !== 'undefined' ? process.env[name] : undefined;
+  return value?.trim() ? value.trim() : undefined;
+}
+
+export class ServiceClient {
+  private readonly http: HttpTransport;
+
+  constructor(options: ServiceClientOptions = {}) {
+    const apiKey = options.apiKey ?? env('SERVICE_API_KEY');
+    if (!apiKey) {
+      throw new ServiceError(
+        0,
+        'No API key: pass { apiKey } or set the SERVICE_API_KEY environment variable',
+        'MISSING_API_KEY',
+      );
+    }
+    const fetchImpl = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
+    if (!fetchImpl) throw new Error('No global fetch: use Node 18+ or pass { fetch }');
+    this.http = new HttpTransport({
+      apiKey,
+      baseUrl: (options.baseUrl ?? env('SERVICE_BASE_URL') ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
+      timeoutMs: options.timeoutMs ?? 180_000,
+      maxRetries: Math.max(0, options.maxRetries ?? 2),
+      fetch: fetchImpl,
+    });
+  }
+
+  get baseUrl(): string {
+    return this.http.baseUrl;
+  }
+
+  /** POST /v1/scrape — 1 credit. */
+  scrape(url: string, options: ScrapeOptions = {}): Promise<ScrapeResponse> {
+    const { signal, ...rest } = options;
+    return this.http.request('POST', '/v1/scrape', { body: defined({ url, ...rest }), signal });
+  }
+
+  /** POST /v1/crawl — answers at once with the crawl id; 1 credit per page crawled. */
+  startCrawl(url: string, options: CrawlOptions = {}): Promise<CrawlStartResponse> {
+    const { signal, ...rest } = options;
+    return this.http.request('POST', '/v1/crawl', { body: defined({ url, ...rest }), signal });
+  }
+
+  /** GET /v1/crawl/:id — status plus one page of results (`skip`/`limit`, limit ≤ 1000). */
+  getCrawlStatus(id: string, options: PageOptions = {}): Promise<CrawlStatus> {
+    return this.http.request('GET', `/v1/crawl/${encodeURIComponent(id)}`, {
+      query: { skip: options.skip, limit: options.limit },
+      signal: options.signal,
+    });
+  }
+
+  /** DELETE /v1/crawl/:id — stops the crawl; pages already done are kept. */
+  cancelCrawl(id: string, options: CallOptions = {}): Promise<CrawlStatus> {
+    return this.http.request('DELETE', `/v1/crawl/${encodeURIComponent(id)}`, { signal: options.signal });
+  }
+
+  /**
+   * Starts a crawl and polls until it is `done` or `failed`; returns the final status with every
+   * page and failed page. A `failed` crawl (cancelled, out of credits…) is returned, not thrown:
+   * check `status` and `stopReason`.
+   */
+  async crawlAndWait(url: string, options: CrawlOptions & WaitOptions = {}): Promise<CrawlStatus> {
+    const { pollIntervalMs, timeoutMs, onProgress, ...crawlOptions } = options;
+    const { id } = await this.startCrawl(url, crawlOptions);
+    const signal = options.signal;
+    await waitForJob(
+      { kind: 'crawl', id, statusMethod: 'getCrawlStatus' },
+      () => this.getCrawlStatus(id, { limit: 1, signal }),
+      (s) => s.status === 'done' || s.status === 'failed',
+      { pollIntervalMs, timeoutMs, onProgress, signal },
+    );
+    return this.allCrawlResults(id, signal);
+  }
+
+  /** Every page and failed page of a crawl, fetched page by page. */
+  async allCrawlResults(id: string, signal?: AbortSignal): Promise<CrawlStatus> {
+    const first = await this.getCrawlStatus(id, { limit: CRAWL_PAGE_LIMIT, signal });
+    const pages = [...first.pages];
+    const failedPages = [...first.failedPages];
+    let last = first;
+    for (let skip = CRAWL_PAGE_LIMIT; last.next; skip += CRAWL_PAGE_LIMIT) {
+      last = await this.getCrawlStatus(id, { skip, limit: CRAWL_PAGE_LIMIT, signal });
+      pages.push(...last.pages);
+      failedPages.push(...last.failedPages);
+    }
+    const { next: _next, ...status } = first;
+    return { ...status, pages, failedPages };
+  }
+
+  /** POST /v1/map — the site's URLs (1 credit per call). */
+  map(url: string, options: MapOptions = {}): Promise<MapResponse> {
+    const { signal, maxUrls, max_urls, ...rest } = options;
+    return this.http.request('POST', '/v1/map', {
+      body: defined({ url, max_urls: maxUrls ?? max_urls, ...rest }),
+      signal,
+    });
+  }
+
+  /** POST /v1/search — web search, each hit scraped (2 credits per result returned). */
+  search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+    const { signal, numResults, num_results, ...rest } = options;
+    return this.http.request('POST', '/v1/search', {
+      body: defined({ query, num_results: numResults ?? num_results, ...rest }),
+      signal,
+    });
+  }
+
+  /** POST /v1/extract — structured JSON shaped like `schema` (5 credits). */
+  extract<T = Record<string, unknown>>(url: string, options: ExtractOptions): Promise<ExtractResponse<T>> {
+    const { signal, ...rest } = options;
+    return this.http.request('POST', '/v1/extract', { body: defined({ url, ...rest }), signal });
+  }
+
+  /** POST /v1/monitor — watch a page; 1 credit per check. */
+  createMonitor(url: string, options: MonitorOptions = {}): Promise<MonitorResponse> {
+    const { signal, ...rest } = options;
+    return this.http.request('POST', '/v1/monitor', { body: defined({ url, ...rest }), signal });
+  }
+
+  /** GET /v1/monitor — newest first (`limit` ≤ 500). */
+  listMonitors(options: PageOptions = {}): Promise<MonitorListResponse> {
+    return this.http.request('GET', '/v1/monitor', {
+      query: { skip: options.skip, limit: options.limit },
+      signal: options.signal,
+    });
+  }
+
+  /** GET /v1/monitor/:id — status, changes, recent checks and webhook attempts. */
+  getMonitor(id: string, options: CallOptions = {}): Promise<MonitorDetailResponse> {
+    return this.http.request('GET', `/v1/monitor/${encodeURIComponent(id)}`, { signal: options.signal });
+  }
+
+  /** DELETE /v1/monitor/:id — cancels (history stays readable). */
+  deleteMonitor(id: string, options: CallOptions = {}): Promise<MonitorResponse> {
+    return this.http.request('DELETE', `/v1/monitor/${encodeURIComponent(id)}`, { signal: options.signal });
+  }
+
+  /**
+   * POST /v1/batch/scrape — up to 500 URLs (plain strings) or items `{ id?, url }`; 1 credit per
+   * URL up front. Send full URLs: batch scrape does not add `https://`.
+   */
+  startBatchScrape(
+    urlsOrItems: ReadonlyArray<string | BatchItem>,
+    options: BatchOptions = {},
+  ): Promise<BatchStartResponse> {
+    const { signal, ...rest } = options;
+    const allStrings = urlsOrItems.every((u) => typeof u === 'string');
+    const list = allStrings
+      ? { urls: urlsOrItems }
+      : { items: urlsOrItems.map((u) => (typeof u === 'string' ? { url: u } : u)) };
+    return this.http.request('POST', '/v1/batch/scrape', { body: defined({ ...list, ...rest }), signal });
+  }
+
+  /** GET /v1/batch/scrape/:id — progress and finished results (`skip`/`limit`, limit ≤ 500). */
+  getBatchScrapeStatus(id: string, options: PageOptions = {}): Promise<BatchStatus> {
+    return this.http.request('GET', `/v1/batch/scrape/${encodeURIComponent(id)}`, {
+      query: { skip: options.skip, limit: options.limit },
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Starts a batch and polls until it is `done`; returns the final status with every result.
+   * Check each result's `status`: a done batch may hold failed items.
+   */
+  async batchScrapeAndWait(
+    urlsOrItems: ReadonlyArray<string | BatchItem>,
+    options: BatchOptions & WaitOptions = {},
+  ): Promise<BatchStatus> {
+    const { pollIntervalMs, timeoutMs, onProgress, ...batchOptions } = options;
+    const { id } = await this.startBatchScrape(urlsOrItems, batchOptions);
+    const signal = options.signal;
+    await waitForJob(
+      { kind: 'batch', id, statusMethod: 'getBatchScrapeStatus' },
+      () => this.getBatchScrapeStatus(id, { limit: 1, signal }),
+      (s) => s.status === 'done',
+      { pollIntervalMs, timeoutMs, onProgress, signal },
+    );
+    const first = await this.getBatchScrapeStatus(id, { limit: BATCH_PAGE_LIMIT, signal });
+    const { next: _next, ...status } = first;
+    return status;
+  }
+
+  /** GET /v1/webhook/secret — the key of the X-Signature HMAC on webhooks. */
+  getWebhookSecret(options: CallOptions = {}): Promise<WebhookSecretResponse> {
+    return this.http.request('GET', '/v1/webhook/secret', { signal: options.signal });
+  }
+}
