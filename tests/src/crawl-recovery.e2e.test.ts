@@ -127,3 +127,26 @@ it('a crawl survives a killed crawl-worker: nothing lost, each page billed once'
     await stack.close();
   }
 });
+
+it('a crawl-worker process survives pages whose target refuses connections (retried, then failed)', async () => {
+  // Regression: a rejected promise returned from a catch before an awaiting finally was briefly
+  // unhandled, and Node's default for that is to kill the process.
+  const stack = await startStack({ worker: false, env: RECOVERY_ENV });
+  const worker = spawnCrawlWorker({ ...stack.env, ...RECOVERY_ENV });
+  try {
+    const closed = await startFixtureSite();
+    const url = `${closed.url}/`;
+    await closed.close();
+    const account = await createTestAccount({ credits: 10 });
+    const id = await startCrawl(stack.url, account.auth, { url, maxDepth: 1 });
+    const done = await waitForCrawl(stack.url, id, account.auth, 60_000);
+    expect(done).toMatchObject({ status: 'done', completed: 0, failed: 1, creditsUsed: 0 });
+    expect(done.failedPages[0]).toMatchObject({ url, code: 'TARGET_UNREACHABLE' });
+    expect(worker.exitCode).toBeNull();
+    expect(worker.signalCode).toBeNull();
+  } finally {
+    worker.kill('SIGTERM');
+    await waitExit(worker);
+    await stack.close();
+  }
+});

@@ -85,7 +85,9 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       page = await fetchPage(deps.renderer, { url: task.url, timeoutMs: s.pageTimeoutMs });
     } catch (err) {
       if (!task) throw err;
-      return handleError(deps, task, job, toServiceError(err));
+      // `return await`: the finally below awaits, and a rejected promise returned unawaited from
+      // here would sit unhandled meanwhile — Node kills the process for that.
+      return await handleError(deps, task, job, toServiceError(err));
     } finally {
       await deps.slots.release(host, pageId).catch(() => undefined);
     }

@@ -240,14 +240,21 @@ describe('Node client against the service', () => {
 
     it('an AbortSignal stops a polling helper', async () => {
       const controller = new AbortController();
+      let crawlId = '';
       const waiting = client.crawlAndWait(`${s.site.url}/`, {
         maxPages: 20,
         delayMs: 2_000,
         pollIntervalMs: 60_000,
         signal: controller.signal,
-        onProgress: () => controller.abort(new Error('stop waiting')),
+        onProgress: (p) => {
+          crawlId = p.id;
+          controller.abort(new Error('stop waiting'));
+        },
       });
       await expect(waiting).rejects.toThrow('stop waiting');
+      // Aborting stops the wait, not the crawl: it is still running until cancelled.
+      expect((await client.getCrawlStatus(crawlId)).status).toMatch(/pending|processing/);
+      await client.cancelCrawl(crawlId);
     });
   });
 });
