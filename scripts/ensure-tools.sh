@@ -39,4 +39,4 @@ pnpm install --frozen-lockfile --reporter=silent 2>&1 | grep -v 'nodedir' >&2 ||
 pnpm --silent db:generate >/dev/null
 # The published packages ship compiled JS (ESM + CommonJS + types); tests use what users get.
 pnpm --silent --filter @wcs/client-node run build
-if [ -f packages/mcp-server/scripts/build.mjs ]; then pnpm --silent --filter @wcs/mcp-server run build; fi
+pnpm --silent --filter service-mcp run build

@@ -11,11 +11,14 @@ echo "== lint"
 pnpm --silent lint
 echo "== tests"
 mkdir -p .data
+rm -f .data/pytest-summary.txt
 set +e
 pnpm --silent exec tsx scripts/with-stores.ts --db-name wcs_test -- \
   pnpm --silent exec jest --ci --json --outputFile=.data/jest-results.json "$@"
 status=$?
 set -e
+# The Python client's pytest suite runs inside one jest test (it needs the service jest starts).
+if [ -f .data/pytest-summary.txt ]; then echo "python client (pytest): $(cat .data/pytest-summary.txt)"; fi
 if [ -f .data/jest-results.json ]; then
   node -e '
     const r = require("./.data/jest-results.json");

@@ -234,9 +234,20 @@ export class ServiceClient {
       (s) => s.status === 'done',
       { pollIntervalMs, timeoutMs, onProgress, signal },
     );
+    return this.allBatchResults(id, signal);
+  }
+
+  /** A batch's status with every result, fetched page by page. */
+  async allBatchResults(id: string, signal?: AbortSignal): Promise<BatchStatus> {
     const first = await this.getBatchScrapeStatus(id, { limit: BATCH_PAGE_LIMIT, signal });
+    const results = [...first.results];
+    let last = first;
+    for (let skip = BATCH_PAGE_LIMIT; last.next; skip += BATCH_PAGE_LIMIT) {
+      last = await this.getBatchScrapeStatus(id, { skip, limit: BATCH_PAGE_LIMIT, signal });
+      results.push(...last.results);
+    }
     const { next: _next, ...status } = first;
-    return status;
+    return { ...status, results };
   }
 
   /** GET /v1/webhook/secret — the key of the X-Signature HMAC on webhooks. */

@@ -1,0 +1,425 @@
+"""The synchronous client, on ``httpx.Client``."""
+
+from __future__ import annotations
+
+import inspect
+import time
+from types import TracebackType
+from typing import Any, Dict, Optional, Sequence, Type, TypeVar, cast
+
+import httpx
+
+from . import _endpoints as endpoints
+from . import _polling as polling
+from ._endpoints import Items, UrlsOrItems
+from ._http import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    ApiRequest,
+    Flow,
+    Send,
+    Sleep,
+    call,
+    resolve_config,
+)
+from ._types import (
+    BatchProgressCallback,
+    BatchStartResponse,
+    BatchStatus,
+    CrawlProgressCallback,
+    CrawlStartResponse,
+    CrawlStatus,
+    CrawlSummary,
+    Engine,
+    ExtractResponse,
+    Format,
+    Interval,
+    MapResponse,
+    MonitorCreateResponse,
+    MonitorDetailResponse,
+    MonitorListResponse,
+    MonitorResponse,
+    ScrapeResponse,
+    SearchResponse,
+    WebhookSecretResponse,
+)
+
+__all__ = ["ServiceClient"]
+
+T = TypeVar("T")
+_Self = TypeVar("_Self", bound="ServiceClient")
+
+
+class ServiceClient:
+    """Synchronous client of the web-content service.
+
+    ``api_key`` falls back to the ``SERVICE_API_KEY`` environment variable (neither raises
+    ``ServiceError(status=0, code="MISSING_API_KEY")``); ``base_url`` to ``SERVICE_BASE_URL``,
+    then ``http://localhost:3002``. ``timeout`` is the per-request timeout in seconds;
+    ``max_retries`` how often a 429/502/503 is retried (0 disables retries).
+
+    Use it as a context manager (``with ServiceClient() as client:``) or call :meth:`close`
+    to release the connection pool.
+    """
+
+    def __init__(
+        self,
+        api_key: Optional[str] = None,
+        base_url: Optional[str] = None,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+    ) -> None:
+        self._config = resolve_config(api_key, base_url, timeout, max_retries)
+        self._client = httpx.Client(**self._config.client_options())
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    @property
+    def base_url(self) -> str:
+        return self._config.base_url
+
+    @property
+    def timeout(self) -> float:
+        return self._config.timeout
+
+    @property
+    def max_retries(self) -> int:
+        return self._config.max_retries
+
+    @property
+    def is_closed(self) -> bool:
+        """True once :meth:`close` ran (or the ``with`` block ended)."""
+        return self._client.is_closed
+
+    def close(self) -> None:
+        """Closes the connection pool; the client cannot be used afterwards."""
+        self._client.close()
+
+    def __enter__(self: _Self) -> _Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: Optional[Type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"ServiceClient(base_url={self.base_url!r})"
+
+    # -- plumbing -------------------------------------------------------------------------------
+
+    def _run(self, flow: Flow[T]) -> T:
+        """Performs the actions of a flow (see ``_http.py``) until it returns."""
+        value: Any = None
+        error: Optional[BaseException] = None
+        try:
+            while True:
+                try:
+                    action = flow.send(value) if error is None else flow.throw(error)
+                except StopIteration as stop:
+                    return cast(T, stop.value)
+                value, error = None, None
+                if isinstance(action, Send):
+                    try:
+                        value = self._send(action.request)
+                    except httpx.TransportError as exc:
+                        error = exc
+                elif isinstance(action, Sleep):
+                    time.sleep(action.seconds)
+                else:
+                    result = action.callback(action.payload)
+                    if inspect.isawaitable(result):
+                        if inspect.iscoroutine(result):
+                            result.close()
+                        raise TypeError(
+                            "on_progress returned an awaitable; use AsyncServiceClient for async callbacks"
+                        )
+        finally:
+            flow.close()
+
+    def _send(self, request: ApiRequest) -> httpx.Response:
+        return self._client.request(
+            request.method, request.path, json=request.json, params=request.params
+        )
+
+    def _call(self, request: ApiRequest) -> Any:
+        return self._run(call(request, self._config))
+
+    # -- scrape ---------------------------------------------------------------------------------
+
+    def scrape(
+        self,
+        url: str,
+        *,
+        format: Optional[Format] = None,
+        only_main_content: Optional[bool] = None,
+        engine: Optional[Engine] = None,
+        wait_for: Optional[int] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> ScrapeResponse:
+        """``POST /v1/scrape``: one page as markdown, html and text (+ ``json`` when asked).
+
+        ``wait_for`` (ms) waits after load in the browser; ``timeout_ms`` is the server-side
+        budget (1000-120000 ms).
+        """
+        request = endpoints.scrape(
+            url,
+            format=format,
+            only_main_content=only_main_content,
+            engine=engine,
+            wait_for=wait_for,
+            timeout_ms=timeout_ms,
+        )
+        return cast(ScrapeResponse, self._call(request))
+
+    # -- crawl ----------------------------------------------------------------------------------
+
+    def start_crawl(
+        self,
+        url: str,
+        *,
+        max_depth: Optional[int] = None,
+        max_pages: Optional[int] = None,
+        include_paths: Optional[Sequence[str]] = None,
+        exclude_paths: Optional[Sequence[str]] = None,
+        allow_subdomains: Optional[bool] = None,
+        ignore_robots_txt: Optional[bool] = None,
+        format: Optional[Format] = None,
+        only_main_content: Optional[bool] = None,
+        delay_ms: Optional[int] = None,
+    ) -> CrawlStartResponse:
+        """``POST /v1/crawl``: starts a crawl and answers at once with its ``id``.
+
+        ``include_paths`` / ``exclude_paths`` are JavaScript regular expressions tested against
+        the path plus query string.
+        """
+        request = endpoints.start_crawl(
+            url,
+            max_depth=max_depth,
+            max_pages=max_pages,
+            include_paths=include_paths,
+            exclude_paths=exclude_paths,
+            allow_subdomains=allow_subdomains,
+            ignore_robots_txt=ignore_robots_txt,
+            format=format,
+            only_main_content=only_main_content,
+            delay_ms=delay_ms,
+        )
+        return cast(CrawlStartResponse, self._call(request))
+
+    def get_crawl_status(
+        self, crawl_id: str, *, skip: Optional[int] = None, limit: Optional[int] = None
+    ) -> CrawlStatus:
+        """``GET /v1/crawl/:id``: status plus one page of ``pages`` / ``failedPages``."""
+        request = endpoints.get_crawl_status(crawl_id, skip=skip, limit=limit)
+        return cast(CrawlStatus, self._call(request))
+
+    def cancel_crawl(self, crawl_id: str) -> CrawlSummary:
+        """``DELETE /v1/crawl/:id``: stops the crawl (``failed``, ``stopReason: cancelled``);
+        answers the status without pages. Idempotent: a finished crawl stays as it was."""
+        return cast(CrawlSummary, self._call(endpoints.cancel_crawl(crawl_id)))
+
+    def crawl_and_wait(
+        self,
+        url: str,
+        *,
+        max_depth: Optional[int] = None,
+        max_pages: Optional[int] = None,
+        include_paths: Optional[Sequence[str]] = None,
+        exclude_paths: Optional[Sequence[str]] = None,
+        allow_subdomains: Optional[bool] = None,
+        ignore_robots_txt: Optional[bool] = None,
+        format: Optional[Format] = None,
+        only_main_content: Optional[bool] = None,
+        delay_ms: Optional[int] = None,
+        poll_interval: float = 2.0,
+        timeout: float = 600.0,
+        on_progress: Optional[CrawlProgressCallback] = None,
+    ) -> CrawlStatus:
+        """Starts a crawl, polls it every ``poll_interval`` seconds until ``done`` or ``failed``
+        and returns the final status with ALL ``pages`` and ``failedPages`` (no ``next``).
+
+        A ``failed`` crawl is returned, not raised: check ``status`` and ``stopReason``.
+        ``on_progress`` receives ``{status, total, completed, failed}`` after every poll. Past
+        ``timeout`` seconds: ``ServiceError(status=0, code="CLIENT_TIMEOUT")`` whose message
+        names the crawl id (the crawl keeps running; ``details["id"]`` holds the id).
+        """
+        start = endpoints.start_crawl(
+            url,
+            max_depth=max_depth,
+            max_pages=max_pages,
+            include_paths=include_paths,
+            exclude_paths=exclude_paths,
+            allow_subdomains=allow_subdomains,
+            ignore_robots_txt=ignore_robots_txt,
+            format=format,
+            only_main_content=only_main_content,
+            delay_ms=delay_ms,
+        )
+        flow = polling.crawl_and_wait(
+            start,
+            self._config,
+            poll_interval=poll_interval,
+            timeout=timeout,
+            on_progress=on_progress,
+        )
+        return cast(CrawlStatus, self._run(flow))
+
+    # -- map, search, extract --------------------------------------------------------------------
+
+    def map(
+        self,
+        url: str,
+        *,
+        max_urls: Optional[int] = None,
+        search: Optional[str] = None,
+        include_subdomains: Optional[bool] = None,
+        ignore_sitemap: Optional[bool] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> MapResponse:
+        """``POST /v1/map``: the site's URLs (``links``, ``total``) without crawling it."""
+        request = endpoints.map(
+            url,
+            max_urls=max_urls,
+            search=search,
+            include_subdomains=include_subdomains,
+            ignore_sitemap=ignore_sitemap,
+            timeout_ms=timeout_ms,
+        )
+        return cast(MapResponse, self._call(request))
+
+    def search(
+        self,
+        query: str,
+        *,
+        num_results: Optional[int] = None,
+        country: Optional[str] = None,
+        lang: Optional[str] = None,
+        scrape: Optional[bool] = None,
+        fresh: Optional[bool] = None,
+        format: Optional[Format] = None,
+        only_main_content: Optional[bool] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> SearchResponse:
+        """``POST /v1/search``: web search, each hit scraped (unless ``scrape=False``).
+
+        A hit that could not be scraped has ``markdown: None`` and an ``error``.
+        """
+        request = endpoints.search(
+            query,
+            num_results=num_results,
+            country=country,
+            lang=lang,
+            scrape=scrape,
+            fresh=fresh,
+            format=format,
+            only_main_content=only_main_content,
+            timeout_ms=timeout_ms,
+        )
+        return cast(SearchResponse, self._call(request))
+
+    def extract(
+        self,
+        url: str,
+        *,
+        schema: Optional[Dict[str, Any]] = None,
+        prompt: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> ExtractResponse:
+        """``POST /v1/extract``: structured data shaped like ``schema`` (and/or per ``prompt``).
+
+        ``schema`` is plain JSON: ``"string"``, ``"number"``, ``"boolean"``, nested objects and
+        one-element lists. Fields the page does not contain come back ``None``.
+        """
+        request = endpoints.extract(url, schema=schema, prompt=prompt, timeout_ms=timeout_ms)
+        return cast(ExtractResponse, self._call(request))
+
+    # -- monitors -------------------------------------------------------------------------------
+
+    def create_monitor(
+        self,
+        url: str,
+        *,
+        interval: Optional[Interval] = None,
+        webhook_url: Optional[str] = None,
+    ) -> MonitorCreateResponse:
+        """``POST /v1/monitor``: watch a page (``hourly``/``daily``/``weekly``; default daily)."""
+        request = endpoints.create_monitor(url, interval=interval, webhook_url=webhook_url)
+        return cast(MonitorCreateResponse, self._call(request))
+
+    def list_monitors(
+        self, *, skip: Optional[int] = None, limit: Optional[int] = None
+    ) -> MonitorListResponse:
+        """``GET /v1/monitor``: this account's monitors, newest first (``next`` while more)."""
+        request = endpoints.list_monitors(skip=skip, limit=limit)
+        return cast(MonitorListResponse, self._call(request))
+
+    def get_monitor(self, monitor_id: str) -> MonitorDetailResponse:
+        """``GET /v1/monitor/:id``: the monitor with its changes, checks and webhook deliveries."""
+        return cast(MonitorDetailResponse, self._call(endpoints.get_monitor(monitor_id)))
+
+    def delete_monitor(self, monitor_id: str) -> MonitorResponse:
+        """``DELETE /v1/monitor/:id``: cancels the monitor (idempotent); its history stays."""
+        return cast(MonitorResponse, self._call(endpoints.delete_monitor(monitor_id)))
+
+    # -- batch scrape ---------------------------------------------------------------------------
+
+    def start_batch_scrape(
+        self,
+        urls: Optional[UrlsOrItems] = None,
+        *,
+        items: Optional[Items] = None,
+        format: Optional[Format] = None,
+        only_main_content: Optional[bool] = None,
+    ) -> BatchStartResponse:
+        """``POST /v1/batch/scrape``: ``urls`` (full URLs) or ``items`` (``{"id"?, "url"}``,
+        ids echoed on results; a ``urls`` list of dicts is sent as items). Answers at once."""
+        request = endpoints.start_batch_scrape(
+            urls, items=items, format=format, only_main_content=only_main_content
+        )
+        return cast(BatchStartResponse, self._call(request))
+
+    def get_batch_scrape_status(
+        self, batch_id: str, *, skip: Optional[int] = None, limit: Optional[int] = None
+    ) -> BatchStatus:
+        """``GET /v1/batch/scrape/:id``: status plus the finished ``results`` so far."""
+        request = endpoints.get_batch_scrape_status(batch_id, skip=skip, limit=limit)
+        return cast(BatchStatus, self._call(request))
+
+    def batch_scrape_and_wait(
+        self,
+        urls: Optional[UrlsOrItems] = None,
+        *,
+        items: Optional[Items] = None,
+        format: Optional[Format] = None,
+        only_main_content: Optional[bool] = None,
+        poll_interval: float = 2.0,
+        timeout: float = 600.0,
+        on_progress: Optional[BatchProgressCallback] = None,
+    ) -> BatchStatus:
+        """Starts a batch, polls it every ``poll_interval`` seconds until ``done`` and returns
+        the final poll with ALL ``results``. A failed item is a result with ``status: failed``
+        and an ``error``, not an exception. Past ``timeout`` seconds: ``ServiceError(status=0,
+        code="CLIENT_TIMEOUT")`` (the batch keeps running; ``details["id"]`` holds its id).
+        """
+        start = endpoints.start_batch_scrape(
+            urls, items=items, format=format, only_main_content=only_main_content
+        )
+        flow = polling.batch_scrape_and_wait(
+            start,
+            self._config,
+            poll_interval=poll_interval,
+            timeout=timeout,
+            on_progress=on_progress,
+        )
+        return cast(BatchStatus, self._run(flow))
+
+    # -- webhooks -------------------------------------------------------------------------------
+
+    def get_webhook_secret(self) -> WebhookSecretResponse:
+        """``GET /v1/webhook/secret``: the key of the ``X-Signature`` HMAC on webhook POSTs."""
+        return cast(WebhookSecretResponse, self._call(endpoints.get_webhook_secret()))

@@ -1,0 +1,205 @@
+"""Request builders: Python keyword arguments -> the API's paths, query strings and bodies.
+
+Shared by both clients. Only what the caller passed is sent (``None`` = not passed), under the
+API's field names (``only_main_content`` -> ``onlyMainContent``; map keeps ``max_urls`` and
+search keeps ``num_results``, which is how those endpoints spell them).
+"""
+
+from __future__ import annotations
+
+import collections.abc
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+from ._http import ApiRequest, compact, path_id
+from ._types import BatchItem
+
+UrlsOrItems = Union[Sequence[str], Sequence[BatchItem]]
+"""``urls`` of the batch methods: URLs, or items (``{"id"?, "url"}``) which are sent as ``items``."""
+Items = Sequence[Union[BatchItem, Mapping[str, Any]]]
+
+
+def _strings(name: str, values: Optional[Sequence[str]]) -> Optional[List[str]]:
+    if values is None:
+        return None
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be a list of strings, not a single string")
+    return list(values)
+
+
+def scrape(
+    url: str,
+    *,
+    format: Optional[str],
+    only_main_content: Optional[bool],
+    engine: Optional[str],
+    wait_for: Optional[int],
+    timeout_ms: Optional[int],
+) -> ApiRequest:
+    return ApiRequest(
+        "POST",
+        "/v1/scrape",
+        json=compact(
+            url=url,
+            format=format,
+            onlyMainContent=only_main_content,
+            engine=engine,
+            waitFor=wait_for,
+            timeout=timeout_ms,
+        ),
+    )
+
+
+def start_crawl(
+    url: str,
+    *,
+    max_depth: Optional[int],
+    max_pages: Optional[int],
+    include_paths: Optional[Sequence[str]],
+    exclude_paths: Optional[Sequence[str]],
+    allow_subdomains: Optional[bool],
+    ignore_robots_txt: Optional[bool],
+    format: Optional[str],
+    only_main_content: Optional[bool],
+    delay_ms: Optional[int],
+) -> ApiRequest:
+    return ApiRequest(
+        "POST",
+        "/v1/crawl",
+        json=compact(
+            url=url,
+            maxDepth=max_depth,
+            maxPages=max_pages,
+            includePaths=_strings("include_paths", include_paths),
+            excludePaths=_strings("exclude_paths", exclude_paths),
+            allowSubdomains=allow_subdomains,
+            ignoreRobotsTxt=ignore_robots_txt,
+            format=format,
+            onlyMainContent=only_main_content,
+            delayMs=delay_ms,
+        ),
+    )
+
+
+def get_crawl_status(crawl_id: str, *, skip: Optional[int], limit: Optional[int]) -> ApiRequest:
+    return ApiRequest("GET", f"/v1/crawl/{path_id(crawl_id)}", params=compact(skip=skip, limit=limit))
+
+
+def cancel_crawl(crawl_id: str) -> ApiRequest:
+    return ApiRequest("DELETE", f"/v1/crawl/{path_id(crawl_id)}")
+
+
+def map(
+    url: str,
+    *,
+    max_urls: Optional[int],
+    search: Optional[str],
+    include_subdomains: Optional[bool],
+    ignore_sitemap: Optional[bool],
+    timeout_ms: Optional[int],
+) -> ApiRequest:
+    return ApiRequest(
+        "POST",
+        "/v1/map",
+        json=compact(
+            url=url,
+            max_urls=max_urls,
+            search=search,
+            includeSubdomains=include_subdomains,
+            ignoreSitemap=ignore_sitemap,
+            timeout=timeout_ms,
+        ),
+    )
+
+
+def search(
+    query: str,
+    *,
+    num_results: Optional[int],
+    country: Optional[str],
+    lang: Optional[str],
+    scrape: Optional[bool],
+    fresh: Optional[bool],
+    format: Optional[str],
+    only_main_content: Optional[bool],
+    timeout_ms: Optional[int],
+) -> ApiRequest:
+    return ApiRequest(
+        "POST",
+        "/v1/search",
+        json=compact(
+            query=query,
+            num_results=num_results,
+            country=country,
+            lang=lang,
+            scrape=scrape,
+            fresh=fresh,
+            format=format,
+            onlyMainContent=only_main_content,
+            timeout=timeout_ms,
+        ),
+    )
+
+
+def extract(
+    url: str,
+    *,
+    schema: Optional[Dict[str, Any]],
+    prompt: Optional[str],
+    timeout_ms: Optional[int],
+) -> ApiRequest:
+    return ApiRequest(
+        "POST", "/v1/extract", json=compact(url=url, schema=schema, prompt=prompt, timeout=timeout_ms)
+    )
+
+
+def create_monitor(url: str, *, interval: Optional[str], webhook_url: Optional[str]) -> ApiRequest:
+    return ApiRequest(
+        "POST", "/v1/monitor", json=compact(url=url, interval=interval, webhookUrl=webhook_url)
+    )
+
+
+def list_monitors(*, skip: Optional[int], limit: Optional[int]) -> ApiRequest:
+    return ApiRequest("GET", "/v1/monitor", params=compact(skip=skip, limit=limit))
+
+
+def get_monitor(monitor_id: str) -> ApiRequest:
+    return ApiRequest("GET", f"/v1/monitor/{path_id(monitor_id)}")
+
+
+def delete_monitor(monitor_id: str) -> ApiRequest:
+    return ApiRequest("DELETE", f"/v1/monitor/{path_id(monitor_id)}")
+
+
+def start_batch_scrape(
+    urls: Optional[UrlsOrItems],
+    *,
+    items: Optional[Items],
+    format: Optional[str],
+    only_main_content: Optional[bool],
+) -> ApiRequest:
+    """``urls`` -> body ``urls``; ``items`` (or a ``urls`` list of dicts) -> body ``items``."""
+    if isinstance(urls, (str, bytes)):
+        raise TypeError("urls must be a list of URLs, not a single string")
+    url_list: Optional[List[Any]] = None if urls is None else list(urls)
+    if items is None and url_list and all(isinstance(u, collections.abc.Mapping) for u in url_list):
+        items, url_list = url_list, None
+    item_list = None if items is None else [dict(item) for item in items]
+    return ApiRequest(
+        "POST",
+        "/v1/batch/scrape",
+        json=compact(
+            urls=url_list, items=item_list, format=format, onlyMainContent=only_main_content
+        ),
+    )
+
+
+def get_batch_scrape_status(
+    batch_id: str, *, skip: Optional[int], limit: Optional[int]
+) -> ApiRequest:
+    return ApiRequest(
+        "GET", f"/v1/batch/scrape/{path_id(batch_id)}", params=compact(skip=skip, limit=limit)
+    )
+
+
+def get_webhook_secret() -> ApiRequest:
+    return ApiRequest("GET", "/v1/webhook/secret")

@@ -1,0 +1,419 @@
+"""Shapes of the API's responses and of the polling helpers' progress payloads.
+
+Every response is returned as the parsed JSON body, unchanged: these are plain ``dict``\\ s at
+run time, typed with :class:`typing.TypedDict` so editors and type checkers know the keys.
+Keys that are not always present are marked in the docstrings; the service may add keys in
+later versions (TypedDicts do not stop them from appearing).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Literal, Optional, TypedDict
+
+__all__ = [
+    "BatchItem",
+    "BatchProgress",
+    "BatchProgressCallback",
+    "BatchResult",
+    "BatchStartResponse",
+    "BatchStatus",
+    "BatchStatusValue",
+    "CrawlFailedPage",
+    "CrawlPage",
+    "CrawlProgress",
+    "CrawlProgressCallback",
+    "CrawlStartResponse",
+    "CrawlStatus",
+    "CrawlStatusValue",
+    "CrawlSummary",
+    "Engine",
+    "ExtractResponse",
+    "Format",
+    "Interval",
+    "MapResponse",
+    "Monitor",
+    "MonitorChange",
+    "MonitorCreateResponse",
+    "MonitorCheck",
+    "MonitorDetail",
+    "MonitorDetailResponse",
+    "MonitorListResponse",
+    "MonitorResponse",
+    "MonitorStatusValue",
+    "MonitorSummary",
+    "PageMetadata",
+    "ScrapeData",
+    "ScrapeResponse",
+    "SearchResponse",
+    "SearchResult",
+    "StopReason",
+    "WebhookDelivery",
+    "WebhookSecret",
+    "WebhookSecretResponse",
+]
+
+# -- parameter values ------------------------------------------------------------------------
+
+Format = Literal["markdown", "html", "text", "json"]
+"""Output format: ``markdown`` (default); ``html``/``text``/``json`` add that key to results."""
+
+Engine = Literal["auto", "fetch", "browser"]
+Interval = Literal["hourly", "daily", "weekly"]
+CrawlStatusValue = Literal["pending", "processing", "done", "failed"]
+BatchStatusValue = Literal["pending", "processing", "done"]
+MonitorStatusValue = Literal["active", "paused", "cancelled"]
+StopReason = Literal["completed", "max_pages", "cancelled", "out_of_credits", "timeout", "error"]
+
+
+# -- scrape ----------------------------------------------------------------------------------
+
+
+class _PageMetadataRequired(TypedDict):
+    title: Optional[str]
+    description: Optional[str]
+    language: Optional[str]
+    canonicalUrl: Optional[str]
+    sourceURL: str
+    finalUrl: str
+
+
+class PageMetadata(_PageMetadataRequired, total=False):
+    """Metadata of a scraped page (``finalUrl`` is the URL after redirects); ``statusCode`` and
+    the others when known, ``cachedAt`` on search hits served from the stored copy."""
+
+    statusCode: int
+    ogImage: Optional[str]
+    author: Optional[str]
+    publishedTime: Optional[str]
+    cachedAt: str
+
+
+class _ScrapeDataRequired(TypedDict):
+    markdown: str
+    html: str
+    text: str
+    metadata: PageMetadata
+
+
+class ScrapeData(_ScrapeDataRequired, total=False):
+    """``markdown``, ``html``, ``text`` and ``metadata`` always; ``json`` when asked."""
+
+    json: Dict[str, Any]
+
+
+class ScrapeResponse(TypedDict):
+    """``POST /v1/scrape``."""
+
+    success: bool
+    data: ScrapeData
+
+
+# -- crawl -----------------------------------------------------------------------------------
+
+
+class CrawlStartResponse(TypedDict):
+    """``POST /v1/crawl`` (202): ``url`` is the normalised start URL."""
+
+    success: bool
+    id: str
+    url: str
+
+
+class _CrawlPageRequired(TypedDict):
+    url: str
+    markdown: str
+    metadata: PageMetadata
+
+
+class CrawlPage(_CrawlPageRequired, total=False):
+    """A crawled page: ``url``, ``markdown``, ``metadata``; ``html``/``text``/``json`` per format."""
+
+    html: str
+    text: str
+    json: Dict[str, Any]
+
+
+class _CrawlFailedPageRequired(TypedDict):
+    url: str
+    error: str
+    code: str
+
+
+class CrawlFailedPage(_CrawlFailedPageRequired, total=False):
+    """A page that failed; ``statusCode`` for HTTP errors of the target."""
+
+    statusCode: int
+
+
+class _CrawlSummaryRequired(TypedDict):
+    success: bool
+    id: str
+    status: CrawlStatusValue
+    url: str
+    total: int
+    completed: int
+    failed: int
+    creditsUsed: int
+
+
+class CrawlSummary(_CrawlSummaryRequired, total=False):
+    """A crawl's status without pages (``DELETE /v1/crawl/:id``).
+
+    ``stopReason`` once terminal; ``error`` on failed crawls.
+    """
+
+    stopReason: StopReason
+    error: str
+
+
+class _CrawlStatusRequired(CrawlSummary):
+    pages: List[CrawlPage]
+    failedPages: List[CrawlFailedPage]
+
+
+class CrawlStatus(_CrawlStatusRequired, total=False):
+    """``GET /v1/crawl/:id``: the status with one page of ``pages`` and ``failedPages``;
+    ``next`` while more remain (never in what ``crawl_and_wait`` returns: it has them all)."""
+
+    next: str
+
+
+class CrawlProgress(TypedDict):
+    """What ``on_progress`` receives after every poll of ``crawl_and_wait``."""
+
+    status: CrawlStatusValue
+    total: int
+    completed: int
+    failed: int
+
+
+# -- map / search / extract --------------------------------------------------------------------
+
+
+class MapResponse(TypedDict):
+    """``POST /v1/map``: not wrapped in ``data``; ``total`` is ``len(links)``."""
+
+    success: bool
+    links: List[str]
+    total: int
+
+
+class _SearchResultRequired(TypedDict):
+    url: str
+    title: str
+    description: str
+
+
+class SearchResult(_SearchResultRequired, total=False):
+    """A search hit.
+
+    Scraped: ``markdown`` and ``metadata`` too (+ ``html`` / ``text`` / ``json`` per format). A
+    page that failed to scrape while the call succeeded has ``markdown: None`` plus ``error``
+    and ``code``. With ``scrape=False``: ``url``, ``title``, ``description`` only.
+    """
+
+    markdown: Optional[str]
+    metadata: PageMetadata
+    html: str
+    text: str
+    json: Dict[str, Any]
+    error: str
+    code: str
+
+
+class SearchResponse(TypedDict):
+    """``POST /v1/search``: results in the provider's order; ``creditsUsed`` is what it cost."""
+
+    success: bool
+    data: List[SearchResult]
+    creditsUsed: int
+
+
+class ExtractResponse(TypedDict):
+    """``POST /v1/extract``: ``data`` has exactly the schema's keys (``None`` when absent)."""
+
+    success: bool
+    data: Dict[str, Any]
+
+
+# -- monitors ----------------------------------------------------------------------------------
+
+
+class _MonitorRequired(TypedDict):
+    id: str
+    url: str
+    interval: Interval
+    status: MonitorStatusValue
+    createdAt: str
+
+
+class Monitor(_MonitorRequired, total=False):
+    """A monitor as created (``POST /v1/monitor``); ``webhookUrl`` only when set."""
+
+    webhookUrl: str
+
+
+class MonitorSummary(Monitor):
+    """A monitor as listed and as deleted (``nextCheckAt`` is ``None`` once cancelled)."""
+
+    lastCheckAt: Optional[str]
+    nextCheckAt: Optional[str]
+
+
+class MonitorChange(TypedDict):
+    id: str
+    detectedAt: str
+    hash: str
+    snapshot: str
+
+
+class _MonitorCheckRequired(TypedDict):
+    checkedAt: str
+    changed: bool
+
+
+class MonitorCheck(_MonitorCheckRequired, total=False):
+    """A check: ``hash`` when it succeeded, ``error`` and ``code`` when it failed."""
+
+    hash: str
+    error: str
+    code: str
+
+
+class WebhookDelivery(TypedDict):
+    """One webhook attempt: ``statusCode`` is ``None`` when no answer came; ``error`` says why
+    it failed (``None`` on success)."""
+
+    changeId: str
+    url: str
+    attemptedAt: str
+    statusCode: Optional[int]
+    durationMs: Optional[int]
+    error: Optional[str]
+
+
+class MonitorDetail(MonitorSummary):
+    """A monitor with its history, newest first."""
+
+    checkCount: int
+    changes: List[MonitorChange]
+    checks: List[MonitorCheck]
+    webhookDeliveries: List[WebhookDelivery]
+
+
+class MonitorCreateResponse(TypedDict):
+    """``POST /v1/monitor`` (201)."""
+
+    success: bool
+    data: Monitor
+
+
+class MonitorResponse(TypedDict):
+    """``DELETE /v1/monitor/:id``."""
+
+    success: bool
+    data: MonitorSummary
+
+
+class _MonitorListRequired(TypedDict):
+    success: bool
+    total: int
+    data: List[MonitorSummary]
+
+
+class MonitorListResponse(_MonitorListRequired, total=False):
+    """``GET /v1/monitor``: newest first; ``next`` while more remain."""
+
+    next: str
+
+
+class MonitorDetailResponse(TypedDict):
+    """``GET /v1/monitor/:id``."""
+
+    success: bool
+    data: MonitorDetail
+
+
+# -- batch scrape ------------------------------------------------------------------------------
+
+
+class _BatchItemRequired(TypedDict):
+    url: str
+
+
+class BatchItem(_BatchItemRequired, total=False):
+    """An item to scrape; ``id`` (yours) is echoed on its result."""
+
+    id: str
+
+
+class BatchStartResponse(TypedDict):
+    """``POST /v1/batch/scrape`` (202)."""
+
+    success: bool
+    id: str
+    total: int
+
+
+class _BatchResultRequired(TypedDict):
+    url: str
+    status: Literal["done", "failed"]
+
+
+class BatchResult(_BatchResultRequired, total=False):
+    """A finished item: ``data`` when done, ``error`` and ``code`` when failed; ``id`` if given."""
+
+    id: str
+    data: ScrapeData
+    error: str
+    code: str
+
+
+class _BatchStatusRequired(TypedDict):
+    success: bool
+    id: str
+    status: BatchStatusValue
+    total: int
+    completed: int
+    failed: int
+    creditsUsed: int
+    results: List[BatchResult]
+
+
+class BatchStatus(_BatchStatusRequired, total=False):
+    """``GET /v1/batch/scrape/:id``: finished ``results`` in submission order; ``next`` while
+    more remain (never in what ``batch_scrape_and_wait`` returns: it has them all)."""
+
+    next: str
+
+
+class BatchProgress(TypedDict):
+    """What ``on_progress`` receives after every poll of ``batch_scrape_and_wait``."""
+
+    status: BatchStatusValue
+    total: int
+    completed: int
+    failed: int
+
+
+# -- webhooks ----------------------------------------------------------------------------------
+
+
+class WebhookSecret(TypedDict):
+    secret: str
+
+
+class WebhookSecretResponse(TypedDict):
+    """``GET /v1/webhook/secret``: the key of the ``X-Signature`` HMAC of webhook deliveries."""
+
+    success: bool
+    data: WebhookSecret
+
+
+# -- callbacks ---------------------------------------------------------------------------------
+
+CrawlProgressCallback = Callable[[CrawlProgress], object]
+"""``on_progress`` of ``crawl_and_wait``; the async client awaits it when it returns an awaitable."""
+
+BatchProgressCallback = Callable[[BatchProgress], object]
+"""``on_progress`` of ``batch_scrape_and_wait``; the async client awaits an awaitable result."""

@@ -1,0 +1,101 @@
+"""The async client against the real service (each test drives its own event loop)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, List
+
+import pytest
+
+from wcs_client import AsyncServiceClient, ServiceError
+
+from conftest import TITLE, Live
+
+UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
+
+
+def test_async_scrape_and_close(site: str) -> None:
+    async def main() -> Any:
+        async with AsyncServiceClient() as c:
+            pages = await asyncio.gather(c.scrape(site + "/"), c.scrape(site + "/article/4"))
+            assert not c.is_closed
+        assert c.is_closed and c._client.is_closed
+        return pages
+
+    home, article = asyncio.run(main())
+    assert TITLE in home["data"]["markdown"]
+    assert "article 4" in article["data"]["metadata"]["title"]
+
+
+def test_async_crawl_and_wait(site: str) -> None:
+    seen: List[Any] = []
+
+    async def on_progress(progress: Any) -> None:
+        seen.append(progress)
+
+    async def main() -> Any:
+        async with AsyncServiceClient() as c:
+            return await c.crawl_and_wait(site + "/", max_depth=1, max_pages=3, poll_interval=0.2, timeout=60, on_progress=on_progress)
+
+    crawl = asyncio.run(main())
+    assert crawl["status"] == "done"
+    assert len(crawl["pages"]) == crawl["completed"] >= 1
+    assert all(p["url"] and p["markdown"] for p in crawl["pages"])
+    assert seen and seen[-1]["status"] == "done"
+
+
+def test_async_batch_scrape_and_wait(site: str) -> None:
+    async def main() -> Any:
+        async with AsyncServiceClient() as c:
+            return await c.batch_scrape_and_wait(
+                items=[{"id": "a", "url": site + "/article/8"}, {"id": "gone", "url": site + "/404"}],
+                poll_interval=0.2,
+                timeout=60,
+            )
+
+    batch = asyncio.run(main())
+    assert batch["status"] == "done"
+    results = {r["id"]: r for r in batch["results"]}
+    assert results["a"]["status"] == "done" and "article 8" in results["a"]["data"]["metadata"]["title"]
+    assert results["gone"]["status"] == "failed" and results["gone"]["error"]
+
+
+def test_async_other_methods(site: str) -> None:
+    async def main() -> None:
+        async with AsyncServiceClient() as c:
+            mapped = await c.map(site, max_urls=3)
+            assert mapped["total"] == len(mapped["links"]) >= 1
+            extracted = await c.extract(site + "/", schema={"title": "string"})
+            assert extracted["data"] == {"title": TITLE}
+            monitor = (await c.create_monitor(site + "/", interval="weekly"))["data"]
+            assert (await c.get_monitor(monitor["id"]))["data"]["interval"] == "weekly"
+            assert monitor["id"] in [m["id"] for m in (await c.list_monitors(limit=500))["data"]]
+            assert (await c.delete_monitor(monitor["id"]))["data"]["status"] == "cancelled"
+            started = await c.start_crawl(site + "/", max_pages=20, delay_ms=3000)
+            assert (await c.get_crawl_status(started["id"]))["id"] == started["id"]
+            assert (await c.cancel_crawl(started["id"]))["stopReason"] == "cancelled"
+            batch = await c.start_batch_scrape([site + "/article/9"])
+            assert (await c.get_batch_scrape_status(batch["id"]))["total"] == 1
+            assert (await c.get_webhook_secret())["data"]["secret"]
+            found = await c.search("Extraction", num_results=1, scrape=False)
+            assert found["success"] is True
+
+    asyncio.run(main())
+
+
+def test_async_errors(live: Live) -> None:
+    async def main() -> None:
+        async with AsyncServiceClient() as c:
+            await c.get_crawl_status(UNKNOWN_ID)
+
+    with pytest.raises(ServiceError) as info:
+        asyncio.run(main())
+    assert (info.value.status, info.value.code, info.value.message) == (404, "NOT_FOUND", "Crawl not found")
+
+    async def bad_key() -> None:
+        async with AsyncServiceClient(api_key="wcs_bad", base_url=live.base_url) as c:
+            await c.scrape("https://example.com/")
+
+    with pytest.raises(ServiceError) as info:
+        asyncio.run(bad_key())
+    assert info.value.status == 401

@@ -1,0 +1,110 @@
+/**
+ * Pure shaping of what crawl and batch tools hand back to the model: every page or result is
+ * cut down to `url` + `markdown` (metadata, html and text would flood the model's context), and
+ * the URL fix-up batch scrape needs because the API does not add `https://` there.
+ */
+import type { BatchStatus, CrawlStatus } from '@wcs/client-node';
+
+/** Scheme check mirroring the gateway's: `localhost:8080/x` is a host and port, not a scheme. */
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+const HOST_AND_PORT = /^[^/:]+:\d+(\/|$)/;
+
+/**
+ * `example.com/a` → `https://example.com/a`, `//example.com` → `https://example.com`; URLs with a
+ * scheme (`http://…`, `https://…`, even `ftp://…`, which the API then rejects) are untouched.
+ */
+export function withHttps(url: string): string {
+  const input = url.trim();
+  if (HAS_SCHEME.test(input) && !HOST_AND_PORT.test(input)) return input;
+  return `https://${input.replace(/^\/\//, '')}`;
+}
+
+/** A page or batch result as the model sees it: exactly these two keys. */
+export interface TrimmedPage {
+  url: string;
+  markdown: string;
+}
+
+export interface TrimmedFailure {
+  url: string;
+  error: string;
+}
+
+export interface TrimmedCrawl {
+  id: string;
+  status: CrawlStatus['status'];
+  /** Terminal crawls only: completed, max_pages, cancelled, out_of_credits, timeout, error. */
+  stopReason?: string;
+  /** Why a `failed` crawl stopped. */
+  error?: string;
+  total: number;
+  completed: number;
+  failed: number;
+  creditsUsed: number;
+  pages: TrimmedPage[];
+  failedPages: TrimmedFailure[];
+}
+
+export interface TrimmedBatch {
+  id: string;
+  status: BatchStatus['status'];
+  total: number;
+  completed: number;
+  failed: number;
+  creditsUsed: number;
+  /** Items that were scraped. */
+  results: TrimmedPage[];
+  /** Items that failed (not billed). */
+  failures: TrimmedFailure[];
+}
+
+type CrawlSnapshot = Pick<
+  CrawlStatus,
+  'id' | 'status' | 'stopReason' | 'error' | 'total' | 'completed' | 'failed' | 'creditsUsed'
+> & {
+  pages: ReadonlyArray<Pick<CrawlStatus['pages'][number], 'url' | 'markdown'>>;
+  failedPages: ReadonlyArray<Pick<CrawlStatus['failedPages'][number], 'url' | 'error'>>;
+};
+
+type BatchSnapshot = Pick<BatchStatus, 'id' | 'status' | 'total' | 'completed' | 'failed' | 'creditsUsed'> & {
+  results: ReadonlyArray<{
+    url: string;
+    status: 'done' | 'failed';
+    data?: { markdown?: string };
+    error?: string;
+  }>;
+};
+
+export function trimCrawl(crawl: CrawlSnapshot): TrimmedCrawl {
+  return {
+    id: crawl.id,
+    status: crawl.status,
+    ...(crawl.stopReason !== undefined ? { stopReason: crawl.stopReason } : {}),
+    ...(crawl.error ? { error: crawl.error } : {}),
+    total: crawl.total,
+    completed: crawl.completed,
+    failed: crawl.failed,
+    creditsUsed: crawl.creditsUsed,
+    pages: crawl.pages.map((page) => ({ url: page.url, markdown: page.markdown ?? '' })),
+    failedPages: crawl.failedPages.map((page) => ({ url: page.url, error: page.error })),
+  };
+}
+
+export function trimBatch(batch: BatchSnapshot): TrimmedBatch {
+  const results: TrimmedPage[] = [];
+  const failures: TrimmedFailure[] = [];
+  for (const item of batch.results) {
+    if (item.status === 'done') results.push({ url: item.url, markdown: item.data?.markdown ?? '' });
+    else failures.push({ url: item.url, error: item.error ?? 'failed (no message)' });
+  }
+  return {
+    id: batch.id,
+    status: batch.status,
+    total: batch.total,
+    completed: batch.completed,
+    failed: batch.failed,
+    creditsUsed: batch.creditsUsed,
+    results,
+    failures,
+  };
+}
