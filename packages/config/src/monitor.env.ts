@@ -10,6 +10,12 @@ export const monitorEnv = z.object({
   MONITOR_INTERVAL_SCALE: z.coerce.number().positive().max(1).default(1),
   /** How often the scheduler resumes paused monitors whose account has credits again. */
   MONITOR_RESUME_SWEEP_MS: int(5_000, 100),
+  /**
+   * A change with a webhook URL but no delivery attempt this long after it was detected lost its
+   * webhook job (Redis was down or restarted empty): the sweep enqueues it again. Changes older
+   * than a day are not sent late.
+   */
+  MONITOR_WEBHOOK_RECOVERY_MS: int(60_000, 0),
   /** Budget of one check (fetch + conversion). */
   MONITOR_CHECK_TIMEOUT_MS: int(30_000, 1_000),
   /** Webhook POST budget (connect + response); there is no retry. */

@@ -144,6 +144,24 @@ export class MonitorsRepository {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * Changes detected in [after, before) whose monitor has a webhook URL and that have no delivery
+   * attempt: their webhook job was lost (every attempt, failed or not, records a delivery row).
+   */
+  async listUndeliveredChanges(detectedAfter: Date, detectedBefore: Date, limit: number): Promise<string[]> {
+    const rows = await this.db.prisma.monitorChange.findMany({
+      where: {
+        detectedAt: { gte: detectedAfter, lt: detectedBefore },
+        deliveries: { none: {} },
+        monitor: { webhookUrl: { not: null } },
+      },
+      select: { id: true },
+      orderBy: { detectedAt: 'asc' },
+      take: limit,
+    });
+    return rows.map((r) => r.id);
+  }
+
   /** Before fetching: is there at least one credit? (The charge itself happens in `recordCheck`.) */
   async hasCredit(accountId: string): Promise<boolean> {
     const a = await this.db.prisma.account.findUnique({

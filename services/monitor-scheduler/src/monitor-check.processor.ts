@@ -73,11 +73,16 @@ export function monitorCheckProcessor(deps: MonitorCheckDeps, opts: { timeoutMs:
       nextCheckAt: next,
     });
     if (outcome.kind === 'changed' && outcome.webhookUrl) {
-      await deps.producer.enqueue(
-        'webhook',
-        { changeId: outcome.changeId },
-        { jobId: `change-${outcome.changeId}` },
-      );
+      // The change is committed; if Redis refuses the job now, the sweep enqueues it later
+      // (a change without a delivery attempt). Failing this job would only re-run a done check.
+      await deps.producer
+        .enqueue('webhook', { changeId: outcome.changeId }, { jobId: `change-${outcome.changeId}` })
+        .catch((err: unknown) =>
+          deps.logger.warn(
+            { err, changeId: outcome.changeId },
+            'webhook enqueue failed; the sweep retries it',
+          ),
+        );
     }
     return outcome;
   };

@@ -46,8 +46,12 @@ export async function startMonitorScheduler(
   const sweep = new ResumeSweep(
     monitors,
     producer.queue('monitor-check'),
+    producer.queue('webhook'),
     logger,
-    env.MONITOR_RESUME_SWEEP_MS,
+    {
+      intervalMs: env.MONITOR_RESUME_SWEEP_MS,
+      webhookRecoveryMs: env.MONITOR_WEBHOOK_RECOVERY_MS,
+    },
   );
   sweep.start();
   let closing: Promise<void> | null = null;

@@ -4,13 +4,18 @@ import type { Queue } from 'bullmq';
 
 /** A monitor this old and never checked lost its baseline job (Redis was down at creation). */
 const BASELINE_GRACE_MS = 60_000;
+/** Lost webhooks older than this are not sent late. */
+const WEBHOOK_MAX_AGE_MS = 24 * 3_600_000;
 
 /**
  * paused → active once the account has credits again. Polling the accounts table covers every way
  * credits arrive (CLI top-up, admin grant, monthly refill) without hooking each writer. Resumed
  * monitors keep their scheduler (paused ones are skipped, not unscheduled), so checks continue
  * at the next slot of their interval. The same sweep re-enqueues baselines the gateway could not
- * enqueue (the job id `baseline-<id>` makes that a no-op while the first one still exists).
+ * enqueue (the job id `baseline-<id>` makes that a no-op while the first one still exists), and
+ * webhooks of changes that have no delivery attempt after `webhookRecoveryMs` (the check could
+ * not enqueue it, or Redis lost the job); `change-<id>` is the id the check itself uses, so a job
+ * still waiting is never doubled, and a delivered change has its attempt row and is skipped.
  */
 export class ResumeSweep {
   private timer: NodeJS.Timeout | null = null;
@@ -19,14 +24,15 @@ export class ResumeSweep {
   constructor(
     private readonly monitors: MonitorsRepository,
     private readonly checks: Queue,
+    private readonly webhooks: Queue,
     private readonly logger: Logger,
-    private readonly intervalMs: number,
+    private readonly settings: { intervalMs: number; webhookRecoveryMs: number },
   ) {}
 
   start(): void {
     this.timer = setInterval(() => {
       if (!this.running) this.running = this.runOnce().finally(() => (this.running = null));
-    }, this.intervalMs);
+    }, this.settings.intervalMs);
     this.timer.unref();
   }
 
@@ -41,6 +47,22 @@ export class ResumeSweep {
             name: 'monitor-check',
             data: { monitorId },
             opts: { jobId: `baseline-${monitorId}` },
+          })),
+        );
+      }
+      const now = Date.now();
+      const undelivered = await this.monitors.listUndeliveredChanges(
+        new Date(now - WEBHOOK_MAX_AGE_MS),
+        new Date(now - this.settings.webhookRecoveryMs),
+        500,
+      );
+      if (undelivered.length > 0) {
+        this.logger.warn({ count: undelivered.length }, 're-enqueueing webhooks whose job was lost');
+        await this.webhooks.addBulk(
+          undelivered.map((changeId) => ({
+            name: 'webhook',
+            data: { changeId },
+            opts: { jobId: `change-${changeId}` },
           })),
         );
       }
