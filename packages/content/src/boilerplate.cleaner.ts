@@ -38,6 +38,14 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 const UNLIKELY =
   /(?:^|[\s_-])(ad|ads|adv|advert|advertisement|advertising|ad-?slot|dfp|gpt|banner|breadcrumbs?|combx|disqus|gdpr|cookies?|consent|cookie-?banner|onetrust|footer|masthead|header|menu|navbar|nav|navigation|megamenu|related|recommended|recirc|more-stories|remark|rss|shoutbox|sidebar|skyscraper|social|socials|share|sharing|sharebar|share-?buttons|sponsor|sponsored|supplemental|pagination|pager|popup|modal|overlay|newsletter|subscribe|subscription|signup|paywall|promo|promos|outbrain|taboola|toolbar|widget|skip|skiplink|sr-only|visually-hidden|screen-reader-text|print-only|author-bio|byline|tags|tag-list|jump-link|toc|table-of-contents|login|search|cart|minicart|drawer|offcanvas|hamburger|announcement|alert-bar|notice|interstitial)(?:$|[\s_-])/i;
 
+/**
+ * Forum signatures and Q&A user cards ("post-signature", "message-signature"): repeated under
+ * every post, never part of it. Checked before MAYBE, whose "post"/"message"/"entry" they carry.
+ */
+const SIGNATURE = /(?:^|[\s_-])signatures?(?:$|[\s_-])/i;
+/** Feature tables name their rows after what they list ("digital-signature-row"). */
+const TABLE_PARTS = new Set(['table', 'tbody', 'thead', 'tr', 'td', 'th', 'a']);
+
 /** Names that mark a content wrapper even when UNLIKELY also matches (e.g. "main-header-content"). */
 const MAYBE = /article|body|content|main|column|entry|post|story|text|prose|markdown|thread|topic|message/i;
 
@@ -46,16 +54,24 @@ const COMMENTS =
   /(?:^|[\s_-])(?:comments?|comment-?(?:list|area|section|thread|s-?container|s-?wrapper)|commentlist|disqus|respond|replies|discussion)(?:$|[\s_-])/i;
 
 /**
+ * Customer reviews under a product: user content appended to the page like comments under an
+ * article. Only on declared product pages: elsewhere "reviews" names editorial content
+ * (review sites, "best of" lists) or testimonials that are part of a service page.
+ */
+const REVIEWS =
+  /(?:^|[\s_-])(?:reviews|(?:customer|product|user)-?reviews|reviews?-?(?:list|section|container|wrapper|widget)|ratings-?(?:and-?)?reviews)(?:$|[\s_-])/i;
+
+/**
  * Drop a comment section when its surroundings hold real content of their own (the article it
  * comments on); a section that is the whole of its container (a forum thread) stays.
  */
-export function removeComments(root: Element, stats: StatsMap): void {
+export function removeComments(root: Element, stats: StatsMap, product = false): void {
   const found: Element[] = [];
   const stack: Element[] = [root];
   while (stack.length > 0) {
     const el = stack.pop()!;
     const n = el === root ? '' : nameOf(el);
-    if (n !== '' && COMMENTS.test(words(n))) {
+    if (n !== '' && (COMMENTS.test(words(n)) || (product && isReviews(el, n, stats)))) {
       found.push(el);
       continue;
     }
@@ -79,6 +95,12 @@ export function removeComments(root: Element, stats: StatsMap): void {
 }
 
 const MIN_OWN_CONTENT = 300;
+
+/** A rating summary line or a few quoted press reviews belong to the product description. */
+const MIN_REVIEWS = 400;
+
+const isReviews = (el: Element, name: string, stats: StatsMap): boolean =>
+  REVIEWS.test(words(name)) && (stats.get(el)?.text ?? 0) >= MIN_REVIEWS;
 
 export function isHidden(el: Element): boolean {
   const a = el.attribs;
@@ -117,6 +139,7 @@ export function looksUnlikely(el: Element): boolean {
 function unlikelyName(el: Element): string | null {
   const n = nameOf(el);
   if (n === '') return null;
+  if (SIGNATURE.test(n) && !TABLE_PARTS.has(el.name)) return 'signature';
   const m = UNLIKELY.exec(words(n));
   return m && !MAYBE.test(n) ? m[1]!.toLowerCase() : null;
 }

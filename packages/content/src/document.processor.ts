@@ -5,7 +5,7 @@ import { findFirst, isElement, parseHtml, setChildren } from './dom.util';
 import { serializeHtml } from './html.serializer';
 import { extractMainContent, extractWholeBody } from './main-content.extractor';
 import { BlockRenderer } from './markdown.serializer';
-import { extractMetadata, fallbackText } from './metadata.extractor';
+import { extractMetadata, fallbackText, type PageHints } from './metadata.extractor';
 import { buildStructured } from './structured.serializer';
 import type { ContentMetadata, OutputFormat, ProcessedContent, ProcessOptions, RawDocument } from './types';
 import { UrlResolver } from './url.util';
@@ -84,7 +84,9 @@ function run(input: string, opts: ProcessOptions, formats: Set<OutputFormat>): P
   const doc = parseHtml(html);
   const baseEl = findFirst(doc, 'base');
   const resolver = new UrlResolver(opts.url, baseEl?.attribs.href);
+  const hints: PageHints = { product: false };
   const metadata = extractMetadata({
+    hints,
     doc,
     resolver,
     url: opts.url,
@@ -92,11 +94,11 @@ function run(input: string, opts: ProcessOptions, formats: Set<OutputFormat>): P
     statusCode: opts.statusCode,
   });
   const extract = opts.onlyMainContent === false ? extractWholeBody : extractMainContent;
-  let { root, stats, pageText } = extract(bodyOf(doc));
+  let { root, stats, pageText } = extract(bodyOf(doc), hints);
   if (pageText < 2000 && noscriptChars(html) > Math.max(2000, pageText * 2)) {
     // Client-rendered pages (Discourse, some shops) ship their content for no-JS readers in
     // <noscript>: read it as ordinary markup when the page shows almost nothing else.
-    const retry = extract(bodyOf(parseHtml(html.replace(NOSCRIPT_TAG, '<$1div'))));
+    const retry = extract(bodyOf(parseHtml(html.replace(NOSCRIPT_TAG, '<$1div'))), hints);
     if (retry.pageText > pageText * 1.5) ({ root, stats, pageText } = retry);
   }
   if (

@@ -9,6 +9,8 @@ import { classWeight } from './class-weight';
 import { cleanConditionally, cleanRegion, removeDuplicates, trimArticle } from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
 import { findAll, isElement, setChildren } from './dom.util';
+import type { PageHints } from './metadata.extractor';
+import { removeProductGrids } from './product.cleaner';
 
 function baseScore(el: Element): number {
   switch (el.name) {
@@ -290,11 +292,12 @@ export interface ExtractResult {
 }
 
 /** Main content of a parsed page; `body` is the page body (or document root). */
-export function extractMainContent(body: Element): ExtractResult {
+export function extractMainContent(body: Element, hints?: PageHints): ExtractResult {
   const stats = computeStats(body, isChrome);
   const pageText = stats.get(body)?.text ?? 0;
   removeUnlikely(body, stats);
-  removeComments(body, stats);
+  removeComments(body, stats, hints?.product === true);
+  if (hints?.product) removeProductGrids(body, stats);
   const { scores, prose } = scoreCandidates(stats, body);
   const top = pickTop(scores, body);
   let chosen = top === body ? [body] : gatherSiblings(top, scores, stats);

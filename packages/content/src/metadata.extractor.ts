@@ -11,7 +11,19 @@ interface Collected {
   meta: Map<string, string>;
   jsonLd: string[];
   firstH1: string | null;
+  /** schema.org Product microdata seen on an element. */
+  productItem: boolean;
 }
+
+/** What the page declares itself to be, for extraction rules that depend on the kind of page. */
+export interface PageHints {
+  /** A shop's product page (JSON-LD / microdata Product, og:type product). */
+  product: boolean;
+}
+
+const LD_PRODUCT =
+  /"@type"\s*:\s*(?:\[[^\]]*?)?"(?:https?:\/\/schema\.org\/)?(?:Product|ProductGroup|IndividualProduct)"/;
+const MICRODATA_PRODUCT = /schema\.org\/(?:Product|ProductGroup|IndividualProduct)\b/i;
 
 /** One walk over the whole document (meta and JSON-LD often sit in <body>). */
 function collect(doc: Document): Collected {
@@ -22,6 +34,7 @@ function collect(doc: Document): Collected {
     meta: new Map(),
     jsonLd: [],
     firstH1: null,
+    productItem: false,
   };
   const stack: ChildNode[] = [...doc.children].reverse();
   let inSvg = 0;
@@ -29,6 +42,8 @@ function collect(doc: Document): Collected {
     const n = stack.pop()!;
     if (!isElement(n)) continue;
     const a = n.attribs;
+    if (a.itemtype !== undefined && !c.productItem && MICRODATA_PRODUCT.test(a.itemtype))
+      c.productItem = true;
     switch (n.name) {
       case 'html':
         if (c.lang === null && a.lang) c.lang = a.lang.trim() || null;
@@ -113,6 +128,8 @@ export interface MetadataInput {
   url: string;
   sourceUrl?: string;
   statusCode?: number;
+  /** Filled in with what the page declares about itself (saves a second walk). */
+  hints?: PageHints;
 }
 
 export function extractMetadata({
@@ -121,9 +138,15 @@ export function extractMetadata({
   url,
   sourceUrl,
   statusCode,
+  hints,
 }: MetadataInput): ContentMetadata {
   const c = collect(doc);
   const m = c.meta;
+  if (hints) {
+    const og = m.get('og:type')?.toLowerCase();
+    hints.product =
+      c.productItem || og === 'product' || og === 'og:product' || c.jsonLd.some((j) => LD_PRODUCT.test(j));
+  }
   const ld = ldObjects(c.jsonLd);
   const ldField = (k: string): Json | undefined => ld.find((o) => o[k] !== undefined)?.[k];
   const pick = (...keys: string[]): string | null => {

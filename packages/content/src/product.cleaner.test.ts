@@ -1,0 +1,95 @@
+import { processHtml } from './index';
+
+const URL = 'https://shop.example.com/products/kettle';
+const prose = (n: number, word: string): string =>
+  Array.from(
+    { length: n },
+    (_, i) => `Sentence ${i} about the ${word}, with commas, clauses, and enough words to count.`,
+  ).join(' ');
+const text = (html: string): string => processHtml(html, { url: URL, formats: ['text'] }).text;
+
+const LD_PRODUCT =
+  '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Kettle"}</script>';
+const page = (head: string, body: string): string =>
+  `<html><head><title>Kettle</title>${head}</head><body><main>${body}</main></body></html>`;
+const reviews = (n: number): string =>
+  `<section class="product-reviews"><h2>Customer reviews</h2>${Array.from(
+    { length: n },
+    (_, i) =>
+      `<div class="review"><p>Reviewer ${i} says the kettle is great, boils fast, and looks fine on the counter.</p></div>`,
+  ).join('')}</section>`;
+const description = `<div class="description"><h1>Steel kettle</h1><p>${prose(5, 'kettle')}</p>
+  <ul><li>Capacity: 1.7 l</li><li>Power: 2200 W</li></ul></div>`;
+
+describe('product pages', () => {
+  it('drops customer reviews under a declared product, like comments under an article', () => {
+    const out = text(page(LD_PRODUCT, description + reviews(6)));
+    expect(out).toContain('Sentence 2 about the kettle');
+    expect(out).toContain('Capacity: 1.7 l');
+    expect(out).not.toContain('Reviewer 3 says');
+  });
+
+  it('recognises products declared by microdata or og:type too', () => {
+    const micro = `<html><body><main><div itemscope itemtype="https://schema.org/Product">${description}</div>${reviews(6)}</main></body></html>`;
+    expect(text(micro)).not.toContain('Reviewer 3 says');
+    const og = page('<meta property="og:type" content="product">', description + reviews(6));
+    expect(text(og)).not.toContain('Reviewer 3 says');
+  });
+
+  it('keeps reviews on pages that are not product pages (review sites, testimonials)', () => {
+    const out = text(page('', description + reviews(6)));
+    expect(out).toContain('Reviewer 3 says');
+  });
+
+  it('keeps a short rating summary named "reviews"', () => {
+    const summary =
+      '<p class="user-reviews">Rated 4.5 out of 5 stars in 1,024 reviews from verified buyers.</p>';
+    expect(text(page(LD_PRODUCT, description + summary))).toContain('1,024 reviews');
+  });
+
+  it('drops grids of other priced products (related, also bought) from a product page', () => {
+    const card = (i: number): string =>
+      `<li class="card"><a href="/products/other-${i}">Other kettle ${i}</a><span class="price">$${20 + i}.99</span></li>`;
+    const related = `<div class="upsell"><h2>You may also like</h2><ul>${[1, 2, 3, 4, 5].map(card).join('')}</ul></div>`;
+    const out = text(page(LD_PRODUCT, description + related));
+    expect(out).toContain('Sentence 2 about the kettle');
+    expect(out).not.toContain('Other kettle 3');
+    expect(out).not.toContain('You may also like');
+  });
+
+  it('keeps priced cards that make up the page (a category page declaring its items)', () => {
+    const card = (i: number): string =>
+      `<li class="card"><a href="/products/kettle-${i}">Kettle model ${i} in brushed steel</a><span>€${30 + i},00</span></li>`;
+    const grid = `<h1>Kettles</h1><ul>${Array.from({ length: 12 }, (_, i) => card(i)).join('')}</ul>`;
+    const out = text(page(LD_PRODUCT, grid));
+    expect(out).toContain('Kettle model 7 in brushed steel');
+  });
+
+  it('keeps priced grids on pages that are not product pages', () => {
+    const card = (i: number): string =>
+      `<li><a href="/plans/${i}">Plan ${i}</a><span>$${10 * i}/month</span></li>`;
+    const body = `<p>${prose(4, 'pricing')}</p><ul>${[1, 2, 3, 4].map(card).join('')}</ul>`;
+    expect(text(page('', body))).toContain('Plan 3');
+  });
+});
+
+describe('forum signatures', () => {
+  const post = (i: number, sig: string): string =>
+    `<article class="message"><div class="message-body"><p>${prose(2, `topic${i}`)}</p></div>${sig}</article>`;
+
+  it('drops the signature repeated under every post, even when named after the post', () => {
+    const sig = (i: number): string =>
+      `<aside class="message-signature"><div>My rig: Ryzen ${i}, 32 GB RAM, lots of fans</div></aside>`;
+    const out = text(
+      `<html><body><main>${[1, 2, 3].map((i) => post(i, sig(i))).join('')}</main></body></html>`,
+    );
+    expect(out).toContain('Sentence 1 about the topic2');
+    expect(out).not.toContain('My rig');
+  });
+
+  it('keeps table rows and links named after a signature feature', () => {
+    const table = `<table><tr class="digital-signature-row"><td>Digital signature</td><td>Included in every plan</td></tr></table>`;
+    const out = text(`<html><body><main><p>${prose(4, 'plans')}</p>${table}</main></body></html>`);
+    expect(out).toContain('Included in every plan');
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Product pages: what a shop puts around the product itself. A product page is about one item;
+ * grids of other priced items ("related products", "customers also bought", sponsored
+ * carousels, bundles) are merchandising, not the product's description or specifications.
+ */
+import type { Element } from 'domhandler';
+import { removeAllWithStats, type StatsMap } from './content-stats';
+import { isElement, rawText } from './dom.util';
+
+/** A price: a currency sign or code next to a number, either order. */
+const PRICE =
+  /(?:[$€£¥₹₩]|\b(?:USD|EUR|GBP|AUD|CAD|CHF|JPY|SEK|NOK|DKK|PLN|RRP)\b)\s?\d|\d(?:[\d.,\s]*\d)?\s?(?:[€£¥₹₩]|\b(?:USD|EUR|GBP|AUD|CAD|CHF|SEK|NOK|DKK|PLN|zł|kr|Kč|Ft|lei)(?!\w))/;
+
+/** A card is short: a title, a price, maybe a rating and a badge. */
+const MAX_CARD_TEXT = 400;
+const MIN_CARDS = 3;
+
+function hasLink(el: Element): boolean {
+  const stack: Element[] = [el];
+  while (stack.length > 0) {
+    const e = stack.pop()!;
+    if (e.name === 'a') return true;
+    for (const c of e.children) if (isElement(c)) stack.push(c);
+  }
+  return false;
+}
+
+/** One tile of a grid of other products: linked, priced and short. */
+function isPricedCard(el: Element, stats: StatsMap): boolean {
+  const text = stats.get(el)?.text ?? 0;
+  if (text === 0 || text > MAX_CARD_TEXT) return false;
+  return (el.name === 'a' || hasLink(el)) && PRICE.test(rawText(el));
+}
+
+/**
+ * Remove grids of priced, linked cards from a product page. The product's own price sits in a
+ * single block, never in three sibling tiles; the grid goes with its heading when the two are
+ * all its wrapper holds.
+ */
+export function removeProductGrids(root: Element, stats: StatsMap): void {
+  const grids: Element[] = [];
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    let kids = 0;
+    let cards = 0;
+    for (const c of el.children) {
+      if (!isElement(c)) continue;
+      kids++;
+      if (isPricedCard(c, stats)) cards++;
+    }
+    if (cards >= MIN_CARDS && cards >= 0.6 * kids && el !== root) {
+      grids.push(widen(el, stats, root));
+      continue;
+    }
+    for (const c of el.children) if (isElement(c)) stack.push(c);
+  }
+  // a widened wrapper may hold a grid found on another branch: remove outermost ones only
+  const set = new Set(grids);
+  const outer = grids.filter((g) => !hasAncestorIn(g, set));
+  // grids that make up most of the page are the page: a category page declaring its items as
+  // Products, not one product with recommendations under it
+  const gridText = outer.reduce((n, g) => n + (stats.get(g)?.text ?? 0), 0);
+  if (gridText > MAX_GRID_SHARE * (stats.get(root)?.text ?? 0)) return;
+  removeAllWithStats(outer, stats);
+}
+
+const MAX_GRID_SHARE = 0.5;
+
+function hasAncestorIn(el: Element, set: Set<Element>): boolean {
+  for (let p = el.parent; p && isElement(p); p = p.parent) if (set.has(p)) return true;
+  return false;
+}
+
+/** Climb to the wrapper that holds only the grid and a heading or "see all" link. */
+function widen(grid: Element, stats: StatsMap, root: Element): Element {
+  const own = stats.get(grid)?.text ?? 0;
+  let cur = grid;
+  for (let up = 0; up < 4; up++) {
+    const p = cur.parent;
+    if (!p || !isElement(p) || p === root) break;
+    if ((stats.get(p)?.text ?? 0) > own + 120) break;
+    cur = p;
+  }
+  return cur;
+}
