@@ -114,7 +114,7 @@ async function main(): Promise<void> {
         );
       } finally {
         clearInterval(sampler);
-        await Promise.all(workers.map(stop));
+        await Promise.all(workers.map(stopProcess));
       }
     }
   } finally {

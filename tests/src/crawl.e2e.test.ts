@@ -231,9 +231,13 @@ describe('stopping a crawl', () => {
 
     // Every job of the crawl is gone or finished; nothing more is fetched or billed.
     const pageQueue = stack.gateway.deps.producer.queue('crawl-page');
+    // (Only this crawl's jobs: the shared test database may hold other runs' unfinished crawls,
+    // which this stack's reconciler re-enqueues.)
     await pollUntil(async () => {
-      const c = await pageQueue.getJobCounts('waiting', 'prioritized', 'delayed', 'active');
-      return Object.values(c).every((n) => n === 0) ? true : undefined;
+      const jobs = await pageQueue.getJobs(['waiting', 'prioritized', 'delayed', 'active']);
+      return jobs.some((j) => (j?.data as { crawlId?: string } | undefined)?.crawlId === id)
+        ? undefined
+        : true;
     }, 20_000);
     const after = await crawlStatus(stack.url, id, account.auth);
     expect(after.status).toBe('failed');

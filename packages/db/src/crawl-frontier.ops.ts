@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CrawlStopReason, FrontierPage } from './crawl.types';
-import type { Tx } from './db';
+import { type Db, inTransaction, type Tx } from './db';
 
 /**
  * Frontier bookkeeping inside a caller's transaction that already holds the crawl row's lock
@@ -85,6 +85,120 @@ export async function bumpCrawl(
     WHERE id = ${crawlId}::uuid AND status = 'processing'
     RETURNING status`;
   return rows[0]?.status === 'done';
+}
+
+export type CompletionResult =
+  | { kind: 'skipped' }
+  | { kind: 'unpaid' }
+  | { kind: 'done'; newPages: FrontierPage[]; crawlFinished: boolean };
+
+type CompletionRow = {
+  eligible: boolean;
+  paid: boolean;
+  newStatus: string | null;
+  newPages: FrontierPage[] | null;
+};
+
+/**
+ * A page's completion in one transaction of two statements, 4 round trips instead of 11: each
+ * query costs the worker JS CPU (Prisma + pg are ~40% of its profile), and every round trip made
+ * under the crawl row's lock lengthens the section all pages of the crawl queue for:
+ * 1. lock the crawl row, then its account row (no one locks an account and then a crawl);
+ * 2. one statement whose READ COMMITTED snapshot is taken after those locks, so every read in it
+ *    (page status, balance, ledger, frontier, counters) is current and stays so until commit:
+ *    the page becomes `done` only if its crawl is processing, the page is still queued/running and
+ *    the account can pay (or this page was already billed: (reason, reference) is charged once);
+ *    the charge, ledger row, frontier rows and counters follow only from that `done` update.
+ * When the account cannot pay, nothing is written (`unpaid`); the caller stops the crawl.
+ */
+export async function completePageTx(
+  db: Db,
+  crawlId: string,
+  pageId: string,
+  credits: number,
+  r: { result: unknown; statusCode: number; links: Array<{ url: string; depth: number }> },
+): Promise<CompletionResult> {
+  const unique = new Map<string, number>();
+  for (const l of r.links) if (!unique.has(l.url)) unique.set(l.url, l.depth);
+  const urls = [...unique.keys()];
+  const depths = [...unique.values()];
+  // inTransaction, not a batch $transaction: a batch gets Prisma's default 2 s / 5 s waits, and a
+  // completion may queue behind a long lock holder (a cancel skipping a big frontier).
+  const rows = await inTransaction(db, async (tx) => {
+    const locked = await tx.$queryRaw<Array<{ status: string }>>`
+      SELECT c.status FROM crawls c JOIN accounts a ON a.id = c.account_id
+      WHERE c.id = ${crawlId}::uuid FOR UPDATE OF c, a`;
+    if (locked[0]?.status !== 'processing') return [];
+    return tx.$queryRaw<CompletionRow[]>`
+      WITH c AS (
+        SELECT account_id, status, GREATEST(0, (options->>'maxPages')::int - discovered) AS room
+        FROM crawls WHERE id = ${crawlId}::uuid
+      ), p AS (
+        SELECT 1 FROM crawl_pages, c
+        WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND crawl_pages.status IN ('queued', 'running')
+          AND c.status = 'processing'
+      ), prior AS (
+        SELECT 1 FROM credit_ledger l, c
+        WHERE l.account_id = c.account_id AND l.reason = 'crawl' AND l.reference = ${pageId}
+      ), payable AS (
+        SELECT 1 FROM accounts a, c
+        WHERE a.id = c.account_id AND (a.balance >= ${credits}::int OR EXISTS (SELECT 1 FROM prior))
+      ), done AS (
+        UPDATE crawl_pages
+        SET status = 'done', result = ${toJsonb(r.result)}::jsonb, status_code = ${r.statusCode}::int,
+            error = NULL, error_code = NULL, finished_at = now(), updated_at = now()
+        WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
+          AND EXISTS (SELECT 1 FROM p) AND EXISTS (SELECT 1 FROM payable)
+        RETURNING id
+      ), charge AS (
+        UPDATE accounts a SET balance = a.balance - ${credits}::int, updated_at = now()
+        FROM c
+        WHERE a.id = c.account_id AND EXISTS (SELECT 1 FROM done) AND NOT EXISTS (SELECT 1 FROM prior)
+        RETURNING a.id, a.balance
+      ), ledger AS (
+        INSERT INTO credit_ledger (account_id, amount, balance_after, reason, reference)
+        SELECT id, -${credits}::int, balance, 'crawl', ${pageId} FROM charge
+        RETURNING 1
+      ), fresh AS (
+        SELECT t.url, t.depth, t.ord, row_number() OVER (ORDER BY t.ord) AS rank
+        FROM unnest(${urls}::text[], ${depths}::int[]) WITH ORDINALITY AS t(url, depth, ord)
+        WHERE NOT EXISTS (SELECT 1 FROM crawl_pages x WHERE x.crawl_id = ${crawlId}::uuid AND x.url = t.url)
+      ), ins AS (
+        INSERT INTO crawl_pages (crawl_id, url, depth)
+        SELECT ${crawlId}::uuid, f.url, f.depth FROM fresh f, c
+        WHERE f.rank <= c.room AND EXISTS (SELECT 1 FROM done)
+        ORDER BY f.ord
+        ON CONFLICT (crawl_id, url) DO NOTHING
+        RETURNING id AS "pageId", url, depth
+      ), d AS (
+        SELECT (SELECT count(*) FROM ins)::int AS added,
+               (SELECT count(*) FROM fresh) > (SELECT room FROM c) AS capped
+      ), bump AS (
+        UPDATE crawls SET
+          completed = completed + 1,
+          credits_used = credits_used + ${credits}::int,
+          discovered = discovered + d.added,
+          stop_reason = CASE
+            WHEN completed + failed + 1 >= discovered + d.added
+              THEN COALESCE(CASE WHEN d.capped THEN 'max_pages' END, stop_reason, 'completed')
+            WHEN d.capped THEN 'max_pages'
+            ELSE stop_reason END,
+          status = CASE WHEN completed + failed + 1 >= discovered + d.added THEN 'done' ELSE 'processing' END,
+          finished_at = CASE WHEN completed + failed + 1 >= discovered + d.added THEN now() ELSE finished_at END,
+          updated_at = now()
+        FROM d
+        WHERE id = ${crawlId}::uuid AND status = 'processing' AND EXISTS (SELECT 1 FROM done)
+        RETURNING status
+      )
+      SELECT EXISTS (SELECT 1 FROM p) AS eligible, EXISTS (SELECT 1 FROM payable) AS paid,
+             (SELECT status FROM bump) AS "newStatus",
+             (SELECT json_agg(json_build_object('pageId', "pageId", 'url', url, 'depth', depth)) FROM ins)
+               AS "newPages"`;
+  });
+  const row = rows[0];
+  if (!row?.eligible) return { kind: 'skipped' };
+  if (!row.paid) return { kind: 'unpaid' };
+  return { kind: 'done', newPages: row.newPages ?? [], crawlFinished: row.newStatus === 'done' };
 }
 
 /** Fail a running crawl (guarded) and skip its unfinished pages; returns the skipped page ids. */

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { InsufficientCreditsError } from '@wcs/errors';
 import type {
   CompletePageOutcome,
   CrawlOptions,
@@ -10,8 +9,7 @@ import type {
   CrawlView,
   FrontierPage,
 } from './crawl.types';
-import { bumpCrawl, insertFrontier, lockCrawl, stopCrawlInTx, toJsonb } from './crawl-frontier.ops';
-import { chargeInTx } from './credits.ops';
+import { bumpCrawl, completePageTx, insertFrontier, lockCrawl, stopCrawlInTx } from './crawl-frontier.ops';
 import { type Db, inTransaction } from './db';
 import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
@@ -66,7 +64,9 @@ function toView(r: CrawlRow): CrawlView {
  * Crawls and their frontier (`crawl_pages`). PostgreSQL is the source of truth: page transitions
  * are guarded (`WHERE status IN ('queued','running')`) and every frontier change happens under
  * the crawl row's lock, so `discovered` never passes maxPages and the last page to finish closes
- * the crawl exactly once. Lock order everywhere: crawl -> page -> account.
+ * the crawl exactly once. Lock order: the crawl row first, always; a completion then locks the
+ * account row before the page row (a running crawl's page rows change only under its crawl lock
+ * or alone in one statement, so that order cannot deadlock).
  */
 export class CrawlsRepository {
   constructor(private readonly db: Db) {}
@@ -198,9 +198,10 @@ export class CrawlsRepository {
   }
 
   /**
-   * One transaction: the page becomes `done` with its result, 1 credit is charged (reference =
-   * page id), its links join the frontier (within maxPages), and the crawl closes when nothing is
-   * left. When the account cannot pay, none of that is kept: the crawl stops `out_of_credits`.
+   * One transaction: the page becomes `done` with its result, 1 credit is charged (ledger reason
+   * `crawl`, reference = page id, at most once), its links join the frontier (within maxPages), and
+   * the crawl closes when nothing is left. When the account cannot pay, none of that is kept: the
+   * crawl stops `out_of_credits`. See `completePageTx` for how it stays exact in two statements.
    */
   async completePage(
     crawlId: string,
@@ -208,42 +209,17 @@ export class CrawlsRepository {
     r: { result: unknown; statusCode: number; links: Array<{ url: string; depth: number }> },
   ): Promise<CompletePageOutcome> {
     if (!isUuid(crawlId) || !isUuid(pageId)) return { outcome: 'skipped' };
-    try {
-      return await inTransaction(this.db, async (tx): Promise<CompletePageOutcome> => {
-        const crawl = await lockCrawl(tx, crawlId);
-        if (crawl?.status !== 'processing') return { outcome: 'skipped' };
-        const done = await tx.$queryRaw<Array<{ id: string }>>`
-          UPDATE crawl_pages
-          SET status = 'done', result = ${toJsonb(r.result)}::jsonb, status_code = ${r.statusCode}::int,
-              error = NULL, error_code = NULL, finished_at = now(), updated_at = now()
-          WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
-          RETURNING id`;
-        if (done.length === 0) return { outcome: 'skipped' };
-        await chargeInTx(tx, crawl.accountId, CREDITS_PER_PAGE, { reason: 'crawl', reference: pageId });
-        const { inserted, capped } = await insertFrontier(
-          tx,
-          crawlId,
-          crawl.maxPages - crawl.discovered,
-          r.links,
-        );
-        const crawlFinished = await bumpCrawl(tx, crawlId, {
-          completed: 1,
-          failed: 0,
-          credits: CREDITS_PER_PAGE,
-          discovered: inserted.length,
-          capped,
-        });
-        return { outcome: 'done', newPages: inserted, crawlFinished };
-      });
-    } catch (err) {
-      if (!(err instanceof InsufficientCreditsError)) throw err;
-      const skippedPageIds = await this.stop(
-        crawlId,
-        'out_of_credits',
-        'Out of credits: the crawl stopped. Pages already crawled are kept (and billed); top up and start a new crawl for the rest.',
-      );
-      return { outcome: 'out_of_credits', skippedPageIds };
+    const done = await completePageTx(this.db, crawlId, pageId, CREDITS_PER_PAGE, r);
+    if (done.kind === 'skipped') return { outcome: 'skipped' };
+    if (done.kind === 'done') {
+      return { outcome: 'done', newPages: done.newPages, crawlFinished: done.crawlFinished };
     }
+    const skippedPageIds = await this.stop(
+      crawlId,
+      'out_of_credits',
+      'Out of credits: the crawl stopped. Pages already crawled are kept (and billed); top up and start a new crawl for the rest.',
+    );
+    return { outcome: 'out_of_credits', skippedPageIds };
   }
 
   /** Record a failed page (not billed). false = the page or its crawl had already finished. */

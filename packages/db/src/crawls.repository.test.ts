@@ -1,0 +1,151 @@
+import { AccountsRepository } from './accounts.repository';
+import type { CrawlOptions } from './crawl.types';
+import { CrawlsRepository } from './crawls.repository';
+import { CreditsRepository } from './credits.repository';
+import type { Db } from './db';
+import { openTestDb } from './test-database';
+
+// completePage is one statement under the crawl and account row locks; these pin down the
+// guarantees it has to keep under concurrency: billed once, maxPages exact, closes exactly once.
+
+let db: Db;
+let accounts: AccountsRepository;
+let credits: CreditsRepository;
+let crawls: CrawlsRepository;
+// Crawls left `processing` with queued pages would be picked up by the reconciler of any crawl
+// worker on this database (the e2e stacks) and enqueued there: every test's crawl is stopped.
+const created: string[] = [];
+
+beforeAll(async () => {
+  db = await openTestDb();
+  accounts = new AccountsRepository(db);
+  credits = new CreditsRepository(db);
+  crawls = new CrawlsRepository(db);
+});
+afterAll(async () => {
+  for (const id of created) await crawls.stop(id, 'cancelled', 'test over');
+  await db.close();
+});
+
+const SITE = 'https://site.test';
+
+async function startCrawl(balance: number, maxPages: number, seeds: string[]) {
+  const { accountId } = await accounts.create({ plan: 'free', credits: balance });
+  const options: CrawlOptions = {
+    maxPages,
+    maxDepth: 5,
+    includePaths: [],
+    excludePaths: [],
+    allowSubdomains: false,
+    ignoreRobotsTxt: true,
+    format: 'markdown',
+    onlyMainContent: true,
+    delayMs: 0,
+  };
+  const { crawlId } = await crawls.create({ accountId, url: `${SITE}/`, options });
+  created.push(crawlId);
+  const pages = await crawls.seed(crawlId, {
+    robotsTxt: null,
+    crawlDelayMs: null,
+    pages: seeds.map((u) => ({ url: `${SITE}${u}`, depth: 0 })),
+  });
+  return { accountId, crawlId, pages: pages ?? [] };
+}
+
+async function ledgerRows(accountId: string): Promise<Array<{ reference: string; amount: number }>> {
+  return db.prisma.$queryRaw`
+    SELECT reference, amount FROM credit_ledger WHERE account_id = ${accountId}::uuid AND reason = 'crawl'`;
+}
+
+async function frontier(crawlId: string): Promise<Array<{ url: string; status: string }>> {
+  return db.prisma.$queryRaw`SELECT url, status FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid`;
+}
+
+const links = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => ({ url: `${SITE}/p${from + i}`, depth: 1 }));
+
+describe('CrawlsRepository.completePage', () => {
+  test('concurrent completions: each page billed once, frontier filled to exactly maxPages, no URL twice', async () => {
+    const seeds = Array.from({ length: 6 }, (_, i) => `/s${i}`);
+    const { accountId, crawlId, pages } = await startCrawl(100, 20, seeds);
+    expect(pages).toHaveLength(6);
+    // Every page offers overlapping links (14 slots left, 30 distinct candidates), and each page is
+    // completed three times at once (a redelivered job racing the original).
+    const results = await Promise.all(
+      pages.flatMap((p, i) =>
+        [0, 1, 2].map(() =>
+          crawls.completePage(crawlId, p.pageId, {
+            result: { markdown: 'x' },
+            statusCode: 200,
+            links: links(i * 5, 10),
+          }),
+        ),
+      ),
+    );
+    expect(results.filter((r) => r.outcome === 'done')).toHaveLength(6);
+    expect(results.filter((r) => r.outcome === 'skipped')).toHaveLength(12);
+    const added = results.flatMap((r) => (r.outcome === 'done' ? r.newPages : []));
+    expect(added).toHaveLength(14);
+
+    const rows = await frontier(crawlId);
+    expect(rows).toHaveLength(20);
+    expect(new Set(rows.map((r) => r.url)).size).toBe(20);
+    const ledger = await ledgerRows(accountId);
+    expect(ledger.map((l) => l.reference).sort()).toEqual(pages.map((p) => p.pageId).sort());
+    expect(ledger.every((l) => l.amount === -1)).toBe(true);
+    expect(await credits.balance(accountId)).toBe(94);
+    const crawl = await crawls.getById(crawlId);
+    expect(crawl).toMatchObject({
+      status: 'processing',
+      discovered: 20,
+      completed: 6,
+      creditsUsed: 6,
+      stopReason: 'max_pages',
+    });
+  });
+
+  test('the last page to finish closes the crawl once; a page billed before is not billed again', async () => {
+    const { accountId, crawlId, pages } = await startCrawl(10, 5, ['/a', '/b']);
+    const [a, b] = pages;
+    if (!a || !b) throw new Error('seed failed');
+    // A ledger row for this page already exists (e.g. a commit whose answer was lost).
+    await credits.charge(accountId, 1, { reason: 'crawl', reference: b.pageId });
+    const first = await crawls.completePage(crawlId, a.pageId, { result: {}, statusCode: 200, links: [] });
+    expect(first).toEqual({ outcome: 'done', newPages: [], crawlFinished: false });
+    const last = await crawls.completePage(crawlId, b.pageId, { result: {}, statusCode: 200, links: [] });
+    expect(last).toEqual({ outcome: 'done', newPages: [], crawlFinished: true });
+    expect(await crawls.completePage(crawlId, b.pageId, { result: {}, statusCode: 200, links: [] })).toEqual({
+      outcome: 'skipped',
+    });
+    expect(await ledgerRows(accountId)).toHaveLength(2);
+    expect(await credits.balance(accountId)).toBe(8);
+    expect(await crawls.getById(crawlId)).toMatchObject({
+      status: 'done',
+      stopReason: 'completed',
+      completed: 2,
+    });
+  });
+
+  test('out of credits: nothing of the unpaid page is kept and the crawl stops out_of_credits', async () => {
+    const { accountId, crawlId, pages } = await startCrawl(2, 10, ['/a', '/b', '/c']);
+    const outcomes = [];
+    for (const p of pages) {
+      outcomes.push(
+        await crawls.completePage(crawlId, p.pageId, { result: {}, statusCode: 200, links: links(100, 3) }),
+      );
+    }
+    expect(outcomes.map((o) => o.outcome)).toEqual(['done', 'done', 'out_of_credits']);
+    expect(await credits.balance(accountId)).toBe(0);
+    expect(await ledgerRows(accountId)).toHaveLength(2);
+    const rows = await frontier(crawlId);
+    // 3 seeds + the 3 links of the first page; the unpaid page and the queued links are skipped.
+    expect(rows.filter((r) => r.status === 'done')).toHaveLength(2);
+    expect(rows.filter((r) => r.status === 'skipped')).toHaveLength(4);
+    expect(await crawls.getById(crawlId)).toMatchObject({
+      status: 'failed',
+      stopReason: 'out_of_credits',
+      completed: 2,
+      creditsUsed: 2,
+    });
+  });
+});
