@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { loadEnv } from '@wcs/config';
-import { loadCrawlWorkerEnv, type RunningCrawlWorker, startCrawlWorker } from '@wcs/crawl-worker';
+import {
+  loadCrawlWorkerEnv,
+  loadMapWorkerEnv,
+  type RunningCrawlWorker,
+  type RunningMapWorker,
+  startCrawlWorker,
+  startMapWorker,
+} from '@wcs/crawl-worker';
 import { AccountsRepository, ApiKeysRepository, CreditsRepository, createDb, type PlanId } from '@wcs/db';
 import { loadExtractWorkerEnv, type RunningExtractWorker, startExtractWorker } from '@wcs/extract-worker';
 import { loadGatewayEnv, type RunningGateway, startGateway } from '@wcs/gateway';
@@ -34,6 +41,8 @@ export interface Stack {
   worker: RunningScrapeWorker | null;
   /** Only with `crawlWorker: true`. */
   crawlWorker: RunningCrawlWorker | null;
+  /** Only with `mapWorker: true` (in production the crawl-worker process runs the map queue too). */
+  mapWorker: RunningMapWorker | null;
   /** Only with `extractWorker: true`. */
   extractWorker: RunningExtractWorker | null;
   /** Only with `monitorScheduler: true`. */
@@ -53,6 +62,7 @@ export async function startStack(
     env?: Record<string, string>;
     worker?: boolean;
     crawlWorker?: boolean;
+    mapWorker?: boolean;
     extractWorker?: boolean;
     monitorScheduler?: boolean;
     webhookDispatcher?: boolean;
@@ -81,6 +91,7 @@ export async function startStack(
   const gateway = await startGateway(loadGatewayEnv(env), logger);
   const worker = opts.worker === false ? null : await startScrapeWorker(loadScrapeWorkerEnv(env), logger);
   const crawlWorker = opts.crawlWorker ? await startCrawlWorker(loadCrawlWorkerEnv(env), logger) : null;
+  const mapWorker = opts.mapWorker ? await startMapWorker(loadMapWorkerEnv(env), logger) : null;
   const extractWorker = opts.extractWorker
     ? await startExtractWorker(loadExtractWorkerEnv(env), logger)
     : null;
@@ -95,6 +106,7 @@ export async function startStack(
     gateway,
     worker,
     crawlWorker,
+    mapWorker,
     extractWorker,
     monitorScheduler,
     webhookDispatcher,
@@ -103,6 +115,7 @@ export async function startStack(
       await webhookDispatcher?.close();
       await monitorScheduler?.close();
       await extractWorker?.close();
+      await mapWorker?.close();
       await crawlWorker?.close();
       await worker?.close();
       await gateway.close();

@@ -3,9 +3,6 @@
  * PostgreSQL and Redis, local map fixture sites (robots.txt, sitemap index with gzipped children,
  * start page, hub page for the shallow crawl).
  */
-import { startMapWorker } from '@wcs/crawl-worker/src/map-worker';
-import { loadMapWorkerEnv } from '@wcs/crawl-worker/src/map-worker.env';
-import { createLogger } from '@wcs/logger';
 import { MAP_SITE_PAGES, type MapSite, startMapSite } from '@wcs/testing';
 import request from 'supertest';
 import { balanceOf, createTestAccount, type Stack, startStack, type TestAccount } from './harness';
@@ -18,21 +15,19 @@ interface MapResponse {
 
 describe('POST /v1/map', () => {
   let stack: Stack;
-  let mapWorker: { close(): Promise<void> };
   let site: MapSite;
   let account: TestAccount;
 
   beforeAll(async () => {
-    stack = await startStack({ worker: false, env: { MAP_SHALLOW_PAGES: '10', BROWSER_ENABLED: 'false' } });
-    mapWorker = await startMapWorker(
-      loadMapWorkerEnv(stack.env),
-      createLogger({ service: 'test', level: 'silent' }),
-    );
+    stack = await startStack({
+      worker: false,
+      mapWorker: true,
+      env: { MAP_SHALLOW_PAGES: '10', BROWSER_ENABLED: 'false' },
+    });
     site = await startMapSite({ sitemapUrls: 30, sitemapFiles: 3 });
     account = await createTestAccount({ plan: 'hobby', credits: 1_000 });
   });
   afterAll(async () => {
-    await mapWorker?.close();
     await stack?.close();
     await site?.close();
   });
@@ -147,11 +142,11 @@ describe('POST /v1/map', () => {
   });
 
   it('refuses private targets unless allowed, with the SSRF error', async () => {
-    const strict = await startStack({ worker: false, env: { ALLOW_PRIVATE_TARGETS: 'false' } });
-    const strictWorker = await startMapWorker(
-      loadMapWorkerEnv(strict.env),
-      createLogger({ service: 'test', level: 'silent' }),
-    );
+    const strict = await startStack({
+      worker: false,
+      mapWorker: true,
+      env: { ALLOW_PRIVATE_TARGETS: 'false' },
+    });
     try {
       const before = site.accessLog.length;
       const res = await request(strict.url).post('/v1/map').set(account.auth).send({ url: site.url });
@@ -159,7 +154,6 @@ describe('POST /v1/map', () => {
       expect(res.body.code).toBe('TARGET_FORBIDDEN');
       expect(site.accessLog.length).toBe(before);
     } finally {
-      await strictWorker.close();
       await strict.close();
     }
   });

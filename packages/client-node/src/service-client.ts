@@ -55,6 +55,24 @@ function defined(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 }
 
+/**
+ * Follows the API's skip/limit paging (`next` present while more remain) and merges the pages;
+ * the status fields are those of the first answer, `next` is dropped.
+ */
+async function allPages<S extends { next?: string }>(
+  fetchPage: (skip: number) => Promise<S>,
+  limit: number,
+  merge: (all: S, more: S) => S,
+): Promise<S> {
+  let all = await fetchPage(0);
+  for (let skip = limit, last = all; last.next; skip += limit) {
+    last = await fetchPage(skip);
+    all = merge(all, last);
+  }
+  const { next: _next, ...rest } = all;
+  return rest as S;
+}
+
 function env(name: string): string | undefined {
   const value = typeof process !== 'undefined' ? process.env[name] : undefined;
   return value?.trim() ? value.trim() : undefined;
@@ -131,18 +149,16 @@ export class ServiceClient {
   }
 
   /** Every page and failed page of a crawl, fetched page by page. */
-  async allCrawlResults(id: string, signal?: AbortSignal): Promise<CrawlStatus> {
-    const first = await this.getCrawlStatus(id, { limit: CRAWL_PAGE_LIMIT, signal });
-    const pages = [...first.pages];
-    const failedPages = [...first.failedPages];
-    let last = first;
-    for (let skip = CRAWL_PAGE_LIMIT; last.next; skip += CRAWL_PAGE_LIMIT) {
-      last = await this.getCrawlStatus(id, { skip, limit: CRAWL_PAGE_LIMIT, signal });
-      pages.push(...last.pages);
-      failedPages.push(...last.failedPages);
-    }
-    const { next: _next, ...status } = first;
-    return { ...status, pages, failedPages };
+  allCrawlResults(id: string, signal?: AbortSignal): Promise<CrawlStatus> {
+    return allPages(
+      (skip) => this.getCrawlStatus(id, { skip, limit: CRAWL_PAGE_LIMIT, signal }),
+      CRAWL_PAGE_LIMIT,
+      (all, more) => ({
+        ...all,
+        pages: [...all.pages, ...more.pages],
+        failedPages: [...all.failedPages, ...more.failedPages],
+      }),
+    );
   }
 
   /** POST /v1/map — the site's URLs (1 credit per call). */
@@ -238,16 +254,12 @@ export class ServiceClient {
   }
 
   /** A batch's status with every result, fetched page by page. */
-  async allBatchResults(id: string, signal?: AbortSignal): Promise<BatchStatus> {
-    const first = await this.getBatchScrapeStatus(id, { limit: BATCH_PAGE_LIMIT, signal });
-    const results = [...first.results];
-    let last = first;
-    for (let skip = BATCH_PAGE_LIMIT; last.next; skip += BATCH_PAGE_LIMIT) {
-      last = await this.getBatchScrapeStatus(id, { skip, limit: BATCH_PAGE_LIMIT, signal });
-      results.push(...last.results);
-    }
-    const { next: _next, ...status } = first;
-    return { ...status, results };
+  allBatchResults(id: string, signal?: AbortSignal): Promise<BatchStatus> {
+    return allPages(
+      (skip) => this.getBatchScrapeStatus(id, { skip, limit: BATCH_PAGE_LIMIT, signal }),
+      BATCH_PAGE_LIMIT,
+      (all, more) => ({ ...all, results: [...all.results, ...more.results] }),
+    );
   }
 
   /** GET /v1/webhook/secret — the key of the X-Signature HMAC on webhooks. */

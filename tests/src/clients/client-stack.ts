@@ -3,8 +3,6 @@
  * MCP server: real PostgreSQL and Redis, the local fixture site as "the web" and a fake
  * Anthropic server as the model. Clients reach it over HTTP like any user would.
  */
-import { loadMapWorkerEnv, type RunningMapWorker, startMapWorker } from '@wcs/crawl-worker';
-import { createLogger } from '@wcs/logger';
 import { type FakeLlmServer, type FixtureSite, startFakeAnthropic, startFixtureSite } from '@wcs/testing';
 import { createTestAccount, type Stack, startStack, type TestAccount } from '../harness';
 
@@ -28,7 +26,6 @@ export async function startClientStack(opts: { credits?: number } = {}): Promise
   let site: FixtureSite | undefined;
   let model: FakeLlmServer | undefined;
   let stack: Stack | undefined;
-  let mapWorker: RunningMapWorker | undefined;
   try {
     [site, model] = await Promise.all([
       startFixtureSite(),
@@ -36,6 +33,7 @@ export async function startClientStack(opts: { credits?: number } = {}): Promise
     ]);
     stack = await startStack({
       crawlWorker: true,
+      mapWorker: true,
       extractWorker: true,
       monitorScheduler: true,
       webhookDispatcher: true,
@@ -47,16 +45,10 @@ export async function startClientStack(opts: { credits?: number } = {}): Promise
         EXTRACT_MODEL_MAX_RETRIES: '0',
       },
     });
-    // In production the crawl-worker process also runs the map queue (its main.ts wires both).
-    mapWorker = await startMapWorker(
-      loadMapWorkerEnv(stack.env),
-      createLogger({ service: 'test', level: 'silent' }),
-    );
     const account = await createTestAccount({ plan: 'hobby', credits: opts.credits ?? 100_000 });
     const fixture = site;
     const fakeModel = model;
     const running = stack;
-    const map = mapWorker;
     return {
       baseUrl: running.url,
       account,
@@ -68,13 +60,11 @@ export async function startClientStack(opts: { credits?: number } = {}): Promise
         WCS_EXAMPLE_SITE: fixture.url,
       },
       async close() {
-        await map.close();
         await running.close();
         await Promise.all([fixture.close(), fakeModel.close()]);
       },
     };
   } catch (err) {
-    await mapWorker?.close();
     await stack?.close();
     await Promise.all([site?.close(), model?.close()]);
     throw err;
