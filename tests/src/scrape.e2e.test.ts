@@ -141,6 +141,21 @@ describe('request validation', () => {
     expect(fmt.body.error).toContain('format');
   });
 
+  it('400 naming unknown fields (with a hint), nothing charged', async () => {
+    const before = await balanceOf(account.accountId);
+    const res = await scrape({ url: site.url, onlyMaincontent: false, actions: [] });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      success: false,
+      code: 'VALIDATION_FAILED',
+      error: 'Unrecognized fields "onlyMaincontent" (did you mean "onlyMainContent"?), "actions"',
+      details: expect.objectContaining({
+        unrecognized: [{ field: 'onlyMaincontent', didYouMean: 'onlyMainContent' }, { field: 'actions' }],
+      }),
+    });
+    expect(await balanceOf(account.accountId)).toBe(before);
+  });
+
   it('400 on non-http schemes', async () => {
     for (const url of ['file:///etc/passwd', 'ftp://example.com/x', 'javascript:alert(1)']) {
       const res = await scrape({ url });

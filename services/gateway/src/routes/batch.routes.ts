@@ -9,11 +9,11 @@ import { normalizeTargetUrl } from '../validation/target-url';
 
 export const MAX_BATCH_ITEMS = 500;
 
-export const batchBody = z.object({
+export const batchBody = z.strictObject({
   urls: z.array(z.string({ error: 'must be a string' })).optional(),
   items: z
     .array(
-      z.object({
+      z.strictObject({
         id: z.string({ error: 'must be a string' }).max(256).optional(),
         url: z.string({ error: 'is required and must be a string' }),
       }),

@@ -15,7 +15,7 @@ const MAX_PAGE_LIMIT = 1_000;
 
 const pathPatterns = z.array(z.string({ error: 'must be a string' })).max(20, 'at most 20 patterns');
 
-export const crawlBody = z.object({
+export const crawlBody = z.strictObject({
   url: z.string({ error: 'is required and must be a string' }),
   /** 0 = the start page only; sitemap URLs count as depth 1. */
   maxDepth: z.number().int().min(0).max(1_000).default(2),

@@ -13,7 +13,7 @@ import { normalizeTargetUrl } from '../validation/target-url';
 export const EXTRACT_COST = 5;
 export const EXTRACT_DEFAULT_TIMEOUT_MS = 90_000;
 
-export const extractBody = z.object({
+export const extractBody = z.strictObject({
   url: z.string({ error: 'is required and must be a string' }),
   /** The plain shape (spec section 2): "string" | "number" | "boolean" | [shape] | { key: shape }. */
   schema: z

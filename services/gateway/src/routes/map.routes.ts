@@ -13,7 +13,7 @@ export const MAP_DEFAULT_TIMEOUT_MS = 60_000;
 
 const maxUrls = z.number().int().min(1).max(100_000);
 
-export const mapBody = z.object({
+export const mapBody = z.strictObject({
   url: z.string({ error: 'is required and must be a string' }),
   max_urls: maxUrls.optional(),
   /** camelCase alias for clients that send it (the spec's name is max_urls, which wins). */

@@ -14,7 +14,7 @@ const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
 
-export const monitorBody = z.object({
+export const monitorBody = z.strictObject({
   url: z.string({ error: 'is required and must be a string' }),
   interval: z.enum(MONITOR_INTERVALS, { error: 'must be one of hourly, daily, weekly' }).default('daily'),
   webhookUrl: z.string({ error: 'must be a string' }).optional(),

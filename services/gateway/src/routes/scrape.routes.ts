@@ -8,7 +8,7 @@ import { authOf } from '../middleware/auth.middleware';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
-export const scrapeBody = z.object({
+export const scrapeBody = z.strictObject({
   url: z.string({ error: 'is required and must be a string' }),
   format: outputFormat.default('markdown'),
   onlyMainContent: z.boolean().default(true),

@@ -13,7 +13,7 @@ import { normalizeTargetUrl } from '../validation/target-url';
 export const CREDITS_PER_SEARCH_RESULT = 2;
 export const MAX_SEARCH_RESULTS = 20;
 
-export const searchBody = z.object({
+export const searchBody = z.strictObject({
   query: z.string({ error: 'is required and must be a string' }).trim().min(1, 'must not be empty').max(500),
   num_results: z.number().int().min(1).max(MAX_SEARCH_RESULTS).default(5),
   country: z

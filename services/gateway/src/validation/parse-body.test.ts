@@ -1,0 +1,143 @@
+import { ServiceError } from '@wcs/errors';
+import type { z } from 'zod';
+import { buildOpenApiDocument } from '../openapi/openapi.document';
+import { OPERATIONS } from '../openapi/operations';
+import { batchBody } from '../routes/batch.routes';
+import { crawlBody } from '../routes/crawl.routes';
+import { extractBody } from '../routes/extract.routes';
+import { mapBody } from '../routes/map.routes';
+import { monitorBody } from '../routes/monitor.routes';
+import { scrapeBody } from '../routes/scrape.routes';
+import { searchBody } from '../routes/search.routes';
+import { closestKey, parseBody } from './parse-body';
+
+interface JsonSchema {
+  additionalProperties?: unknown;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+}
+
+function rejection(schema: z.ZodType, body: unknown): ServiceError {
+  try {
+    parseBody(schema, body);
+  } catch (err) {
+    if (err instanceof ServiceError) return err;
+    throw err;
+  }
+  throw new Error(`accepted ${JSON.stringify(body)}`);
+}
+
+describe('parseBody: unknown fields', () => {
+  it('names an unknown field with a hint when it is a near miss (400 VALIDATION_FAILED)', () => {
+    const err = rejection(scrapeBody, { url: 'example.com', onlyMaincontent: false });
+    expect(err.status).toBe(400);
+    expect(err.code).toBe('VALIDATION_FAILED');
+    expect(err.message).toBe('Unrecognized field "onlyMaincontent" (did you mean "onlyMainContent"?)');
+    expect(err.details).toMatchObject({
+      field: 'onlyMaincontent',
+      unrecognized: [{ field: 'onlyMaincontent', didYouMean: 'onlyMainContent' }],
+    });
+  });
+
+  it('lists every unknown field; no hint for names far from any known one', () => {
+    const err = rejection(scrapeBody, {
+      url: 'example.com',
+      actions: [{ type: 'click' }],
+      formats: ['html'],
+    });
+    expect(err.message).toBe('Unrecognized fields "actions", "formats" (did you mean "format"?)');
+    expect(err.details?.unrecognized).toEqual([
+      { field: 'actions' },
+      { field: 'formats', didYouMean: 'format' },
+    ]);
+  });
+
+  it('reports unknown fields before other problems (a misspelt required field)', () => {
+    const err = rejection(crawlBody, { URL: 'example.com' });
+    expect(err.message).toBe('Unrecognized field "URL" (did you mean "url"?)');
+    const snake = rejection(crawlBody, { url: 'example.com', max_depth: 1 });
+    expect(snake.message).toBe('Unrecognized field "max_depth" (did you mean "maxDepth"?)');
+  });
+
+  it('rejects unknown fields inside batch items, naming the path', () => {
+    const err = rejection(batchBody, {
+      items: [{ url: 'https://a.test/' }, { url: 'https://b.test/', ID: 'x' }],
+    });
+    expect(err.message).toBe('Unrecognized field "items.1.ID" (did you mean "id"?)');
+  });
+
+  it('every /v1 body is strict', () => {
+    const valid: Array<[z.ZodType, Record<string, unknown>]> = [
+      [scrapeBody, { url: 'example.com' }],
+      [batchBody, { urls: ['https://a.test/'] }],
+      [crawlBody, { url: 'example.com' }],
+      [mapBody, { url: 'example.com' }],
+      [searchBody, { query: 'q' }],
+      [extractBody, { url: 'example.com', prompt: 'p' }],
+      [monitorBody, { url: 'example.com' }],
+    ];
+    for (const [schema, body] of valid) {
+      expect(() => parseBody(schema, body)).not.toThrow();
+      expect(rejection(schema, { ...body, bogus: 1 }).message).toBe('Unrecognized field "bogus"');
+    }
+  });
+
+  it('keeps aliases and leaves user JSON (extract schema) free-form', () => {
+    expect(parseBody(mapBody, { url: 'x.test', maxUrls: 3 }).maxUrls).toBe(3);
+    expect(parseBody(mapBody, { url: 'x.test', max_urls: 3 }).max_urls).toBe(3);
+    const schema = { anyName: 'string', nested: { whatever: 'number' }, list: [{ foo: 'boolean' }] };
+    expect(parseBody(extractBody, { url: 'x.test', schema }).schema).toEqual(schema);
+  });
+
+  it('keeps the old message for ordinary problems', () => {
+    expect(rejection(scrapeBody, { url: 'x.test', onlyMainContent: 'yes' }).message).toMatch(
+      /^onlyMainContent: /,
+    );
+  });
+});
+
+describe('closestKey', () => {
+  const known = ['url', 'format', 'onlyMainContent', 'engine', 'waitFor', 'timeout'];
+  it('matches case-, underscore- and small-typo variants, nothing far', () => {
+    expect(closestKey('only_main_content', known)).toBe('onlyMainContent');
+    expect(closestKey('URL', known)).toBe('url');
+    expect(closestKey('urls', known)).toBe('url');
+    expect(closestKey('timeuot', known)).toBe('timeout');
+    expect(closestKey('wait_for', known)).toBe('waitFor');
+    expect(closestKey('enigne', known)).toBe('engine');
+    expect(closestKey('actions', known)).toBeUndefined();
+    expect(closestKey('id', known)).toBeUndefined();
+  });
+});
+
+describe('OpenAPI request bodies', () => {
+  it('forbid additional properties at every level we own, not inside extract schema', () => {
+    const doc = buildOpenApiDocument(OPERATIONS) as {
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> } }>
+      >;
+    };
+    const bodies = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.values(ops)
+        .filter((op) => op.requestBody)
+        .map((op) => [path, op.requestBody?.content['application/json']?.schema] as const),
+    );
+    expect(bodies.map(([p]) => p).sort()).toEqual(
+      [
+        '/v1/batch/scrape',
+        '/v1/crawl',
+        '/v1/extract',
+        '/v1/map',
+        '/v1/monitor',
+        '/v1/scrape',
+        '/v1/search',
+      ].sort(),
+    );
+    for (const [, schema] of bodies) expect(schema?.additionalProperties).toBe(false);
+    const batch = bodies.find(([p]) => p === '/v1/batch/scrape')?.[1];
+    expect(batch?.properties?.items?.items?.additionalProperties).toBe(false);
+    const extract = bodies.find(([p]) => p === '/v1/extract')?.[1];
+    expect(extract?.properties?.schema?.additionalProperties).not.toBe(false);
+  });
+});
