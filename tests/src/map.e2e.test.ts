@@ -56,7 +56,7 @@ describe('POST /v1/map', () => {
     expect([...body.links].sort()).toEqual([...expected].sort());
     // start page first, then its links in document order
     expect(body.links.slice(0, 3)).toEqual([`${b}/`, `${b}/about`, `${b}/blog`]);
-    // de-duplicated after normalisation (tracking params, trailing slash, fragment, query order)
+    // de-duplicated by key (tracking params, fragment); listed as first written (query order kept)
     expect(new Set(body.links).size).toBe(body.links.length);
     // robots.txt obeyed: disallowed URLs neither listed nor fetched
     expect(body.links.some((l) => l.includes('/private/'))).toBe(false);
@@ -121,16 +121,13 @@ describe('POST /v1/map', () => {
     }
   });
 
-  it('fails (and refunds) when the start page cannot be mapped — never an empty success', async () => {
-    const before = await balanceOf(account.accountId);
+  it('a failing start page is a warning while the sitemaps give links; unreachable is an error, refunded', async () => {
     const missing = await map({ url: `${site.url}/does-not-exist` });
-    expect(missing.status).toBe(502);
-    expect(missing.body).toMatchObject({ success: false, code: 'TARGET_HTTP_ERROR' });
+    expect(missing.status).toBe(200);
+    expect(missing.body.warning).toMatch(/start page failed \(TARGET_HTTP_ERROR: .*404/);
+    expect(missing.body.links).toContain(`${site.url}/docs/api`);
 
-    const hanging = await map({ url: `${site.url}/slow-start`, timeout: 1_500 });
-    expect(hanging.status).toBe(504);
-    expect(hanging.body.code).toBe('TIMEOUT');
-
+    const before = await balanceOf(account.accountId);
     const closed = await startMapSite();
     const deadUrl = closed.url;
     await closed.close();

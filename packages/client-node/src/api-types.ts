@@ -135,6 +135,8 @@ export interface MapResponse {
   success: true;
   links: string[];
   total: number;
+  /** Present when the start page failed (or was not HTML) but sitemaps or links still gave URLs. */
+  warning?: string;
 }
 
 export interface SearchOptions extends CallOptions {

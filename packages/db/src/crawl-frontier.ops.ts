@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CrawlStopReason, FrontierPage } from './crawl.types';
+import type { CrawlStopReason, FrontierCandidate, FrontierPage } from './crawl.types';
 import { type Db, inTransaction, type Tx } from './db';
 
 /**
@@ -21,35 +21,44 @@ export async function lockCrawl(tx: Tx, crawlId: string): Promise<LockedCrawl | 
   return rows[0] ?? null;
 }
 
+/** Candidates unique by key, first one wins (callers order them: start URL, links in page order). */
+function uniqueByKey(candidates: FrontierCandidate[]): FrontierCandidate[] {
+  const byKey = new Map<string, FrontierCandidate>();
+  for (const c of candidates) if (!byKey.has(c.key)) byKey.set(c.key, c);
+  return [...byKey.values()];
+}
+
 /**
- * Insert candidate URLs (already normalised, filtered and ordered by the caller) that are not yet
- * in the frontier, at most `room` of them. `capped` = some new URL was left out for lack of room.
+ * Insert candidate URLs (filtered and ordered by the caller) whose key is not yet in the frontier,
+ * neither as a row's key nor as the key a row's redirect ended at, at most `room` of them.
+ * `capped` = some new URL was left out for lack of room.
  */
 export async function insertFrontier(
   tx: Tx,
   crawlId: string,
   room: number,
-  candidates: Array<{ url: string; depth: number }>,
+  candidates: FrontierCandidate[],
 ): Promise<{ inserted: FrontierPage[]; capped: boolean }> {
-  const unique = new Map<string, number>();
-  for (const c of candidates) if (!unique.has(c.url)) unique.set(c.url, c.depth);
-  if (unique.size === 0) return { inserted: [], capped: false };
-  const urls = [...unique.keys()];
-  const existing = await tx.$queryRaw<Array<{ url: string }>>`
-    SELECT url FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid AND url = ANY(${urls}::text[])`;
-  const known = new Set(existing.map((e) => e.url));
-  const fresh = urls.filter((u) => !known.has(u));
+  const unique = uniqueByKey(candidates);
+  if (unique.length === 0) return { inserted: [], capped: false };
+  const keys = unique.map((c) => c.key);
+  const existing = await tx.$queryRaw<Array<{ key: string }>>`
+    SELECT url_key AS key FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid AND url_key = ANY(${keys}::text[])
+    UNION
+    SELECT final_key FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid AND final_key = ANY(${keys}::text[])`;
+  const known = new Set(existing.map((e) => e.key));
+  const fresh = unique.filter((c) => !known.has(c.key));
   const take = fresh.slice(0, Math.max(0, room));
   const capped = fresh.length > take.length;
   if (take.length === 0) return { inserted: [], capped };
   const ids = take.map(() => randomUUID());
-  const depths = take.map((u) => unique.get(u) ?? 0);
   // ON CONFLICT is the safety net; the crawl row lock already keeps concurrent inserters apart.
   const inserted = await tx.$queryRaw<FrontierPage[]>`
-    INSERT INTO crawl_pages (id, crawl_id, url, depth)
-    SELECT t.id, ${crawlId}::uuid, t.url, t.depth
-    FROM unnest(${ids}::text[]::uuid[], ${take}::text[], ${depths}::int[]) AS t(id, url, depth)
-    ON CONFLICT (crawl_id, url) DO NOTHING
+    INSERT INTO crawl_pages (id, crawl_id, url, url_key, depth)
+    SELECT t.id, ${crawlId}::uuid, t.url, t.key, t.depth
+    FROM unnest(${ids}::text[]::uuid[], ${take.map((c) => c.url)}::text[], ${take.map((c) => c.key)}::text[],
+                ${take.map((c) => c.depth)}::int[]) AS t(id, url, key, depth)
+    ON CONFLICT (crawl_id, url_key) DO NOTHING
     RETURNING id AS "pageId", url, depth`;
   return { inserted, capped };
 }
@@ -90,11 +99,38 @@ export async function bumpCrawl(
 export type CompletionResult =
   | { kind: 'skipped' }
   | { kind: 'unpaid' }
+  | { kind: 'duplicate'; crawlFinished: boolean }
   | { kind: 'done'; newPages: FrontierPage[]; crawlFinished: boolean };
+
+/**
+ * The page of a running row turned out to be one the crawl already has (its URL, or the URL its
+ * redirect ended at, is where a done page is or ended): the row becomes `duplicate` and leaves
+ * the count (`discovered` - 1), nothing is billed. Under the crawl lock; guarded like every transition.
+ */
+export async function markDuplicateTx(
+  tx: Tx,
+  crawlId: string,
+  pageId: string,
+): Promise<{ applied: boolean; crawlFinished: boolean }> {
+  const marked = await tx.$queryRaw<Array<{ id: string }>>`
+    UPDATE crawl_pages SET status = 'duplicate', finished_at = now(), updated_at = now()
+    WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
+    RETURNING id`;
+  if (marked.length === 0) return { applied: false, crawlFinished: false };
+  const crawlFinished = await bumpCrawl(tx, crawlId, {
+    completed: 0,
+    failed: 0,
+    credits: 0,
+    discovered: -1,
+    capped: false,
+  });
+  return { applied: true, crawlFinished };
+}
 
 type CompletionRow = {
   eligible: boolean;
   paid: boolean;
+  duplicate: boolean;
   newStatus: string | null;
   newPages: FrontierPage[] | null;
 };
@@ -109,6 +145,8 @@ type CompletionRow = {
  *    the page becomes `done` only if its crawl is processing, the page is still queued/running and
  *    the account can pay (or this page was already billed: (reason, reference) is charged once);
  *    the charge, ledger row, frontier rows and counters follow only from that `done` update.
+ *    A page that ended where a done page of the crawl is (`dup`: a redirect to it, or from it)
+ *    becomes `duplicate` instead: not billed, not counted, no links.
  * When the account cannot pay, nothing is written (`unpaid`); the caller stops the crawl.
  */
 export async function completePageTx(
@@ -116,12 +154,12 @@ export async function completePageTx(
   crawlId: string,
   pageId: string,
   credits: number,
-  r: { result: unknown; statusCode: number; links: Array<{ url: string; depth: number }> },
+  r: { result: unknown; statusCode: number; finalKey: string; links: FrontierCandidate[] },
 ): Promise<CompletionResult> {
-  const unique = new Map<string, number>();
-  for (const l of r.links) if (!unique.has(l.url)) unique.set(l.url, l.depth);
-  const urls = [...unique.keys()];
-  const depths = [...unique.values()];
+  const unique = uniqueByKey(r.links);
+  const urls = unique.map((c) => c.url);
+  const keys = unique.map((c) => c.key);
+  const depths = unique.map((c) => c.depth);
   // inTransaction, not a batch $transaction: a batch gets Prisma's default 2 s / 5 s waits, and a
   // completion may queue behind a long lock holder (a cancel skipping a big frontier).
   const rows = await inTransaction(db, async (tx) => {
@@ -137,6 +175,12 @@ export async function completePageTx(
         SELECT 1 FROM crawl_pages, c
         WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND crawl_pages.status IN ('queued', 'running')
           AND c.status = 'processing'
+      ), dup AS (
+        -- Another page of the crawl already is, or ended at, where this one ended (a redirect).
+        SELECT 1 FROM crawl_pages x
+        WHERE x.crawl_id = ${crawlId}::uuid AND x.id <> ${pageId}::uuid AND x.status = 'done'
+          AND (x.url_key = ${r.finalKey} OR x.final_key = ${r.finalKey})
+        LIMIT 1
       ), prior AS (
         SELECT 1 FROM credit_ledger l, c
         WHERE l.account_id = c.account_id AND l.reason = 'crawl' AND l.reference = ${pageId}
@@ -146,9 +190,14 @@ export async function completePageTx(
       ), done AS (
         UPDATE crawl_pages
         SET status = 'done', result = ${toJsonb(r.result)}::jsonb, status_code = ${r.statusCode}::int,
-            error = NULL, error_code = NULL, finished_at = now(), updated_at = now()
+            final_key = ${r.finalKey}, error = NULL, error_code = NULL, finished_at = now(), updated_at = now()
         WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
-          AND EXISTS (SELECT 1 FROM p) AND EXISTS (SELECT 1 FROM payable)
+          AND EXISTS (SELECT 1 FROM p) AND EXISTS (SELECT 1 FROM payable) AND NOT EXISTS (SELECT 1 FROM dup)
+        RETURNING id
+      ), duplicate AS (
+        UPDATE crawl_pages SET status = 'duplicate', finished_at = now(), updated_at = now()
+        WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
+          AND EXISTS (SELECT 1 FROM p) AND EXISTS (SELECT 1 FROM dup)
         RETURNING id
       ), charge AS (
         UPDATE accounts a SET balance = a.balance - ${credits}::int, updated_at = now()
@@ -160,43 +209,51 @@ export async function completePageTx(
         SELECT id, -${credits}::int, balance, 'crawl', ${pageId} FROM charge
         RETURNING 1
       ), fresh AS (
-        SELECT t.url, t.depth, t.ord, row_number() OVER (ORDER BY t.ord) AS rank
-        FROM unnest(${urls}::text[], ${depths}::int[]) WITH ORDINALITY AS t(url, depth, ord)
-        WHERE NOT EXISTS (SELECT 1 FROM crawl_pages x WHERE x.crawl_id = ${crawlId}::uuid AND x.url = t.url)
+        -- Not where this page ended (the done update above is not visible to this snapshot).
+        SELECT t.url, t.key, t.depth, t.ord, row_number() OVER (ORDER BY t.ord) AS rank
+        FROM unnest(${urls}::text[], ${keys}::text[], ${depths}::int[]) WITH ORDINALITY AS t(url, key, depth, ord)
+        WHERE t.key <> ${r.finalKey}
+          AND NOT EXISTS (SELECT 1 FROM crawl_pages x WHERE x.crawl_id = ${crawlId}::uuid AND x.url_key = t.key)
+          AND NOT EXISTS (SELECT 1 FROM crawl_pages x WHERE x.crawl_id = ${crawlId}::uuid AND x.final_key = t.key)
       ), ins AS (
-        INSERT INTO crawl_pages (crawl_id, url, depth)
-        SELECT ${crawlId}::uuid, f.url, f.depth FROM fresh f, c
+        INSERT INTO crawl_pages (crawl_id, url, url_key, depth)
+        SELECT ${crawlId}::uuid, f.url, f.key, f.depth FROM fresh f, c
         WHERE f.rank <= c.room AND EXISTS (SELECT 1 FROM done)
         ORDER BY f.ord
-        ON CONFLICT (crawl_id, url) DO NOTHING
+        ON CONFLICT (crawl_id, url_key) DO NOTHING
         RETURNING id AS "pageId", url, depth
       ), d AS (
-        SELECT (SELECT count(*) FROM ins)::int AS added,
-               (SELECT count(*) FROM fresh) > (SELECT room FROM c) AS capped
+        -- A duplicate (n = 0) leaves the count: it was never a page of its own.
+        SELECT (SELECT count(*) FROM done)::int AS n,
+               (SELECT count(*) FROM ins)::int - (SELECT count(*) FROM duplicate)::int AS added,
+               EXISTS (SELECT 1 FROM done) AND (SELECT count(*) FROM fresh) > (SELECT room FROM c) AS capped
       ), bump AS (
         UPDATE crawls SET
-          completed = completed + 1,
-          credits_used = credits_used + ${credits}::int,
+          completed = completed + d.n,
+          credits_used = credits_used + d.n * ${credits}::int,
           discovered = discovered + d.added,
           stop_reason = CASE
-            WHEN completed + failed + 1 >= discovered + d.added
+            WHEN completed + failed + d.n >= discovered + d.added
               THEN COALESCE(CASE WHEN d.capped THEN 'max_pages' END, stop_reason, 'completed')
             WHEN d.capped THEN 'max_pages'
             ELSE stop_reason END,
-          status = CASE WHEN completed + failed + 1 >= discovered + d.added THEN 'done' ELSE 'processing' END,
-          finished_at = CASE WHEN completed + failed + 1 >= discovered + d.added THEN now() ELSE finished_at END,
+          status = CASE WHEN completed + failed + d.n >= discovered + d.added THEN 'done' ELSE 'processing' END,
+          finished_at = CASE WHEN completed + failed + d.n >= discovered + d.added THEN now() ELSE finished_at END,
           updated_at = now()
         FROM d
-        WHERE id = ${crawlId}::uuid AND status = 'processing' AND EXISTS (SELECT 1 FROM done)
+        WHERE id = ${crawlId}::uuid AND status = 'processing'
+          AND (EXISTS (SELECT 1 FROM done) OR EXISTS (SELECT 1 FROM duplicate))
         RETURNING status
       )
       SELECT EXISTS (SELECT 1 FROM p) AS eligible, EXISTS (SELECT 1 FROM payable) AS paid,
+             EXISTS (SELECT 1 FROM duplicate) AS duplicate,
              (SELECT status FROM bump) AS "newStatus",
              (SELECT json_agg(json_build_object('pageId', "pageId", 'url', url, 'depth', depth)) FROM ins)
                AS "newPages"`;
   });
   const row = rows[0];
   if (!row?.eligible) return { kind: 'skipped' };
+  if (row.duplicate) return { kind: 'duplicate', crawlFinished: row.newStatus === 'done' };
   if (!row.paid) return { kind: 'unpaid' };
   return { kind: 'done', newPages: row.newPages ?? [], crawlFinished: row.newStatus === 'done' };
 }

@@ -1,6 +1,7 @@
 /** Only `done` and `failed` are terminal (spec §3; client libraries stop polling on them). */
 export type CrawlStatus = 'pending' | 'processing' | 'done' | 'failed';
-export type CrawlPageStatus = 'queued' | 'running' | 'done' | 'failed' | 'skipped';
+/** `duplicate`: the row's page is one already crawled (reached under another URL); not counted. */
+export type CrawlPageStatus = 'queued' | 'running' | 'done' | 'failed' | 'skipped' | 'duplicate';
 /**
  * Why a crawl ended: `completed` (frontier exhausted), `max_pages` (frontier capped at maxPages,
  * every accepted page finished), `out_of_credits`, `cancelled`, `timeout` (crawl deadline), `error`.
@@ -59,6 +60,13 @@ export interface CrawlPageView {
   finishedAt: Date | null;
 }
 
+/** A URL offered to the frontier: what to fetch, its de-duplication key (`urlKey`) and depth. */
+export interface FrontierCandidate {
+  url: string;
+  key: string;
+  depth: number;
+}
+
 /** A frontier row that was just inserted and needs its queue job. */
 export interface FrontierPage {
   pageId: string;
@@ -72,6 +80,7 @@ export interface CrawlPageTask {
   crawlId: string;
   accountId: string;
   url: string;
+  urlKey: string;
   depth: number;
   attempts: number;
   pageStatus: CrawlPageStatus;
@@ -80,10 +89,14 @@ export interface CrawlPageTask {
   options: CrawlOptions;
   robotsTxt: string | null;
   crawlDelayMs: number | null;
+  /** startPage() only: the URL of a done page that already ended at this row's URL (a redirect). */
+  duplicateOf?: string | null;
 }
 
 export type CompletePageOutcome =
   | { outcome: 'done'; newPages: FrontierPage[]; crawlFinished: boolean }
+  /** the page ended where a done page of the crawl already is (a redirect): not counted, not billed */
+  | { outcome: 'duplicate'; crawlFinished: boolean }
   /** the page or its crawl had already finished: nothing recorded, nothing billed */
   | { outcome: 'skipped' }
   /** the charge failed: the crawl stopped; these pages lost their jobs' purpose */

@@ -47,7 +47,7 @@ async function startCrawl(balance: number, maxPages: number, seeds: string[]) {
   const pages = await crawls.seed(crawlId, {
     robotsTxt: null,
     crawlDelayMs: null,
-    pages: seeds.map((u) => ({ url: `${SITE}${u}`, depth: 0 })),
+    pages: seeds.map((u) => ({ url: `${SITE}${u}`, key: `${SITE}${u}`, depth: 0 })),
   });
   return { accountId, crawlId, pages: pages ?? [] };
 }
@@ -62,7 +62,11 @@ async function frontier(crawlId: string): Promise<Array<{ url: string; status: s
 }
 
 const links = (from: number, n: number) =>
-  Array.from({ length: n }, (_, i) => ({ url: `${SITE}/p${from + i}`, depth: 1 }));
+  Array.from({ length: n }, (_, i) => ({
+    url: `${SITE}/p${from + i}`,
+    key: `${SITE}/p${from + i}`,
+    depth: 1,
+  }));
 
 describe('CrawlsRepository.completePage', () => {
   test('concurrent completions: each page billed once, frontier filled to exactly maxPages, no URL twice', async () => {
@@ -77,6 +81,7 @@ describe('CrawlsRepository.completePage', () => {
           crawls.completePage(crawlId, p.pageId, {
             result: { markdown: 'x' },
             statusCode: 200,
+            finalKey: p.url,
             links: links(i * 5, 10),
           }),
         ),
@@ -110,11 +115,28 @@ describe('CrawlsRepository.completePage', () => {
     if (!a || !b) throw new Error('seed failed');
     // A ledger row for this page already exists (e.g. a commit whose answer was lost).
     await credits.charge(accountId, 1, { reason: 'crawl', reference: b.pageId });
-    const first = await crawls.completePage(crawlId, a.pageId, { result: {}, statusCode: 200, links: [] });
+    const first = await crawls.completePage(crawlId, a.pageId, {
+      result: {},
+      statusCode: 200,
+      finalKey: a.url,
+      links: [],
+    });
     expect(first).toEqual({ outcome: 'done', newPages: [], crawlFinished: false });
-    const last = await crawls.completePage(crawlId, b.pageId, { result: {}, statusCode: 200, links: [] });
+    const last = await crawls.completePage(crawlId, b.pageId, {
+      result: {},
+      statusCode: 200,
+      finalKey: b.url,
+      links: [],
+    });
     expect(last).toEqual({ outcome: 'done', newPages: [], crawlFinished: true });
-    expect(await crawls.completePage(crawlId, b.pageId, { result: {}, statusCode: 200, links: [] })).toEqual({
+    expect(
+      await crawls.completePage(crawlId, b.pageId, {
+        result: {},
+        statusCode: 200,
+        finalKey: b.url,
+        links: [],
+      }),
+    ).toEqual({
       outcome: 'skipped',
     });
     expect(await ledgerRows(accountId)).toHaveLength(2);
@@ -131,7 +153,12 @@ describe('CrawlsRepository.completePage', () => {
     const outcomes = [];
     for (const p of pages) {
       outcomes.push(
-        await crawls.completePage(crawlId, p.pageId, { result: {}, statusCode: 200, links: links(100, 3) }),
+        await crawls.completePage(crawlId, p.pageId, {
+          result: {},
+          statusCode: 200,
+          finalKey: p.url,
+          links: links(100, 3),
+        }),
       );
     }
     expect(outcomes.map((o) => o.outcome)).toEqual(['done', 'done', 'out_of_credits']);
@@ -147,5 +174,64 @@ describe('CrawlsRepository.completePage', () => {
       completed: 2,
       creditsUsed: 2,
     });
+  });
+
+  test('a redirect records where it ended: links to either URL are not added, a later row for it is a duplicate', async () => {
+    const { accountId, crawlId, pages } = await startCrawl(10, 10, ['/docs/', '/moved']);
+    const [docs, moved] = pages;
+    if (!docs || !moved) throw new Error('seed failed');
+    // /moved redirected to /docs/ — the page /docs/ already is a row of its own (queued).
+    const first = await crawls.completePage(crawlId, moved.pageId, {
+      result: {},
+      statusCode: 200,
+      finalKey: `${SITE}/new-home`,
+      links: [
+        { url: `${SITE}/new-home`, key: `${SITE}/new-home`, depth: 1 },
+        { url: `${SITE}/docs`, key: `${SITE}/docs`, depth: 1 },
+      ],
+    });
+    // The page's own final URL is not a new page; /docs (no slash) is another resource than /docs/.
+    expect(first).toMatchObject({ outcome: 'done', newPages: [{ url: `${SITE}/docs` }] });
+    // A later link to where /moved ended is not added either.
+    const second = await crawls.completePage(crawlId, docs.pageId, {
+      result: {},
+      statusCode: 200,
+      finalKey: docs.url,
+      links: [{ url: `${SITE}/new-home`, key: `${SITE}/new-home`, depth: 1 }],
+    });
+    expect(second).toMatchObject({ outcome: 'done', newPages: [] });
+    const noSlash = (await frontier(crawlId)).find((r) => r.url === `${SITE}/docs`);
+    expect(noSlash?.status).toBe('queued');
+    const [row] = await db.prisma.$queryRaw<Array<{ id: string }>>`
+      SELECT id FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid AND url = ${`${SITE}/docs`}`;
+    if (!row) throw new Error('row missing');
+    // /docs redirects to /docs/ (done already): a duplicate, neither billed nor counted; the crawl closes.
+    const started = await crawls.startPage(row.id);
+    expect(started?.duplicateOf ?? null).toBeNull();
+    const dup = await crawls.completePage(crawlId, row.id, {
+      result: {},
+      statusCode: 200,
+      finalKey: docs.url,
+      links: [],
+    });
+    expect(dup).toEqual({ outcome: 'duplicate', crawlFinished: true });
+    expect(await ledgerRows(accountId)).toHaveLength(2);
+    expect(await crawls.getById(crawlId)).toMatchObject({ status: 'done', discovered: 2, completed: 2 });
+  });
+
+  test('startPage names the done page whose redirect already ended at this URL', async () => {
+    const { crawlId, pages } = await startCrawl(10, 10, ['/old', '/new']);
+    const [old, neu] = pages;
+    if (!old || !neu) throw new Error('seed failed');
+    await crawls.completePage(crawlId, old.pageId, {
+      result: {},
+      statusCode: 200,
+      finalKey: neu.url,
+      links: [],
+    });
+    const task = await crawls.startPage(neu.pageId);
+    expect(task?.duplicateOf).toBe(old.url);
+    expect(await crawls.markDuplicate(crawlId, neu.pageId)).toEqual({ applied: true, crawlFinished: true });
+    expect(await crawls.getById(crawlId)).toMatchObject({ status: 'done', discovered: 1, completed: 1 });
   });
 });

@@ -7,16 +7,24 @@ import type {
   CrawlPageView,
   CrawlStopReason,
   CrawlView,
+  FrontierCandidate,
   FrontierPage,
 } from './crawl.types';
-import { bumpCrawl, completePageTx, insertFrontier, lockCrawl, stopCrawlInTx } from './crawl-frontier.ops';
+import {
+  bumpCrawl,
+  completePageTx,
+  insertFrontier,
+  lockCrawl,
+  markDuplicateTx,
+  stopCrawlInTx,
+} from './crawl-frontier.ops';
 import { type Db, inTransaction } from './db';
 import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 
 const TASK_COLUMNS =
   Prisma.raw(`p.id AS "pageId", p.crawl_id AS "crawlId", c.account_id AS "accountId", p.url,
-  p.depth, p.attempts, p.status AS "pageStatus", c.status AS "crawlStatus", c.url AS "crawlUrl", c.options,
+  p.url_key AS "urlKey", p.depth, p.attempts, p.status AS "pageStatus", c.status AS "crawlStatus", c.url AS "crawlUrl", c.options,
   c.robots_txt AS "robotsTxt", c.crawl_delay_ms AS "crawlDelayMs"`);
 
 /** Credits per completed page (spec §8: crawl = 1 per page crawled), charged as the page completes. */
@@ -143,7 +151,7 @@ export class CrawlsRepository {
     s: {
       robotsTxt: string | null;
       crawlDelayMs: number | null;
-      pages: Array<{ url: string; depth: number }>;
+      pages: FrontierCandidate[];
     },
   ): Promise<FrontierPage[] | null> {
     if (!isUuid(crawlId)) return null;
@@ -184,7 +192,8 @@ export class CrawlsRepository {
 
   /**
    * Mark the page running (attempts+1) unless it or its crawl already finished. A running page may
-   * start again: that is a redelivery after a worker died. null = skip the work.
+   * start again: that is a redelivery after a worker died. null = skip the work. `duplicateOf` is
+   * set when a done page's redirect already ended at this URL: call markDuplicate, do not fetch.
    */
   async startPage(pageId: string): Promise<CrawlPageTask | null> {
     if (!isUuid(pageId)) return null;
@@ -193,8 +202,24 @@ export class CrawlsRepository {
       FROM crawls c
       WHERE p.id = ${pageId}::uuid AND c.id = p.crawl_id AND c.status = 'processing'
         AND p.status IN ('queued', 'running')
-      RETURNING ${TASK_COLUMNS}`;
+      RETURNING ${TASK_COLUMNS}, (
+        SELECT d.url FROM crawl_pages d
+        WHERE d.crawl_id = p.crawl_id AND d.final_key = p.url_key AND d.status = 'done' LIMIT 1
+      ) AS "duplicateOf"`;
     return rows[0] ?? null;
+  }
+
+  /** The page is one the crawl already has (see markDuplicateTx): not counted, not billed. */
+  async markDuplicate(
+    crawlId: string,
+    pageId: string,
+  ): Promise<{ applied: boolean; crawlFinished: boolean }> {
+    if (!isUuid(crawlId) || !isUuid(pageId)) return { applied: false, crawlFinished: false };
+    return inTransaction(this.db, async (tx) => {
+      const crawl = await lockCrawl(tx, crawlId);
+      if (crawl?.status !== 'processing') return { applied: false, crawlFinished: false };
+      return markDuplicateTx(tx, crawlId, pageId);
+    });
   }
 
   /**
@@ -206,11 +231,12 @@ export class CrawlsRepository {
   async completePage(
     crawlId: string,
     pageId: string,
-    r: { result: unknown; statusCode: number; links: Array<{ url: string; depth: number }> },
+    r: { result: unknown; statusCode: number; finalKey: string; links: FrontierCandidate[] },
   ): Promise<CompletePageOutcome> {
     if (!isUuid(crawlId) || !isUuid(pageId)) return { outcome: 'skipped' };
     const done = await completePageTx(this.db, crawlId, pageId, CREDITS_PER_PAGE, r);
     if (done.kind === 'skipped') return { outcome: 'skipped' };
+    if (done.kind === 'duplicate') return { outcome: 'duplicate', crawlFinished: done.crawlFinished };
     if (done.kind === 'done') {
       return { outcome: 'done', newPages: done.newPages, crawlFinished: done.crawlFinished };
     }

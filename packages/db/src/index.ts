@@ -19,6 +19,7 @@ export type {
   CrawlStatus,
   CrawlStopReason,
   CrawlView,
+  FrontierCandidate,
   FrontierPage,
 } from './crawl.types';
 export { CrawlRecoveryRepository } from './crawl-recovery.repository';

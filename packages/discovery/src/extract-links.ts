@@ -1,14 +1,17 @@
 /**
  * Links of an HTML page, with a streaming tokenizer (no DOM): <a href> and <area href> with their
  * text and rel=nofollow, <link rel=next|prev> and <link rel=alternate hreflang=…>. Resolved
- * against <base href> (wherever it appears, like browsers) or the page URL, normalised
- * (normalizeUrl), de-duplicated in document order, http(s) only.
+ * against <base href> (wherever it appears, like browsers) or the page URL, de-duplicated by
+ * `urlKey` in document order (the first spelling is the one fetched), http(s) only.
  */
 import { Parser } from 'htmlparser2';
-import { normalizeUrl } from './normalize-url';
+import { identifyUrl } from './normalize-url';
 
 export interface ExtractedLink {
+  /** The URL to fetch, as the page wrote it (resolved, no fragment). */
   url: string;
+  /** Its de-duplication key (`urlKey`). */
+  key: string;
   /** Anchor text, whitespace collapsed, at most 200 characters ("" for <link>). */
   text: string;
   /** True only when every occurrence of the URL on the page carries rel=nofollow. */
@@ -71,18 +74,18 @@ export function extractLinks(html: string, pageUrl: string): ExtractedLink[] {
     }
   }
 
-  const byUrl = new Map<string, ExtractedLink>();
+  const byKey = new Map<string, ExtractedLink>();
   for (const r of raw) {
-    const url = normalizeUrl(r.href, base);
-    if (!url) continue;
+    const id = identifyUrl(r.href, base);
+    if (!id) continue;
     const text = r.text.replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
-    const seen = byUrl.get(url);
+    const seen = byKey.get(id.key);
     if (!seen) {
-      byUrl.set(url, { url, text, nofollow: r.nofollow });
+      byKey.set(id.key, { url: id.url, key: id.key, text, nofollow: r.nofollow });
       continue;
     }
     if (!seen.text && text) seen.text = text;
     if (!r.nofollow) seen.nofollow = false;
   }
-  return [...byUrl.values()];
+  return [...byKey.values()];
 }

@@ -1,6 +1,6 @@
 export { type ExtractedLink, extractLinks } from './extract-links';
 export { describeError, type FetchOptions, type OpenedBody, openUrl, readText } from './http-fetch';
-export { isSameSite, normalizeUrl } from './normalize-url';
+export { identifyUrl, isSameSite, pathDepth, resolveUrl, type UrlIdentity, urlKey } from './normalize-url';
 export {
   compilePathRules,
   MAX_PATH_PATTERN_LENGTH,

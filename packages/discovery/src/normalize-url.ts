@@ -1,8 +1,13 @@
 /**
- * URL normalisation for de-duplication (crawl frontier, map results) and the same-site rule.
- * Conservative on purpose: only rewrites that cannot change which resource a server returns
- * (case of scheme/host, default port, fragment, percent-escape case, order of query parameters),
- * plus two documented choices: no trailing slash (except the root) and no tracking parameters.
+ * URL identity for discovery (crawl frontier, map results, search hits) and the same-site rule.
+ * Two things are kept apart (RFC 3986 §6):
+ * - the URL that is fetched (`resolveUrl`): exactly as the caller sent it, or as a link or sitemap
+ *   wrote it, resolved against its page — only the fragment (never sent to a server) and tracking
+ *   parameters (which by definition never select content) are dropped;
+ * - the key that de-duplicates (`urlKey`): also drops what cannot change which resource a server
+ *   returns (case of scheme/host, default port, percent-escape case, order of query parameters)
+ *   and tracking parameters. It never touches the path: `/docs/` and `/docs` are two resources
+ *   (static hosts and object stores answer 404 for one of them).
  */
 
 const MAX_URL_LENGTH = 8_192;
@@ -50,13 +55,7 @@ function normalizeQuery(search: string): string {
   return parts.map((p) => p.raw).join('&');
 }
 
-/**
- * Normalise for de-duplication: lowercase scheme+host, drop fragment, drop default port, remove
- * trailing slash except root ("/a/" -> "/a"), sort query params, drop empty "?"; strip common
- * tracking params (utm_*, gclid, fbclid, …). Returns null for non-http(s), unparsable, overlong
- * URLs and URLs with credentials.
- */
-export function normalizeUrl(raw: string, base?: string): string | null {
+function parseHttpUrl(raw: string, base?: string): URL | null {
   const input = raw.trim();
   if (!input || input.length > MAX_URL_LENGTH) return null;
   let url: URL;
@@ -67,14 +66,82 @@ export function normalizeUrl(raw: string, base?: string): string | null {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   if (url.username || url.password || !url.hostname) return null;
-  // WHATWG URL already lowercases scheme and host and drops the scheme's default port.
+  return url;
+}
+
+/** The query as written, without tracking parameters ("" when none is left). */
+function withoutTracking(search: string): string {
+  if (search.length <= 1) return '';
+  const kept = search
+    .slice(1)
+    .split('&')
+    .filter((p) => p !== '' && !isTrackingParam(p.split('=', 1)[0] ?? ''));
+  return kept.length ? `?${kept.join('&')}` : '';
+}
+
+function hrefOf(url: URL): string | null {
+  url.hash = '';
+  if (url.search.length > 1 && /utm_|clid|clkid|mc_[ce]id/i.test(url.search)) {
+    url.search = withoutTracking(url.search);
+  }
+  const out = url.href;
+  return out.length > MAX_URL_LENGTH ? null : out;
+}
+
+function keyOf(url: URL): string | null {
   let host = url.host;
   if (url.hostname.endsWith('.')) host = host.replace(/\.(?=:|$)/, '');
-  let path = upperEscapes(url.pathname).replace(/\/+$/, '');
-  if (path === '') path = '/';
   const query = normalizeQuery(url.search);
-  const out = `${url.protocol}//${host}${path}${query ? `?${query}` : ''}`;
+  const out = `${url.protocol}//${host}${upperEscapes(url.pathname)}${query ? `?${query}` : ''}`;
   return out.length > MAX_URL_LENGTH ? null : out;
+}
+
+/**
+ * The URL to fetch: `raw` resolved against `base`, WHATWG-serialised (which already lowercases
+ * scheme and host and drops the scheme's default port), without its fragment and tracking
+ * parameters. Path, trailing slash and the rest of the query stay as written. null for non-http(s),
+ * unparsable or overlong URLs and URLs with credentials.
+ */
+export function resolveUrl(raw: string, base?: string): string | null {
+  const url = parseHttpUrl(raw, base);
+  return url && hrefOf(url);
+}
+
+/**
+ * The de-duplication key of a URL: lowercase scheme+host, no fragment, no default port, no
+ * trailing dot on the host, uppercase percent-escapes, query parameters sorted, empty "?" dropped,
+ * tracking parameters (utm_*, gclid, fbclid, …) removed. The path keeps its trailing slash.
+ * null exactly when `resolveUrl` is null.
+ */
+export function urlKey(raw: string, base?: string): string | null {
+  const url = parseHttpUrl(raw, base);
+  return url && keyOf(url);
+}
+
+/** A discovered URL: what to fetch and what de-duplicates it. */
+export interface UrlIdentity {
+  url: string;
+  key: string;
+}
+
+/** `resolveUrl` and `urlKey` of one URL from a single parse. */
+export function identifyUrl(raw: string, base?: string): UrlIdentity | null {
+  const parsed = parseHttpUrl(raw, base);
+  if (!parsed) return null;
+  const key = keyOf(parsed);
+  const url = hrefOf(parsed);
+  return url !== null && key !== null ? { url, key } : null;
+}
+
+/**
+ * Depth of `url` below `startUrl` by path: the number of path segments beyond the start URL's
+ * (`/docs/` is 1 segment, `/docs/a/b` 3, so 2 below it). Used for URLs that were not reached by
+ * following links (sitemaps), the meaning peers document for `maxDepth`. Never below 1 for a
+ * URL other than the start URL itself, so a `maxDepth: 0` crawl is the start page alone.
+ */
+export function pathDepth(url: string, startUrl: string): number {
+  const segments = (u: string) => new URL(u).pathname.split('/').filter((s) => s !== '').length;
+  return Math.max(1, segments(url) - segments(startUrl));
 }
 
 function siteHost(hostname: string): string {

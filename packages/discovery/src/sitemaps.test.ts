@@ -105,14 +105,15 @@ describe('collectSitemapUrls', () => {
     await dispatcher.close();
   });
 
-  it('follows an index into gzip, text and feed sitemaps; normalised, de-duplicated, in order', async () => {
+  it('follows an index into gzip, text and feed sitemaps; as written, de-duplicated by key, in order', async () => {
     const b = server.url;
     const res = await collectSitemapUrls([`${b}/sitemap_index.xml`], opts());
-    expect(res.urls).toEqual([
+    expect(res.urls.map((u) => u.url)).toEqual([
       `${b}/a/1`,
-      `${b}/a/2`,
-      `${b}/b/1?x=1&y=2`,
+      `${b}/a/2/`,
+      `${b}/b/1?y=2&x=1`,
       `${b}/b/2`,
+      `${b}/a/2`,
       `${b}/c/1`,
       `${b}/c/2`,
       `${b}/rss/1`,
@@ -128,7 +129,7 @@ describe('collectSitemapUrls', () => {
     const before = process.memoryUsage().heapUsed;
     const res = await collectSitemapUrls([`${server.url}/big.xml`], opts({ maxUrls: 100_000 }));
     expect(res.urls.length).toBe(100_000);
-    expect(res.urls[99_999]).toBe(`${server.url}/p/99999`);
+    expect(res.urls[99_999]?.url).toBe(`${server.url}/p/99999`);
     expect(res.errors).toEqual([]);
     // the result itself is ~10 MB of strings; a parser holding a DOM would be several times more
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(150 * 1024 * 1024);
@@ -139,7 +140,7 @@ describe('collectSitemapUrls', () => {
     big.finished = false;
     const res = await collectSitemapUrls([`${server.url}/big.xml`], opts({ maxUrls: 100 }));
     expect(res.urls.length).toBe(100);
-    expect(res.urls[0]).toBe(`${server.url}/p/0`);
+    expect(res.urls[0]).toEqual({ url: `${server.url}/p/0`, key: `${server.url}/p/0` });
     expect(big.finished).toBe(false);
   });
 
@@ -159,7 +160,7 @@ describe('collectSitemapUrls', () => {
     expect(deep.errors).toEqual([expect.stringMatching(/3\.xml: sitemap index nested deeper than 3 levels/)]);
 
     const many = await collectSitemapUrls([`${server.url}/many.xml`], opts({ maxFiles: 4 }));
-    expect(many.urls).toEqual([0, 1, 2].map((i) => `${server.url}/many/page-${i}`));
+    expect(many.urls.map((u) => u.url)).toEqual([0, 1, 2].map((i) => `${server.url}/many/page-${i}`));
     expect(many.filesFetched).toBe(4);
     expect(many.errors).toEqual(['skipped 7 sitemap file(s): more than 4 sitemap files']);
   });

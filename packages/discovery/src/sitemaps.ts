@@ -2,11 +2,12 @@
  * Collect page URLs from sitemaps: follows sitemap indexes (at most 3 levels below the given
  * files), gzip (by magic bytes), XML, plain text and RSS/Atom; fetches up to 4 files at a time;
  * stops at `maxUrls` unique URLs; a broken file is skipped and recorded in `errors`, never thrown.
- * URLs come back normalised, de-duplicated, in document order (files in the order they are
- * listed). No same-site filtering here: callers apply their own rules.
+ * URLs come back as written (resolved, no fragment) with their key, de-duplicated by key, in
+ * document order (files in the order they are listed). No same-site filtering here: callers
+ * apply their own rules.
  */
 import { describeError, type FetchOptions, openUrl } from './http-fetch';
-import { normalizeUrl } from './normalize-url';
+import { identifyUrl, resolveUrl, type UrlIdentity, urlKey } from './normalize-url';
 import { parseSitemapStream } from './sitemap-parser';
 
 export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
@@ -26,7 +27,7 @@ export interface SitemapOptions extends FetchOptions {
 }
 
 export interface SitemapCollection {
-  urls: string[];
+  urls: UrlIdentity[];
   errors: string[];
   /** Sitemap files actually fetched. */
   filesFetched?: number;
@@ -67,14 +68,14 @@ export async function collectSitemapUrls(
   let abortedNoted = false;
   const full = () => seen.size >= maxUrls;
 
-  const visit = async (rawUrl: string, depth: number): Promise<string[]> => {
+  const visit = async (rawUrl: string, depth: number): Promise<UrlIdentity[]> => {
     if (full()) return [];
     if (opts.signal?.aborted) {
       if (!abortedNoted) errors.push('sitemaps: stopped (time budget or caller abort)');
       abortedNoted = true;
       return [];
     }
-    const key = normalizeUrl(rawUrl);
+    const key = urlKey(rawUrl);
     if (!key) {
       errors.push(`${rawUrl.slice(0, 200)}: not an http(s) URL`);
       return [];
@@ -87,7 +88,7 @@ export async function collectSitemapUrls(
     }
     started++;
 
-    const pages: string[] = [];
+    const pages: UrlIdentity[] = [];
     const children: string[] = [];
     await limiter.acquire();
     try {
@@ -104,15 +105,15 @@ export async function collectSitemapUrls(
         {
           onLoc(loc, type) {
             if (type === 'sitemap') {
-              const child = normalizeUrl(loc, base);
+              const child = resolveUrl(loc, base);
               if (child && children.length < MAX_INDEX_ENTRIES) children.push(child);
               return true;
             }
             if (full()) return false;
-            const url = normalizeUrl(loc, base);
-            if (url && !seen.has(url)) {
-              seen.add(url);
-              pages.push(url);
+            const id = identifyUrl(loc, base);
+            if (id && !seen.has(id.key)) {
+              seen.add(id.key);
+              pages.push(id);
             }
             return !full();
           },
@@ -142,7 +143,7 @@ export async function collectSitemapUrls(
 
   const lists = await Promise.all(sitemapUrls.map((u) => visit(u, 0)));
   if (skipped > 0) errors.push(`skipped ${skipped} sitemap file(s): more than ${maxFiles} sitemap files`);
-  const urls: string[] = [];
+  const urls: UrlIdentity[] = [];
   for (const list of lists) {
     for (const u of list) {
       if (urls.length >= maxUrls) break;

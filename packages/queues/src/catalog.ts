@@ -143,6 +143,8 @@ export interface ScrapeJobResult {
 export interface MapJobResult {
   links: string[];
   total: number;
+  /** What went wrong without failing the map (the start page failed, but other sources gave links). */
+  warning?: string;
 }
 
 /** Return value of an `extract` job. */

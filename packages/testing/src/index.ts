@@ -5,3 +5,4 @@ export * from './fixture-site';
 export * from './local-server';
 export * from './map-site';
 export * from './searxng-fixture';
+export * from './strict-slash-site';

@@ -30,7 +30,7 @@ export interface MapSite {
 
 /** Paths every map of this site must find (besides /p/*), relative to the site root. */
 export const MAP_SITE_PAGES = {
-  startLinks: ['/about', '/blog', '/products?a=1&b=2', '/hub', '/search', '/archive'],
+  startLinks: ['/about', '/blog', '/products?b=2&a=1', '/hub', '/search', '/archive'],
   sitemapDocs: ['/docs/getting-started', '/docs/api', '/blog/search-tips', '/blog/research-notes'],
   shallowOnly: ['/hub/deep-1', '/hub/deep-2'],
   disallowed: ['/private/secret', '/private/hidden', '/private/also'],
@@ -117,7 +117,7 @@ export async function startMapSite(opts: MapSiteOptions = {}): Promise<MapSite> 
         return send(
           res,
           200,
-          urlset([`${base}/guessed/from-sitemap-xml`, `${base}/about/`]),
+          urlset([`${base}/guessed/from-sitemap-xml`, `${base}/about#team`]),
           'application/xml',
         );
       case '/sitemaps/docs.xml':
@@ -126,8 +126,8 @@ export async function startMapSite(opts: MapSiteOptions = {}): Promise<MapSite> 
           200,
           urlset([
             `${base}/docs/getting-started`,
-            `${base}/docs/api/`,
             `${base}/docs/api?utm_source=newsletter`,
+            `${base}/docs/api#overview`,
             `${base}/private/secret`,
             'https://other.example/not-this-site',
             `${base}/blog/search-tips`,
@@ -143,7 +143,7 @@ export async function startMapSite(opts: MapSiteOptions = {}): Promise<MapSite> 
             ['/about?utm_campaign=spring', 'About (tracked)'],
             ['/blog', 'Blog'],
             ['/blog/search-tips#intro', 'Tips'],
-            ['/docs/getting-started/', 'Docs'],
+            ['/docs/getting-started#install', 'Docs'],
             ['/private/hidden', 'Hidden'],
             ['/products?b=2&a=1', 'Products'],
             ['/hub', 'Hub'],
@@ -158,7 +158,7 @@ export async function startMapSite(opts: MapSiteOptions = {}): Promise<MapSite> 
           res,
           page('Hub', [
             ['/hub/deep-1', 'Deep one'],
-            ['/hub/deep-2/', 'Deep two'],
+            ['/hub/deep-2?utm_medium=hub', 'Deep two'],
             ['/private/also', 'Also private'],
             ['/', 'Home'],
           ]),

@@ -1,5 +1,11 @@
-import type { CrawlOptions, CrawlPageTask, CrawlsRepository, DocumentsRepository } from '@wcs/db';
-import { extractLinks } from '@wcs/discovery';
+import type {
+  CrawlOptions,
+  CrawlPageTask,
+  CrawlsRepository,
+  DocumentsRepository,
+  FrontierCandidate,
+} from '@wcs/db';
+import { extractLinks, urlKey } from '@wcs/discovery';
 import { type ServiceError, toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import { DelayedError, type DocumentData, type Job, type PayloadOf, type QueueProducer } from '@wcs/queues';
@@ -77,6 +83,12 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     try {
       task = await deps.crawls.startPage(pageId);
       if (!task) return { pageId, status: 'skipped' };
+      if (task.duplicateOf) {
+        // A done page's redirect already ended here: the page is crawled, not fetched twice.
+        const d = await deps.crawls.markDuplicate(crawlId, pageId);
+        if (d.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
+        return { pageId, status: 'skipped' };
+      }
       if (task.attempts > s.maxStarts) {
         await fail(deps, task, `Gave up after ${task.attempts - 1} interrupted attempts`, 'INTERNAL', null);
         return { pageId, status: 'failed' };
@@ -102,6 +114,8 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       const outcome = await deps.crawls.completePage(crawlId, pageId, {
         result: storedResult(data, task.options.format),
         statusCode: page.statusCode,
+        // Where a redirect ended, so neither URL is fetched again.
+        finalKey: urlKey(page.finalUrl) ?? task.urlKey,
         links,
       });
       if (outcome.outcome === 'out_of_credits') {
@@ -110,6 +124,10 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         return { pageId, status: 'out_of_credits' };
       }
       if (outcome.outcome === 'skipped') return { pageId, status: 'skipped' };
+      if (outcome.outcome === 'duplicate') {
+        if (outcome.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
+        return { pageId, status: 'skipped' };
+      }
       // After the commit: a failed enqueue leaves queued rows that the reconciler picks up.
       await enqueuePages(deps.producer, crawlId, outcome.newPages).catch((err: unknown) =>
         deps.logger.warn({ err, crawlId }, 'enqueue of new pages failed; left to the reconciler'),
@@ -129,19 +147,17 @@ async function nextLinks(
   task: CrawlPageTask,
   page: RenderResult,
   maxLinks: number,
-): Promise<Array<{ url: string; depth: number }>> {
+): Promise<FrontierCandidate[]> {
   const depth = task.depth + 1;
   if (depth > task.options.maxDepth || !HTML_TYPES.has(page.contentType)) return [];
   // rel=nofollow links are not followed (the site asked); they still appear in the page's markdown.
-  const found = extractLinks(page.body, page.finalUrl)
-    .filter((l) => !l.nofollow)
-    .map((l) => l.url);
+  const found = extractLinks(page.body, page.finalUrl).filter((l) => !l.nofollow);
   const filter = new LinkFilter(
     { crawlId: task.crawlId, crawlUrl: task.crawlUrl, robotsTxt: task.robotsTxt, options: task.options },
     deps.robots,
   );
   const accepted = await filter.accept(found, maxLinks);
-  return accepted.map((url) => ({ url, depth }));
+  return accepted.map((l) => ({ url: l.url, key: l.key, depth }));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CrawlsRepository } from '@wcs/db';
-import { collectSitemapUrls, fetchRobots, type Robots } from '@wcs/discovery';
+import { collectSitemapUrls, fetchRobots, pathDepth, type Robots, urlKey } from '@wcs/discovery';
 import { toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import type { Job, PayloadOf, QueueProducer } from '@wcs/queues';
@@ -24,8 +24,9 @@ export interface CrawlStartDeps {
 
 /**
  * `crawl` jobs: robots.txt (stored on the crawl, with its Crawl-delay), then the frontier's seeds —
- * the start URL at depth 0 and sitemap URLs at depth 1 (robots `Sitemap:` lines, else
- * /sitemap.xml), same site, allowed by the rules and robots, within maxPages — and their jobs.
+ * the start URL at depth 0 and sitemap URLs (robots `Sitemap:` lines, else /sitemap.xml) at their
+ * path depth below the start URL (`pathDepth`; deeper than maxDepth = left out), same site,
+ * allowed by the rules and robots, within maxPages — and their jobs.
  * Safe to run twice: seeding inserts nothing twice and page jobs share their page's id.
  */
 export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings) {
@@ -59,16 +60,19 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
         );
         return { crawlId: crawl.crawlId, seeded: 0 };
       }
-      const seeds = [{ url: crawl.url, depth: 0 }];
+      const startKey = urlKey(crawl.url) ?? crawl.url;
+      const seeds = [{ url: crawl.url, key: startKey, depth: 0 }];
       if (o.maxDepth >= 1 && o.maxPages > 1 && s.sitemapMaxUrls > 0) {
         const sitemaps = robots?.sitemaps.length
           ? robots.sitemaps
           : [new URL('/sitemap.xml', crawl.url).href];
         const found = await collectSitemapUrls(sitemaps, { ...fetchOpts, maxUrls: s.sitemapMaxUrls });
-        const accepted = await filter.accept(found.urls, o.maxPages);
-        for (const url of accepted.filter((u) => u !== crawl.url).slice(0, o.maxPages - 1)) {
-          seeds.push({ url, depth: 1 });
-        }
+        // A sitemap never smuggles pages deeper than maxDepth into a crawl.
+        const shallow = found.urls
+          .filter((u) => u.key !== startKey)
+          .map((u) => ({ ...u, depth: pathDepth(u.url, crawl.url) }))
+          .filter((u) => u.depth <= o.maxDepth);
+        seeds.push(...(await filter.accept(shallow, o.maxPages - 1)));
       }
       const pages = await deps.crawls.seed(crawl.crawlId, {
         robotsTxt,

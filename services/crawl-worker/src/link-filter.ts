@@ -1,5 +1,5 @@
 import type { CrawlOptions } from '@wcs/db';
-import { compilePathRules, isSameSite, normalizeUrl } from '@wcs/discovery';
+import { compilePathRules, isSameSite, type UrlIdentity } from '@wcs/discovery';
 import type { RobotsCache } from './robots-cache';
 
 // Links to files that are never pages: following them would spend the crawl's maxPages budget
@@ -15,7 +15,7 @@ export interface CrawlScope {
 }
 
 /**
- * Which URLs join a crawl's frontier: normalised, same site (subdomains when allowed), passing
+ * Which URLs join a crawl's frontier: unique by key, same site (subdomains when allowed), passing
  * includePaths/excludePaths (path + query, see @wcs/discovery), not an obvious file, and allowed
  * by the robots.txt of their origin unless the crawl ignores it.
  */
@@ -32,20 +32,20 @@ export class LinkFilter {
     });
   }
 
-  /** The accepted URLs among `raw`, normalised, de-duplicated, in input order, at most `max`. */
-  async accept(raw: Iterable<string>, max: number): Promise<string[]> {
-    const out: string[] = [];
+  /** The accepted URLs among `found`, de-duplicated by key, in input order, at most `max`. */
+  async accept<T extends UrlIdentity>(found: Iterable<T>, max: number): Promise<T[]> {
+    const out: T[] = [];
     const seen = new Set<string>();
-    for (const r of raw) {
+    for (const id of found) {
       if (out.length >= max) break;
-      const url = normalizeUrl(r);
-      if (!url || seen.has(url)) continue;
-      seen.add(url);
+      if (seen.has(id.key)) continue;
+      seen.add(id.key);
+      const url = id.url;
       if (!isSameSite(url, this.scope.crawlUrl, this.scope.options.allowSubdomains)) continue;
       if (NOT_A_PAGE.test(new URL(url).pathname)) continue;
       if (!this.rules(url)) continue;
       if (!(await this.robotsAllow(url))) continue;
-      out.push(url);
+      out.push(id);
     }
     return out;
   }

@@ -2,10 +2,11 @@
  * `map` jobs: list a site's URLs fast, without a crawl. Sources, in this order of the answer:
  * the start page (and its links; rendered with engine `auto`), the sitemaps (robots.txt `Sitemap:`
  * lines, else /sitemap.xml and /sitemap_index.xml; indexes and gzip included), then links of a
- * shallow crawl (depth 1, MAP_SHALLOW_PAGES pages, plain fetch). Everything is normalised,
- * de-duplicated, same-site and robots-allowed; `search` filters and ranks; `maxUrls` caps.
- * The job budget bounds everything: when it runs out we answer with what was found — except for
- * the start page, whose failure (unreachable, DNS, forbidden, HTTP error, timeout) is the error.
+ * shallow crawl (depth 1, MAP_SHALLOW_PAGES pages, plain fetch). URLs are listed as written
+ * (resolved, no fragment), de-duplicated by `urlKey`, same-site and robots-allowed; `search`
+ * filters and ranks; `maxUrls` caps. The job budget bounds everything: when it runs out we answer
+ * with what was found. A start page that fails (HTTP error, blocked, timeout, unreachable) is a
+ * `warning` when the other sources found links, and the map's error only when nothing was found.
  */
 import {
   allowAllRobots,
@@ -13,14 +14,21 @@ import {
   extractLinks,
   fetchRobots,
   isSameSite,
-  normalizeUrl,
   type Robots,
+  resolveUrl,
   type SitemapCollection,
+  urlKey,
 } from '@wcs/discovery';
-import { TargetBlockedError, TargetHttpError, TimeoutError } from '@wcs/errors';
+import {
+  type ServiceError,
+  TargetBlockedError,
+  TargetHttpError,
+  TimeoutError,
+  toServiceError,
+} from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import type { MapJobResult, PayloadOf } from '@wcs/queues';
-import type { Renderer } from '@wcs/renderer';
+import type { Renderer, RenderResult } from '@wcs/renderer';
 import type { Dispatcher } from 'undici';
 import { type MapCandidate, rankBySearch } from './map-search';
 
@@ -89,7 +97,7 @@ class RobotsBook {
   }
 }
 
-/** Origin of a normalised URL by string slicing: no URL parse per URL on 100k-URL maps. */
+/** Origin of a resolved URL by string slicing: no URL parse per URL on 100k-URL maps. */
 function originOf(normalized: string): string {
   const slash = normalized.indexOf('/', normalized.indexOf('://') + 3);
   return slash === -1 ? normalized : normalized.slice(0, slash);
@@ -118,7 +126,8 @@ export async function runMap(deps: MapDeps, p: PayloadOf<'map'>): Promise<MapJob
   const subs = p.includeSubdomains;
 
   try {
-    const start = normalizeUrl(p.url) ?? p.url;
+    const start = resolveUrl(p.url) ?? p.url;
+    const startKey = urlKey(start) ?? start;
     const startOrigin = new URL(start).origin;
     const startRobots = (await book.load(startOrigin)) ?? allowAllRobots();
 
@@ -144,34 +153,33 @@ export async function runMap(deps: MapDeps, p: PayloadOf<'map'>): Promise<MapJob
       sitemapCount = s.urls.length;
     });
 
-    // The start page: its failure is the map's failure (never an empty success).
+    // The start page. Its failure is kept: a warning if other sources find links, else the error.
     let finalUrl = start;
+    let finalKey = startKey;
     let startLinks: ReturnType<typeof extractLinks> = [];
+    let startError: ServiceError | null = null;
+    const warnings: string[] = [];
     const startAllowed = startRobots.isAllowed(start);
     if (startAllowed) {
-      let page: Awaited<ReturnType<Renderer['render']>>;
       try {
-        page = await renderer.render({
-          url: start,
-          engine: 'auto',
+        const page = await fetchStartPage(renderer, start, {
           timeoutMs: Math.min(settings.pageTimeoutMs, remaining()),
-          signal: budget.signal,
+          budget: budget.signal,
+          budgetMs: p.timeoutMs,
         });
-      } catch (err) {
-        if (budget.signal.aborted)
-          throw new TimeoutError(
-            `Map of ${start}: the start page did not answer within the ${p.timeoutMs} ms budget`,
+        finalUrl = resolveUrl(page.finalUrl) ?? start;
+        finalKey = urlKey(finalUrl) ?? startKey;
+        if (isHtml(page.contentType)) startLinks = extractLinks(page.body, page.finalUrl);
+        else
+          warnings.push(
+            `The start page is not HTML (${page.contentType || 'no content type'}): its links were not read`,
           );
-        throw err;
+      } catch (err) {
+        startError = toServiceError(err);
+        warnings.push(
+          `The start page failed (${startError.code}: ${startError.message}); links come from the other sources`,
+        );
       }
-      if (BLOCK_STATUSES.has(page.statusCode)) {
-        throw new TargetBlockedError(`Target refused automated access (HTTP ${page.statusCode})`, {
-          details: { statusCode: page.statusCode },
-        });
-      }
-      if (page.statusCode >= 400) throw new TargetHttpError(page.statusCode);
-      finalUrl = normalizeUrl(page.finalUrl) ?? start;
-      if (isHtml(page.contentType)) startLinks = extractLinks(page.body, page.finalUrl);
     }
     // Same-site depends only on the origin: decide once per origin.
     const siteByOrigin = new Map<string, boolean>();
@@ -186,9 +194,9 @@ export async function runMap(deps: MapDeps, p: PayloadOf<'map'>): Promise<MapJob
     };
 
     // Shallow crawl: same-site, followable, robots-allowed pages linked from the start page.
-    const shallowLinks: Array<{ url: string; text: string }> = [];
+    const shallowLinks: ReturnType<typeof extractLinks> = [];
     const toVisit = startLinks
-      .filter((l) => !l.nofollow && l.url !== start && l.url !== finalUrl && sameSite(l.url))
+      .filter((l) => !l.nofollow && l.key !== startKey && l.key !== finalKey && sameSite(l.url))
       .filter((l) => !NOT_A_PAGE.test(new URL(l.url).pathname))
       .map((l) => l.url);
     // Only URLs whose robots.txt was read are candidates (the predicate allows unknown origins).
@@ -220,25 +228,26 @@ export async function runMap(deps: MapDeps, p: PayloadOf<'map'>): Promise<MapJob
     await Promise.all(Array.from({ length: Math.max(1, settings.concurrency) }, worker));
     const sitemaps = await sitemapsDone;
 
-    // Merge in answer order; the first non-empty link text wins (used by `search`).
-    const merged = new Map<string, string>();
-    const add = (url: string, text: string) => {
-      const seen = merged.get(url);
-      if (seen === undefined) merged.set(url, text);
-      else if (!seen && text) merged.set(url, text);
+    // Merge in answer order by key (the first spelling is listed); the first non-empty link text
+    // wins (used by `search`).
+    const merged = new Map<string, MapCandidate>();
+    const add = (key: string, url: string, text: string) => {
+      const seen = merged.get(key);
+      if (seen === undefined) merged.set(key, { url, text });
+      else if (!seen.text && text) seen.text = text;
     };
-    if (startAllowed) add(finalUrl, '');
-    for (const l of startLinks) add(l.url, l.text);
-    for (const u of sitemaps.urls) add(u, '');
-    for (const l of shallowLinks) add(l.url, l.text);
+    if (startAllowed && !startError) add(finalKey, finalUrl, '');
+    for (const l of startLinks) add(l.key, l.url, l.text);
+    for (const u of sitemaps.urls) add(u.key, u.url, '');
+    for (const l of shallowLinks) add(l.key, l.url, l.text);
 
-    const siteUrls = [...merged.keys()].filter(sameSite);
-    const robotsAllow = await book.predicate(siteUrls);
-    let candidates: MapCandidate[] = siteUrls
-      .filter(robotsAllow)
-      .map((url) => ({ url, text: merged.get(url) ?? '' }));
+    const siteCandidates = [...merged.values()].filter((c) => sameSite(c.url));
+    const robotsAllow = await book.predicate(siteCandidates.map((c) => c.url));
+    let candidates: MapCandidate[] = siteCandidates.filter((c) => robotsAllow(c.url));
     if (p.search) candidates = rankBySearch(candidates, p.search);
     const links = candidates.slice(0, p.maxUrls).map((c) => c.url);
+    // Nothing found anywhere: the start page's failure is the answer (the credit is refunded).
+    if (startError && siteCandidates.length === 0) throw startError;
 
     logger.info(
       {
@@ -247,15 +256,41 @@ export async function runMap(deps: MapDeps, p: PayloadOf<'map'>): Promise<MapJob
         sitemapUrls: sitemaps.urls.length,
         sitemapErrors: sitemaps.errors.slice(0, 5),
         startLinks: startLinks.length,
+        startError: startError?.code,
         shallowPages: fetched,
         budgetExhausted: budget.signal.aborted,
         ms: Date.now() - started,
       },
       'map done',
     );
-    return { links, total: links.length };
+    return { links, total: links.length, ...(warnings.length ? { warning: warnings.join('; ') } : {}) };
   } finally {
     clearTimeout(timer);
     if (!budget.signal.aborted) budget.abort(new Error('map finished'));
   }
+}
+
+/** The start page, its HTTP errors and blocks as errors (a timeout of the budget says so). */
+async function fetchStartPage(
+  renderer: Renderer,
+  url: string,
+  o: { timeoutMs: number; budget: AbortSignal; budgetMs: number },
+): Promise<RenderResult> {
+  let page: RenderResult;
+  try {
+    page = await renderer.render({ url, engine: 'auto', timeoutMs: o.timeoutMs, signal: o.budget });
+  } catch (err) {
+    if (o.budget.aborted)
+      throw new TimeoutError(
+        `Map of ${url}: the start page did not answer within the ${o.budgetMs} ms budget`,
+      );
+    throw err;
+  }
+  if (BLOCK_STATUSES.has(page.statusCode)) {
+    throw new TargetBlockedError(`Target refused automated access (HTTP ${page.statusCode})`, {
+      details: { statusCode: page.statusCode },
+    });
+  }
+  if (page.statusCode >= 400) throw new TargetHttpError(page.statusCode);
+  return page;
 }

@@ -190,12 +190,20 @@ class CrawlProgress(TypedDict):
 # -- map / search / extract --------------------------------------------------------------------
 
 
-class MapResponse(TypedDict):
-    """``POST /v1/map``: not wrapped in ``data``; ``total`` is ``len(links)``."""
-
+class _MapResponseRequired(TypedDict):
     success: bool
     links: List[str]
     total: int
+
+
+class MapResponse(_MapResponseRequired, total=False):
+    """``POST /v1/map``: not wrapped in ``data``; ``total`` is ``len(links)``.
+
+    ``warning`` is present when the start page failed (or was not HTML) but sitemaps or links
+    still gave URLs.
+    """
+
+    warning: str
 
 
 class _SearchResultRequired(TypedDict):

@@ -113,7 +113,7 @@ export const OPERATIONS: OperationSpec[] = [
     path: '/v1/crawl',
     summary: 'Start a crawl (1 credit per page crawled, charged as pages complete)',
     description:
-      'Breadth first from url; robots.txt obeyed unless ignoreRobotsTxt; sitemap URLs seed the frontier at depth 1; maxDepth and maxPages exact. 402 when the balance is 0.',
+      'Breadth first from url; robots.txt obeyed unless ignoreRobotsTxt; sitemap URLs seed the frontier at their path depth below the start URL (deeper than maxDepth are left out); maxDepth and maxPages exact. 402 when the balance is 0.',
     body: crawlBody,
     success: {
       status: 202,
@@ -256,13 +256,18 @@ export const OPERATIONS: OperationSpec[] = [
     body: mapBody,
     success: {
       status: 200,
-      description: 'normalised, de-duplicated, same-site URLs (ranked when search is given)',
+      description:
+        'same-site URLs as written (no fragment), de-duplicated by key (host case, default port, query order, tracking parameters; never the trailing slash), ranked when search is given',
       schema: {
         type: 'object',
         properties: {
           success: { const: true },
           links: { type: 'array', items: { type: 'string' } },
           total: { type: 'integer' },
+          warning: {
+            type: 'string',
+            description: 'present when the start page failed (or was not HTML) but other sources gave links',
+          },
         },
       },
     },

@@ -1,5 +1,5 @@
 import type { CrawlPageView, CrawlView } from '@wcs/db';
-import { compilePathRules, normalizeUrl } from '@wcs/discovery';
+import { compilePathRules, resolveUrl } from '@wcs/discovery';
 import { InsufficientCreditsError, InvalidUrlError, NotFoundError, ValidationError } from '@wcs/errors';
 import { outputFormat } from '@wcs/queues';
 import { Router } from 'express';
@@ -17,7 +17,7 @@ const pathPatterns = z.array(z.string({ error: 'must be a string' })).max(20, 'a
 
 export const crawlBody = z.strictObject({
   url: z.string({ error: 'is required and must be a string' }),
-  /** 0 = the start page only; sitemap URLs count as depth 1. */
+  /** 0 = the start page only; link hops, or for sitemap URLs their path depth below the start URL. */
   maxDepth: z.number().int().min(0).max(1_000).default(2),
   maxPages: z.number().int().min(1).max(MAX_CRAWL_PAGES).default(100),
   /** Regular expressions on path + query (`/blog/.*`); see the README for the exact rule. */
@@ -78,7 +78,8 @@ export function crawlRoutes(deps: GatewayDeps): Router {
     const auth = authOf(res);
     const body = parseBody(crawlBody, req.body);
     const target = normalizeTargetUrl(body.url, { prependHttps: true });
-    const url = normalizeUrl(target);
+    // Fetched exactly as sent (only the fragment goes): `/docs/` and `/docs` are two resources.
+    const url = resolveUrl(target);
     if (!url) throw new InvalidUrlError(`url: "${body.url.slice(0, 200)}" is not a crawlable URL`);
     // Throws ValidationError naming the bad pattern (includePaths.2: …).
     compilePathRules({ includePaths: body.includePaths, excludePaths: body.excludePaths });

@@ -61,7 +61,12 @@ export function mapRoutes(deps: GatewayDeps): Router {
       // The worker answers before its budget ends; the margin covers queueing and Redis.
       waitMs: body.timeout + 5_000,
     });
-    res.json({ success: true, links: result.links, total: result.total });
+    res.json({
+      success: true,
+      links: result.links,
+      total: result.total,
+      ...(result.warning ? { warning: result.warning } : {}),
+    });
   });
   return router;
 }
