@@ -1,4 +1,4 @@
-import pino, { type Logger, type LoggerOptions } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
 
@@ -17,8 +17,20 @@ export const REDACT_PATHS = [
   '*.token',
 ];
 
-/** One root logger per process; bind request/job/account ids with `logger.child({...})`. */
-export function createLogger(opts: { service: string; level?: string } & LoggerOptions): Logger {
+/**
+ * One root logger per process; bind request/job/account ids with `logger.child({...})`.
+ * `destination` (default stdout) lets tests read the lines.
+ */
+export function createLogger(
+  opts: { service: string; level?: string } & LoggerOptions,
+  destination?: DestinationStream,
+): Logger {
   const { service, level = 'info', ...rest } = opts;
-  return pino({ level, base: { service }, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, ...rest });
+  const options = {
+    level,
+    base: { service },
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    ...rest,
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -4,5 +4,6 @@ export * from './catalog';
 export * from './connection';
 export * from './idle-service';
 export * from './producer';
+export * from './redis-errors';
 export * from './wait';
 export * from './worker';

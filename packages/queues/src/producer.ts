@@ -3,6 +3,7 @@ import { type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type PayloadInputOf, type PayloadOf, type QueueName, queueCatalog } from './catalog';
 import { createRedisConnection } from './connection';
+import { RedisErrorLog, type RedisErrorLogger } from './redis-errors';
 
 /** Typed, validated enqueue for every queue of the catalog; one shared fail-fast connection. */
 export class QueueProducer {
@@ -10,14 +11,18 @@ export class QueueProducer {
   private readonly events = new Map<QueueName, QueueEvents>();
   private readonly eventConnections: Redis[] = [];
   readonly connection: Redis;
+  private readonly errors: RedisErrorLog;
 
   constructor(
     private readonly redisUrl: string,
     private readonly prefix: string,
+    /** Where Redis errors go (rate-limited, see RedisErrorLog); without a logger they are dropped. */
+    opts: { logger?: RedisErrorLogger; errorLogIntervalMs?: number } = {},
   ) {
+    this.errors = new RedisErrorLog(opts.logger, { intervalMs: opts.errorLogIntervalMs });
     this.connection = createRedisConnection(redisUrl, 'producer');
     // ioredis emits 'error' on every failed reconnect; unhandled it would crash the process.
-    this.connection.on('error', () => {});
+    this.errors.watch(this.connection, 'producer');
   }
 
   queue<N extends QueueName>(name: N): Queue {
@@ -28,7 +33,7 @@ export class QueueProducer {
         prefix: this.prefix,
         defaultJobOptions: queueCatalog[name].jobOptions,
       });
-      q.on('error', () => {});
+      this.errors.watch(q, 'producer');
       this.queues.set(name, q);
     }
     return q;
@@ -39,7 +44,7 @@ export class QueueProducer {
     let e = this.events.get(name);
     if (!e) {
       const connection = createRedisConnection(this.redisUrl, 'worker');
-      connection.on('error', () => {});
+      this.errors.watch(connection, 'queue-events');
       this.eventConnections.push(connection);
       e = new QueueEvents(name, {
         connection,
@@ -49,7 +54,7 @@ export class QueueProducer {
         lastEventId: `${Date.now() - 60_000}-0`,
         prefix: this.prefix,
       });
-      e.on('error', () => {});
+      this.errors.watch(e, 'queue-events');
       this.events.set(name, e);
     }
     return e;

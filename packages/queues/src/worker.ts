@@ -3,6 +3,7 @@ import { DelayedError, type Job, UnrecoverableError, Worker, type WorkerOptions 
 import type { Redis } from 'ioredis';
 import { type PayloadOf, type QueueName, queueCatalog } from './catalog';
 import { createRedisConnection } from './connection';
+import { RedisErrorLog } from './redis-errors';
 
 export interface DefineWorkerOptions {
   redisUrl: string;
@@ -11,7 +12,13 @@ export interface DefineWorkerOptions {
   /** How long a job's lock lives without renewal; a dead worker's job is retried after ~this. */
   lockDurationMs: number;
   stalledIntervalMs: number;
-  logger?: { error(o: object, m?: string): void; warn(o: object, m?: string): void };
+  logger?: {
+    error(o: object, m?: string): void;
+    warn(o: object, m?: string): void;
+    info(o: object, m?: string): void;
+  };
+  /** Redis errors are logged at most once per this interval (default 15 s). */
+  errorLogIntervalMs?: number;
 }
 
 export interface DefinedWorker {
@@ -29,8 +36,9 @@ export function defineWorker<N extends QueueName, R>(
   processor: (payload: PayloadOf<N>, job: Job) => Promise<R>,
   opts: DefineWorkerOptions,
 ): DefinedWorker {
-  const connection: Redis = createRedisConnection(opts.redisUrl, 'worker');
-  connection.on('error', () => {});
+  const errors = new RedisErrorLog(opts.logger, { intervalMs: opts.errorLogIntervalMs });
+  const role = `worker:${name}`;
+  const connection: Redis = errors.watch(createRedisConnection(opts.redisUrl, 'worker'), role);
   const schema = queueCatalog[name].payload;
   const worker = new Worker(
     name,
@@ -64,7 +72,8 @@ export function defineWorker<N extends QueueName, R>(
       autorun: true,
     } satisfies WorkerOptions,
   );
-  worker.on('error', (err) => opts.logger?.error({ err, queue: name }, 'worker error'));
+  // Mostly lost connections while Redis is down: rate-limited like the connection's own errors.
+  errors.watch(worker, role);
   return {
     worker,
     async close() {

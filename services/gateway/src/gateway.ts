@@ -11,7 +11,7 @@ import {
   MonitorsRepository,
 } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
-import { createRedisConnection, QueueProducer } from '@wcs/queues';
+import { createRedisConnection, QueueProducer, RedisErrorLog } from '@wcs/queues';
 import { createSearchProvider } from '@wcs/search';
 import { createApp } from './app';
 import type { GatewayDeps } from './deps';
@@ -27,9 +27,12 @@ export interface RunningGateway {
 /** Build the gateway's dependencies from config and start listening. Used by main.ts and tests. */
 export async function startGateway(env: GatewayEnv, logger: Logger): Promise<RunningGateway> {
   const db = createDb(env.DATABASE_URL);
-  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX);
-  const redis = createRedisConnection(env.REDIS_URL, 'producer');
-  redis.on('error', () => {});
+  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
+  // The rate limiter's connection; its errors are logged like the queues' (rate-limited).
+  const redis = new RedisErrorLog(logger).watch(
+    createRedisConnection(env.REDIS_URL, 'producer'),
+    'rate-limit',
+  );
   const deps: GatewayDeps = {
     logger,
     producer,

@@ -23,7 +23,7 @@ export async function startMonitorScheduler(
 ): Promise<RunningMonitorScheduler> {
   const db = createDb(env.DATABASE_URL);
   const monitors = new MonitorsRepository(db);
-  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX);
+  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
   const schedules = new MonitorSchedules(producer.queue('monitor-check'), env.MONITOR_INTERVAL_SCALE);
   const rebuilt = await schedules.rebuild(monitors);
   logger.info(rebuilt, 'monitor schedulers rebuilt from PostgreSQL');

@@ -18,7 +18,7 @@ export interface RunningScrapeWorker {
 export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): Promise<RunningScrapeWorker> {
   const db = createDb(env.DATABASE_URL);
   const batches = new BatchesRepository(db);
-  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX);
+  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
   const index = createDocumentIndexer({ documents: new DocumentsRepository(db), logger });
   const renderer = createRendererFromEnv(env, logger);
   const workerOpts = {
