@@ -1,3 +1,5 @@
+import { urlKey } from '@wcs/discovery';
+
 /** What every search provider is asked. */
 export interface SearchQuery {
   query: string;
@@ -28,22 +30,14 @@ export interface SearchProvider {
   search(q: SearchQuery, signal?: AbortSignal): Promise<SearchHit[]>;
 }
 
-/** Keep the first hit per URL, http(s) only, at most `n`. */
+/** Keep the first hit per URL key (`urlKey`: never merges `/a/` with `/a`), http(s) only, at most `n`. */
 export function uniqueHits(hits: Iterable<SearchHit>, n: number): SearchHit[] {
   const seen = new Set<string>();
   const out: SearchHit[] = [];
   for (const h of hits) {
     if (out.length >= n) break;
-    let key: string;
-    try {
-      const u = new URL(h.url);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') continue;
-      u.hash = '';
-      key = u.toString();
-    } catch {
-      continue;
-    }
-    if (seen.has(key)) continue;
+    const key = urlKey(h.url);
+    if (key === null || seen.has(key)) continue;
     seen.add(key);
     out.push({ ...h, title: h.title.trim(), description: h.description.trim() });
   }
