@@ -6,7 +6,7 @@
 import { type StrictSlashSite, startStrictSlashSite } from '@wcs/testing';
 import request from 'supertest';
 import { startCrawl, waitForCrawl } from './crawl-helpers';
-import { balanceOf, createTestAccount, type Stack, startStack } from './harness';
+import { balanceOf, createTestAccount, pollUntil, type Stack, startStack } from './harness';
 
 let stack: Stack;
 const sites: StrictSlashSite[] = [];
@@ -19,7 +19,6 @@ async function site(sitemapPaths?: string[]): Promise<StrictSlashSite> {
 
 beforeAll(async () => {
   stack = await startStack({
-    worker: false,
     crawlWorker: true,
     mapWorker: true,
     env: { WORKER_CONCURRENCY: '4', CRAWL_PAGE_TIMEOUT_MS: '5000', BROWSER_ENABLED: 'false' },
@@ -158,5 +157,35 @@ describe('map: fetched as given; a failing start page is a warning when other so
     expect(hang.status).toBe(504);
     expect(hang.body.code).toBe('TIMEOUT');
     expect(await balanceOf(account.accountId)).toBe(10);
+  });
+});
+
+describe('scrape, batch and monitors fetch the URL as sent', () => {
+  it('/docs/ and /docs/api on a strict host: scrape, batch items and a monitor keep the slash as given', async () => {
+    const s = await site();
+    const account = await createTestAccount({ credits: 10 });
+    const one = await request(stack.url)
+      .post('/v1/scrape')
+      .set(account.auth)
+      .send({ url: `${s.url}/docs/` });
+    expect(one.status).toBe(200);
+    expect(one.body.data.metadata.sourceURL).toBe(`${s.url}/docs/`);
+    const batch = await request(stack.url)
+      .post('/v1/batch/scrape')
+      .set(account.auth)
+      .send({ urls: [`${s.url}/docs/guide/`, `${s.url}/docs/api`] });
+    expect(batch.status).toBe(202);
+    const done = await pollUntil(async () => {
+      const r = await request(stack.url).get(`/v1/batch/scrape/${batch.body.id}`).set(account.auth);
+      return r.body.status === 'done' ? r.body : undefined;
+    }, 30_000);
+    expect(done).toMatchObject({ completed: 2, failed: 0 });
+    const monitor = await request(stack.url)
+      .post('/v1/monitor')
+      .set(account.auth)
+      .send({ url: `${s.url}/docs/`, interval: 'daily' });
+    expect(monitor.status).toBe(201);
+    expect(JSON.stringify(monitor.body)).toContain(`${s.url}/docs/"`);
+    expect(s.notFound).toEqual([]);
   });
 });
