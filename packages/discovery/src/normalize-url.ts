@@ -80,7 +80,7 @@ function withoutTracking(search: string): string {
 }
 
 function hrefOf(url: URL): string | null {
-  url.hash = '';
+  if (url.hash !== '') url.hash = '';
   if (url.search.length > 1 && /utm_|clid|clkid|mc_[ce]id/i.test(url.search)) {
     url.search = withoutTracking(url.search);
   }
