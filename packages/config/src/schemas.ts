@@ -64,6 +64,8 @@ export const gatewayEnv = z.object({
   RATE_LIMIT_ENTERPRISE: int(10_000, 1),
   RATE_LIMIT_WINDOW_SECONDS: int(60, 1),
   SCRAPE_TIMEOUT_MS: int(60_000, 1000),
+  /** On shutdown, in-flight requests get this long to finish before their sockets are cut. */
+  SHUTDOWN_DRAIN_MS: int(15_000, 0),
 });
 
 export { bool as envBool, int as envInt };

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { type PayloadInputOf, type PayloadOf, type QueueName, queueCatalog } from './catalog';
 import { createRedisConnection } from './connection';
 import { RedisErrorLog, type RedisErrorLogger } from './redis-errors';
+import { QUEUE_CLOSED_MESSAGE } from './wait';
 
 /** Typed, validated enqueue for every queue of the catalog; one shared fail-fast connection. */
 export class QueueProducer {
@@ -87,6 +88,12 @@ export class QueueProducer {
   }
 
   async close(): Promise<void> {
+    // Release every waitUntilFinished still pending (BullMQ listens for 'closing' on the job's
+    // queue but no longer emits it): each waiter fails at once instead of holding its timer —
+    // up to a scrape's budget — and the gateway's handler refunds its charge.
+    for (const q of this.queues.values()) {
+      (q as unknown as NodeJS.EventEmitter).emit('closing', QUEUE_CLOSED_MESSAGE);
+    }
     await Promise.allSettled([...this.events.values()].map((e) => e.close()));
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
     for (const c of this.eventConnections) c.disconnect();

@@ -1,5 +1,8 @@
-import { decodeError, TimeoutError } from '@wcs/errors';
+import { decodeError, ServiceUnavailableError, TimeoutError } from '@wcs/errors';
 import type { Job, QueueEvents } from 'bullmq';
+
+/** The reason every pending wait fails with when its QueueProducer closes. */
+export const QUEUE_CLOSED_MESSAGE = 'Job queue closed while waiting; retry';
 
 /**
  * Wait for a job's return value. Failures come back as the ServiceError the worker threw;
@@ -13,6 +16,8 @@ export async function waitForJob<R>(job: Job, events: QueueEvents, timeoutMs: nu
     if (/timed out before finishing/i.test(message)) {
       throw new TimeoutError(`Job did not finish within ${timeoutMs} ms; retry`);
     }
+    // QueueProducer.close() released the wait (shutdown).
+    if (message === QUEUE_CLOSED_MESSAGE) throw new ServiceUnavailableError('Shutting down; retry');
     throw decodeError(message);
   }
 }

@@ -9,11 +9,13 @@ export function runService<E extends { LOG_LEVEL: string }>(opts: {
   service: string;
   loadEnv: () => E;
   start: (ctx: { env: E; logger: Logger; shutdown: ShutdownManager }) => Promise<void>;
+  /** Overall shutdown deadline (default the ShutdownManager's 20 s); past it the process exits 1. */
+  shutdownDeadlineMs?: (env: E) => number;
 }): void {
   const main = async () => {
     const env = opts.loadEnv();
     const logger = createLogger({ service: opts.service, level: env.LOG_LEVEL });
-    const shutdown = new ShutdownManager(logger);
+    const shutdown = new ShutdownManager(logger, opts.shutdownDeadlineMs?.(env));
     shutdown.installSignalHandlers();
     await opts.start({ env, logger, shutdown });
   };

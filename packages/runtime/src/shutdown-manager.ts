@@ -8,13 +8,15 @@ export interface ShutdownLogger {
   error(o: object, m?: string): void;
 }
 
+export const DEFAULT_SHUTDOWN_DEADLINE_MS = 20_000;
+
 export class ShutdownManager {
   private readonly steps: Array<{ name: string; close: () => Promise<unknown> | unknown }> = [];
   private closing: Promise<void> | null = null;
 
   constructor(
     private readonly logger: ShutdownLogger,
-    private readonly deadlineMs = 20_000,
+    private readonly deadlineMs = DEFAULT_SHUTDOWN_DEADLINE_MS,
   ) {}
 
   add(name: string, close: () => Promise<unknown> | unknown): void {

@@ -11,6 +11,7 @@ import type { Logger } from '@wcs/logger';
 import type { QueueProducer } from '@wcs/queues';
 import type { SearchProvider } from '@wcs/search';
 import type { Redis } from 'ioredis';
+import type { PendingWork } from './jobs/pending-work';
 
 /** Everything the HTTP layer needs, wired in main.ts (or by tests) — no module singletons. */
 export interface GatewayDeps {
@@ -28,6 +29,8 @@ export interface GatewayDeps {
   search: { provider: SearchProvider; timeoutMs: number };
   /** Liveness of PostgreSQL for /healthz. */
   pingDatabase: () => Promise<void>;
+  /** Billed work in flight (charge … refund); shutdown lets it settle before closing the database. */
+  pending: PendingWork;
   settings: GatewaySettings;
 }
 

@@ -12,10 +12,12 @@ import {
 } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import { createRedisConnection, QueueProducer, RedisErrorLog } from '@wcs/queues';
+import { httpDrainer } from '@wcs/runtime';
 import { createSearchProvider } from '@wcs/search';
 import { createApp } from './app';
 import type { GatewayDeps } from './deps';
 import type { GatewayEnv } from './env';
+import { PendingWork } from './jobs/pending-work';
 
 export interface RunningGateway {
   server: Server;
@@ -23,6 +25,9 @@ export interface RunningGateway {
   deps: GatewayDeps;
   close(): Promise<void>;
 }
+
+/** After the drain and the queues' close: how long refunds of cut requests get to finish. */
+const PENDING_SETTLE_MS = 3_000;
 
 /** Build the gateway's dependencies from config and start listening. Used by main.ts and tests. */
 export async function startGateway(env: GatewayEnv, logger: Logger): Promise<RunningGateway> {
@@ -47,6 +52,7 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
       provider: createSearchProvider(searchProviderConfig(env), { documents: new DocumentsRepository(db) }),
       timeoutMs: env.SEARCH_TIMEOUT_MS,
     },
+    pending: new PendingWork(),
     pingDatabase: async () => {
       await db.prisma.$queryRaw`SELECT 1`;
     },
@@ -74,20 +80,29 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
   // Long scrapes hold the request open; keep sockets alive longer than the longest job.
   server.requestTimeout = 0;
   server.headersTimeout = 30_000;
+  const drainer = httpDrainer(server);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
+  let closing: Promise<void> | null = null;
   return {
     server,
     port,
     deps,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await producer.close();
-      redis.disconnect();
-      await db.close();
+    /**
+     * Stop accepting, let in-flight requests (a scrape waiting on its job) finish for up to
+     * SHUTDOWN_DRAIN_MS, cut the rest; then the queues (still needed while draining) and the pool.
+     */
+    close() {
+      closing ??= (async () => {
+        await drainer.close({ deadlineMs: env.SHUTDOWN_DRAIN_MS, logger });
+        // Fails the job waits of requests cut at the deadline; their handlers then refund.
+        await producer.close();
+        const unsettled = await deps.pending.settle(PENDING_SETTLE_MS);
+        if (unsettled > 0) logger.warn({ unsettled }, 'closing the database with billed work unsettled');
+        redis.disconnect();
+        await db.close();
+      })();
+      return closing;
     },
   };
 }

@@ -9,7 +9,7 @@ import type { GatewayDeps } from '../deps';
  * fails — the target, the worker, the queue or the wait — so callers never pay for a failure.
  */
 export async function runChargedJob<N extends QueueName, R>(
-  deps: Pick<GatewayDeps, 'credits' | 'producer'>,
+  deps: Pick<GatewayDeps, 'credits' | 'producer' | 'pending'>,
   a: {
     accountId: string;
     requestId: string;
@@ -23,11 +23,15 @@ export async function runChargedJob<N extends QueueName, R>(
   },
 ): Promise<R> {
   await deps.credits.charge(a.accountId, a.cost, { reason: a.reason, reference: a.requestId });
+  // A shutdown that cuts this request waits for its refund before it closes the database.
+  const settled = deps.pending.begin();
   try {
     const job = await deps.producer.enqueue(a.queue, a.payload, { jobId: a.requestId });
     return await waitForJob<R>(job, deps.producer.queueEvents(a.queue), a.waitMs);
   } catch (err) {
     await deps.credits.credit(a.accountId, a.cost, { reason: a.refundReason, reference: a.requestId });
     throw toServiceError(err);
+  } finally {
+    settled();
   }
 }

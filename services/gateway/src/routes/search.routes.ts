@@ -107,6 +107,8 @@ export function searchRoutes(deps: GatewayDeps): Router {
     const reserved = body.num_results * CREDITS_PER_SEARCH_RESULT;
 
     await deps.credits.charge(auth.accountId, reserved, { reason: 'search', reference: requestId });
+    // Shutdown waits for the refund below before it closes the database.
+    const settled = deps.pending.begin();
     let billed = 0;
     let results: SearchResult[];
     try {
@@ -148,8 +150,15 @@ export function searchRoutes(deps: GatewayDeps): Router {
     } finally {
       // Also on errors (provider down, queue down): whatever was not billed goes back.
       const refund = reserved - billed;
-      if (refund > 0) {
-        await deps.credits.credit(auth.accountId, refund, { reason: 'search_refund', reference: requestId });
+      try {
+        if (refund > 0) {
+          await deps.credits.credit(auth.accountId, refund, {
+            reason: 'search_refund',
+            reference: requestId,
+          });
+        }
+      } finally {
+        settled();
       }
     }
     res.json({ success: true, data: results, creditsUsed: billed });
