@@ -1,6 +1,12 @@
 import { CrawlRecoveryRepository, CrawlsRepository, createDb, DocumentsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
-import { createRedisConnection, type DefinedWorker, defineWorker, QueueProducer } from '@wcs/queues';
+import {
+  createRedisConnection,
+  type DefinedWorker,
+  defineWorker,
+  QueueProducer,
+  RedisErrorLog,
+} from '@wcs/queues';
 import { createRendererFromEnv, createSafeDispatcher, type Renderer } from '@wcs/renderer';
 import { crawlPageProcessor } from './crawl-page.processor';
 import { CrawlReconciler } from './crawl-reconciler';
@@ -21,9 +27,9 @@ export interface RunningCrawlWorker {
 export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Promise<RunningCrawlWorker> {
   const db = createDb(env.DATABASE_URL);
   const crawls = new CrawlsRepository(db);
-  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX);
+  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
   const redis = createRedisConnection(env.REDIS_URL, 'worker');
-  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
+  new RedisErrorLog(logger).watch(redis, 'crawl');
   await redis.ping();
   const dispatcher = createSafeDispatcher({
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
