@@ -182,6 +182,14 @@ export class CrawlsRepository {
     });
   }
 
+  /** The crawl's queued rows, shallowest first (jobs are added by id: adding a live one is a no-op). */
+  async queuedPages(crawlId: string): Promise<FrontierPage[]> {
+    if (!isUuid(crawlId)) return [];
+    return this.db.prisma.$queryRaw<FrontierPage[]>`
+      SELECT id AS "pageId", url, depth FROM crawl_pages
+      WHERE crawl_id = ${crawlId}::uuid AND status = 'queued' ORDER BY depth, created_at`;
+  }
+
   /** Read a page and its crawl without changing anything (politeness decisions come first). */
   async peekPage(pageId: string): Promise<CrawlPageTask | null> {
     if (!isUuid(pageId)) return null;

@@ -87,10 +87,12 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         // A done page's redirect already ended here: the page is crawled, not fetched twice.
         const d = await deps.crawls.markDuplicate(crawlId, pageId);
         if (d.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
+        await releaseSeeds(deps, task);
         return { pageId, status: 'skipped' };
       }
       if (task.attempts > s.maxStarts) {
         await fail(deps, task, `Gave up after ${task.attempts - 1} interrupted attempts`, 'INTERNAL', null);
+        await releaseSeeds(deps, task);
         return { pageId, status: 'failed' };
       }
       await deps.slots.beforeRequest(crawlId, host, delayMs);
@@ -126,12 +128,15 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       if (outcome.outcome === 'skipped') return { pageId, status: 'skipped' };
       if (outcome.outcome === 'duplicate') {
         if (outcome.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
+        await releaseSeeds(deps, task);
         return { pageId, status: 'skipped' };
       }
       // After the commit: a failed enqueue leaves queued rows that the reconciler picks up.
-      await enqueuePages(deps.producer, crawlId, outcome.newPages).catch((err: unknown) =>
-        deps.logger.warn({ err, crawlId }, 'enqueue of new pages failed; left to the reconciler'),
-      );
+      if (task.depth === 0) await releaseSeeds(deps, task);
+      else
+        await enqueuePages(deps.producer, crawlId, outcome.newPages).catch((err: unknown) =>
+          deps.logger.warn({ err, crawlId }, 'enqueue of new pages failed; left to the reconciler'),
+        );
       if (outcome.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
       await index(deps, task, data);
       return { pageId, status: 'done' };
@@ -139,6 +144,23 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       return handleError(deps, task, job, toServiceError(err));
     }
   };
+}
+
+/**
+ * Once the start page (depth 0) has finished, however it ended, every queued row gets its job: the
+ * sitemap seeds held back so the start page is the crawl's first page, and its own links.
+ * After the commit: a failed enqueue leaves queued rows that the reconciler picks up.
+ */
+async function releaseSeeds(deps: CrawlPageDeps, task: CrawlPageTask): Promise<void> {
+  if (task.depth !== 0) return;
+  try {
+    await enqueuePages(deps.producer, task.crawlId, await deps.crawls.queuedPages(task.crawlId));
+  } catch (err) {
+    deps.logger.warn(
+      { err, crawlId: task.crawlId },
+      'enqueue of queued pages failed; left to the reconciler',
+    );
+  }
 }
 
 /** Links of an HTML page one level deeper, when that level is still within maxDepth. */
@@ -174,6 +196,7 @@ async function handleError(
   if ((se.retryable || se.code === 'INTERNAL') && !lastAttempt) throw se;
   const statusCode = typeof se.details?.statusCode === 'number' ? se.details.statusCode : null;
   await fail(deps, task, se.message, se.code, statusCode);
+  await releaseSeeds(deps, task);
   return { pageId: task.pageId, status: 'failed' };
 }
 

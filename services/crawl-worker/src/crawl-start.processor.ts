@@ -26,7 +26,7 @@ export interface CrawlStartDeps {
  * `crawl` jobs: robots.txt (stored on the crawl, with its Crawl-delay), then the frontier's seeds —
  * the start URL at depth 0 and sitemap URLs (robots `Sitemap:` lines, else /sitemap.xml) at their
  * path depth below the start URL (`pathDepth`; deeper than maxDepth = left out), same site,
- * allowed by the rules and robots, within maxPages — and their jobs.
+ * allowed by the rules and robots, within maxPages — and the start page's job.
  * Safe to run twice: seeding inserts nothing twice and page jobs share their page's id.
  */
 export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings) {
@@ -80,7 +80,10 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
         pages: seeds,
       });
       if (!pages) return { crawlId: crawl.crawlId, seeded: 0 };
-      await enqueuePages(deps.producer, crawl.crawlId, pages);
+      // The start page is the first page of a crawl: the other seeds' jobs are added when it has
+      // finished (crawl-page processor); a repeated start job after that adds them all.
+      const start = pages.filter((p) => p.depth === 0);
+      await enqueuePages(deps.producer, crawl.crawlId, start.length > 0 ? start : pages);
       deps.logger.info({ crawlId: crawl.crawlId, seeded: pages.length }, 'crawl started');
       return { crawlId: crawl.crawlId, seeded: pages.length };
     } catch (err) {
