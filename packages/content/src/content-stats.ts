@@ -43,25 +43,52 @@ export const newStats = (): Stats => ({
   headings: 0,
 });
 
-function countCommas(s: string): number {
-  let n = 0;
-  let i = s.indexOf(',');
-  while (i >= 0) {
-    n++;
-    i = s.indexOf(',', i + 1);
+/**
+ * Visible length of a text node as rendered: non-whitespace characters plus one per interior
+ * whitespace run (source line breaks and indentation count as one space), and whether it starts
+ * or ends with whitespace. Counting runs, not whitespace characters, makes the figures the same
+ * for a reflowed or re-indented page and for text split by inline wrappers.
+ */
+interface Measured {
+  len: number;
+  lead: boolean;
+  trail: boolean;
+  commas: number;
+}
+const measured: Measured = { len: 0, lead: false, trail: false, commas: 0 };
+
+function measure(s: string): Measured {
+  let len = 0;
+  let commas = 0;
+  let runs = 0;
+  let inWs = false;
+  let seen = false;
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 32) {
+      inWs = true;
+      continue;
+    }
+    if (inWs && seen) runs++;
+    inWs = false;
+    seen = true;
+    len++;
+    // CJK and Arabic commas carry the same signal
+    if (c === 44 || c === 0x3001 || c === 0xff0c || c === 0x060c) commas++;
   }
-  // CJK and Arabic commas carry the same signal
-  if (n === 0 && s.length > 40) n = (s.match(/[\u3001\uff0c\u060c]/g) ?? []).length;
-  return n;
+  measured.len = len + runs;
+  measured.lead = n > 0 && s.charCodeAt(0) <= 32 && len > 0;
+  measured.trail = inWs && len > 0;
+  measured.commas = commas;
+  return measured;
 }
 
-/** Trimmed length without allocating a trimmed copy. */
-function visibleLength(s: string): number {
-  let a = 0;
-  let b = s.length;
-  while (a < b && s.charCodeAt(a) <= 32) a++;
-  while (b > a && s.charCodeAt(b - 1) <= 32) b--;
-  return b - a;
+/** Does this sibling continue the same line of inline text (so a space next to it renders)? */
+function inlineNeighbour(k: ChildNode | undefined): boolean {
+  if (k === undefined) return false;
+  if (isText(k)) return true;
+  return isElement(k) && k.name !== 'br' && !isBlockName(k.name);
 }
 
 /**
@@ -101,15 +128,23 @@ const keep =
 
 function finish(el: Element, stats: StatsMap): Stats {
   const s = newStats();
-  for (const k of el.children) {
+  const kids = el.children;
+  for (let i = 0; i < kids.length; i++) {
+    const k = kids[i]!;
     if (isText(k)) {
-      const len = visibleLength(k.data);
-      if (len > 0) {
+      const m = measure(k.data);
+      if (m.len > 0) {
+        let len = m.len;
+        if (m.lead && inlineNeighbour(kids[i - 1])) len++;
+        if (m.trail && inlineNeighbour(kids[i + 1])) len++;
         s.text += len;
         s.inline += len;
-        const n = countCommas(k.data);
-        s.commas += n;
-        s.allCommas += n;
+        s.commas += m.commas;
+        s.allCommas += m.commas;
+      } else if (inlineNeighbour(kids[i - 1]) && inlineNeighbour(kids[i + 1])) {
+        // the space between two inline elements renders
+        s.text++;
+        s.inline++;
       }
       continue;
     }

@@ -3,9 +3,11 @@
  * divs, image galleries without prose, form remnants) plus short boilerplate lines ("Share",
  * "Advertisement", "Read more") that survive because they carry no telling class name.
  */
-import type { Element, ParentNode } from 'domhandler';
+import { type ChildNode, type Element, Element as ElementNode, type ParentNode } from 'domhandler';
 import { classWeight } from './class-weight';
 import {
+  computeStats,
+  isBlockName,
   linkDensity,
   removeAllWithStats,
   removeWithStats,
@@ -13,7 +15,7 @@ import {
   type Stats,
   type StatsMap,
 } from './content-stats';
-import { findAll, setChildren, textOf } from './dom.util';
+import { collapse, findAll, isElement, isText, rawText, setChildren, textOf } from './dom.util';
 
 const CONDITIONAL = new Set([
   'form',
@@ -45,7 +47,65 @@ const SHORT_BLOCKS = new Set([
 ]);
 
 const BOILERPLATE_LINE =
-  /^(?:advertisements?|ad|adverts?|sponsored( content)?|sharing is caring|like this|like|tell us what you think|related (news|posts?|tags|articles|stories|content|reading)|tags|previous (post|article)|next (post|article)|don'?t miss|post comment( \(\+\))?|share( this( article| story| post)?)?( on \w+)?|read more|read next|read also|see also|related( articles| posts| stories| content)?|more from [\w\s]+|sign up( now)?|subscribe( now)?|follow us( on \w+)?|skip to (main )?content|loading\.*|continue reading( below)?|advertisement - continue reading below|story continues below( advertisement)?|click here to (subscribe|sign up)|print|email|tweet|comments?|leave a (comment|reply)|back to top|scroll to top|you may also like|recommended( for you)?|trending( now)?|most popular|newsletter|copy link|link copied)[\s.:!»›>-]*$/i;
+  /^(?:advertisements?|ad|adverts?|sponsored( content)?|sharing is caring|like this|like|tell us what you think|related (news|posts?|tags|articles|stories|content|reading)|tags|previous (post|article)|next (post|article)|don'?t miss|post comment( \(\+\))?|share( this( article| story| post)?)?( on \w+)?|read more|read next|read also|see also|related( articles| posts| stories| content)?|more from [\w\s]+|sign up( now)?|subscribe( now)?|follow us( on \w+)?|skip to (main )?content|loading\.*|continue reading( below)?|advertisement - continue reading below|story continues below( advertisement)?|click here to (subscribe|sign up)|print|email|tweet|comments?|leave a (comment|reply)|back to top|scroll to top|you may also like|recommended( for you)?|trending( now)?|most popular|newsletter|copy link|link copied|caption|close|enlarge(?: this)?(?: image| photo)?|text size|(?:image|photo|picture|slide) \d+ (?:of|\/) \d+|via [\w.-]+)[\s.:!»›>-]*$/i;
+
+/** Inline elements: a line of their own only when nothing else shares their line. */
+const INLINE_LINE_TAGS = new Set(['span', 'strong', 'em', 'b', 'i', 'a', 'small', 'time']);
+/**
+ * Presentational wrappers say nothing about their text: a line is judged as the block that
+ * holds it, wrapped or not (`<td><span>2024-2034</span></td>` reads as `<td>2024-2034</td>`).
+ * Only a class or id naming them (byline, date...) makes them furniture of their own.
+ */
+const PRESENTATIONAL = new Set(['span', 'strong', 'em', 'b', 'i']);
+
+/**
+ * Is `el` a line of its own: a block, or an inline element with no other visible text
+ * between it and the nearest block boundaries? A word wrapped in <b> or <span> inside a
+ * sentence is part of that sentence, never a "Share" button or a byline.
+ */
+function ownLine(el: Element, stats: StatsMap): boolean {
+  if (!INLINE_LINE_TAGS.has(el.name)) return true;
+  let n: Element = el;
+  for (let depth = 0; depth < 16; depth++) {
+    for (let s = n.prev; s && !lineBreak(s); s = s.prev) if (shows(s, stats)) return false;
+    for (let s = n.next; s && !lineBreak(s); s = s.next) if (shows(s, stats)) return false;
+    const p = n.parent;
+    if (!p || !isElement(p) || isBlockName(p.name)) return true;
+    n = p;
+  }
+  return true;
+}
+
+const lineBreak = (n: ChildNode): boolean => isElement(n) && (isBlockName(n.name) || n.name === 'br');
+const shows = (n: ChildNode, stats: StatsMap): boolean =>
+  isText(n) ? /\S/.test(n.data) : isElement(n) && (stats.get(n)?.text ?? 0) > 0;
+
+/**
+ * Boilerplate lines ("Advertisement", "Related links:") that are loose text between the blocks
+ * of a container, wrapped or not: the same line is dropped whatever inline markup carries it.
+ */
+function boilerplateRuns(el: Element, stats: StatsMap, remove: (e: Element) => void): void {
+  const kids = el.children;
+  let start = 0;
+  for (let i = 0; i <= kids.length; i++) {
+    const k = kids[i];
+    if (k !== undefined && !lineBreak(k)) continue;
+    if (i > start && kids.slice(start, i).some((n) => shows(n, stats))) {
+      const run = kids.slice(start, i);
+      const t = collapse(run.map((n) => (isText(n) ? n.data : isElement(n) ? rawText(n) : '')).join(''));
+      if (t.length < 60 && BOILERPLATE_LINE.test(t)) {
+        const span = new ElementNode('span', {});
+        setChildren(el, [...kids.slice(0, start), span, ...kids.slice(i)]);
+        setChildren(span, run);
+        for (const [e, st] of computeStats(span)) stats.set(e, st);
+        remove(span);
+        boilerplateRuns(el, stats, remove);
+        return;
+      }
+    }
+    start = i + 1;
+  }
+}
 
 interface Removal {
   el: Element;
@@ -78,10 +138,17 @@ export function cleanConditionally(
     if (!el.parent || (el.parent === root && (top === undefined || el === top))) continue;
     const s = stats.get(el);
     if (!s) continue;
-    if (s.text < 60 && SHORT_BLOCKS.has(el.name) && BOILERPLATE_LINE.test(textOf(el))) {
+    if (
+      s.text < 60 &&
+      SHORT_BLOCKS.has(el.name) &&
+      !PRESENTATIONAL.has(el.name) &&
+      BOILERPLATE_LINE.test(textOf(el)) &&
+      ownLine(el, stats)
+    ) {
       remove(el);
       continue;
     }
+    if (s.inline > 0 && s.text > s.inline && isBlockName(el.name)) boilerplateRuns(el, stats, remove);
     if (!CONDITIONAL.has(el.name)) continue;
     if (shouldRemove(el, stats, scores.get(el) ?? 0)) remove(el);
   }
@@ -141,9 +208,18 @@ export function cleanRegion(root: Element, stats: StatsMap): void {
     if (!el.parent) continue;
     const s = stats.get(el);
     if (!s) continue;
-    if (s.text < 60 && SHORT_BLOCKS.has(el.name) && BOILERPLATE_LINE.test(textOf(el)))
+    if (
+      s.text < 60 &&
+      SHORT_BLOCKS.has(el.name) &&
+      !PRESENTATIONAL.has(el.name) &&
+      BOILERPLATE_LINE.test(textOf(el)) &&
+      ownLine(el, stats)
+    )
       removeWithStats(el, stats);
-    else if (s.text < 0.2 * total && classWeight(el) < 0) negative.push(el);
+    else if (s.inline > 0 && s.text > s.inline && isBlockName(el.name) && true) {
+      boilerplateRuns(el, stats, (x) => removeWithStats(x, stats));
+      if (s.text < 0.2 * total && classWeight(el) < 0) negative.push(el);
+    } else if (s.text < 0.2 * total && classWeight(el) < 0) negative.push(el);
   }
   // chrome names on most of the region are a page builder's vocabulary, not chrome
   let named = 0;
@@ -156,17 +232,19 @@ const CAPTION =
   /(?:^|[\s_-])(?:caption|captions|credit|credits|photo-?credit|image-?credit|figcaption|wp-caption-text)(?:$|[\s_-])/i;
 
 /**
- * Article mode only: the headline, image captions and photo credits are page furniture around
- * the body text, not the body (both benchmarks' annotators and most readers agree).
+ * Article mode only: image captions, photo credits and stray <h1>s are page furniture around
+ * the body text, not the body (both benchmarks' annotators and most readers agree). The page's
+ * title heading (`title`, see title-heading.ts) is not furniture: readers expect it on top.
  */
-export function trimArticle(root: Element, stats: StatsMap): void {
+export function trimArticle(root: Element, stats: StatsMap, title?: Element): void {
   trimLines(root, stats);
-  const h1 = findAll(root, (e) => e.name === 'h1');
+  trimRelated(root, stats);
+  trimImageCaptions(root, stats);
+  // other h1s are furniture (a section name, a repeated headline); the page's title stays
+  const h1 = findAll(root, (e) => e.name === 'h1' && e !== title);
   const caps = findAll(
     root,
-    (e) =>
-      e.name === 'figcaption' ||
-      (e.name !== 'figure' && CAPTION.test(`${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`)),
+    (e) => e.name === 'figcaption' || (e.name !== 'figure' && CAPTION.test(nameOf(e))),
     (e) => e.name === 'figcaption',
   );
   const total = stats.get(root)?.text ?? 0;
@@ -223,32 +301,131 @@ function trimLines(root: Element, stats: StatsMap): void {
   const meta: Element[] = [];
   const dated: Element[] = [];
   const linked: Element[] = [];
+  const notices: Element[] = [];
   for (let i = els.length - 1; i >= 0; i--) {
     const el = els[i]!;
     const s = stats.get(el);
-    if (!s || s.text === 0 || s.text > 200) continue;
+    if (!s || s.text === 0 || s.text > 300 || !ownLine(el, stats)) continue;
     if (el.name === 'time' || (META_NAME.test(nameOf(el)) && s.text < 150 && !ENDS_PROSE.test(textOf(el)))) {
+      if (s.text > 200) continue;
       meta.push(el);
       continue;
     }
-    if (!isLine(el, s) || s.text > 120 || hasAncestor(el, 'blockquote')) continue;
+    if (PRESENTATIONAL.has(el.name)) continue;
+    if (!isLine(el, s) || hasAncestor(el, 'blockquote')) continue;
     const t = textOf(el);
+    if (isNotice(t)) {
+      notices.push(el);
+      continue;
+    }
+    if (s.text > 120) continue;
     if (/[.!?:]["”’)]?$/.test(t) && !BYLINE.test(t)) continue;
     const words = t.match(LETTER_WORD)?.length ?? 0;
     if ((BYLINE.test(t) && words <= 10) || (DATE.test(t) && words <= 8)) dated.push(el);
-    else if (s.link >= 0.9 * s.text && el.name !== 'li' && el.name !== 'span' && el.name !== 'a')
-      linked.push(el);
+    else if (el.name === 'li' || el.name === 'a') continue;
+    else if (s.link >= 0.9 * s.text) linked.push(el);
+    // "Related: <a>Other story</a>", "Read more: <a>…</a>": a lead-in and a link
+    else if (s.link >= 0.5 * s.text && BOILERPLATE_LINE.test(collapse(textOutsideLinks(el)))) linked.push(el);
   }
   // an article has a byline or two and a few teaser links; many of them make a listing, where
   // dates, authors and linked titles are the content
   const drop: Element[] = [];
   if (meta.length + dated.length <= 5) drop.push(...meta, ...dated);
   if (linked.length <= 4) drop.push(...linked);
+  if (notices.length <= 6) drop.push(...notices);
   removeSome(root, stats, drop);
 }
 
+/**
+ * A block holding one image and a short text beside it, in an element of its own: the text is
+ * the image's caption or credit, however it is named (`<div><img><span>Caption</span></div>`).
+ */
+function trimImageCaptions(root: Element, stats: StatsMap): void {
+  const drop: Element[] = [];
+  for (const el of findAll(root, (e) => {
+    const s = stats.get(e);
+    return !!s && s.imgs === 1 && s.text > 0 && s.text <= 200 && s.paras <= 1 && e.children.length > 1;
+  })) {
+    const kids = el.children.filter(isElement);
+    const withImage = kids.filter((k) => k.name === 'img' || (stats.get(k)?.imgs ?? 0) > 0);
+    if (withImage.length !== 1) continue;
+    // only text in blocks of its own: loose text beside an image (wrapped in presentational
+    // inline markup or not) is a sentence with an icon or a logo with its name
+    if (
+      el.children.some(
+        (c) => (isText(c) && c.data.trim() !== '') || (isElement(c) && PRESENTATIONAL.has(c.name)),
+      )
+    )
+      continue;
+    for (const k of kids) if (k !== withImage[0] && (stats.get(k)?.text ?? 0) > 0) drop.push(k);
+  }
+  const outer = drop.filter((e) => !drop.some((d) => d !== e && isAncestor(d, e)));
+  // many image cards make a grid (a listing, a service page), where the text is the content
+  if (outer.length > 0 && outer.length <= 4) removeSome(root, stats, outer);
+}
+
+/** "More Great Stories", "Related", "Popular on X", "Don't miss": a heading for other pages. */
+const RELATED_HEAD =
+  /^(?:(?:more|other|related|recommended|popular|trending|top|latest|similar)\b.{0,40}\b(?:stories|articles|posts|news|reads|reading|links|coverage)|related|recommended(?: for you)?|popular (?:on|in) .{1,30}|(?:read|see) (?:more|next|also)|you (?:may|might) (?:also )?like|further reading|don'?t miss)[\s:.!»›-]*$/i;
+
+/** A related-links heading with the list of links under it. */
+function trimRelated(root: Element, stats: StatsMap): void {
+  const drop: Element[] = [];
+  for (const el of findAll(root, (e) => LINE_TAGS.has(e.name) || /^h[1-6]$/.test(e.name))) {
+    const s = stats.get(el);
+    if (!s || s.text === 0 || s.text > 80 || !isLine(el, s) || !RELATED_HEAD.test(textOf(el))) continue;
+    let next = el.next;
+    while (next && !isElement(next)) next = next.next;
+    if (!next || !isElement(next)) continue;
+    const ls = stats.get(next);
+    if (!ls || ls.lis < 2 || ls.link < 0.3 * ls.text) continue;
+    const items = findAll(
+      next,
+      (e) => e.name === 'li',
+      (e) => e.name === 'li',
+    );
+    if (items.every((li) => (stats.get(li)?.link ?? 0) > 0)) drop.push(el, next);
+  }
+  if (drop.length <= 6) removeSome(root, stats, drop);
+}
+
+/** Copyright lines, photo credits and calls to action: notices around a story, not the story. */
+const COPYRIGHT = /©|\(c\) *(?:19|20)\d\d|\ball rights reserved\b|\bsubject to copyright\b|^copyright\b/i;
+const CREDIT =
+  /^(?:photo|photos|image|images|picture|credit|credits|foto|bild|source)(?: by| credit)? *[:|]|^photo(?:graph)? by\b|\/ *(?:getty images|afp|reuters|ap|ap photo|shutterstock|istock(?:photo)?|epa|alamy)\.? *$/i;
+const CTA =
+  /^(?:subscribe (?:to|now)|follow (?:us|me|@)|click here|join (?:us|our)|get the latest|download (?:the|our)|like this (?:story|article)|share this (?:story|article))\b/i;
+
+/** Wire credits ("Reporting by …; Editing by …", "… contributed to this report") and bios. */
+const CONTRIBUTORS =
+  /^\(?(?:reporting|writing|additional reporting|editing|compiled|produced) by\b|\bcontributed (?:reporting )?to this (?:report|story|article)\W*$/i;
+const BIO =
+  /^(?:\p{Lu}[\p{L}.'’-]*\s+){0,3}\p{Lu}[\p{L}.'’-]*(?:\s+\([^)]{1,60}\))?\s+is\s+(?:a|an|the)\s+(?:[\p{L}’'-]+\s+){0,5}(?:reporter|writer|journalist|editor|correspondent|contributor|columnist|publisher|producer|author|curator)\b/u;
+
+function isNotice(t: string): boolean {
+  if (COPYRIGHT.test(t)) return t.length <= 300;
+  if (CONTRIBUTORS.test(t) || BIO.test(t)) return t.length <= 300;
+  if (CREDIT.test(t)) return t.length <= 120;
+  return CTA.test(t) && t.length <= 160;
+}
+
 const ENDS_PROSE = /[.!?]["”’)]?$/;
-const nameOf = (e: Element): string => `${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`;
+
+/** Text of a subtree outside its links. */
+function textOutsideLinks(root: Element): string {
+  let out = '';
+  const stack: ChildNode[] = [...root.children].reverse();
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (isText(n)) out += n.data;
+    else if (isElement(n) && n.name !== 'a')
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return out;
+}
+/** Class and id, camelCase split into words ("newsCaption" names a caption too). */
+const nameOf = (e: Element): string =>
+  `${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`.replace(/([a-z])([A-Z])/g, '$1-$2');
 
 /** Detached subtrees keep their parent links: check the chain reaches the root. */
 function hasRemovedAncestor(el: Element, root: Element): boolean {
@@ -270,6 +447,7 @@ const LINE_TAGS = new Set([
   'h6',
   'small',
   'address',
+  'section',
 ]);
 
 /**
@@ -296,8 +474,8 @@ export function removeDuplicates(root: Element, stats: StatsMap): void {
     const entry = seen.get(key);
     if (!entry) seen.set(key, { first: el });
     else {
-      if (!entry.byText) entry.byText = new Map([[textOf(entry.first), [entry.first]]]);
-      const text = textOf(el);
+      if (!entry.byText) entry.byText = new Map([[bareText(entry.first), [entry.first]]]);
+      const text = bareText(el);
       const twins = entry.byText.get(text);
       if (twins?.some((t) => !isAncestor(t, el))) {
         removeWithStats(el, stats);
@@ -309,6 +487,9 @@ export function removeDuplicates(root: Element, stats: StatsMap): void {
     push(el);
   }
 }
+
+/** Text without whitespace: copies indented differently are still copies. */
+const bareText = (el: Element): string => rawText(el).replace(/\s+/g, '');
 
 function isAncestor(a: Element, el: Element): boolean {
   for (let p: ParentNode | null = el.parent; p; p = p.parent) if (p === a) return true;

@@ -50,7 +50,7 @@ describe('chrome removal', () => {
 });
 
 describe('article furniture', () => {
-  it('drops the headline, captions, bylines and datelines but keeps the body', () => {
+  it('drops an h1 no declared title names, captions, bylines and datelines but keeps the body', () => {
     const html = `<html><body><article>
       <h1>The headline of the story</h1>
       <div class="meta"><p>By Jane Reporter</p><p>November 20, 2019 10:43</p></div>

@@ -8,9 +8,10 @@ import { isChrome, removeComments, removeUnlikely } from './boilerplate.cleaner'
 import { classWeight } from './class-weight';
 import { cleanConditionally, cleanRegion, removeDuplicates, trimArticle } from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
-import { findAll, isElement, setChildren } from './dom.util';
+import { findAll, isElement, setChildren, textOf } from './dom.util';
 import type { PageHints } from './metadata.extractor';
 import { removeProductGrids } from './product.cleaner';
+import { ensureTitle, findTitleCandidates, planTitle } from './title-heading';
 
 function baseScore(el: Element): number {
   switch (el.name) {
@@ -248,12 +249,19 @@ const elementCount = (p: ParentNode): number => {
 const ENDS_SENTENCE = /\.( |$)/;
 
 /** Siblings of the winner that look like more of the same content (readability's rule). */
-function gatherSiblings(top: Element, scores: Map<Element, number>, stats: StatsMap): Element[] {
+function gatherSiblings(
+  top: Element,
+  scores: Map<Element, number>,
+  stats: StatsMap,
+  body: Element,
+): Element[] {
   const parent = top.parent;
   if (!parent || !isElement(parent)) return [top];
   const topScore = scores.get(top) ?? 0;
   const threshold = Math.max(10, topScore * 0.2);
   const out: Element[] = [];
+  const tokens = classTokens(body);
+  const topTokens = tokens(top);
   for (const sib of parent.children) {
     if (!isElement(sib)) continue;
     if (sib === top) {
@@ -261,7 +269,7 @@ function gatherSiblings(top: Element, scores: Map<Element, number>, stats: Stats
       continue;
     }
     let bonus = 0;
-    if (sib.attribs.class && sib.attribs.class === top.attribs.class) bonus += topScore * 0.2;
+    if (sharesClass(tokens(sib), topTokens)) bonus += topScore * 0.2;
     const s = scores.get(sib);
     if (s !== undefined && s + bonus >= threshold) {
       out.push(sib);
@@ -271,16 +279,30 @@ function gatherSiblings(top: Element, scores: Map<Element, number>, stats: Stats
       const st: Stats | undefined = stats.get(sib);
       if (!st) continue;
       const ld = linkDensity(st);
-      if ((st.text > 80 && ld < 0.25) || (st.text > 0 && ld === 0 && ENDS_SENTENCE.test(textTail(sib))))
+      if ((st.text > 80 && ld < 0.25) || (st.text > 0 && ld === 0 && ENDS_SENTENCE.test(textOf(sib))))
         out.push(sib);
     }
   }
   return out;
 }
 
-function textTail(el: Element): string {
-  const last = el.children[el.children.length - 1];
-  return last && 'data' in last ? String(last.data).trimEnd() : '';
+/**
+ * Siblings of one kind carry the same class tokens. Only tokens used more than once on the
+ * page count: a token on one element alone (an instance id, a generated hash) says nothing
+ * about likeness, and must not make two blocks of one kind look different.
+ */
+function classTokens(body: Element): (el: Element) => Set<string> {
+  const seen = new Map<string, number>();
+  for (const e of findAll(body, (x) => !!x.attribs.class)) {
+    for (const t of e.attribs.class!.split(/\s+/)) if (t !== '') seen.set(t, (seen.get(t) ?? 0) + 1);
+  }
+  return (el) => new Set((el.attribs.class ?? '').split(/\s+/).filter((t) => (seen.get(t) ?? 0) >= 2));
+}
+
+function sharesClass(ta: Set<string>, tb: Set<string>): boolean {
+  if (ta.size === 0 || ta.size !== tb.size) return false;
+  for (const t of tb) if (!ta.has(t)) return false;
+  return true;
 }
 
 export interface ExtractResult {
@@ -295,12 +317,13 @@ export interface ExtractResult {
 export function extractMainContent(body: Element, hints?: PageHints): ExtractResult {
   const stats = computeStats(body, isChrome);
   const pageText = stats.get(body)?.text ?? 0;
+  const titles = findTitleCandidates(body, hints?.titles ?? [], hints?.siteName);
   removeUnlikely(body, stats);
   removeComments(body, stats, hints?.product === true);
   if (hints?.product) removeProductGrids(body, stats);
   const { scores, prose } = scoreCandidates(stats, body);
   const top = pickTop(scores, body);
-  let chosen = top === body ? [body] : gatherSiblings(top, scores, stats);
+  let chosen = top === body ? [body] : gatherSiblings(top, scores, stats, body);
   const proseTotal = prose.get(body) ?? 0;
   const chosenProse = chosen.reduce((n, e) => n + (prose.get(e) ?? 0), 0);
   // Article mode when the winner holds most of the page's prose; otherwise the page is a
@@ -309,14 +332,17 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
     proseTotal >= PROSE_PAGE_MIN &&
     (chosenProse >= 0.6 * proseTotal || (chosenProse >= 1500 && chosenProse >= 0.4 * proseTotal));
   if (!articleMode) chosen = [mainRegion(body, stats)];
+  const start = chosen.find((e) => (prose.get(e) ?? 0) > 0) ?? chosen[0]!;
+  const title = planTitle(titles, chosen, start, body, stats);
   const root = new Element('div', {});
   setChildren(root, chosen.length === 1 && chosen[0] === body ? [...body.children] : chosen);
   stats.set(root, sumStats(chosen, stats));
   if (articleMode) {
     cleanConditionally(root, stats, scores, chosen.length > 1 ? top : undefined);
-    trimArticle(root, stats);
+    trimArticle(root, stats, title?.candidate.el);
   } else cleanRegion(root, stats);
   removeDuplicates(root, stats);
+  if (title) ensureTitle(root, title, stats);
   return { root, stats, pageText };
 }
 

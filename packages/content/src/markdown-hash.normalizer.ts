@@ -13,11 +13,17 @@ function normaliseLine(line: string): string {
     .trim();
   l = l.replace(/^#{1,6} +/, '').replace(/ +#+$/, '');
   l = l.replace(/^([-*+]|\d+[.)]) +/, '- ');
+  // emphasis/strike markers carry formatting only (escaped markers stay). Our serializer
+  // escapes every literal * in text, so an unescaped * is emphasis wherever it stands (a
+  // wrapper can end inside a word: <i>foo</i><span>bar</span> is *foo*bar).
+  l = l.replace(/(?<!\\)(?:\*+|__|~~)/g, '').replace(/(^|[^\\\w])_(?=\S)|(?<=\S)_(?=$|[^\w])/g, '$1');
+  // a paragraph escaped so it does not read as a list or heading (\1. Foo) says the same as
+  // one whose number or mark sits in a wrapper (**1.** Foo)
+  l = l.replace(/^\\(?=[#>+=~`-]|\d+[.)] )/, '');
+  l = l.replace(/^([-*+]|\d+[.)]) +/, '- ');
+  l = l.replace(/^#{1,6} +/, '');
   l = l.replace(/^(?:> ?)+/, '> ');
-  // emphasis/strike markers carry formatting only (escaped markers stay)
-  l = l
-    .replace(/(^|[^\\])(\*\*|__|~~)/g, '$1')
-    .replace(/(^|[^\\\w])[*_](?=\S)|(?<=\S)[*_](?=$|[^\w])/g, '$1');
+  l = l.replace(/^(- |> )\\(?=[#>+=~`-]|\d+[.)] )/, '$1');
   if (/^\|.*\|$/.test(l)) {
     if (/^\|(?:\s*:?-+:?\s*\|)+$/.test(l)) return '|---|';
     l = l

@@ -174,8 +174,29 @@ export class BlockRenderer {
     let n = Number.parseInt(el.attribs.start ?? '1', 10);
     if (!Number.isFinite(n)) n = 1;
     const items: string[] = [];
+    // loose text and inline elements directly inside the list (invalid, but browsers show
+    // them): one paragraph per run, placed like a stray wrapper
+    let loose = '';
+    const addInner = (inner: string): void => {
+      if (!inner) return;
+      if (items.length > 0 && md) items[items.length - 1] += `\n${inner.replace(/^(?=.)/gm, '   ')}`;
+      else items.push(inner);
+    };
+    const flushLoose = (): void => {
+      if (loose !== '') addInner(this.paragraph(loose));
+      loose = '';
+    };
     for (const c of el.children) {
+      if (isText(c)) {
+        loose += this.text(c.data);
+        continue;
+      }
       if (!isElement(c)) continue;
+      if (!this.isBlock(c)) {
+        loose += this.inline(c);
+        continue;
+      }
+      flushLoose();
       if (c.name === 'li') {
         const marker = md ? (ordered ? `${n}. ` : '- ') : '';
         const it = this.item(c, marker);
@@ -185,12 +206,10 @@ export class BlockRenderer {
         }
       } else {
         // stray nested list or wrapper directly inside <ul>: indent under the previous item
-        const inner = this.blocksOf(c).join('\n');
-        if (!inner) continue;
-        if (items.length > 0 && md) items[items.length - 1] += `\n${inner.replace(/^(?=.)/gm, '   ')}`;
-        else items.push(inner);
+        addInner(this.blocksOf(c).join('\n'));
       }
     }
+    flushLoose();
     return items.join('\n');
   }
 

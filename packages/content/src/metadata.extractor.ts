@@ -19,6 +19,10 @@ interface Collected {
 export interface PageHints {
   /** A shop's product page (JSON-LD / microdata Product, og:type product). */
   product: boolean;
+  /** What the page says its title is (og:title, twitter:title, <title>, JSON-LD headline). */
+  titles?: string[];
+  /** The site's own name (og:site_name, application-name): never the page's title. */
+  siteName?: string | null;
 }
 
 const LD_PRODUCT =
@@ -149,6 +153,18 @@ export function extractMetadata({
   }
   const ld = ldObjects(c.jsonLd);
   const ldField = (k: string): Json | undefined => ld.find((o) => o[k] !== undefined)?.[k];
+  if (hints) {
+    const headline = ldField('headline');
+    hints.titles = [
+      m.get('og:title'),
+      m.get('twitter:title'),
+      c.title,
+      typeof headline === 'string' ? headline : null,
+    ]
+      .filter((t): t is string => !!t && t.trim() !== '')
+      .map(collapse);
+    hints.siteName = m.get('og:site_name') ?? m.get('application-name') ?? null;
+  }
   const pick = (...keys: string[]): string | null => {
     for (const k of keys) {
       const v = m.get(k);
