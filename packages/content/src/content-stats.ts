@@ -116,7 +116,12 @@ export function computeStats(root: ParentNode, drop?: (e: Element) => boolean): 
       continue;
     }
     stack.pop();
-    if (isElement(node)) stats.set(node, finish(node, stats));
+    if (isElement(node)) {
+      // an element holding only whitespace is as empty as one holding nothing (which is never
+      // visited): re-indenting a page must not give it statistics
+      const st = finish(node, stats);
+      if (st.text > 0 || node.children.some(isElement)) stats.set(node, st);
+    }
   }
   return stats;
 }

@@ -56,7 +56,7 @@ const INLINE_LINE_TAGS = new Set(['span', 'strong', 'em', 'b', 'i', 'a', 'small'
  * holds it, wrapped or not (`<td><span>2024-2034</span></td>` reads as `<td>2024-2034</td>`).
  * Only a class or id naming them (byline, date...) makes them furniture of their own.
  */
-const PRESENTATIONAL = new Set(['span', 'strong', 'em', 'b', 'i']);
+export const PRESENTATIONAL = new Set(['span', 'strong', 'em', 'b', 'i']);
 
 /**
  * Is `el` a line of its own: a block, or an inline element with no other visible text

@@ -12,15 +12,19 @@ import { UrlResolver } from './url.util';
 
 const NOSCRIPT_TAG = /<(\/?)noscript\b/gi;
 
-/** Characters of markup inside <noscript> elements (lower-case tags; an upper bound is fine). */
+const NOSCRIPT_OPEN = /<noscript\b/gi;
+const NOSCRIPT_CLOSE = /<\/noscript/gi;
+
+/** Characters of markup inside <noscript> elements (tags in any case; an upper bound is fine). */
 function noscriptChars(html: string): number {
   let n = 0;
-  let i = html.indexOf('<noscript');
-  while (i >= 0) {
-    const end = html.indexOf('</noscript', i);
-    if (end < 0) return n + html.length - i;
-    n += end - i;
-    i = html.indexOf('<noscript', end);
+  NOSCRIPT_OPEN.lastIndex = 0;
+  for (let open = NOSCRIPT_OPEN.exec(html); open; open = NOSCRIPT_OPEN.exec(html)) {
+    NOSCRIPT_CLOSE.lastIndex = open.index;
+    const close = NOSCRIPT_CLOSE.exec(html);
+    if (!close) return n + html.length - open.index;
+    n += close.index - open.index;
+    NOSCRIPT_OPEN.lastIndex = close.index;
   }
   return n;
 }
@@ -75,7 +79,8 @@ const DATA_URI = /(["'(])data:[^"')]{256,}/g;
  */
 function boundInput(html: string): string {
   if (html.length <= STRIP_ABOVE) return html;
-  const lean = html.replace(HEAVY_BLOCKS, ' ').replace(DATA_URI, '$1data:,');
+  // removed without a trace: a comment or script between two words renders no space
+  const lean = html.replace(HEAVY_BLOCKS, '').replace(DATA_URI, '$1data:,');
   return lean.length <= MAX_HTML ? lean : lean.slice(0, MAX_HTML);
 }
 

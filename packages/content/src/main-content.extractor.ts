@@ -6,7 +6,13 @@
 import { Element, type ParentNode } from 'domhandler';
 import { isChrome, removeComments, removeUnlikely } from './boilerplate.cleaner';
 import { classWeight } from './class-weight';
-import { cleanConditionally, cleanRegion, removeDuplicates, trimArticle } from './content.cleaner';
+import {
+  cleanConditionally,
+  cleanRegion,
+  PRESENTATIONAL,
+  removeDuplicates,
+  trimArticle,
+} from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
 import type { PageHints } from './metadata.extractor';
@@ -240,9 +246,10 @@ function ancestors(el: Element): Set<ParentNode> {
   return s;
 }
 
+/** Element children; presentational wrappers count as the loose text they wrap. */
 const elementCount = (p: ParentNode): number => {
   let n = 0;
-  for (const c of p.children) if (isElement(c)) n++;
+  for (const c of p.children) if (isElement(c) && !PRESENTATIONAL.has(c.name)) n++;
   return n;
 };
 
