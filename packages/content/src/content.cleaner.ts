@@ -83,29 +83,50 @@ const shows = (n: ChildNode, stats: StatsMap): boolean =>
 /**
  * Boilerplate lines ("Advertisement", "Related links:") that are loose text between the blocks
  * of a container, wrapped or not: the same line is dropped whatever inline markup carries it.
+ * One pass; a container with dozens of them is a page of its own kind and is left alone.
  */
 function boilerplateRuns(el: Element, stats: StatsMap, remove: (e: Element) => void): void {
   const kids = el.children;
+  const runs: Array<[number, number]> = [];
   let start = 0;
   for (let i = 0; i <= kids.length; i++) {
     const k = kids[i];
     if (k !== undefined && !lineBreak(k)) continue;
-    if (i > start && kids.slice(start, i).some((n) => shows(n, stats))) {
-      const run = kids.slice(start, i);
-      const t = collapse(run.map((n) => (isText(n) ? n.data : isElement(n) ? rawText(n) : '')).join(''));
-      if (t.length < 60 && BOILERPLATE_LINE.test(t)) {
-        const span = new ElementNode('span', {});
-        setChildren(el, [...kids.slice(0, start), span, ...kids.slice(i)]);
-        setChildren(span, run);
-        for (const [e, st] of computeStats(span)) stats.set(e, st);
-        remove(span);
-        boilerplateRuns(el, stats, remove);
-        return;
+    if (i > start && i - start <= 8) {
+      let t = '';
+      let shown = false;
+      for (let j = start; j < i; j++) {
+        const n = kids[j]!;
+        shown ||= shows(n, stats);
+        t += isText(n) ? n.data : isElement(n) ? rawText(n) : '';
       }
+      if (shown && t.length < 200 && BOILERPLATE_LINE.test(collapse(t)) && collapse(t).length < 60)
+        runs.push([start, i]);
     }
     start = i + 1;
   }
+  if (runs.length === 0 || runs.length > MAX_RUNS) return;
+  // wrap each run in a span of its own, then remove the spans (with their statistics)
+  const out: ChildNode[] = [];
+  const spans: Array<[Element, ChildNode[]]> = [];
+  let at = 0;
+  for (const [a, b] of runs) {
+    for (let j = at; j < a; j++) out.push(kids[j]!);
+    const span = new ElementNode('span', {});
+    spans.push([span, kids.slice(a, b)]);
+    out.push(span);
+    at = b;
+  }
+  for (let j = at; j < kids.length; j++) out.push(kids[j]!);
+  setChildren(el, out);
+  for (const [span, run] of spans) {
+    setChildren(span, run);
+    for (const [e, st] of computeStats(span)) stats.set(e, st);
+    remove(span);
+  }
 }
+
+const MAX_RUNS = 20;
 
 interface Removal {
   el: Element;
@@ -358,6 +379,7 @@ function trimImageCaptions(root: Element, stats: StatsMap): void {
     )
       continue;
     for (const k of kids) if (k !== withImage[0] && (stats.get(k)?.text ?? 0) > 0) drop.push(k);
+    if (drop.length > 64) return; // a gallery or a grid: nothing to trim here
   }
   const outer = drop.filter((e) => !drop.some((d) => d !== e && isAncestor(d, e)));
   // many image cards make a grid (a listing, a service page), where the text is the content

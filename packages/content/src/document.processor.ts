@@ -1,4 +1,5 @@
 /** Entry points: processHtml (the hot path) and processDocument (content-type dispatch). */
+import { ContentProcessingError } from '@wcs/errors';
 import { type Document, Element, Text } from 'domhandler';
 import { escapeText } from 'entities';
 import { findFirst, isElement, parseHtml, setChildren } from './dom.util';
@@ -53,16 +54,17 @@ function emptyMetadata(opts: ProcessOptions): ContentMetadata {
   return md;
 }
 
+/**
+ * HTML -> main content. A failure inside the pipeline is our bug, not an empty page: it is a
+ * ContentProcessingError (code CONTENT_PROCESSING_FAILED, cause attached), so the job fails, the
+ * caller is refunded and the worker logs the URL, instead of an empty document being billed.
+ */
 export function processHtml(html: string, opts: ProcessOptions): ProcessedContent {
   const formats = new Set(opts.formats ?? DEFAULT_FORMATS);
   try {
     return run(typeof html === 'string' ? html : String(html ?? ''), opts, formats);
-  } catch {
-    // Last line of defence: a pathological page yields empty content, never an exception.
-    const metadata = emptyMetadata(opts);
-    const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
-    if (formats.has('json')) out.json = { metadata, headings: [], blocks: [], links: [] };
-    return out;
+  } catch (err) {
+    throw new ContentProcessingError(opts.url, { cause: err });
   }
 }
 

@@ -25,6 +25,7 @@ export interface TitleCandidate {
 const MAX_GAP = 300;
 const MAX_TITLE = 300;
 const MIN_MATCH = 0.75;
+const MAX_CANDIDATES = 8;
 
 const norm = (s: string): string =>
   s
@@ -81,7 +82,10 @@ export function findTitleCandidates(
 ): TitleCandidate[] {
   if (titles.length === 0) return [];
   const out: TitleCandidate[] = [];
+  const found = { h1: 0, h2: 0 };
   for (const el of findAll(body, (e) => e.name === 'h1' || e.name === 'h2')) {
+    // a page repeating its title a thousand times still has a handful of places for it
+    if (found[el.name as 'h1' | 'h2'] >= MAX_CANDIDATES) continue;
     const text = textOf(el);
     if (text === '' || text.length > MAX_TITLE) continue;
     const score = titleMatch(text, titles, siteName);
@@ -94,6 +98,7 @@ export function findTitleCandidates(
       if (p === body) break;
     }
     if (hidden) continue;
+    found[el.name as 'h1' | 'h2']++;
     const kids = new Map<Element, ChildNode[]>();
     for (const a of chain) kids.set(a, [...a.children]);
     out.push({ el, text, level: el.name === 'h1' ? 1 : 2, score, chain, kids });

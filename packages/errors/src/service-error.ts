@@ -160,6 +160,19 @@ export class ServiceUnavailableError extends ServiceError {
     super('UNAVAILABLE', 503, message, { ...o, retryable: true });
   }
 }
+/**
+ * The content pipeline (HTML -> markdown/html/text/json) failed on a page it fetched: our bug,
+ * never the caller's, so the work is refunded. Not retryable: the same page fails the same way.
+ * `details.url` names the page; the message never carries the cause's internals.
+ */
+export class ContentProcessingError extends ServiceError {
+  constructor(url: string, o: Opts = {}) {
+    super('CONTENT_PROCESSING_FAILED', 500, `Could not convert the content of ${url}`, {
+      ...o,
+      details: { url, ...o.details },
+    });
+  }
+}
 export class InternalError extends ServiceError {
   constructor(message = 'Internal error', o: Opts = {}) {
     super('INTERNAL', 500, message, o);

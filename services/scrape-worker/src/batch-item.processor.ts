@@ -6,6 +6,7 @@ import type { Job, PayloadOf } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
 import { scrapeDocument } from '@wcs/scraper';
 import type { DocumentIndexer } from './document-indexer';
+import { logOwnFailure } from './scrape.processor';
 
 export interface BatchItemSettings {
   itemTimeoutMs: number;
@@ -47,6 +48,7 @@ export function batchItemProcessor(
       await deps.index?.(item.accountId, outcome.data);
       return { itemId: item.itemId, status: 'done' };
     } catch (err) {
+      logOwnFailure(deps.logger, item.url, err);
       const se = toServiceError(err);
       const attempts = job.opts.attempts ?? 1;
       const lastAttempt = job.attemptsMade + 1 >= attempts;

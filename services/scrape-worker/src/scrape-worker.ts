@@ -30,7 +30,7 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
     logger,
   };
   const workers = [
-    defineWorker('scrape', scrapeProcessor(renderer, index), workerOpts),
+    defineWorker('scrape', scrapeProcessor(renderer, index, logger), workerOpts),
     defineWorker(
       'scrape-batch',
       batchItemProcessor(

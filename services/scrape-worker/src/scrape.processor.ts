@@ -1,19 +1,37 @@
+import { toServiceError } from '@wcs/errors';
+import type { Logger } from '@wcs/logger';
 import type { PayloadOf, ScrapeJobResult } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
 import { scrapeDocument } from '@wcs/scraper';
 import type { DocumentIndexer } from './document-indexer';
 
+/**
+ * Our own failures (the content pipeline broke on a page, or anything unexpected) are logged
+ * with the URL; the job still fails, so the caller is refunded and sees the code.
+ */
+export function logOwnFailure(logger: Logger | undefined, url: string, err: unknown): void {
+  const se = toServiceError(err);
+  if (se.code === 'CONTENT_PROCESSING_FAILED' || se.code === 'INTERNAL')
+    logger?.error({ err, url, code: se.code }, 'scrape failed in our own code');
+}
+
 /** `scrape` jobs: the gateway waits for this return value (billing stays with the gateway). */
-export function scrapeProcessor(renderer: Renderer, index?: DocumentIndexer) {
+export function scrapeProcessor(renderer: Renderer, index?: DocumentIndexer, logger?: Logger) {
   return async (payload: PayloadOf<'scrape'>): Promise<ScrapeJobResult> => {
-    const outcome = await scrapeDocument(renderer, {
-      url: payload.url,
-      format: payload.format,
-      onlyMainContent: payload.onlyMainContent,
-      engine: payload.engine,
-      waitForMs: payload.waitForMs,
-      timeoutMs: payload.timeoutMs,
-    });
+    let outcome: Awaited<ReturnType<typeof scrapeDocument>>;
+    try {
+      outcome = await scrapeDocument(renderer, {
+        url: payload.url,
+        format: payload.format,
+        onlyMainContent: payload.onlyMainContent,
+        engine: payload.engine,
+        waitForMs: payload.waitForMs,
+        timeoutMs: payload.timeoutMs,
+      });
+    } catch (err) {
+      logOwnFailure(logger, payload.url, err);
+      throw err;
+    }
     // Searchable afterwards through the embedded search provider (best effort, never throws).
     await index?.(payload.accountId, outcome.data);
     return { data: outcome.data, engine: outcome.engine, elapsedMs: outcome.elapsedMs };

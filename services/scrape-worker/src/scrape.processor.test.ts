@@ -1,0 +1,75 @@
+/**
+ * A content-pipeline failure fails the scrape job (the gateway refunds it) and is logged with the
+ * URL. The seam: the content package's metadata step throws for pages carrying a marker.
+ */
+import { ContentProcessingError, TargetHttpError } from '@wcs/errors';
+import type { Logger } from '@wcs/logger';
+import type { Renderer, RenderResult } from '@wcs/renderer';
+import { logOwnFailure, scrapeProcessor } from './scrape.processor';
+
+jest.mock('../../../packages/content/src/metadata.extractor', () => {
+  const actual = jest.requireActual('../../../packages/content/src/metadata.extractor');
+  return {
+    ...actual,
+    extractMetadata: (input: { doc: unknown }) => {
+      if (JSON.stringify(input.doc, ['children', 'name', 'attribs']).includes('x-test-explode'))
+        throw new TypeError('simulated bug in the content pipeline');
+      return actual.extractMetadata(input);
+    },
+  };
+});
+
+const page = (url: string, body: string): RenderResult => ({
+  requestedUrl: url,
+  finalUrl: url,
+  statusCode: 200,
+  contentType: 'text/html',
+  body,
+  engine: 'fetch',
+  headers: {},
+  redirects: [],
+  elapsedMs: 1,
+});
+const renderer = (body: string): Renderer => ({
+  render: async (req) => page(req.url, body),
+  close: async () => undefined,
+});
+const fakeLogger = () => {
+  const errors: Array<[Record<string, unknown>, string | undefined]> = [];
+  return {
+    errors,
+    logger: { error: (o: Record<string, unknown>, m?: string) => errors.push([o, m]) } as unknown as Logger,
+  };
+};
+const payload = (url: string) => ({
+  url,
+  format: 'markdown' as const,
+  onlyMainContent: true,
+  engine: 'fetch' as const,
+  timeoutMs: 5000,
+  accountId: 'acc',
+  requestId: 'req',
+});
+
+describe('scrape processor: content pipeline failures', () => {
+  it('rejects with CONTENT_PROCESSING_FAILED and logs the URL', async () => {
+    const { errors, logger } = fakeLogger();
+    const run = scrapeProcessor(
+      renderer('<html><head><meta name="x-test-explode"></head><body><p>x</p></body></html>'),
+      undefined,
+      logger,
+    );
+    const url = 'https://example.com/broken';
+    await expect(run(payload(url) as never)).rejects.toBeInstanceOf(ContentProcessingError);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.[0]).toMatchObject({ url, code: 'CONTENT_PROCESSING_FAILED' });
+  });
+
+  it('logs our own failures only: a target error is not ours', () => {
+    const { errors, logger } = fakeLogger();
+    logOwnFailure(logger, 'https://example.com/404', new TargetHttpError(404));
+    expect(errors).toHaveLength(0);
+    logOwnFailure(logger, 'https://example.com/x', new ContentProcessingError('https://example.com/x'));
+    expect(errors).toHaveLength(1);
+  });
+});
