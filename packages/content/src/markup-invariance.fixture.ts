@@ -43,15 +43,25 @@ export function articlePages(): Page[] {
   }));
 }
 
-export function wcxbPages(): Page[] {
-  const dir = path.join(BENCH, 'wcxb-dev/dev');
-  const files = readdirSync(path.join(dir, 'ground-truth'))
+/** The fixed WCXB sample: every fifth file by name, 300 files. */
+export function wcxbSample(): string[] {
+  const files = readdirSync(path.join(BENCH, 'wcxb-dev/dev', 'ground-truth'))
     .filter((f) => f.endsWith('.json'))
     .sort();
   const step = Math.max(1, Math.floor(files.length / WCXB_SAMPLE));
+  const out: string[] = [];
+  for (let i = 0; i < files.length && out.length < WCXB_SAMPLE; i += step) out.push(files[i]!);
+  return out;
+}
+
+/** Pages of the WCXB sample, or of its first (0) or second (1) half. */
+export function wcxbPages(half?: 0 | 1): Page[] {
+  const dir = path.join(BENCH, 'wcxb-dev/dev');
+  const sample = wcxbSample();
+  const mid = Math.ceil(sample.length / 2);
+  const files = half === undefined ? sample : half === 0 ? sample.slice(0, mid) : sample.slice(mid);
   const out: Page[] = [];
-  for (let i = 0; i < files.length && out.length < WCXB_SAMPLE; i += step) {
-    const f = files[i]!;
+  for (const f of files) {
     const g = JSON.parse(readFileSync(path.join(dir, 'ground-truth', f), 'utf8')) as {
       url?: string;
       file_id?: string;

@@ -16,8 +16,8 @@
  * content signals the extractor reads; removing them changes what the page says about itself),
  * and nothing inside pre/code/textarea, raw-text elements, <head>, <noscript> or <template>.
  *
- * The WCXB sample runs in markup-invariance.wcxb.test.ts (a second file, so jest can run the
- * two halves in parallel). A negative control checks that the property can fail: deleting one
+ * The WCXB sample runs in markup-invariance.wcxb.test.ts and .wcxb2.test.ts (150 pages each, so
+ * jest can run the files in parallel). A negative control checks that the property can fail: deleting one
  * word of visible text must change the hash.
  */
 import { processHtml } from './index';
