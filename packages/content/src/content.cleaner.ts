@@ -47,7 +47,7 @@ const SHORT_BLOCKS = new Set([
 ]);
 
 const BOILERPLATE_LINE =
-  /^(?:advertisements?|ad|adverts?|sponsored( content)?|sharing is caring|like this|like|tell us what you think|related (news|posts?|tags|articles|stories|content|reading)|tags|previous (post|article)|next (post|article)|don'?t miss|post comment( \(\+\))?|share( this( article| story| post)?)?( on \w+)?|read more|read next|read also|see also|related( articles| posts| stories| content)?|more from [\w\s]+|sign up( now)?|subscribe( now)?|follow us( on \w+)?|skip to (main )?content|loading\.*|continue reading( below)?|advertisement - continue reading below|story continues below( advertisement)?|click here to (subscribe|sign up)|print|email|tweet|comments?|leave a (comment|reply)|back to top|scroll to top|you may also like|recommended( for you)?|trending( now)?|most popular|newsletter|copy link|link copied|caption|close|enlarge(?: this)?(?: image| photo)?|text size|(?:image|photo|picture|slide) \d+ (?:of|\/) \d+|via [\w.-]+)[\s.:!»›>-]*$/i;
+  /^(?:advertisements?|ad|adverts?|sponsored( content)?|sharing is caring|like this|like|tell us what you think|related (news|posts?|tags|articles|stories|content|reading)|tags|previous (post|article)|next (post|article)|don'?t miss|post comment( \(\+\))?|share( this( article| story| post)?)?( on \w+)?|read more|read next|read also|see also|related( articles| posts| stories| content)?|more from [\w\s]+|sign up( now)?|subscribe( now)?|follow us( on \w+)?|skip to (main )?content|loading\.*|continue reading( below)?|advertisement - continue reading below|story continues below( advertisement)?|click here to (subscribe|sign up)|print|email|tweet|comments?|leave a (comment|reply)|back to top|scroll to top|you may also like|recommended( for you)?|trending( now)?|most popular|newsletter|copy link|link copied|caption|close|enlarge(?: this)?(?: image| photo)?|text size|(?:image|photo|picture|slide) \d+ (?:of|\/) \d+|via [\w.-]+|learn more|this slideshow requires javascript)[\s.:!»›>-]*$/i;
 
 /** Inline elements: a line of their own only when nothing else shares their line. */
 const INLINE_LINE_TAGS = new Set(['span', 'strong', 'em', 'b', 'i', 'a', 'small', 'time']);
@@ -265,7 +265,10 @@ export function trimArticle(root: Element, stats: StatsMap, title?: Element): vo
   const h1 = findAll(root, (e) => e.name === 'h1' && e !== title);
   const caps = findAll(
     root,
-    (e) => e.name === 'figcaption' || (e.name !== 'figure' && CAPTION.test(nameOf(e))),
+    (e) =>
+      e.name === 'figcaption' ||
+      (e.name === 'cite' && hasAncestor(e, 'figure')) ||
+      (e.name !== 'figure' && CAPTION.test(nameOf(e))),
     (e) => e.name === 'figcaption',
   );
   const total = stats.get(root)?.text ?? 0;
@@ -416,7 +419,7 @@ const COPYRIGHT = /©|\(c\) *(?:19|20)\d\d|\ball rights reserved\b|\bsubject to 
 const CREDIT =
   /^(?:photo|photos|image|images|picture|credit|credits|foto|bild|source)(?: by| credit)? *[:|]|^photo(?:graph)? by\b|\/ *(?:getty images|afp|reuters|ap|ap photo|shutterstock|istock(?:photo)?|epa|alamy)\.? *$/i;
 const CTA =
-  /^(?:subscribe (?:to|now)|follow (?:us|me|@)|click here|join (?:us|our)|get the latest|download (?:the|our)|like this (?:story|article)|share this (?:story|article))\b/i;
+  /^(?:subscribe (?:to|now)|follow (?:us|me|@)|follow \S+(?: \S+)? on (?:twitter|x|facebook|instagram|linkedin|youtube|tiktok|threads|bluesky)|click here|join (?:us|our)|if you (?:enjoyed|liked) this (?:article|story|post)|get the latest|download (?:the|our)|like this (?:story|article)|share this (?:story|article))\b/i;
 
 /** Wire credits ("Reporting by …; Editing by …", "… contributed to this report") and bios. */
 const CONTRIBUTORS =
@@ -424,11 +427,16 @@ const CONTRIBUTORS =
 const BIO =
   /^(?:\p{Lu}[\p{L}.'’-]*\s+){0,3}\p{Lu}[\p{L}.'’-]*(?:\s+\([^)]{1,60}\))?\s+is\s+(?:a|an|the)\s+(?:[\p{L}’'-]+\s+){0,5}(?:reporter|writer|journalist|editor|correspondent|contributor|columnist|publisher|producer|author|curator)\b/u;
 
+/** "Have a tip? … may be reached at …", "Email Jane Doe at jane@…", "Write to … at …". */
+const CONTACT =
+  /^(?:have a (?:news )?tip\b|(?:email|e-mail|contact|write to|reach) \S+(?: \S+){0,2} at \S)|\b(?:can|may) be reached at\b/i;
+
 function isNotice(t: string): boolean {
+  if (CONTACT.test(t)) return t.length <= 250;
   if (COPYRIGHT.test(t)) return t.length <= 300;
   if (CONTRIBUTORS.test(t) || BIO.test(t)) return t.length <= 300;
   if (CREDIT.test(t)) return t.length <= 120;
-  return CTA.test(t) && t.length <= 160;
+  return CTA.test(t) && t.length <= 200;
 }
 
 const ENDS_PROSE = /[.!?]["”’)]?$/;
