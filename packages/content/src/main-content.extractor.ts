@@ -340,7 +340,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
     (chosenProse >= 0.6 * proseTotal || (chosenProse >= 1500 && chosenProse >= 0.4 * proseTotal));
   if (!articleMode) chosen = [mainRegion(body, stats)];
   const start = chosen.find((e) => (prose.get(e) ?? 0) > 0) ?? chosen[0]!;
-  const title = planTitle(titles, chosen, start, body, stats);
+  const title = planTitle(titles, chosen, start, body, stats, hints?.siteName);
   const root = new Element('div', {});
   setChildren(root, chosen.length === 1 && chosen[0] === body ? [...body.children] : chosen);
   stats.set(root, sumStats(chosen, stats));

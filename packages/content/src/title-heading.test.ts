@@ -73,6 +73,18 @@ describe('the page title on top of the main content', () => {
     expect(all(both).markdown.startsWith(`# ${TITLE}\n`)).toBe(true);
   });
 
+  it('keeps an <h1> opening the article when the declared title is worded otherwise', () => {
+    const out = all(
+      `<html>${head('The Daily Example – local news')}<body>${nav}<article><h1>${TITLE}</h1>${body}</article></body></html>`,
+    );
+    expect(out.markdown.startsWith(`# ${TITLE}\n`)).toBe(true);
+    // but not a logo heading (a link to the home page) at the top of the content
+    const logo = all(
+      `<html>${head('The Daily Example – local news')}<body><div class="wrap"><h1><a href="/">Daily Example</a></h1>${body}</div></body></html>`,
+    );
+    expect(logo.markdown).not.toContain('Daily Example');
+  });
+
   it('does not pull in a heading far above the content', () => {
     const teaser = (i: number): string =>
       `<div class="card"><a href="/story/${i}">Another story number ${i} from the archive</a>

@@ -89,7 +89,7 @@ export function findTitleCandidates(
     const text = textOf(el);
     if (text === '' || text.length > MAX_TITLE) continue;
     const score = titleMatch(text, titles, siteName);
-    if (score < MIN_MATCH) continue;
+    if (score < MIN_MATCH || isLogo(el, text, siteName)) continue;
     const chain: Element[] = [];
     let hidden = isHidden(el);
     for (let p = el.parent; p && isElement(p); p = p.parent) {
@@ -186,12 +186,49 @@ export function planTitle(
   start: Element,
   body: Element,
   stats: StatsMap,
+  siteName?: string | null,
 ): TitlePlan | null {
   for (const c of cands) {
     const where = placement(c, chosen, start, body, stats);
     if (where) return { candidate: c, inside: where === 'inside' };
   }
+  return topHeading(chosen, stats, siteName);
+}
+
+/**
+ * No heading says the declared title (an SEO <title> worded otherwise, or none): an <h1> that
+ * opens the chosen content itself (at most MAX_GAP characters before it) is still the page's
+ * headline — unless it is the site's logo (its name, or a link to the home page).
+ */
+function topHeading(chosen: Element[], stats: StatsMap, siteName?: string | null): TitlePlan | null {
+  let before = 0;
+  const stack: ChildNode[] = [];
+  for (let i = chosen.length - 1; i >= 0; i--) stack.push(chosen[i]!);
+  while (stack.length > 0 && before <= MAX_GAP) {
+    const n = stack.pop()!;
+    if (isText(n)) {
+      before += n.data.replace(/\s+/g, '').length;
+      continue;
+    }
+    if (!isElement(n)) continue;
+    if (n.name === 'h1') {
+      const text = textOf(n);
+      if (text === '' || text.length > MAX_TITLE || isLogo(n, text, siteName)) return null;
+      return { candidate: { el: n, text, level: 1, score: 0, chain: [], kids: new Map() }, inside: true };
+    }
+    if (isHidden(n) || !stats.has(n)) continue;
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
   return null;
+}
+
+function isLogo(h: Element, text: string, siteName?: string | null): boolean {
+  if (siteName && norm(siteName) === norm(text)) return true;
+  for (const a of findAll(h, (e) => e.name === 'a')) {
+    const href = (a.attribs.href ?? '').trim();
+    if (/^(?:\/|\.\/|index\.\w+|https?:\/\/[^/?#]+\/?)$/i.test(href)) return true;
+  }
+  return findAll(h, (e) => e.name === 'img').length > 0 && text.length < 40;
 }
 
 /**
