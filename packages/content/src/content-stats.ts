@@ -57,30 +57,48 @@ interface Measured {
 }
 const measured: Measured = { len: 0, lead: false, trail: false, commas: 0 };
 
+/** Interior whitespace other than single spaces: the slow path has to count runs. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: characters below U+0020 are the whitespace counted here
+const UNEVEN_SPACE = /[\x00-\x1f]| {2}/;
+
+function countOf(s: string, ch: string): number {
+  let n = 0;
+  for (let i = s.indexOf(ch); i >= 0; i = s.indexOf(ch, i + 1)) n++;
+  return n;
+}
+
 function measure(s: string): Measured {
-  let len = 0;
-  let commas = 0;
-  let runs = 0;
-  let inWs = false;
-  let seen = false;
   const n = s.length;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c <= 32) {
-      inWs = true;
-      continue;
-    }
-    if (inWs && seen) runs++;
-    inWs = false;
-    seen = true;
-    len++;
-    // CJK and Arabic commas carry the same signal
-    if (c === 44 || c === 0x3001 || c === 0xff0c || c === 0x060c) commas++;
+  let a = 0;
+  let b = n;
+  while (a < b && s.charCodeAt(a) <= 32) a++;
+  while (b > a && s.charCodeAt(b - 1) <= 32) b--;
+  measured.lead = a > 0 && a < b;
+  measured.trail = b < n && a < b;
+  if (a === b) {
+    measured.len = 0;
+    measured.commas = 0;
+    return measured;
   }
-  measured.len = len + runs;
-  measured.lead = n > 0 && s.charCodeAt(0) <= 32 && len > 0;
-  measured.trail = inWs && len > 0;
-  measured.commas = commas;
+  const core = a === 0 && b === n ? s : s.substring(a, b);
+  let len = core.length;
+  if (UNEVEN_SPACE.test(core)) {
+    // count non-whitespace characters plus one per whitespace run
+    len = 0;
+    let inWs = false;
+    for (let i = 0; i < core.length; i++) {
+      if (core.charCodeAt(i) <= 32) inWs = true;
+      else {
+        if (inWs) len++;
+        inWs = false;
+        len++;
+      }
+    }
+  }
+  measured.len = len;
+  // CJK and Arabic commas carry the same signal
+  measured.commas =
+    countOf(core, ',') + countOf(core, '\u3001') + countOf(core, '\uff0c') + countOf(core, '\u060c');
   return measured;
 }
 

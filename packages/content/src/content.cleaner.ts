@@ -366,10 +366,17 @@ function trimLines(root: Element, stats: StatsMap): void {
  */
 function trimImageCaptions(root: Element, stats: StatsMap): void {
   const drop: Element[] = [];
-  for (const el of findAll(root, (e) => {
-    const s = stats.get(e);
-    return !!s && s.imgs === 1 && s.text > 0 && s.text <= 200 && s.paras <= 1 && e.children.length > 1;
-  })) {
+  const blocks = new Set<Element>();
+  for (const img of findAll(root, (e) => e.name === 'img')) {
+    // the nearest few ancestors holding exactly this image and a short text
+    let el: ParentNode | null = img.parent;
+    for (let up = 0; up < 4 && el && el !== root && isElement(el); up++, el = el.parent) {
+      const s = stats.get(el);
+      if (s?.imgs !== 1) break;
+      if (s.text > 0 && s.text <= 200 && s.paras <= 1 && el.children.length > 1) blocks.add(el);
+    }
+  }
+  for (const el of blocks) {
     const kids = el.children.filter(isElement);
     const withImage = kids.filter((k) => k.name === 'img' || (stats.get(k)?.imgs ?? 0) > 0);
     if (withImage.length !== 1) continue;
@@ -393,10 +400,12 @@ function trimImageCaptions(root: Element, stats: StatsMap): void {
 const RELATED_HEAD =
   /^(?:(?:more|other|related|recommended|popular|trending|top|latest|similar)\b.{0,40}\b(?:stories|articles|posts|news|reads|reading|links|coverage)|related|recommended(?: for you)?|popular (?:on|in) .{1,30}|(?:read|see) (?:more|next|also)|you (?:may|might) (?:also )?like|further reading|don'?t miss)[\s:.!»›-]*$/i;
 
+const RELATED_TAGS = new Set(['p', 'div', 'span', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'b', 'section']);
+
 /** A related-links heading with the list of links under it. */
 function trimRelated(root: Element, stats: StatsMap): void {
   const drop: Element[] = [];
-  for (const el of findAll(root, (e) => LINE_TAGS.has(e.name) || /^h[1-6]$/.test(e.name))) {
+  for (const el of findAll(root, (e) => RELATED_TAGS.has(e.name))) {
     const s = stats.get(el);
     if (!s || s.text === 0 || s.text > 80 || !isLine(el, s) || !RELATED_HEAD.test(textOf(el))) continue;
     let next = el.next;

@@ -105,7 +105,10 @@ function run(input: string, opts: ProcessOptions, formats: Set<OutputFormat>): P
   if (pageText < 2000 && noscriptChars(html) > Math.max(2000, pageText * 2)) {
     // Client-rendered pages (Discourse, some shops) ship their content for no-JS readers in
     // <noscript>: read it as ordinary markup when the page shows almost nothing else.
-    const retry = extract(bodyOf(parseHtml(html.replace(NOSCRIPT_TAG, '<$1div'))), hints);
+    const retry = extract(bodyOf(parseHtml(html.replace(NOSCRIPT_TAG, '<$1div'))), {
+      ...hints,
+      headings: undefined,
+    });
     if (retry.pageText > pageText * 1.5) ({ root, stats, pageText } = retry);
   }
   if (

@@ -62,12 +62,7 @@ describe('article furniture', () => {
     expect(out).toContain('Sentence 4 about body');
     expect(out).toContain('Sentence 3 about end');
     expect(out.startsWith('The headline of the story\n')).toBe(true);
-    for (const junk of [
-      'Jane Reporter',
-      'November 20',
-      'caption under',
-      'Photo: Someone',
-    ])
+    for (const junk of ['Jane Reporter', 'November 20', 'caption under', 'Photo: Someone'])
       expect(out).not.toContain(junk);
   });
 

@@ -267,8 +267,13 @@ function gatherSiblings(
   const topScore = scores.get(top) ?? 0;
   const threshold = Math.max(10, topScore * 0.2);
   const out: Element[] = [];
-  const tokens = classTokens(body);
-  const topTokens = tokens(top);
+  // page-wide token counts only when two classed siblings are compared
+  let tokensOf: ((el: Element) => Set<string>) | null = null;
+  const tokens = (el: Element): Set<string> => {
+    tokensOf ??= classTokens(body);
+    return tokensOf(el);
+  };
+  let topTokens: Set<string> | null = null;
   for (const sib of parent.children) {
     if (!isElement(sib)) continue;
     if (sib === top) {
@@ -276,7 +281,10 @@ function gatherSiblings(
       continue;
     }
     let bonus = 0;
-    if (sharesClass(tokens(sib), topTokens)) bonus += topScore * 0.2;
+    if (sib.attribs.class && top.attribs.class) {
+      topTokens ??= tokens(top);
+      if (sharesClass(tokens(sib), topTokens)) bonus += topScore * 0.2;
+    }
     const s = scores.get(sib);
     if (s !== undefined && s + bonus >= threshold) {
       out.push(sib);
@@ -324,7 +332,7 @@ export interface ExtractResult {
 export function extractMainContent(body: Element, hints?: PageHints): ExtractResult {
   const stats = computeStats(body, isChrome);
   const pageText = stats.get(body)?.text ?? 0;
-  const titles = findTitleCandidates(body, hints?.titles ?? [], hints?.siteName);
+  const titles = findTitleCandidates(body, hints?.titles ?? [], hints?.siteName, hints?.headings);
   removeUnlikely(body, stats);
   removeComments(body, stats, hints?.product === true);
   if (hints?.product) removeProductGrids(body, stats);

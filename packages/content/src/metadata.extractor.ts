@@ -1,5 +1,5 @@
 /** Page metadata from <title>, meta tags, <link rel=canonical>, <html lang> and JSON-LD. */
-import type { ChildNode, Document } from 'domhandler';
+import type { ChildNode, Document, Element } from 'domhandler';
 import { collapse, isElement, rawText, textOf } from './dom.util';
 import type { ContentMetadata } from './types';
 import type { UrlResolver } from './url.util';
@@ -11,6 +11,7 @@ interface Collected {
   meta: Map<string, string>;
   jsonLd: string[];
   firstH1: string | null;
+  headings: Element[];
   /** schema.org Product microdata seen on an element. */
   productItem: boolean;
 }
@@ -23,6 +24,8 @@ export interface PageHints {
   titles?: string[];
   /** The site's own name (og:site_name, application-name): never the page's title. */
   siteName?: string | null;
+  /** <h1>/<h2> elements of the parsed page in document order (collected on the same walk). */
+  headings?: Element[];
 }
 
 const LD_PRODUCT =
@@ -38,6 +41,7 @@ function collect(doc: Document): Collected {
     meta: new Map(),
     jsonLd: [],
     firstH1: null,
+    headings: [],
     productItem: false,
   };
   const stack: ChildNode[] = [...doc.children].reverse();
@@ -81,7 +85,11 @@ function collect(doc: Document): Collected {
         continue;
       case 'h1':
         if (c.firstH1 === null) c.firstH1 = textOf(n) || null;
+        c.headings.push(n);
         continue;
+      case 'h2':
+        c.headings.push(n);
+        break;
       case 'svg':
         inSvg++;
         continue;
@@ -164,6 +172,7 @@ export function extractMetadata({
       .filter((t): t is string => !!t && t.trim() !== '')
       .map(collapse);
     hints.siteName = m.get('og:site_name') ?? m.get('application-name') ?? null;
+    hints.headings = c.headings;
   }
   const pick = (...keys: string[]): string | null => {
     for (const k of keys) {

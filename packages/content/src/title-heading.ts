@@ -27,12 +27,18 @@ const MAX_TITLE = 300;
 const MIN_MATCH = 0.75;
 const MAX_CANDIDATES = 8;
 
+const ASCII = /^[\x20-\x7e]*$/;
 const norm = (s: string): string =>
-  s
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+  ASCII.test(s)
+    ? s
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, ' ')
+        .trim()
+    : s
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
 
 const words = (s: string): Set<string> =>
   new Set(
@@ -62,16 +68,33 @@ function overlap(a: Set<string>, b: Set<string>): number {
 
 /** How well a heading's text says the page's declared title (0..1). */
 export function titleMatch(text: string, titles: string[], siteName?: string | null): number {
-  const h = norm(text);
-  if (h === '') return 0;
-  if (siteName && norm(siteName) === h && !titles.some((t) => norm(mainPiece(t)) === h)) return 0;
-  const hw = words(text);
-  let best = 0;
-  for (const t of titles) {
-    if (norm(t) === h) return 1;
-    best = Math.max(best, overlap(hw, words(t)), overlap(hw, words(mainPiece(t))));
-  }
-  return best;
+  return titleMatcher(titles, siteName)(text);
+}
+
+/** titleMatch with the declared titles prepared once per page. */
+function titleMatcher(titles: string[], siteName?: string | null): (text: string) => number {
+  const prepared = titles.map((t) => {
+    const piece = mainPiece(t);
+    return { whole: norm(t), words: words(t), piece: norm(piece), pieceWords: words(piece) };
+  });
+  const site = siteName ? norm(siteName) : null;
+  // a heading far shorter or longer than every declared title cannot say it
+  const lengths = prepared.flatMap((t) => [t.whole.length, t.piece.length]).filter((n) => n > 0);
+  const shortest = Math.min(...lengths);
+  const longest = Math.max(...lengths);
+  return (text) => {
+    if (text.length < shortest / 3 || text.length > longest * 3) return 0;
+    const h = norm(text);
+    if (h === '') return 0;
+    if (site === h && !prepared.some((t) => t.piece === h)) return 0;
+    const hw = new Set(h.split(' '));
+    let best = 0;
+    for (const t of prepared) {
+      if (t.whole === h) return 1;
+      best = Math.max(best, overlap(hw, t.words), overlap(hw, t.pieceWords));
+    }
+    return best;
+  };
 }
 
 /** Visible h1/h2 headings saying the title, best first; found before any removal. */
@@ -79,16 +102,18 @@ export function findTitleCandidates(
   body: Element,
   titles: string[],
   siteName?: string | null,
+  headings?: Element[],
 ): TitleCandidate[] {
   if (titles.length === 0) return [];
+  const match = titleMatcher(titles, siteName);
   const out: TitleCandidate[] = [];
   const found = { h1: 0, h2: 0 };
-  for (const el of findAll(body, (e) => e.name === 'h1' || e.name === 'h2')) {
+  for (const el of headings ?? findAll(body, (e) => e.name === 'h1' || e.name === 'h2')) {
     // a page repeating its title a thousand times still has a handful of places for it
     if (found[el.name as 'h1' | 'h2'] >= MAX_CANDIDATES) continue;
     const text = textOf(el);
     if (text === '' || text.length > MAX_TITLE) continue;
-    const score = titleMatch(text, titles, siteName);
+    const score = match(text);
     if (score < MIN_MATCH || isLogo(el, text, siteName)) continue;
     const chain: Element[] = [];
     let hidden = isHidden(el);
@@ -97,7 +122,7 @@ export function findTitleCandidates(
       if (isHidden(p)) hidden = true;
       if (p === body) break;
     }
-    if (hidden) continue;
+    if (hidden || chain[chain.length - 1] !== body) continue;
     found[el.name as 'h1' | 'h2']++;
     const kids = new Map<Element, ChildNode[]>();
     for (const a of chain) kids.set(a, [...a.children]);
