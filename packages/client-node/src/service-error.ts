@@ -29,7 +29,8 @@ export type ApiErrorCode =
   | 'INTERNAL'
   | 'SEARCH_PROVIDER_FAILED'
   | 'MODEL_NOT_CONFIGURED'
-  | 'EXTRACTION_FAILED';
+  | 'EXTRACTION_FAILED'
+  | 'CONTENT_PROCESSING_FAILED';
 
 /** Codes of errors raised by the client itself (status 0, except INVALID_RESPONSE: a 2xx that is not JSON). */
 export type ClientErrorCode = 'CLIENT_TIMEOUT' | 'NETWORK_ERROR' | 'MISSING_API_KEY' | 'INVALID_RESPONSE';
