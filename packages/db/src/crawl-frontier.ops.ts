@@ -177,9 +177,16 @@ export async function completePageTx(
           AND c.status = 'processing'
       ), dup AS (
         -- Another page of the crawl already is, or ended at, where this one ended (a redirect).
-        SELECT 1 FROM crawl_pages x
-        WHERE x.crawl_id = ${crawlId}::uuid AND x.id <> ${pageId}::uuid AND x.status = 'done'
-          AND (x.url_key = ${r.finalKey} OR x.final_key = ${r.finalKey})
+        -- Looked up by key only (OFFSET 0 keeps the status test out of the scans): filtering on
+        -- status in the scan lets the planner walk every done row of the crawl instead.
+        SELECT 1 FROM (
+          SELECT status FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid AND url_key = ${r.finalKey}
+            AND id <> ${pageId}::uuid
+          UNION ALL
+          SELECT status FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid AND final_key = ${r.finalKey}
+            AND id <> ${pageId}::uuid
+          OFFSET 0
+        ) k WHERE k.status = 'done'
         LIMIT 1
       ), prior AS (
         SELECT 1 FROM credit_ledger l, c
@@ -190,7 +197,7 @@ export async function completePageTx(
       ), done AS (
         UPDATE crawl_pages
         SET status = 'done', result = ${toJsonb(r.result)}::jsonb, status_code = ${r.statusCode}::int,
-            final_key = ${r.finalKey}, error = NULL, error_code = NULL, finished_at = now(), updated_at = now()
+            final_key = NULLIF(${r.finalKey}, url_key), error = NULL, error_code = NULL, finished_at = now(), updated_at = now()
         WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
           AND EXISTS (SELECT 1 FROM p) AND EXISTS (SELECT 1 FROM payable) AND NOT EXISTS (SELECT 1 FROM dup)
         RETURNING id

@@ -211,8 +211,10 @@ export class CrawlsRepository {
       WHERE p.id = ${pageId}::uuid AND c.id = p.crawl_id AND c.status = 'processing'
         AND p.status IN ('queued', 'running')
       RETURNING ${TASK_COLUMNS}, (
-        SELECT d.url FROM crawl_pages d
-        WHERE d.crawl_id = p.crawl_id AND d.final_key = p.url_key AND d.status = 'done' LIMIT 1
+        SELECT k.url FROM (
+          SELECT d.url, d.status FROM crawl_pages d
+          WHERE d.crawl_id = p.crawl_id AND d.final_key = p.url_key OFFSET 0
+        ) k WHERE k.status = 'done' LIMIT 1
       ) AS "duplicateOf"`;
     return rows[0] ?? null;
   }
