@@ -58,6 +58,17 @@ const INLINE_LINE_TAGS = new Set(['span', 'strong', 'em', 'b', 'i', 'a', 'small'
  */
 export const PRESENTATIONAL = new Set(['span', 'strong', 'em', 'b', 'i']);
 
+/** A short block on a line of its own whose whole text is a boilerplate line ("Share", "Advertisement"). */
+function isBoilerplateLine(el: Element, s: Stats, stats: StatsMap): boolean {
+  return (
+    s.text < 60 &&
+    SHORT_BLOCKS.has(el.name) &&
+    !PRESENTATIONAL.has(el.name) &&
+    BOILERPLATE_LINE.test(textOf(el)) &&
+    ownLine(el, stats)
+  );
+}
+
 /**
  * Is `el` a line of its own: a block, or an inline element with no other visible text
  * between it and the nearest block boundaries? A word wrapped in <b> or <span> inside a
@@ -159,13 +170,7 @@ export function cleanConditionally(
     if (!el.parent || (el.parent === root && (top === undefined || el === top))) continue;
     const s = stats.get(el);
     if (!s) continue;
-    if (
-      s.text < 60 &&
-      SHORT_BLOCKS.has(el.name) &&
-      !PRESENTATIONAL.has(el.name) &&
-      BOILERPLATE_LINE.test(textOf(el)) &&
-      ownLine(el, stats)
-    ) {
+    if (isBoilerplateLine(el, s, stats)) {
       remove(el);
       continue;
     }
@@ -229,15 +234,8 @@ export function cleanRegion(root: Element, stats: StatsMap): void {
     if (!el.parent) continue;
     const s = stats.get(el);
     if (!s) continue;
-    if (
-      s.text < 60 &&
-      SHORT_BLOCKS.has(el.name) &&
-      !PRESENTATIONAL.has(el.name) &&
-      BOILERPLATE_LINE.test(textOf(el)) &&
-      ownLine(el, stats)
-    )
-      removeWithStats(el, stats);
-    else if (s.inline > 0 && s.text > s.inline && isBlockName(el.name) && true) {
+    if (isBoilerplateLine(el, s, stats)) removeWithStats(el, stats);
+    else if (s.inline > 0 && s.text > s.inline && isBlockName(el.name)) {
       boilerplateRuns(el, stats, (x) => removeWithStats(x, stats));
       if (s.text < 0.2 * total && classWeight(el) < 0) negative.push(el);
     } else if (s.text < 0.2 * total && classWeight(el) < 0) negative.push(el);

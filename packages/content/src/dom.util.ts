@@ -14,6 +14,25 @@ import {
 import { Parser } from 'htmlparser2';
 
 /** Deeper subtrees are flattened to their text and images: real pages stay far below this. */
+/** HTML's void elements (no end tag, no children), the obsolete `param` and `keygen` included. */
+export const VOID_ELEMENTS: ReadonlySet<string> = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
+
 export const MAX_DEPTH = 160;
 
 /** Elements that start a new block in rendered output. */

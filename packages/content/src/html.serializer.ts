@@ -4,24 +4,9 @@
  */
 import type { AnyNode, Element, ParentNode } from 'domhandler';
 import { escapeAttribute, escapeText } from 'entities';
-import { isElement, isText, JUNK_TAGS } from './dom.util';
+import { isElement, isText, JUNK_TAGS, VOID_ELEMENTS } from './dom.util';
 import type { UrlResolver } from './url.util';
 
-const VOID = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'source',
-  'track',
-  'wbr',
-]);
 const URL_ATTRS = new Set(['href', 'src', 'poster', 'cite', 'action', 'longdesc', 'background']);
 const RAW_TEXT = new Set(['pre', 'textarea']);
 
@@ -63,7 +48,7 @@ export function serializeHtml(root: ParentNode, resolver: UrlResolver, includeRo
     }
     if (!isElement(n) || JUNK_TAGS.has(n.name)) return;
     parts.push(`<${n.name}${attributes(n, resolver)}>`);
-    if (VOID.has(n.name)) return;
+    if (VOID_ELEMENTS.has(n.name)) return;
     const inPre = pre || RAW_TEXT.has(n.name);
     for (const c of n.children) walk(c, inPre);
     parts.push(`</${n.name}>`);

@@ -29,6 +29,7 @@ import {
   ProcessingInstruction,
 } from 'domhandler';
 import { Parser } from 'htmlparser2';
+import { VOID_ELEMENTS } from './dom.util';
 
 export interface RewritePlan {
   seed: number;
@@ -89,23 +90,6 @@ const FROZEN = new Set([
   'noframes',
 ]);
 const RAW = new Set(['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
-const VOID = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-  'keygen',
-]);
 const WRAPPERS = ['span', 'b', 'strong', 'em', 'i'];
 /** A hashed suffix: 5-8 letters and digits, with at least one digit, after - or _. */
 const HASHED = /^(.*[-_])([A-Za-z0-9]{5,8})$/;
@@ -267,7 +251,7 @@ export function rewriteMarkup(html: string, plan: RewritePlan, edit?: { from: st
           else attrs += ` ${k}="${escAttr(v)}"`;
         }
         parts.push(`<${name}${attrs}>`);
-        if (VOID.has(n.name)) continue;
+        if (VOID_ELEMENTS.has(n.name)) continue;
         serialize(n.children as AnyNode[], RAW.has(n.name), parts);
         parts.push(`</${name}>`);
       } else if ('children' in n) serialize((n as { children: AnyNode[] }).children, raw, parts);

@@ -7,7 +7,7 @@
  */
 import { type ChildNode, Element, type ParentNode, Text } from 'domhandler';
 import { isHidden } from './boilerplate.cleaner';
-import type { StatsMap } from './content-stats';
+import { newStats, type StatsMap } from './content-stats';
 import { findAll, isElement, isText, setChildren, textOf } from './dom.util';
 
 export interface TitleCandidate {
@@ -272,18 +272,7 @@ export function ensureTitle(root: Element, plan: TitlePlan, stats: StatsMap): vo
   const heading = new Element('h1', {});
   setChildren(heading, [new Text(c.text)]);
   const s = stats.get(root);
-  stats.set(heading, {
-    text: c.text.length,
-    link: 0,
-    inline: c.text.length,
-    commas: 0,
-    allCommas: 0,
-    paras: 0,
-    imgs: 0,
-    lis: 0,
-    inputs: 0,
-    headings: 0,
-  });
+  stats.set(heading, { ...newStats(), text: c.text.length, inline: c.text.length });
   if (s) {
     s.text += c.text.length;
     s.headings++;
