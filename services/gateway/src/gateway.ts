@@ -17,7 +17,7 @@ import { createSearchProvider } from '@wcs/search';
 import { createApp } from './app';
 import type { GatewayDeps } from './deps';
 import type { GatewayEnv } from './env';
-import { PendingWork } from './jobs/pending-work';
+import { PendingWork } from './jobs/charged-job';
 
 export interface RunningGateway {
   server: Server;

@@ -1,12 +1,117 @@
-import type { LedgerReason } from '@wcs/db';
-import { toServiceError } from '@wcs/errors';
+import type { CreditsRepository, LedgerReason } from '@wcs/db';
+import { InternalError, toServiceError } from '@wcs/errors';
 import { type PayloadInputOf, type QueueName, waitForJob } from '@wcs/queues';
 import type { GatewayDeps } from '../deps';
 
 /**
- * The shape of every interactive, billed request: charge up front (idempotent per request id),
- * enqueue the job under that id, wait for its return value, and refund the charge if anything
- * fails — the target, the worker, the queue or the wait — so callers never pay for a failure.
+ * Billing of the interactive requests, in one place: reserve credits up front, do the work, settle
+ * to what the work actually cost (the rest back in one refund row), and keep the gateway's
+ * shutdown from closing the database before that refund is written.
+ *
+ * Ledger: the reservation is one `reason` row and the refund one `refundReason` row, both with
+ * the request id as reference. PostgreSQL applies a (reason, reference) pair at most once, so the
+ * charge is idempotent per request id and a request is never refunded twice.
+ */
+
+/**
+ * Request work that must settle before the gateway closes the database: a request cut at the
+ * drain deadline still has a handler waiting on its job, and once the queues close that handler
+ * refunds its charge — which needs PostgreSQL. `settle()` waits for those, up to a bound.
+ */
+export class PendingWork {
+  private readonly pending = new Set<Promise<void>>();
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  /** Starts a piece of work; call the returned function (once) when it has settled. */
+  begin(): () => void {
+    let release = () => {};
+    const settled = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.pending.add(settled);
+    return () => {
+      this.pending.delete(settled);
+      release();
+    };
+  }
+
+  /** Wait until everything tracked has settled or `timeoutMs` passed; returns how many are left. */
+  async settle(timeoutMs: number): Promise<number> {
+    if (this.pending.size === 0) return 0;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(this.pending),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    return this.pending.size;
+  }
+}
+
+export interface ChargeTerms {
+  accountId: string;
+  /** The ledger reference of the charge and of its refund. */
+  requestId: string;
+  /** Credits taken up front: the most this request can cost. */
+  reserve: number;
+  reason: LedgerReason;
+  refundReason: LedgerReason;
+}
+
+/** What the work answers and what it cost (0 … reserve credits). */
+export interface Settled<T> {
+  value: T;
+  cost: number;
+}
+
+/**
+ * Reserve → work → settle. Throws InsufficientCreditsError (nothing charged, work not started)
+ * when the balance cannot cover the reserve. When the work returns, `reserve − cost` is refunded;
+ * when it throws, everything is, and the error is rethrown as a ServiceError.
+ */
+export async function runChargedWork<T>(
+  deps: { credits: CreditsRepository; pending: PendingWork },
+  terms: ChargeTerms,
+  work: () => Promise<Settled<T>>,
+): Promise<Settled<T>> {
+  const { accountId, requestId, reserve } = terms;
+  await deps.credits.charge(accountId, reserve, { reason: terms.reason, reference: requestId });
+  // A shutdown that cuts this request waits for its refund before it closes the database.
+  const settled = deps.pending.begin();
+  let cost = 0;
+  try {
+    const done = await work();
+    if (!Number.isSafeInteger(done.cost) || done.cost < 0 || done.cost > reserve) {
+      throw new InternalError(`Charged work cost ${done.cost} credits, reserved ${reserve}`);
+    }
+    cost = done.cost;
+    return done;
+  } catch (err) {
+    throw toServiceError(err);
+  } finally {
+    // Also on errors (target, worker, queue, provider, the wait): whatever was not used goes back.
+    try {
+      if (reserve > cost) {
+        await deps.credits.credit(accountId, reserve - cost, {
+          reason: terms.refundReason,
+          reference: requestId,
+        });
+      }
+    } finally {
+      settled();
+    }
+  }
+}
+
+/**
+ * The shape of most interactive, billed requests (scrape, map, extract): `runChargedWork` settling
+ * to the full cost when the job answers and to nothing when anything fails — the target, the
+ * worker, the queue or the wait. The job is enqueued under the request id.
  */
 export async function runChargedJob<N extends QueueName, R>(
   deps: Pick<GatewayDeps, 'credits' | 'producer' | 'pending'>,
@@ -22,16 +127,19 @@ export async function runChargedJob<N extends QueueName, R>(
     waitMs: number;
   },
 ): Promise<R> {
-  await deps.credits.charge(a.accountId, a.cost, { reason: a.reason, reference: a.requestId });
-  // A shutdown that cuts this request waits for its refund before it closes the database.
-  const settled = deps.pending.begin();
-  try {
-    const job = await deps.producer.enqueue(a.queue, a.payload, { jobId: a.requestId });
-    return await waitForJob<R>(job, deps.producer.queueEvents(a.queue), a.waitMs);
-  } catch (err) {
-    await deps.credits.credit(a.accountId, a.cost, { reason: a.refundReason, reference: a.requestId });
-    throw toServiceError(err);
-  } finally {
-    settled();
-  }
+  const { value } = await runChargedWork(
+    deps,
+    {
+      accountId: a.accountId,
+      requestId: a.requestId,
+      reserve: a.cost,
+      reason: a.reason,
+      refundReason: a.refundReason,
+    },
+    async () => {
+      const job = await deps.producer.enqueue(a.queue, a.payload, { jobId: a.requestId });
+      return { value: await waitForJob<R>(job, deps.producer.queueEvents(a.queue), a.waitMs), cost: a.cost };
+    },
+  );
+  return value;
 }

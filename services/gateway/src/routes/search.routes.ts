@@ -5,6 +5,7 @@ import type { SearchHit } from '@wcs/search';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
+import { runChargedWork } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
@@ -92,9 +93,10 @@ function failedResult(hit: SearchHit, err: unknown): SearchResult {
 
 /**
  * POST /v1/search: ask the configured provider, then scrape every hit concurrently through the
- * `scrape` queue within one time budget. num_results × 2 credits are reserved up front; the part
- * not used — hits the provider did not return and pages that failed — is refunded in one ledger
- * row (`search_refund`, same reference), so a failed page is never billed.
+ * `scrape` queue within one time budget. num_results × 2 credits are reserved up front and the call
+ * settles to 2 per result returned with content: hits the provider did not return and pages that
+ * failed are refunded in one ledger row (`search_refund`, same reference), so a failed page is
+ * never billed; a call that fails as a whole is refunded completely (`runChargedWork`).
  */
 export function searchRoutes(deps: GatewayDeps): Router {
   const router = Router();
@@ -104,66 +106,66 @@ export function searchRoutes(deps: GatewayDeps): Router {
     const budgetMs = body.timeout ?? deps.search.timeoutMs;
     const deadline = Date.now() + budgetMs;
     const requestId = randomUUID();
-    const reserved = body.num_results * CREDITS_PER_SEARCH_RESULT;
-
-    await deps.credits.charge(auth.accountId, reserved, { reason: 'search', reference: requestId });
-    // Shutdown waits for the refund below before it closes the database.
-    const settled = deps.pending.begin();
-    let billed = 0;
-    let results: SearchResult[];
-    try {
-      const hits = (
-        await deps.search.provider.search(
-          {
-            query: body.query,
-            numResults: body.num_results,
-            accountId: auth.accountId,
-            ...(body.country ? { country: body.country } : {}),
-            ...(body.lang ? { lang: body.lang } : {}),
-          },
-          AbortSignal.timeout(budgetMs),
-        )
-      ).slice(0, body.num_results);
-      if (!body.scrape) {
-        results = hits.map((h) => ({ url: h.url, title: h.title, description: h.description }));
-      } else {
-        // Stored copies (embedded provider) answer offline; only markdown is stored, so other
-        // formats, and `fresh: true`, scrape the page again.
-        const useStored = (h: SearchHit) =>
-          h.stored !== undefined && !body.fresh && body.format === 'markdown';
-        const live = hits.filter((h) => !useStored(h));
-        const scraped = await scrapeHits(deps, {
-          hits: live,
+    const { value: results, cost } = await runChargedWork(
+      deps,
+      {
+        accountId: auth.accountId,
+        requestId,
+        reserve: body.num_results * CREDITS_PER_SEARCH_RESULT,
+        reason: 'search',
+        refundReason: 'search_refund',
+      },
+      async () => {
+        const results = await searchAndScrape(deps, {
           body,
+          budgetMs,
+          deadline,
           requestId,
           accountId: auth.accountId,
-          deadline,
         });
-        const byHit = new Map(live.map((h, i) => [h, scraped[i]]));
-        results = hits.map((h) =>
-          h.stored && useStored(h)
-            ? storedResult({ ...h, stored: h.stored })
-            : (byHit.get(h) as SearchResult),
-        );
-      }
-      billed = results.filter((r) => r.markdown !== null).length * CREDITS_PER_SEARCH_RESULT;
-    } finally {
-      // Also on errors (provider down, queue down): whatever was not billed goes back.
-      const refund = reserved - billed;
-      try {
-        if (refund > 0) {
-          await deps.credits.credit(auth.accountId, refund, {
-            reason: 'search_refund',
-            reference: requestId,
-          });
-        }
-      } finally {
-        settled();
-      }
-    }
-    res.json({ success: true, data: results, creditsUsed: billed });
+        const delivered = results.filter((r) => r.markdown !== null).length;
+        return { value: results, cost: delivered * CREDITS_PER_SEARCH_RESULT };
+      },
+    );
+    res.json({ success: true, data: results, creditsUsed: cost });
   });
   return router;
+}
+
+/** The provider's hits, each scraped (or served from its stored copy) unless `scrape: false`. */
+async function searchAndScrape(
+  deps: GatewayDeps,
+  a: { body: SearchBody; budgetMs: number; deadline: number; requestId: string; accountId: string },
+): Promise<SearchResult[]> {
+  const { body } = a;
+  const hits = (
+    await deps.search.provider.search(
+      {
+        query: body.query,
+        numResults: body.num_results,
+        accountId: a.accountId,
+        ...(body.country ? { country: body.country } : {}),
+        ...(body.lang ? { lang: body.lang } : {}),
+      },
+      AbortSignal.timeout(a.budgetMs),
+    )
+  ).slice(0, body.num_results);
+  if (!body.scrape) return hits.map((h) => ({ url: h.url, title: h.title, description: h.description }));
+  // Stored copies (embedded provider) answer offline; only markdown is stored, so other
+  // formats, and `fresh: true`, scrape the page again.
+  const useStored = (h: SearchHit) => h.stored !== undefined && !body.fresh && body.format === 'markdown';
+  const live = hits.filter((h) => !useStored(h));
+  const scraped = await scrapeHits(deps, {
+    hits: live,
+    body,
+    requestId: a.requestId,
+    accountId: a.accountId,
+    deadline: a.deadline,
+  });
+  const byHit = new Map(live.map((h, i) => [h, scraped[i]]));
+  return hits.map((h) =>
+    h.stored && useStored(h) ? storedResult({ ...h, stored: h.stored }) : (byHit.get(h) as SearchResult),
+  );
 }
 
 /** Every hit's page via the `scrape` queue, concurrently; a page that fails is a result with an error. */

@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import { rawEnv } from '@wcs/config';
+import { AccountsRepository, CreditsRepository, type Db } from '@wcs/db';
+import { openTestDb } from '@wcs/db/src/test-database';
+import { InsufficientCreditsError, TargetHttpError, TimeoutError } from '@wcs/errors';
+import { type DefinedWorker, defineWorker, QueueProducer } from '@wcs/queues';
+import { PendingWork, runChargedJob, runChargedWork } from './charged-job';
+
+/** The billing mechanism against real PostgreSQL (and, for runChargedJob, a real BullMQ queue). */
+let db: Db;
+let credits: CreditsRepository;
+let accounts: AccountsRepository;
+
+beforeAll(async () => {
+  db = await openTestDb();
+  credits = new CreditsRepository(db);
+  accounts = new AccountsRepository(db);
+});
+afterAll(() => db.close());
+
+async function account(balance: number): Promise<string> {
+  return (await accounts.create({ plan: 'free', credits: balance })).accountId;
+}
+
+/** The account's ledger without its opening grant, oldest first. */
+async function ledger(accountId: string) {
+  const rows = await credits.ledger(accountId, 1000);
+  return rows
+    .filter((r) => r.reason !== 'grant')
+    .reverse()
+    .map((r) => ({ reason: r.reason, amount: r.amount, reference: r.reference }));
+}
+
+const terms = (accountId: string, requestId = randomUUID()) => ({
+  accountId,
+  requestId,
+  reserve: 8,
+  reason: 'search' as const,
+  refundReason: 'search_refund' as const,
+});
+
+describe('runChargedWork', () => {
+  it('reserves up front and refunds what the work did not use in one row, same reference', async () => {
+    const accountId = await account(100);
+    const pending = new PendingWork();
+    const t = terms(accountId);
+    let balanceDuringWork = -1;
+    const r = await runChargedWork({ credits, pending }, t, async () => {
+      balanceDuringWork = await credits.balance(accountId);
+      return { value: 'three results', cost: 6 };
+    });
+    expect(r).toEqual({ value: 'three results', cost: 6 });
+    expect(balanceDuringWork).toBe(92);
+    expect(await credits.balance(accountId)).toBe(94);
+    expect(await ledger(accountId)).toEqual([
+      { reason: 'search', amount: -8, reference: t.requestId },
+      { reason: 'search_refund', amount: 2, reference: t.requestId },
+    ]);
+    expect(pending.size).toBe(0);
+  });
+
+  it('settling to the full reserve writes no refund row', async () => {
+    const accountId = await account(10);
+    const t = terms(accountId);
+    await runChargedWork({ credits, pending: new PendingWork() }, t, async () => ({ value: 1, cost: 8 }));
+    expect(await credits.balance(accountId)).toBe(2);
+    expect(await ledger(accountId)).toEqual([{ reason: 'search', amount: -8, reference: t.requestId }]);
+  });
+
+  it('a failing work is refunded completely and rethrown as a ServiceError', async () => {
+    const accountId = await account(10);
+    const pending = new PendingWork();
+    const t = terms(accountId);
+    await expect(
+      runChargedWork({ credits, pending }, t, async () => {
+        throw new TimeoutError('too slow');
+      }),
+    ).rejects.toMatchObject({ code: 'TIMEOUT', message: 'too slow' });
+    await expect(
+      runChargedWork({ credits, pending }, terms(accountId), async () => {
+        throw new Error('database hiccup');
+      }),
+    ).rejects.toMatchObject({ code: 'INTERNAL', message: 'database hiccup' });
+    expect(await credits.balance(accountId)).toBe(10);
+    const rows = await ledger(accountId);
+    expect(rows.slice(0, 2)).toEqual([
+      { reason: 'search', amount: -8, reference: t.requestId },
+      { reason: 'search_refund', amount: 8, reference: t.requestId },
+    ]);
+    expect(rows.reduce((s, r) => s + r.amount, 0)).toBe(0);
+    expect(pending.size).toBe(0);
+  });
+
+  it('a cost outside 0…reserve is a bug: INTERNAL, everything refunded', async () => {
+    const accountId = await account(10);
+    await expect(
+      runChargedWork({ credits, pending: new PendingWork() }, terms(accountId), async () => ({
+        value: null,
+        cost: 9,
+      })),
+    ).rejects.toMatchObject({ code: 'INTERNAL' });
+    expect(await credits.balance(accountId)).toBe(10);
+  });
+
+  it('cannot reserve: 402, nothing charged, the work never starts', async () => {
+    const accountId = await account(7);
+    const pending = new PendingWork();
+    let started = false;
+    await expect(
+      runChargedWork({ credits, pending }, terms(accountId), async () => {
+        started = true;
+        return { value: null, cost: 0 };
+      }),
+    ).rejects.toBeInstanceOf(InsufficientCreditsError);
+    expect(started).toBe(false);
+    expect(await ledger(accountId)).toEqual([]);
+    expect(pending.size).toBe(0);
+  });
+
+  it('is idempotent per request id: the same id again charges and refunds nothing more', async () => {
+    const accountId = await account(100);
+    const t = terms(accountId);
+    const deps = { credits, pending: new PendingWork() };
+    await runChargedWork(deps, t, async () => ({ value: null, cost: 4 }));
+    await runChargedWork(deps, t, async () => ({ value: null, cost: 2 }));
+    await expect(
+      runChargedWork(deps, t, async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toMatchObject({ code: 'INTERNAL' });
+    expect(await credits.balance(accountId)).toBe(96);
+    expect(await ledger(accountId)).toEqual([
+      { reason: 'search', amount: -8, reference: t.requestId },
+      { reason: 'search_refund', amount: 4, reference: t.requestId },
+    ]);
+  });
+
+  it('shutdown waits on work in flight until its refund is written', async () => {
+    const accountId = await account(10);
+    const pending = new PendingWork();
+    let fail: (err: Error) => void = () => {};
+    const running = runChargedWork(
+      { credits, pending },
+      terms(accountId),
+      () =>
+        new Promise<{ value: null; cost: number }>((_, reject) => {
+          fail = reject;
+        }),
+    ).catch((err: unknown) => err);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pending.size).toBe(1);
+    expect(await pending.settle(50)).toBe(1);
+    const settled = pending.settle(10_000);
+    fail(new Error('queue closed'));
+    expect(await settled).toBe(0);
+    // Settled means refunded: the balance is whole again the moment settle() returns.
+    expect(await credits.balance(accountId)).toBe(10);
+    await expect(running).resolves.toMatchObject({ code: 'INTERNAL' });
+  });
+});
+
+describe('runChargedJob', () => {
+  const prefix = `t-${randomUUID().slice(0, 8)}`;
+  const redisUrl = rawEnv('REDIS_URL') ?? 'redis://127.0.0.1:6379';
+  let producer: QueueProducer;
+  let worker: DefinedWorker;
+
+  beforeAll(async () => {
+    producer = new QueueProducer(redisUrl, prefix);
+    // The worker's answer depends on the URL: /ok answers, anything else is the target's 404.
+    worker = defineWorker(
+      'scrape',
+      async (p) => {
+        if (p.url.endsWith('/ok')) return { data: { markdown: `# ${p.requestId}` } };
+        throw new TargetHttpError(404);
+      },
+      { redisUrl, prefix, concurrency: 2, lockDurationMs: 30_000, stalledIntervalMs: 15_000 },
+    );
+    await worker.worker.waitUntilReady();
+    await producer.queueEvents('scrape').waitUntilReady();
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await producer?.close();
+  });
+
+  const scrape = (accountId: string, requestId: string, url: string) =>
+    runChargedJob<'scrape', { data: { markdown: string } }>(
+      { credits, producer, pending: new PendingWork() },
+      {
+        accountId,
+        requestId,
+        cost: 1,
+        reason: 'scrape',
+        refundReason: 'scrape_refund',
+        queue: 'scrape',
+        payload: { requestId, accountId, url, format: 'markdown', onlyMainContent: true, timeoutMs: 5_000 },
+        waitMs: 10_000,
+      },
+    );
+
+  it("charges the full cost when the job answers, and returns the job's value", async () => {
+    const accountId = await account(3);
+    const requestId = randomUUID();
+    await expect(scrape(accountId, requestId, 'https://example.com/ok')).resolves.toEqual({
+      data: { markdown: `# ${requestId}` },
+    });
+    expect(await ledger(accountId)).toEqual([{ reason: 'scrape', amount: -1, reference: requestId }]);
+  });
+
+  it("refunds when the job fails; the worker's error kind survives the queue", async () => {
+    const accountId = await account(3);
+    const requestId = randomUUID();
+    await expect(scrape(accountId, requestId, 'https://example.com/missing')).rejects.toMatchObject({
+      code: 'TARGET_HTTP_ERROR',
+      status: 502,
+    });
+    expect(await credits.balance(accountId)).toBe(3);
+    expect(await ledger(accountId)).toEqual([
+      { reason: 'scrape', amount: -1, reference: requestId },
+      { reason: 'scrape_refund', amount: 1, reference: requestId },
+    ]);
+  });
+
+  it('enqueues nothing when the account cannot pay', async () => {
+    const accountId = await account(0);
+    const requestId = randomUUID();
+    await expect(scrape(accountId, requestId, 'https://example.com/ok')).rejects.toBeInstanceOf(
+      InsufficientCreditsError,
+    );
+    expect(await producer.queue('scrape').getJob(requestId)).toBeUndefined();
+  });
+});
