@@ -2,6 +2,12 @@
  * One error class per failure kind. Each carries a stable `code` (survives queues and HTTP), the
  * HTTP `status` the gateway answers with, and whether retrying the same work could succeed.
  * Clients (Node, Python, MCP) see `{ success: false, error, code }` and expose `status` + message.
+ *
+ * A kind is a subclass declared here with `static readonly code`: that is all `decodeError` needs
+ * to give it back as the same class after a queue (wire.ts builds its registry from this
+ * module's exports). Keep every field in `code`/`status`/`message`/`retryable`/`details` (derive
+ * others from them, like `RateLimitedError.retryAfterSeconds`): decoding does not call the
+ * subclass's constructor.
  */
 export interface ServiceErrorJSON {
   code: string;
@@ -46,118 +52,140 @@ type Opts = { details?: Record<string, unknown>; cause?: unknown };
 
 // ---- request problems (4xx) -------------------------------------------------------------------
 export class InvalidJsonError extends ServiceError {
+  static readonly code = 'INVALID_JSON';
   constructor(message = 'Request body is not valid JSON', o: Opts = {}) {
-    super('INVALID_JSON', 400, message, o);
+    super(InvalidJsonError.code, 400, message, o);
   }
 }
 export class ValidationError extends ServiceError {
+  static readonly code = 'VALIDATION_FAILED';
   constructor(message: string, o: Opts = {}) {
-    super('VALIDATION_FAILED', 400, message, o);
+    super(ValidationError.code, 400, message, o);
   }
 }
 export class InvalidUrlError extends ServiceError {
+  static readonly code = 'INVALID_URL';
   constructor(message: string, o: Opts = {}) {
-    super('INVALID_URL', 400, message, o);
+    super(InvalidUrlError.code, 400, message, o);
   }
 }
 export class UnauthorizedError extends ServiceError {
+  static readonly code = 'UNAUTHORIZED';
   constructor(message = 'Missing or invalid API key', o: Opts = {}) {
-    super('UNAUTHORIZED', 401, message, o);
+    super(UnauthorizedError.code, 401, message, o);
   }
 }
 export class InsufficientCreditsError extends ServiceError {
+  static readonly code = 'INSUFFICIENT_CREDITS';
   constructor(message = 'Insufficient credits', o: Opts = {}) {
-    super('INSUFFICIENT_CREDITS', 402, message, o);
+    super(InsufficientCreditsError.code, 402, message, o);
   }
 }
 export class ForbiddenError extends ServiceError {
+  static readonly code = 'FORBIDDEN';
   constructor(message = 'Forbidden', o: Opts = {}) {
-    super('FORBIDDEN', 403, message, o);
+    super(ForbiddenError.code, 403, message, o);
   }
 }
 export class NotFoundError extends ServiceError {
+  static readonly code = 'NOT_FOUND';
   constructor(message = 'Not found', o: Opts = {}) {
-    super('NOT_FOUND', 404, message, o);
+    super(NotFoundError.code, 404, message, o);
   }
 }
 export class PayloadTooLargeError extends ServiceError {
+  static readonly code = 'PAYLOAD_TOO_LARGE';
   constructor(message = 'Request body is too large', o: Opts = {}) {
-    super('PAYLOAD_TOO_LARGE', 413, message, o);
+    super(PayloadTooLargeError.code, 413, message, o);
   }
 }
 export class RateLimitedError extends ServiceError {
-  readonly retryAfterSeconds: number;
+  static readonly code = 'RATE_LIMITED';
   constructor(retryAfterSeconds: number, message = 'Rate limit exceeded', o: Opts = {}) {
-    super('RATE_LIMITED', 429, message, { ...o, details: { retryAfterSeconds, ...o.details } });
-    this.retryAfterSeconds = retryAfterSeconds;
+    super(RateLimitedError.code, 429, message, { ...o, details: { retryAfterSeconds, ...o.details } });
+  }
+  /** Read from `details`, so it survives the wire format like every other field. */
+  get retryAfterSeconds(): number {
+    return this.details?.retryAfterSeconds as number;
   }
 }
 
 // ---- target problems: the page we were asked for ---------------------------------------------
 /** Private, loopback, link-local or otherwise disallowed address (also after a redirect). */
 export class TargetForbiddenError extends ServiceError {
+  static readonly code = 'TARGET_FORBIDDEN';
   constructor(message: string, o: Opts = {}) {
-    super('TARGET_FORBIDDEN', 400, message, o);
+    super(TargetForbiddenError.code, 400, message, o);
   }
 }
 /** The target's domain does not resolve (spec: 400 for extract). */
 export class DnsResolutionError extends ServiceError {
+  static readonly code = 'DNS_RESOLUTION_FAILED';
   constructor(message: string, o: Opts = {}) {
-    super('DNS_RESOLUTION_FAILED', 400, message, o);
+    super(DnsResolutionError.code, 400, message, o);
   }
 }
 /** Connection refused/reset by the target. */
 export class TargetUnreachableError extends ServiceError {
+  static readonly code = 'TARGET_UNREACHABLE';
   constructor(message: string, o: Opts = {}) {
-    super('TARGET_UNREACHABLE', 502, message, { ...o, retryable: true });
+    super(TargetUnreachableError.code, 502, message, { ...o, retryable: true });
   }
 }
 export class TlsError extends ServiceError {
+  static readonly code = 'TLS_ERROR';
   constructor(message: string, o: Opts = {}) {
-    super('TLS_ERROR', 502, message, o);
+    super(TlsError.code, 502, message, o);
   }
 }
 /** The target answered with a block (403/429/captcha wall) to automated access. */
 export class TargetBlockedError extends ServiceError {
+  static readonly code = 'TARGET_BLOCKED';
   constructor(message: string, o: Opts = {}) {
-    super('TARGET_BLOCKED', 502, message, o);
+    super(TargetBlockedError.code, 502, message, o);
   }
 }
 /** The target answered with an HTTP error status (404, 500, …); the scrape is not billed. */
 export class TargetHttpError extends ServiceError {
+  static readonly code = 'TARGET_HTTP_ERROR';
   constructor(statusCode: number, message?: string, o: Opts = {}) {
-    super('TARGET_HTTP_ERROR', 502, message ?? `Target responded with HTTP ${statusCode}`, {
+    super(TargetHttpError.code, 502, message ?? `Target responded with HTTP ${statusCode}`, {
       ...o,
       details: { statusCode, ...o.details },
     });
   }
 }
 export class TooManyRedirectsError extends ServiceError {
+  static readonly code = 'TOO_MANY_REDIRECTS';
   constructor(message: string, o: Opts = {}) {
-    super('TOO_MANY_REDIRECTS', 502, message, o);
+    super(TooManyRedirectsError.code, 502, message, o);
   }
 }
 export class UnsupportedContentTypeError extends ServiceError {
+  static readonly code = 'UNSUPPORTED_CONTENT_TYPE';
   constructor(message: string, o: Opts = {}) {
-    super('UNSUPPORTED_CONTENT_TYPE', 415, message, o);
+    super(UnsupportedContentTypeError.code, 415, message, o);
   }
 }
 export class TargetTooLargeError extends ServiceError {
+  static readonly code = 'TARGET_TOO_LARGE';
   constructor(message: string, o: Opts = {}) {
-    super('TARGET_TOO_LARGE', 502, message, o);
+    super(TargetTooLargeError.code, 502, message, o);
   }
 }
 /** Fetch, render or the whole job ran out of time. */
 export class TimeoutError extends ServiceError {
+  static readonly code = 'TIMEOUT';
   constructor(message = 'Timed out; retry', o: Opts = {}) {
-    super('TIMEOUT', 504, message, { ...o, retryable: true });
+    super(TimeoutError.code, 504, message, { ...o, retryable: true });
   }
 }
 
 // ---- our own problems ------------------------------------------------------------------------
 export class ServiceUnavailableError extends ServiceError {
+  static readonly code = 'UNAVAILABLE';
   constructor(message = 'Service temporarily unavailable', o: Opts = {}) {
-    super('UNAVAILABLE', 503, message, { ...o, retryable: true });
+    super(ServiceUnavailableError.code, 503, message, { ...o, retryable: true });
   }
 }
 /**
@@ -166,16 +194,18 @@ export class ServiceUnavailableError extends ServiceError {
  * `details.url` names the page; the message never carries the cause's internals.
  */
 export class ContentProcessingError extends ServiceError {
+  static readonly code = 'CONTENT_PROCESSING_FAILED';
   constructor(url: string, o: Opts = {}) {
-    super('CONTENT_PROCESSING_FAILED', 500, `Could not convert the content of ${url}`, {
+    super(ContentProcessingError.code, 500, `Could not convert the content of ${url}`, {
       ...o,
       details: { url, ...o.details },
     });
   }
 }
 export class InternalError extends ServiceError {
+  static readonly code = 'INTERNAL';
   constructor(message = 'Internal error', o: Opts = {}) {
-    super('INTERNAL', 500, message, o);
+    super(InternalError.code, 500, message, o);
   }
 }
 
@@ -185,8 +215,9 @@ export class InternalError extends ServiceError {
  * our key, answered garbage or too late. The message names the setting to check (SEARXNG_URL, …).
  */
 export class SearchProviderError extends ServiceError {
+  static readonly code = 'SEARCH_PROVIDER_FAILED';
   constructor(message: string, o: Opts & { retryable?: boolean } = {}) {
-    super('SEARCH_PROVIDER_FAILED', 502, message, { ...o, retryable: o.retryable ?? true });
+    super(SearchProviderError.code, 502, message, { ...o, retryable: o.retryable ?? true });
   }
 }
 
@@ -196,8 +227,9 @@ export class SearchProviderError extends ServiceError {
  * ANTHROPIC_API_KEY, or openai without OPENAI_BASE_URL). The message names the variable to set.
  */
 export class ModelNotConfiguredError extends ServiceError {
+  static readonly code = 'MODEL_NOT_CONFIGURED';
   constructor(message: string, o: Opts = {}) {
-    super('MODEL_NOT_CONFIGURED', 503, message, o);
+    super(ModelNotConfiguredError.code, 503, message, o);
   }
 }
 /**
@@ -205,7 +237,8 @@ export class ModelNotConfiguredError extends ServiceError {
  * stayed invalid after the repair attempt, or the model provider failed (5xx, rejected key, …).
  */
 export class ExtractionFailedError extends ServiceError {
+  static readonly code = 'EXTRACTION_FAILED';
   constructor(message: string, o: Opts & { retryable?: boolean } = {}) {
-    super('EXTRACTION_FAILED', 500, message, { ...o, retryable: o.retryable ?? false });
+    super(ExtractionFailedError.code, 500, message, { ...o, retryable: o.retryable ?? false });
   }
 }
