@@ -2,7 +2,6 @@ export type { Job } from 'bullmq';
 export { DelayedError } from 'bullmq';
 export * from './catalog';
 export * from './connection';
-export * from './idle-service';
 export * from './producer';
 export * from './redis-errors';
 export * from './wait';
