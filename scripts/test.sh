@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's test command: install, build (typecheck), lint, start the stores the tests need,
-# run every test against real PostgreSQL, Redis and Chromium.
+# The README's test command: install, build (typecheck), lint, check the dependency layers, start
+# the stores the tests need, run every test against real PostgreSQL, Redis and Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-tools.sh
@@ -9,6 +9,8 @@ echo "== build (typecheck of every package in one program; turbo runs the per-pa
 pnpm --silent typecheck
 echo "== lint"
 pnpm --silent lint
+echo "== dependency layers (dependency-cruiser, .dependency-cruiser.cjs)"
+pnpm --silent depcheck
 echo "== tests"
 mkdir -p .data
 rm -f .data/pytest-summary.txt

@@ -1,0 +1,139 @@
+/**
+ * The layers of the monorepo, checked by `pnpm depcheck` (dependency-cruiser; part of the README's
+ * test command) on every import — type-only ones too — after resolution, so `@wcs/x` and
+ * `../../x/src/…` count alike. Paths are relative to where depcruise runs (the repository root).
+ *
+ *   services/*            processes; use packages, never each other
+ *   packages/*            shared logic; never services, tests, bench or scripts
+ *     errors config logger   the foundation: nothing of ours but errors
+ *     content                pure HTML -> formats: errors only (no renderer/net/db/queues/…)
+ *     client-node client-python mcp-server   published alone: nothing of the monorepo
+ *                            (mcp-server: client-node only)
+ *     testing                fixtures: for *.test.ts, tests/ and bench/ only
+ *   tests/ bench/ scripts/  may import anything
+ *
+ * No import cycle may span two packages, and code outside tests goes into another package through
+ * its entry (`@wcs/x` = src/index.ts). Together these rule out package-level cycles in shipped
+ * code: every entry re-exports its package, so a cycle between two packages is a module cycle.
+ */
+const TEST_FILE = '\\.test\\.ts$';
+const ANY_OF_OURS = '^(packages|services|tests|bench|scripts)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-service-to-service',
+      comment: 'A service talks to another only through queues, HTTP or the database, never by import.',
+      severity: 'error',
+      from: { path: '^services/([^/]+)/' },
+      to: { path: '^services/', pathNot: '^services/$1/' },
+    },
+    {
+      name: 'no-package-to-service',
+      comment: 'Packages are shared by the services; a package importing a service inverts the layers.',
+      severity: 'error',
+      from: { path: '^packages/' },
+      to: { path: '^services/' },
+    },
+    {
+      name: 'no-production-to-tests',
+      comment: 'Packages and services never import the end-to-end tests, the benchmarks or scripts.',
+      severity: 'error',
+      from: { path: '^(packages|services)/' },
+      to: { path: '^(tests|bench|scripts)/' },
+    },
+    {
+      name: 'foundation-stands-alone',
+      comment: 'errors, config and logger are the bottom layer: nothing of ours but @wcs/errors.',
+      severity: 'error',
+      from: { path: '^packages/(errors|config|logger)/' },
+      to: { path: [ANY_OF_OURS, '^@wcs/'], pathNot: '^packages/($1|errors)/' },
+    },
+    {
+      name: 'content-is-pure',
+      comment:
+        'packages/content turns HTML into formats: @wcs/errors only — no renderer, net, db, queues, ' +
+        'discovery, scraper, llm, search or testing (a caller hands it the HTML).',
+      severity: 'error',
+      from: { path: '^packages/content/' },
+      to: { path: [ANY_OF_OURS, '^@wcs/'], pathNot: '^packages/(content|errors)/' },
+    },
+    {
+      name: 'clients-stand-alone',
+      comment: 'The published clients speak HTTP only: nothing of the monorepo.',
+      severity: 'error',
+      from: { path: '^packages/(client-node|client-python)/' },
+      to: { path: [ANY_OF_OURS, '^@wcs/'], pathNot: '^packages/$1/' },
+    },
+    {
+      name: 'mcp-server-on-client-node-only',
+      comment: 'service-mcp is a thin layer over @wcs/client-node and nothing else of the monorepo.',
+      severity: 'error',
+      from: { path: '^packages/mcp-server/' },
+      to: {
+        path: [ANY_OF_OURS, '^@wcs/'],
+        // client-node is consumed as users get it (dist/, or unresolved before its build).
+        pathNot: ['^packages/(mcp-server|client-node)/', '^@wcs/client-node$'],
+      },
+    },
+    {
+      name: 'testing-only-in-tests',
+      comment: 'Fixture sites and fake model servers never ship: @wcs/testing is for *.test.ts only.',
+      severity: 'error',
+      from: { path: '^(packages|services)/', pathNot: [TEST_FILE, '^packages/testing/'] },
+      to: { path: '^packages/testing/' },
+    },
+    {
+      name: 'through-package-entry',
+      comment:
+        'Outside tests, another package is imported as @wcs/x (its src/index.ts), not by a path ' +
+        'into its files: its entry is its interface.',
+      severity: 'error',
+      from: { path: '^(packages|services)/([^/]+)/', pathNot: TEST_FILE },
+      to: {
+        path: '^packages/',
+        pathNot: [
+          '^packages/$2/',
+          '^packages/[^/]+/src/index\\.ts$',
+          '^packages/client-node/dist/(esm|cjs)/index\\.(js|d\\.ts)$',
+        ],
+      },
+    },
+    {
+      name: 'no-cycle-between-packages',
+      comment: 'An import cycle that leaves its package ties two packages into one.',
+      severity: 'error',
+      from: { path: '^(packages|services)/([^/]+)/' },
+      to: { circular: true, via: { pathNot: '^(packages|services)/$2/' } },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment:
+        'Every import resolves, so the rules above see it. Exceptions: what a build makes — the ' +
+        'Prisma client (pnpm db:generate) and @wcs/client-node (its dist/).',
+      severity: 'error',
+      from: { path: ANY_OF_OURS },
+      to: { couldNotResolve: true, pathNot: ['^@wcs/client-node$', '/generated/'] },
+    },
+  ],
+  options: {
+    exclude: {
+      path: [
+        '(^|/)\\.turbo/',
+        '^packages/db/src/generated/',
+        '^tests/\\.examples/',
+        '^bench/out/',
+        '^bench/.*\\.tmp\\.',
+      ],
+    },
+    // Kept as nodes (so an import of them is still checked), not cruised further.
+    doNotFollow: { path: ['(^|/)node_modules/', '(^|/)dist/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: require('node:path').join(__dirname, 'tsconfig.json') },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};
