@@ -1,3 +1,4 @@
+export * from './batch.env';
 export * from './crawl.env';
 export * from './discovery.env';
 export * from './extract.env';

@@ -8,18 +8,28 @@ const bool = (def: boolean) =>
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
-/** Pieces every service shares. Services compose them in their own `env.ts`. */
+/**
+ * Pieces of configuration. Each service composes the ones it uses in its own `env.ts`, so it
+ * parses (and can be stopped by) only its own variables.
+ */
+
+/** Every service: logging and the queues' Redis. */
 export const baseEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DATABASE_URL: z.string({ error: 'is required (postgresql://user@host:5432/db)' }).min(1, 'is required'),
   REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
   /** Prefix for every BullMQ key, so several deployments/tests can share one Redis. */
   QUEUE_PREFIX: z.string().min(1).default('wcs'),
-  ALLOW_PRIVATE_TARGETS: bool(false),
 });
 
+/** Services that use PostgreSQL (all but the extract-worker). */
+export const databaseEnv = z.object({
+  DATABASE_URL: z.string({ error: 'is required (postgresql://user@host:5432/db)' }).min(1, 'is required'),
+});
+
+/** Fetching pages: a worker's renderer (`createRendererFromEnv` reads all of these). */
 export const renderEnv = z.object({
+  ALLOW_PRIVATE_TARGETS: bool(false),
   FETCH_TIMEOUT_MS: int(15_000, 100),
   FETCH_CONNECT_TIMEOUT_MS: int(5_000, 100),
   MAX_BODY_BYTES: int(10 * 1024 * 1024, 1024),
@@ -32,18 +42,16 @@ export const renderEnv = z.object({
     .default('Mozilla/5.0 (compatible; WebContentService/0.1; +https://example.invalid/bot)'),
 });
 
+/**
+ * BullMQ workers (`workerDefiner` of @wcs/queues). WORKER_CONCURRENCY is the jobs per queue of
+ * the scrape-worker, crawl-worker, monitor-scheduler and webhook-dispatcher; the extract and map
+ * workers have their own (EXTRACT_WORKER_CONCURRENCY, MAP_WORKER_CONCURRENCY) and omit it.
+ */
 export const workerEnv = z.object({
   WORKER_CONCURRENCY: int(8, 1),
   /** BullMQ lock duration: a job whose worker died is picked up again after about this long. */
   WORKER_LOCK_MS: int(30_000, 1000),
   WORKER_STALLED_INTERVAL_MS: int(15_000, 500),
-  /** How often the scrape worker re-enqueues batch items that Redis lost. */
-  RECONCILE_INTERVAL_MS: int(30_000, 200),
-  RECONCILE_MIN_AGE_MS: int(20_000, 0),
-  /** Time budget of one batch item (fetch, render and conversion). */
-  BATCH_ITEM_TIMEOUT_MS: int(30_000, 1000),
-  /** A batch item started this many times (crashes, lost Redis) is failed instead of retried. */
-  BATCH_ITEM_MAX_STARTS: int(5, 1),
 });
 
 export const gatewayEnv = z.object({

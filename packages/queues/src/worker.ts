@@ -5,6 +5,12 @@ import { type PayloadOf, type QueueName, queueCatalog } from './catalog';
 import { createRedisConnection } from './connection';
 import { RedisErrorLog } from './redis-errors';
 
+export interface WorkerLogger {
+  error(o: object, m?: string): void;
+  warn(o: object, m?: string): void;
+  info(o: object, m?: string): void;
+}
+
 export interface DefineWorkerOptions {
   redisUrl: string;
   prefix: string;
@@ -12,11 +18,7 @@ export interface DefineWorkerOptions {
   /** How long a job's lock lives without renewal; a dead worker's job is retried after ~this. */
   lockDurationMs: number;
   stalledIntervalMs: number;
-  logger?: {
-    error(o: object, m?: string): void;
-    warn(o: object, m?: string): void;
-    info(o: object, m?: string): void;
-  };
+  logger?: WorkerLogger;
   /** Redis errors are logged at most once per this interval (default 15 s). */
   errorLogIntervalMs?: number;
 }
@@ -81,4 +83,44 @@ export function defineWorker<N extends QueueName, R>(
       connection.disconnect();
     },
   };
+}
+
+/**
+ * What every worker of a service process shares, as its parsed environment carries it (`baseEnv`
+ * and `workerEnv` of @wcs/config, described structurally so this package needs no config).
+ */
+export interface WorkerSettings {
+  REDIS_URL: string;
+  QUEUE_PREFIX: string;
+  WORKER_LOCK_MS: number;
+  WORKER_STALLED_INTERVAL_MS: number;
+}
+
+/** `defineWorker` with a process's shared options filled in; a queue may set its own concurrency. */
+export type QueueWorkerDefiner = <N extends QueueName, R>(
+  name: N,
+  processor: (payload: PayloadOf<N>, job: Job) => Promise<R>,
+  overrides?: { concurrency?: number },
+) => DefinedWorker;
+
+/**
+ * One service's worker wiring: every worker it defines gets the same Redis URL (a worker
+ * connection of its own, waiting for Redis forever), key prefix, lock and stall settings, and the
+ * process logger (Redis errors rate-limited through RedisErrorLog); each runs `concurrency` jobs at
+ * once unless its queue says otherwise. A `start*Worker` then states only its queues' processors.
+ */
+export function workerDefiner(
+  env: WorkerSettings,
+  logger: WorkerLogger,
+  defaults: { concurrency: number },
+): QueueWorkerDefiner {
+  return (name, processor, overrides = {}) =>
+    defineWorker(name, processor, {
+      redisUrl: env.REDIS_URL,
+      prefix: env.QUEUE_PREFIX,
+      concurrency: overrides.concurrency ?? defaults.concurrency,
+      lockDurationMs: env.WORKER_LOCK_MS,
+      stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
+      logger,
+    });
 }

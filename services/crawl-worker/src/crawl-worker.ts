@@ -3,9 +3,9 @@ import type { Logger } from '@wcs/logger';
 import {
   createRedisConnection,
   type DefinedWorker,
-  defineWorker,
   QueueProducer,
   RedisErrorLog,
+  workerDefiner,
 } from '@wcs/queues';
 import { createRendererFromEnv, createSafeDispatcher, type Renderer } from '@wcs/renderer';
 import { crawlPageProcessor } from './crawl-page.processor';
@@ -41,16 +41,9 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
     userAgent: env.USER_AGENT,
     timeoutMs: env.CRAWL_ROBOTS_TIMEOUT_MS,
   });
-  const workerOpts = {
-    redisUrl: env.REDIS_URL,
-    prefix: env.QUEUE_PREFIX,
-    concurrency: env.WORKER_CONCURRENCY,
-    lockDurationMs: env.WORKER_LOCK_MS,
-    stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
-    logger,
-  };
+  const define = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY });
   const workers = [
-    defineWorker(
+    define(
       'crawl',
       crawlStartProcessor(
         { crawls, producer, dispatcher, robots, logger },
@@ -60,9 +53,9 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
           sitemapMaxUrls: env.CRAWL_SITEMAP_MAX_URLS,
         },
       ),
-      { ...workerOpts, concurrency: Math.min(4, env.WORKER_CONCURRENCY) },
+      { concurrency: Math.min(4, env.WORKER_CONCURRENCY) },
     ),
-    defineWorker(
+    define(
       'crawl-page',
       crawlPageProcessor(
         {
@@ -80,7 +73,6 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
           maxLinksPerPage: env.CRAWL_MAX_LINKS_PER_PAGE,
         },
       ),
-      workerOpts,
     ),
   ];
   const reconciler = new CrawlReconciler(

@@ -1,7 +1,8 @@
-import { baseEnv, crawlEnv, discoveryEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
+import { baseEnv, crawlEnv, databaseEnv, discoveryEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
 import type { z } from 'zod';
 
 export const crawlWorkerEnvSchema = baseEnv
+  .extend(databaseEnv.shape)
   .extend(renderEnv.shape)
   .extend(workerEnv.shape)
   .extend(crawlEnv.shape)

@@ -1,10 +1,13 @@
 import { baseEnv, discoveryEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
 import type { z } from 'zod';
 
-/** What startMapWorker reads; the crawl-worker's env.ts composes `discoveryEnv` into its schema. */
+/**
+ * What startMapWorker reads (no database; MAP_WORKER_CONCURRENCY, not WORKER_CONCURRENCY); the
+ * crawl-worker's env.ts composes `discoveryEnv` into its schema.
+ */
 export const mapWorkerEnvSchema = baseEnv
   .extend(renderEnv.shape)
-  .extend(workerEnv.shape)
+  .extend(workerEnv.omit({ WORKER_CONCURRENCY: true }).shape)
   .extend(discoveryEnv.shape);
 export type MapWorkerEnv = z.infer<typeof mapWorkerEnvSchema>;
 

@@ -1,5 +1,5 @@
 import type { Logger } from '@wcs/logger';
-import { defineWorker } from '@wcs/queues';
+import { workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv, createSafeDispatcher, type Renderer } from '@wcs/renderer';
 import { mapProcessor } from './map.processor';
 import type { MapWorkerEnv } from './map-worker.env';
@@ -23,7 +23,7 @@ export async function startMapWorker(
     connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
   });
   const mapLogger = logger.child({ queue: 'map' });
-  const worker = defineWorker(
+  const worker = workerDefiner(env, logger, { concurrency: env.MAP_WORKER_CONCURRENCY })(
     'map',
     mapProcessor({
       renderer,
@@ -38,14 +38,6 @@ export async function startMapWorker(
         robotsMaxOrigins: env.MAP_ROBOTS_MAX_ORIGINS,
       },
     }),
-    {
-      redisUrl: env.REDIS_URL,
-      prefix: env.QUEUE_PREFIX,
-      concurrency: env.MAP_WORKER_CONCURRENCY,
-      lockDurationMs: env.WORKER_LOCK_MS,
-      stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
-      logger,
-    },
   );
   await worker.worker.waitUntilReady();
   return {

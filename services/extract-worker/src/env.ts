@@ -1,10 +1,13 @@
 import { baseEnv, extractEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
 import type { z } from 'zod';
 
-/** Nothing model-related is required at start: without a key only extraction requests fail (503). */
+/**
+ * No database, and EXTRACT_WORKER_CONCURRENCY instead of WORKER_CONCURRENCY. Nothing
+ * model-related is required at start: without a key only extraction requests fail (503).
+ */
 export const extractWorkerEnvSchema = baseEnv
   .extend(renderEnv.shape)
-  .extend(workerEnv.shape)
+  .extend(workerEnv.omit({ WORKER_CONCURRENCY: true }).shape)
   .extend(extractEnv.shape);
 export type ExtractWorkerEnv = z.infer<typeof extractWorkerEnvSchema>;
 

@@ -1,6 +1,6 @@
 import { providerFromEnv } from '@wcs/llm';
 import type { Logger } from '@wcs/logger';
-import { defineWorker } from '@wcs/queues';
+import { workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
 import type { ExtractWorkerEnv } from './env';
 import { extractProcessor } from './extract.processor';
@@ -20,7 +20,7 @@ export async function startExtractWorker(
   if (!provider.ok) logger.warn(provider.error.message);
   else logger.info({ provider: provider.provider.name, model: provider.provider.model }, 'extraction model');
   const renderer = createRendererFromEnv(env, logger);
-  const worker = defineWorker(
+  const worker = workerDefiner(env, logger, { concurrency: env.EXTRACT_WORKER_CONCURRENCY })(
     'extract',
     extractProcessor({
       renderer,
@@ -33,14 +33,6 @@ export async function startExtractWorker(
         maxTokens: env.EXTRACT_MAX_TOKENS,
       },
     }),
-    {
-      redisUrl: env.REDIS_URL,
-      prefix: env.QUEUE_PREFIX,
-      concurrency: env.EXTRACT_WORKER_CONCURRENCY,
-      lockDurationMs: env.WORKER_LOCK_MS,
-      stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
-      logger,
-    },
   );
   await worker.worker.waitUntilReady();
   return {

@@ -1,7 +1,10 @@
-import { baseEnv, gatewayEnv, loadEnv, searchEnv } from '@wcs/config';
+import { baseEnv, databaseEnv, gatewayEnv, loadEnv, searchEnv } from '@wcs/config';
 import type { z } from 'zod';
 
-export const gatewayEnvSchema = baseEnv.extend(gatewayEnv.shape).extend(searchEnv.shape);
+export const gatewayEnvSchema = baseEnv
+  .extend(databaseEnv.shape)
+  .extend(gatewayEnv.shape)
+  .extend(searchEnv.shape);
 export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;
 
 export function loadGatewayEnv(env?: NodeJS.ProcessEnv): GatewayEnv {

@@ -1,7 +1,8 @@
-import { baseEnv, loadEnv, monitorEnv, renderEnv, workerEnv } from '@wcs/config';
+import { baseEnv, databaseEnv, loadEnv, monitorEnv, renderEnv, workerEnv } from '@wcs/config';
 import type { z } from 'zod';
 
 export const monitorSchedulerEnvSchema = baseEnv
+  .extend(databaseEnv.shape)
   .extend(renderEnv.shape)
   .extend(workerEnv.shape)
   .extend(monitorEnv.shape);

@@ -1,6 +1,6 @@
 import { createDb, MonitorsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
-import { type DefinedWorker, defineWorker, QueueProducer } from '@wcs/queues';
+import { type DefinedWorker, QueueProducer, workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
 import type { MonitorSchedulerEnv } from './env';
 import { monitorCheckProcessor } from './monitor-check.processor';
@@ -28,20 +28,12 @@ export async function startMonitorScheduler(
   const rebuilt = await schedules.rebuild(monitors);
   logger.info(rebuilt, 'monitor schedulers rebuilt from PostgreSQL');
   const renderer = createRendererFromEnv(env, logger);
-  const worker = defineWorker(
+  const worker = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY })(
     'monitor-check',
     monitorCheckProcessor(
       { monitors, schedules, producer, renderer, logger },
       { timeoutMs: env.MONITOR_CHECK_TIMEOUT_MS },
     ),
-    {
-      redisUrl: env.REDIS_URL,
-      prefix: env.QUEUE_PREFIX,
-      concurrency: env.WORKER_CONCURRENCY,
-      lockDurationMs: env.WORKER_LOCK_MS,
-      stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
-      logger,
-    },
   );
   const sweep = new ResumeSweep(
     monitors,

@@ -1,7 +1,11 @@
-import { baseEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
+import { baseEnv, batchEnv, databaseEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
 import type { z } from 'zod';
 
-export const scrapeWorkerEnvSchema = baseEnv.extend(renderEnv.shape).extend(workerEnv.shape);
+export const scrapeWorkerEnvSchema = baseEnv
+  .extend(databaseEnv.shape)
+  .extend(renderEnv.shape)
+  .extend(workerEnv.shape)
+  .extend(batchEnv.shape);
 export type ScrapeWorkerEnv = z.infer<typeof scrapeWorkerEnvSchema>;
 
 export function loadScrapeWorkerEnv(env?: NodeJS.ProcessEnv): ScrapeWorkerEnv {

@@ -1,6 +1,6 @@
 import { BatchesRepository, createDb, DocumentsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
-import { type DefinedWorker, defineWorker, QueueProducer } from '@wcs/queues';
+import { type DefinedWorker, QueueProducer, workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
 import { batchItemProcessor } from './batch-item.processor';
 import { BatchReconciler } from './batch-reconciler';
@@ -21,23 +21,15 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
   const index = createDocumentIndexer({ documents: new DocumentsRepository(db), logger });
   const renderer = createRendererFromEnv(env, logger);
-  const workerOpts = {
-    redisUrl: env.REDIS_URL,
-    prefix: env.QUEUE_PREFIX,
-    concurrency: env.WORKER_CONCURRENCY,
-    lockDurationMs: env.WORKER_LOCK_MS,
-    stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
-    logger,
-  };
+  const define = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY });
   const workers = [
-    defineWorker('scrape', scrapeProcessor(renderer, index, logger), workerOpts),
-    defineWorker(
+    define('scrape', scrapeProcessor(renderer, index, logger)),
+    define(
       'scrape-batch',
       batchItemProcessor(
         { batches, renderer, logger, index },
         { itemTimeoutMs: env.BATCH_ITEM_TIMEOUT_MS, maxStarts: env.BATCH_ITEM_MAX_STARTS },
       ),
-      workerOpts,
     ),
   ];
   const reconciler = new BatchReconciler(

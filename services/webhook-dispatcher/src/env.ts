@@ -1,10 +1,14 @@
-import { baseEnv, loadEnv, monitorEnv, renderEnv, workerEnv } from '@wcs/config';
+import { baseEnv, databaseEnv, loadEnv, renderEnv, webhookEnv, workerEnv } from '@wcs/config';
 import type { z } from 'zod';
 
+/** No renderer: of the fetch settings only the address policy, connect timeout and User-Agent. */
 export const webhookDispatcherEnvSchema = baseEnv
-  .extend(renderEnv.shape)
+  .extend(databaseEnv.shape)
+  .extend(
+    renderEnv.pick({ ALLOW_PRIVATE_TARGETS: true, FETCH_CONNECT_TIMEOUT_MS: true, USER_AGENT: true }).shape,
+  )
   .extend(workerEnv.shape)
-  .extend(monitorEnv.shape);
+  .extend(webhookEnv.shape);
 export type WebhookDispatcherEnv = z.infer<typeof webhookDispatcherEnvSchema>;
 
 export function loadWebhookDispatcherEnv(env?: NodeJS.ProcessEnv): WebhookDispatcherEnv {

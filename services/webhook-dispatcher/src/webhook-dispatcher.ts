@@ -1,6 +1,6 @@
 import { createDb, MonitorsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
-import { type DefinedWorker, defineWorker } from '@wcs/queues';
+import { type DefinedWorker, workerDefiner } from '@wcs/queues';
 import { createSafeDispatcher } from '@wcs/renderer';
 import type { WebhookDispatcherEnv } from './env';
 import { webhookProcessor } from './webhook.processor';
@@ -20,7 +20,7 @@ export async function startWebhookDispatcher(
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
     connectTimeoutMs: Math.min(env.FETCH_CONNECT_TIMEOUT_MS, env.WEBHOOK_TIMEOUT_MS),
   });
-  const worker = defineWorker(
+  const worker = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY })(
     'webhook',
     webhookProcessor(
       { monitors: new MonitorsRepository(db), dispatcher, logger },
@@ -30,14 +30,6 @@ export async function startWebhookDispatcher(
         userAgent: env.USER_AGENT,
       },
     ),
-    {
-      redisUrl: env.REDIS_URL,
-      prefix: env.QUEUE_PREFIX,
-      concurrency: env.WORKER_CONCURRENCY,
-      lockDurationMs: env.WORKER_LOCK_MS,
-      stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
-      logger,
-    },
   );
   return {
     worker,
