@@ -1,5 +1,6 @@
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
+import { extractJobResult, mapJobResult, scrapeJobResult } from './document.contract';
 
 /**
  * The queue catalog: every queue's name, payload schema and default job options in one place.
@@ -123,34 +124,11 @@ export type PayloadOf<N extends QueueName> = z.infer<(typeof queueCatalog)[N]['p
 export type PayloadInputOf<N extends QueueName> = z.input<(typeof queueCatalog)[N]['payload']>;
 export const QUEUE_NAMES = Object.keys(queueCatalog) as QueueName[];
 
-/** What a page becomes: the `data` object of scrape responses and batch results. */
-export interface DocumentData {
-  markdown: string;
-  html: string;
-  text: string;
-  json?: unknown;
-  metadata: { title: string | null; statusCode: number; sourceURL: string; [key: string]: unknown };
-}
-
-/** Return value of a `scrape` job. */
-export interface ScrapeJobResult {
-  data: DocumentData;
-  engine: 'fetch' | 'browser';
-  elapsedMs: number;
-}
-
-/** Return value of a `map` job. */
-export interface MapJobResult {
-  links: string[];
-  total: number;
-  /** What went wrong without failing the map (the start page failed, but other sources gave links). */
-  warning?: string;
-}
-
-/** Return value of an `extract` job. */
-export interface ExtractJobResult {
-  data: Record<string, unknown>;
-  inputTokens: number;
-  outputTokens: number;
-  model: string;
-}
+/** Return value of the interactive queues the gateway waits for, validated when it comes back. */
+export const jobResults = {
+  scrape: scrapeJobResult,
+  map: mapJobResult,
+  extract: extractJobResult,
+} as const;
+export type WaitedQueue = keyof typeof jobResults;
+export type ResultOf<N extends WaitedQueue> = z.infer<(typeof jobResults)[N]>;

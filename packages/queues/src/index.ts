@@ -2,6 +2,7 @@ export type { Job } from 'bullmq';
 export { DelayedError } from 'bullmq';
 export * from './catalog';
 export * from './connection';
+export * from './document.contract';
 export * from './producer';
 export * from './redis-errors';
 export * from './wait';

@@ -3,7 +3,7 @@ import { rawEnv } from '@wcs/config';
 import { AccountsRepository, CreditsRepository, type Db } from '@wcs/db';
 import { openTestDb } from '@wcs/db/src/test-database';
 import { InsufficientCreditsError, TargetHttpError, TimeoutError } from '@wcs/errors';
-import { type DefinedWorker, defineWorker, QueueProducer } from '@wcs/queues';
+import { type DefinedWorker, defineWorker, QueueProducer, type ScrapeJobResult } from '@wcs/queues';
 import { PendingWork, runChargedJob, runChargedWork } from './charged-job';
 
 /** The billing mechanism against real PostgreSQL (and, for runChargedJob, a real BullMQ queue). */
@@ -159,6 +159,20 @@ describe('runChargedWork', () => {
   });
 });
 
+/** A `scrape` job result inside the document contract. */
+function okResult(requestId: string, url: string): ScrapeJobResult {
+  return {
+    data: {
+      markdown: `# ${requestId}`,
+      html: '<h1></h1>',
+      text: requestId,
+      metadata: { title: requestId, statusCode: 200, sourceURL: url, finalUrl: url, language: null },
+    },
+    engine: 'fetch',
+    elapsedMs: 1,
+  };
+}
+
 describe('runChargedJob', () => {
   const prefix = `t-${randomUUID().slice(0, 8)}`;
   const redisUrl = rawEnv('REDIS_URL') ?? 'redis://127.0.0.1:6379';
@@ -167,11 +181,16 @@ describe('runChargedJob', () => {
 
   beforeAll(async () => {
     producer = new QueueProducer(redisUrl, prefix);
-    // The worker's answer depends on the URL: /ok answers, anything else is the target's 404.
+    // The worker's answer depends on the URL: /ok answers, /off-contract answers outside the
+    // document contract, anything else is the target's 404.
     worker = defineWorker(
       'scrape',
       async (p) => {
-        if (p.url.endsWith('/ok')) return { data: { markdown: `# ${p.requestId}` } };
+        if (p.url.endsWith('/ok')) return okResult(p.requestId, p.url);
+        if (p.url.endsWith('/off-contract')) {
+          const r = okResult(p.requestId, p.url);
+          return { ...r, data: { ...r.data, metadata: { ...r.data.metadata, statusCode: '200', extra: 1 } } };
+        }
         throw new TargetHttpError(404);
       },
       { redisUrl, prefix, concurrency: 2, lockDurationMs: 30_000, stalledIntervalMs: 15_000 },
@@ -185,7 +204,7 @@ describe('runChargedJob', () => {
   });
 
   const scrape = (accountId: string, requestId: string, url: string) =>
-    runChargedJob<'scrape', { data: { markdown: string } }>(
+    runChargedJob(
       { credits, producer, pending: new PendingWork() },
       {
         accountId,
@@ -202,10 +221,22 @@ describe('runChargedJob', () => {
   it("charges the full cost when the job answers, and returns the job's value", async () => {
     const accountId = await account(3);
     const requestId = randomUUID();
-    await expect(scrape(accountId, requestId, 'https://example.com/ok')).resolves.toEqual({
-      data: { markdown: `# ${requestId}` },
-    });
+    await expect(scrape(accountId, requestId, 'https://example.com/ok')).resolves.toEqual(
+      okResult(requestId, 'https://example.com/ok'),
+    );
     expect(await ledger(accountId)).toEqual([{ reason: 'scrape', amount: -1, reference: requestId }]);
+  });
+
+  it('validates the result against the document contract: outside it is INTERNAL and refunded', async () => {
+    const accountId = await account(3);
+    const requestId = randomUUID();
+    const err = await scrape(accountId, requestId, 'https://example.com/off-contract').catch(
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ code: 'INTERNAL', status: 500 });
+    const issues = (err as { details: { issues: Array<{ path: string }> } }).details.issues;
+    expect(issues.map((i) => i.path).sort()).toEqual(['data.metadata', 'data.metadata.statusCode']);
+    expect(await credits.balance(accountId)).toBe(3);
   });
 
   it("refunds when the job fails; the worker's error kind survives the queue", async () => {

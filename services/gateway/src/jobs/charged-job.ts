@@ -1,6 +1,6 @@
 import type { CreditsRepository, LedgerReason } from '@wcs/db';
 import { InternalError, toServiceError } from '@wcs/errors';
-import { type PayloadInputOf, type QueueName, waitForJob } from '@wcs/queues';
+import { jobResults, type PayloadInputOf, type ResultOf, type WaitedQueue, waitForJob } from '@wcs/queues';
 import type { GatewayDeps } from '../deps';
 
 /**
@@ -113,7 +113,7 @@ export async function runChargedWork<T>(
  * to the full cost when the job answers and to nothing when anything fails — the target, the
  * worker, the queue or the wait. The job is enqueued under the request id.
  */
-export async function runChargedJob<N extends QueueName, R>(
+export async function runChargedJob<N extends WaitedQueue>(
   deps: Pick<GatewayDeps, 'credits' | 'producer' | 'pending'>,
   a: {
     accountId: string;
@@ -126,7 +126,7 @@ export async function runChargedJob<N extends QueueName, R>(
     /** How long to wait for the worker's answer. */
     waitMs: number;
   },
-): Promise<R> {
+): Promise<ResultOf<N>> {
   const { value } = await runChargedWork(
     deps,
     {
@@ -138,7 +138,11 @@ export async function runChargedJob<N extends QueueName, R>(
     },
     async () => {
       const job = await deps.producer.enqueue(a.queue, a.payload, { jobId: a.requestId });
-      return { value: await waitForJob<R>(job, deps.producer.queueEvents(a.queue), a.waitMs), cost: a.cost };
+      const events = deps.producer.queueEvents(a.queue);
+      // Validated against the document contract, not cast: a result outside it is INTERNAL.
+      // (Indexing the catalog by a generic N loses the schema's output type; the parse gave it.)
+      const value = (await waitForJob(job, events, a.waitMs, jobResults[a.queue])) as ResultOf<N>;
+      return { value, cost: a.cost };
     },
   );
   return value;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@wcs/errors';
 import { compilePlainSchema } from '@wcs/llm';
-import type { ExtractJobResult } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
@@ -49,7 +48,7 @@ export function extractRoutes(deps: GatewayDeps): Router {
     // Compiled here for the 400 naming the bad path; the worker's compile hits its own cache.
     if (body.schema !== undefined) compilePlainSchema(body.schema);
     const requestId = randomUUID();
-    const result = await runChargedJob<'extract', ExtractJobResult>(deps, {
+    const result = await runChargedJob(deps, {
       accountId: auth.accountId,
       requestId,
       cost: EXTRACT_COST,

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { MapJobResult } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
@@ -41,7 +40,7 @@ export function mapRoutes(deps: GatewayDeps): Router {
     const body = parseBody(mapBody, req.body);
     const url = normalizeTargetUrl(body.url, { prependHttps: true });
     const requestId = randomUUID();
-    const result = await runChargedJob<'map', MapJobResult>(deps, {
+    const result = await runChargedJob(deps, {
       accountId: auth.accountId,
       requestId,
       cost: 1,

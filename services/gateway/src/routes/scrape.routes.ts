@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { engineChoice, outputFormat, type ScrapeJobResult } from '@wcs/queues';
+import { engineChoice, outputFormat } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
@@ -28,7 +28,7 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
     const timeoutMs = body.timeout ?? deps.settings.scrapeTimeoutMs;
     const requestId = randomUUID();
 
-    const result = await runChargedJob<'scrape', ScrapeJobResult>(deps, {
+    const result = await runChargedJob(deps, {
       accountId: auth.accountId,
       requestId,
       cost: 1,

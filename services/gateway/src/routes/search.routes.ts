@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TimeoutError, toServiceError } from '@wcs/errors';
-import { type DocumentData, type Job, outputFormat, type ScrapeJobResult, waitForJob } from '@wcs/queues';
+import { type DocumentData, type Job, jobResults, outputFormat, waitForJob } from '@wcs/queues';
 import type { SearchHit } from '@wcs/search';
 import { Router } from 'express';
 import { z } from 'zod';
@@ -208,7 +208,7 @@ async function scrapeHits(
       const waitMs = a.deadline - Date.now();
       if (waitMs <= 0) return failedResult(hit, new TimeoutError('The search time budget ran out; retry'));
       try {
-        const r = await waitForJob<ScrapeJobResult>(entry.job, events, waitMs);
+        const r = await waitForJob(entry.job, events, waitMs, jobResults.scrape);
         return scrapedResult(hit, r.data, a.body.format);
       } catch (err) {
         return failedResult(hit, err);

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/**
+ * The document contract: what a scraped page is, in one place. The scrape worker returns it, the
+ * gateway validates every job result against it when the job comes back from the queue
+ * (`waitForJob` with the catalog's `result` schema), and the gateway's OpenAPI responses are
+ * generated from it (`services/gateway/src/openapi/responses.ts`). Objects are strict: a field
+ * that is not declared here is a contract violation, not a silent extra.
+ */
+
+/** Page metadata: the named fields `@wcs/content` produces, plus the scrape's own. */
+export const pageMetadata = z.strictObject({
+  title: z.string().nullable(),
+  description: z.string().nullable().optional(),
+  language: z.string().nullable().optional(),
+  canonicalUrl: z.string().nullable().optional(),
+  /** The target's HTTP status. */
+  statusCode: z.number().int(),
+  /** The URL as the caller asked for it (before redirects). */
+  sourceURL: z.string(),
+  /** Where redirects ended. */
+  finalUrl: z.string().optional(),
+  // Extension fields: present when the page declares them.
+  ogImage: z.string().nullable().optional(),
+  author: z.string().nullable().optional(),
+  publishedTime: z.string().nullable().optional(),
+  /** Search results served from the embedded index's stored copy: when that copy was made. */
+  cachedAt: z.string().optional(),
+});
+
+const structuredBlock = z.strictObject({
+  type: z.enum(['heading', 'paragraph', 'list', 'table', 'code', 'quote', 'image']),
+  text: z.string().optional(),
+  level: z.number().int().optional(),
+  items: z.array(z.string()).optional(),
+  ordered: z.boolean().optional(),
+  rows: z.array(z.array(z.string())).optional(),
+  language: z.string().nullable().optional(),
+  src: z.string().optional(),
+  alt: z.string().optional(),
+});
+
+/** The `json` format: metadata, headings, blocks and links of the page. */
+export const structuredDocument = z.strictObject({
+  metadata: pageMetadata.extend({ statusCode: z.number().int().optional() }),
+  headings: z.array(z.strictObject({ level: z.number().int(), text: z.string() })),
+  blocks: z.array(structuredBlock),
+  links: z.array(z.strictObject({ url: z.string(), text: z.string() })),
+});
+
+/** What a page becomes: the `data` object of scrape responses and batch results. */
+export const scrapeDocument = z.strictObject({
+  markdown: z.string(),
+  html: z.string(),
+  text: z.string(),
+  /** Only when the format is `json`. */
+  json: structuredDocument.optional(),
+  metadata: pageMetadata,
+});
+
+/** Return value of a `scrape` job. */
+export const scrapeJobResult = z.strictObject({
+  data: scrapeDocument,
+  engine: z.enum(['fetch', 'browser']),
+  elapsedMs: z.number(),
+});
+
+/** Return value of a `map` job. */
+export const mapJobResult = z.strictObject({
+  links: z.array(z.string()),
+  total: z.number().int(),
+  /** What went wrong without failing the map (the start page failed, but other sources gave links). */
+  warning: z.string().optional(),
+});
+
+/** Return value of an `extract` job. */
+export const extractJobResult = z.strictObject({
+  data: z.record(z.string(), z.unknown()),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  model: z.string(),
+});
+
+export type PageMetadata = z.infer<typeof pageMetadata>;
+export type StructuredDocumentData = z.infer<typeof structuredDocument>;
+export type DocumentData = z.infer<typeof scrapeDocument>;
+export type ScrapeJobResult = z.infer<typeof scrapeJobResult>;
+export type MapJobResult = z.infer<typeof mapJobResult>;
+export type ExtractJobResult = z.infer<typeof extractJobResult>;
