@@ -1,26 +1,12 @@
 import { monitorBody } from '../routes/monitor.routes';
 import type { OperationSpec } from './openapi.document';
-
-const ts = { type: 'string', format: 'date-time', description: 'ISO 8601, milliseconds, UTC' };
-const tsOrNull = { type: ['string', 'null'], format: 'date-time' };
-
-const monitor = {
-  type: 'object',
-  required: ['id', 'url', 'interval', 'status', 'createdAt'],
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    url: { type: 'string' },
-    interval: { enum: ['hourly', 'daily', 'weekly'] },
-    status: { enum: ['active', 'paused', 'cancelled'] },
-    createdAt: ts,
-    webhookUrl: { type: 'string', description: 'only when set' },
-  },
-};
-
-const summary = {
-  ...monitor,
-  properties: { ...monitor.properties, lastCheckAt: tsOrNull, nextCheckAt: tsOrNull },
-};
+import {
+  monitorCancelResponse,
+  monitorCreateResponse,
+  monitorDetailResponse,
+  monitorListResponse,
+  webhookSecretResponse,
+} from './responses';
 
 /** OpenAPI entries of /v1/monitor (issue 5); spread into OPERATIONS. */
 export const MONITOR_OPERATIONS: OperationSpec[] = [
@@ -34,7 +20,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     success: {
       status: 201,
       description: 'the monitor',
-      schema: { type: 'object', properties: { success: { const: true }, data: monitor } },
+      schema: monitorCreateResponse,
     },
     errors: [400, 401, 413, 429],
   },
@@ -49,15 +35,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     success: {
       status: 200,
       description: 'a page of monitors',
-      schema: {
-        type: 'object',
-        properties: {
-          success: { const: true },
-          total: { type: 'integer' },
-          data: { type: 'array', items: summary },
-          next: { type: 'string', description: 'present when more monitors remain' },
-        },
-      },
+      schema: monitorListResponse,
     },
     errors: [400, 401, 429],
   },
@@ -69,58 +47,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     success: {
       status: 200,
       description: 'the monitor and its history (newest first: 100 changes, 20 checks, 100 webhook attempts)',
-      schema: {
-        type: 'object',
-        properties: {
-          success: { const: true },
-          data: {
-            ...summary,
-            properties: {
-              ...summary.properties,
-              checkCount: { type: 'integer' },
-              changes: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    id: { type: 'string' },
-                    detectedAt: ts,
-                    hash: { type: 'string' },
-                    snapshot: { type: 'string' },
-                  },
-                },
-              },
-              checks: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    checkedAt: ts,
-                    changed: { type: 'boolean' },
-                    hash: { type: 'string' },
-                    error: { type: 'string' },
-                    code: { type: 'string' },
-                  },
-                },
-              },
-              webhookDeliveries: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    changeId: { type: 'string' },
-                    url: { type: 'string' },
-                    attemptedAt: ts,
-                    statusCode: { type: ['integer', 'null'] },
-                    durationMs: { type: 'integer' },
-                    error: { type: ['string', 'null'] },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
+      schema: monitorDetailResponse,
     },
     errors: [401, 404, 429],
   },
@@ -132,7 +59,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     success: {
       status: 200,
       description: 'the cancelled monitor',
-      schema: { type: 'object', properties: { success: { const: true }, data: summary } },
+      schema: monitorCancelResponse,
     },
     errors: [401, 404, 429],
   },
@@ -143,13 +70,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     success: {
       status: 200,
       description: 'the secret',
-      schema: {
-        type: 'object',
-        properties: {
-          success: { const: true },
-          data: { type: 'object', properties: { secret: { type: 'string' } } },
-        },
-      },
+      schema: webhookSecretResponse,
     },
     errors: [401, 429],
   },

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { errorResponse } from './responses';
 
 /**
  * The OpenAPI 3.1 description served at GET /v1/openapi.json. Request bodies are generated from
  * the same zod schemas the routes validate with, so the document cannot drift from the code;
- * responses are described by hand (they are built, not parsed).
+ * responses are generated from the response contract (`./responses.ts`, built on the document
+ * contract in `packages/queues/src/document.contract.ts`).
  */
 export interface OperationSpec {
   method: 'get' | 'post' | 'delete';
@@ -13,20 +15,11 @@ export interface OperationSpec {
   body?: z.ZodType;
   /** Path/query parameters: name -> description. */
   params?: Record<string, { in: 'path' | 'query'; description: string }>;
-  success: { status: number; description: string; schema: Record<string, unknown> };
+  success: { status: number; description: string; schema: z.ZodType };
   errors: number[];
 }
 
-const errorSchema = {
-  type: 'object',
-  required: ['success', 'error', 'code'],
-  properties: {
-    success: { const: false },
-    error: { type: 'string', description: 'human-readable message' },
-    code: { type: 'string', description: 'stable error code (see README, "What failures look like")' },
-    details: { type: 'object' },
-  },
-};
+const errorSchema = jsonSchema(errorResponse);
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'invalid JSON, invalid field (named in the message), invalid or forbidden URL',
@@ -48,7 +41,7 @@ export function buildOpenApiDocument(operations: OperationSpec[]): Record<string
     const responses: Record<string, unknown> = {
       [op.success.status]: {
         description: op.success.description,
-        content: { 'application/json': { schema: op.success.schema } },
+        content: { 'application/json': { schema: jsonSchema(op.success.schema) } },
       },
     };
     for (const status of op.errors) {
@@ -98,6 +91,11 @@ export function buildOpenApiDocument(operations: OperationSpec[]): Record<string
     },
     paths,
   };
+}
+
+/** A response schema as JSON Schema: what the gateway sends (`io: 'output'`). */
+export function jsonSchema(schema: z.ZodType): Record<string, unknown> {
+  return stripMeta(z.toJSONSchema(schema, { io: 'output' }));
 }
 
 function stripMeta(schema: Record<string, unknown>): Record<string, unknown> {

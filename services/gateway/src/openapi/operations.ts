@@ -6,30 +6,17 @@ import { scrapeBody } from '../routes/scrape.routes';
 import { searchBody } from '../routes/search.routes';
 import { MONITOR_OPERATIONS } from './monitor.operations';
 import type { OperationSpec } from './openapi.document';
-
-const documentData = {
-  type: 'object',
-  required: ['markdown', 'html', 'text', 'metadata'],
-  properties: {
-    markdown: { type: 'string' },
-    html: { type: 'string' },
-    text: { type: 'string' },
-    json: { type: 'object', description: 'structured document; only when format is json' },
-    metadata: {
-      type: 'object',
-      required: ['title', 'statusCode', 'sourceURL'],
-      properties: {
-        title: { type: ['string', 'null'] },
-        description: { type: ['string', 'null'] },
-        language: { type: ['string', 'null'] },
-        canonicalUrl: { type: ['string', 'null'] },
-        statusCode: { type: 'integer' },
-        sourceURL: { type: 'string' },
-        finalUrl: { type: 'string' },
-      },
-    },
-  },
-};
+import {
+  batchStartResponse,
+  batchStatusResponse,
+  crawlCancelResponse,
+  crawlStartResponse,
+  crawlStatusResponse,
+  extractResponse,
+  mapResponse,
+  scrapeResponse,
+  searchResponse,
+} from './responses';
 
 /** Every documented operation; route files own the body schemas. */
 export const OPERATIONS: OperationSpec[] = [
@@ -41,7 +28,7 @@ export const OPERATIONS: OperationSpec[] = [
     success: {
       status: 200,
       description: 'the page',
-      schema: { type: 'object', properties: { success: { const: true }, data: documentData } },
+      schema: scrapeResponse,
     },
     errors: [400, 401, 402, 413, 415, 429, 502, 503, 504],
   },
@@ -54,14 +41,7 @@ export const OPERATIONS: OperationSpec[] = [
     success: {
       status: 202,
       description: 'accepted; poll GET /v1/batch/scrape/{id}',
-      schema: {
-        type: 'object',
-        properties: {
-          success: { const: true },
-          id: { type: 'string', format: 'uuid' },
-          total: { type: 'integer' },
-        },
-      },
+      schema: batchStartResponse,
     },
     errors: [400, 401, 402, 413, 429],
   },
@@ -77,34 +57,7 @@ export const OPERATIONS: OperationSpec[] = [
     success: {
       status: 200,
       description: 'batch status and finished results in submission order',
-      schema: {
-        type: 'object',
-        properties: {
-          success: { const: true },
-          id: { type: 'string' },
-          status: { enum: ['pending', 'processing', 'done'] },
-          total: { type: 'integer' },
-          completed: { type: 'integer' },
-          failed: { type: 'integer' },
-          creditsUsed: { type: 'integer' },
-          next: { type: 'string', description: 'present when more results remain' },
-          results: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['url', 'status'],
-              properties: {
-                id: { type: 'string', description: 'only when given in items' },
-                url: { type: 'string' },
-                status: { enum: ['done', 'failed'] },
-                data: documentData,
-                error: { type: 'string' },
-                code: { type: 'string' },
-              },
-            },
-          },
-        },
-      },
+      schema: batchStatusResponse,
     },
     errors: [401, 404, 429],
   },
@@ -118,14 +71,7 @@ export const OPERATIONS: OperationSpec[] = [
     success: {
       status: 202,
       description: 'accepted; poll GET /v1/crawl/{id}',
-      schema: {
-        type: 'object',
-        properties: {
-          success: { const: true },
-          id: { type: 'string', format: 'uuid' },
-          url: { type: 'string' },
-        },
-      },
+      schema: crawlStartResponse,
     },
     errors: [400, 401, 402, 413, 429, 503],
   },
@@ -141,53 +87,7 @@ export const OPERATIONS: OperationSpec[] = [
     success: {
       status: 200,
       description: 'crawl status, counts and finished pages',
-      schema: {
-        type: 'object',
-        properties: {
-          success: { const: true },
-          id: { type: 'string' },
-          status: { enum: ['pending', 'processing', 'done', 'failed'] },
-          url: { type: 'string' },
-          total: { type: 'integer', description: 'pages in the frontier (≤ maxPages)' },
-          completed: { type: 'integer' },
-          failed: { type: 'integer' },
-          creditsUsed: { type: 'integer' },
-          stopReason: {
-            enum: ['completed', 'max_pages', 'cancelled', 'out_of_credits', 'timeout', 'error'],
-            description: 'only when done or failed',
-          },
-          error: { type: 'string' },
-          next: { type: 'string', description: 'present when more pages remain' },
-          pages: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['url', 'markdown', 'metadata'],
-              properties: {
-                url: { type: 'string' },
-                markdown: { type: 'string' },
-                metadata: documentData.properties.metadata,
-                html: { type: 'string', description: 'format html' },
-                text: { type: 'string', description: 'format text' },
-                json: { type: 'object', description: 'format json' },
-              },
-            },
-          },
-          failedPages: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['url', 'error', 'code'],
-              properties: {
-                url: { type: 'string' },
-                error: { type: 'string' },
-                code: { type: 'string' },
-                statusCode: { type: 'integer' },
-              },
-            },
-          },
-        },
-      },
+      schema: crawlStatusResponse,
     },
     errors: [400, 401, 404, 429],
   },
@@ -199,15 +99,7 @@ export const OPERATIONS: OperationSpec[] = [
     success: {
       status: 200,
       description: 'the crawl status (failed / cancelled unless it had already finished), without pages',
-      schema: {
-        type: 'object',
-        properties: {
-          success: { const: true },
-          id: { type: 'string' },
-          status: { type: 'string' },
-          stopReason: { type: 'string' },
-        },
-      },
+      schema: crawlCancelResponse,
     },
     errors: [401, 404, 429],
   },
@@ -221,29 +113,7 @@ export const OPERATIONS: OperationSpec[] = [
     success: {
       status: 200,
       description: 'results in provider order',
-      schema: {
-        type: 'object',
-        properties: {
-          success: { const: true },
-          creditsUsed: { type: 'integer' },
-          data: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['url', 'title', 'description'],
-              properties: {
-                url: { type: 'string' },
-                title: { type: 'string' },
-                description: { type: 'string' },
-                markdown: { type: ['string', 'null'] },
-                metadata: { type: 'object' },
-                error: { type: 'string' },
-                code: { type: 'string' },
-              },
-            },
-          },
-        },
-      },
+      schema: searchResponse,
     },
     errors: [400, 401, 402, 429, 502, 503],
   },
@@ -258,18 +128,7 @@ export const OPERATIONS: OperationSpec[] = [
       status: 200,
       description:
         'same-site URLs as written (no fragment), de-duplicated by key (host case, default port, query order, tracking parameters; never the trailing slash), ranked when search is given',
-      schema: {
-        type: 'object',
-        properties: {
-          success: { const: true },
-          links: { type: 'array', items: { type: 'string' } },
-          total: { type: 'integer' },
-          warning: {
-            type: 'string',
-            description: 'present when the start page failed (or was not HTML) but other sources gave links',
-          },
-        },
-      },
+      schema: mapResponse,
     },
     errors: [400, 401, 402, 429, 502, 503, 504],
   },
@@ -283,10 +142,7 @@ export const OPERATIONS: OperationSpec[] = [
     success: {
       status: 200,
       description: 'the extracted data',
-      schema: {
-        type: 'object',
-        properties: { success: { const: true }, data: { type: 'object' } },
-      },
+      schema: extractResponse,
     },
     errors: [400, 401, 402, 429, 500, 502, 503, 504],
   },

@@ -1,0 +1,44 @@
+import { buildOpenApiDocument } from './openapi.document';
+import { OPERATIONS } from './operations';
+
+type Schema = {
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: unknown;
+} & Record<string, unknown>;
+
+const doc = buildOpenApiDocument(OPERATIONS) as {
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content: { 'application/json': { schema: Schema } } }> }>
+  >;
+  components: { schemas: Record<string, Schema> };
+};
+const success = (path: string, method: string, status: string): Schema =>
+  doc.paths[path]![method]!.responses[status]!.content['application/json'].schema;
+
+describe('OpenAPI responses are generated from the response contract', () => {
+  it('describes the scrape document with its named metadata fields, strictly', () => {
+    const data = success('/v1/scrape', 'post', '200').properties!.data!;
+    expect(data.required).toEqual(['markdown', 'html', 'text', 'metadata']);
+    const metadata = data.properties!.metadata!;
+    expect(metadata.additionalProperties).toBe(false);
+    expect(metadata.required).toEqual(['title', 'statusCode', 'sourceURL']);
+    expect(Object.keys(metadata.properties!)).toEqual(
+      expect.arrayContaining(['description', 'language', 'canonicalUrl', 'finalUrl', 'ogImage', 'cachedAt']),
+    );
+  });
+
+  it('has a response schema for every operation, and the one error shape', () => {
+    for (const [path, methods] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(methods)) {
+        const [status, response] = Object.entries(op.responses)[0]!;
+        expect(`${method} ${path} ${status} ${response.content['application/json'].schema.type}`).toBe(
+          `${method} ${path} ${status} object`,
+        );
+      }
+    expect(doc.components.schemas.Error!.required).toEqual(['success', 'error', 'code']);
+    expect(success('/v1/map', 'post', '200').required).toEqual(['success', 'links', 'total']);
+    expect(Object.keys(success('/v1/map', 'post', '200').properties!)).toContain('warning');
+  });
+});
