@@ -6,6 +6,8 @@
  *   services/*            processes; use packages, never each other
  *   packages/*            shared logic; never services, tests, bench or scripts
  *     errors config logger   the foundation: nothing of ours but errors
+ *     net                    the one outbound HTTP layer: errors only (renderer, discovery, search,
+ *                            webhook-dispatcher use it; it uses none of them)
  *     content                pure HTML -> formats: errors only (no renderer/net/db/queues/…)
  *     client-node client-python mcp-server   published alone: nothing of the monorepo
  *                            (mcp-server: client-node only)
@@ -48,6 +50,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/(errors|config|logger)/' },
       to: { path: [ANY_OF_OURS, '^@wcs/'], pathNot: '^packages/($1|errors)/' },
+    },
+    {
+      name: 'net-is-the-bottom-of-io',
+      comment:
+        'packages/net is the one outbound HTTP layer (address policy, redirects, caps, typed errors): ' +
+        '@wcs/errors only — never renderer, db, queues, content or any feature package (they use it).',
+      severity: 'error',
+      from: { path: '^packages/net/', pathNot: TEST_FILE },
+      to: { path: [ANY_OF_OURS, '^@wcs/'], pathNot: '^packages/(net|errors)/' },
     },
     {
       name: 'content-is-pure',

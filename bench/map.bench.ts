@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { startMapSite } from '@wcs/testing';
 import { request } from 'undici';
 import { collectSitemapUrls } from '../packages/discovery/src';
-import { createSafeDispatcher } from '../packages/renderer/src';
+import { createSafeDispatcher } from '../packages/net/src';
 import { benchAccount, benchEnv, freePort, median, ROOT, waitHealthy } from './bench-utils';
 
 const env = benchEnv;

@@ -23,6 +23,7 @@ const PACKAGES = [
   'packages/scraper',
   'packages/search',
   'packages/renderer',
+  'packages/net',
   'packages/testing',
   'packages/discovery',
   'packages/cli',
@@ -41,8 +42,11 @@ const FILES: Record<string, string> = {
   'packages/mcp-server/src/tools.ts': "import '@wcs/client-node';\n",
   'services/scrape-worker/src/env.ts': "import '@wcs/db';\nimport '@wcs/content';\nimport '@wcs/queues';\n",
   'packages/db/src/internal.ts': 'export const internal = 1;\n',
+  'packages/net/src/index.ts': "export { e } from '@wcs/errors';\n",
+  'packages/renderer/src/index.ts': "import '@wcs/net';\n",
   // broken, one rule each
   'packages/content/src/leak.ts': "import '@wcs/db';\n",
+  'packages/net/src/up.ts': "import '@wcs/renderer';\n",
   'services/scrape-worker/src/main.ts': "import '@wcs/gateway';\n",
   'packages/discovery/src/index.ts': "import '../../../services/gateway/src/index';\n",
   'packages/cli/src/main.ts': "import '../../../tests/src/harness';\n",
@@ -59,6 +63,7 @@ const FILES: Record<string, string> = {
 
 const EXPECTED = [
   'content-is-pure: packages/content/src/leak.ts -> packages/db/src/index.ts',
+  'net-is-the-bottom-of-io: packages/net/src/up.ts -> packages/renderer/src/index.ts',
   'no-service-to-service: services/scrape-worker/src/main.ts -> services/gateway/src/index.ts',
   'no-package-to-service: packages/discovery/src/index.ts -> services/gateway/src/index.ts',
   'no-production-to-tests: packages/cli/src/main.ts -> tests/src/harness.ts',

@@ -8,8 +8,8 @@ import {
   type RunningMonitorScheduler,
   startMonitorScheduler,
 } from '@wcs/monitor-scheduler';
+import { createSafeDispatcher } from '@wcs/net';
 import { createRedisConnection } from '@wcs/queues';
-import { createSafeDispatcher } from '@wcs/renderer';
 import { webhookProcessor } from '@wcs/webhook-dispatcher';
 import request from 'supertest';
 import {

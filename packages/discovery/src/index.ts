@@ -1,5 +1,5 @@
 export { type ExtractedLink, extractLinks } from './extract-links';
-export { describeError, type FetchOptions, type OpenedBody, openUrl, readText } from './http-fetch';
+export type { FetchOptions } from './http-fetch';
 export { identifyUrl, isSameSite, pathDepth, resolveUrl, type UrlIdentity, urlKey } from './normalize-url';
 export {
   compilePathRules,

@@ -3,7 +3,8 @@
  * error or a network failure also allows everything but is reported in `error`, so callers can
  * log it (RFC 9309 would stop crawling on 5xx; we prefer a visible, working crawl).
  */
-import { describeError, type FetchOptions, openUrl, readText } from './http-fetch';
+import { decodeBody, describeError, readBody } from '@wcs/net';
+import { type FetchOptions, open } from './http-fetch';
 import { allowAllRobots, MAX_ROBOTS_BYTES, parseRobots, type Robots, userAgentToken } from './robots';
 
 export const ROBOTS_TIMEOUT_MS = 10_000;
@@ -32,10 +33,11 @@ export async function fetchRobots(origin: string, opts: FetchOptions): Promise<R
   const timeoutMs = Math.min(opts.timeoutMs, ROBOTS_TIMEOUT_MS);
   const maxBytes = Math.min(opts.maxBytes ?? MAX_ROBOTS_BYTES, MAX_ROBOTS_BYTES);
   try {
-    const res = await openUrl(robotsUrl, { ...opts, timeoutMs }, 'text/plain,*/*;q=0.5');
+    const res = await open(robotsUrl, { ...opts, timeoutMs }, 'text/plain,*/*;q=0.5');
     if (res.statusCode >= 200 && res.statusCode < 300) {
-      const text = await readText(res, maxBytes);
-      const robots = parseRobots(text, res.finalUrl, userAgentToken(opts.userAgent));
+      const bytes = await readBody(res, { maxBytes, overflow: 'truncate' });
+      const text = decodeBody(bytes, res.contentType || 'text/plain; charset=utf-8').text;
+      const robots = parseRobots(text, res.url, userAgentToken(opts.userAgent));
       return { robots, text, statusCode: res.statusCode };
     }
     res.close();

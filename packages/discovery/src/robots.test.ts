@@ -1,4 +1,4 @@
-import { createSafeDispatcher } from '@wcs/renderer';
+import { createSafeDispatcher } from '@wcs/net';
 import type { Dispatcher } from 'undici';
 import { parseRobots, userAgentToken } from './robots';
 import { fetchRobots } from './robots-fetch';

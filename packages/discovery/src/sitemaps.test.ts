@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { createSafeDispatcher } from '@wcs/renderer';
+import { createSafeDispatcher } from '@wcs/net';
 import type { Dispatcher } from 'undici';
 import { collectSitemapUrls } from './sitemaps';
 import { type LocalServer, send, startLocalServer } from './test-support/local-server';

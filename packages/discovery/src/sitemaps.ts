@@ -6,7 +6,8 @@
  * document order (files in the order they are listed). No same-site filtering here: callers
  * apply their own rules.
  */
-import { describeError, type FetchOptions, openUrl } from './http-fetch';
+import { describeError } from '@wcs/net';
+import { type FetchOptions, open } from './http-fetch';
 import { identifyUrl, resolveUrl, type UrlIdentity, urlKey } from './normalize-url';
 import { parseSitemapStream } from './sitemap-parser';
 
@@ -93,13 +94,13 @@ export async function collectSitemapUrls(
     await limiter.acquire();
     try {
       if (full()) return [];
-      const res = await openUrl(rawUrl, { ...opts, maxBytes }, ACCEPT);
+      const res = await open(rawUrl, opts, ACCEPT);
       if (res.statusCode < 200 || res.statusCode >= 300) {
         res.close();
         errors.push(`${rawUrl}: HTTP ${res.statusCode}`);
         return [];
       }
-      const base = res.finalUrl;
+      const base = res.url;
       const parsed = await parseSitemapStream(
         res.body,
         {

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import dns from 'node:dns';
 import { TargetForbiddenError, TimeoutError, UnsupportedContentTypeError } from '@wcs/errors';
+import { isForbiddenAddress } from '@wcs/net';
 import { type FixtureSite, fixtureArticle, JS_ONLY_TEXT, startFixtureSite } from '@wcs/testing';
 import { BrowserEngine } from './browser-engine';
 import { createRenderer } from './renderer';
-import { isForbiddenAddress } from './ssrf-guard';
 import { testContext, testOptions } from './test-support/options';
 import type { Renderer } from './types';
 

@@ -15,13 +15,20 @@ import {
   TooManyRedirectsError,
   UnsupportedContentTypeError,
 } from '@wcs/errors';
+import {
+  type AddressPolicy,
+  abortReason,
+  checkUrl,
+  decodeBody,
+  isForbiddenAddress,
+  mapNetworkError,
+  mimeTypeOf,
+  parseTargetUrl,
+} from '@wcs/net';
 import type { Request, Response, Route } from 'playwright-core';
 import { BrowserPool, type BrowserSlot } from './browser-pool';
 import { type GuardedProxy, PROXY_ERROR_HEADER, startGuardedProxy } from './browser-proxy';
-import { decodeBody } from './charset-decoder';
-import { assertSupportedContentType, mimeTypeOf } from './content-type';
-import { abortReason, mapNetworkError } from './network-errors';
-import { type AddressPolicy, checkUrl, isForbiddenAddress, parseTargetUrl } from './ssrf-guard';
+import { assertSupportedContentType } from './content-type';
 import type { Engine, RenderContext, RendererLogger, RenderRequest, RenderResult } from './types';
 
 /** Resource types never needed for text content; blocking them saves most of the bandwidth/CPU. */

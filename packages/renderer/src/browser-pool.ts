@@ -4,8 +4,8 @@
  * after `maxUsesPerPage` renders or when a render breaks it. Waiters queue when all slots are busy.
  */
 import { ServiceUnavailableError } from '@wcs/errors';
+import { abortReason } from '@wcs/net';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { abortReason } from './network-errors';
 import type { RendererLogger } from './types';
 
 /** Flags measured to work with Debian's chromium in containers (see docs/toolchain notes). */

@@ -6,8 +6,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import type { AddressPolicy } from './ssrf-guard';
-import { bareHost, createSafeLookup } from './ssrf-guard';
+import { type AddressPolicy, bareHost, createSafeLookup } from '@wcs/net';
 import type { RendererLogger } from './types';
 
 /** Response header the proxy adds to its own error answers: the failure code (FORBIDDEN, ENOTFOUND, …). */

@@ -1,27 +1,12 @@
-/** Which response types we return as text, and sniffing when the server sends no Content-Type. */
+/** Which response types the renderer returns as text, and sniffing when the server sends no Content-Type. */
 import { UnsupportedContentTypeError } from '@wcs/errors';
+import { isTextMediaType, mimeTypeOf } from '@wcs/net';
 
-const TEXT_TYPES = new Set([
-  'text/html',
-  'application/xhtml+xml',
-  'text/plain',
-  'text/markdown',
-  'text/x-markdown',
-  'application/json',
-  'text/xml',
-  'application/xml',
-]);
+export { mimeTypeOf };
 
-/** 'Text/HTML; charset=UTF-8' → 'text/html'; '' when absent. */
-export function mimeTypeOf(contentType: string | undefined | null): string {
-  if (!contentType) return '';
-  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
-}
-
+/** The sets themselves live in @wcs/net (TEXT_TYPES, isTextMediaType). */
 export function isSupportedContentType(mime: string): boolean {
-  if (TEXT_TYPES.has(mime)) return true;
-  // application/ld+json, application/rss+xml, application/atom+xml, …
-  return /^[a-z0-9.+-]+\/[a-z0-9.-]+\+(json|xml)$/.test(mime);
+  return isTextMediaType(mime);
 }
 
 export function assertSupportedContentType(mime: string): void {

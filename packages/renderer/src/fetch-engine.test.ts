@@ -11,10 +11,10 @@ import {
   TooManyRedirectsError,
   UnsupportedContentTypeError,
 } from '@wcs/errors';
+import { isForbiddenAddress } from '@wcs/net';
 import { type FixtureSite, fixtureArticle, startFixtureSite } from '@wcs/testing';
 import { FetchEngine } from './fetch-engine';
 import { createRenderer } from './renderer';
-import { isForbiddenAddress } from './ssrf-guard';
 import { testContext, testOptions } from './test-support/options';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY } from './test-support/self-signed';
 import type { Renderer } from './types';

@@ -3,13 +3,11 @@
  * HTML needs JavaScript or the request asks for it), owns the total time budget and abort wiring.
  */
 import { ServiceUnavailableError, TargetForbiddenError, TimeoutError } from '@wcs/errors';
+import { abortReason, HTML_TYPES } from '@wcs/net';
 import { BrowserEngine } from './browser-engine';
 import { FetchEngine } from './fetch-engine';
 import { needsJavaScript } from './js-detector';
-import { abortReason } from './network-errors';
 import type { Engine, RenderContext, Renderer, RendererOptions, RenderRequest, RenderResult } from './types';
-
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 export function createRenderer(opts: RendererOptions): Renderer {
   const fetchEngine = new FetchEngine(opts);

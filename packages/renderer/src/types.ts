@@ -1,5 +1,5 @@
 /** Public types of @wcs/renderer plus the internal Engine contract (Crawlee-style). */
-import type { Dispatcher } from 'undici';
+import type { Dispatcher } from '@wcs/net';
 
 export type EngineName = 'fetch' | 'browser';
 

@@ -1,5 +1,6 @@
 import { type OutputFormat, processDocument } from '@wcs/content';
 import { TargetBlockedError, TargetHttpError } from '@wcs/errors';
+import { BLOCK_STATUSES } from '@wcs/net';
 import type { DocumentData } from '@wcs/queues';
 import type { EngineName, Renderer, RenderResult } from '@wcs/renderer';
 
@@ -18,9 +19,6 @@ export interface ScrapeOutcome {
   engine: EngineName;
   elapsedMs: number;
 }
-
-// Statuses that mean "the site refused an automated client" rather than "no such page".
-const BLOCK_STATUSES = new Set([401, 403, 429, 451]);
 
 /**
  * One URL -> document: the step every feature shares (scrape, batch items, crawl pages, extract,

@@ -8,6 +8,7 @@ import type {
 import { extractLinks, urlKey } from '@wcs/discovery';
 import { type ServiceError, toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
+import { HTML_TYPES } from '@wcs/net';
 import { DelayedError, type DocumentData, type Job, type PayloadOf, type QueueProducer } from '@wcs/queues';
 import type { Renderer, RenderResult } from '@wcs/renderer';
 import { documentFromPage, fetchPage } from '@wcs/scraper';
@@ -34,8 +35,6 @@ export interface CrawlPageDeps {
 }
 
 type PageResult = { pageId: string; status: 'done' | 'failed' | 'skipped' | 'out_of_credits' };
-
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /** What a done page keeps: markdown and metadata always, plus the format the caller asked for. */
 function storedResult(data: DocumentData, format: CrawlOptions['format']): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { CrawlRecoveryRepository, CrawlsRepository, createDb, DocumentsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
+import { createSafeDispatcher } from '@wcs/net';
 import {
   createRedisConnection,
   type DefinedWorker,
@@ -7,7 +8,7 @@ import {
   RedisErrorLog,
   workerDefiner,
 } from '@wcs/queues';
-import { createRendererFromEnv, createSafeDispatcher, type Renderer } from '@wcs/renderer';
+import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
 import { crawlPageProcessor } from './crawl-page.processor';
 import { CrawlReconciler } from './crawl-reconciler';
 import { crawlStartProcessor } from './crawl-start.processor';

@@ -1,6 +1,7 @@
 import type { Logger } from '@wcs/logger';
+import { createSafeDispatcher } from '@wcs/net';
 import { workerDefiner } from '@wcs/queues';
-import { createRendererFromEnv, createSafeDispatcher, type Renderer } from '@wcs/renderer';
+import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
 import { mapProcessor } from './map.processor';
 import type { MapWorkerEnv } from './map-worker.env';
 

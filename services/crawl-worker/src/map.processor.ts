@@ -27,9 +27,9 @@ import {
   toServiceError,
 } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
+import { BLOCK_STATUSES, type Dispatcher, HTML_TYPES } from '@wcs/net';
 import type { MapJobResult, PayloadOf } from '@wcs/queues';
 import type { Renderer, RenderResult } from '@wcs/renderer';
-import type { Dispatcher } from 'undici';
 import { type MapCandidate, rankBySearch } from './map-search';
 
 export interface MapSettings {
@@ -50,8 +50,6 @@ export interface MapDeps {
 }
 
 const SITEMAP_HARD_CAP = 100_000;
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-const BLOCK_STATUSES = new Set([401, 403, 429, 451]);
 // Not worth a shallow-crawl fetch: they cannot contain links we parse.
 const NOT_A_PAGE =
   /\.(?:pdf|jpe?g|png|gif|svg|webp|avif|ico|css|js|mjs|json|xml|txt|zip|gz|tgz|rar|7z|mp[34]|webm|mov|avi|woff2?|ttf|eot|docx?|xlsx?|pptx?|csv)$/i;

@@ -1,5 +1,5 @@
 import { allowAllRobots, fetchRobots, parseRobots, type Robots, userAgentToken } from '@wcs/discovery';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher } from '@wcs/net';
 
 const MAX_ENTRIES = 500;
 const FETCHED_TTL_MS = 10 * 60_000;

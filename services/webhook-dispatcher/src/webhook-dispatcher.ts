@@ -1,7 +1,7 @@
 import { createDb, MonitorsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
+import { createSafeDispatcher } from '@wcs/net';
 import { type DefinedWorker, workerDefiner } from '@wcs/queues';
-import { createSafeDispatcher } from '@wcs/renderer';
 import type { WebhookDispatcherEnv } from './env';
 import { webhookProcessor } from './webhook.processor';
 

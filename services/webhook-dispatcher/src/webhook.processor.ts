@@ -1,8 +1,7 @@
 import type { MonitorsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
+import { type Dispatcher, isForbiddenAddress, openUrl } from '@wcs/net';
 import type { PayloadOf } from '@wcs/queues';
-import { assertAllowedUrl } from '@wcs/renderer';
-import { type Dispatcher, request } from 'undici';
 import { SIGNATURE_HEADER, signBody, TIMESTAMP_HEADER } from './webhook-signature';
 
 export interface WebhookDeps {
@@ -44,23 +43,25 @@ export function webhookProcessor(deps: WebhookDeps, opts: WebhookOptions) {
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
-      await assertAllowedUrl(task.webhookUrl, { allowPrivateTargets: opts.allowPrivateTargets });
-      const res = await request(task.webhookUrl, {
-        method: 'POST',
+      // @wcs/net: address policy up front (every resolved address) and at connect time, typed errors.
+      const res = await openUrl(task.webhookUrl, {
         dispatcher: deps.dispatcher,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': opts.userAgent,
-          [SIGNATURE_HEADER]: signBody(secret, body),
-          [TIMESTAMP_HEADER]: new Date().toISOString(),
+        isForbidden: opts.allowPrivateTargets ? undefined : isForbiddenAddress,
+        method: 'POST',
+        redirect: 'manual',
+        userAgent: opts.userAgent,
+        request: {
+          headers: {
+            'content-type': 'application/json',
+            [SIGNATURE_HEADER]: signBody(secret, body),
+            [TIMESTAMP_HEADER]: new Date().toISOString(),
+          },
         },
         body,
-        signal: AbortSignal.timeout(opts.timeoutMs),
-        headersTimeout: opts.timeoutMs,
-        bodyTimeout: opts.timeoutMs,
+        timeoutMs: opts.timeoutMs,
       });
       statusCode = res.statusCode;
-      await res.body.dump().catch(() => undefined);
+      res.close(); // the receiver's answer body is never read
       if (statusCode < 200 || statusCode >= 300) error = `Receiver answered HTTP ${statusCode}`;
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);

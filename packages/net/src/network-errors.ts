@@ -62,3 +62,17 @@ export function abortReason(signal: AbortSignal): Error {
   if (r instanceof Error) return r.name === 'TimeoutError' ? new TimeoutError(r.message, { cause: r }) : r;
   return new DOMException('This operation was aborted', 'AbortError');
 }
+
+/** Human-readable reason from an error chain (undici hides the interesting part in `cause`). */
+export function describeError(err: unknown): string {
+  const parts: string[] = [];
+  let cur: unknown = err;
+  for (let i = 0; i < 4 && cur; i++) {
+    const e = cur as { message?: unknown; code?: unknown; cause?: unknown };
+    const msg = typeof e.message === 'string' ? e.message : String(cur);
+    const code = typeof e.code === 'string' ? ` (${e.code})` : '';
+    if (msg && !parts.some((p) => p.includes(msg))) parts.push(`${msg}${code}`);
+    cur = e.cause;
+  }
+  return parts.join(': ') || 'unknown error';
+}

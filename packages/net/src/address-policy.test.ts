@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import { DnsResolutionError, InvalidUrlError, TargetForbiddenError } from '@wcs/errors';
 import { type FixtureSite, startFixtureSite } from '@wcs/testing';
 import type { Dispatcher } from 'undici';
-import { assertAllowedUrl, createSafeDispatcher, isForbiddenAddress } from './ssrf-guard';
+import { assertAllowedUrl, createSafeDispatcher, isForbiddenAddress } from './address-policy';
 
 describe('isForbiddenAddress', () => {
   it.each([

@@ -1,5 +1,5 @@
 import iconv from 'iconv-lite';
-import { charsetFromMarkup, decodeBody, normalizeCharset } from './charset-decoder';
+import { charsetFromMarkup, decodeBody, normalizeCharset } from './charset';
 
 const latin1 = (s: string) => Buffer.from(s, 'latin1');
 

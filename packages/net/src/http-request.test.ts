@@ -1,0 +1,325 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import {
+  DnsResolutionError,
+  ServiceUnavailableError,
+  TargetForbiddenError,
+  TargetTooLargeError,
+  TargetUnreachableError,
+  TimeoutError,
+  TooManyRedirectsError,
+} from '@wcs/errors';
+import type { Dispatcher } from 'undici';
+import { type AddressPolicy, createGuardedAgent, isForbiddenAddress } from './address-policy';
+import { openUrl, readBody } from './http-request';
+
+/** 127.0.0.1 is the test server; every other non-public address (127.0.0.2, 10/8, …) stays refused. */
+const onlyLoopback1: AddressPolicy = (ip) => ip !== '127.0.0.1' && isForbiddenAddress(ip);
+
+type Route = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
+
+interface Server {
+  url: string;
+  port: number;
+  hits: string[];
+  close(): Promise<void>;
+}
+
+async function serve(routes: Record<string, Route>): Promise<Server> {
+  const hits: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      hits.push(`${req.headers.host} ${req.method} ${req.url}`);
+      const route = routes[req.url ?? ''];
+      if (!route) {
+        res.writeHead(404).end('no');
+        return;
+      }
+      route(req, res, Buffer.concat(chunks).toString('utf8'));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '0.0.0.0', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    hits,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+const redirect =
+  (to: (port: number) => string, status = 302): Route =>
+  (req, res) =>
+    res.writeHead(status, { location: to(Number(req.headers.host?.split(':')[1])) }).end();
+
+const zeros = Buffer.alloc(1024 * 1024); // 1 MiB of zeros: ~1 KiB gzipped
+
+describe('openUrl / readBody', () => {
+  let server: Server;
+  let agent: Dispatcher;
+  let connectOnly: Dispatcher;
+
+  beforeAll(async () => {
+    server = await serve({
+      '/ok': (_q, s) => s.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('hello'),
+      '/to-private': redirect((port) => `http://127.0.0.2:${port}/ok`),
+      '/to-rebind': redirect((port) => `http://multi.test:${port}/ok`),
+      '/to-ok': redirect(() => '/ok', 301),
+      '/loop': redirect(() => '/loop'),
+      '/gzip-bomb': (_q, s) =>
+        s
+          .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' })
+          .end(zlib.gzipSync(zeros)),
+      '/br-bomb': (_q, s) =>
+        s
+          .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'br' })
+          .end(zlib.brotliCompressSync(zeros)),
+      '/gz-no-header': (_q, s) =>
+        s.writeHead(200, { 'content-type': 'application/octet-stream' }).end(zlib.gzipSync('inside')),
+      '/declared-big': (_q, s) => {
+        s.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(10_000_000) });
+        s.write('x');
+      },
+      '/hang': () => undefined,
+      '/echo': (q, s, body) =>
+        s
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ method: q.method, body, headers: q.headers })),
+      '/post-redirect': (_q, s) => s.writeHead(303, { location: '/echo' }).end(),
+      '/cross-origin': redirect((port) => `http://localhost:${port}/echo`),
+    });
+    agent = createGuardedAgent(2_000, onlyLoopback1);
+    connectOnly = createGuardedAgent(2_000, onlyLoopback1);
+  });
+  afterAll(async () => {
+    await Promise.all([agent.close(), connectOnly.close(), server.close()]);
+  });
+  const afterCleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await Promise.all(afterCleanup.splice(0).map((f) => f()));
+  });
+
+  const base = { timeoutMs: 5_000 };
+
+  it('follows redirects and reports the hops', async () => {
+    const res = await openUrl(`${server.url}/to-ok`, {
+      ...base,
+      dispatcher: agent,
+      isForbidden: onlyLoopback1,
+    });
+    expect([res.statusCode, res.url, res.redirects, res.mime]).toEqual([
+      200,
+      `${server.url}/ok`,
+      [`${server.url}/ok`],
+      'text/plain',
+    ]);
+    expect((await readBody(res, { maxBytes: 100 })).toString()).toBe('hello');
+  });
+
+  describe('address policy on every hop', () => {
+    it('refuses a redirect to a forbidden address up front, before connecting', async () => {
+      const before = server.hits.length;
+      await expect(
+        openUrl(`${server.url}/to-private`, { ...base, dispatcher: agent, isForbidden: onlyLoopback1 }),
+      ).rejects.toBeInstanceOf(TargetForbiddenError);
+      expect(server.hits.slice(before)).toEqual([`127.0.0.1:${server.port} GET /to-private`]);
+    });
+
+    it('refuses the hop at connect time when only the dispatcher checks', async () => {
+      const before = server.hits.length;
+      await expect(
+        openUrl(`${server.url}/to-private`, { ...base, dispatcher: connectOnly }),
+      ).rejects.toBeInstanceOf(TargetForbiddenError);
+      expect(server.hits.length - before).toBe(1);
+    });
+
+    it('refuses a host when any one of its resolved addresses is forbidden (up front and at connect)', async () => {
+      const answers = [
+        { address: '127.0.0.1', family: 4 },
+        { address: '10.0.0.1', family: 4 },
+      ];
+      jest.spyOn(dns.promises, 'lookup').mockResolvedValue(answers as unknown as dns.LookupAddress);
+      const upFront = openUrl(`${server.url}/to-rebind`, {
+        ...base,
+        dispatcher: agent,
+        isForbidden: onlyLoopback1,
+      });
+      await expect(upFront).rejects.toBeInstanceOf(TargetForbiddenError);
+      await expect(upFront).rejects.toThrow(/10\.0\.0\.1/);
+
+      jest
+        .spyOn(dns, 'lookup')
+        .mockImplementation(((_host: string, _opts: unknown, cb: (err: null, a: typeof answers) => void) =>
+          cb(null, answers)) as unknown as typeof dns.lookup);
+      const atConnect = openUrl(`${server.url}/to-rebind`, { ...base, dispatcher: connectOnly });
+      await expect(atConnect).rejects.toBeInstanceOf(TargetForbiddenError);
+      await expect(atConnect).rejects.toThrow(/10\.0\.0\.1/);
+    });
+
+    it('refuses non-http schemes and credentials', async () => {
+      await expect(openUrl('file:///etc/passwd', { ...base, dispatcher: agent })).rejects.toBeInstanceOf(
+        TargetForbiddenError,
+      );
+      await expect(
+        openUrl(`http://u:p@127.0.0.1:${server.port}/ok`, { ...base, dispatcher: agent }),
+      ).rejects.toBeInstanceOf(TargetForbiddenError);
+    });
+  });
+
+  describe('byte caps after decompression', () => {
+    it.each(['/gzip-bomb', '/br-bomb'])(
+      '%s: a small compressed body that inflates past the cap is refused',
+      async (path) => {
+        const res = await openUrl(`${server.url}${path}`, { ...base, dispatcher: agent });
+        await expect(readBody(res, { maxBytes: 64 * 1024 })).rejects.toBeInstanceOf(TargetTooLargeError);
+      },
+    );
+
+    it('truncates at the cap when asked, counting decoded bytes', async () => {
+      const res = await openUrl(`${server.url}/gzip-bomb`, { ...base, dispatcher: agent });
+      const bytes = await readBody(res, { maxBytes: 64 * 1024, overflow: 'truncate' });
+      expect(bytes.length).toBe(64 * 1024);
+      const whole = await readBody(await openUrl(`${server.url}/gzip-bomb`, { ...base, dispatcher: agent }), {
+        maxBytes: 2 * 1024 * 1024,
+      });
+      expect(whole.length).toBe(zeros.length);
+    });
+
+    it('refuses a declared Content-Length above maxBytes before reading', async () => {
+      await expect(
+        openUrl(`${server.url}/declared-big`, { ...base, dispatcher: agent, maxBytes: 1000 }),
+      ).rejects.toBeInstanceOf(TargetTooLargeError);
+    });
+
+    it('gunzips by magic bytes only when asked', async () => {
+      const plain = await openUrl(`${server.url}/gz-no-header`, { ...base, dispatcher: agent });
+      expect((await readBody(plain, { maxBytes: 1000 }))[0]).toBe(0x1f);
+      const magic = await openUrl(`${server.url}/gz-no-header`, {
+        ...base,
+        dispatcher: agent,
+        gunzipByMagic: true,
+      });
+      expect((await readBody(magic, { maxBytes: 1000 })).toString()).toBe('inside');
+    });
+  });
+
+  describe('typed errors', () => {
+    it('TooManyRedirectsError past maxRedirects', async () => {
+      await expect(
+        openUrl(`${server.url}/loop`, { ...base, dispatcher: agent, maxRedirects: 3 }),
+      ).rejects.toBeInstanceOf(TooManyRedirectsError);
+    });
+
+    it('TimeoutError for a silent server, within the budget', async () => {
+      const t0 = Date.now();
+      const err = await openUrl(`${server.url}/hang`, { timeoutMs: 300, dispatcher: agent }).catch((e) => e);
+      expect(err).toBeInstanceOf(TimeoutError);
+      expect((err as Error).message).toMatch(/timed out after 300 ms/);
+      expect(Date.now() - t0).toBeLessThan(3_000);
+    });
+
+    it('TargetUnreachableError for a refused connection', async () => {
+      const dead = await serve({});
+      await dead.close();
+      const err = await openUrl(`${dead.url}/`, { ...base, dispatcher: agent }).catch((e) => e);
+      expect(err).toBeInstanceOf(TargetUnreachableError);
+      expect((err as Error).message).toMatch(/ECONNREFUSED/);
+    });
+
+    it('DnsResolutionError for a name that does not resolve', async () => {
+      jest
+        .spyOn(dns.promises, 'lookup')
+        .mockRejectedValue(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }));
+      await expect(
+        openUrl('http://nowhere.test/', { ...base, dispatcher: agent, isForbidden: onlyLoopback1 }),
+      ).rejects.toBeInstanceOf(DnsResolutionError);
+    });
+
+    it("a caller abort rejects with the caller's reason", async () => {
+      const controller = new AbortController();
+      const pending = openUrl(`${server.url}/hang`, {
+        ...base,
+        dispatcher: agent,
+        signal: controller.signal,
+      });
+      setTimeout(() => controller.abort(new Error('caller gave up')), 50);
+      await expect(pending).rejects.toThrow('caller gave up');
+    });
+  });
+
+  describe('request options', () => {
+    it('POSTs a body with headers and cookies; manual mode returns a 3xx as it is', async () => {
+      const manual = await openUrl(`${server.url}/post-redirect`, {
+        ...base,
+        dispatcher: agent,
+        method: 'POST',
+        body: '{}',
+        redirect: 'manual',
+      });
+      expect(manual.statusCode).toBe(303);
+      manual.close();
+
+      const res = await openUrl(`${server.url}/echo`, {
+        ...base,
+        dispatcher: agent,
+        method: 'POST',
+        body: '{"a":1}',
+        userAgent: 'test-agent/1',
+        request: {
+          headers: { 'content-type': 'application/json', Host: 'evil' },
+          cookies: { a: '1', b: '2' },
+        },
+      });
+      const echo = JSON.parse((await readBody(res, { maxBytes: 10_000 })).toString());
+      expect(echo).toMatchObject({
+        method: 'POST',
+        body: '{"a":1}',
+        headers: {
+          'user-agent': 'test-agent/1',
+          cookie: 'a=1; b=2',
+          host: `127.0.0.1:${server.port}`,
+          'accept-encoding': 'gzip, deflate, br',
+        },
+      });
+    });
+
+    it('a 303 turns a POST into a GET; credentials are dropped on a cross-origin hop', async () => {
+      const res = await openUrl(`${server.url}/post-redirect`, {
+        ...base,
+        dispatcher: agent,
+        method: 'POST',
+        body: 'x',
+      });
+      expect(JSON.parse((await readBody(res, { maxBytes: 10_000 })).toString())).toMatchObject({
+        method: 'GET',
+        body: '',
+      });
+      const open = createGuardedAgent(2_000, undefined);
+      afterCleanup.push(() => open.close());
+      const cross = await openUrl(`${server.url}/cross-origin`, {
+        ...base,
+        dispatcher: open,
+        request: { headers: { authorization: 'Bearer s' }, cookies: { sid: '1' } },
+      });
+      const echo = JSON.parse((await readBody(cross, { maxBytes: 10_000 })).toString());
+      expect(echo.headers.authorization).toBeUndefined();
+      expect(echo.headers.cookie).toBeUndefined();
+    });
+
+    it('refuses a per-request proxy (reserved, not implemented) instead of going direct', async () => {
+      await expect(
+        openUrl(`${server.url}/ok`, { ...base, dispatcher: agent, request: { proxy: 'http://proxy:3128' } }),
+      ).rejects.toBeInstanceOf(ServiceUnavailableError);
+    });
+  });
+});

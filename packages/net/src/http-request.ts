@@ -1,0 +1,349 @@
+/**
+ * The one outbound HTTP request of the service: `openUrl` (status + headers + a decoded body stream)
+ * and `readBody` (the stream, capped, as bytes). It owns the address policy on every hop (up front
+ * when `isForbidden` is given, and always at connect time through a dispatcher from
+ * address-policy.ts), redirects (followed by hand, at most `maxRedirects`; or `manual`), the total
+ * time budget, Content-Encoding (gzip/deflate/br, plus gzip by magic bytes on request), byte caps
+ * counted after decompression, the default user agent and typed errors from @wcs/errors.
+ */
+import { PassThrough, pipeline, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import {
+  InvalidUrlError,
+  ServiceUnavailableError,
+  TargetTooLargeError,
+  TimeoutError,
+  TooManyRedirectsError,
+} from '@wcs/errors';
+import type { Dispatcher } from 'undici';
+import { type AddressPolicy, bareHost, checkUrl } from './address-policy';
+import { mimeTypeOf, REDIRECT_STATUSES } from './http-constants';
+import { abortReason, mapNetworkError } from './network-errors';
+
+export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; WebContentService/0.1)';
+export const DEFAULT_MAX_REDIRECTS = 10;
+const DEFAULT_ACCEPT = '*/*';
+
+/**
+ * What a caller may set per request, passed through as one object from the API to the wire (the
+ * page-options issue adds its fields here and nowhere else).
+ */
+export interface RequestOptions {
+  /** Extra request headers (framing headers such as host/content-length are ignored). */
+  headers?: Record<string, string>;
+  /** Sent as one `Cookie` header (name → value); dropped on cross-origin redirects. */
+  cookies?: Record<string, string>;
+  /**
+   * Reserved for the page-options issue: a proxy URL for this request. Not implemented yet — a
+   * request that sets it is refused with ServiceUnavailableError rather than sent unproxied.
+   */
+  proxy?: string;
+}
+
+export interface OpenOptions {
+  /** A dispatcher from createSafeDispatcher/createGuardedAgent: checks every connection's address. */
+  dispatcher: Dispatcher;
+  /** Check every hop up front (scheme, credentials, every resolved address); undefined = syntax only. */
+  isForbidden?: AddressPolicy | undefined;
+  method?: 'GET' | 'POST';
+  body?: string | Buffer;
+  userAgent?: string;
+  accept?: string;
+  request?: RequestOptions | undefined;
+  /** Budget of the whole exchange: every hop, headers and body. */
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** 'follow' (default) or 'manual' (a 3xx is returned as it is; webhooks). */
+  redirect?: 'follow' | 'manual';
+  maxRedirects?: number;
+  /** Refuse a Content-Length above this before reading (TargetTooLargeError). */
+  maxBytes?: number | undefined;
+  /** Also gunzip a body that starts with the gzip magic bytes without Content-Encoding (sitemaps). */
+  gunzipByMagic?: boolean;
+}
+
+export interface OpenedResponse {
+  statusCode: number;
+  /** Final URL after redirects. */
+  url: string;
+  /** Every URL redirected to, in order. */
+  redirects: string[];
+  headers: Record<string, string>;
+  /** Raw Content-Type header ('' when absent) and its lowercased media type. */
+  contentType: string;
+  mime: string;
+  /** Decoded byte stream; errors with typed errors (use readBody, or mapBodyError). */
+  body: Readable;
+  /** Aborted on timeout or caller abort. */
+  signal: AbortSignal;
+  /** Stop reading, free the socket and timers. Safe to call twice. */
+  close(): void;
+  /** The typed error for a failure while reading `body`. */
+  mapBodyError(err: unknown): Error;
+}
+
+// undici rejects these as request headers; the others are framing we control.
+const DROPPED_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+]);
+// Never forward secrets to another origin after a redirect (same rule as the fetch spec).
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+function requestHeaders(opts: OpenOptions): Record<string, string> {
+  const headers: Record<string, string> = {
+    'user-agent': opts.userAgent ?? DEFAULT_USER_AGENT,
+    accept: opts.accept ?? DEFAULT_ACCEPT,
+    'accept-encoding': 'gzip, deflate, br',
+  };
+  for (const [k, v] of Object.entries(opts.request?.headers ?? {})) {
+    const key = k.toLowerCase();
+    if (!DROPPED_HEADERS.has(key)) headers[key] = v;
+  }
+  const cookies = Object.entries(opts.request?.cookies ?? {});
+  if (cookies.length > 0) {
+    const jar = cookies.map(([k, v]) => `${k}=${v}`).join('; ');
+    headers.cookie = headers.cookie ? `${headers.cookie}; ${jar}` : jar;
+  }
+  return headers;
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+function flattenHeaders(h: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = headerValue(v) ?? '';
+  return out;
+}
+
+/** Destroy a body we stop reading; undici then emits an abort error nobody needs to see. */
+function discard(body: Readable): void {
+  if (body.destroyed) return;
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+function resolveLocation(location: string, base: URL): string {
+  try {
+    return new URL(location, base).href;
+  } catch {
+    throw new InvalidUrlError(`Redirect to an invalid URL: ${location.slice(0, 200)}`);
+  }
+}
+
+function decoderFor(encoding: string): zlib.Gunzip | zlib.BrotliDecompress | zlib.Inflate | undefined {
+  if (encoding === 'gzip' || encoding === 'x-gzip') return zlib.createGunzip();
+  if (encoding === 'br') return zlib.createBrotliDecompress();
+  if (encoding === 'deflate') return zlib.createInflate();
+  return undefined;
+}
+
+/** Pipe through gunzip when the first two bytes are the gzip magic number. */
+function gunzipByMagic(src: Readable): Readable {
+  const out = new PassThrough();
+  let decided = false;
+  let head = Buffer.alloc(0);
+  const decide = () => {
+    decided = true;
+    src.pause();
+    src.removeListener('data', onData);
+    src.removeListener('end', onEnd);
+    if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
+      const gunzip = zlib.createGunzip();
+      gunzip.on('error', (e) => out.destroy(e));
+      gunzip.pipe(out);
+      gunzip.write(head);
+      src.pipe(gunzip);
+    } else {
+      out.write(head);
+      src.pipe(out);
+    }
+    src.resume();
+  };
+  const onData = (chunk: Buffer) => {
+    head = Buffer.concat([head, chunk]);
+    if (head.length >= 2) decide();
+  };
+  const onEnd = () => {
+    if (!decided) {
+      decided = true;
+      out.end(head);
+    }
+  };
+  src.on('data', onData);
+  src.on('end', onEnd);
+  src.on('error', (e) => out.destroy(e));
+  out.on('close', () => {
+    if (!src.destroyed) src.destroy();
+  });
+  return out;
+}
+
+function tooLarge(host: string, max: number): TargetTooLargeError {
+  return new TargetTooLargeError(`Response from ${host} exceeds the ${max} byte limit`, {
+    details: { maxBodyBytes: max },
+  });
+}
+
+/**
+ * Send one request and follow its redirects (policy re-checked on each hop). Resolves with the
+ * final response whatever its status (the caller decides what 404 or 500 means); rejects with
+ * typed errors: InvalidUrlError, TargetForbiddenError, DnsResolutionError, TargetUnreachableError,
+ * TlsError, TimeoutError, TooManyRedirectsError, TargetTooLargeError (declared length), or the
+ * caller signal's reason.
+ */
+export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<OpenedResponse> {
+  if (opts.request?.proxy) {
+    throw new ServiceUnavailableError('Per-request proxies are not supported yet');
+  }
+  const controller = new AbortController();
+  let host = '';
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new TimeoutError(`Request to ${host || rawUrl.slice(0, 200)} timed out after ${opts.timeoutMs} ms`),
+      ),
+    opts.timeoutMs,
+  );
+  const onAbort = () => controller.abort(opts.signal?.reason);
+  if (opts.signal?.aborted) onAbort();
+  else opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const cleanup = () => {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+  };
+  const fail = (err: unknown): Error =>
+    controller.signal.aborted ? abortReason(controller.signal) : mapNetworkError(err, host);
+
+  const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  let headers = requestHeaders(opts);
+  let method = opts.method ?? 'GET';
+  let body = opts.body;
+  const redirects: string[] = [];
+  try {
+    let url = await checkUrl(rawUrl, opts.isForbidden);
+    for (;;) {
+      host = bareHost(url.hostname);
+      if (controller.signal.aborted) throw abortReason(controller.signal);
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await opts.dispatcher.request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+          signal: controller.signal,
+          headersTimeout: opts.timeoutMs,
+          bodyTimeout: opts.timeoutMs,
+        });
+      } catch (err) {
+        throw fail(err);
+      }
+      const location = headerValue(res.headers.location);
+      if (opts.redirect !== 'manual' && REDIRECT_STATUSES.has(res.statusCode) && location) {
+        discard(res.body); // a redirect's body is never needed; don't let it hold the socket
+        if (redirects.length >= maxRedirects) {
+          throw new TooManyRedirectsError(`More than ${maxRedirects} redirects starting at ${rawUrl}`, {
+            details: { redirects },
+          });
+        }
+        const next = await checkUrl(resolveLocation(location, url), opts.isForbidden);
+        if (next.origin !== url.origin) {
+          headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.has(k)));
+        }
+        if (
+          res.statusCode === 303 ||
+          ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')
+        ) {
+          method = 'GET';
+          body = undefined;
+          delete headers['content-type'];
+        }
+        url = next;
+        redirects.push(url.href);
+        continue;
+      }
+
+      const declared = Number(headerValue(res.headers['content-length']));
+      if (opts.maxBytes !== undefined && Number.isFinite(declared) && declared > opts.maxBytes) {
+        discard(res.body);
+        throw tooLarge(url.host, opts.maxBytes);
+      }
+      const decoder = decoderFor((headerValue(res.headers['content-encoding']) ?? '').trim().toLowerCase());
+      let decoded: Readable = decoder ? pipeline(res.body, decoder, () => undefined) : res.body;
+      if (opts.gunzipByMagic) decoded = gunzipByMagic(decoded);
+      const finalHost = url.host;
+      const close = () => {
+        cleanup();
+        discard(res.body);
+        decoder?.destroy();
+        if (!decoded.destroyed) decoded.destroy();
+      };
+      decoded.on('close', cleanup);
+      const contentType = headerValue(res.headers['content-type']) ?? '';
+      return {
+        statusCode: res.statusCode,
+        url: url.href,
+        redirects,
+        headers: flattenHeaders(res.headers),
+        contentType,
+        mime: mimeTypeOf(contentType),
+        body: decoded,
+        signal: controller.signal,
+        close,
+        mapBodyError: (err) => {
+          if (err instanceof TargetTooLargeError) return err;
+          return controller.signal.aborted
+            ? abortReason(controller.signal)
+            : mapNetworkError(err, bareHost(finalHost));
+        },
+      };
+    }
+  } catch (err) {
+    cleanup();
+    if (controller.signal.aborted) throw abortReason(controller.signal);
+    throw err;
+  }
+}
+
+export interface ReadBodyOptions {
+  /** Cap on decoded bytes. */
+  maxBytes: number;
+  /** 'throw' (default): TargetTooLargeError past the cap; 'truncate': keep the first maxBytes. */
+  overflow?: 'throw' | 'truncate';
+}
+
+/**
+ * Read the decoded body, counting bytes after decompression (a small gzip bomb is still capped),
+ * and close the response. Nothing beyond the cap is buffered.
+ */
+export async function readBody(res: OpenedResponse, opts: ReadBodyOptions): Promise<Buffer> {
+  const max = opts.maxBytes;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body) {
+      const buf = chunk as Buffer;
+      if (size + buf.length > max) {
+        if (opts.overflow !== 'truncate') throw tooLarge(new URL(res.url).host, max);
+        chunks.push(buf.subarray(0, max - size));
+        size = max;
+        break;
+      }
+      size += buf.length;
+      chunks.push(buf);
+    }
+  } catch (err) {
+    throw res.mapBodyError(err);
+  } finally {
+    res.close();
+  }
+  return Buffer.concat(chunks, size);
+}
