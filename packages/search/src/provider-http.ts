@@ -1,4 +1,5 @@
-import { SearchProviderError } from '@wcs/errors';
+import { SearchProviderError, TargetTooLargeError, TimeoutError } from '@wcs/errors';
+import { createGuardedAgent, decodeBody, openUrl, readBody } from '@wcs/net';
 
 /** Largest provider answer we read (a SearXNG page is ~10–50 kB; anything huge is a wrong URL). */
 const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
@@ -19,63 +20,54 @@ export interface ProviderRequest {
   describe: string;
 }
 
-function networkCode(err: unknown): string {
-  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
-  if (typeof cause?.code === 'string') return cause.code;
-  if (typeof cause?.message === 'string') return cause.message;
-  return err instanceof Error ? err.message : String(err);
-}
-
-async function readCapped(res: Response, describe: string): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_RESPONSE_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new SearchProviderError(`${describe} answered more than ${MAX_RESPONSE_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
- * GET an operator-configured provider URL (not a user target, so no SSRF guard: SearXNG usually
- * lives on a private address). Network failures and timeouts become SearchProviderError naming
- * the provider; HTTP statuses are left to the caller, which knows what they mean.
+ * GET an operator-configured provider URL through @wcs/net (not a user target, so no address
+ * policy: SearXNG usually lives on a private address). Network failures, timeouts and oversized
+ * answers become SearchProviderError naming the provider; HTTP statuses are left to the caller,
+ * which knows what they mean.
  */
 export async function providerGet(url: URL, r: ProviderRequest): Promise<ProviderResponse> {
-  const timeout = AbortSignal.timeout(r.timeoutMs);
-  const signal = r.signal ? AbortSignal.any([r.signal, timeout]) : timeout;
+  // One request per search: a dispatcher of its own, closed with it (no address restriction).
+  const dispatcher = createGuardedAgent(r.timeoutMs, undefined);
   try {
-    const res = await fetch(url, {
-      headers: { accept: 'application/json', ...r.headers },
-      signal,
-      redirect: 'follow',
+    const res = await openUrl(url.href, {
+      dispatcher,
+      accept: 'application/json',
+      request: { headers: r.headers ?? {} },
+      timeoutMs: r.timeoutMs,
+      signal: r.signal,
     });
-    const text = await readCapped(res, r.describe);
+    const text = decodeBody(
+      await readBody(res, { maxBytes: MAX_RESPONSE_BYTES }),
+      res.contentType || undefined,
+    ).text;
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
       json = undefined;
     }
-    return { status: res.status, contentType: res.headers.get('content-type') ?? '', text, json };
+    return { status: res.statusCode, contentType: res.contentType, text, json };
   } catch (err) {
-    if (err instanceof SearchProviderError) throw err;
-    if (signal.aborted) {
-      const why = timeout.aborted
-        ? `did not answer within ${r.timeoutMs} ms`
-        : 'was cancelled (search time budget)';
-      throw new SearchProviderError(`${r.describe} ${why}`, { cause: err });
-    }
+    if (err instanceof TargetTooLargeError)
+      throw new SearchProviderError(`${r.describe} answered more than ${MAX_RESPONSE_BYTES} bytes`, {
+        cause: err,
+      });
+    if (r.signal?.aborted)
+      throw new SearchProviderError(`${r.describe} was cancelled (search time budget)`, { cause: err });
+    if (err instanceof TimeoutError)
+      throw new SearchProviderError(`${r.describe} did not answer within ${r.timeoutMs} ms`, { cause: err });
     throw new SearchProviderError(`${r.describe} is unreachable (${networkCode(err)})`, { cause: err });
+  } finally {
+    await dispatcher.destroy().catch(() => undefined);
   }
+}
+
+/** The low-level code net kept in details (ECONNREFUSED, ENOTFOUND…), else the message. */
+function networkCode(err: unknown): string {
+  const code = (err as { details?: { errorCode?: unknown } } | null)?.details?.errorCode;
+  if (typeof code === 'string') return code;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** A short, single-line excerpt of an unexpected body for error messages. */
