@@ -20,6 +20,7 @@ import {
   abortReason,
   checkUrl,
   decodeBody,
+  HTML_TYPES,
   isForbiddenAddress,
   mapNetworkError,
   mimeTypeOf,
@@ -184,7 +185,7 @@ export class BrowserEngine implements Engine {
     const mime = mimeTypeOf(rawType) || 'text/html';
     assertSupportedContentType(mime);
 
-    const isHtml = mime === 'text/html' || mime === 'application/xhtml+xml';
+    const isHtml = HTML_TYPES.has(mime);
     if (isHtml) {
       if (req.waitForMs && req.waitForMs > 0)
         await page.waitForTimeout(Math.min(req.waitForMs, remaining(ctx)));
