@@ -9,6 +9,7 @@ import type {
   BatchStartResponse,
   BatchStatus,
   CallOptions,
+  CrawlCancelResponse,
   CrawlOptions,
   CrawlStartResponse,
   CrawlStatus,
@@ -16,6 +17,7 @@ import type {
   ExtractResponse,
   MapOptions,
   MapResponse,
+  MonitorCancelResponse,
   MonitorDetailResponse,
   MonitorListResponse,
   MonitorOptions,
@@ -126,7 +128,7 @@ export class ServiceClient {
   }
 
   /** DELETE /v1/crawl/:id — stops the crawl; pages already done are kept. */
-  cancelCrawl(id: string, options: CallOptions = {}): Promise<CrawlStatus> {
+  cancelCrawl(id: string, options: CallOptions = {}): Promise<CrawlCancelResponse> {
     return this.http.request('DELETE', `/v1/crawl/${encodeURIComponent(id)}`, { signal: options.signal });
   }
 
@@ -205,7 +207,7 @@ export class ServiceClient {
   }
 
   /** DELETE /v1/monitor/:id — cancels (history stays readable). */
-  deleteMonitor(id: string, options: CallOptions = {}): Promise<MonitorResponse> {
+  deleteMonitor(id: string, options: CallOptions = {}): Promise<MonitorCancelResponse> {
     return this.http.request('DELETE', `/v1/monitor/${encodeURIComponent(id)}`, { signal: options.signal });
   }
 

@@ -22,8 +22,17 @@ describe('withHttps', () => {
 describe('trimCrawl', () => {
   it('keeps only url + markdown per page and url + error per failed page', () => {
     const pages: CrawledPage[] = [
-      { url: 'https://x.com/', markdown: '# Home', metadata: { title: 'Home' }, html: '<h1>Home</h1>' },
-      { url: 'https://x.com/a', markdown: '# A', metadata: {} },
+      {
+        url: 'https://x.com/',
+        markdown: '# Home',
+        metadata: { title: 'Home', statusCode: 200, sourceURL: 'https://x.com/' },
+        html: '<h1>Home</h1>',
+      },
+      {
+        url: 'https://x.com/a',
+        markdown: '# A',
+        metadata: { title: 'A', statusCode: 200, sourceURL: 'https://x.com/a' },
+      },
     ];
     const failedPages: FailedPage[] = [
       { url: 'https://x.com/gone', error: 'HTTP 404', code: 'TARGET_HTTP_ERROR', statusCode: 404 },

@@ -70,18 +70,20 @@ StopReason = Literal["completed", "max_pages", "cancelled", "out_of_credits", "t
 
 class _PageMetadataRequired(TypedDict):
     title: Optional[str]
-    description: Optional[str]
-    language: Optional[str]
-    canonicalUrl: Optional[str]
+    statusCode: int
     sourceURL: str
-    finalUrl: str
 
 
 class PageMetadata(_PageMetadataRequired, total=False):
-    """Metadata of a scraped page (``finalUrl`` is the URL after redirects); ``statusCode`` and
-    the others when known, ``cachedAt`` on search hits served from the stored copy."""
+    """Metadata of a scraped page: ``title``, ``statusCode`` and ``sourceURL`` always;
+    ``finalUrl`` (the URL after redirects), ``description``, ``language``, ``canonicalUrl`` and
+    the others when known (a search hit served from the stored copy has ``language`` and
+    ``cachedAt``). Checked against the API's OpenAPI document by tests/src/contract-drift.test.ts."""
 
-    statusCode: int
+    description: Optional[str]
+    language: Optional[str]
+    canonicalUrl: Optional[str]
+    finalUrl: str
     ogImage: Optional[str]
     author: Optional[str]
     publishedTime: Optional[str]
