@@ -211,6 +211,9 @@ async function scrapeHits(
         const r = await waitForJob(entry.job, events, waitMs, jobResults.scrape);
         return scrapedResult(hit, r.data, a.body.format);
       } catch (err) {
+        // The hit shows only "Internal error": the log keeps why (e.g. a result outside the contract).
+        if (toServiceError(err).code === 'INTERNAL')
+          deps.logger.error({ err, url: hit.url }, 'search hit failed');
         return failedResult(hit, err);
       }
     }),
