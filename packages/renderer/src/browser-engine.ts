@@ -7,6 +7,7 @@
 import {
   DnsResolutionError,
   ServiceError,
+  ServiceUnavailableError,
   TargetForbiddenError,
   TargetTooLargeError,
   TargetUnreachableError,
@@ -88,6 +89,9 @@ export class BrowserEngine implements Engine {
 
   async render(req: RenderRequest, ctx: RenderContext): Promise<RenderResult> {
     const target = parseTargetUrl(req.url).href;
+    const { cookies, proxy } = req.request ?? {};
+    if (proxy || (cookies && Object.keys(cookies).length > 0))
+      throw new ServiceUnavailableError('Cookies and proxies are not supported by the browser engine yet');
     const slot = await this.pool.acquire(ctx.signal);
     const lease: Lease = { blocked: 0 };
     this.leases.set(slot, lease);
@@ -171,7 +175,8 @@ export class BrowserEngine implements Engine {
     ctx: RenderContext,
   ): Promise<RenderResult> {
     const { page } = slot;
-    if (req.headers && Object.keys(req.headers).length > 0) await page.setExtraHTTPHeaders(req.headers);
+    const headers = { ...req.headers, ...req.request?.headers };
+    if (Object.keys(headers).length > 0) await page.setExtraHTTPHeaders(headers);
     const response = await page.goto(url, { waitUntil: 'load', timeout: remaining(ctx) });
     if (lease.refused) throw lease.refused;
     if (!response) throw new TargetUnreachableError(`No response for ${url}`);

@@ -44,7 +44,10 @@ export class FetchEngine implements Engine {
       isForbidden: this.policy,
       userAgent: this.opts.userAgent,
       accept: ACCEPT,
-      request: { headers: { 'accept-language': 'en-US,en;q=0.9', ...req.headers } },
+      request: {
+        ...req.request,
+        headers: { 'accept-language': 'en-US,en;q=0.9', ...req.headers, ...req.request?.headers },
+      },
       timeoutMs: Math.max(1, ctx.deadline - Date.now()),
       signal: ctx.signal,
       maxRedirects: this.opts.maxRedirects,

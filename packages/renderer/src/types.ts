@@ -1,5 +1,5 @@
 /** Public types of @wcs/renderer plus the internal Engine contract (Crawlee-style). */
-import type { Dispatcher } from '@wcs/net';
+import type { Dispatcher, RequestOptions } from '@wcs/net';
 
 export type EngineName = 'fetch' | 'browser';
 
@@ -12,7 +12,14 @@ export interface RenderRequest {
   waitForMs?: number;
   /** Total budget for this render; default options.fetchTimeoutMs. */
   timeoutMs?: number;
+  /** Extra request headers (merged under `request.headers`). */
   headers?: Record<string, string>;
+  /**
+   * The caller's per-request options (@wcs/net RequestOptions: headers, cookies, proxy), handed to
+   * the engines unchanged. The browser engine applies headers; it refuses cookies and a proxy
+   * until the page-options issue implements them there.
+   */
+  request?: RequestOptions;
   signal?: AbortSignal;
 }
 

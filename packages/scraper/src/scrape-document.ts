@@ -1,6 +1,6 @@
 import { type OutputFormat, processDocument } from '@wcs/content';
 import { TargetBlockedError, TargetHttpError } from '@wcs/errors';
-import { BLOCK_STATUSES } from '@wcs/net';
+import { BLOCK_STATUSES, type RequestOptions } from '@wcs/net';
 import type { DocumentData } from '@wcs/queues';
 import type { EngineName, Renderer, RenderResult } from '@wcs/renderer';
 
@@ -12,6 +12,8 @@ export interface ScrapeRequest {
   waitForMs?: number;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Per-request options (headers, cookies, proxy) passed through to the renderer unchanged. */
+  request?: RequestOptions;
 }
 
 export interface ScrapeOutcome {
@@ -44,6 +46,7 @@ export async function fetchPage(
     ...(req.waitForMs ? { waitForMs: req.waitForMs } : {}),
     timeoutMs: req.timeoutMs,
     ...(req.signal ? { signal: req.signal } : {}),
+    ...(req.request ? { request: req.request } : {}),
   });
   if (BLOCK_STATUSES.has(page.statusCode)) {
     throw new TargetBlockedError(`Target refused automated access (HTTP ${page.statusCode})`, {
