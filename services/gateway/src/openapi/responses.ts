@@ -8,6 +8,9 @@ import { z } from 'zod';
  * `packages/queues/src/document.contract.ts`. Objects are strict: `additionalProperties: false`.
  */
 
+/** What a route sends for a response schema (routes check their bodies with `satisfies Body<…>`). */
+export type Body<S extends z.ZodType> = z.output<S>;
+
 const ok = z.literal(true);
 const count = z.number().int();
 const timestamp = z.iso.datetime().describe('ISO 8601, milliseconds, UTC');

@@ -4,6 +4,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
+import type { Body, batchStartResponse } from '../openapi/responses';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
@@ -73,7 +74,11 @@ export function batchRoutes(deps: GatewayDeps): Router {
       // once Redis is back, so the caller still gets its batch id.
       deps.logger.warn({ err, batchId: batch.batchId }, 'batch enqueue failed; left to the reconciler');
     }
-    res.status(202).json({ success: true, id: batch.batchId, total: batch.items.length });
+    res
+      .status(202)
+      .json({ success: true, id: batch.batchId, total: batch.items.length } satisfies Body<
+        typeof batchStartResponse
+      >);
   });
 
   router.get('/v1/batch/scrape/:id', async (req, res) => {

@@ -6,6 +6,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
+import type { Body, crawlStartResponse } from '../openapi/responses';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
@@ -100,7 +101,7 @@ export function crawlRoutes(deps: GatewayDeps): Router {
       // The crawl is committed as `pending`; the crawl-worker's reconciler starts it once Redis is back.
       deps.logger.warn({ err, crawlId }, 'crawl enqueue failed; left to the reconciler');
     }
-    res.status(202).json({ success: true, id: crawlId, url });
+    res.status(202).json({ success: true, id: crawlId, url } satisfies Body<typeof crawlStartResponse>);
   });
 
   router.get('/v1/crawl/:id', async (req, res) => {

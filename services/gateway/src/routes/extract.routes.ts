@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
+import type { Body, extractResponse } from '../openapi/responses';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
@@ -66,7 +67,7 @@ export function extractRoutes(deps: GatewayDeps): Router {
       // The worker answers before its budget ends; the margin covers queueing and Redis.
       waitMs: body.timeout + 5_000,
     });
-    res.json({ success: true, data: result.data });
+    res.json({ success: true, data: result.data } satisfies Body<typeof extractResponse>);
   });
   return router;
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
+import type { Body, mapResponse } from '../openapi/responses';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
@@ -65,7 +66,7 @@ export function mapRoutes(deps: GatewayDeps): Router {
       links: result.links,
       total: result.total,
       ...(result.warning ? { warning: result.warning } : {}),
-    });
+    } satisfies Body<typeof mapResponse>);
   });
   return router;
 }

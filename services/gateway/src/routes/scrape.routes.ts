@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
+import type { Body, scrapeResponse } from '../openapi/responses';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
@@ -48,7 +49,7 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
       // Small margin over the job's own budget so the worker's timeout error wins the race.
       waitMs: timeoutMs + 5_000,
     });
-    res.json({ success: true, data: result.data });
+    res.json({ success: true, data: result.data } satisfies Body<typeof scrapeResponse>);
   });
   return router;
 }
