@@ -37,7 +37,11 @@ export interface CrawlPageDeps {
 type PageResult = { pageId: string; status: 'done' | 'failed' | 'skipped' | 'out_of_credits' };
 
 /** What a done page keeps: markdown and metadata always, plus the format the caller asked for. */
-function storedResult(data: DocumentData, format: CrawlOptions['format']): Record<string, unknown> {
+/** A done page's stored result: the document contract's fields, html/text/json only when asked. */
+type StoredPage = Pick<DocumentData, 'markdown' | 'metadata'> &
+  Partial<Pick<DocumentData, 'html' | 'text' | 'json'>>;
+
+function storedResult(data: DocumentData, format: CrawlOptions['format']): StoredPage {
   return {
     markdown: data.markdown,
     metadata: data.metadata,
