@@ -1,30 +1,11 @@
+import type { CrawledPage, CrawlStatus } from '@wcs/client-node';
 import { CreditsRepository, createDb } from '@wcs/db';
 import request from 'supertest';
 import { pollUntil, TEST_DATABASE_URL } from './harness';
 
-export interface CrawlPage {
-  url: string;
-  markdown: string;
-  metadata: { title: string | null; statusCode: number; sourceURL: string };
-  html?: string;
-  text?: string;
-}
-
-export interface CrawlStatusBody {
-  success: boolean;
-  id: string;
-  status: 'pending' | 'processing' | 'done' | 'failed';
-  url: string;
-  total: number;
-  completed: number;
-  failed: number;
-  creditsUsed: number;
-  stopReason?: string;
-  error?: string;
-  pages: CrawlPage[];
-  failedPages: Array<{ url: string; error: string; code: string }>;
-  next?: string;
-}
+/** The API's own response types (generated from /v1/openapi.json), not a copy of them. */
+export type CrawlPage = CrawledPage;
+export type CrawlStatusBody = CrawlStatus;
 
 export async function crawlStatus(
   baseUrl: string,
