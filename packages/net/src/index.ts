@@ -12,6 +12,14 @@ export {
 } from './address-policy';
 export { type DecodedBody, decodeBody } from './charset';
 export {
+  binarySignature,
+  isBinaryDataByte,
+  SNIFF_WINDOW_BYTES,
+  type SniffedContent,
+  sniffBinary,
+  sniffContent,
+} from './content-sniff';
+export {
   BLOCK_STATUSES,
   HTML_TYPES,
   isHtmlMediaType,
