@@ -4,8 +4,12 @@
  * wins, Allow wins a tie; `*` matches any run of characters and a trailing `$` anchors the end.
  */
 
+import { compileRobotsRules, type RobotsRule } from './robots-matcher';
+
 export interface Robots {
   isAllowed(url: string): boolean;
+  /** Wildcard rules of our group ignored beyond MAX_WILDCARD_RULES (0 for ordinary files). */
+  ignoredRules?: number;
   /** Crawl-delay of our group in ms (capped at 60 s), or null. */
   crawlDelayMs: number | null;
   /** Absolute `Sitemap:` URLs, de-duplicated, in file order. */
@@ -15,21 +19,14 @@ export interface Robots {
 export const MAX_ROBOTS_BYTES = 500 * 1024;
 export const MAX_CRAWL_DELAY_MS = 60_000;
 
-interface Rule {
-  allow: boolean;
-  /** Specificity: length of the pattern as written (after normalisation). */
-  length: number;
-  re: RegExp;
-}
-
 interface Group {
   agents: string[];
-  rules: Rule[];
+  rules: RobotsRule[];
   crawlDelayMs: number | null;
 }
 
 /** Percent-encode non-ASCII and uppercase existing escapes, so patterns compare like URL paths. */
-function canonicalPath(s: string): string {
+export function canonicalPath(s: string): string {
   let out = '';
   for (const ch of s) {
     const code = ch.codePointAt(0) ?? 0;
@@ -38,16 +35,9 @@ function canonicalPath(s: string): string {
   return out.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase());
 }
 
-function compileRule(allow: boolean, rawPattern: string): Rule | null {
+function toRule(allow: boolean, rawPattern: string): RobotsRule | null {
   const pattern = canonicalPath(rawPattern.trim());
-  if (!pattern) return null; // "Disallow:" (empty) means nothing is disallowed
-  const anchored = pattern.endsWith('$');
-  const body = anchored ? pattern.slice(0, -1) : pattern;
-  const source = body
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return { allow, length: pattern.length, re: new RegExp(`^${source}${anchored ? '$' : ''}`) };
+  return pattern ? { allow, pattern } : null; // "Disallow:" (empty) means nothing is disallowed
 }
 
 /** "Mozilla/5.0 (compatible; WebContentService/0.1; +https://…)" -> "webcontentservice". */
@@ -91,7 +81,7 @@ export function parseRobots(text: string, robotsUrl: string, userAgentToken: str
       case 'allow':
       case 'disallow': {
         lastWasAgent = false;
-        const rule = current ? compileRule(key === 'allow', value) : null;
+        const rule = current ? toRule(key === 'allow', value) : null;
         if (rule) current?.rules.push(rule);
         break;
       }
@@ -126,13 +116,15 @@ export function parseRobots(text: string, robotsUrl: string, userAgentToken: str
   const chosen = own.length > 0 ? own : groups.filter((g) => g.agents.some((a) => a.trim() === '*'));
   const rules = chosen.flatMap((g) => g.rules);
   const delays = chosen.map((g) => g.crawlDelayMs).filter((d): d is number => d !== null);
-  const crawlDelayMs = delays.length > 0 ? Math.max(...delays) : null;
+  const crawlDelayMs = delays.reduce<number | null>((m, d) => (m === null || d > m ? d : m), null);
+  const matcher = compileRobotsRules(rules);
 
   return {
     crawlDelayMs,
     sitemaps,
+    ignoredRules: matcher.ignoredWildcardRules,
     isAllowed(url: string): boolean {
-      if (rules.length === 0) return true; // most sites: no rules for us, skip the URL parse
+      if (matcher.ruleCount === 0) return true; // most sites: no rules for us, skip the URL parse
       let u: URL;
       try {
         u = new URL(url);
@@ -140,13 +132,7 @@ export function parseRobots(text: string, robotsUrl: string, userAgentToken: str
         return false;
       }
       if (u.pathname === '/robots.txt') return true;
-      const target = canonicalPath(`${u.pathname}${u.search}`);
-      let best: Rule | null = null;
-      for (const r of rules) {
-        if (!r.re.test(target)) continue;
-        if (!best || r.length > best.length || (r.length === best.length && r.allow && !best.allow)) best = r;
-      }
-      return best ? best.allow : true;
+      return matcher.isAllowed(canonicalPath(`${u.pathname}${u.search}`));
     },
   };
 }
