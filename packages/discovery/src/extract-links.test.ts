@@ -1,4 +1,4 @@
-import { extractLinks } from './extract-links';
+import { extractLinks, extractPageLinks, MAX_LINKS_PER_PAGE } from './extract-links';
 
 describe('extractLinks', () => {
   const page = 'https://example.com/docs/intro';
@@ -87,5 +87,58 @@ describe('extractLinks', () => {
     ]);
     expect(links[0]?.text.length).toBeLessThanOrEqual(200);
     expect(extractLinks('', page)).toEqual([]);
+  });
+
+  it(`keeps the first ${MAX_LINKS_PER_PAGE} links of a 100k-link page, in linear time`, () => {
+    const links = Array.from({ length: 100_000 }, (_, i) => `<a href="/p/${i}">link ${i}</a>`).join('\n');
+    const t0 = performance.now();
+    const res = extractPageLinks(`<html><body>${links}</body></html>`, page);
+    const ms = performance.now() - t0;
+    expect(res.truncated).toBe(true);
+    expect(res.links).toHaveLength(MAX_LINKS_PER_PAGE);
+    expect(res.links[0]).toEqual({
+      url: 'https://example.com/p/0',
+      key: 'https://example.com/p/0',
+      text: 'link 0',
+      nofollow: false,
+    });
+    expect(res.links.at(-1)?.url).toBe(`https://example.com/p/${MAX_LINKS_PER_PAGE - 1}`);
+    expect(ms).toBeLessThan(1_500); // ~130 ms here; the whole page would be ~800 ms
+    // repeated links do not use the cap, but reading stops after 4 hrefs per allowed link
+    const twice = '<a href="/a">a</a><a href="/b">b</a>';
+    const dup = extractPageLinks(`${twice.repeat(5)}<a href="/c">c</a>`, page, { maxLinks: 3 });
+    expect([dup.links.map((l) => l.url.slice(-2)), dup.truncated]).toEqual([['/a', '/b', '/c'], false]);
+    const farm = extractPageLinks(`${twice.repeat(1_000)}<a href="/c">c</a>`, page, { maxLinks: 3 });
+    expect([farm.links.map((l) => l.url.slice(-2)), farm.truncated]).toEqual([['/a', '/b'], true]);
+    expect(
+      extractPageLinks('<a href="/1"></a><a href="/2"></a><a href="/3"></a>', page, { maxLinks: 2 })
+        .truncated,
+    ).toBe(true);
+  });
+
+  it('reads 100k nested elements (closed or never closed) without recursion or quadratic time', () => {
+    const n = 100_000;
+    const closed = `<body>${'<div>'.repeat(n)}<a href="/deep">deep</a>${'</div>'.repeat(n)}<a href="/after">after</a>`;
+    const unclosed = `<body>${'<div><span>'.repeat(n)}<a href="/deep">deep &amp; down</a>`;
+    for (const html of [closed, unclosed]) {
+      const t0 = performance.now();
+      const links = extractLinks(html, page);
+      expect(performance.now() - t0).toBeLessThan(1_000); // 30 ms here; htmlparser2's Parser: 1–8 s
+      expect(links[0]).toMatchObject({ url: 'https://example.com/deep' });
+    }
+    expect(extractLinks(unclosed, page)[0]?.text).toBe('deep & down');
+    expect(extractLinks(closed, page).map((l) => l.url)).toEqual([
+      'https://example.com/deep',
+      'https://example.com/after',
+    ]);
+  });
+
+  it('ignores links inside script, style and comments; the first of duplicate attributes wins', () => {
+    const html = `<script>document.write('<a href="/in-script">x</a>')</script><style>a[href="/s"]{}</style>
+      <!-- <a href="/in-comment">x</a> --><a href="/first" href="/second" REL="NoFollow">F</a><A HREF='/up'>Up</A>`;
+    expect(extractLinks(html, page)).toEqual([
+      { url: 'https://example.com/first', key: 'https://example.com/first', text: 'F', nofollow: true },
+      { url: 'https://example.com/up', key: 'https://example.com/up', text: 'Up', nofollow: false },
+    ]);
   });
 });

@@ -1,4 +1,10 @@
-export { type ExtractedLink, extractLinks } from './extract-links';
+export {
+  type ExtractedLink,
+  extractLinks,
+  extractPageLinks,
+  MAX_LINKS_PER_PAGE,
+  type PageLinks,
+} from './extract-links';
 export type { FetchOptions } from './http-fetch';
 export { identifyUrl, isSameSite, pathDepth, resolveUrl, type UrlIdentity, urlKey } from './normalize-url';
 export {
@@ -17,6 +23,7 @@ export {
   userAgentToken,
 } from './robots';
 export { fetchRobots, ROBOTS_TIMEOUT_MS, type RobotsFetchResult } from './robots-fetch';
+export { MAX_WILDCARD_RULES } from './robots-matcher';
 export { NotASitemapError, parseSitemapStream, type SitemapKind, type SitemapSink } from './sitemap-parser';
 export {
   collectSitemapUrls,
