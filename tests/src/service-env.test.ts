@@ -45,7 +45,9 @@ describe('service environments', () => {
   });
 
   it('only services that fetch pages read fetch settings; only renderers read the browser’s', () => {
-    expect(readers('ALLOW_PRIVATE_TARGETS')).not.toContain('gateway');
+    // The gateway reads ALLOW_PRIVATE_TARGETS alone of them: monitor and webhook URLs are refused at creation.
+    expect(readers('FETCH_TIMEOUT_MS')).not.toContain('gateway');
+    expect(readers('ALLOW_PRIVATE_TARGETS')).toContain('gateway');
     expect(readers('BROWSER_MAX_PAGES').sort()).toEqual(
       ['crawl-worker', 'extract-worker', 'monitor-scheduler', 'scrape-worker'].sort(),
     );

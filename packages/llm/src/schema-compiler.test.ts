@@ -68,6 +68,34 @@ describe('compilePlainSchema', () => {
     expect((caught as ValidationError).status).toBe(400);
     expect((caught as ValidationError).message).toContain(message);
   });
+
+  /** `{ a: { a: … "string" } }` with `levels` objects below the top one. */
+  const nested = (levels: number, wrap: (inner: unknown) => unknown = (inner) => ({ a: inner })): unknown => {
+    let v: unknown = 'string';
+    for (let i = 0; i < levels; i++) v = wrap(v);
+    return { a: v };
+  };
+
+  it('accepts 8 levels and names the depth limit past it', () => {
+    expect(() => compilePlainSchema(nested(8))).not.toThrow();
+    expect(() => compilePlainSchema(nested(9))).toThrow('nested deeper than 8 levels');
+    expect(() => compilePlainSchema(nested(8, (inner) => [inner]))).not.toThrow();
+    expect(() => compilePlainSchema(nested(9, (inner) => [inner]))).toThrow('nested deeper than 8 levels');
+  });
+
+  it.each([
+    ['objects', (inner: unknown) => ({ a: inner })],
+    ['arrays', (inner: unknown) => [inner]],
+  ])('answers the depth-limit 400 for %s nested 100,000 deep instead of overflowing the stack', (_, wrap) => {
+    let caught: unknown;
+    try {
+      compilePlainSchema(nested(100_000, wrap));
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ValidationError);
+    expect((caught as ValidationError).message).toMatch(/^schema\.a.*: nested deeper than 8 levels$/);
+  });
 });
 
 describe('validateAnswer', () => {

@@ -26,6 +26,8 @@ export interface CompiledSchema {
 }
 
 export function compilePlainSchema(plain: unknown): CompiledSchema {
+  // Before JSON.stringify and the recursive compile: both would overflow the stack first.
+  assertPlainSchemaDepth(plain);
   const key = JSON.stringify(plain) ?? 'undefined';
   const known = cache.get(key);
   if (known) return { jsonSchema: known, key };
@@ -36,6 +38,34 @@ export function compilePlainSchema(plain: unknown): CompiledSchema {
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(key, jsonSchema);
   return { jsonSchema, key };
+}
+
+/**
+ * Throws the depth-limit 400 for a plain schema nested deeper than MAX_DEPTH, counted like the
+ * compiler counts (each object field and array element is one level), naming the path. Iterative,
+ * so a schema nested thousands deep gets this answer instead of a stack overflow.
+ */
+export function assertPlainSchemaDepth(plain: unknown): void {
+  const stack: Array<{ v: unknown; depth: number; path: string }> = [{ v: plain, depth: 0, path: 'schema' }];
+  while (stack.length > 0) {
+    const { v, depth, path } = stack.pop() as { v: unknown; depth: number; path: string };
+    if (typeof v !== 'object' || v === null) continue;
+    // Objects as objectSchema counts them; arrays the same way (it never checked them).
+    if (depth > MAX_DEPTH) {
+      throw new ValidationError(`${shortPath(path)}: nested deeper than ${MAX_DEPTH} levels`, {
+        details: { field: shortPath(path), maxDepth: MAX_DEPTH },
+      });
+    }
+    if (Array.isArray(v)) {
+      for (const [i, x] of v.entries()) stack.push({ v: x, depth: depth + 1, path: `${path}[${i}]` });
+    } else {
+      for (const [k, x] of Object.entries(v)) stack.push({ v: x, depth: depth + 1, path: `${path}.${k}` });
+    }
+  }
+}
+
+function shortPath(path: string): string {
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }
 
 /** The schema of prompt-only requests: any JSON object the model chooses. */

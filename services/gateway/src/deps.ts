@@ -40,6 +40,8 @@ export interface GatewaySettings {
   rateLimits: Record<PlanId, number>;
   rateLimitWindowSeconds: number;
   scrapeTimeoutMs: number;
+  /** URLs fetched later (monitors, webhooks) are checked against the address policy unless true. */
+  allowPrivateTargets: boolean;
 }
 
 /** What auth middleware puts on the request. */

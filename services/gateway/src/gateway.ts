@@ -68,6 +68,7 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
       },
       rateLimitWindowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
       scrapeTimeoutMs: env.SCRAPE_TIMEOUT_MS,
+      allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
     },
   };
   // Subscribe to scrape completions before the first request needs them.

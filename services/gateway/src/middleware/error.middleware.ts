@@ -1,23 +1,7 @@
-import {
-  InvalidJsonError,
-  NotFoundError,
-  PayloadTooLargeError,
-  RateLimitedError,
-  toServiceError,
-} from '@wcs/errors';
+import { NotFoundError, RateLimitedError, toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import type { NextFunction, Request, Response } from 'express';
-
-/** body-parser's errors carry a `type`; map them to our error kinds. */
-function fromBodyParser(err: unknown) {
-  const type = (err as { type?: string } | null)?.type;
-  if (type === 'entity.parse.failed') return new InvalidJsonError();
-  if (type === 'entity.too.large') return new PayloadTooLargeError();
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return new InvalidJsonError('Unsupported request body encoding; send UTF-8 JSON');
-  }
-  return null;
-}
+import { fromRequestError } from './request-errors';
 
 export function notFoundHandler(req: Request) {
   throw new NotFoundError(`No route for ${req.method} ${req.path}`);
@@ -26,7 +10,7 @@ export function notFoundHandler(req: Request) {
 /** The one error body shape: `{ success: false, error, code }` (+ `details` when useful). */
 export function errorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const se = fromBodyParser(err) ?? toServiceError(err);
+    const se = fromRequestError(err) ?? toServiceError(err);
     if (se.status >= 500) logger.error({ err, reqId: req.id, code: se.code }, 'request failed');
     if (se instanceof RateLimitedError && !res.getHeader('Retry-After')) {
       res.setHeader('Retry-After', String(se.retryAfterSeconds));

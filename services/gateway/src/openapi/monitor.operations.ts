@@ -22,7 +22,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
       description: 'the monitor',
       schema: monitorCreateResponse,
     },
-    errors: [400, 401, 413, 429],
+    errors: [400, 401, 413, 415, 429],
   },
   {
     method: 'get',
@@ -49,7 +49,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
       description: 'the monitor and its history (newest first: 100 changes, 20 checks, 100 webhook attempts)',
       schema: monitorDetailResponse,
     },
-    errors: [401, 404, 429],
+    errors: [400, 401, 404, 429],
   },
   {
     method: 'delete',
@@ -61,7 +61,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
       description: 'the cancelled monitor',
       schema: monitorCancelResponse,
     },
-    errors: [401, 404, 429],
+    errors: [400, 401, 404, 429],
   },
   {
     method: 'get',
@@ -72,6 +72,6 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
       description: 'the secret',
       schema: webhookSecretResponse,
     },
-    errors: [401, 429],
+    errors: [400, 401, 429],
   },
 ];

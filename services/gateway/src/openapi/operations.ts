@@ -43,7 +43,7 @@ export const OPERATIONS: OperationSpec[] = [
       description: 'accepted; poll GET /v1/batch/scrape/{id}',
       schema: batchStartResponse,
     },
-    errors: [400, 401, 402, 413, 429],
+    errors: [400, 401, 402, 413, 415, 429],
   },
   {
     method: 'get',
@@ -59,7 +59,7 @@ export const OPERATIONS: OperationSpec[] = [
       description: 'batch status and finished results in submission order',
       schema: batchStatusResponse,
     },
-    errors: [401, 404, 429],
+    errors: [400, 401, 404, 429],
   },
   {
     method: 'post',
@@ -73,7 +73,7 @@ export const OPERATIONS: OperationSpec[] = [
       description: 'accepted; poll GET /v1/crawl/{id}',
       schema: crawlStartResponse,
     },
-    errors: [400, 401, 402, 413, 429, 503],
+    errors: [400, 401, 402, 413, 415, 429, 503],
   },
   {
     method: 'get',
@@ -101,7 +101,7 @@ export const OPERATIONS: OperationSpec[] = [
       description: 'the crawl status (failed / cancelled unless it had already finished), without pages',
       schema: crawlCancelResponse,
     },
-    errors: [401, 404, 429],
+    errors: [400, 401, 404, 429],
   },
   {
     method: 'post',
@@ -115,7 +115,7 @@ export const OPERATIONS: OperationSpec[] = [
       description: 'results in provider order',
       schema: searchResponse,
     },
-    errors: [400, 401, 402, 429, 502, 503],
+    errors: [400, 401, 402, 413, 415, 429, 502, 503],
   },
   {
     method: 'post',
@@ -130,7 +130,7 @@ export const OPERATIONS: OperationSpec[] = [
         'same-site URLs as written (no fragment), de-duplicated by key (host case, default port, query order, tracking parameters; never the trailing slash), ranked when search is given',
       schema: mapResponse,
     },
-    errors: [400, 401, 402, 429, 502, 503, 504],
+    errors: [400, 401, 402, 413, 415, 429, 502, 503, 504],
   },
   {
     method: 'post',
@@ -144,7 +144,7 @@ export const OPERATIONS: OperationSpec[] = [
       description: 'the extracted data',
       schema: extractResponse,
     },
-    errors: [400, 401, 402, 429, 500, 502, 503, 504],
+    errors: [400, 401, 402, 413, 415, 429, 500, 502, 503, 504],
   },
   ...MONITOR_OPERATIONS,
 ];

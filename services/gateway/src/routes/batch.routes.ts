@@ -15,7 +15,7 @@ export const batchBody = z.strictObject({
   items: z
     .array(
       z.strictObject({
-        id: z.string({ error: 'must be a string' }).max(256).optional(),
+        id: z.string({ error: 'must be a string' }).max(256, 'must be at most 256 characters').optional(),
         url: z.string({ error: 'is required and must be a string' }),
       }),
     )
@@ -30,6 +30,22 @@ const pageQuery = z.object({
   skip: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(MAX_BATCH_ITEMS).default(MAX_BATCH_ITEMS),
 });
+
+/** Results are matched to items by `id`: two items with one id would be indistinguishable. */
+function assertUniqueIds(items: ReadonlyArray<{ id?: string | undefined }>): void {
+  const seen = new Map<string, number>();
+  items.forEach((it, i) => {
+    if (it.id === undefined) return;
+    const first = seen.get(it.id);
+    if (first !== undefined) {
+      throw new ValidationError(
+        `items.${i}.id: duplicate id "${it.id.slice(0, 100)}" (also items.${first}.id); ids must be unique within a batch`,
+        { details: { field: `items.${i}.id`, duplicateOf: `items.${first}.id` } },
+      );
+    }
+    seen.set(it.id, i);
+  });
+}
 
 /** POST/GET /v1/batch/scrape — spec 4.5 and 4.6. */
 export function batchRoutes(deps: GatewayDeps): Router {
@@ -46,6 +62,7 @@ export function batchRoutes(deps: GatewayDeps): Router {
     if (raw.length > MAX_BATCH_ITEMS) {
       throw new ValidationError(`${field}: at most ${MAX_BATCH_ITEMS} URLs per batch (got ${raw.length})`);
     }
+    assertUniqueIds(raw);
     // No https:// prefix for bare domains here: the spec asks callers to send full URLs.
     const items = raw.map((it, i) => ({
       url: normalizeTargetUrl(it.url, {

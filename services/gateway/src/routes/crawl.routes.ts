@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import type { Body, crawlStartResponse } from '../openapi/responses';
+import { assertFetchableLater } from '../validation/fetch-later-url';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
@@ -84,6 +85,8 @@ export function crawlRoutes(deps: GatewayDeps): Router {
     if (!url) throw new InvalidUrlError(`url: "${body.url.slice(0, 200)}" is not a crawlable URL`);
     // Throws ValidationError naming the bad pattern (includePaths.2: …).
     compilePathRules({ includePaths: body.includePaths, excludePaths: body.excludePaths });
+    // A private start URL is refused now, not reported later as a failed crawl.
+    await assertFetchableLater(url, { allowPrivateTargets: deps.settings.allowPrivateTargets });
     const balance = await deps.credits.balance(auth.accountId);
     if (balance <= 0) {
       throw new InsufficientCreditsError(

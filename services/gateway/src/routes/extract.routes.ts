@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@wcs/errors';
-import { compilePlainSchema } from '@wcs/llm';
+import { assertPlainSchemaDepth, compilePlainSchema } from '@wcs/llm';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
@@ -22,7 +22,7 @@ export const extractBody = z.strictObject({
   /** Instruction for the model; alone (no schema) the answer is a JSON object the model chose. */
   prompt: z
     .string({ error: 'must be a string' })
-    .max(10_000)
+    .max(10_000, 'must be at most 10,000 characters')
     .optional()
     .transform((s) => (s?.trim() ? s.trim() : undefined)),
   /** Budget of the whole extraction (fetch + model), ms. Extension beyond the spec. */
@@ -39,6 +39,9 @@ export function extractRoutes(deps: GatewayDeps): Router {
   const router = Router();
   router.post('/v1/extract', async (req, res) => {
     const auth = authOf(res);
+    // The schema's own depth limit (8) first, so a deep schema is told that limit, not the body's.
+    const rawSchema: unknown = (req.body as { schema?: unknown } | undefined)?.schema;
+    if (rawSchema !== undefined) assertPlainSchemaDepth(rawSchema);
     const body = parseBody(extractBody, req.body);
     const url = normalizeTargetUrl(body.url, { prependHttps: true });
     if (body.schema === undefined && body.prompt === undefined) {

@@ -5,6 +5,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
+import { assertFetchableLater } from '../validation/fetch-later-url';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
@@ -93,6 +94,9 @@ export function monitorRoutes(deps: GatewayDeps): Router {
         throw new InvalidUrlError('webhookUrl: must be an absolute http(s) URL');
       }
     }
+    const policy = { allowPrivateTargets: deps.settings.allowPrivateTargets };
+    await assertFetchableLater(url, policy);
+    if (webhookUrl) await assertFetchableLater(webhookUrl, policy);
     const monitor = await deps.monitors.create({
       accountId: auth.accountId,
       url,

@@ -141,3 +141,31 @@ describe('OpenAPI request bodies', () => {
     expect(extract?.properties?.schema?.additionalProperties).not.toBe(false);
   });
 });
+
+describe('parseBody: depth and size limits', () => {
+  const nest = (levels: number): unknown => {
+    let v: unknown = 'x';
+    for (let i = 0; i < levels; i++) v = { a: v };
+    return v;
+  };
+
+  it('refuses a body nested deeper than 32 levels before zod walks it, naming the limit and the path', () => {
+    // 100,000 levels would overflow the stack of any recursive walk.
+    const err = rejection(extractBody, { url: 'example.com', prompt: 'x', schema: nest(100_000) });
+    expect(err.code).toBe('VALIDATION_FAILED');
+    expect(err.message).toMatch(/^schema\.a\.a.*: the request body is nested deeper than 32 levels$/);
+    const shallow = rejection(scrapeBody, { url: 'example.com', format: nest(30) });
+    expect(shallow.message).not.toContain('nested deeper');
+  });
+
+  it('states the bound of a size limit even when the field has a type-only message', () => {
+    const prompt = rejection(extractBody, { url: 'example.com', prompt: 'p'.repeat(10_001) });
+    expect(prompt.message).toBe('prompt: must be at most 10,000 characters');
+    const id = rejection(batchBody, { items: [{ url: 'https://a.example/', id: 'i'.repeat(257) }] });
+    expect(id.message).toBe('items.0.id: must be at most 256 characters');
+    // Search's query has a type-only message too; the rule is general.
+    const query = rejection(searchBody, { query: 'q'.repeat(501) });
+    expect(query.message).toBe('query: must be at most 500 characters');
+    expect(rejection(searchBody, { query: '  ' }).message).toBe('query: must not be empty');
+  });
+});

@@ -1,5 +1,6 @@
 import { ValidationError } from '@wcs/errors';
 import type { z } from 'zod';
+import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth';
 
 /**
  * Validate a JSON body; the error names the first offending field (`urls.3: Invalid URL`).
@@ -10,14 +11,47 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ValidationError('Request body must be a JSON object (Content-Type: application/json)');
   }
+  // Before zod: its walk of free-form JSON (extract's schema) is recursive.
+  const deep = tooDeepAt(body, MAX_BODY_DEPTH);
+  if (deep) {
+    throw new ValidationError(`${deep}: the request body is nested deeper than ${MAX_BODY_DEPTH} levels`, {
+      details: { field: deep, maxDepth: MAX_BODY_DEPTH },
+    });
+  }
   const res = schema.safeParse(body);
   if (res.success) return res.data;
-  const issues = res.error.issues.slice(0, 10).map((i) => ({ path: i.path.join('.'), message: i.message }));
+  const issues = res.error.issues
+    .slice(0, 10)
+    .map((i) => ({ path: i.path.join('.'), message: messageOf(i) }));
   const unknown = unrecognizedFields(schema, res.error.issues);
   if (unknown.length > 0) throw unrecognizedFieldsError(unknown, issues);
   const issue = res.error.issues[0];
   const field = issue?.path.length ? issue.path.join('.') : 'body';
-  throw new ValidationError(`${field}: ${issue?.message ?? 'invalid'}`, { details: { field, issues } });
+  throw new ValidationError(`${field}: ${issue ? messageOf(issue) : 'invalid'}`, {
+    details: { field, issues },
+  });
+}
+
+/**
+ * A size issue whose message does not state its bound (a field-wide `error: 'must be a string'`
+ * also answers for `.max()`) gets one that does: `must be at most 10000 characters`.
+ */
+export function messageOf(issue: z.core.$ZodIssue): string {
+  if (issue.code !== 'too_big' && issue.code !== 'too_small') return issue.message;
+  const bound = issue.code === 'too_big' ? issue.maximum : issue.minimum;
+  const stated = [String(bound), Number(bound).toLocaleString('en-US')];
+  if (stated.some((b) => issue.message.includes(b)) || /empty/i.test(issue.message)) return issue.message;
+  const inclusive = issue.inclusive !== false;
+  const word =
+    issue.code === 'too_big' ? (inclusive ? 'at most' : 'less than') : inclusive ? 'at least' : 'more than';
+  const plural = Number(bound) === 1 ? '' : 's';
+  const unit =
+    issue.origin === 'string'
+      ? ` character${plural}`
+      : issue.origin === 'array' || issue.origin === 'set'
+        ? ` item${plural}`
+        : '';
+  return `must be ${word} ${String(bound)}${unit}`;
 }
 
 export interface UnrecognizedField {
