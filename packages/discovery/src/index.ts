@@ -30,6 +30,7 @@ export {
   SITEMAP_MAX_BYTES,
   SITEMAP_MAX_DEPTH,
   SITEMAP_MAX_FILES,
+  SITEMAP_MAX_URLS,
   type SitemapCollection,
   type SitemapOptions,
 } from './sitemaps';

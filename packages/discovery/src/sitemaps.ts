@@ -1,7 +1,9 @@
 /**
  * Collect page URLs from sitemaps: follows sitemap indexes (at most 3 levels below the given
- * files), gzip (by magic bytes), XML, plain text and RSS/Atom; fetches up to 4 files at a time;
- * stops at `maxUrls` unique URLs; a broken file is skipped and recorded in `errors`, never thrown.
+ * files; each file read once, so an index listing itself or a cycle of indexes ends), gzip (by
+ * magic bytes), XML, plain text and RSS/Atom; fetches up to 4 files at a time; streams each file
+ * and stops at `maxUrls` unique URLs (never more than SITEMAP_MAX_URLS) or when `signal` aborts
+ * (mid-file too); a broken file is skipped and recorded in `errors`, never thrown.
  * URLs come back as written (resolved, no fragment) with their key, de-duplicated by key, in
  * document order (files in the order they are listed). No same-site filtering here: callers
  * apply their own rules.
@@ -14,6 +16,8 @@ import { parseSitemapStream } from './sitemap-parser';
 export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 export const SITEMAP_MAX_FILES = 50;
 export const SITEMAP_MAX_DEPTH = 3;
+/** URLs one collection returns at most, whatever the caller asks: 2 full sitemap files. */
+export const SITEMAP_MAX_URLS = 100_000;
 const CONCURRENCY = 4;
 /** Entries of one sitemap index we keep (the protocol allows 50,000). */
 const MAX_INDEX_ENTRIES = 50_000;
@@ -57,7 +61,7 @@ export async function collectSitemapUrls(
   sitemapUrls: string[],
   opts: SitemapOptions,
 ): Promise<SitemapCollection> {
-  const maxUrls = Math.max(0, opts.maxUrls);
+  const maxUrls = Math.max(0, Math.min(opts.maxUrls, SITEMAP_MAX_URLS));
   const maxFiles = opts.maxFiles ?? SITEMAP_MAX_FILES;
   const maxBytes = opts.maxBytes ?? SITEMAP_MAX_BYTES;
   const limiter = new Limiter(Math.max(1, opts.concurrency ?? CONCURRENCY));
@@ -68,12 +72,15 @@ export async function collectSitemapUrls(
   let skipped = 0;
   let abortedNoted = false;
   const full = () => seen.size >= maxUrls;
+  const noteAborted = () => {
+    if (!abortedNoted) errors.push('sitemaps: stopped (time budget or caller abort)');
+    abortedNoted = true;
+  };
 
   const visit = async (rawUrl: string, depth: number): Promise<UrlIdentity[]> => {
     if (full()) return [];
     if (opts.signal?.aborted) {
-      if (!abortedNoted) errors.push('sitemaps: stopped (time budget or caller abort)');
-      abortedNoted = true;
+      noteAborted();
       return [];
     }
     const key = urlKey(rawUrl);
@@ -105,6 +112,7 @@ export async function collectSitemapUrls(
         res.body,
         {
           onLoc(loc, type) {
+            if (opts.signal?.aborted) return false; // the budget ended mid-file: keep what was read
             if (type === 'sitemap') {
               const child = resolveUrl(loc, base);
               if (child && children.length < MAX_INDEX_ENTRIES) children.push(child);
@@ -122,16 +130,15 @@ export async function collectSitemapUrls(
         maxBytes,
       ).finally(() => res.close());
       if (parsed.truncated) errors.push(`${rawUrl}: larger than ${maxBytes} bytes; read up to the limit`);
+      if (opts.signal?.aborted) noteAborted();
     } catch (err) {
-      if (opts.signal?.aborted) {
-        if (!abortedNoted) errors.push('sitemaps: stopped (time budget or caller abort)');
-        abortedNoted = true;
-      } else errors.push(`${rawUrl}: ${describeError(err)}`);
+      if (opts.signal?.aborted) noteAborted();
+      else errors.push(`${rawUrl}: ${describeError(err)}`);
     } finally {
       limiter.release();
     }
 
-    if (children.length > 0) {
+    if (children.length > 0 && !opts.signal?.aborted) {
       if (depth >= SITEMAP_MAX_DEPTH) {
         errors.push(`${rawUrl}: sitemap index nested deeper than ${SITEMAP_MAX_DEPTH} levels; not followed`);
       } else {
