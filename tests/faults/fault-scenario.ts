@@ -1,0 +1,50 @@
+import type { OwnedPostgres } from './fault-databases';
+import type { SiteRequest } from './fault-sites';
+import type { Account, FaultStack } from './fault-stack';
+import type { PrivateRedis } from './private-redis';
+
+export interface ScenarioResult {
+  /** Every job the fault touched reached a terminal state (done/failed/answered). */
+  terminal: boolean;
+  /** Units of work that did not end done (items, pages, the interactive answer, the webhook). */
+  lost: number;
+  /** Units of work done more than the fault allows (fetched/sent/billed again, not in flight). */
+  runTwice: number;
+  /** From the fault's injection to everything terminal. */
+  recoverMs: number | null;
+  /** Balances the outcome implies (checked against PostgreSQL by the runner). */
+  expected: Array<{ account: Account; balance: number }>;
+  notes: string[];
+}
+
+export interface FaultContext {
+  stack: FaultStack;
+  redis: PrivateRedis;
+  /** Only for faults with `ownPostgres`: the embedded server the stack runs against. */
+  postgres: OwnedPostgres | null;
+  /** The stack's standing monitor (hourly = 3 s, webhook to the receiver), created before the fault. */
+  monitor: { account: Account; monitorId: string };
+}
+
+export interface FaultScenario {
+  name: string;
+  /** What is done, where, and what it proves (printed with --list and in docs/reliability/faults.md). */
+  what: string;
+  ownPostgres?: boolean;
+  /** The fake model's answer delay (extract: keeps the model call in flight). */
+  llmDelayMs?: number;
+  run(ctx: FaultContext): Promise<ScenarioResult>;
+}
+
+/**
+ * Fetches beyond one per URL, except one re-fetch of a URL whose request was in flight while the
+ * fault happened (the only work a crash may legitimately repeat).
+ */
+export function extraFetches(requests: SiteRequest[], keys: string[], inFlight: Set<string>): string[] {
+  const over: string[] = [];
+  for (const key of keys) {
+    const n = requests.filter((r) => r.key === key).length;
+    if (n > (inFlight.has(key) ? 2 : 1)) over.push(`${key} fetched ${n}×`);
+  }
+  return over;
+}

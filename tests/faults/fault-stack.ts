@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { AccountsRepository, ApiKeysRepository, createDb } from '@wcs/db';
+import { QueueProducer } from '@wcs/queues';
+import { type FakeLlmServer, startFakeOpenAi } from '@wcs/testing';
+import { CountingSite, WebhookReceiver } from './fault-sites';
+import { freePort } from './private-redis';
+import { type ServiceName, ServiceProcess } from './service-process';
+
+export const ALL_SERVICES: ServiceName[] = [
+  'gateway',
+  'scrape-worker',
+  'crawl-worker',
+  'extract-worker',
+  'monitor-scheduler',
+  'webhook-dispatcher',
+];
+
+/** `hourly` fires every 3 s in a fault stack. */
+export const MONITOR_EVERY_MS = 3_000;
+
+/**
+ * Short locks and reconcile intervals, so a killed worker's jobs come back within seconds; the
+ * browser is off (the target pages are static HTML) to keep six processes light on two cores.
+ */
+const RECOVERY_ENV: Record<string, string> = {
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'info',
+  ALLOW_PRIVATE_TARGETS: 'true',
+  BROWSER_ENABLED: 'false',
+  RATE_LIMIT_FREE: '10000',
+  WORKER_CONCURRENCY: '2',
+  WORKER_LOCK_MS: '2000',
+  WORKER_STALLED_INTERVAL_MS: '1000',
+  RECONCILE_INTERVAL_MS: '300',
+  RECONCILE_MIN_AGE_MS: '1500',
+  BATCH_ITEM_TIMEOUT_MS: '8000',
+  CRAWL_RECONCILE_INTERVAL_MS: '300',
+  CRAWL_RECONCILE_MIN_AGE_MS: '1500',
+  CRAWL_PAGE_TIMEOUT_MS: '8000',
+  CRAWL_HOST_CONCURRENCY: '2',
+  MONITOR_INTERVAL_SCALE: String(MONITOR_EVERY_MS / 3_600_000),
+  MONITOR_RESUME_SWEEP_MS: '300',
+  MONITOR_WEBHOOK_RECOVERY_MS: '1500',
+  MONITOR_CHECK_TIMEOUT_MS: '8000',
+  WEBHOOK_TIMEOUT_MS: '5000',
+  EXTRACT_PROVIDER: 'openai',
+  EXTRACT_MODEL: 'fake-model',
+  EXTRACT_MODEL_MAX_RETRIES: '0',
+  SHUTDOWN_DRAIN_MS: '1000',
+};
+
+export interface Account {
+  accountId: string;
+  apiKey: string;
+  credits: number;
+}
+
+export interface ApiAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * One fault's world: the six services as separate processes on their own queue prefix and
+ * database, the target site, the webhook receiver and the fake model, all local.
+ */
+export class FaultStack {
+  readonly prefix = `faults-${randomUUID().slice(0, 8)}`;
+  readonly services = new Map<ServiceName, ServiceProcess>();
+  readonly site = new CountingSite();
+  readonly receiver = new WebhookReceiver();
+  llm: FakeLlmServer | null = null;
+  producer: QueueProducer;
+  gatewayUrl = '';
+  private env: Record<string, string> = {};
+
+  constructor(
+    readonly databaseUrl: string,
+    readonly redisUrl: string,
+  ) {
+    this.producer = new QueueProducer(redisUrl, this.prefix);
+  }
+
+  async start(llmDelayMs = 0): Promise<void> {
+    await Promise.all([this.site.start(), this.receiver.start()]);
+    this.llm = await startFakeOpenAi(() => ({ data: { title: 'Prices' }, delayMs: llmDelayMs }));
+    const port = await freePort();
+    this.gatewayUrl = `http://127.0.0.1:${port}`;
+    this.env = {
+      ...RECOVERY_ENV,
+      DATABASE_URL: this.databaseUrl,
+      REDIS_URL: this.redisUrl,
+      QUEUE_PREFIX: this.prefix,
+      PORT: String(port),
+      OPENAI_BASE_URL: `${this.llm.url}/v1`,
+    };
+    for (const name of ALL_SERVICES) this.services.set(name, new ServiceProcess(name, this.env));
+    // One at a time: six tsx start-ups at once on two cores only make each one slower.
+    for (const s of this.services.values()) await s.start();
+  }
+
+  service(name: ServiceName): ServiceProcess {
+    const s = this.services.get(name);
+    if (!s) throw new Error(`no ${name} in this stack`);
+    return s;
+  }
+
+  async account(credits: number): Promise<Account> {
+    const db = createDb(this.databaseUrl, { poolSize: 1 });
+    try {
+      const a = await new AccountsRepository(db).create({ plan: 'free', credits });
+      const key = await new ApiKeysRepository(db).create(a.accountId);
+      return { accountId: a.accountId, apiKey: key.apiKey, credits };
+    } finally {
+      await db.close();
+    }
+  }
+
+  async api(method: 'GET' | 'POST', path: string, who: Account, body?: unknown): Promise<ApiAnswer> {
+    const res = await fetch(`${this.gatewayUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${who.apiKey}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    let parsed: Record<string, unknown> = {};
+    try {
+      parsed = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      parsed = { raw: text };
+    }
+    return { status: res.status, body: parsed };
+  }
+
+  logs(): string[] {
+    return [...this.services.values()].flatMap((s) => s.log);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.services.values()].map((s) => s.stop()));
+    await this.producer.close().catch(() => undefined);
+    await Promise.all([this.site.close(), this.receiver.close(), this.llm?.close()]);
+  }
+}

@@ -1,0 +1,71 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import { Redis } from 'ioredis';
+import { waitFor } from './wait-for';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ port, host: '127.0.0.1' });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+export interface PrivateRedis {
+  url: string;
+  /** Delete every key of one queue prefix (what a Redis restart without persistence does to it). */
+  flushPrefix(prefix: string): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** A redis-server child on a free port, no persistence: the faults' queues live here only. */
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  await waitFor(
+    'redis-server listening',
+    async () => ((await portOpen(port)) ? true : undefined),
+    10_000,
+    50,
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  const admin = new Redis(url, { maxRetriesPerRequest: 3 });
+  return {
+    url,
+    async flushPrefix(prefix) {
+      let cursor = '0';
+      let deleted = 0;
+      do {
+        const [next, keys] = await admin.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length > 0) deleted += await admin.del(...keys);
+      } while (cursor !== '0');
+      return deleted;
+    },
+    async stop() {
+      admin.disconnect();
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export type ServiceName =
+  | 'gateway'
+  | 'scrape-worker'
+  | 'crawl-worker'
+  | 'extract-worker'
+  | 'monitor-scheduler'
+  | 'webhook-dispatcher';
+
+/** The line each service's main.ts logs once it is consuming (or, for the gateway, listening). */
+const READY: Record<ServiceName, string> = {
+  gateway: 'gateway listening',
+  'scrape-worker': 'scrape worker started',
+  'crawl-worker': 'crawl worker started',
+  'extract-worker': 'extract worker started',
+  'monitor-scheduler': 'monitor scheduler started',
+  'webhook-dispatcher': 'webhook dispatcher started',
+};
+
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 25_000;
+const LOG_LINES_KEPT = 200;
+
+/**
+ * One service as its own OS process, started the way scripts/supervise.ts starts it
+ * (`node --import tsx src/main.ts` in its directory), so SIGKILL kills exactly that service.
+ */
+export class ServiceProcess {
+  private child: ChildProcess | null = null;
+  readonly log: string[] = [];
+  starts = 0;
+
+  constructor(
+    readonly name: ServiceName,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Start and resolve once its ready line is logged; reject if it exits first. */
+  start(): Promise<void> {
+    if (this.child) throw new Error(`${this.name} is already running`);
+    this.starts++;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: path.join(ROOT, 'services', this.name),
+      env: { ...process.env, ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    const tag = `[${this.name}#${this.starts}]`;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new Error(`${this.name} did not log "${READY[this.name]}" within ${START_TIMEOUT_MS} ms`));
+      }, START_TIMEOUT_MS);
+      for (const stream of [child.stdout, child.stderr]) {
+        if (!stream) continue;
+        readline.createInterface({ input: stream }).on('line', (line) => {
+          this.log.push(`${tag} ${line}`);
+          if (this.log.length > LOG_LINES_KEPT) this.log.shift();
+          if (line.includes(READY[this.name])) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      }
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        if (this.child === child) this.child = null;
+        this.log.push(`${tag} exited (code ${code}, signal ${signal})`);
+        reject(new Error(`${this.name} exited before it was ready (code ${code}, signal ${signal})`));
+      });
+    });
+  }
+
+  /** SIGKILL: no shutdown hooks, locks stay held until they expire. Resolves once it is gone. */
+  async kill(): Promise<void> {
+    await this.signal('SIGKILL', STOP_TIMEOUT_MS);
+  }
+
+  /** SIGTERM with a deadline, then SIGKILL. */
+  async stop(): Promise<void> {
+    if (!(await this.signal('SIGTERM', STOP_TIMEOUT_MS))) await this.signal('SIGKILL', STOP_TIMEOUT_MS);
+  }
+
+  private signal(sig: NodeJS.Signals, timeoutMs: number): Promise<boolean> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) {
+      this.child = null;
+      return Promise.resolve(true);
+    }
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        if (this.child === child) this.child = null;
+        resolve(true);
+      });
+      child.kill(sig);
+    });
+  }
+}
