@@ -16,6 +16,12 @@ export const monitorEnv = z.object({
    * than a day are not sent late.
    */
   MONITOR_WEBHOOK_RECOVERY_MS: int(60_000, 0),
+  /**
+   * How often the scheduler compares PostgreSQL's active monitors with the job schedulers in Redis
+   * and repairs the difference (lost after a Redis data loss, or left behind by a paused, cancelled
+   * or deleted monitor). One pass per interval across all replicas (a Redis lease).
+   */
+  MONITOR_RECONCILE_MS: int(60_000, 100),
   /** Budget of one check (fetch + conversion). */
   MONITOR_CHECK_TIMEOUT_MS: int(30_000, 1_000),
 });

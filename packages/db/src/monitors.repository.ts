@@ -105,21 +105,41 @@ export class MonitorsRepository {
     return this.get(accountId, id);
   }
 
-  /** Monitors that must have a job scheduler (paused ones keep theirs: their checks are skipped). */
+  /**
+   * Monitors that must have a job scheduler: the active ones. A paused monitor has none (the
+   * resume sweep re-creates it; fire times are deterministic, so the rhythm is the same).
+   */
   async listScheduled(afterId: string | null, limit: number): Promise<MonitorView[]> {
     const rows = await this.db.prisma.monitor.findMany({
-      where: { status: { in: ['active', 'paused'] }, ...(afterId ? { id: { gt: afterId } } : {}) },
+      where: { status: 'active', ...(afterId ? { id: { gt: afterId } } : {}) },
       orderBy: { id: 'asc' },
       take: limit,
     });
     return rows.map(view);
   }
 
-  /** Of these ids, the ones whose monitor is cancelled or gone (their schedulers must be removed). */
+  /**
+   * One page (by id) of what the reconciler compares with Redis: only the columns it needs, so a
+   * pass over 10,000 monitors reads ten small pages.
+   */
+  async listScheduleKeys(
+    afterId: string | null,
+    limit: number,
+  ): Promise<Array<Pick<MonitorView, 'id' | 'interval' | 'jitterMs' | 'lastCheckAt' | 'nextCheckAt'>>> {
+    const rows = await this.db.prisma.monitor.findMany({
+      where: { status: 'active', ...(afterId ? { id: { gt: afterId } } : {}) },
+      select: { id: true, interval: true, jitterMs: true, lastCheckAt: true, nextCheckAt: true },
+      orderBy: { id: 'asc' },
+      take: limit,
+    });
+    return rows.map((r) => ({ ...r, interval: r.interval as MonitorInterval }));
+  }
+
+  /** Of these ids, the ones whose monitor is not active (paused, cancelled or gone): no scheduler. */
   async unscheduledAmong(ids: string[]): Promise<string[]> {
     const valid = ids.filter(isUuid);
     const live = await this.db.prisma.monitor.findMany({
-      where: { id: { in: valid }, status: { in: ['active', 'paused'] } },
+      where: { id: { in: valid }, status: 'active' },
       select: { id: true },
     });
     const keep = new Set(live.map((m) => m.id));

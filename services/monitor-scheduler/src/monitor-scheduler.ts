@@ -4,6 +4,7 @@ import { type DefinedWorker, QueueProducer, workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
 import type { MonitorSchedulerEnv } from './env';
 import { monitorCheckProcessor } from './monitor-check.processor';
+import { MonitorReconciler } from './monitor-reconciler';
 import { MonitorSchedules } from './monitor-schedules';
 import { ResumeSweep } from './resume-sweep';
 
@@ -13,10 +14,14 @@ export interface RunningMonitorScheduler {
   worker: DefinedWorker;
   renderer: Renderer;
   sweep: ResumeSweep;
+  reconciler: MonitorReconciler;
   close(): Promise<void>;
 }
 
-/** Rebuild the schedulers from PostgreSQL, then run the check worker and the resume sweep. */
+/**
+ * Reconcile the schedulers with PostgreSQL (at once, then every MONITOR_RECONCILE_MS), and run the
+ * check worker and the resume sweep.
+ */
 export async function startMonitorScheduler(
   env: MonitorSchedulerEnv,
   logger: Logger,
@@ -25,8 +30,13 @@ export async function startMonitorScheduler(
   const monitors = new MonitorsRepository(db);
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
   const schedules = new MonitorSchedules(producer.queue('monitor-check'), env.MONITOR_INTERVAL_SCALE);
-  const rebuilt = await schedules.rebuild(monitors);
-  logger.info(rebuilt, 'monitor schedulers rebuilt from PostgreSQL');
+  const reconciler = new MonitorReconciler(
+    { monitors, schedules, queue: producer.queue('monitor-check'), redis: producer.connection, logger },
+    { intervalMs: env.MONITOR_RECONCILE_MS },
+  );
+  const rebuilt = await reconciler.runOnce({ force: true });
+  logger.info(rebuilt, 'monitor schedulers reconciled with PostgreSQL');
+  reconciler.start();
   const renderer = createRendererFromEnv(env, logger);
   const worker = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY })(
     'monitor-check',
@@ -37,6 +47,7 @@ export async function startMonitorScheduler(
   );
   const sweep = new ResumeSweep(
     monitors,
+    schedules,
     producer.queue('monitor-check'),
     producer.queue('webhook'),
     logger,
@@ -53,9 +64,11 @@ export async function startMonitorScheduler(
     worker,
     renderer,
     sweep,
+    reconciler,
     // Idempotent: tests stop a scheduler mid-file and the stack closes it again at the end.
     close() {
       closing ??= (async () => {
+        await reconciler.stop();
         await sweep.stop();
         await worker.close();
         await renderer.close();

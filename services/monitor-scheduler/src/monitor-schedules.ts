@@ -67,9 +67,10 @@ export class MonitorSchedules {
   }
 
   /**
-   * Make Redis match PostgreSQL (start-up; after a Redis loss): a scheduler for every active or
-   * paused monitor, a baseline check for monitors never checked, and no scheduler for cancelled
-   * or deleted monitors. Safe to run any number of times.
+   * Upsert every active monitor's scheduler, enqueue the baseline check of never-checked monitors
+   * and remove the schedulers of paused, cancelled or deleted ones: one call per monitor, whatever
+   * Redis holds. The service uses `MonitorReconciler` (compares first, repairs only the difference);
+   * this full rebuild stays for `bench:monitor`. Safe to run any number of times.
    */
   async rebuild(
     monitors: MonitorsRepository,
