@@ -13,6 +13,7 @@ export interface ScrapedDocument {
   text: string;
   json?: StructuredDocument;
   metadata: PageMetadata;
+  warning?: string;
 }
 
 export interface PageMetadata {

@@ -1,4 +1,5 @@
 export * from './batch.env';
+export * from './content.env';
 export * from './crawl.env';
 export * from './discovery.env';
 export * from './extract.env';

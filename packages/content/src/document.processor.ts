@@ -4,9 +4,11 @@ import { type Document, Element, Text } from 'domhandler';
 import { escapeText } from 'entities';
 import { findFirst, isElement, parseHtml, setChildren } from './dom.util';
 import { serializeHtml } from './html.serializer';
+import { type ContentCuts, MAX_HTML_CHARS, warningFor } from './input-caps';
 import { extractMainContent, extractWholeBody } from './main-content.extractor';
 import { BlockRenderer } from './markdown.serializer';
 import { extractMetadata, fallbackText, type PageHints } from './metadata.extractor';
+import { collectPageLinks } from './page-links';
 import { buildStructured } from './structured.serializer';
 import type { ContentMetadata, OutputFormat, ProcessedContent, ProcessOptions, RawDocument } from './types';
 import { UrlResolver } from './url.util';
@@ -70,7 +72,6 @@ export function processHtml(html: string, opts: ProcessOptions): ProcessedConten
 
 /** Beyond this, pages are first stripped of scripts/styles/comments, then truncated. */
 const STRIP_ABOVE = 4_000_000;
-const MAX_HTML = 12_000_000;
 const HEAVY_BLOCKS =
   /<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>|<!--[\s\S]*?-->|<svg\b[\s\S]*?<\/svg\s*>/gi;
 const DATA_URI = /(["'(])data:[^"')]{256,}/g;
@@ -79,16 +80,21 @@ const DATA_URI = /(["'(])data:[^"')]{256,}/g;
  * Keep memory and time bounded: a DOM costs ~30x its HTML in heap, so huge pages lose their
  * scripts, styles and inline data first, and only then their tail.
  */
-function boundInput(html: string): string {
+function boundInput(html: string, cuts: ContentCuts): string {
   if (html.length <= STRIP_ABOVE) return html;
   // removed without a trace: a comment or script between two words renders no space
   const lean = html.replace(HEAVY_BLOCKS, '').replace(DATA_URI, '$1data:,');
-  return lean.length <= MAX_HTML ? lean : lean.slice(0, MAX_HTML);
+  if (lean.length <= MAX_HTML_CHARS) return lean;
+  cuts.html = true;
+  return lean.slice(0, MAX_HTML_CHARS);
 }
 
 function run(input: string, opts: ProcessOptions, formats: Set<OutputFormat>): ProcessedContent {
-  const html = boundInput(input);
-  const doc = parseHtml(html);
+  const cuts: ContentCuts = {};
+  const html = boundInput(input, cuts);
+  const doc = parseHtml(html, cuts);
+  // Read before extraction: the cleaners below remove navigation, where many links live.
+  const links = opts.links ? collectPageLinks(doc, cuts) : undefined;
   const baseEl = findFirst(doc, 'base');
   const resolver = new UrlResolver(opts.url, baseEl?.attribs.href);
   const hints: PageHints = { product: false };
@@ -126,6 +132,9 @@ function run(input: string, opts: ProcessOptions, formats: Set<OutputFormat>): P
   if (formats.has('text')) out.text = textRenderer.render(root);
   if (formats.has('html')) out.html = serializeHtml(root, resolver);
   if (formats.has('json')) out.json = buildStructured(root, metadata, resolver, textRenderer);
+  if (links) out.links = links;
+  const warning = warningFor(cuts);
+  if (warning) out.warning = warning;
   return out;
 }
 
@@ -177,12 +186,13 @@ export function processDocument(
   const isJson = type === 'application/json' || type.endsWith('+json') || type === 'text/json';
   const isText = type.startsWith('text/') && type !== 'text/html';
   if (!isJson && !isText) return processHtml(body, full);
-  let text = body.replace(/\r\n?/g, '\n');
+  const cuts: ContentCuts = { html: body.length > MAX_HTML_CHARS };
+  let text = (cuts.html ? body.slice(0, MAX_HTML_CHARS) : body).replace(/\r\n?/g, '\n');
   let markdown = text;
   let lang = '';
   if (isJson) {
     try {
-      text = JSON.stringify(JSON.parse(body), null, 2);
+      text = JSON.stringify(JSON.parse(text), null, 2);
       lang = 'json';
     } catch {
       lang = 'json';
@@ -198,6 +208,8 @@ export function processDocument(
     html: `<pre>${escapeText(text.trim())}</pre>`,
     metadata,
   };
+  const warning = warningFor(cuts);
+  if (warning) out.warning = warning;
   if (formats.has('json')) {
     out.json = {
       metadata,

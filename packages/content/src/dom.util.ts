@@ -2,16 +2,9 @@
  * DOM helpers over domhandler nodes. Every walk here is iterative, and `parseHtml` caps nesting
  * depth, so the recursive serializers elsewhere can never overflow the stack on hostile input.
  */
-import {
-  type AnyNode,
-  type ChildNode,
-  type Document,
-  DomHandler,
-  Element,
-  type ParentNode,
-  Text,
-} from 'domhandler';
+import { type AnyNode, type ChildNode, type Document, Element, type ParentNode, Text } from 'domhandler';
 import { Parser } from 'htmlparser2';
+import { CappedDomHandler, type ContentCuts, MAX_ELEMENTS } from './input-caps';
 
 /** Deeper subtrees are flattened to their text and images: real pages stay far below this. */
 /** HTML's void elements (no end tag, no children), the obsolete `param` and `keygen` included. */
@@ -136,15 +129,22 @@ const MAX_OPEN_ELEMENTS = 1500;
 const CHUNK = 64 * 1024;
 const CDATA_OPEN = /<!\[CDATA\[|\]\]>/g;
 
-/** Parse in chunks, giving up (null) as soon as the open-element stack grows pathological. */
-function parseGuarded(html: string): Document | null {
-  const handler = new DomHandler();
+/**
+ * Parse in chunks, giving up (null) as soon as the open-element stack grows pathological, and
+ * stopping (cut) once MAX_ELEMENTS elements were read.
+ */
+function parseGuarded(html: string, cuts: ContentCuts): Document | null {
+  const handler = new CappedDomHandler(cuts);
   const parser = new Parser(handler, PARSE_OPTIONS);
   // `stack` is internal to htmlparser2; if it ever disappears the guard just stops guarding
   const open = parser as unknown as { stack?: unknown[] };
   for (let i = 0; i < html.length; i += CHUNK) {
     parser.write(i === 0 && html.length <= CHUNK ? html : html.slice(i, i + CHUNK));
     if ((open.stack?.length ?? 0) > MAX_OPEN_ELEMENTS) return null;
+    if (handler.elements > MAX_ELEMENTS && i + CHUNK < html.length) {
+      cuts.elements = true;
+      break;
+    }
   }
   parser.end();
   return handler.root;
@@ -158,24 +158,28 @@ const NESTABLE_TAG =
  * Parse leniently (htmlparser2 decodes entities in text and attributes and never throws).
  * Absurdly deep input is re-parsed without its nestable tags, and at worst as plain text.
  */
-export function parseHtml(input: string): Document {
+export function parseHtml(input: string, cuts: ContentCuts = {}): Document {
   // htmlparser2 hides everything up to "]]>" after a stray <![CDATA[ in HTML; browsers end
   // that bogus comment at the next ">", so the markup after it stays visible.
   const html = input.includes('<![CDATA[') ? input.replace(CDATA_OPEN, '') : input;
-  const doc =
-    parseGuarded(html) ??
-    parseGuarded(html.replace(NESTABLE_TAG, ' ')) ??
-    (parseGuarded(`<html><body><pre>${html.replace(/[<>&]/g, ' ')}</pre></body></html>`) as Document);
-  capDepth(doc);
+  let doc = parseGuarded(html, cuts);
+  if (!doc) {
+    cuts.depth = true;
+    doc =
+      parseGuarded(html.replace(NESTABLE_TAG, ' '), cuts) ??
+      (parseGuarded(`<html><body><pre>${html.replace(/[<>&]/g, ' ')}</pre></body></html>`, cuts) as Document);
+  }
+  capDepth(doc, cuts);
   return doc;
 }
 
 /** Replace children of nodes at MAX_DEPTH with their descendant text and img/br leaves. */
-function capDepth(doc: Document): void {
+function capDepth(doc: Document, cuts: ContentCuts): void {
   const stack: Array<[ParentNode, number]> = [[doc, 0]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
     if (depth >= MAX_DEPTH) {
+      if (node.children.some(isElement)) cuts.depth = true;
       flatten(node);
       continue;
     }

@@ -1,6 +1,15 @@
 /** @wcs/content: HTML -> main content -> markdown | cleaned html | text | structured json. */
 export { processDocument, processHtml } from './document.processor';
+export {
+  type ContentCuts,
+  MAX_ELEMENTS,
+  MAX_HTML_CHARS,
+  MAX_PAGE_LINKS,
+  MAX_TEXT_NODE_CHARS,
+  warningFor,
+} from './input-caps';
 export { cleanMarkdownForHash } from './markdown-hash.normalizer';
+export type { PageLinks, RawPageLink } from './page-links';
 export type {
   BlockType,
   ContentMetadata,

@@ -1,4 +1,5 @@
 /** Public types of @wcs/content. Other packages code against these names: extend, never rename. */
+import type { PageLinks } from './page-links';
 
 export type OutputFormat = 'markdown' | 'html' | 'text' | 'json';
 
@@ -13,6 +14,8 @@ export interface ProcessOptions {
   statusCode?: number;
   /** The URL the caller asked for (before redirects); default = url. */
   sourceUrl?: string;
+  /** Also return the page's links (from the same parse), for the crawler and map. */
+  links?: boolean;
 }
 
 export interface ContentMetadata {
@@ -56,6 +59,10 @@ export interface ProcessedContent {
   text: string;
   json?: StructuredDocument;
   metadata: ContentMetadata;
+  /** Set when the input was cut by a cap (input-caps.ts); says what was cut. */
+  warning?: string;
+  /** Only with `links: true`, and only for HTML. */
+  links?: PageLinks;
 }
 
 export interface RawDocument {

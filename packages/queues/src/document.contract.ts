@@ -56,6 +56,11 @@ export const scrapeDocument = z.strictObject({
   /** Only when the format is `json`. */
   json: structuredDocument.optional(),
   metadata: pageMetadata,
+  /**
+   * Set when the page was cut before conversion (HTML, element, nesting, text-node or link caps
+   * of @wcs/content): the content is partial. Same place as Firecrawl's `data.warning`.
+   */
+  warning: z.string().optional(),
 });
 
 /** Return value of a `scrape` job. */

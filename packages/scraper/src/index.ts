@@ -1,1 +1,3 @@
+export type { ContentTask } from './content.task';
+export * from './content-pool';
 export * from './scrape-document';

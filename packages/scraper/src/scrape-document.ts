@@ -1,8 +1,9 @@
-import { type OutputFormat, processDocument } from '@wcs/content';
+import type { OutputFormat } from '@wcs/content';
 import { TargetBlockedError, TargetHttpError } from '@wcs/errors';
 import { BLOCK_STATUSES, type RequestOptions } from '@wcs/net';
 import type { DocumentData } from '@wcs/queues';
 import type { EngineName, Renderer, RenderResult } from '@wcs/renderer';
+import { type ContentPool, type ConvertedPage, sharedContentPool } from './content-pool';
 
 export interface ScrapeRequest {
   url: string;
@@ -28,7 +29,8 @@ export interface ScrapeOutcome {
  */
 export async function scrapeDocument(renderer: Renderer, req: ScrapeRequest): Promise<ScrapeOutcome> {
   const page = await fetchPage(renderer, req);
-  return { data: documentFromPage(page, req), engine: page.engine, elapsedMs: page.elapsedMs };
+  const { data } = await documentFromPage(page, req);
+  return { data, engine: page.engine, elapsedMs: page.elapsedMs };
 }
 
 /**
@@ -57,28 +59,33 @@ export async function fetchPage(
   return page;
 }
 
-/** The CPU half of `scrapeDocument`: a fetched page -> markdown/html/text(/json) + metadata. */
-export function documentFromPage(
+export interface DocumentRequest
+  extends Pick<ScrapeRequest, 'url' | 'format' | 'onlyMainContent' | 'signal'> {
+  /** Also return the page's links, read from the same parse (crawl pages). */
+  links?: boolean;
+}
+
+/**
+ * The CPU half of `scrapeDocument`: a fetched page -> markdown/html/text(/json) + metadata (and
+ * links on request), converted in the content pool (content-pool.ts) under its caps and budget.
+ * `data.warning` says when the page was cut.
+ */
+export async function documentFromPage(
   page: RenderResult,
-  req: Pick<ScrapeRequest, 'url' | 'format' | 'onlyMainContent'>,
-): DocumentData {
-  const formats: OutputFormat[] =
-    req.format === 'json' ? ['markdown', 'html', 'text', 'json'] : ['markdown', 'html', 'text'];
-  const doc = processDocument(
+  req: DocumentRequest,
+  pool: ContentPool = sharedContentPool(),
+): Promise<ConvertedPage> {
+  return pool.run(
     {
       body: page.body,
       contentType: page.contentType,
-      url: page.finalUrl,
+      finalUrl: page.finalUrl,
       sourceUrl: req.url,
       statusCode: page.statusCode,
+      format: req.format,
+      onlyMainContent: req.onlyMainContent,
+      links: req.links === true,
     },
-    { onlyMainContent: req.onlyMainContent, formats },
+    req.signal,
   );
-  return {
-    markdown: doc.markdown,
-    html: doc.html,
-    text: doc.text,
-    ...(doc.json !== undefined ? { json: doc.json } : {}),
-    metadata: { ...doc.metadata, title: doc.metadata.title, statusCode: page.statusCode, sourceURL: req.url },
-  };
 }

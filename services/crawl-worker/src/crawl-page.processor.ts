@@ -5,11 +5,19 @@ import type {
   DocumentsRepository,
   FrontierCandidate,
 } from '@wcs/db';
-import { extractLinks, urlKey } from '@wcs/discovery';
+import { type ExtractedLink, urlKey } from '@wcs/discovery';
 import { type ServiceError, toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import { HTML_TYPES } from '@wcs/net';
-import { DelayedError, type DocumentData, type Job, type PayloadOf, type QueueProducer } from '@wcs/queues';
+import {
+  DelayedError,
+  type DocumentData,
+  type Job,
+  type JobContext,
+  type PayloadOf,
+  type QueueProducer,
+  remainingMs,
+} from '@wcs/queues';
 import type { Renderer, RenderResult } from '@wcs/renderer';
 import { documentFromPage, fetchPage } from '@wcs/scraper';
 import type { HostSlots } from './host-slots';
@@ -58,7 +66,7 @@ function storedResult(data: DocumentData, format: CrawlOptions['format']): Store
  * one transaction that stores the page, charges its credit and grows the frontier.
  */
 export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
-  return async (payload: PayloadOf<'crawl-page'>, job: Job): Promise<PageResult> => {
+  return async (payload: PayloadOf<'crawl-page'>, job: Job, ctx: JobContext): Promise<PageResult> => {
     const { pageId, crawlId } = payload;
     const peek = await deps.crawls.peekPage(pageId);
     if (
@@ -99,7 +107,13 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         return { pageId, status: 'failed' };
       }
       await deps.slots.beforeRequest(crawlId, host, delayMs);
-      page = await fetchPage(deps.renderer, { url: task.url, timeoutMs: s.pageTimeoutMs });
+      // The job's signal: its attempts' shared budget (or a cancel) stops the fetch; an attempt
+      // gets at most what is left of that budget (a deadline error is final: the page fails).
+      page = await fetchPage(deps.renderer, {
+        url: task.url,
+        timeoutMs: Math.max(1, Math.min(s.pageTimeoutMs, remainingMs(ctx))),
+        signal: ctx.signal,
+      });
     } catch (err) {
       if (!task) throw err;
       // `return await`: the finally below awaits, and a rejected promise returned unawaited from
@@ -110,12 +124,14 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     }
 
     try {
-      const data = documentFromPage(page, {
+      // Conversion and link extraction: one parse, in the content pool (off this event loop).
+      const { data, links: found = [] } = await documentFromPage(page, {
         url: task.url,
         format: task.options.format,
         onlyMainContent: task.options.onlyMainContent,
+        links: wantsLinks(task, page),
       });
-      const links = await nextLinks(deps, task, page, s.maxLinksPerPage);
+      const links = await nextLinks(deps, task, found, s.maxLinksPerPage);
       const outcome = await deps.crawls.completePage(crawlId, pageId, {
         result: storedResult(data, task.options.format),
         statusCode: page.statusCode,
@@ -166,17 +182,22 @@ async function releaseSeeds(deps: CrawlPageDeps, task: CrawlPageTask): Promise<v
   }
 }
 
-/** Links of an HTML page one level deeper, when that level is still within maxDepth. */
+/** An HTML page's links are wanted when one level deeper is still within maxDepth. */
+function wantsLinks(task: CrawlPageTask, page: RenderResult): boolean {
+  return task.depth + 1 <= task.options.maxDepth && HTML_TYPES.has(page.contentType);
+}
+
+/** The page's links (from the content pool) one level deeper, filtered for the frontier. */
 async function nextLinks(
   deps: CrawlPageDeps,
   task: CrawlPageTask,
-  page: RenderResult,
+  pageLinks: ExtractedLink[],
   maxLinks: number,
 ): Promise<FrontierCandidate[]> {
   const depth = task.depth + 1;
-  if (depth > task.options.maxDepth || !HTML_TYPES.has(page.contentType)) return [];
+  if (depth > task.options.maxDepth || pageLinks.length === 0) return [];
   // rel=nofollow links are not followed (the site asked); they still appear in the page's markdown.
-  const found = extractLinks(page.body, page.finalUrl).filter((l) => !l.nofollow);
+  const found = pageLinks.filter((l) => !l.nofollow);
   const filter = new LinkFilter(
     { crawlId: task.crawlId, crawlUrl: task.crawlUrl, robotsTxt: task.robotsTxt, options: task.options },
     deps.robots,

@@ -98,9 +98,11 @@ class _ScrapeDataRequired(TypedDict):
 
 
 class ScrapeData(_ScrapeDataRequired, total=False):
-    """``markdown``, ``html``, ``text`` and ``metadata`` always; ``json`` when asked."""
+    """``markdown``, ``html``, ``text`` and ``metadata`` always; ``json`` when asked; ``warning``
+    when the page was cut before conversion (its content is partial)."""
 
     json: Dict[str, Any]
+    warning: str
 
 
 class ScrapeResponse(TypedDict):

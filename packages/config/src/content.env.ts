@@ -1,0 +1,26 @@
+import { availableParallelism } from 'node:os';
+import { z } from 'zod';
+import { loadEnv } from './load-env';
+import { envInt as int } from './schemas';
+
+/**
+ * The content thread pool (packages/scraper/src/content-pool.ts): where every page's parse, main
+ * content, markdown and link extraction run, off the worker's event loop. Read lazily by the pool
+ * itself (`contentEnvFromProcess`), so every service that converts pages gets it without wiring.
+ */
+export const contentEnv = z.object({
+  /** Threads converting pages at once, per process. Default: the CPU count, at least 2, at most 8. */
+  CONTENT_POOL_THREADS: int(Math.min(8, Math.max(2, availableParallelism())), 1),
+  /** An idle thread exits after this long (the pool keeps no thread when the service is idle). */
+  CONTENT_POOL_IDLE_MS: int(30_000, 100),
+  /** Budget of one page's conversion; past it the thread is terminated and the job gets TIMEOUT. */
+  CONTENT_TASK_TIMEOUT_MS: int(20_000, 100),
+  /** Heap cap of one thread (old generation); a page that needs more fails TARGET_TOO_LARGE. */
+  CONTENT_THREAD_HEAP_MB: int(1024, 64),
+});
+
+export type ContentEnv = z.infer<typeof contentEnv>;
+
+export function contentEnvFromProcess(env: NodeJS.ProcessEnv = process.env): ContentEnv {
+  return loadEnv(contentEnv, env);
+}

@@ -1,0 +1,145 @@
+import { once } from 'node:events';
+import { TargetTooLargeError, TimeoutError } from '@wcs/errors';
+import type { RenderResult } from '@wcs/renderer';
+import type { ContentTask } from './content.task';
+import { ContentPool } from './content-pool';
+import { heavyPages } from './heavy-pages.fixture';
+import { documentFromPage } from './scrape-document';
+
+const task = (body: string, over: Partial<ContentTask> = {}): ContentTask => ({
+  body,
+  contentType: 'text/html',
+  finalUrl: 'http://site.test/page',
+  sourceUrl: 'http://site.test/page',
+  statusCode: 200,
+  format: 'markdown',
+  onlyMainContent: true,
+  links: false,
+  ...over,
+});
+
+/** Main-process RSS after the heavy pages (their memory lived in the threads): stated bound. */
+const RSS_BOUND_MB = 700;
+const BUDGET_MS = 15_000;
+
+describe('ContentPool', () => {
+  const pool = new ContentPool({ threads: 2, idleTimeoutMs: 300, taskTimeoutMs: BUDGET_MS, heapMb: 768 });
+  afterAll(() => pool.close());
+
+  it('converts a page in a thread, links from the same parse, no warning', async () => {
+    const out = await pool.run(task(heavyPages.normal(), { links: true }));
+    expect(out.data.markdown).toContain('# Normal page');
+    expect(out.data.metadata).toMatchObject({
+      title: 'Normal',
+      statusCode: 200,
+      sourceURL: 'http://site.test/page',
+    });
+    expect(out.data.warning).toBeUndefined();
+    expect(out.links?.map((l) => l.url)).toEqual(['http://site.test/', 'http://site.test/next']);
+  });
+
+  it.each([
+    ['100k nested divs', heavyPages.nestedDivs, /nesting too deep/],
+    ['a 5 MB text node', heavyPages.hugeTextNode, /text nodes were cut/],
+    ['100k links', heavyPages.manyLinks, /links beyond 20000/],
+    ['20 MB of HTML', heavyPages.twentyMb, /HTML beyond 12000000 characters/],
+  ])('%s: an answer within the budget, with the warning', async (_name, build, warning) => {
+    const started = Date.now();
+    const out = await pool.run(task(build(), { links: true }));
+    expect(Date.now() - started).toBeLessThan(BUDGET_MS);
+    expect(out.data.warning).toMatch(warning);
+    expect(out.data.markdown.length).toBeGreaterThan(0);
+    expect(process.memoryUsage().rss / 2 ** 20).toBeLessThan(RSS_BOUND_MB);
+  });
+
+  it('idle threads exit: an idle service holds none', async () => {
+    await pool.run(task(heavyPages.normal()));
+    const threads = pool.threads();
+    expect(threads.length).toBeGreaterThan(0);
+    await Promise.all(threads.map((t) => once(t, 'exit')));
+    expect(pool.threadCount).toBe(0);
+  });
+});
+
+describe('ContentPool budgets', () => {
+  it('a page past its time budget fails TIMEOUT while a normal page beside it is not delayed', async () => {
+    const pool = new ContentPool({ threads: 2, idleTimeoutMs: 5_000, taskTimeoutMs: 30_000, heapMb: 768 });
+    try {
+      // Warm both threads (a cold one loads tsx) so the timings below are the pages'.
+      await Promise.all([pool.run(task(heavyPages.normal())), pool.run(task(heavyPages.normal()))]);
+      // The event loop stays free: a timer that should fire every 20 ms is measured meanwhile.
+      let worstLagMs = 0;
+      let last = Date.now();
+      const probe = setInterval(() => {
+        worstLagMs = Math.max(worstLagMs, Date.now() - last - 20);
+        last = Date.now();
+      }, 20);
+      const heavy = pool.run(task(heavyPages.twentyMb()), undefined, 400).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      const started = Date.now();
+      const normal = await pool.run(task(heavyPages.normal()));
+      const normalMs = Date.now() - started;
+      const err = await heavy;
+      clearInterval(probe);
+      expect(err).toBeInstanceOf(TimeoutError);
+      expect(normal.data.markdown).toContain('Normal page');
+      expect(normalMs).toBeLessThan(500);
+      expect(worstLagMs).toBeLessThan(250);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a page that needs more than the heap cap kills only its thread: TARGET_TOO_LARGE', async () => {
+    const pool = new ContentPool({ threads: 1, idleTimeoutMs: 300, taskTimeoutMs: 30_000, heapMb: 24 });
+    try {
+      await expect(pool.run(task(heavyPages.twentyMb()))).rejects.toBeInstanceOf(TargetTooLargeError);
+      // The pool replaces the thread: the next page converts.
+      const out = await pool.run(task(heavyPages.normal()));
+      expect(out.data.markdown).toContain('Normal page');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("honours the caller's AbortSignal", async () => {
+    const pool = new ContentPool({ threads: 1, idleTimeoutMs: 300, taskTimeoutMs: 30_000, heapMb: 768 });
+    try {
+      const ac = new AbortController();
+      const reason = new Error('caller gone');
+      const run = pool.run(task(heavyPages.twentyMb()), ac.signal);
+      ac.abort(reason);
+      await expect(run).rejects.toBe(reason);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('documentFromPage', () => {
+  const pool = new ContentPool({ threads: 1, idleTimeoutMs: 300, taskTimeoutMs: BUDGET_MS, heapMb: 768 });
+  afterAll(() => pool.close());
+
+  it('converts a rendered page through the pool', async () => {
+    const page: RenderResult = {
+      requestedUrl: 'http://site.test/a',
+      finalUrl: 'http://site.test/b',
+      statusCode: 200,
+      contentType: 'text/html',
+      body: heavyPages.normal(),
+      engine: 'fetch',
+      headers: {},
+      redirects: ['http://site.test/b'],
+      elapsedMs: 1,
+    };
+    const out = await documentFromPage(
+      page,
+      { url: 'http://site.test/a', format: 'markdown', onlyMainContent: true, links: true },
+      pool,
+    );
+    expect(out.data.metadata.sourceURL).toBe('http://site.test/a');
+    expect(out.links?.map((l) => l.url)).toContain('http://site.test/next');
+  });
+});

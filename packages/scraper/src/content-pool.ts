@@ -1,0 +1,137 @@
+/**
+ * The bounded content pool: page conversion (parse → main content → markdown/html/text → metadata,
+ * and links) runs in worker threads, so a heavy page cannot stall the worker's event loop (its
+ * other jobs, lock renewals, health checks). Bounded threads, none while idle (`minThreads: 0` +
+ * idle timeout), a heap cap per thread and a time budget per page: past either, only that page's
+ * thread dies (piscina terminates it on abort) and its job fails with a typed error.
+ */
+import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { type ContentEnv, contentEnvFromProcess } from '@wcs/config';
+import type { ExtractedLink } from '@wcs/discovery';
+import { ContentProcessingError, decodeError, TargetTooLargeError, TimeoutError } from '@wcs/errors';
+import type { DocumentData } from '@wcs/queues';
+import Piscina from 'piscina';
+import type { ContentTask, ContentTaskResult } from './content.task';
+
+export interface ContentPoolOptions {
+  threads: number;
+  idleTimeoutMs: number;
+  /** Budget of one page, from when it is handed to the pool (queueing included). */
+  taskTimeoutMs: number;
+  heapMb: number;
+}
+
+export interface ConvertedPage {
+  data: DocumentData;
+  /** Only when the task asked for links. */
+  links?: ExtractedLink[];
+}
+
+const ENTRY = path.join(__dirname, 'content-worker.cjs');
+
+export function contentPoolOptions(env: ContentEnv): ContentPoolOptions {
+  return {
+    threads: env.CONTENT_POOL_THREADS,
+    idleTimeoutMs: env.CONTENT_POOL_IDLE_MS,
+    taskTimeoutMs: env.CONTENT_TASK_TIMEOUT_MS,
+    heapMb: env.CONTENT_THREAD_HEAP_MB,
+  };
+}
+
+function isOutOfMemory(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory/i.test(String(err));
+}
+
+export class ContentPool {
+  private piscina: Piscina<ContentTask, ContentTaskResult> | undefined;
+
+  constructor(readonly options: ContentPoolOptions) {}
+
+  /** Threads alive now (0 when idle long enough). */
+  get threadCount(): number {
+    return this.piscina?.threads.length ?? 0;
+  }
+
+  /** The live threads (tests wait for their exit). */
+  threads(): Worker[] {
+    return [...(this.piscina?.threads ?? [])];
+  }
+
+  private pool(): Piscina<ContentTask, ContentTaskResult> {
+    this.piscina ??= new Piscina<ContentTask, ContentTaskResult>({
+      filename: ENTRY,
+      name: 'default',
+      minThreads: 0,
+      maxThreads: this.options.threads,
+      idleTimeout: this.options.idleTimeoutMs,
+      concurrentTasksPerWorker: 1,
+      resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb, stackSizeMb: 4 },
+    });
+    return this.piscina;
+  }
+
+  /**
+   * Convert one page. Rejects with TimeoutError past the budget, TargetTooLargeError when the
+   * page needs more than the thread's heap, the caller signal's reason when it aborts, and
+   * ContentProcessingError (or the task's own typed error) otherwise. The budget counts from
+   * here: a page waiting for a free thread spends it too.
+   */
+  async run(task: ContentTask, signal?: AbortSignal, budgetMs?: number): Promise<ConvertedPage> {
+    signal?.throwIfAborted();
+    // A caller with less time left than the pool's budget (a job near its deadline) passes it.
+    const budget = Math.max(1, Math.min(this.options.taskTimeoutMs, budgetMs ?? Number.POSITIVE_INFINITY));
+    const ac = new AbortController();
+    const timer = setTimeout(
+      () =>
+        ac.abort(
+          new TimeoutError(`Converting ${task.finalUrl.slice(0, 200)} took longer than ${budget} ms`, {
+            details: { contentTimeoutMs: budget },
+          }),
+        ),
+      budget,
+    );
+    const onAbort = () => ac.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let out: ContentTaskResult;
+    try {
+      out = await this.pool().run(task, { signal: ac.signal });
+    } catch (err) {
+      if (ac.signal.aborted) throw ac.signal.reason;
+      if (isOutOfMemory(err)) {
+        throw new TargetTooLargeError(
+          `Converting ${task.finalUrl.slice(0, 200)} needs more than ${this.options.heapMb} MB of memory`,
+          { details: { contentHeapMb: this.options.heapMb } },
+        );
+      }
+      throw new ContentProcessingError(task.finalUrl, { cause: err });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+    if (!out.ok) throw decodeError(out.error);
+    return out.links ? { data: out.data, links: out.links } : { data: out.data };
+  }
+
+  async close(): Promise<void> {
+    const p = this.piscina;
+    this.piscina = undefined;
+    await p?.destroy();
+  }
+}
+
+let shared: ContentPool | undefined;
+
+/** The process's pool, configured from the environment (CONTENT_* variables) on first use. */
+export function sharedContentPool(): ContentPool {
+  shared ??= new ContentPool(contentPoolOptions(contentEnvFromProcess()));
+  return shared;
+}
+
+/** For service shutdown and tests: ends the shared pool's threads (a later use starts a new one). */
+export async function closeSharedContentPool(): Promise<void> {
+  const p = shared;
+  shared = undefined;
+  await p?.close();
+}
