@@ -1,3 +1,4 @@
+export { CpuSlicer, DEFAULT_SLICE_MS } from './cpu-slicer';
 export {
   type ExtractedLink,
   extractLinks,

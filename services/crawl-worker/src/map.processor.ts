@@ -7,14 +7,21 @@
  * filters and ranks; `maxUrls` caps. The job budget bounds everything: when it runs out we answer
  * with what was found. A start page that fails (HTTP error, blocked, timeout, unreachable) is a
  * `warning` when the other sources found links, and the map's error only when nothing was found.
+ *
+ * Time: the sources (robots, sitemaps, pages) stop a reserve before the answer is due; the CPU
+ * work after them (merging, same-site and robots filtering, `search` ranking) runs in time slices
+ * (CpuSlicer: yields to the event loop every ~10 ms, so lock renewal and the worker's other jobs
+ * keep running) until the answer is due, then answers with what it has checked, with a `warning`.
+ * The caller's `signal` (the gateway stopped waiting, or BullMQ cancelled the job) stops
+ * everything at once and the job fails: nobody is waiting for an answer.
  */
 import {
   allowAllRobots,
+  CpuSlicer,
   collectSitemapUrls,
-  extractLinks,
-  fetchRobots,
+  type ExtractedLink,
+  extractPageLinks,
   isSameSite,
-  type Robots,
   resolveUrl,
   type SitemapCollection,
   urlKey,
@@ -28,9 +35,10 @@ import {
 } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import { BLOCK_STATUSES, type Dispatcher, HTML_TYPES } from '@wcs/net';
-import type { MapJobResult, PayloadOf } from '@wcs/queues';
+import type { Job, MapJobResult, PayloadOf } from '@wcs/queues';
 import type { Renderer, RenderResult } from '@wcs/renderer';
-import { type MapCandidate, rankBySearch } from './map-search';
+import { originOf, RobotsBook } from './map-robots-book';
+import { type MapCandidate, rankBySearchSliced } from './map-search';
 
 export interface MapSettings {
   userAgent: string;
@@ -49,79 +57,73 @@ export interface MapDeps {
   settings: MapSettings;
 }
 
+export interface MapRunOptions {
+  /** Aborted when nobody waits for the answer any more: the map stops and fails. */
+  signal?: AbortSignal;
+}
+
 const SITEMAP_HARD_CAP = 100_000;
 // Not worth a shallow-crawl fetch: they cannot contain links we parse.
 const NOT_A_PAGE =
   /\.(?:pdf|jpe?g|png|gif|svg|webp|avif|ico|css|js|mjs|json|xml|txt|zip|gz|tgz|rar|7z|mp[34]|webm|mov|avi|woff2?|ttf|eot|docx?|xlsx?|pptx?|csv)$/i;
 
-/** robots.txt per origin, fetched once per map; origins beyond the cap are not checked. */
-class RobotsBook {
-  private readonly byOrigin = new Map<string, Promise<Robots>>();
-  constructor(
-    private readonly deps: MapDeps,
-    private readonly signal: AbortSignal,
-    private readonly remaining: () => number,
-  ) {}
-
-  load(origin: string): Promise<Robots> | null {
-    const known = this.byOrigin.get(origin);
-    if (known) return known;
-    if (this.byOrigin.size >= this.deps.settings.robotsMaxOrigins) return null;
-    const p = fetchRobots(origin, {
-      dispatcher: this.deps.dispatcher,
-      userAgent: this.deps.settings.userAgent,
-      timeoutMs: this.remaining(),
-      signal: this.signal,
-    }).then((r) => {
-      if (r.error) this.deps.logger.debug({ origin, error: r.error }, 'robots.txt unreadable; allowing all');
-      return r.robots;
-    });
-    this.byOrigin.set(origin, p);
-    return p;
-  }
-
-  /** Fetch every origin's robots.txt (bounded), then a synchronous predicate. */
-  async predicate(urls: Iterable<string>): Promise<(url: string) => boolean> {
-    const origins = new Set<string>();
-    for (const u of urls) origins.add(originOf(u));
-    const loaded = new Map<string, Robots>();
-    await Promise.all(
-      [...origins].map(async (o) => {
-        const p = this.load(o);
-        if (p) loaded.set(o, await p);
-      }),
-    );
-    return (url) => loaded.get(originOf(url))?.isAllowed(url) ?? true;
-  }
-}
-
-/** Origin of a resolved URL by string slicing: no URL parse per URL on 100k-URL maps. */
-function originOf(normalized: string): string {
-  const slash = normalized.indexOf('/', normalized.indexOf('://') + 3);
-  return slash === -1 ? normalized : normalized.slice(0, slash);
-}
-
 function isHtml(contentType: string): boolean {
   return HTML_TYPES.has(contentType);
 }
 
-export function mapProcessor(deps: MapDeps) {
-  return (payload: PayloadOf<'map'>): Promise<MapJobResult> => runMap(deps, payload);
+/** Answer margin before the gateway's own timeout, and the share kept for the CPU phase. */
+function timeline(started: number, timeoutMs: number) {
+  const answerBy = started + timeoutMs - Math.min(2_000, Math.floor(timeoutMs * 0.1));
+  const sourcesUntil = answerBy - Math.min(2_000, Math.floor(timeoutMs * 0.15));
+  return { answerBy, sourcesUntil };
 }
 
-export async function runMap(deps: MapDeps, p: PayloadOf<'map'>): Promise<MapJobResult> {
+/** The processor BullMQ runs (`defineWorker` passes the job; a cancelling one passes a signal too). */
+export function mapProcessor(deps: MapDeps) {
+  return (payload: PayloadOf<'map'>, _job?: Job, signal?: AbortSignal): Promise<MapJobResult> =>
+    runMap(deps, payload, { signal });
+}
+
+export async function runMap(
+  deps: MapDeps,
+  p: PayloadOf<'map'>,
+  opts: MapRunOptions = {},
+): Promise<MapJobResult> {
   const { renderer, settings, logger } = deps;
   const started = Date.now();
-  // Answer a little before the budget so the gateway gets our result, not its own timeout.
-  const deadline = started + p.timeoutMs - Math.min(2_000, Math.floor(p.timeoutMs * 0.1));
-  const remaining = () => Math.max(1, deadline - Date.now());
+  const { answerBy, sourcesUntil } = timeline(started, p.timeoutMs);
+  const remaining = () => Math.max(1, sourcesUntil - Date.now());
+  const caller = opts.signal;
+  // `budget` ends the sources; `answer` ends the CPU phase. The caller's signal ends both.
   const budget = new AbortController();
-  const timer = setTimeout(
+  const answer = new AbortController();
+  const sourcesTimer = setTimeout(
     () => budget.abort(new TimeoutError(`Map budget of ${p.timeoutMs} ms used up`)),
     remaining(),
   );
-  const book = new RobotsBook(deps, budget.signal, remaining);
+  const answerTimer = setTimeout(
+    () => answer.abort(new TimeoutError('map answer due')),
+    answerBy - Date.now(),
+  );
+  const onCaller = () => {
+    budget.abort(caller?.reason);
+    answer.abort(caller?.reason);
+  };
+  if (caller?.aborted) onCaller();
+  else caller?.addEventListener('abort', onCaller, { once: true });
+  const cancelled = () => new TimeoutError(`Map of ${p.url} cancelled: the caller stopped waiting`);
+  const book = new RobotsBook(
+    {
+      dispatcher: deps.dispatcher,
+      userAgent: settings.userAgent,
+      maxOrigins: settings.robotsMaxOrigins,
+      logger,
+    },
+    budget.signal,
+    remaining,
+  );
   const subs = p.includeSubdomains;
+  const slicer = new CpuSlicer({ signal: answer.signal });
 
   try {
     const start = resolveUrl(p.url) ?? p.url;
@@ -154,7 +156,7 @@ export async function runMap(deps: MapDeps, p: PayloadOf<'map'>): Promise<MapJob
     // The start page. Its failure is kept: a warning if other sources find links, else the error.
     let finalUrl = start;
     let finalKey = startKey;
-    let startLinks: ReturnType<typeof extractLinks> = [];
+    let startLinks: ExtractedLink[] = [];
     let startError: ServiceError | null = null;
     const warnings: string[] = [];
     const startAllowed = startRobots.isAllowed(start);
@@ -167,12 +169,19 @@ export async function runMap(deps: MapDeps, p: PayloadOf<'map'>): Promise<MapJob
         });
         finalUrl = resolveUrl(page.finalUrl) ?? start;
         finalKey = urlKey(finalUrl) ?? startKey;
-        if (isHtml(page.contentType)) startLinks = extractLinks(page.body, page.finalUrl);
-        else
+        if (isHtml(page.contentType)) {
+          const found = extractPageLinks(page.body, page.finalUrl);
+          startLinks = found.links;
+          if (found.truncated)
+            warnings.push(
+              `The start page has more links than ${found.links.length}; the first ones were read`,
+            );
+        } else
           warnings.push(
             `The start page is not HTML (${page.contentType || 'no content type'}): its links were not read`,
           );
       } catch (err) {
+        if (caller?.aborted) throw cancelled();
         startError = toServiceError(err);
         warnings.push(
           `The start page failed (${startError.code}: ${startError.message}); links come from the other sources`,
@@ -192,15 +201,15 @@ export async function runMap(deps: MapDeps, p: PayloadOf<'map'>): Promise<MapJob
     };
 
     // Shallow crawl: same-site, followable, robots-allowed pages linked from the start page.
-    const shallowLinks: ReturnType<typeof extractLinks> = [];
+    const shallowLinks: ExtractedLink[] = [];
     const toVisit = startLinks
       .filter((l) => !l.nofollow && l.key !== startKey && l.key !== finalKey && sameSite(l.url))
       .filter((l) => !NOT_A_PAGE.test(new URL(l.url).pathname))
       .map((l) => l.url);
-    // Only URLs whose robots.txt was read are candidates (the predicate allows unknown origins).
+    // Only URLs whose robots.txt was read are candidates (unknown origins count as allowed).
     const considered = toVisit.slice(0, settings.shallowPages * 3);
-    const allowed = await book.predicate(considered);
-    const queue = considered.filter(allowed).slice(0, settings.shallowPages);
+    await book.loadAll(new Set(considered.map(originOf)));
+    const queue = considered.filter((u) => book.allows(u)).slice(0, settings.shallowPages);
     // Without `search`, stop fetching once the sources clearly hold more than we may return.
     const enough = () => !p.search && startLinks.length + sitemapCount + shallowLinks.length >= p.maxUrls * 2;
     let fetched = 0;
@@ -216,36 +225,81 @@ export async function runMap(deps: MapDeps, p: PayloadOf<'map'>): Promise<MapJob
           });
           fetched++;
           if (page.statusCode < 400 && isHtml(page.contentType)) {
-            for (const l of extractLinks(page.body, page.finalUrl)) shallowLinks.push(l);
+            for (const l of extractPageLinks(page.body, page.finalUrl).links) shallowLinks.push(l);
           }
         } catch (err) {
           logger.debug({ url: next, err: String(err) }, 'map: shallow page failed');
         }
+        // a shallow page's links were parsed synchronously: let the worker's other jobs in
+        if (slicer.due()) await slicer.pause();
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, settings.concurrency) }, worker));
     const sitemaps = await sitemapsDone;
+    if (caller?.aborted) throw cancelled();
 
-    // Merge in answer order by key (the first spelling is listed); the first non-empty link text
-    // wins (used by `search`).
-    const merged = new Map<string, MapCandidate>();
-    const add = (key: string, url: string, text: string) => {
-      const seen = merged.get(key);
-      if (seen === undefined) merged.set(key, { url, text });
-      else if (!seen.text && text) seen.text = text;
+    // Sources in answer order (the start page, its links, sitemaps, shallow links).
+    const sources = function* (): Generator<[key: string, url: string, text: string]> {
+      if (startAllowed && !startError) yield [finalKey, finalUrl, ''];
+      for (const l of startLinks) yield [l.key, l.url, l.text];
+      for (const u of sitemaps.urls) yield [u.key, u.url, ''];
+      for (const l of shallowLinks) yield [l.key, l.url, l.text];
     };
-    if (startAllowed && !startError) add(finalKey, finalUrl, '');
-    for (const l of startLinks) add(l.key, l.url, l.text);
-    for (const u of sitemaps.urls) add(u.key, u.url, '');
-    for (const l of shallowLinks) add(l.key, l.url, l.text);
+    // robots.txt of every same-site origin among them (cheap: string slicing, one Set).
+    const siteOrigins = new Set<string>();
+    for (const [, url] of sources()) {
+      const o = originOf(url);
+      if (!siteOrigins.has(o) && sameSite(url)) siteOrigins.add(o);
+    }
+    await book.loadAll(siteOrigins);
+    if (caller?.aborted) throw cancelled();
 
-    const siteCandidates = [...merged.values()].filter((c) => sameSite(c.url));
-    const robotsAllow = await book.predicate(siteCandidates.map((c) => c.url));
-    let candidates: MapCandidate[] = siteCandidates.filter((c) => robotsAllow(c.url));
-    if (p.search) candidates = rankBySearch(candidates, p.search);
+    // One pass in answer order: de-duplicate by key (first spelling listed, first non-empty link
+    // text kept for `search`), same-site, robots. Without `search` it stops at `maxUrls`.
+    const byKey = new Map<string, MapCandidate | null>(); // null: seen and rejected
+    let candidates: MapCandidate[] = [];
+    let siteFound = 0;
+    let checked = 0;
+    let cut = false;
+    for (const [key, url, text] of sources()) {
+      if (slicer.due() && !(await slicer.pause())) {
+        cut = true;
+        break;
+      }
+      checked++;
+      const seen = byKey.get(key);
+      if (seen !== undefined) {
+        if (seen && !seen.text && text) seen.text = text;
+        continue;
+      }
+      if (!sameSite(url)) {
+        byKey.set(key, null);
+        continue;
+      }
+      siteFound++;
+      if (!book.allows(url)) {
+        byKey.set(key, null);
+        continue;
+      }
+      const c = { url, text };
+      byKey.set(key, c);
+      candidates.push(c);
+      if (!p.search && candidates.length >= p.maxUrls) break;
+    }
+    if (p.search && !cut) {
+      const ranked = await rankBySearchSliced(candidates, p.search, slicer);
+      candidates = ranked.ranked;
+      cut = !ranked.complete;
+    }
+    if (caller?.aborted) throw cancelled();
+    if (cut) {
+      warnings.push(
+        `The time budget ran out while filtering ${p.search ? 'and ranking ' : ''}the URLs found (${checked} checked); the list may be incomplete`,
+      );
+    }
     const links = candidates.slice(0, p.maxUrls).map((c) => c.url);
     // Nothing found anywhere: the start page's failure is the answer (the credit is refunded).
-    if (startError && siteCandidates.length === 0) throw startError;
+    if (startError && siteFound === 0) throw startError;
 
     logger.info(
       {
@@ -257,13 +311,17 @@ export async function runMap(deps: MapDeps, p: PayloadOf<'map'>): Promise<MapJob
         startError: startError?.code,
         shallowPages: fetched,
         budgetExhausted: budget.signal.aborted,
+        filterCut: cut,
+        yields: slicer.yields,
         ms: Date.now() - started,
       },
       'map done',
     );
     return { links, total: links.length, ...(warnings.length ? { warning: warnings.join('; ') } : {}) };
   } finally {
-    clearTimeout(timer);
+    clearTimeout(sourcesTimer);
+    clearTimeout(answerTimer);
+    caller?.removeEventListener('abort', onCaller);
     if (!budget.signal.aborted) budget.abort(new Error('map finished'));
   }
 }
