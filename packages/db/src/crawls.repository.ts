@@ -18,7 +18,7 @@ import {
   markDuplicateTx,
   stopCrawlInTx,
 } from './crawl-frontier.ops';
-import { type Db, inTransaction } from './db';
+import { type Db, inTransaction, type Tx } from './db';
 import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 
@@ -66,6 +66,25 @@ function toView(r: CrawlRow): CrawlView {
     createdAt: r.created_at,
     finishedAt: r.finished_at,
   };
+}
+
+/**
+ * A crawl that just closed with no page crawled (its start page failed — a private address, an HTTP
+ * error, … — and so did every other seed) is `failed`, not `done`: stop reason `error`, and the
+ * error names the start page's code, "The start page could not be crawled (CODE): message". Nothing
+ * was billed (only done pages are), so there is nothing to refund. Same transaction as the closing
+ * page, guarded on `done` with `completed = 0`.
+ */
+async function failIfNothingCrawled(tx: Tx, crawlId: string): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE crawls c SET status = 'failed', stop_reason = 'error', updated_at = now(),
+      error = 'The start page could not be crawled (' || COALESCE(s.error_code, 'INTERNAL') || '): '
+        || COALESCE(s.error, 'no page could be fetched')
+    FROM (
+      SELECT error_code, error FROM crawl_pages
+      WHERE crawl_id = ${crawlId}::uuid ORDER BY depth, created_at LIMIT 1
+    ) s
+    WHERE c.id = ${crawlId}::uuid AND c.status = 'done' AND c.completed = 0`;
 }
 
 /**
@@ -282,6 +301,7 @@ export class CrawlsRepository {
         discovered: 0,
         capped: false,
       });
+      if (crawlFinished) await failIfNothingCrawled(tx, crawlId);
       return { applied: true, crawlFinished };
     });
   }

@@ -28,6 +28,10 @@ export interface CrawlStartDeps {
  * path depth below the start URL (`pathDepth`; deeper than maxDepth = left out), same site,
  * allowed by the rules and robots, within maxPages — and the start page's job.
  * Safe to run twice: seeding inserts nothing twice and page jobs share their page's id.
+ * A crawl that cannot start ends `failed` (stop reason `error`) with the code in its error text:
+ * "The start page could not be crawled (TARGET_FORBIDDEN): robots.txt disallows…" or "The crawl
+ * could not start (CODE): …"; a start page that fails later fails the crawl the same way when no
+ * other page was crawled (`CrawlsRepository.failPage`).
  */
 export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings) {
   const fetchOpts = { dispatcher: deps.dispatcher, userAgent: s.userAgent, timeoutMs: s.robotsTimeoutMs };
@@ -56,7 +60,7 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
         await deps.crawls.stop(
           crawl.crawlId,
           'error',
-          'robots.txt disallows the start URL; nothing was crawled (set ignoreRobotsTxt to crawl it anyway)',
+          'The start page could not be crawled (TARGET_FORBIDDEN): robots.txt disallows the start URL; nothing was crawled (set ignoreRobotsTxt to crawl it anyway)',
         );
         return { crawlId: crawl.crawlId, seeded: 0 };
       }
@@ -93,7 +97,7 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
       const skipped = await deps.crawls.stop(
         crawl.crawlId,
         'error',
-        `The crawl could not start: ${se.message}`,
+        `The crawl could not start (${se.code}): ${se.message}`,
       );
       await removePageJobs(deps.producer, skipped);
       return { crawlId: crawl.crawlId, seeded: 0 };
