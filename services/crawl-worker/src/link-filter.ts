@@ -1,5 +1,5 @@
 import type { CrawlOptions } from '@wcs/db';
-import { compilePathRules, isSameSite, type UrlIdentity } from '@wcs/discovery';
+import { CpuSlicer, compilePathRules, isSameSite, type UrlIdentity } from '@wcs/discovery';
 import type { RobotsCache } from './robots-cache';
 
 // Links to files that are never pages: following them would spend the crawl's maxPages budget
@@ -32,12 +32,18 @@ export class LinkFilter {
     });
   }
 
-  /** The accepted URLs among `found`, de-duplicated by key, in input order, at most `max`. */
+  /**
+   * The accepted URLs among `found`, de-duplicated by key, in input order, at most `max`. Yields
+   * to the event loop every ~10 ms: a start job filters up to CRAWL_SITEMAP_MAX_URLS sitemap URLs,
+   * and awaiting cached robots alone never lets the worker's other jobs (or lock renewal) run.
+   */
   async accept<T extends UrlIdentity>(found: Iterable<T>, max: number): Promise<T[]> {
     const out: T[] = [];
     const seen = new Set<string>();
+    const slicer = new CpuSlicer();
     for (const id of found) {
       if (out.length >= max) break;
+      if (slicer.due()) await slicer.pause();
       if (seen.has(id.key)) continue;
       seen.add(id.key);
       const url = id.url;

@@ -1,0 +1,37 @@
+import { CpuSlicer } from './cpu-slicer';
+
+/** ~`ms` of synchronous work in small steps, like a filtering loop. */
+async function busyLoop(slicer: CpuSlicer, ms: number): Promise<{ steps: number; stopped: boolean }> {
+  const end = performance.now() + ms;
+  let steps = 0;
+  while (performance.now() < end) {
+    if (slicer.due() && !(await slicer.pause())) return { steps, stopped: true };
+    for (let k = 0; k < 200; k++) Math.sqrt(k * steps);
+    steps++;
+  }
+  return { steps, stopped: false };
+}
+
+describe('CpuSlicer', () => {
+  it('lets timers run during a long loop (the loop yields every slice)', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    try {
+      const slicer = new CpuSlicer({ sliceMs: 10 });
+      await busyLoop(slicer, 300);
+      expect(slicer.yields).toBeGreaterThan(10);
+      expect(ticks).toBeGreaterThan(10); // without yields: 0 until the loop ends
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
+  it('stops the loop soon after its signal aborts', async () => {
+    const slicer = new CpuSlicer({ signal: AbortSignal.timeout(50) });
+    const t0 = performance.now();
+    const res = await busyLoop(slicer, 5_000);
+    expect(res.stopped).toBe(true);
+    expect(slicer.stopped).toBe(true);
+    expect(performance.now() - t0).toBeLessThan(1_000);
+  });
+});
