@@ -54,3 +54,31 @@ describe('decodeBody', () => {
     expect(decodeBody(Buffer.from('ok ✓'), 'text/html; charset=x-made-up').text).toBe('ok ✓');
   });
 });
+
+describe('wrong and unknown charsets decode without a crash', () => {
+  it.each([
+    ['an unknown label', 'text/html; charset=x-no-such-charset'],
+    ['an empty label', 'text/html; charset='],
+    ['a quoted garbage label', 'text/html; charset="\u0000;;"'],
+    ['utf-7 (ignored: not a web encoding)', 'text/html; charset=utf-7'],
+  ])('%s falls back to the markup or utf-8', (_name, header) => {
+    const r = decodeBody(Buffer.from('<p>+ADw-script+AD4- héllo</p>'), header);
+    expect(r.charset).toBe('utf-8');
+    expect(r.text).toBe('<p>+ADw-script+AD4- héllo</p>');
+  });
+
+  it('a wrong charset gives mojibake, not an error', () => {
+    const r = decodeBody(Buffer.from('<p>héllo</p>'), 'text/html; charset=shift_jis');
+    expect(typeof r.text).toBe('string');
+    expect(r.text.startsWith('<p>h')).toBe(true);
+  });
+
+  it('a BOM wins over a header that says otherwise', () => {
+    const utf8 = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('café')]);
+    expect(decodeBody(utf8, 'text/html; charset=iso-8859-1')).toEqual({ text: 'café', charset: 'utf-8' });
+  });
+
+  it('<meta charset=utf-16> in ASCII-readable markup means utf-8', () => {
+    expect(decodeBody(Buffer.from('<meta charset="utf-16"><p>héllo</p>')).charset).toBe('utf-8');
+  });
+});

@@ -1,7 +1,9 @@
 /**
- * Bytes → text. Charset precedence: Content-Type header, then BOM, then a <meta charset> /
- * <meta http-equiv> (or <?xml encoding>) in the first 4 KiB, then utf-8. Decoding uses iconv-lite
- * so legacy encodings (windows-1252, shift_jis, euc-kr, gb18030, …) work.
+ * Bytes → text. Charset precedence (WHATWG "decode"): BOM, then the Content-Type header, then a
+ * <meta charset> / <meta http-equiv> (or <?xml encoding>) in the first 4 KiB, then utf-8. Labels
+ * iconv-lite does not know are skipped (never a crash): a wrong or unknown charset yields text,
+ * at worst mojibake. Decoding uses iconv-lite so legacy encodings (windows-1252, shift_jis,
+ * euc-kr, gb18030, …) work.
  */
 import iconv from 'iconv-lite';
 
@@ -31,6 +33,8 @@ export function normalizeCharset(label: string | undefined | null): string | und
     .toLowerCase();
   if (!clean) return undefined;
   const name = ALIASES[clean] ?? clean;
+  // UTF-7 is not a web encoding (WHATWG has no such label) and a known XSS vector: ignore it.
+  if (name === 'utf-7' || name === 'utf7' || name === 'unicode-1-1-utf-7') return undefined;
   return iconv.encodingExists(name) ? name : undefined;
 }
 
@@ -61,7 +65,8 @@ export function charsetFromMarkup(bytes: Uint8Array): string | undefined {
     const direct = /\bcharset\s*=\s*["']?\s*([\w:.-]+)/i.exec(tag);
     if (direct) {
       const cs = normalizeCharset(direct[1]);
-      if (cs) return cs;
+      // Markup readable as ASCII cannot be UTF-16: WHATWG reads such a declaration as utf-8.
+      if (cs) return /^utf-?16/.test(cs) ? 'utf-8' : cs;
     }
   }
   return undefined;
@@ -74,8 +79,9 @@ export interface DecodedBody {
 
 /** Detect the charset (see file comment) and decode; strips a BOM. */
 export function decodeBody(bytes: Uint8Array, contentTypeHeader?: string): DecodedBody {
+  // A BOM is the most reliable signal there is: it wins over a header that says otherwise.
   const charset =
-    charsetFromContentType(contentTypeHeader) ?? charsetFromBom(bytes) ?? charsetFromMarkup(bytes) ?? 'utf-8';
+    charsetFromBom(bytes) ?? charsetFromContentType(contentTypeHeader) ?? charsetFromMarkup(bytes) ?? 'utf-8';
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return { text: iconv.decode(buf, charset, { stripBOM: true }), charset };
 }

@@ -10,6 +10,7 @@ import {
   TargetUnreachableError,
   TimeoutError,
   TooManyRedirectsError,
+  UnsupportedContentTypeError,
 } from '@wcs/errors';
 import type { Dispatcher } from 'undici';
 import { type AddressPolicy, createGuardedAgent, isForbiddenAddress } from './address-policy';
@@ -83,6 +84,33 @@ describe('openUrl / readBody', () => {
         s
           .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'br' })
           .end(zlib.brotliCompressSync(zeros)),
+      '/deflate-bomb': (_q, s) =>
+        s
+          .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'deflate' })
+          .end(zlib.deflateSync(zeros)),
+      '/gzip-gzip-bomb': (_q, s) =>
+        s
+          .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip, gzip' })
+          .end(zlib.gzipSync(zlib.gzipSync(zeros))),
+      '/gzip-then-br': (_q, s) =>
+        s
+          .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip, br' })
+          .end(zlib.brotliCompressSync(zlib.gzipSync('two layers'))),
+      '/deflate-ok': (_q, s) =>
+        s
+          .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'deflate' })
+          .end(zlib.deflateSync('zlib wrapped')),
+      '/duplicated-header': (_q, s) => {
+        // Two Content-Encoding header lines: undici joins them, as HTTP says a list is.
+        s.setHeader('content-encoding', ['gzip', 'gzip']);
+        s.writeHead(200, { 'content-type': 'text/plain' }).end(zlib.gzipSync(zlib.gzipSync('twice')));
+      },
+      '/four-layers': (_q, s) =>
+        s
+          .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip, gzip, gzip, gzip' })
+          .end('x'),
+      '/unknown-encoding': (_q, s) =>
+        s.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'zz-packed' }).end('x'),
       '/gz-no-header': (_q, s) =>
         s.writeHead(200, { 'content-type': 'application/octet-stream' }).end(zlib.gzipSync('inside')),
       '/declared-big': (_q, s) => {
@@ -184,6 +212,51 @@ describe('openUrl / readBody', () => {
         await expect(readBody(res, { maxBytes: 64 * 1024 })).rejects.toBeInstanceOf(TargetTooLargeError);
       },
     );
+
+    it.each(['/deflate-bomb', '/gzip-gzip-bomb', '/duplicated-header'])(
+      '%s: every layer is undone and the decoded bytes are capped',
+      async (path) => {
+        const res = await openUrl(`${server.url}${path}`, { ...base, dispatcher: agent });
+        if (path === '/duplicated-header') {
+          expect((await readBody(res, { maxBytes: 1024 })).toString()).toBe('twice');
+          return;
+        }
+        await expect(readBody(res, { maxBytes: 64 * 1024 })).rejects.toBeInstanceOf(TargetTooLargeError);
+      },
+    );
+
+    it('decodes stacked and zlib-wrapped encodings', async () => {
+      const read = async (path: string) =>
+        (
+          await readBody(await openUrl(`${server.url}${path}`, { ...base, dispatcher: agent }), {
+            maxBytes: 1024,
+          })
+        ).toString();
+      expect(await read('/gzip-then-br')).toBe('two layers');
+      expect(await read('/deflate-ok')).toBe('zlib wrapped');
+    });
+
+    it.each(['/four-layers', '/unknown-encoding'])('%s: refused 415 before reading', async (path) => {
+      await expect(openUrl(`${server.url}${path}`, { ...base, dispatcher: agent })).rejects.toBeInstanceOf(
+        UnsupportedContentTypeError,
+      );
+    });
+
+    it('onHead sees the first bytes and can refuse the body without the typed error being remapped', async () => {
+      const res = await openUrl(`${server.url}/gzip-bomb`, { ...base, dispatcher: agent });
+      const refusal = new UnsupportedContentTypeError('nope');
+      let seen = 0;
+      await expect(
+        readBody(res, {
+          maxBytes: 2 * 1024 * 1024,
+          onHead: (head) => {
+            seen = head.length;
+            throw refusal;
+          },
+        }),
+      ).rejects.toBe(refusal);
+      expect(seen).toBeGreaterThanOrEqual(1024);
+    });
 
     it('truncates at the cap when asked, counting decoded bytes', async () => {
       const res = await openUrl(`${server.url}/gzip-bomb`, { ...base, dispatcher: agent });

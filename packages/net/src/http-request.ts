@@ -14,6 +14,7 @@ import {
   TargetTooLargeError,
   TimeoutError,
   TooManyRedirectsError,
+  UnsupportedContentTypeError,
 } from '@wcs/errors';
 import type { Dispatcher } from 'undici';
 import { type AddressPolicy, bareHost, checkUrl } from './address-policy';
@@ -137,11 +138,48 @@ function resolveLocation(location: string, base: URL): string {
   }
 }
 
-function decoderFor(encoding: string): zlib.Gunzip | zlib.BrotliDecompress | zlib.Inflate | undefined {
+/** Layers of Content-Encoding undone at most ("gzip, gzip" is legal; fifty layers is an attack). */
+export const MAX_CONTENT_ENCODINGS = 3;
+
+type Decoder = zlib.Gunzip | zlib.BrotliDecompress | zlib.Unzip;
+
+function decoderFor(encoding: string): Decoder | undefined {
   if (encoding === 'gzip' || encoding === 'x-gzip') return zlib.createGunzip();
   if (encoding === 'br') return zlib.createBrotliDecompress();
-  if (encoding === 'deflate') return zlib.createInflate();
+  // Unzip reads zlib-wrapped deflate (the standard) and also gzip mislabelled as deflate.
+  if (encoding === 'deflate') return zlib.createUnzip();
   return undefined;
+}
+
+/**
+ * The decoders for a Content-Encoding header, in the order to apply them (the header lists
+ * encodings in the order they were applied). Unknown codings and too many layers are refused
+ * (415): their bytes would only be garbage to convert.
+ */
+function decodersFor(header: string): Decoder[] {
+  const codings = header
+    .toLowerCase()
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '' && c !== 'identity');
+  if (codings.length > MAX_CONTENT_ENCODINGS) {
+    throw new UnsupportedContentTypeError(
+      `Content-Encoding has ${codings.length} layers (at most ${MAX_CONTENT_ENCODINGS})`,
+      { details: { contentEncoding: header.slice(0, 200) } },
+    );
+  }
+  const decoders: Decoder[] = [];
+  for (const coding of codings.reverse()) {
+    const d = decoderFor(coding);
+    if (!d) {
+      for (const made of decoders) made.destroy();
+      throw new UnsupportedContentTypeError(`Unsupported Content-Encoding: ${coding.slice(0, 50)}`, {
+        details: { contentEncoding: header.slice(0, 200) },
+      });
+    }
+    decoders.push(d);
+  }
+  return decoders;
 }
 
 /** Pipe through gunzip when the first two bytes are the gzip magic number. */
@@ -276,14 +314,22 @@ export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<Opened
         discard(res.body);
         throw tooLarge(url.host, opts.maxBytes);
       }
-      const decoder = decoderFor((headerValue(res.headers['content-encoding']) ?? '').trim().toLowerCase());
-      let decoded: Readable = decoder ? pipeline(res.body, decoder, () => undefined) : res.body;
+      let decoders: Decoder[];
+      try {
+        decoders = decodersFor(headerValue(res.headers['content-encoding']) ?? '');
+      } catch (err) {
+        discard(res.body);
+        throw err;
+      }
+      // Decoded bytes are counted by readBody, after every layer: a bomb stops at the cap.
+      let decoded: Readable =
+        decoders.length > 0 ? (pipeline([res.body, ...decoders], () => undefined) as Readable) : res.body;
       if (opts.gunzipByMagic) decoded = gunzipByMagic(decoded);
       const finalHost = url.host;
       const close = () => {
         cleanup();
         discard(res.body);
-        decoder?.destroy();
+        for (const d of decoders) d.destroy();
         if (!decoded.destroyed) decoded.destroy();
       };
       decoded.on('close', cleanup);
@@ -316,6 +362,13 @@ export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<Opened
 export interface ReadBodyOptions {
   /** Cap on decoded bytes. */
   maxBytes: number;
+  /**
+   * Called once with the first `headBytes` decoded bytes (or the whole body if shorter), before
+   * the rest is read: throw to refuse the body (content sniffing) without downloading it.
+   */
+  onHead?: (head: Buffer) => void;
+  /** Default 1024 (the sniff window of content-sniff.ts). */
+  headBytes?: number;
   /** 'throw' (default): TargetTooLargeError past the cap; 'truncate': keep the first maxBytes. */
   overflow?: 'throw' | 'truncate';
 }
@@ -328,9 +381,29 @@ export async function readBody(res: OpenedResponse, opts: ReadBodyOptions): Prom
   const max = opts.maxBytes;
   const chunks: Buffer[] = [];
   let size = 0;
+  const headBytes = opts.headBytes ?? 1024;
+  let headSeen = !opts.onHead;
+  const inspect = () => {
+    headSeen = true;
+    try {
+      opts.onHead?.(Buffer.concat(chunks, size));
+    } catch (err) {
+      throw new HeadRefused(err);
+    }
+  };
   try {
     for await (const chunk of res.body) {
       const buf = chunk as Buffer;
+      if (!headSeen && size + buf.length >= headBytes) {
+        chunks.push(buf);
+        size += buf.length;
+        inspect();
+        if (size > max) {
+          if (opts.overflow !== 'truncate') throw tooLarge(new URL(res.url).host, max);
+          return Buffer.concat(chunks, size).subarray(0, max);
+        }
+        continue;
+      }
       if (size + buf.length > max) {
         if (opts.overflow !== 'truncate') throw tooLarge(new URL(res.url).host, max);
         chunks.push(buf.subarray(0, max - size));
@@ -340,10 +413,17 @@ export async function readBody(res: OpenedResponse, opts: ReadBodyOptions): Prom
       size += buf.length;
       chunks.push(buf);
     }
+    if (!headSeen) inspect();
   } catch (err) {
+    if (err instanceof HeadRefused) throw err.reason;
     throw res.mapBodyError(err);
   } finally {
     res.close();
   }
   return Buffer.concat(chunks, size);
+}
+
+/** Carries what `onHead` threw past the network-error mapping, unchanged. */
+class HeadRefused {
+  constructor(readonly reason: unknown) {}
 }

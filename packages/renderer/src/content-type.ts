@@ -1,6 +1,10 @@
-/** Which response types the renderer returns as text, and sniffing when the server sends no Content-Type. */
+/**
+ * Which response types the renderer returns as text. The header is checked before reading
+ * (`assertSupportedContentType`), the first bytes after (`assertTextBody`, content-sniff.ts of
+ * @wcs/net): a binary body is 415 whatever it was declared as, in both engines.
+ */
 import { UnsupportedContentTypeError } from '@wcs/errors';
-import { isTextMediaType, mimeTypeOf } from '@wcs/net';
+import { isTextMediaType, mimeTypeOf, sniffContent } from '@wcs/net';
 
 export { mimeTypeOf };
 
@@ -17,18 +21,25 @@ export function assertSupportedContentType(mime: string): void {
   }
 }
 
+/**
+ * The effective media type of a body from its first bytes (any prefix of ≥ 1 KiB, or the whole
+ * body) and its raw Content-Type header; UnsupportedContentTypeError (415) when the bytes are
+ * binary — a PNG served as text/html is refused before it is converted or billed.
+ */
+export function assertTextBody(head: Uint8Array, contentTypeHeader: string | undefined): string {
+  const sniffed = sniffContent(head, contentTypeHeader);
+  if (sniffed.binary) {
+    const declared = mimeTypeOf(contentTypeHeader);
+    throw new UnsupportedContentTypeError(
+      `Unsupported content type: ${sniffed.mime}${declared && declared !== sniffed.mime ? ` (declared ${declared})` : ''}`,
+      { details: { contentType: sniffed.mime, declaredContentType: declared, reason: sniffed.reason } },
+    );
+  }
+  return sniffed.mime;
+}
+
 /** Best guess from the first bytes, for responses without a Content-Type. Undefined = binary. */
 export function sniffContentType(bytes: Uint8Array): string | undefined {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024));
-  let text = head.toString('latin1');
-  if (text.startsWith('\xef\xbb\xbf')) text = text.slice(3);
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('<?xml')) return /<(html|!doctype html)/i.test(trimmed) ? 'text/html' : 'text/xml';
-  if (trimmed.startsWith('<')) return 'text/html';
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) return 'application/json';
-  // NUL or other control bytes (except tab/CR/LF/FF/ESC) mean binary.
-  for (const b of head) {
-    if (b < 0x09 || (b > 0x0d && b < 0x20 && b !== 0x1b)) return undefined;
-  }
-  return 'text/plain';
+  const sniffed = sniffContent(bytes, undefined);
+  return sniffed.binary ? undefined : sniffed.mime;
 }

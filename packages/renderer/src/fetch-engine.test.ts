@@ -234,3 +234,74 @@ describe('fetch engine: limits and failures', () => {
     }
   });
 });
+
+describe('fetch engine: content decided by the bytes', () => {
+  const PNG = Buffer.from([
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52,
+  ]);
+  const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n');
+  const ZIP = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0]), Buffer.alloc(2048, 7)]);
+  const RANDOM = Buffer.alloc(1_500_000);
+  for (let i = 0, x = 12345; i < RANDOM.length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    RANDOM[i] = x >>> 24;
+  }
+  const LATIN1 = Buffer.from(
+    '<html><body><p>caf\xe9 d\xe9j\xe0 vu \x93quoted\x94</p></body></html>',
+    'latin1',
+  );
+  const SJIS = Buffer.from([0x3c, 0x70, 0x3e, 0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea, 0x3c, 0x2f, 0x70, 0x3e]);
+  const bodies: Record<string, [Buffer, string | undefined]> = {
+    '/png-as-html': [PNG, 'text/html; charset=utf-8'],
+    '/pdf-as-html': [PDF, 'text/html'],
+    '/zip-as-text': [ZIP, 'text/plain'],
+    '/random-as-html': [RANDOM, 'text/html'],
+    '/random-untyped': [RANDOM, undefined],
+    '/unknown-charset': [LATIN1, 'text/html; charset=x-made-up'],
+    '/wrong-charset': [LATIN1, 'text/html; charset=utf-8'],
+    '/sjis-undeclared': [SJIS, 'text/html'],
+  };
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    server = createHttpServer((req, res) => {
+      const entry = bodies[req.url ?? ''];
+      if (!entry) return void res.writeHead(404).end();
+      const [body, type] = entry;
+      res.writeHead(200, type ? { 'content-type': type } : {});
+      res.end(body);
+    });
+    base = `http://127.0.0.1:${await listen(server)}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it.each(['/png-as-html', '/pdf-as-html', '/zip-as-text', '/random-as-html', '/random-untyped'])(
+    '%s is 415 UNSUPPORTED_CONTENT_TYPE',
+    async (path) => {
+      const err = await renderer.render({ url: `${base}${path}`, engine: 'fetch' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UnsupportedContentTypeError);
+      expect((err as UnsupportedContentTypeError).status).toBe(415);
+    },
+  );
+
+  it('names the detected type next to the declared one', async () => {
+    const err = await renderer
+      .render({ url: `${base}/png-as-html`, engine: 'fetch' })
+      .catch((e: unknown) => e);
+    expect((err as Error).message).toBe('Unsupported content type: image/png (declared text/html)');
+  });
+
+  it('text with wrong, unknown or undeclared charsets passes', async () => {
+    const unknown = await renderer.render({ url: `${base}/unknown-charset`, engine: 'fetch' });
+    expect(unknown.contentType).toBe('text/html');
+    expect(unknown.body).toContain('<p>caf');
+    const wrong = await renderer.render({ url: `${base}/wrong-charset`, engine: 'fetch' });
+    expect(wrong.body).toContain('vu'); // mojibake for the accents, but text
+    const sjis = await renderer.render({ url: `${base}/sjis-undeclared`, engine: 'fetch' });
+    expect(sjis.contentType).toBe('text/html');
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Plain HTTP engine: one `openUrl` from @wcs/net (address policy on every hop and at connect time,
  * redirects, decompression, typed errors), then the renderer's own rules: refuse non-text types
- * before reading, cap the body after decompression, decode the charset.
+ * before reading and binary bytes after the first KiB (415 either way), cap the body after
+ * decompression, decode the charset.
  */
 import {
   type AddressPolicy,
@@ -12,7 +13,7 @@ import {
   openUrl,
   readBody,
 } from '@wcs/net';
-import { assertSupportedContentType, sniffContentType } from './content-type';
+import { assertSupportedContentType, assertTextBody } from './content-type';
 import type { Engine, RenderContext, RendererLogger, RenderRequest, RenderResult } from './types';
 
 export interface FetchEngineOptions {
@@ -55,21 +56,23 @@ export class FetchEngine implements Engine {
     });
     if (res.redirects.length > 0)
       this.opts.logger?.debug({ from: req.url, to: res.url, hops: res.redirects.length }, 'redirected');
-    let mime = res.mime;
     // Refuse binary types before downloading them.
-    if (mime) {
+    if (res.mime) {
       try {
-        assertSupportedContentType(mime);
+        assertSupportedContentType(res.mime);
       } catch (err) {
         res.close();
         throw err;
       }
     }
-    const bytes = await readBody(res, { maxBytes: this.opts.maxBodyBytes });
-    if (!mime) {
-      mime = sniffContentType(bytes) ?? 'application/octet-stream';
-      assertSupportedContentType(mime);
-    }
+    // …and binary bytes whatever the header says, from the first KiB, before reading the rest.
+    let mime = res.mime;
+    const bytes = await readBody(res, {
+      maxBytes: this.opts.maxBodyBytes,
+      onHead: (head) => {
+        mime = assertTextBody(head, res.contentType || undefined);
+      },
+    });
     return {
       requestedUrl: req.url,
       finalUrl: res.url,
