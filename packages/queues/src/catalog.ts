@@ -1,6 +1,7 @@
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import { extractJobResult, mapJobResult, scrapeJobResult } from './document.contract';
+import { budgetStartedAtField, deadlineAtField } from './job-budget';
 
 /**
  * The queue catalog: every queue's name, payload schema and default job options in one place.
@@ -19,18 +20,27 @@ export const scrapePayload = z.object({
   engine: engineChoice.default('auto'),
   waitForMs: z.number().int().min(0).max(30_000).default(0),
   timeoutMs: z.number().int().min(1_000).max(120_000),
+  /** When the caller stops waiting (epoch ms); every worker aborts the job then (job-budget.ts). */
+  deadlineAt: deadlineAtField,
 });
 
 export const batchItemPayload = z.object({
   batchId: z.string().min(1),
   itemId: z.string().min(1),
+  /** Start of the attempts' shared budget (written by the worker before a retry; job-budget.ts). */
+  budgetStartedAt: budgetStartedAtField,
 });
 
 /** Start of a crawl: robots.txt, sitemap seeds, the first frontier rows (crawl-worker). */
 export const crawlStartPayload = z.object({ crawlId: z.string().min(1) });
 
 /** One page of a crawl's frontier; the page row in PostgreSQL holds everything else. */
-export const crawlPagePayload = z.object({ crawlId: z.string().min(1), pageId: z.string().min(1) });
+export const crawlPagePayload = z.object({
+  crawlId: z.string().min(1),
+  pageId: z.string().min(1),
+  /** Start of the attempts' shared budget (written by the worker before a retry; job-budget.ts). */
+  budgetStartedAt: budgetStartedAtField,
+});
 
 /** A map request; the gateway waits for `MapJobResult`. */
 export const mapPayload = z.object({
@@ -42,6 +52,8 @@ export const mapPayload = z.object({
   includeSubdomains: z.boolean().default(false),
   ignoreSitemap: z.boolean().default(false),
   timeoutMs: z.number().int().min(1_000).max(120_000),
+  /** When the caller stops waiting (epoch ms); every worker aborts the job then (job-budget.ts). */
+  deadlineAt: deadlineAtField,
 });
 
 /** An extract request; the gateway waits for `ExtractJobResult`. No model keys: the worker has them. */
@@ -53,6 +65,8 @@ export const extractPayload = z.object({
   schema: z.record(z.string(), z.json()).optional(),
   prompt: z.string().max(10_000).optional(),
   timeoutMs: z.number().int().min(1_000).max(300_000),
+  /** When the caller stops waiting (epoch ms); every worker aborts the job then (job-budget.ts). */
+  deadlineAt: deadlineAtField,
 });
 
 /** One check of a monitor (fired by its BullMQ job scheduler, or once at creation as the baseline). */

@@ -3,6 +3,8 @@ export { DelayedError } from 'bullmq';
 export * from './catalog';
 export * from './connection';
 export * from './document.contract';
+export * from './job-budget';
+export * from './job-cancel';
 export * from './producer';
 export * from './redis-errors';
 export * from './wait';

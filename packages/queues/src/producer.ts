@@ -1,10 +1,22 @@
 import { ServiceUnavailableError } from '@wcs/errors';
-import { type JobsOptions, Queue, QueueEvents } from 'bullmq';
+import { type Job, type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { type PayloadInputOf, type PayloadOf, type QueueName, queueCatalog } from './catalog';
+import {
+  jobResults,
+  type PayloadInputOf,
+  type PayloadOf,
+  type QueueName,
+  queueCatalog,
+  type ResultOf,
+  type WaitedQueue,
+} from './catalog';
 import { createRedisConnection } from './connection';
+import { type CancelReason, publishCancel } from './job-cancel';
 import { RedisErrorLog, type RedisErrorLogger } from './redis-errors';
-import { QUEUE_CLOSED_MESSAGE } from './wait';
+import { QUEUE_CLOSED_MESSAGE, waitForJob } from './wait';
+
+/** What became of a cancel: removed before any worker took it, or sent to the worker running it. */
+export type CancelOutcome = 'removed' | 'signalled' | 'failed';
 
 /** Typed, validated enqueue for every queue of the catalog; one shared fail-fast connection. */
 export class QueueProducer {
@@ -13,6 +25,9 @@ export class QueueProducer {
   private readonly eventConnections: Redis[] = [];
   readonly connection: Redis;
   private readonly errors: RedisErrorLog;
+  /** Jobs someone is waiting on (queue + id), cancelled at close when their wait is cut. */
+  private readonly waited = new Map<string, { name: QueueName; jobId: string }>();
+  private readonly logger: RedisErrorLogger | undefined;
 
   constructor(
     private readonly redisUrl: string,
@@ -20,6 +35,7 @@ export class QueueProducer {
     /** Where Redis errors go (rate-limited, see RedisErrorLog); without a logger they are dropped. */
     opts: { logger?: RedisErrorLogger; errorLogIntervalMs?: number } = {},
   ) {
+    this.logger = opts.logger;
     this.errors = new RedisErrorLog(opts.logger, { intervalMs: opts.errorLogIntervalMs });
     this.connection = createRedisConnection(redisUrl, 'producer');
     // ioredis emits 'error' on every failed reconnect; unhandled it would crash the process.
@@ -87,7 +103,60 @@ export class QueueProducer {
     }
   }
 
+  /**
+   * Stop a job someone no longer waits for: remove it if no worker took it yet, and tell every
+   * worker of the queue (job-cancel.ts) so the one running it aborts. Best effort, never throws:
+   * the job's deadline (job-budget.ts) stops it anyway when Redis cannot carry the cancel.
+   */
+  async cancel(name: QueueName, jobId: string, reason: CancelReason): Promise<CancelOutcome> {
+    try {
+      // Removal first: once a job is finished the message is moot, and removing the record of a
+      // job that a just-sent cancel made fail would hide why it failed. 0 = a worker holds it.
+      if ((await this.queue(name).remove(jobId)) === 1) return 'removed';
+      await publishCancel(this.connection, this.prefix, name, { jobId, reason });
+      return 'signalled';
+    } catch (err) {
+      this.logger?.error({ err: String(err), queue: name, jobId }, 'job cancel could not be sent');
+      return 'failed';
+    }
+  }
+
+  /**
+   * `waitForJob` for a catalog queue with its result schema, plus cancellation: when the wait gives
+   * up (timeout, `signal` = the client went away, this producer closing) the job is cancelled
+   * before the error reaches the caller, so no worker keeps working for nobody.
+   */
+  async waitFor<N extends WaitedQueue>(
+    name: N,
+    job: Job,
+    timeoutMs: number,
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<ResultOf<N>> {
+    const jobId = job.id ?? '';
+    const key = `${name}:${jobId}`;
+    this.waited.set(key, { name, jobId });
+    let stopped: CancelReason | undefined;
+    try {
+      // (Indexing the catalog by a generic N loses the schema's output type; the parse gave it.)
+      return (await waitForJob(job, this.queueEvents(name), timeoutMs, jobResults[name], {
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        onStop: (why) => {
+          stopped = why;
+        },
+      })) as ResultOf<N>;
+    } finally {
+      // Deleted first: a close() running meanwhile does not cancel the same job twice.
+      const stillTracked = this.waited.delete(key);
+      if (stopped && stillTracked) await this.cancel(name, jobId, stopped);
+    }
+  }
+
   async close(): Promise<void> {
+    // Cancel what is still waited for while the connection is up (the gateway drains first, so
+    // these are requests cut at its deadline); their waits then fail below, and nothing cancels twice.
+    const cut = [...this.waited.values()];
+    this.waited.clear();
+    await Promise.allSettled(cut.map((w) => this.cancel(w.name, w.jobId, 'shutdown')));
     // Release every waitUntilFinished still pending (BullMQ listens for 'closing' on the job's
     // queue but no longer emits it): each waiter fails at once instead of holding its timer —
     // up to a scrape's budget — and the gateway's handler refunds its charge.

@@ -1,8 +1,10 @@
-import { encodeError, toServiceError } from '@wcs/errors';
+import { encodeError, ServiceError, toServiceError } from '@wcs/errors';
 import { DelayedError, type Job, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type PayloadOf, type QueueName, queueCatalog } from './catalog';
 import { createRedisConnection } from './connection';
+import { deadlineError, type JobContext, jobClock, jobDeadline } from './job-budget';
+import { CancelSubscriber, cancelledError } from './job-cancel';
 import { RedisErrorLog } from './redis-errors';
 
 export interface WorkerLogger {
@@ -21,6 +23,10 @@ export interface DefineWorkerOptions {
   logger?: WorkerLogger;
   /** Redis errors are logged at most once per this interval (default 15 s). */
   errorLogIntervalMs?: number;
+  /** Total time of a job across its attempts (see job-budget.ts); none: only a payload deadline. */
+  budgetMs?: number;
+  /** After an abort, how long the processor gets to wind down before the job is failed anyway. */
+  abortGraceMs?: number;
 }
 
 export interface DefinedWorker {
@@ -28,61 +34,180 @@ export interface DefinedWorker {
   close(): Promise<void>;
 }
 
+export type JobProcessor<N extends QueueName, R> = (
+  payload: PayloadOf<N>,
+  job: Job,
+  ctx: JobContext,
+) => Promise<R>;
+
+export const ABORT_GRACE_MS = 5_000;
+
 /**
  * A BullMQ worker for one catalog queue. The payload is parsed again on the way out (a malformed
  * job fails once, unrecoverably). Thrown errors become wire-encoded ServiceErrors so their code and
  * HTTP status survive the queue; non-retryable ones are UnrecoverableError so BullMQ stops retrying.
+ *
+ * Every job runs under an AbortSignal (`ctx.signal`) that fires at its deadline (job-budget.ts), on
+ * a cancel from another process (job-cancel.ts) or on `worker.cancelJob`. A job whose signal fired
+ * is never retried; a processor that does not stop within `abortGraceMs` is left behind and its job
+ * failed, so the job is terminal (not re-run as stalled) and its slot free.
  */
 export function defineWorker<N extends QueueName, R>(
   name: N,
-  processor: (payload: PayloadOf<N>, job: Job) => Promise<R>,
+  processor: JobProcessor<N, R>,
   opts: DefineWorkerOptions,
 ): DefinedWorker {
   const errors = new RedisErrorLog(opts.logger, { intervalMs: opts.errorLogIntervalMs });
   const role = `worker:${name}`;
   const connection: Redis = errors.watch(createRedisConnection(opts.redisUrl, 'worker'), role);
-  const schema = queueCatalog[name].payload;
-  const worker = new Worker(
+  const cancels = new CancelSubscriber(
+    errors.watch(createRedisConnection(opts.redisUrl, 'worker'), `${role}:cancel`),
+    connection,
+    opts.prefix,
     name,
-    async (job: Job) => {
-      const parsed = schema.safeParse(job.data);
-      if (!parsed.success) {
-        throw new UnrecoverableError(
-          encodeError(new Error(`Invalid ${name} payload: ${parsed.error.message}`)),
-        );
-      }
-      try {
-        return await processor(parsed.data as PayloadOf<N>, job);
-      } catch (err) {
-        // A processor that moved its job to the delayed set (job.moveToDelayed) must throw
-        // DelayedError itself, unwrapped, or BullMQ would count it as a failure.
-        if (err instanceof DelayedError) throw err;
-        const se = toServiceError(err);
-        const encoded = encodeError(se);
-        // Unknown failures (a DB hiccup, say) get the queue's bounded retries; target errors don't.
-        if (!se.retryable && se.code !== 'INTERNAL') throw new UnrecoverableError(encoded);
-        throw new Error(encoded);
-      }
-    },
-    {
-      connection,
-      prefix: opts.prefix,
-      concurrency: opts.concurrency,
-      lockDuration: opts.lockDurationMs,
-      stalledInterval: opts.stalledIntervalMs,
-      maxStalledCount: 2,
-      autorun: true,
-    } satisfies WorkerOptions,
+    (raw) => opts.logger?.warn({ queue: name, raw: raw.slice(0, 200) }, 'malformed cancel message'),
   );
+  const schema = queueCatalog[name].payload;
+  const graceMs = opts.abortGraceMs ?? ABORT_GRACE_MS;
+  // BullMQ hands the processor its own AbortSignal (worker.cancelJob) only when it declares three
+  // parameters: keep `_token` and `bullSignal` in the signature.
+  const run = async (job: Job, _token?: string, bullSignal?: AbortSignal) => {
+    const parsed = schema.safeParse(job.data);
+    if (!parsed.success) {
+      throw new UnrecoverableError(
+        encodeError(new Error(`Invalid ${name} payload: ${parsed.error.message}`)),
+      );
+    }
+    const startedAt = Date.now();
+    const clock = jobClock.safeParse(job.data);
+    const deadlineAt = jobDeadline(clock.success ? clock.data : {}, startedAt, opts.budgetMs);
+    const controller = new AbortController();
+    const jobId = job.id ?? '';
+    const timer =
+      deadlineAt === null
+        ? undefined
+        : setTimeout(
+            () => controller.abort(deadlineError(deadlineAt, startedAt)),
+            Math.max(0, deadlineAt - startedAt),
+          );
+    const onBullAbort = () => controller.abort(cancelledError(String(bullSignal?.reason ?? 'cancelled')));
+    if (bullSignal?.aborted) onBullAbort();
+    else bullSignal?.addEventListener('abort', onBullAbort, { once: true });
+    try {
+      const marked = await cancels.watch(jobId, controller);
+      if (marked) controller.abort(cancelledError(marked));
+      const work = processor(parsed.data as PayloadOf<N>, job, { signal: controller.signal, deadlineAt });
+      return await settleWithin(work, controller.signal, graceMs, () =>
+        opts.logger?.warn(
+          { queue: name, jobId, graceMs },
+          'processor did not stop after its abort; job failed, work left to finish in the background',
+        ),
+      );
+    } catch (err) {
+      // A processor that moved its job to the delayed set (job.moveToDelayed) must throw
+      // DelayedError itself, unwrapped, or BullMQ would count it as a failure.
+      if (err instanceof DelayedError) throw err;
+      if (controller.signal.aborted) {
+        // Deadline or cancel: retrying cannot help. The processor's own error wins when it is
+        // one of ours (a clearer message); otherwise the abort reason says what happened.
+        const reason = err instanceof ServiceError ? err : toServiceError(controller.signal.reason);
+        throw new UnrecoverableError(encodeError(reason));
+      }
+      const se = toServiceError(err);
+      const encoded = encodeError(se);
+      // Unknown failures (a DB hiccup, say) get the queue's bounded retries; target errors don't.
+      if (!se.retryable && se.code !== 'INTERNAL') throw new UnrecoverableError(encoded);
+      await startBudgetClock(
+        job,
+        opts.budgetMs,
+        clock.success ? clock.data.budgetStartedAt : undefined,
+        startedAt,
+      ).catch((e: unknown) =>
+        opts.logger?.warn({ err: e, queue: name, jobId }, 'could not record the budget start'),
+      );
+      throw new Error(encoded);
+    } finally {
+      clearTimeout(timer);
+      bullSignal?.removeEventListener('abort', onBullAbort);
+      cancels.unwatch(jobId, controller);
+    }
+  };
+  const worker = new Worker(name, run, {
+    connection,
+    prefix: opts.prefix,
+    concurrency: opts.concurrency,
+    lockDuration: opts.lockDurationMs,
+    stalledInterval: opts.stalledIntervalMs,
+    maxStalledCount: 2,
+    // Started once the cancel channel is subscribed, so no job runs deaf to its cancel.
+    autorun: false,
+  } satisfies WorkerOptions);
   // Mostly lost connections while Redis is down: rate-limited like the connection's own errors.
   errors.watch(worker, role);
+  let closed = false;
+  void cancels.ready.then(
+    () => {
+      if (!closed)
+        worker.run().catch((err: unknown) => opts.logger?.error({ err, queue: name }, 'worker stopped'));
+    },
+    (err: unknown) => opts.logger?.error({ err, queue: name }, 'cancel channel subscribe failed'),
+  );
   return {
     worker,
     async close() {
+      closed = true;
       await worker.close();
+      cancels.close();
       connection.disconnect();
     },
   };
+}
+
+/**
+ * The processor's outcome; once `signal` fires, at most `graceMs` more, then the abort reason. A
+ * processor deaf to its signal (a CPU-bound step) must not keep the job, its lock and its slot.
+ */
+async function settleWithin<R>(
+  work: Promise<R>,
+  signal: AbortSignal,
+  graceMs: number,
+  onAbandon: () => void,
+): Promise<R> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const abandoned = new Promise<never>((_, reject) => {
+    const giveUp = () => {
+      onAbandon();
+      reject(signal.reason);
+    };
+    onAbort = () => {
+      timer = setTimeout(giveUp, graceMs);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  // A late rejection of abandoned work must not surface as an unhandled rejection.
+  work.catch(() => undefined);
+  abandoned.catch(() => undefined);
+  try {
+    return await Promise.race([work, abandoned]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Before a retry: the job's data remembers when its first failed attempt started (job-budget.ts). */
+async function startBudgetClock(
+  job: Job,
+  budgetMs: number | undefined,
+  known: number | undefined,
+  startedAt: number,
+): Promise<void> {
+  if (budgetMs === undefined || known !== undefined) return;
+  const data: unknown = job.data;
+  if (typeof data !== 'object' || data === null) return;
+  await job.updateData({ ...data, budgetStartedAt: startedAt });
 }
 
 /**
@@ -96,11 +221,14 @@ export interface WorkerSettings {
   WORKER_STALLED_INTERVAL_MS: number;
 }
 
-/** `defineWorker` with a process's shared options filled in; a queue may set its own concurrency. */
+/**
+ * `defineWorker` with a process's shared options filled in; a queue may set its own concurrency
+ * and its total time budget across attempts (`budgetMs`, see job-budget.ts).
+ */
 export type QueueWorkerDefiner = <N extends QueueName, R>(
   name: N,
-  processor: (payload: PayloadOf<N>, job: Job) => Promise<R>,
-  overrides?: { concurrency?: number },
+  processor: JobProcessor<N, R>,
+  overrides?: { concurrency?: number; budgetMs?: number },
 ) => DefinedWorker;
 
 /**
@@ -122,5 +250,6 @@ export function workerDefiner(
       lockDurationMs: env.WORKER_LOCK_MS,
       stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
       logger,
+      ...(overrides.budgetMs !== undefined ? { budgetMs: overrides.budgetMs } : {}),
     });
 }

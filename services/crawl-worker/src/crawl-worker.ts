@@ -5,6 +5,7 @@ import {
   createRedisConnection,
   type DefinedWorker,
   QueueProducer,
+  RETRY_BUDGET_FACTOR,
   RedisErrorLog,
   workerDefiner,
 } from '@wcs/queues';
@@ -74,6 +75,8 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
           maxLinksPerPage: env.CRAWL_MAX_LINKS_PER_PAGE,
         },
       ),
+      // All attempts of a page share one budget (docs/reliability/job-budgets.md).
+      { budgetMs: RETRY_BUDGET_FACTOR * env.CRAWL_PAGE_TIMEOUT_MS },
     ),
   ];
   const reconciler = new CrawlReconciler(

@@ -2,8 +2,9 @@ import type { Logger } from '@wcs/logger';
 import { createSafeDispatcher } from '@wcs/net';
 import { workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
-import { mapProcessor } from './map.processor';
+import { type MapDeps, runMap } from './map.processor';
 import type { MapWorkerEnv } from './map-worker.env';
+import { signalledRenderer } from './signalled-renderer';
 
 export interface RunningMapWorker {
   close(): Promise<void>;
@@ -23,22 +24,24 @@ export async function startMapWorker(
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
     connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
   });
-  const mapLogger = logger.child({ queue: 'map' });
+  const deps: MapDeps = {
+    renderer,
+    dispatcher,
+    logger: logger.child({ queue: 'map' }),
+    settings: {
+      userAgent: env.USER_AGENT,
+      shallowPages: env.MAP_SHALLOW_PAGES,
+      concurrency: env.MAP_CONCURRENCY,
+      pageTimeoutMs: env.MAP_PAGE_TIMEOUT_MS,
+      sitemapMaxFiles: env.MAP_SITEMAP_MAX_FILES,
+      robotsMaxOrigins: env.MAP_ROBOTS_MAX_ORIGINS,
+    },
+  };
+  // The job's signal (deadline = when the gateway stops waiting, or its cancel) reaches every
+  // page render; runMap's own budget covers robots.txt and sitemaps.
   const worker = workerDefiner(env, logger, { concurrency: env.MAP_WORKER_CONCURRENCY })(
     'map',
-    mapProcessor({
-      renderer,
-      dispatcher,
-      logger: mapLogger,
-      settings: {
-        userAgent: env.USER_AGENT,
-        shallowPages: env.MAP_SHALLOW_PAGES,
-        concurrency: env.MAP_CONCURRENCY,
-        pageTimeoutMs: env.MAP_PAGE_TIMEOUT_MS,
-        sitemapMaxFiles: env.MAP_SITEMAP_MAX_FILES,
-        robotsMaxOrigins: env.MAP_ROBOTS_MAX_ORIGINS,
-      },
-    }),
+    (payload, _job, ctx) => runMap({ ...deps, renderer: signalledRenderer(renderer, ctx.signal) }, payload),
   );
   await worker.worker.waitUntilReady();
   return {

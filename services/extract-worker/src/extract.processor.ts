@@ -1,13 +1,15 @@
 /**
  * `extract` jobs: URL -> main-content markdown (scrapeDocument, onlyMainContent) -> token-budget
  * cut -> model -> validated data. The whole job runs under one budget (`timeoutMs` minus a margin
- * so the gateway gets our answer, not its own timeout); running out while fetching or while the
- * model thinks is a TimeoutError (504). Billing stays with the gateway.
+ * so the gateway gets our answer, not its own timeout, and never past the job's deadline, which
+ * counts the time spent queued); running out while fetching or while the model thinks is a
+ * TimeoutError (504). The job's signal (deadline, or the gateway's cancel when the caller stopped
+ * waiting) aborts both the fetch and the model call. Billing stays with the gateway.
  */
 import { TimeoutError, toServiceError } from '@wcs/errors';
 import { compileRequestSchema, type ProviderChoice, runExtraction } from '@wcs/llm';
 import type { Logger } from '@wcs/logger';
-import type { ExtractJobResult, PayloadOf } from '@wcs/queues';
+import type { ExtractJobResult, Job, JobContext, PayloadOf } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
 import { scrapeDocument } from '@wcs/scraper';
 
@@ -26,20 +28,30 @@ export interface ExtractDeps {
 }
 
 export function extractProcessor(deps: ExtractDeps) {
-  return (payload: PayloadOf<'extract'>): Promise<ExtractJobResult> => runExtract(deps, payload);
+  return (payload: PayloadOf<'extract'>, _job: Job, ctx: JobContext): Promise<ExtractJobResult> =>
+    runExtract(deps, payload, ctx);
 }
 
-export async function runExtract(deps: ExtractDeps, p: PayloadOf<'extract'>): Promise<ExtractJobResult> {
+export async function runExtract(
+  deps: ExtractDeps,
+  p: PayloadOf<'extract'>,
+  job: Partial<JobContext> = {},
+): Promise<ExtractJobResult> {
   const { provider, settings, logger } = deps;
   // Fail before fetching anything: no key, or a schema the gateway should already have refused.
   if (!provider.ok) throw provider.error;
   compileRequestSchema(p.schema);
 
   const started = Date.now();
-  const deadline = started + p.timeoutMs - Math.min(1_500, Math.floor(p.timeoutMs * 0.1));
+  const margin = Math.min(1_500, Math.floor(p.timeoutMs * 0.1));
+  const deadline = Math.min(started + p.timeoutMs, job.deadlineAt ?? Number.POSITIVE_INFINITY) - margin;
   const remaining = () => Math.max(1, deadline - Date.now());
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(new TimeoutError('Extraction timed out; retry')), remaining());
+  // The job's own abort (cancel, hard deadline) stops the same work, with its own reason.
+  const onJobAbort = () => budget.abort(job.signal?.reason);
+  if (job.signal?.aborted) onJobAbort();
+  else job.signal?.addEventListener('abort', onJobAbort, { once: true });
   let phase: 'fetch' | 'model' = 'fetch';
   try {
     const page = await scrapeDocument(deps.renderer, {
@@ -89,13 +101,15 @@ export async function runExtract(deps: ExtractDeps, p: PayloadOf<'extract'>): Pr
       model: result.model,
     };
   } catch (err) {
-    const se = budget.signal.aborted
-      ? new TimeoutError(
-          phase === 'fetch'
-            ? `Extraction timed out fetching ${p.url} (budget ${p.timeoutMs} ms); retry`
-            : `Extraction timed out waiting for the model (budget ${p.timeoutMs} ms); retry`,
-        )
-      : toServiceError(err);
+    const se = job.signal?.aborted
+      ? toServiceError(job.signal.reason)
+      : budget.signal.aborted
+        ? new TimeoutError(
+            phase === 'fetch'
+              ? `Extraction timed out fetching ${p.url} (budget ${p.timeoutMs} ms); retry`
+              : `Extraction timed out waiting for the model (budget ${p.timeoutMs} ms); retry`,
+          )
+        : toServiceError(err);
     logger.warn(
       { requestId: p.requestId, accountId: p.accountId, phase, code: se.code, ms: Date.now() - started },
       'extract failed',
@@ -103,5 +117,6 @@ export async function runExtract(deps: ExtractDeps, p: PayloadOf<'extract'>): Pr
     throw se;
   } finally {
     clearTimeout(timer);
+    job.signal?.removeEventListener('abort', onJobAbort);
   }
 }

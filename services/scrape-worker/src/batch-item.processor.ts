@@ -1,8 +1,8 @@
 import type { OutputFormat } from '@wcs/content';
 import type { BatchesRepository } from '@wcs/db';
-import { toServiceError } from '@wcs/errors';
+import { type ServiceError, toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
-import type { Job, PayloadOf } from '@wcs/queues';
+import { finalTimeout, type Job, type JobContext, type PayloadOf, remainingMs } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
 import { scrapeDocument } from '@wcs/scraper';
 import type { DocumentIndexer } from './document-indexer';
@@ -11,13 +11,20 @@ import { logOwnFailure } from './scrape.processor';
 export interface BatchItemSettings {
   itemTimeoutMs: number;
   maxStarts: number;
+  /** Every attempt of an item shares this (the worker's `budgetMs` for the queue). */
+  budgetMs: number;
 }
+
+/** A retry with less time than this left before the item's deadline is not started. */
+const MIN_ATTEMPT_MS = 1_000;
 
 /**
  * `scrape-batch` jobs. The database is the source of truth: an item already finished is skipped
  * (a re-delivered job after a crash does no work and bills nothing), and every outcome is written
  * with an idempotent transition. Target errors fail the item (and refund its credit); transient
- * ones are retried by the queue until the last attempt, which fails the item.
+ * ones are retried by the queue until the last attempt, or until the next attempt would start
+ * past the item's budget (shared by all attempts, `ctx.deadlineAt`): then the item fails with
+ * TIMEOUT. Each attempt's page gets the job's signal and at most what is left of the budget.
  */
 export function batchItemProcessor(
   deps: { batches: BatchesRepository; renderer: Renderer; logger: Logger; index?: DocumentIndexer },
@@ -26,6 +33,7 @@ export function batchItemProcessor(
   return async (
     payload: PayloadOf<'scrape-batch'>,
     job: Job,
+    ctx: JobContext,
   ): Promise<{ itemId: string; status: string }> => {
     const item = await deps.batches.startItem(payload.itemId);
     if (!item) return { itemId: payload.itemId, status: 'already-finished' };
@@ -37,11 +45,13 @@ export function batchItemProcessor(
       return { itemId: item.itemId, status: 'failed' };
     }
     try {
+      if (ctx.signal.aborted) throw ctx.signal.reason;
       const outcome = await scrapeDocument(deps.renderer, {
         url: item.url,
         format: item.format as OutputFormat,
         onlyMainContent: item.onlyMainContent,
-        timeoutMs: s.itemTimeoutMs,
+        timeoutMs: Math.max(1, Math.min(s.itemTimeoutMs, remainingMs(ctx))),
+        signal: ctx.signal,
       });
       await deps.batches.completeItem(item.itemId, outcome.data);
       // Searchable afterwards (best effort, never throws).
@@ -49,13 +59,34 @@ export function batchItemProcessor(
       return { itemId: item.itemId, status: 'done' };
     } catch (err) {
       logOwnFailure(deps.logger, item.url, err);
-      const se = toServiceError(err);
-      const attempts = job.opts.attempts ?? 1;
-      const lastAttempt = job.attemptsMade + 1 >= attempts;
-      if ((se.retryable || se.code === 'INTERNAL') && !lastAttempt) throw se;
+      const se = outcome(toServiceError(ctx.signal.aborted ? ctx.signal.reason : err), job, ctx, s);
+      if (se === 'retry') throw toServiceError(err);
       deps.logger.debug({ itemId: item.itemId, code: se.code }, 'batch item failed');
       await deps.batches.failItem(item.itemId, { error: se.message, code: se.code });
       return { itemId: item.itemId, status: 'failed' };
     }
   };
+}
+
+/** 'retry' when another attempt is allowed and fits the budget; else the error the item fails with. */
+function outcome(se: ServiceError, job: Job, ctx: JobContext, s: BatchItemSettings): ServiceError | 'retry' {
+  const transient = se.retryable || se.code === 'INTERNAL';
+  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  if (!transient || lastAttempt) return se;
+  if (remainingMs(ctx, Date.now() + nextBackoffMs(job)) < MIN_ATTEMPT_MS) {
+    return finalTimeout(
+      `Batch item gave up after ${job.attemptsMade + 1} attempt(s): its budget of ${s.budgetMs} ms ` +
+        `across retries would run out before the next one (${se.message})`,
+    );
+  }
+  return 'retry';
+}
+
+/** BullMQ's wait before the next attempt (fixed, or exponential: delay × 2^(attempts made)). */
+function nextBackoffMs(job: Job): number {
+  const b = job.opts.backoff;
+  if (b === undefined) return 0;
+  if (typeof b === 'number') return b;
+  const delay = b.delay ?? 0;
+  return b.type === 'exponential' ? delay * 2 ** job.attemptsMade : delay;
 }

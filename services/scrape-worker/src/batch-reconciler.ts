@@ -1,6 +1,6 @@
 import type { BatchesRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
-import type { QueueProducer } from '@wcs/queues';
+import { jobClock, type QueueProducer } from '@wcs/queues';
 import { PeriodicTask } from '@wcs/runtime';
 
 /**
@@ -36,12 +36,19 @@ export class BatchReconciler {
     let requeued = 0;
     for (const item of stranded) {
       const job = await queue.getJob(item.itemId);
+      // The attempts' shared budget keeps counting from where the old job's clock started.
+      let budgetStartedAt: number | undefined;
       if (job) {
         const state = await job.getState();
         if (state !== 'completed' && state !== 'failed' && state !== 'unknown') continue;
+        budgetStartedAt = jobClock.safeParse(job.data).data?.budgetStartedAt;
         await job.remove().catch(() => undefined);
       }
-      await this.deps.producer.enqueue('scrape-batch', item, { jobId: item.itemId });
+      await this.deps.producer.enqueue(
+        'scrape-batch',
+        { ...item, ...(budgetStartedAt ? { budgetStartedAt } : {}) },
+        { jobId: item.itemId },
+      );
       requeued += 1;
     }
     if (requeued > 0) this.deps.logger.info({ requeued }, 're-enqueued stranded batch items');

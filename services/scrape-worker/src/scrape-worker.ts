@@ -1,6 +1,6 @@
 import { BatchesRepository, createDb, DocumentsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
-import { type DefinedWorker, QueueProducer, workerDefiner } from '@wcs/queues';
+import { type DefinedWorker, QueueProducer, RETRY_BUDGET_FACTOR, workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
 import { batchItemProcessor } from './batch-item.processor';
 import { BatchReconciler } from './batch-reconciler';
@@ -22,14 +22,22 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
   const index = createDocumentIndexer({ documents: new DocumentsRepository(db), logger });
   const renderer = createRendererFromEnv(env, logger);
   const define = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY });
+  // All attempts of a batch item share one budget (docs/reliability/job-budgets.md); a scrape's
+  // deadline comes with its payload (when the gateway stops waiting).
+  const itemBudgetMs = RETRY_BUDGET_FACTOR * env.BATCH_ITEM_TIMEOUT_MS;
   const workers = [
     define('scrape', scrapeProcessor(renderer, index, logger)),
     define(
       'scrape-batch',
       batchItemProcessor(
         { batches, renderer, logger, index },
-        { itemTimeoutMs: env.BATCH_ITEM_TIMEOUT_MS, maxStarts: env.BATCH_ITEM_MAX_STARTS },
+        {
+          itemTimeoutMs: env.BATCH_ITEM_TIMEOUT_MS,
+          maxStarts: env.BATCH_ITEM_MAX_STARTS,
+          budgetMs: itemBudgetMs,
+        },
       ),
+      { budgetMs: itemBudgetMs },
     ),
   ];
   const reconciler = new BatchReconciler(

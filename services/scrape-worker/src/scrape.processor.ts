@@ -1,6 +1,6 @@
 import { toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
-import type { PayloadOf, ScrapeJobResult } from '@wcs/queues';
+import { type Job, type JobContext, type PayloadOf, remainingMs, type ScrapeJobResult } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
 import { scrapeDocument } from '@wcs/scraper';
 import type { DocumentIndexer } from './document-indexer';
@@ -15,18 +15,27 @@ export function logOwnFailure(logger: Logger | undefined, url: string, err: unkn
     logger?.error({ err, url, code: se.code }, 'scrape failed in our own code');
 }
 
-/** `scrape` jobs: the gateway waits for this return value (billing stays with the gateway). */
+/** The worker's own timeout fires this long before the job's deadline, so its error is the answer. */
+const ANSWER_MARGIN_MS = 1_000;
+
+/**
+ * `scrape` jobs: the gateway waits for this return value (billing stays with the gateway). The page
+ * gets the job's signal (deadline = when the gateway stops waiting, or its cancel) and a budget
+ * that ends before that deadline even when the job waited in the queue.
+ */
 export function scrapeProcessor(renderer: Renderer, index?: DocumentIndexer, logger?: Logger) {
-  return async (payload: PayloadOf<'scrape'>): Promise<ScrapeJobResult> => {
+  return async (payload: PayloadOf<'scrape'>, _job: Job, ctx: JobContext): Promise<ScrapeJobResult> => {
     let outcome: Awaited<ReturnType<typeof scrapeDocument>>;
     try {
+      const timeoutMs = Math.max(1, Math.min(payload.timeoutMs, remainingMs(ctx) - ANSWER_MARGIN_MS));
       outcome = await scrapeDocument(renderer, {
         url: payload.url,
         format: payload.format,
         onlyMainContent: payload.onlyMainContent,
         engine: payload.engine,
         waitForMs: payload.waitForMs,
-        timeoutMs: payload.timeoutMs,
+        timeoutMs,
+        signal: ctx.signal,
       });
     } catch (err) {
       logOwnFailure(logger, payload.url, err);

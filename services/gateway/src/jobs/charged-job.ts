@@ -1,7 +1,8 @@
 import type { CreditsRepository, LedgerReason } from '@wcs/db';
 import { InternalError, toServiceError } from '@wcs/errors';
-import { jobResults, type PayloadInputOf, type ResultOf, type WaitedQueue, waitForJob } from '@wcs/queues';
+import type { PayloadInputOf, ResultOf, WaitedQueue } from '@wcs/queues';
 import type { GatewayDeps } from '../deps';
+import { type CallerResponse, callerGone } from './caller-gone';
 
 /**
  * Billing of the interactive requests, in one place: reserve credits up front, do the work, settle
@@ -111,7 +112,9 @@ export async function runChargedWork<T>(
 /**
  * The shape of most interactive, billed requests (scrape, map, extract): `runChargedWork` settling
  * to the full cost when the job answers and to nothing when anything fails — the target, the
- * worker, the queue or the wait. The job is enqueued under the request id.
+ * worker, the queue or the wait. The job is enqueued under the request id with `deadlineAt` = the
+ * end of our wait, which every worker enforces; when we stop waiting earlier or on time (timeout,
+ * `signal` = the client went away, shutdown) the job is cancelled before the refund.
  */
 export async function runChargedJob<N extends WaitedQueue>(
   deps: Pick<GatewayDeps, 'credits' | 'producer' | 'pending'>,
@@ -123,8 +126,10 @@ export async function runChargedJob<N extends WaitedQueue>(
     refundReason: LedgerReason;
     queue: N;
     payload: PayloadInputOf<N>;
-    /** How long to wait for the worker's answer. */
+    /** How long to wait for the worker's answer; also the job's deadline. */
     waitMs: number;
+    /** The HTTP response: when its client goes away first, the job is cancelled (callerGone). */
+    caller?: CallerResponse;
   },
 ): Promise<ResultOf<N>> {
   const { value } = await runChargedWork(
@@ -137,11 +142,12 @@ export async function runChargedJob<N extends WaitedQueue>(
       refundReason: a.refundReason,
     },
     async () => {
-      const job = await deps.producer.enqueue(a.queue, a.payload, { jobId: a.requestId });
-      const events = deps.producer.queueEvents(a.queue);
+      const payload = { ...a.payload, deadlineAt: Date.now() + a.waitMs };
+      const job = await deps.producer.enqueue(a.queue, payload, { jobId: a.requestId });
       // Validated against the document contract, not cast: a result outside it is INTERNAL.
-      // (Indexing the catalog by a generic N loses the schema's output type; the parse gave it.)
-      const value = (await waitForJob(job, events, a.waitMs, jobResults[a.queue])) as ResultOf<N>;
+      const value = await deps.producer.waitFor(a.queue, job, a.waitMs, {
+        ...(a.caller ? { signal: callerGone(a.caller) } : {}),
+      });
       return { value, cost: a.cost };
     },
   );

@@ -60,6 +60,7 @@ export function mapRoutes(deps: GatewayDeps): Router {
       },
       // The worker answers before its budget ends; the margin covers queueing and Redis.
       waitMs: body.timeout + 5_000,
+      caller: res,
     });
     res.json({
       success: true,

@@ -48,6 +48,7 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
       },
       // Small margin over the job's own budget so the worker's timeout error wins the race.
       waitMs: timeoutMs + 5_000,
+      caller: res,
     });
     res.json({ success: true, data: result.data } satisfies Body<typeof scrapeResponse>);
   });

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { TimeoutError, toServiceError } from '@wcs/errors';
-import { type DocumentData, type Job, jobResults, outputFormat, waitForJob } from '@wcs/queues';
+import { type DocumentData, type Job, outputFormat } from '@wcs/queues';
 import type { SearchHit } from '@wcs/search';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
+import { callerGone } from '../jobs/caller-gone';
 import { runChargedWork } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
 import { parseBody } from '../validation/parse-body';
@@ -106,6 +107,8 @@ export function searchRoutes(deps: GatewayDeps): Router {
     const budgetMs = body.timeout ?? deps.search.timeoutMs;
     const deadline = Date.now() + budgetMs;
     const requestId = randomUUID();
+    // The client going away cancels the hits' scrapes (and refunds them, as failed pages).
+    const gone = callerGone(res);
     const { value: results, cost } = await runChargedWork(
       deps,
       {
@@ -122,6 +125,7 @@ export function searchRoutes(deps: GatewayDeps): Router {
           deadline,
           requestId,
           accountId: auth.accountId,
+          gone,
         });
         const delivered = results.filter((r) => r.markdown !== null).length;
         return { value: results, cost: delivered * CREDITS_PER_SEARCH_RESULT };
@@ -135,7 +139,14 @@ export function searchRoutes(deps: GatewayDeps): Router {
 /** The provider's hits, each scraped (or served from its stored copy) unless `scrape: false`. */
 async function searchAndScrape(
   deps: GatewayDeps,
-  a: { body: SearchBody; budgetMs: number; deadline: number; requestId: string; accountId: string },
+  a: {
+    body: SearchBody;
+    budgetMs: number;
+    deadline: number;
+    requestId: string;
+    accountId: string;
+    gone: AbortSignal;
+  },
 ): Promise<SearchResult[]> {
   const { body } = a;
   const hits = (
@@ -161,6 +172,7 @@ async function searchAndScrape(
     requestId: a.requestId,
     accountId: a.accountId,
     deadline: a.deadline,
+    gone: a.gone,
   });
   const byHit = new Map(live.map((h, i) => [h, scraped[i]]));
   return hits.map((h) =>
@@ -171,7 +183,14 @@ async function searchAndScrape(
 /** Every hit's page via the `scrape` queue, concurrently; a page that fails is a result with an error. */
 async function scrapeHits(
   deps: GatewayDeps,
-  a: { hits: SearchHit[]; body: SearchBody; requestId: string; accountId: string; deadline: number },
+  a: {
+    hits: SearchHit[];
+    body: SearchBody;
+    requestId: string;
+    accountId: string;
+    deadline: number;
+    gone: AbortSignal;
+  },
 ): Promise<SearchResult[]> {
   // The page's own budget ends a little before ours, so the worker's TIMEOUT error wins the race.
   const pageBudget = Math.min(120_000, Math.max(1_000, a.deadline - Date.now() - 1_000));
@@ -194,13 +213,14 @@ async function scrapeHits(
           format: a.body.format,
           onlyMainContent: a.body.onlyMainContent,
           timeoutMs: pageBudget,
+          // Every worker stops the page when our budget ends, whether or not a cancel reaches it.
+          deadlineAt: a.deadline,
         },
         { jobId },
       );
       return { job };
     }),
   );
-  const events = deps.producer.queueEvents('scrape');
   return Promise.all(
     a.hits.map(async (hit, i): Promise<SearchResult> => {
       const entry = jobs[i];
@@ -208,7 +228,8 @@ async function scrapeHits(
       const waitMs = a.deadline - Date.now();
       if (waitMs <= 0) return failedResult(hit, new TimeoutError('The search time budget ran out; retry'));
       try {
-        const r = await waitForJob(entry.job, events, waitMs, jobResults.scrape);
+        // A wait that gives up (budget, client gone, shutdown) cancels its scrape.
+        const r = await deps.producer.waitFor('scrape', entry.job, waitMs, { signal: a.gone });
         return scrapedResult(hit, r.data, a.body.format);
       } catch (err) {
         // The hit shows only "Internal error": the log keeps why (e.g. a result outside the contract).

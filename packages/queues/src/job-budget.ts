@@ -1,0 +1,69 @@
+import { TimeoutError } from '@wcs/errors';
+import { z } from 'zod';
+
+/**
+ * What bounds a job's total time, retries included. Two sources, the earlier wins:
+ * - `deadlineAt` (epoch ms) in the payload, set by the producer: an interactive job's caller stops
+ *   waiting then, so nothing after it is of use to anyone;
+ * - a worker-side budget (`budgetMs` of `defineWorker`) counted from the start of the first
+ *   attempt that failed and was retried (`budgetStartedAt`, written into the job's data before
+ *   the retry), so every attempt of a job shares one budget. An attempt that ends by moving the
+ *   job to the delayed set (a crawl page waiting for its politeness slot) starts no clock.
+ */
+export const jobClock = z.object({
+  deadlineAt: z.number().int().positive().optional(),
+  budgetStartedAt: z.number().int().positive().optional(),
+});
+export type JobClock = z.infer<typeof jobClock>;
+
+/** Payload field of the interactive queues (scrape, map, extract). */
+export const deadlineAtField = z.number().int().positive().optional();
+/** Payload field of the retried queues (written by the worker, kept by re-enqueues). */
+export const budgetStartedAtField = z.number().int().positive().optional();
+
+/** A retried queue's budget, as a multiple of one attempt's timeout (documented in job-budgets.md). */
+export const RETRY_BUDGET_FACTOR = 2;
+
+/** The absolute deadline of the attempt starting at `attemptStartedAt`, or null when unbounded. */
+export function jobDeadline(clock: JobClock, attemptStartedAt: number, budgetMs?: number): number | null {
+  const fromBudget = budgetMs === undefined ? null : (clock.budgetStartedAt ?? attemptStartedAt) + budgetMs;
+  const fromPayload = clock.deadlineAt ?? null;
+  if (fromBudget === null) return fromPayload;
+  if (fromPayload === null) return fromBudget;
+  return Math.min(fromBudget, fromPayload);
+}
+
+/**
+ * A TimeoutError (same kind, 504) marked not retryable: once a job's budget is spent or it was
+ * cancelled, another attempt cannot help, and processors that retry retryable errors (crawl pages,
+ * batch items) record the failure instead.
+ */
+export function finalTimeout(message: string): TimeoutError {
+  const e = new TimeoutError(message);
+  Object.defineProperty(e, 'retryable', { value: false, enumerable: true });
+  return e;
+}
+
+/** The abort reason when a job's deadline passes. */
+export function deadlineError(deadlineAt: number, startedAt: number): TimeoutError {
+  return finalTimeout(
+    `Job ran out of its time budget (deadline ${new Date(deadlineAt).toISOString()}, ` +
+      `this attempt started ${Math.max(0, deadlineAt - startedAt)} ms before it); not retried`,
+  );
+}
+
+/** What every processor receives besides its payload and job. */
+export interface JobContext {
+  /**
+   * Aborted when the job's deadline passes or the job is cancelled (by the gateway, or by
+   * `worker.cancelJob`); its `reason` is a ServiceError. Pass it to every fetch/render.
+   */
+  signal: AbortSignal;
+  /** Absolute deadline (epoch ms), or null for a job without one. */
+  deadlineAt: number | null;
+}
+
+/** Time left before `deadlineAt` (Infinity without one), never below 0. */
+export function remainingMs(ctx: Pick<JobContext, 'deadlineAt'>, now = Date.now()): number {
+  return ctx.deadlineAt === null ? Number.POSITIVE_INFINITY : Math.max(0, ctx.deadlineAt - now);
+}

@@ -1,0 +1,243 @@
+/**
+ * The cancellation channel and the job clock of @wcs/queues, against the real Redis: a cancel from
+ * another process (a QueueProducer) removes a queued job or aborts the running one on whichever
+ * worker holds it; a cancel sent before the worker took the job still reaches it (marker key);
+ * deadlines and shared retry budgets abort the job's signal and are never retried; a processor
+ * deaf to its signal loses the job after the grace period.
+ */
+import { randomUUID } from 'node:crypto';
+import { decodeError } from '@wcs/errors';
+import {
+  type DefinedWorker,
+  defineWorker,
+  type Job,
+  type JobContext,
+  type JobProcessor,
+  publishCancel,
+  type QueueName,
+  QueueProducer,
+} from '@wcs/queues';
+import { pollUntil, TEST_REDIS_URL } from './harness';
+
+const prefix = () => `t-${randomUUID().slice(0, 8)}`;
+
+interface Seen {
+  starts: number;
+  ctx: JobContext[];
+  abortedAfterMs: number[];
+}
+
+/** A processor that waits for its signal (like a render of a page that never ends). */
+function hangUntilAborted(seen: Seen): JobProcessor<'scrape-batch', string> {
+  return (_p, _job, ctx) => {
+    seen.starts += 1;
+    seen.ctx.push(ctx);
+    const started = Date.now();
+    return new Promise((_, reject) => {
+      const stop = () => {
+        seen.abortedAfterMs.push(Date.now() - started);
+        reject(ctx.signal.reason);
+      };
+      if (ctx.signal.aborted) stop();
+      else ctx.signal.addEventListener('abort', stop, { once: true });
+    });
+  };
+}
+
+function worker<N extends QueueName>(
+  name: N,
+  p: string,
+  processor: JobProcessor<N, unknown>,
+  extra: { budgetMs?: number; abortGraceMs?: number } = {},
+): DefinedWorker {
+  return defineWorker(name, processor, {
+    redisUrl: TEST_REDIS_URL,
+    prefix: p,
+    concurrency: 1,
+    lockDurationMs: 10_000,
+    stalledIntervalMs: 5_000,
+    ...extra,
+  });
+}
+
+async function failedReason(job: Job): Promise<{ code: string; message: string; attemptsMade: number }> {
+  return pollUntil(async () => {
+    const state = await job.getState();
+    if (state !== 'failed') return undefined;
+    const fresh = await job.queue.getJob(job.id ?? '');
+    if (!fresh) return undefined;
+    const err = decodeError(fresh.failedReason);
+    return { code: err.code, message: err.message, attemptsMade: fresh.attemptsMade };
+  }, 10_000);
+}
+
+describe('job cancellation across processes', () => {
+  let producer: QueueProducer;
+  let p: string;
+  const workers: DefinedWorker[] = [];
+
+  beforeEach(() => {
+    p = prefix();
+    producer = new QueueProducer(TEST_REDIS_URL, p);
+  });
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((w) => w.close()));
+    await producer.close();
+  });
+
+  it('aborts the running job on the worker that holds it, and does not retry it', async () => {
+    const seen: Seen = { starts: 0, ctx: [], abortedAfterMs: [] };
+    // Two replicas: only the one holding the job has it to abort.
+    workers.push(worker('scrape-batch', p, hangUntilAborted(seen)));
+    workers.push(worker('scrape-batch', p, hangUntilAborted(seen)));
+    const job = await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'i1' }, { jobId: 'i1' });
+    await pollUntil(async () => (seen.starts === 1 ? true : undefined), 10_000, 20);
+    const sent = Date.now();
+    await expect(producer.cancel('scrape-batch', 'i1', 'disconnect')).resolves.toBe('signalled');
+    const failed = await failedReason(job);
+    const releasedMs = Date.now() - sent;
+    expect(failed.code).toBe('TIMEOUT');
+    expect(failed.message).toMatch(/cancelled: the client disconnected/);
+    // attempts: 3 for this queue, yet one attempt only: a cancelled job is final.
+    expect(failed.attemptsMade).toBe(1);
+    expect(seen.starts).toBe(1);
+    expect(releasedMs).toBeLessThan(2_000);
+    console.log(`cancel → job failed (released) in ${releasedMs} ms`);
+  });
+
+  it('removes a job still waiting in the queue: no worker ever starts it', async () => {
+    const job = await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'i2' }, { jobId: 'i2' });
+    await expect(producer.cancel('scrape-batch', 'i2', 'timeout')).resolves.toBe('removed');
+    expect(await job.getState()).toBe('unknown');
+  });
+
+  it('reaches a job taken after the cancel was published (the marker key)', async () => {
+    await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'i3' }, { jobId: 'i3' });
+    // Only the message and the marker (no removal): as when a worker takes the job in between.
+    await publishCancel(producer.connection, p, 'scrape-batch', { jobId: 'i3', reason: 'timeout' });
+    const seen: Seen = { starts: 0, ctx: [], abortedAfterMs: [] };
+    workers.push(worker('scrape-batch', p, hangUntilAborted(seen)));
+    const job = await producer.queue('scrape-batch').getJob('i3');
+    if (!job) throw new Error('job vanished');
+    const failed = await failedReason(job);
+    expect(failed.message).toMatch(/cancelled: the caller stopped waiting/);
+    expect(seen.abortedAfterMs[0]).toBeLessThan(100);
+  });
+
+  it('waitFor cancels the job when the wait times out or the caller goes away', async () => {
+    const seen: Seen = { starts: 0, ctx: [], abortedAfterMs: [] };
+    const hang: JobProcessor<'scrape', never> = (_p, _j, ctx) => {
+      seen.starts += 1;
+      return new Promise((_, reject) =>
+        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
+      );
+    };
+    workers.push(worker('scrape', p, hang));
+    const payload = (requestId: string) => ({
+      requestId,
+      accountId: 'a',
+      url: 'https://example.com/',
+      format: 'markdown' as const,
+      onlyMainContent: true,
+      timeoutMs: 60_000,
+    });
+    const a = await producer.enqueue('scrape', payload('w1'), { jobId: 'w1' });
+    await expect(producer.waitFor('scrape', a, 300)).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect((await failedReason(a)).message).toMatch(/cancelled: the caller stopped waiting/);
+
+    const b = await producer.enqueue('scrape', payload('w2'), { jobId: 'w2' });
+    await pollUntil(async () => (seen.starts === 2 ? true : undefined), 10_000, 20);
+    const gone = new AbortController();
+    const waiting = producer.waitFor('scrape', b, 30_000, { signal: gone.signal });
+    gone.abort();
+    await expect(waiting).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect((await failedReason(b)).message).toMatch(/cancelled: the client disconnected/);
+  });
+});
+
+describe('job deadlines and budgets', () => {
+  let producer: QueueProducer;
+  let p: string;
+  const workers: DefinedWorker[] = [];
+
+  beforeEach(() => {
+    p = prefix();
+    producer = new QueueProducer(TEST_REDIS_URL, p);
+  });
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((w) => w.close()));
+    await producer.close();
+  });
+
+  it("aborts at the payload's deadlineAt, whatever the job's own timeout", async () => {
+    let reason: unknown;
+    const hang: JobProcessor<'map', never> = (_p, _j, ctx) =>
+      new Promise((_, reject) =>
+        ctx.signal.addEventListener('abort', () => {
+          reason = ctx.signal.reason;
+          reject(ctx.signal.reason);
+        }),
+      );
+    workers.push(worker('map', p, hang));
+    const deadlineAt = Date.now() + 800;
+    const job = await producer.enqueue(
+      'map',
+      {
+        requestId: 'm',
+        accountId: 'a',
+        url: 'https://example.com/',
+        maxUrls: 5,
+        timeoutMs: 60_000,
+        deadlineAt,
+      },
+      { jobId: 'm' },
+    );
+    const failed = await failedReason(job);
+    expect(failed.code).toBe('TIMEOUT');
+    expect(failed.message).toMatch(/time budget/);
+    expect(Date.now() - deadlineAt).toBeLessThan(2_000);
+    expect(reason).toMatchObject({ code: 'TIMEOUT', retryable: false });
+  });
+
+  it('shares one budget across retries: the second attempt keeps the first one’s deadline', async () => {
+    const seen: Array<{ attempt: number; deadlineAt: number | null; startedAt: number }> = [];
+    const flaky: JobProcessor<'scrape-batch', string> = async (_p, job, ctx) => {
+      seen.push({ attempt: job.attemptsMade + 1, deadlineAt: ctx.deadlineAt, startedAt: Date.now() });
+      if (seen.length === 1) throw new Error('transient'); // INTERNAL: retried by the queue
+      return new Promise((_, reject) =>
+        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
+      );
+    };
+    workers.push(worker('scrape-batch', p, flaky, { budgetMs: 2_500 }));
+    const job = await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'r1' }, { jobId: 'r1' });
+    const failed = await failedReason(job);
+    expect(seen.map((s) => s.attempt)).toEqual([1, 2]);
+    const [first, second] = seen;
+    // Same deadline for both attempts: first start + budget.
+    expect(second?.deadlineAt).toBe(first?.deadlineAt);
+    expect(Math.abs((first?.deadlineAt ?? 0) - ((first?.startedAt ?? 0) + 2_500))).toBeLessThan(200);
+    expect(failed.code).toBe('TIMEOUT');
+    expect(failed.attemptsMade).toBe(2);
+  });
+
+  it('fails the job after the grace period when its processor ignores the signal', async () => {
+    let finishedLate = false;
+    const deaf: JobProcessor<'scrape-batch', string> = () =>
+      new Promise((resolve) =>
+        setTimeout(() => {
+          finishedLate = true;
+          resolve('late');
+        }, 1_500),
+      );
+    workers.push(worker('scrape-batch', p, deaf, { budgetMs: 300, abortGraceMs: 300 }));
+    const started = Date.now();
+    const job = await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'd1' }, { jobId: 'd1' });
+    const failed = await failedReason(job);
+    expect(failed.code).toBe('TIMEOUT');
+    expect(failed.attemptsMade).toBe(1);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(finishedLate).toBe(false);
+    // The abandoned work still ends on its own, without an unhandled rejection or a crash.
+    await pollUntil(async () => (finishedLate ? true : undefined), 5_000, 50);
+  });
+});
