@@ -3,11 +3,14 @@
  * benchmark's own score.mjs functions, and throughput next to whole-page turndown.
  *
  *   pnpm bench:content [--limit N] [--only article|wcxb] [--no-readability] [--no-turndown]
- *                      [--readability-wcxb] [--write-sample]
+ *                      [--readability-wcxb] [--write-sample] [--no-pool]
+ * The pool lines put the same pages through the content thread pool (what the workers run):
+ * one at a time (the thread hop's per-page cost) and all at once (throughput with N threads).
  * BENCH_DIR overrides the benchmark folder (default: ../shared/bench next to the repo).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -15,6 +18,7 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { processHtml } from '../packages/content/src';
+import { ContentPool } from '../packages/scraper/src';
 
 const repoRoot = path.resolve(__dirname, '..');
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: a bench-only override, not a build input
@@ -123,6 +127,50 @@ function timeIt(pages: Page[], fn: (p: Page) => void, rounds: number): number {
   return best;
 }
 
+/** Content pool (worker threads) vs in-process: per-page overhead of the hop, and throughput. */
+async function poolLines(pages: Page[], mb: number, tInProcess: number): Promise<void> {
+  const threads = Math.max(2, Math.min(8, availableParallelism()));
+  const pool = new ContentPool({ threads, idleTimeoutMs: 30_000, taskTimeoutMs: 60_000, heapMb: 1024 });
+  const task = (p: Page) => ({
+    body: p.html,
+    contentType: 'text/html',
+    finalUrl: p.url,
+    sourceUrl: p.url,
+    statusCode: 200,
+    format: 'markdown' as const,
+    onlyMainContent: true,
+    links: false,
+  });
+  try {
+    // Warm every thread (a cold one loads tsx and the pipeline): measured apart, it is a one-off.
+    const tCold = process.hrtime.bigint();
+    await Promise.all(pages.slice(0, threads).map((p) => pool.run(task(p))));
+    const coldMs = Number(process.hrtime.bigint() - tCold) / 1e6;
+    // …then one pass for the JIT, as the in-process figures above are warm too.
+    await Promise.all(pages.map((p) => pool.run(task(p))));
+    let t0 = process.hrtime.bigint();
+    for (const p of pages) await pool.run(task(p));
+    const tSeq = Number(process.hrtime.bigint() - t0) / 1e9;
+    t0 = process.hrtime.bigint();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: threads * 2 }, async () => {
+        while (next < pages.length) await pool.run(task(pages[next++]!));
+      }),
+    );
+    const tPar = Number(process.hrtime.bigint() - t0) / 1e9;
+    const hopMs = ((tSeq - tInProcess) * 1000) / pages.length;
+    console.log(
+      `  content pool, one page at a time       ${(mb / tSeq).toFixed(1)} MB/s  ${((tSeq * 1000) / pages.length).toFixed(1)} ms/page  (thread hop +${hopMs.toFixed(1)} ms/page vs markdown+html+text in-process)`,
+    );
+    console.log(
+      `  content pool, ${threads} threads, concurrent    ${(mb / tPar).toFixed(1)} MB/s  ${((tPar * 1000) / pages.length).toFixed(1)} ms/page  (x${(tInProcess / tPar).toFixed(2)} vs in-process; ${availableParallelism()} CPUs; first use of ${threads} cold threads ${coldMs.toFixed(0)} ms)`,
+    );
+  } finally {
+    await pool.close();
+  }
+}
+
 async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const scorer = (await import(pathToFileURL(path.join(benchDir, 'score.mjs')).href)) as Scorer;
@@ -161,6 +209,7 @@ async function main(): Promise<void> {
       `  @wcs/content markdown (main content)   ${(mb / tMd).toFixed(1)} MB/s  ${((tMd * 1000) / pages.length).toFixed(1)} ms/page`,
     );
     console.log(`  @wcs/content markdown+html+text         ${(mb / tAll).toFixed(1)} MB/s`);
+    if (!flag('--no-pool')) await poolLines(pages, mb, tAll);
     if (!flag('--no-turndown')) {
       const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
       const turn = (p: Page): void => void td.turndown(p.html);
