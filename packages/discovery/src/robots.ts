@@ -27,6 +27,8 @@ interface Group {
 
 /** Percent-encode non-ASCII and uppercase existing escapes, so patterns compare like URL paths. */
 export function canonicalPath(s: string): string {
+  // Fast path (almost every URL): printable ASCII, no lowercase escape: already canonical.
+  if (PRINTABLE_ASCII.test(s) && !LOWERCASE_ESCAPE.test(s)) return s;
   let out = '';
   for (const ch of s) {
     const code = ch.codePointAt(0) ?? 0;
@@ -34,6 +36,8 @@ export function canonicalPath(s: string): string {
   }
   return out.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase());
 }
+const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
+const LOWERCASE_ESCAPE = /%(?:[a-f][0-9a-fA-F]|[0-9A-F][a-f])/;
 
 function toRule(allow: boolean, rawPattern: string): RobotsRule | null {
   const pattern = canonicalPath(rawPattern.trim());
