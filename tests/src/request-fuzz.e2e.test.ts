@@ -1,0 +1,221 @@
+/**
+ * Request fuzzer: schema-guided and hostile bodies, headers and paths against every operation of
+ * /v1/openapi.json plus the open and admin surfaces, on a full stack (every worker running) whose
+ * only targets are a local fixture site and a fake model server. Asserts: no 5xx, every answer
+ * within its bound, every error in the one shape, and /healthz healthy afterwards.
+ * Seeded and a few thousand requests by default; FUZZ_RUNS / FUZZ_SEED widen or vary the run.
+ */
+import net from 'node:net';
+import { loadEnv } from '@wcs/config';
+import { type FakeLlmServer, type FixtureSite, startFakeAnthropic, startFixtureSite } from '@wcs/testing';
+import fc from 'fast-check';
+import { Agent } from 'undici';
+import { z } from 'zod';
+import {
+  type FuzzOutcome,
+  type FuzzRequest,
+  fuzzRequest,
+  type OpenApiDoc,
+  operationsOf,
+  sendFuzz,
+} from './fuzz-requests';
+import { createTestAccount, type Stack, startStack, type TestAccount } from './harness';
+
+const fuzzEnv = loadEnv(
+  z.object({
+    FUZZ_RUNS: z.coerce.number().int().min(1).default(2_000),
+    FUZZ_SEED: z.coerce.number().int().default(20_261_124),
+  }),
+);
+/** Longest a fuzzed request may take: valid jobs here are small local pages. */
+const BOUND_MS = 30_000;
+const CONCURRENCY = 8;
+
+let stack: Stack;
+let site: FixtureSite;
+let model: FakeLlmServer;
+let account: TestAccount;
+let agent: Agent;
+
+beforeAll(async () => {
+  site = await startFixtureSite({ pages: 4, tree: { branching: 2, depth: 1 } });
+  model = await startFakeAnthropic(() => ({ data: {} }));
+  stack = await startStack({
+    crawlWorker: true,
+    mapWorker: true,
+    extractWorker: true,
+    monitorScheduler: true,
+    webhookDispatcher: true,
+    env: {
+      RATE_LIMIT_FREE: '100000000',
+      ANTHROPIC_API_KEY: 'sk-ant-fuzz',
+      ANTHROPIC_BASE_URL: model.url,
+      EXTRACT_MODEL: 'claude-fake',
+      EXTRACT_MODEL_MAX_RETRIES: '0',
+      FETCH_TIMEOUT_MS: '5000',
+    },
+  });
+  account = await createTestAccount({ credits: 10_000_000 });
+  agent = new Agent({ connections: CONCURRENCY * 2 });
+}, 60_000);
+
+afterAll(async () => {
+  await agent?.close();
+  await stack?.close();
+  await model?.close();
+  await site?.close();
+}, 60_000);
+
+async function pool<T, R>(items: T[], n: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await run(items[i] as T);
+      }
+    }),
+  );
+  return out;
+}
+
+describe('request fuzzer', () => {
+  it('no 5xx, no hang, one error shape, healthy afterwards', async () => {
+    const doc = (await (await fetch(`${stack.url}/v1/openapi.json`)).json()) as OpenApiDoc;
+    const ops = operationsOf(doc);
+    expect(ops.length).toBeGreaterThanOrEqual(14);
+    const requests = fc.sample(
+      fuzzRequest(ops, {
+        siteUrl: site.url,
+        apiKey: account.apiKey,
+        adminToken: stack.env.ADMIN_TOKEN ?? '',
+      }),
+      { seed: fuzzEnv.FUZZ_SEED, numRuns: fuzzEnv.FUZZ_RUNS },
+    );
+    const started = Date.now();
+    const outcomes = await pool(requests, CONCURRENCY, (r) => sendFuzz(stack.url, r, agent, BOUND_MS));
+
+    const byLabel = new Map<string, Map<number, number>>();
+    const failures: Array<{ r: FuzzRequest; o: FuzzOutcome }> = [];
+    outcomes.forEach((o, i) => {
+      const r = requests[i] as FuzzRequest;
+      const row = byLabel.get(r.label) ?? new Map<number, number>();
+      row.set(o.status, (row.get(o.status) ?? 0) + 1);
+      byLabel.set(r.label, row);
+      if (o.problem) failures.push({ r, o });
+    });
+    const slowest = Math.max(...outcomes.map((o) => o.ms));
+    const lines = [...byLabel.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(
+        ([label, row]) =>
+          `  ${label.padEnd(32)} ${[...row.entries()]
+            .sort(([a], [b]) => a - b)
+            .map(([s, n]) => `${s}×${n}`)
+            .join(' ')}`,
+      );
+    console.log(
+      [
+        `request fuzzer: ${requests.length} requests tried (seed ${fuzzEnv.FUZZ_SEED}) against ${ops.length} operations + odd paths in ${Date.now() - started} ms; slowest answer ${slowest} ms; ${failures.length} broke the contract`,
+        ...lines,
+      ].join('\n'),
+    );
+    const shown = failures.slice(0, 8).map(({ r, o }) => ({
+      problem: o.problem,
+      method: r.method,
+      path: r.path.slice(0, 200),
+      headers: r.headers,
+      body: r.body?.subarray(0, 300).toString('latin1'),
+    }));
+    expect(shown).toEqual([]);
+
+    const health = await fetch(`${stack.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ ok: true, database: true, redis: true });
+  }, 240_000);
+
+  /** Bytes that undici would never send: framing mistakes a client (or an attacker) can make. */
+  const RAW: Array<[string, (key: string) => string]> = [
+    ['Content-Length shorter than the body', (k) => post(k, '{"url":"x"}', 'Content-Length: 4\r\n')],
+    ['Content-Length longer than the body', (k) => post(k, '{"url":"x"}', 'Content-Length: 400\r\n')],
+    ['Content-Length not a number', (k) => post(k, '{}', 'Content-Length: abc\r\n')],
+    [
+      'two different Content-Length headers',
+      (k) => post(k, '{}', 'Content-Length: 2\r\nContent-Length: 3\r\n'),
+    ],
+    [
+      'Transfer-Encoding and Content-Length',
+      (k) => post(k, '2\r\n{}\r\n0\r\n\r\n', 'Transfer-Encoding: chunked\r\nContent-Length: 2\r\n'),
+    ],
+    ['broken chunk size', (k) => post(k, 'zz\r\n{}\r\n0\r\n\r\n', 'Transfer-Encoding: chunked\r\n')],
+    ['chunked body cut short', (k) => post(k, '20\r\n{"url":', 'Transfer-Encoding: chunked\r\n')],
+    ['header line without a colon', (k) => post(k, '{}', 'Content-Length: 2\r\nNoColonHere\r\n')],
+    ['16 KB header', (k) => post(k, '{}', `Content-Length: 2\r\nX-Big: ${'b'.repeat(17_000)}\r\n`)],
+    [
+      'NUL byte in the path',
+      (k) => `GET /v1/crawl/a\u0000b HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${k}\r\n\r\n`,
+    ],
+    [
+      'absolute-form target',
+      (k) =>
+        `GET http://169.254.169.254/v1/monitor HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${k}\r\n\r\n`,
+    ],
+    ['HTTP/1.0 without Host', (k) => `GET /v1/monitor HTTP/1.0\r\nAuthorization: Bearer ${k}\r\n\r\n`],
+    [
+      'gzip body declared, plain sent',
+      (k) => post(k, '{"url":"x"}', 'Content-Length: 11\r\nContent-Encoding: gzip\r\n'),
+    ],
+  ];
+
+  function post(key: string, body: string, headers: string): string {
+    return `POST /v1/scrape HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n${headers}\r\n${body}`;
+  }
+
+  /**
+   * Write raw bytes and collect every status line: done 300 ms after the last byte received, when
+   * the server closes, or after 3 s of silence (a server waiting for a declared body). No
+   * half-close: Node drops in-flight answers of a client that has ended its side.
+   */
+  function raw(bytes: string): Promise<{ statuses: number[]; text: string }> {
+    return new Promise((resolve) => {
+      const socket = net.connect(stack.gateway.port, '127.0.0.1');
+      let text = '';
+      let timer = setTimeout(() => done(), 3_000);
+      const done = () => {
+        clearTimeout(timer);
+        socket.destroy();
+        const statuses = [...text.matchAll(/HTTP\/1\.[01] (\d{3})/g)].map((m) => Number(m[1]));
+        resolve({ statuses, text });
+      };
+      socket.on('data', (d) => {
+        text += d.toString('latin1');
+        clearTimeout(timer);
+        timer = setTimeout(done, 300);
+      });
+      socket.on('error', done);
+      socket.on('close', done);
+      socket.write(bytes);
+    });
+  }
+
+  it('framing mistakes over a raw socket: 4xx or a closed connection, never 5xx', async () => {
+    const seen: string[] = [];
+    for (const [name, make] of RAW) {
+      const { statuses, text } = await raw(make(account.apiKey));
+      seen.push(
+        `  ${name.padEnd(40)} ${statuses.join(',') || 'no answer (closed, or waiting for the declared body)'}`,
+      );
+      expect([name, statuses.filter((s) => s >= 500)]).toEqual([name, []]);
+      // Where our handler answered (a JSON body), it is the one error shape.
+      for (const m of text.matchAll(/\r\n\r\n(\{"success":false[^\r]*?\})(?=HTTP|$)/g)) {
+        expect(JSON.parse(m[1] as string)).toEqual(
+          expect.objectContaining({ success: false, error: expect.any(String), code: expect.any(String) }),
+        );
+      }
+    }
+    console.log(`raw framing cases: ${RAW.length}\n${seen.join('\n')}`);
+    const health = await fetch(`${stack.url}/healthz`);
+    expect(health.status).toBe(200);
+  }, 120_000);
+});
