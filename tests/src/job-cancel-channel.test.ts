@@ -60,12 +60,13 @@ function worker<N extends QueueName>(
   });
 }
 
-async function failedReason(job: Job): Promise<{ code: string; message: string; attemptsMade: number }> {
+async function failedReason(
+  producer: QueueProducer,
+  job: Job,
+): Promise<{ code: string; message: string; attemptsMade: number }> {
   return pollUntil(async () => {
-    const state = await job.getState();
-    if (state !== 'failed') return undefined;
-    const fresh = await job.queue.getJob(job.id ?? '');
-    if (!fresh) return undefined;
+    const fresh = await producer.queue(job.queueName as QueueName).getJob(job.id ?? '');
+    if (!fresh || (await fresh.getState()) !== 'failed') return undefined;
     const err = decodeError(fresh.failedReason);
     return { code: err.code, message: err.message, attemptsMade: fresh.attemptsMade };
   }, 10_000);
@@ -94,7 +95,7 @@ describe('job cancellation across processes', () => {
     await pollUntil(async () => (seen.starts === 1 ? true : undefined), 10_000, 20);
     const sent = Date.now();
     await expect(producer.cancel('scrape-batch', 'i1', 'disconnect')).resolves.toBe('signalled');
-    const failed = await failedReason(job);
+    const failed = await failedReason(producer, job);
     const releasedMs = Date.now() - sent;
     expect(failed.code).toBe('TIMEOUT');
     expect(failed.message).toMatch(/cancelled: the client disconnected/);
@@ -119,7 +120,7 @@ describe('job cancellation across processes', () => {
     workers.push(worker('scrape-batch', p, hangUntilAborted(seen)));
     const job = await producer.queue('scrape-batch').getJob('i3');
     if (!job) throw new Error('job vanished');
-    const failed = await failedReason(job);
+    const failed = await failedReason(producer, job);
     expect(failed.message).toMatch(/cancelled: the caller stopped waiting/);
     expect(seen.abortedAfterMs[0]).toBeLessThan(100);
   });
@@ -143,7 +144,7 @@ describe('job cancellation across processes', () => {
     });
     const a = await producer.enqueue('scrape', payload('w1'), { jobId: 'w1' });
     await expect(producer.waitFor('scrape', a, 300)).rejects.toMatchObject({ code: 'TIMEOUT' });
-    expect((await failedReason(a)).message).toMatch(/cancelled: the caller stopped waiting/);
+    expect((await failedReason(producer, a)).message).toMatch(/cancelled: the caller stopped waiting/);
 
     const b = await producer.enqueue('scrape', payload('w2'), { jobId: 'w2' });
     await pollUntil(async () => (seen.starts === 2 ? true : undefined), 10_000, 20);
@@ -151,7 +152,7 @@ describe('job cancellation across processes', () => {
     const waiting = producer.waitFor('scrape', b, 30_000, { signal: gone.signal });
     gone.abort();
     await expect(waiting).rejects.toMatchObject({ code: 'TIMEOUT' });
-    expect((await failedReason(b)).message).toMatch(/cancelled: the client disconnected/);
+    expect((await failedReason(producer, b)).message).toMatch(/cancelled: the client disconnected/);
   });
 });
 
@@ -192,7 +193,7 @@ describe('job deadlines and budgets', () => {
       },
       { jobId: 'm' },
     );
-    const failed = await failedReason(job);
+    const failed = await failedReason(producer, job);
     expect(failed.code).toBe('TIMEOUT');
     expect(failed.message).toMatch(/time budget/);
     expect(Date.now() - deadlineAt).toBeLessThan(2_000);
@@ -210,7 +211,7 @@ describe('job deadlines and budgets', () => {
     };
     workers.push(worker('scrape-batch', p, flaky, { budgetMs: 2_500 }));
     const job = await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'r1' }, { jobId: 'r1' });
-    const failed = await failedReason(job);
+    const failed = await failedReason(producer, job);
     expect(seen.map((s) => s.attempt)).toEqual([1, 2]);
     const [first, second] = seen;
     // Same deadline for both attempts: first start + budget.
@@ -232,7 +233,7 @@ describe('job deadlines and budgets', () => {
     workers.push(worker('scrape-batch', p, deaf, { budgetMs: 300, abortGraceMs: 300 }));
     const started = Date.now();
     const job = await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'd1' }, { jobId: 'd1' });
-    const failed = await failedReason(job);
+    const failed = await failedReason(producer, job);
     expect(failed.code).toBe('TIMEOUT');
     expect(failed.attemptsMade).toBe(1);
     expect(Date.now() - started).toBeLessThan(2_000);

@@ -1,0 +1,213 @@
+/**
+ * Interactive jobs stop when their caller stops waiting, and every job stays within its budget,
+ * retries included — measured from the target's side (when its connection is closed), through the
+ * real stack (gateway + one scrape worker of concurrency 1, PostgreSQL, Redis).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { CreditsRepository, createDb } from '@wcs/db';
+import { type ListeningServer, listenLocal } from '@wcs/testing';
+import {
+  balanceOf,
+  createTestAccount,
+  pollUntil,
+  type Stack,
+  startStack,
+  TEST_DATABASE_URL,
+  type TestAccount,
+} from './harness';
+
+jest.setTimeout(90_000);
+
+/** Per request id (`?id=`): when the target saw it and when its connection closed. */
+interface Visit {
+  path: string;
+  arrivedAt: number;
+  closedAt?: number;
+}
+
+/** A page that never finishes, a slow-loris page (1 byte every 400 ms), and a normal page. */
+async function startTarget(): Promise<{ server: ListeningServer; visits: Map<string, Visit[]> }> {
+  const visits = new Map<string, Visit[]>();
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const id = url.searchParams.get('id') ?? url.pathname;
+    const visit: Visit = { path: url.pathname, arrivedAt: Date.now() };
+    visits.set(id, [...(visits.get(id) ?? []), visit]);
+    req.socket.once('close', () => {
+      visit.closedAt = Date.now();
+    });
+    if (url.pathname === '/ok') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        '<html><head><title>ok</title></head><body><main><h1>Fine</h1><p>A page.</p></main></body></html>',
+      );
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.write('<html><head><title>slow</title></head><body><p>');
+    if (url.pathname === '/loris') {
+      const drip = () => {
+        if (res.destroyed) return;
+        res.write('x');
+        const t = setTimeout(drip, 400);
+        timers.add(t);
+      };
+      drip();
+    }
+    // '/hang': headers and a first chunk, then nothing, ever.
+  });
+  return { server: await listenLocal(server, timers), visits };
+}
+
+let stack: Stack;
+let target: Awaited<ReturnType<typeof startTarget>>;
+let account: TestAccount;
+
+const BATCH_ITEM_TIMEOUT_MS = 2_500;
+/** RETRY_BUDGET_FACTOR (2) × the item timeout: docs/reliability/job-budgets.md. */
+const BATCH_ITEM_BUDGET_MS = 2 * BATCH_ITEM_TIMEOUT_MS;
+
+beforeAll(async () => {
+  target = await startTarget();
+  stack = await startStack({
+    env: { WORKER_CONCURRENCY: '1', BATCH_ITEM_TIMEOUT_MS: String(BATCH_ITEM_TIMEOUT_MS) },
+  });
+  account = await createTestAccount({ plan: 'hobby', credits: 100 });
+});
+afterAll(async () => {
+  await stack?.close();
+  await target?.server.close();
+});
+
+function scrape(path: string, timeout: number, signal?: AbortSignal): Promise<Response> {
+  return fetch(`${stack.url}/v1/scrape`, {
+    method: 'POST',
+    headers: { ...account.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${target.server.url}${path}`, timeout, engine: 'fetch' }),
+    ...(signal ? { signal } : {}),
+  });
+}
+
+const visit = (id: string) => target.visits.get(id)?.[0];
+const closedVisit = (id: string) =>
+  pollUntil(async () => (visit(id)?.closedAt !== undefined ? visit(id) : undefined), 20_000, 10);
+
+async function ledgerCount(reason: string): Promise<number> {
+  const db = createDb(TEST_DATABASE_URL);
+  try {
+    const rows = await new CreditsRepository(db).ledger(account.accountId, 1000);
+    return rows.filter((r) => r.reason === reason).length;
+  } finally {
+    await db.close();
+  }
+}
+
+describe('interactive jobs are cancelled when their caller stops waiting', () => {
+  it('a page that never finishes, short timeout: 504, its connection closed, the worker free at once', async () => {
+    const started = Date.now();
+    const res = await scrape('/hang?id=t1', 1_500);
+    const answeredAt = Date.now();
+    expect(res.status).toBe(504);
+    expect((await res.json()).code).toBe('TIMEOUT');
+    const v = await closedVisit('t1');
+    // The worker's page ends no later than the answer (its budget ends before the gateway's wait).
+    const releasedAfterAnswerMs = (v.closedAt ?? 0) - answeredAt;
+    expect(releasedAfterAnswerMs).toBeLessThan(1_000);
+    // The single worker slot is free: the next scrape answers promptly.
+    const next0 = Date.now();
+    const ok = await scrape('/ok?id=t1-next', 10_000);
+    expect(ok.status).toBe(200);
+    const nextMs = Date.now() - next0;
+    expect(nextMs).toBeLessThan(3_000);
+    console.log(
+      `timeout 1500 ms: 504 after ${answeredAt - started} ms; target connection closed ` +
+        `${releasedAfterAnswerMs} ms after the 504; next scrape on the same worker took ${nextMs} ms`,
+    );
+  });
+
+  it('a client that disconnects mid-scrape: the target connection is closed and the credit refunded once', async () => {
+    const before = await balanceOf(account.accountId);
+    const refundsBefore = await ledgerCount('scrape_refund');
+    const client = new AbortController();
+    const pending = scrape('/hang?id=d1', 60_000, client.signal).catch((e: unknown) => e);
+    await pollUntil(async () => (visit('d1') ? true : undefined), 10_000, 10);
+    const goneAt = Date.now();
+    client.abort();
+    await pending;
+    const v = await closedVisit('d1');
+    const releasedMs = (v.closedAt ?? 0) - goneAt;
+    expect(releasedMs).toBeLessThan(2_000);
+    // Refunded exactly once: the balance comes back and stays, one refund row.
+    await pollUntil(async () => ((await balanceOf(account.accountId)) === before ? true : undefined), 10_000);
+    expect(await ledgerCount('scrape_refund')).toBe(refundsBefore + 1);
+    // The worker is free (it would otherwise hold this page for its 60 s budget).
+    const ok = await scrape('/ok?id=d1-next', 10_000);
+    expect(ok.status).toBe(200);
+    expect(await balanceOf(account.accountId)).toBe(before - 1);
+    expect(await ledgerCount('scrape_refund')).toBe(refundsBefore + 1);
+    console.log(`client disconnect → target connection closed after ${releasedMs} ms (page budget 60000 ms)`);
+  });
+
+  it('a scrape whose caller timed out while it was queued behind a busy worker is removed, never run', async () => {
+    const before = await balanceOf(account.accountId);
+    const busy = new AbortController();
+    const first = scrape('/hang?id=q1', 60_000, busy.signal).catch((e: unknown) => e);
+    await pollUntil(async () => (visit('q1') ? true : undefined), 10_000, 10);
+    // Waits timeout + 5 s in the gateway, queued behind q1 all along.
+    const queued = await scrape('/hang?id=q2', 1_000);
+    expect(queued.status).toBe(504);
+    busy.abort();
+    await first;
+    await closedVisit('q1');
+    const ok = await scrape('/ok?id=q-next', 10_000);
+    expect(ok.status).toBe(200);
+    // q2 never reached the target: its job left the queue when its caller stopped waiting.
+    expect(visit('q2')).toBeUndefined();
+    await pollUntil(
+      async () => ((await balanceOf(account.accountId)) === before - 1 ? true : undefined),
+      10_000,
+    );
+  });
+});
+
+describe('a job’s total time is bounded by its budget, retries included', () => {
+  it('a batch item against a slow-loris page fails within its budget across attempts', async () => {
+    const before = await balanceOf(account.accountId);
+    const start = await fetch(`${stack.url}/v1/batch/scrape`, {
+      method: 'POST',
+      headers: { ...account.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ urls: [`${target.server.url}/loris?id=b1`] }),
+    });
+    expect(start.status).toBe(202);
+    const startedAt = Date.now();
+    const { id } = (await start.json()) as { id: string };
+    const done = await pollUntil(
+      async () => {
+        const r = await fetch(`${stack.url}/v1/batch/scrape/${id}`, { headers: account.auth });
+        const body = (await r.json()) as {
+          status: string;
+          results: Array<{ status: string; error?: string }>;
+        };
+        return body.status === 'done' ? body : undefined;
+      },
+      30_000,
+      50,
+    );
+    const totalMs = Date.now() - startedAt;
+    expect(done.results[0]?.status).toBe('failed');
+    expect(done.results[0]?.error).toMatch(/budget/);
+    const attempts = target.visits.get('b1') ?? [];
+    // Two attempts of 2.5 s fit a 5 s budget with the 1 s backoff only because the second is cut.
+    expect(attempts.length).toBe(2);
+    expect(totalMs).toBeLessThan(BATCH_ITEM_BUDGET_MS + 2_000);
+    // Every attempt's connection was closed, the last one by the budget.
+    for (const a of attempts) expect(a.closedAt).toBeDefined();
+    await pollUntil(async () => ((await balanceOf(account.accountId)) === before ? true : undefined), 10_000);
+    console.log(
+      `slow-loris batch item: failed after ${totalMs} ms, ${attempts.length} attempts ` +
+        `(item timeout ${BATCH_ITEM_TIMEOUT_MS} ms, budget ${BATCH_ITEM_BUDGET_MS} ms; ` +
+        `without the budget: 3 × ${BATCH_ITEM_TIMEOUT_MS} + 1000 + 2000 backoff = ${3 * BATCH_ITEM_TIMEOUT_MS + 3_000} ms)`,
+    );
+  });
+});
