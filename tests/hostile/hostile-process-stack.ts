@@ -1,7 +1,7 @@
 /**
- * The service as separate processes (the ones `scripts/supervise.ts` runs), so each worker's RSS —
+ * The service as separate processes (the ones `scripts/supervise.ts` runs), so each worker's memory —
  * with its Chromium — is measurable on its own. A memory guard SIGKILLs a service tree that passes
- * GUARD_MB (this machine has to survive the cells that still fail) and restarts it; the cell
+ * GUARD_MB (PSS; this machine has to survive the cells that still fail) and restarts it; the cell
  * running then is reported red.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { processTree } from './process-rss';
+import { processTree } from './process-memory';
 
 const ROOT = path.resolve(__dirname, '../..');
 export const SERVICES = [

@@ -1,7 +1,7 @@
 /**
  * `pnpm test:hostile`: every hostile case × scrape, browser scrape, batch, crawl, map, extract and
  * monitor against the service running as separate processes; prints one row per cell (expected,
- * got, time against budget, credits, the worker's peak and settled RSS) and exits non-zero when a
+ * got, time against budget, credits, the worker tree's peak and settled memory (PSS)) and exits non-zero when a
  * cell fails. `--cases a,b` and `--endpoints x,y` narrow the run. See docs/reliability/hostile.md.
  */
 import { parseArgs } from 'node:util';
@@ -26,12 +26,12 @@ import {
   STACK_BUDGET_ENV,
 } from './hostile-cells';
 import { type ProcessStack, type ServiceName, startProcessStack } from './hostile-process-stack';
-import { RssSampler } from './process-rss';
+import { MemorySampler } from './process-memory';
 
 /** A service tree above this is killed (and the cell fails): the machine must survive the run. */
 const GUARD_MB = 3_000;
-/** After a cell the worker's tree (process + Chromium) must settle under this. */
-const AFTER_BOUND_MB = 1_200;
+/** After a cell the worker's tree (process + Chromium, PSS) must settle under this. */
+const AFTER_BOUND_MB = 1_000;
 const SETTLE_DEADLINE_MS = 20_000;
 
 const SERVICE_OF: Record<Endpoint, ServiceName> = {
@@ -81,7 +81,7 @@ async function main(): Promise<number> {
   let site: HostileSite | undefined;
   let model: FakeLlmServer | undefined;
   let stack: ProcessStack | undefined;
-  let sampler: RssSampler | undefined;
+  let sampler: MemorySampler | undefined;
   const rows: Row[] = [];
   try {
     site = await startHostileSite();
@@ -100,7 +100,7 @@ async function main(): Promise<number> {
     });
     const running = stack;
     const tripped = new Set<string>();
-    sampler = new RssSampler(
+    sampler = new MemorySampler(
       () => running.pids(),
       (name, mb) => {
         if (mb <= GUARD_MB || tripped.has(name)) return;
@@ -125,7 +125,7 @@ async function main(): Promise<number> {
     };
     console.log(`service at ${baseUrl}, hostile site at ${site.url}, logs in ${stack.logDir}`);
     console.log(
-      `| ${['case', 'endpoint', 'expected', 'got', 'ms/budget', 'cr', 'RSS MB pk/after', 'result'].join(' | ')} |`,
+      `| ${['case', 'endpoint', 'expected', 'got', 'ms/budget', 'cr', 'PSS MB pk/after', 'result'].join(' | ')} |`,
     );
 
     const measure = async (endpoint: Endpoint, run: () => Promise<CellResult>) => {
@@ -146,7 +146,7 @@ async function main(): Promise<number> {
           notes: [String(err)],
         }),
       );
-      // Poll the settled RSS with a deadline: Chromium and the heap give memory back in steps.
+      // Poll the settled memory with a deadline: Chromium and the heap give memory back in steps.
       let after = sampler?.sample().get(service) ?? 0;
       const end = Date.now() + SETTLE_DEADLINE_MS;
       while (after > AFTER_BOUND_MB && Date.now() < end) {
@@ -155,7 +155,7 @@ async function main(): Promise<number> {
       }
       const row: Row = { ...result, peakMb: sampler?.peaks().get(service) ?? 0, afterMb: after };
       if (tripped.has(service)) row.notes.push(`memory guard: ${service} > ${GUARD_MB} MB`);
-      if (after > AFTER_BOUND_MB) row.notes.push(`RSS ${after} MB > ${AFTER_BOUND_MB} MB after`);
+      if (after > AFTER_BOUND_MB) row.notes.push(`PSS ${after} MB > ${AFTER_BOUND_MB} MB after`);
       row.pass = row.notes.length === 0;
       rows.push(row);
       printRow(row);

@@ -1,6 +1,8 @@
 /**
- * Resident memory of a process and all its descendants (a worker and its Chromium), read from
- * /proc — Linux only, which is where the service runs. Sampled on an interval to get a peak.
+ * Memory of a process and all its descendants (a worker and its Chromium), read from /proc —
+ * Linux only, which is where the service runs. Sampled on an interval to get a peak. The measure
+ * is PSS (proportional set size): Chromium's dozen processes share most of their pages, and a
+ * plain RSS sum counted them up to twice (1,347 MB RSS summed vs 607 MB PSS for one idle tree).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -37,25 +39,25 @@ export function processTree(root: number): number[] {
   return out;
 }
 
-function rssBytes(pid: number): number {
+function pssBytes(pid: number): number {
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
     return m ? Number(m[1]) * 1024 : 0;
   } catch {
-    return 0;
+    return 0; // exited between listing and reading
   }
 }
 
-/** RSS of the tree in MB (shared pages count once per process: an upper bound, as `ps` shows). */
-export function treeRssMb(root: number): number {
-  return Math.round(processTree(root).reduce((sum, pid) => sum + rssBytes(pid), 0) / 1024 / 1024);
+/** PSS of the tree in MB: what the tree costs the machine, shared pages split among sharers. */
+export function treeMemoryMb(root: number): number {
+  return Math.round(processTree(root).reduce((sum, pid) => sum + pssBytes(pid), 0) / 1024 / 1024);
 }
 
 /**
  * Samples the trees of named processes every `everyMs`; `peaks()` since the last `reset()`.
  * `onSample` sees every sample (the runner's memory guard lives there).
  */
-export class RssSampler {
+export class MemorySampler {
   private readonly peak = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
 
@@ -64,14 +66,14 @@ export class RssSampler {
     private readonly onSample: (name: string, mb: number) => void = () => {},
   ) {}
 
-  start(everyMs = 250): void {
+  start(everyMs = 500): void {
     this.timer = setInterval(() => this.sample(), everyMs);
   }
 
   sample(): Map<string, number> {
     const now = new Map<string, number>();
     for (const [name, pid] of this.roots()) {
-      const mb = treeRssMb(pid);
+      const mb = treeMemoryMb(pid);
       now.set(name, mb);
       this.peak.set(name, Math.max(this.peak.get(name) ?? 0, mb));
       this.onSample(name, mb);
