@@ -16,7 +16,7 @@ export const contentEnv = z.object({
   /** Budget of one page's conversion; past it the thread is terminated and the job gets TIMEOUT. */
   CONTENT_TASK_TIMEOUT_MS: int(20_000, 100),
   /** Heap cap of one thread (old generation); a page that needs more fails TARGET_TOO_LARGE. */
-  CONTENT_THREAD_HEAP_MB: int(1024, 64),
+  CONTENT_THREAD_HEAP_MB: int(512, 64),
 });
 
 export type ContentEnv = z.infer<typeof contentEnv>;
