@@ -35,7 +35,7 @@ import {
 } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import { BLOCK_STATUSES, type Dispatcher, HTML_TYPES } from '@wcs/net';
-import type { Job, MapJobResult, PayloadOf } from '@wcs/queues';
+import type { Job, JobContext, MapJobResult, PayloadOf } from '@wcs/queues';
 import type { Renderer, RenderResult } from '@wcs/renderer';
 import { originOf, RobotsBook } from './map-robots-book';
 import { type MapCandidate, rankBySearchSliced } from './map-search';
@@ -71,17 +71,23 @@ function isHtml(contentType: string): boolean {
   return HTML_TYPES.has(contentType);
 }
 
-/** Answer margin before the gateway's own timeout, and the share kept for the CPU phase. */
-function timeline(started: number, timeoutMs: number) {
-  const answerBy = started + timeoutMs - Math.min(2_000, Math.floor(timeoutMs * 0.1));
-  const sourcesUntil = answerBy - Math.min(2_000, Math.floor(timeoutMs * 0.15));
+/**
+ * When the answer is due (a margin before the gateway's own timeout, so it gets our result and
+ * not its 504) and when the sources stop (a share kept for the CPU phase). The end is the
+ * payload's `deadlineAt` when the job waited in the queue, else start + timeout.
+ */
+function timeline(started: number, timeoutMs: number, deadlineAt: number | undefined) {
+  const end = Math.min(started + timeoutMs, deadlineAt ?? Number.POSITIVE_INFINITY);
+  const total = Math.max(0, end - started);
+  const answerBy = end - Math.min(2_000, Math.floor(total * 0.1));
+  const sourcesUntil = answerBy - Math.min(2_000, Math.floor(total * 0.15));
   return { answerBy, sourcesUntil };
 }
 
-/** The processor BullMQ runs (`defineWorker` passes the job; a cancelling one passes a signal too). */
+/** The processor `defineWorker` runs: the job context's signal (deadline, cancel) stops the map. */
 export function mapProcessor(deps: MapDeps) {
-  return (payload: PayloadOf<'map'>, _job?: Job, signal?: AbortSignal): Promise<MapJobResult> =>
-    runMap(deps, payload, { signal });
+  return (payload: PayloadOf<'map'>, _job: Job, ctx: JobContext): Promise<MapJobResult> =>
+    runMap(deps, payload, { signal: ctx.signal });
 }
 
 export async function runMap(
@@ -91,7 +97,7 @@ export async function runMap(
 ): Promise<MapJobResult> {
   const { renderer, settings, logger } = deps;
   const started = Date.now();
-  const { answerBy, sourcesUntil } = timeline(started, p.timeoutMs);
+  const { answerBy, sourcesUntil } = timeline(started, p.timeoutMs, p.deadlineAt);
   const remaining = () => Math.max(1, sourcesUntil - Date.now());
   const caller = opts.signal;
   // `budget` ends the sources; `answer` ends the CPU phase. The caller's signal ends both.
