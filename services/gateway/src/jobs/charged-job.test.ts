@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { rawEnv } from '@wcs/config';
 import { AccountsRepository, CreditsRepository, type Db } from '@wcs/db';
 import { openTestDb } from '@wcs/db/src/test-database';
@@ -178,15 +179,29 @@ describe('runChargedJob', () => {
   const redisUrl = rawEnv('REDIS_URL') ?? 'redis://127.0.0.1:6379';
   let producer: QueueProducer;
   let worker: DefinedWorker;
+  const hangs = new Map<string, { deadlineAt?: number | undefined; abortedAt?: number; reason?: unknown }>();
 
   beforeAll(async () => {
     producer = new QueueProducer(redisUrl, prefix);
     // The worker's answer depends on the URL: /ok answers, /off-contract answers outside the
-    // document contract, anything else is the target's 404.
+    // document contract, /hang runs until its signal fires, anything else is the target's 404.
     worker = defineWorker(
       'scrape',
-      async (p) => {
+      async (p, _job, ctx) => {
         if (p.url.endsWith('/ok')) return okResult(p.requestId, p.url);
+        if (p.url.endsWith('/hang')) {
+          hangs.set(p.requestId, { deadlineAt: p.deadlineAt });
+          return new Promise<never>((_, reject) =>
+            ctx.signal.addEventListener('abort', () => {
+              hangs.set(p.requestId, {
+                deadlineAt: p.deadlineAt,
+                abortedAt: Date.now(),
+                reason: ctx.signal.reason,
+              });
+              reject(ctx.signal.reason);
+            }),
+          );
+        }
         if (p.url.endsWith('/off-contract')) {
           const r = okResult(p.requestId, p.url);
           return { ...r, data: { ...r.data, metadata: { ...r.data.metadata, statusCode: '200', extra: 1 } } };
@@ -203,7 +218,12 @@ describe('runChargedJob', () => {
     await producer?.close();
   });
 
-  const scrape = (accountId: string, requestId: string, url: string) =>
+  const scrape = (
+    accountId: string,
+    requestId: string,
+    url: string,
+    more: { waitMs?: number; caller?: EventEmitter & { writableFinished: boolean } } = {},
+  ) =>
     runChargedJob(
       { credits, producer, pending: new PendingWork() },
       {
@@ -214,7 +234,8 @@ describe('runChargedJob', () => {
         refundReason: 'scrape_refund',
         queue: 'scrape',
         payload: { requestId, accountId, url, format: 'markdown', onlyMainContent: true, timeoutMs: 5_000 },
-        waitMs: 10_000,
+        waitMs: more.waitMs ?? 10_000,
+        ...(more.caller ? { caller: more.caller } : {}),
       },
     );
 
@@ -261,4 +282,61 @@ describe('runChargedJob', () => {
     );
     expect(await producer.queue('scrape').getJob(requestId)).toBeUndefined();
   });
+
+  it('gives the job its deadline and cancels it when the wait times out; refunded once', async () => {
+    const accountId = await account(3);
+    const requestId = randomUUID();
+    const sent = Date.now();
+    await expect(
+      scrape(accountId, requestId, 'https://example.com/hang', { waitMs: 1_000 }),
+    ).rejects.toMatchObject({ code: 'TIMEOUT' });
+    const gaveUpAt = Date.now();
+    const seen = await waitFor(
+      () => hangs.get(requestId)?.abortedAt !== undefined,
+      () => hangs.get(requestId),
+    );
+    expect(seen?.deadlineAt).toBeGreaterThanOrEqual(sent + 1_000);
+    expect(seen?.deadlineAt).toBeLessThanOrEqual(gaveUpAt + 50);
+    // Aborted by the gateway's cancel or by its own deadline, which coincide: either way at once.
+    expect((seen?.abortedAt ?? 0) - gaveUpAt).toBeLessThan(1_000);
+    expect(seen?.reason).toMatchObject({ code: 'TIMEOUT', retryable: false });
+    expect(await ledger(accountId)).toEqual([
+      { reason: 'scrape', amount: -1, reference: requestId },
+      { reason: 'scrape_refund', amount: 1, reference: requestId },
+    ]);
+  });
+
+  it('cancels the job when the caller goes away before the answer; refunded once', async () => {
+    const accountId = await account(3);
+    const requestId = randomUUID();
+    const caller = Object.assign(new EventEmitter(), { writableFinished: false });
+    const running = scrape(accountId, requestId, 'https://example.com/hang', { caller }).catch(
+      (e: unknown) => e,
+    );
+    await waitFor(
+      () => hangs.has(requestId),
+      () => true,
+    );
+    const goneAt = Date.now();
+    caller.emit('close');
+    await expect(running).resolves.toMatchObject({ code: 'TIMEOUT' });
+    const seen = await waitFor(
+      () => hangs.get(requestId)?.abortedAt !== undefined,
+      () => hangs.get(requestId),
+    );
+    expect((seen?.abortedAt ?? 0) - goneAt).toBeLessThan(1_000);
+    expect(String((seen?.reason as Error).message)).toMatch(/client disconnected/);
+    expect(await credits.balance(accountId)).toBe(3);
+    expect((await ledger(accountId)).filter((r) => r.reason === 'scrape_refund')).toHaveLength(1);
+  });
 });
+
+/** Poll `ready` every 10 ms for up to 10 s, then return `value()`. */
+async function waitFor<T>(ready: () => boolean, value: () => T): Promise<T> {
+  const end = Date.now() + 10_000;
+  while (!ready()) {
+    if (Date.now() > end) throw new Error('condition not met within 10 s');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return value();
+}
