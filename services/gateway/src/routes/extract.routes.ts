@@ -69,6 +69,7 @@ export function extractRoutes(deps: GatewayDeps): Router {
       },
       // The worker answers before its budget ends; the margin covers queueing and Redis.
       waitMs: body.timeout + 5_000,
+      caller: res,
     });
     res.json({ success: true, data: result.data } satisfies Body<typeof extractResponse>);
   });
