@@ -322,8 +322,11 @@ export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<Opened
         throw err;
       }
       // Decoded bytes are counted by readBody, after every layer: a bomb stops at the cap.
-      let decoded: Readable =
-        decoders.length > 0 ? (pipeline([res.body, ...decoders], () => undefined) as Readable) : res.body;
+      let decoded: Readable = res.body;
+      if (decoders.length > 0) {
+        pipeline([res.body, ...decoders], () => undefined);
+        decoded = decoders[decoders.length - 1]!;
+      }
       if (opts.gunzipByMagic) decoded = gunzipByMagic(decoded);
       const finalHost = url.host;
       const close = () => {
