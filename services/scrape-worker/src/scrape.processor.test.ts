@@ -1,20 +1,21 @@
 /**
  * A content-pipeline failure fails the scrape job (the gateway refunds it) and is logged with the
- * URL. The seam: the content package's metadata step throws for pages carrying a marker.
+ * URL. The seam: conversion runs in the content pool's worker threads (@wcs/scraper), out of jest's
+ * module registry, so the page's conversion is replaced there for pages carrying a marker.
  */
 import { ContentProcessingError, TargetHttpError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import type { Renderer, RenderResult } from '@wcs/renderer';
 import { logOwnFailure, scrapeProcessor } from './scrape.processor';
 
-jest.mock('../../../packages/content/src/metadata.extractor', () => {
-  const actual = jest.requireActual('../../../packages/content/src/metadata.extractor');
+jest.mock('@wcs/scraper', () => {
+  const actual = jest.requireActual('@wcs/scraper');
   return {
     ...actual,
-    extractMetadata: (input: { doc: unknown }) => {
-      if (JSON.stringify(input.doc, ['children', 'name', 'attribs']).includes('x-test-explode'))
-        throw new TypeError('simulated bug in the content pipeline');
-      return actual.extractMetadata(input);
+    scrapeDocument: async (renderer: Renderer, req: { url: string }) => {
+      const page = await renderer.render({ url: req.url });
+      if (page.body.includes('x-test-explode')) throw new ContentProcessingError(req.url);
+      return actual.scrapeDocument(renderer, req);
     },
   };
 });
