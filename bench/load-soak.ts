@@ -23,7 +23,9 @@ export async function soak(
   opts: { concurrency: number; minutes: number; sampleSeconds: number },
 ): Promise<SoakResult> {
   const samples = new Map<string, number[]>([...processes.keys()].map((k) => [k, []]));
+  let sampledAt = 0;
   const sample = () => {
+    sampledAt = Date.now();
     for (const [name, child] of processes) {
       if (child.pid) samples.get(name)!.push(treeRssKb(child.pid) / 1024);
     }
@@ -36,14 +38,12 @@ export async function soak(
   } finally {
     clearInterval(timer);
   }
-  sample();
+  // The end of the run, unless the timer sampled it a moment ago.
+  if (Date.now() - sampledAt > 1_000) sample();
   const flat = new Map<string, boolean>();
   for (const [name, xs] of samples) {
     const first = xs[0] ?? 0;
-    flat.set(
-      name,
-      xs.every((x) => x <= first * (1 + FLAT_TOLERANCE)),
-    );
+    flat.set(name, first > 0 && (xs[xs.length - 1] ?? 0) <= first * (1 + FLAT_TOLERANCE));
   }
   return { row, samples, flat };
 }
