@@ -1,8 +1,9 @@
 /**
  * The soak of `pnpm bench:load`: POST /v1/scrape at a fixed concurrency for N minutes while the
  * RSS of every service process (with its children: a worker's Chromium) is sampled from
- * /proc/<pid>/status every `sampleSeconds`. Flat = the last sample within 10 % of the first (a leak
- * grows to the end; a GC-timed peak in between is printed as "max" but does not fail it).
+ * /proc/<pid>/status every `sampleSeconds`. Flat = the last sample at most 10 % above the first (a
+ * leak grows to the end; a GC-timed peak in between is printed as "max" but does not fail it, and
+ * memory given back is no failure).
  */
 import type { ChildProcess } from 'node:child_process';
 import { treeRssKb } from './bench-utils';
