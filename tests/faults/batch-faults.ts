@@ -1,5 +1,11 @@
 import { ledgerOf, query } from './fault-checks';
-import { extraFetches, type FaultContext, type FaultScenario, type ScenarioResult } from './fault-scenario';
+import {
+  extraFetches,
+  type FaultContext,
+  type FaultScenario,
+  keysOf,
+  type ScenarioResult,
+} from './fault-scenario';
 import { waitFor } from './wait-for';
 
 const ITEMS = 20;
@@ -25,9 +31,20 @@ async function batchUnderFault(ctx: FaultContext, inject: () => Promise<void>): 
     30_000,
     'batch: 5 page requests',
   );
+  // Rows running just before and just after the fault: the work it interrupted.
+  const running = () =>
+    query<{ url: string }>(
+      stack.databaseUrl,
+      "SELECT url FROM batch_items WHERE batch_id = $1 AND status = 'running'",
+      [batchId],
+    );
+  const before = await running();
   const faultAt = Date.now();
   await inject();
   const injectedAt = Date.now();
+  const inFlight = stack.site.inFlightDuring(faultAt, injectedAt);
+  const after = await running().catch(() => []);
+  for (const k of keysOf([...before, ...after].map((r) => r.url))) inFlight.add(k);
   const notes: string[] = [];
   let terminal = true;
   let recoverMs: number | null = null;
@@ -56,7 +73,7 @@ async function batchUnderFault(ctx: FaultContext, inject: () => Promise<void>): 
   const failed = count('failed');
   if (count('queued') + count('running') > 0) terminal = false;
   if (failed > 0) notes.push(`${failed} item(s) failed (refunded)`);
-  const over = extraFetches(stack.site.requests, keys, stack.site.inFlightDuring(faultAt, injectedAt));
+  const over = extraFetches(stack.site.requests, keys, inFlight);
   const ledger = await ledgerOf(stack.databaseUrl, account.accountId);
   const charges = ledger.filter((l) => l.reason === 'batch');
   const refunds = ledger.filter((l) => l.reason === 'batch_refund');

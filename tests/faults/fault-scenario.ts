@@ -36,9 +36,17 @@ export interface FaultScenario {
   run(ctx: FaultContext): Promise<ScenarioResult>;
 }
 
+/** Path + query of each URL: the site's request keys. */
+export function keysOf(urls: string[]): string[] {
+  return urls.map((u) => {
+    const x = new URL(u);
+    return `${x.pathname}${x.search}`;
+  });
+}
+
 /**
- * Fetches beyond one per URL, except one re-fetch of a URL whose request was in flight while the
- * fault happened (the only work a crash may legitimately repeat).
+ * Fetches beyond one per URL, except one re-fetch of a URL whose work was in flight while the fault
+ * happened — its request unanswered, or its row `running` — the only work a crash may repeat.
  */
 export function extraFetches(requests: SiteRequest[], keys: string[], inFlight: Set<string>): string[] {
   const over: string[] = [];
