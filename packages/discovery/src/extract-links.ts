@@ -30,8 +30,8 @@ export interface PageLinks {
 /**
  * Distinct links kept per page. Real hub pages (category listings, HTML sitemaps, long
  * Wikipedia lists) stay within a few thousand; beyond that a page is a link farm or an attack,
- * and a crawl or map gets the rest from sitemaps and further pages. 5,000 links resolve in
- * ~15 ms.
+ * and a crawl or map gets the rest from sitemaps and further pages. A 100k-link page then
+ * costs ~0.1 s instead of ~1 s.
  */
 export const MAX_LINKS_PER_PAGE = 5_000;
 const HREFS_PER_LINK = 4;

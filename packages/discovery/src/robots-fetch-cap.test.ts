@@ -59,4 +59,25 @@ describe('fetchRobots on a 10 MB robots.txt', () => {
     expect(stats.sent).toBeLessThan(TOTAL);
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(50 * 1024 * 1024);
   });
+
+  it('a robots.txt redirecting to itself ends after 5 redirects: allow all, reported', async () => {
+    const loop = await startLocalServer({
+      '/robots.txt': (_q, res) => {
+        res.writeHead(302, { location: '/robots.txt' });
+        res.end();
+      },
+    });
+    try {
+      const res = await fetchRobots(loop.url, {
+        dispatcher,
+        userAgent: 'WebContentService/0.1',
+        timeoutMs: 5_000,
+      });
+      expect(res.robots.isAllowed(`${loop.url}/x`)).toBe(true);
+      expect(res.error).toMatch(/redirect/i);
+      expect(loop.log.length).toBe(6); // the request and 5 redirects
+    } finally {
+      await loop.close();
+    }
+  });
 });
