@@ -57,15 +57,22 @@ async function checkCount(databaseUrl: string, monitorId: string): Promise<numbe
 }
 
 /**
- * A monitor is still scheduled when its BullMQ job scheduler exists in Redis and a check newer
- * than now is recorded within two intervals (plus start-up slack).
+ * A monitor is still scheduled when its BullMQ job scheduler is in Redis (within a few reconcile
+ * intervals: after a Redis loss the monitor-scheduler has to put it back) and a check newer than
+ * that is recorded within two intervals (plus slack).
  */
 export async function monitorStillScheduled(
   stack: FaultStack,
   monitorId: string,
 ): Promise<{ ok: boolean; note?: string }> {
-  const schedulers = await stack.producer.queue('monitor-check').getJobSchedulers(0, -1, true);
-  const inRedis = schedulers.some((s) => s.key === monitorId);
+  const queue = stack.producer.queue('monitor-check');
+  const inRedis = await waitFor(
+    'monitor scheduler in Redis',
+    async () =>
+      (await queue.getJobSchedulers(0, -1, true)).some((s) => s.key === monitorId) ? true : undefined,
+    10_000,
+    200,
+  ).catch(() => false);
   const before = await checkCount(stack.databaseUrl, monitorId);
   const next = await waitFor(
     'next monitor check',

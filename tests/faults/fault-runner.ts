@@ -4,6 +4,7 @@ import type { FaultScenario, ScenarioResult } from './fault-scenario';
 import { FaultStack } from './fault-stack';
 import type { FaultRow } from './fault-table';
 import type { PrivateRedis } from './private-redis';
+import type { ServiceName } from './service-process';
 
 const MONITOR_CREDITS = 100;
 
@@ -14,7 +15,13 @@ const MONITOR_CREDITS = 100;
  */
 export async function runFault(
   scenario: FaultScenario,
-  deps: { redis: PrivateRedis; databases: FaultDatabases; databaseName: string; verbose?: boolean },
+  deps: {
+    redis: PrivateRedis;
+    databases: FaultDatabases;
+    databaseName: string;
+    verbose?: boolean;
+    services?: ServiceName[];
+  },
 ): Promise<FaultRow> {
   let postgres: OwnedPostgres | null = null;
   let stack: FaultStack | null = null;
@@ -32,7 +39,7 @@ export async function runFault(
     postgres = scenario.ownPostgres ? await startOwnedPostgres() : null;
     const databaseUrl = postgres?.databaseUrl ?? (await deps.databases.fresh(deps.databaseName));
     stack = new FaultStack(databaseUrl, deps.redis.url);
-    await stack.start(scenario.llmDelayMs ?? 0);
+    await stack.start(scenario.llmDelayMs ?? 0, deps.services);
     const monitorAccount = await stack.account(MONITOR_CREDITS);
     const created = await stack.api('POST', '/v1/monitor', monitorAccount, {
       url: `${stack.site.url}/monitor`,

@@ -42,6 +42,7 @@ const RECOVERY_ENV: Record<string, string> = {
   MONITOR_RESUME_SWEEP_MS: '300',
   MONITOR_WEBHOOK_RECOVERY_MS: '1500',
   MONITOR_CHECK_TIMEOUT_MS: '8000',
+  MONITOR_RECONCILE_MS: '1000',
   WEBHOOK_TIMEOUT_MS: '5000',
   EXTRACT_PROVIDER: 'openai',
   EXTRACT_MODEL: 'fake-model',
@@ -81,7 +82,8 @@ export class FaultStack {
     this.producer = new QueueProducer(redisUrl, this.prefix);
   }
 
-  async start(llmDelayMs = 0): Promise<void> {
+  /** `services`: a subset for a cheaper stack (the jest core row); default all six. */
+  async start(llmDelayMs = 0, services: ServiceName[] = ALL_SERVICES): Promise<void> {
     await Promise.all([this.site.start(), this.receiver.start()]);
     this.llm = await startFakeOpenAi(() => ({ data: { title: 'Prices' }, delayMs: llmDelayMs }));
     const port = await freePort();
@@ -94,7 +96,7 @@ export class FaultStack {
       PORT: String(port),
       OPENAI_BASE_URL: `${this.llm.url}/v1`,
     };
-    for (const name of ALL_SERVICES) this.services.set(name, new ServiceProcess(name, this.env));
+    for (const name of services) this.services.set(name, new ServiceProcess(name, this.env));
     // One at a time: six tsx start-ups at once on two cores only make each one slower.
     for (const s of this.services.values()) await s.start();
   }

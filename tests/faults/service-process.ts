@@ -26,6 +26,12 @@ const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 25_000;
 const LOG_LINES_KEPT = 200;
 
+/** Children still alive, killed if this process exits first (a failed or interrupted run). */
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const c of live) c.kill('SIGKILL');
+});
+
 /**
  * One service as its own OS process, started the way scripts/supervise.ts starts it
  * (`node --import tsx src/main.ts` in its directory), so SIGKILL kills exactly that service.
@@ -54,6 +60,8 @@ export class ServiceProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    live.add(child);
+    child.once('exit', () => live.delete(child));
     const tag = `[${this.name}#${this.starts}]`;
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
