@@ -9,8 +9,11 @@ import { envInt as int } from './schemas';
  * itself (`contentEnvFromProcess`), so every service that converts pages gets it without wiring.
  */
 export const contentEnv = z.object({
-  /** Threads converting pages at once, per process. Default: the CPU count, at least 2, at most 8. */
-  CONTENT_POOL_THREADS: int(Math.min(8, Math.max(2, availableParallelism())), 1),
+  /**
+   * Threads converting pages at once, per process. Default: the CPU count, at least 2, at most 8.
+   * 0 converts in-process (no budget, no heap cap, blocks the event loop): for debugging only.
+   */
+  CONTENT_POOL_THREADS: int(Math.min(8, Math.max(2, availableParallelism())), 0),
   /** An idle thread exits after this long (the pool keeps no thread when the service is idle). */
   CONTENT_POOL_IDLE_MS: int(30_000, 100),
   /** Budget of one page's conversion; past it the thread is terminated and the job gets TIMEOUT. */

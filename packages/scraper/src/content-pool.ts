@@ -12,9 +12,10 @@ import type { ExtractedLink } from '@wcs/discovery';
 import { ContentProcessingError, decodeError, TargetTooLargeError, TimeoutError } from '@wcs/errors';
 import type { DocumentData } from '@wcs/queues';
 import Piscina from 'piscina';
-import type { ContentTask, ContentTaskResult } from './content.task';
+import { type ContentTask, type ContentTaskResult, runContentTask } from './content.task';
 
 export interface ContentPoolOptions {
+  /** 0 = convert in-process: no budget, no heap cap, blocks the event loop (debugging, test seams). */
   threads: number;
   idleTimeoutMs: number;
   /** Budget of one page, from when it is handed to the pool (queueing included). */
@@ -80,6 +81,7 @@ export class ContentPool {
    */
   async run(task: ContentTask, signal?: AbortSignal, budgetMs?: number): Promise<ConvertedPage> {
     signal?.throwIfAborted();
+    if (this.options.threads === 0) return settle(runContentTask(task));
     // A caller with less time left than the pool's budget (a job near its deadline) passes it.
     const budget = Math.max(1, Math.min(this.options.taskTimeoutMs, budgetMs ?? Number.POSITIVE_INFINITY));
     const ac = new AbortController();
@@ -110,8 +112,7 @@ export class ContentPool {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
-    if (!out.ok) throw decodeError(out.error);
-    return out.links ? { data: out.data, links: out.links } : { data: out.data };
+    return settle(out);
   }
 
   async close(): Promise<void> {
@@ -119,6 +120,11 @@ export class ContentPool {
     this.piscina = undefined;
     await p?.destroy();
   }
+}
+
+function settle(out: ContentTaskResult): ConvertedPage {
+  if (!out.ok) throw decodeError(out.error);
+  return out.links ? { data: out.data, links: out.links } : { data: out.data };
 }
 
 let shared: ContentPool | undefined;
