@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { canonicalPath } from './robots';
 import { compileRobotsRules, MAX_WILDCARD_RULES, type RobotsRule } from './robots-matcher';
 import { compileRegexReference } from './test-support/robots-regex-reference';
 
@@ -80,5 +81,40 @@ describe('compileRobotsRules', () => {
     const t0 = performance.now();
     for (let i = 0; i < 10_000; i++) m.isAllowed(`/section-${i}/page-${i}?q=${i}`);
     expect(performance.now() - t0).toBeLessThan(2_000);
+  });
+
+  it('canonicalPath: the ASCII fast path gives what the full canonicalisation gives', () => {
+    const full = (x: string) => {
+      let out = '';
+      for (const ch of x) {
+        const code = ch.codePointAt(0) ?? 0;
+        out += code > 0x7e || code < 0x21 ? encodeURIComponent(ch) : ch;
+      }
+      return out.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase());
+    };
+    const piece = fc.constantFrom(
+      '/',
+      'a',
+      'F',
+      '%',
+      '%2f',
+      '%2F',
+      '%e9',
+      '%C3%A9',
+      'é',
+      ' ',
+      '~',
+      '\t',
+      '7',
+      'f',
+      '😀',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+        const x = parts.join('');
+        expect(canonicalPath(x)).toBe(full(x));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
