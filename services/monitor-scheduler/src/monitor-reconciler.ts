@@ -93,8 +93,13 @@ export class MonitorReconciler {
       catchUps: 0,
       baselines: 0,
     };
-    // The producer's connection fails fast (no offline queue): wait until it is connected.
-    await queue.waitUntilReady();
+    // The producer's connection fails fast (no offline queue). At start-up wait for it, as the
+    // old rebuild did; a periodic pass while Redis is away fails at once (the next one retries),
+    // so shutdown never waits on a pass stuck behind a reconnect.
+    if (redis.status !== 'ready') {
+      if (!opts.force) throw new Error(`Redis connection is ${redis.status}; the next pass retries`);
+      await queue.waitUntilReady();
+    }
     const lease = await redis.set(
       queue.toKey('reconcile-lease'),
       randomUUID(),
