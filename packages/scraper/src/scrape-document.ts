@@ -63,6 +63,8 @@ export interface DocumentRequest
   extends Pick<ScrapeRequest, 'url' | 'format' | 'onlyMainContent' | 'signal'> {
   /** Also return the page's links, read from the same parse (crawl pages). */
   links?: boolean;
+  /** Time left for the conversion when less than the pool's budget (a job near its deadline). */
+  budgetMs?: number;
 }
 
 /**
@@ -87,5 +89,6 @@ export async function documentFromPage(
       links: req.links === true,
     },
     req.signal,
+    req.budgetMs,
   );
 }
