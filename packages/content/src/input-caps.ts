@@ -26,7 +26,7 @@ export interface ContentCuts {
 /** The document's `warning` for a cut page, undefined when nothing was cut. */
 export function warningFor(cuts: ContentCuts): string | undefined {
   const parts: string[] = [];
-  if (cuts.html) parts.push(`HTML beyond ${MAX_HTML_CHARS} characters was dropped`);
+  if (cuts.html) parts.push(`the page beyond ${MAX_HTML_CHARS} characters was dropped`);
   if (cuts.elements) parts.push(`elements beyond ${MAX_ELEMENTS} were dropped`);
   if (cuts.depth) parts.push('nesting too deep was flattened');
   if (cuts.textNode) parts.push(`text nodes were cut at ${MAX_TEXT_NODE_CHARS} characters`);

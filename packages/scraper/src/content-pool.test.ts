@@ -42,7 +42,7 @@ describe('ContentPool', () => {
     ['100k nested divs', heavyPages.nestedDivs, /nesting too deep/],
     ['a 5 MB text node', heavyPages.hugeTextNode, /text nodes were cut/],
     ['100k links', heavyPages.manyLinks, /links beyond 20000/],
-    ['20 MB of HTML', heavyPages.twentyMb, /HTML beyond 12000000 characters/],
+    ['20 MB of HTML', heavyPages.twentyMb, /the page beyond 12000000 characters/],
   ])('%s: an answer within the budget, with the warning', async (_name, build, warning) => {
     const started = Date.now();
     const out = await pool.run(task(build(), { links: true }));
