@@ -154,6 +154,30 @@ describe('monitor schedules are reconciled with PostgreSQL', () => {
       return true;
     }, 30_000);
 
+    // 0. One scheduler loses only its next job (partial loss): without a repair it never fires again.
+    const victim = active[0]!;
+    const redis = createRedisConnection(stack.env.REDIS_URL!, 'worker');
+    try {
+      const key = (k: string) => `${stack.env.QUEUE_PREFIX}:monitor-check:${k}`;
+      await pollUntil(async () => {
+        const score = await redis.zscore(key('repeat'), victim);
+        // Not while its fire is imminent or under way: the job must still be in the delayed set.
+        if (!score || Number(score) < Date.now() + 500) return undefined;
+        const jobId = `repeat:${victim}:${score}`;
+        const removed = await redis.zrem(key('delayed'), jobId);
+        if (removed !== 1) return undefined;
+        await redis.del(key(jobId));
+        return true;
+      }, 20_000);
+    } finally {
+      redis.disconnect();
+    }
+    const victimChecks = (await detail(a.auth, victim)).checkCount;
+    await pollUntil(
+      async () => ((await detail(a.auth, victim)).checkCount > victimChecks ? true : undefined),
+      INTERVAL_MS * 2 + RECONCILE_MS * 2 + 15_000,
+    );
+
     // 1. Redis loses the queue's keys while both replicas run: repaired by the periodic pass.
     const before = new Map<string, number>();
     for (const id of active) before.set(id, (await detail(a.auth, id)).checkCount);
