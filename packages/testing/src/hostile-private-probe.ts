@@ -1,6 +1,6 @@
 /**
  * The "private connections" case: listeners that count whatever reaches them, and a page that
- * tries every channel a browser has towards them (WebRTC STUN/TURN over UDP, WebSocket,
+ * tries every channel a browser has towards them (WebRTC STUN/TURN and WebTransport over UDP, WebSocket,
  * EventSource, sendBeacon, fetch, iframe, image). A safe renderer lets none of it through.
  *
  * Addresses: the UDP listener is on 127.0.0.1 (WebRTC must send no non-proxied UDP whatever the
@@ -82,6 +82,9 @@ export function privateProbeHtml(selfPath: string, l: { tcpPort: number; udpPort
   attempt('eventsource', function () { new EventSource('http://${tcp}/es'); });
   attempt('beacon', function () { navigator.sendBeacon('http://${tcp}/beacon', 'x'); });
   attempt('fetch', function () { fetch('http://${tcp}/fetch', { mode: 'no-cors' }).catch(function () {}); });
+  attempt('webtransport', function () {
+    new WebTransport('https://${udp}/wt').ready.catch(function () {});
+  });
   attempt('image', function () { new Image().src = 'http://${tcp}/img.png'; });
   attempt('iframe', function () {
     var f = document.createElement('iframe'); f.src = 'http://${tcp}/frame'; document.body.appendChild(f);
