@@ -91,10 +91,11 @@ describe('POST /v1/map against a hostile site', () => {
     // The neighbours were not starved.
     expect(s.res.status).toBe(200);
     expect(s.res.body.links).toContain(`${small.url}${MAP_SITE_PAGES.sitemapDocs[0]}`);
-    expect(s.ms).toBeLessThan(alone.map * 3 + 2_000);
+    // generous for a shared 2-core machine; starved, they took minutes (a 5-page crawl: 311 s)
+    expect(s.ms).toBeLessThan(alone.map * 3 + 5_000);
     expect(c.body.status).toBe('done');
-    expect(c.ms).toBeLessThan(alone.crawl * 3 + 2_000);
-    expect(maxDelayMs).toBeLessThan(1_000);
+    expect(c.ms).toBeLessThan(alone.crawl * 3 + 5_000);
+    expect(maxDelayMs).toBeLessThan(1_500);
   });
 
   it('with search, ranks what it can within a short budget and says so when it is cut', async () => {
