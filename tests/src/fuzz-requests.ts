@@ -218,7 +218,7 @@ export function fuzzRequest(
       query: queryString(op.query ?? []),
       body: op.body
         ? fc.oneof(
-            { arbitrary: objectValue(op.body, { siteUrl: ctx.siteUrl, mutate: false }), weight: 4 },
+            { arbitrary: objectValue(op.body, { siteUrl: ctx.siteUrl, mutate: false }), weight: 2 },
             { arbitrary: objectValue(op.body, { siteUrl: ctx.siteUrl }), weight: 8 },
             { arbitrary: hostileValue, weight: 1 },
             { arbitrary: rawBody, weight: 1 },

@@ -219,3 +219,86 @@ describe('request fuzzer', () => {
     expect(health.status).toBe(200);
   }, 120_000);
 });
+
+/** The probe's client mistakes (issue 12), each pinned to its status, code and message. */
+describe('client mistakes the probe found', () => {
+  const POSTS = [
+    '/v1/scrape',
+    '/v1/batch/scrape',
+    '/v1/crawl',
+    '/v1/map',
+    '/v1/extract',
+    '/v1/search',
+    '/v1/monitor',
+  ];
+  const send = async (path: string, body: string | Buffer, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${stack.url}${path}`, {
+      method: 'POST',
+      headers: { ...account.auth, 'content-type': 'application/json', ...headers },
+      body,
+    });
+    return { status: res.status, body: (await res.json()) as { code: string; error: string } };
+  };
+
+  it('a body declared gzip or deflate that is not: 400 INVALID_JSON on every POST; unknown encoding 415', async () => {
+    for (const path of POSTS) {
+      for (const enc of ['gzip', 'deflate']) {
+        const res = await send(path, '{"url":"x"}', { 'content-encoding': enc });
+        expect([path, enc, res.status, res.body.code]).toEqual([path, enc, 400, 'INVALID_JSON']);
+      }
+      const unknown = await send(path, '{}', { 'content-encoding': 'compress' });
+      expect([path, unknown.status, unknown.body.code]).toEqual([path, 415, 'UNSUPPORTED_CONTENT_TYPE']);
+    }
+  });
+
+  it('a malformed percent escape in a path: 400 VALIDATION_FAILED', async () => {
+    for (const path of ['/v1/crawl/%E0%A4%A', '/v1/batch/scrape/%E0%A4%A', '/v1/monitor/%']) {
+      const res = await fetch(`${stack.url}${path}`, { headers: account.auth });
+      expect([path, res.status, ((await res.json()) as { code: string }).code]).toEqual([
+        path,
+        400,
+        'VALIDATION_FAILED',
+      ]);
+    }
+  });
+
+  it('nesting: an extract schema 4,000 deep names the schema limit; any body 100,000 deep names the body limit', async () => {
+    const schema = `${'{"a":'.repeat(4_000)}"string"${'}'.repeat(4_000)}`;
+    const extract = await send('/v1/extract', `{"url":"${site.url}/","schema":${schema}}`);
+    expect(extract.status).toBe(400);
+    expect(extract.body.error).toMatch(/^schema\.a\.a.*: nested deeper than 8 levels$/);
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    for (const path of POSTS) {
+      const res = await send(path, `{"url":"${site.url}/","x":${deep}}`);
+      expect([path, res.status, res.body.code]).toEqual([path, 400, 'VALIDATION_FAILED']);
+      expect(res.body.error).toMatch(/nested deeper than 32 levels/);
+    }
+  });
+
+  it('a prompt over 10,000 characters is told the limit', async () => {
+    const res = await send(
+      '/v1/extract',
+      JSON.stringify({ url: `${site.url}/`, prompt: 'p'.repeat(10_001) }),
+    );
+    expect(res).toEqual({
+      status: 400,
+      body: expect.objectContaining({
+        code: 'VALIDATION_FAILED',
+        error: 'prompt: must be at most 10,000 characters',
+      }),
+    });
+  });
+
+  it('duplicate batch item ids: 400 naming the duplicate', async () => {
+    const items = [
+      { id: 'a', url: `${site.url}/` },
+      { id: 'b', url: `${site.url}/article/1` },
+      { id: 'a', url: `${site.url}/article/2` },
+    ];
+    const res = await send('/v1/batch/scrape', JSON.stringify({ items }));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(
+      'items.2.id: duplicate id "a" (also items.0.id); ids must be unique within a batch',
+    );
+  });
+});
