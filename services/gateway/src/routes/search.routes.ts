@@ -226,7 +226,11 @@ async function scrapeHits(
       const entry = jobs[i];
       if (!entry || 'error' in entry) return failedResult(hit, entry?.error);
       const waitMs = a.deadline - Date.now();
-      if (waitMs <= 0) return failedResult(hit, new TimeoutError('The search time budget ran out; retry'));
+      if (waitMs <= 0) {
+        // Not waited for at all: cancelled like a wait that timed out (its deadline stops it anyway).
+        await deps.producer.cancel('scrape', entry.job.id ?? '', 'timeout');
+        return failedResult(hit, new TimeoutError('The search time budget ran out; retry'));
+      }
       try {
         // A wait that gives up (budget, client gone, shutdown) cancels its scrape.
         const r = await deps.producer.waitFor('scrape', entry.job, waitMs, { signal: a.gone });
