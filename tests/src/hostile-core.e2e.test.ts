@@ -12,24 +12,22 @@ import { type CellContext, type Endpoint, runCell } from '../hostile/hostile-cel
 import { balanceOf, createTestAccount, type Stack, startStack } from './harness';
 
 /**
- * Cells of the runner that are not here yet because the fix they probe has not landed (they stay
- * red in `pnpm test:hostile`; see docs/reliability/hostile.md).
+ * The fast cells (the rest, and the heavy ones — 100k links, browser deep nesting — run in
+ * `pnpm test:hostile`). Left out until the fix they probe lands, red in the runner meanwhile:
+ * ['binary-png', 'browser'] (the browser engine answers 504 after 30 s instead of 415).
  */
 const CORE: Array<[HostileCase, Endpoint]> = [
   ['binary-png', 'scrape'],
   ['gzip-bomb', 'scrape'],
   ['huge', 'scrape'],
   ['redirect-loop', 'scrape'],
-  ['many-links', 'scrape'],
   ['deep-nesting', 'scrape'],
   ['charset-latin1-as-utf8', 'scrape'],
   ['charset-unknown', 'scrape'],
   ['slow-headers', 'scrape'],
-  ['binary-png', 'browser'],
   ['gzip-bomb', 'browser'],
   ['huge', 'browser'],
   ['redirect-loop', 'browser'],
-  ['deep-nesting', 'browser'],
   ['charset-unknown', 'browser'],
   ['slow-headers', 'browser'],
   ['private-connections', 'browser'],
