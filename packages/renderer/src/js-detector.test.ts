@@ -42,3 +42,24 @@ describe('needsJavaScript', () => {
     ).toBe('Hi &amp; bye');
   });
 });
+
+describe('hostile markup (every scan is linear: these would run for hours if it were not)', () => {
+  it.each([
+    ['unclosed "<"', '<'.repeat(1_000_000)],
+    ['unclosed <div attributes', '<div x'.repeat(200_000)],
+    ['unclosed <script>', '<script>'.repeat(150_000)],
+    ['unclosed comments', '<!--'.repeat(250_000)],
+    ['unclosed <noscript>', '<noscript>'.repeat(100_000)],
+    ['mount points inside one long comment', `<div id="root"><!--${'<div id="root">'.repeat(70_000)}-->`],
+    ['a long run of tags', '<b></b>'.repeat(150_000)],
+  ])('%s: answers', (_name, markup) => {
+    expect(typeof needsJavaScript(`<html><body>${markup}</body></html>`)).toBe('boolean');
+  });
+
+  it('keeps the rules on the same pages', () => {
+    expect(needsJavaScript('<body><div id="root"><!-- a --><!-- b --></div></body>')).toBe(true);
+    expect(needsJavaScript('<body><div id="rooted-x">x</div></body>')).toBe(false);
+    expect(visibleText('<body><p>a</p><script>never closed <p>b</p></body>')).toBe('a never closed b');
+    expect(visibleText('<body><p>a</p><!-- never closed <p>b</p></body>')).toBe('a');
+  });
+});

@@ -1,6 +1,10 @@
 /**
  * Does this HTML need a browser to show its content? Decided from measurable signals in the
  * fetched markup, so the (10x more expensive) browser is used only for client-rendered pages.
+ *
+ * Runs on the worker's event loop for every `auto` fetch, on bodies up to the byte cap, so every
+ * scan here is linear in the body: indexOf loops instead of regexes with unbounded repetition
+ * between two delimiters (`<[^>]+>` over "<<<<…" was quadratic: 100 KB blocked the loop 14 s).
  */
 
 export interface JsSignals {
@@ -13,44 +17,171 @@ export interface JsSignals {
   noscriptWarning: boolean;
 }
 
-const SHELL_IDS = 'root|app|__next|__nuxt|___gatsby|svelte|main-app|app-root|application|react-root|mount';
-const EMPTY_SHELL_RE = new RegExp(
-  `<div\\b[^>]*\\bid\\s*=\\s*["']?(?:${SHELL_IDS})["']?[^>]*>\\s*(?:<!--[\\s\\S]*?-->\\s*)*</div>`,
-  'i',
-);
-const EMPTY_CUSTOM_ROOT_RE = /<(app-root|ng-app)\b[^>]*>\s*<\/\1>/i;
-const NOSCRIPT_RE = /<noscript\b[^>]*>([\s\S]*?)<\/noscript>/gi;
+const SHELL_ID_RE =
+  /\bid\s*=\s*["']?(?:root|app|__next|__nuxt|___gatsby|svelte|main-app|app-root|application|react-root|mount)\b/i;
 const NOSCRIPT_JS_RE =
   /(enable|activate|turn on|requires?|need|needs|without)\s+(?:\w+\s+){0,3}javascript|javascript\s+(is\s+)?(required|disabled|must be enabled)/i;
+/** A noscript message is a sentence: longer content is not a "please enable JavaScript" notice. */
+const NOSCRIPT_TEXT_MAX = 2_000;
+/** Elements whose content is never visible text. */
+const HIDDEN_BLOCKS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe']);
 
-function bodyOf(html: string): string {
-  const open = /<body\b[^>]*>/i.exec(html);
-  if (!open) return html;
-  const start = open.index + open[0].length;
-  const close = html.toLowerCase().lastIndexOf('</body>');
+/** At this much visible text no rule below can hold. */
+const TEXT_ENOUGH = 250;
+
+const isNameChar = (c: number | undefined): boolean =>
+  c !== undefined && ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f);
+
+/**
+ * Start offsets of `<name` tags (whole name) in `lower`, with the offset of their `>`; a tag
+ * without `>` ends the scan. The next search starts after that `>`, so no byte is scanned twice.
+ */
+function* tags(lower: string, name: string): Generator<[number, number]> {
+  const open = `<${name}`;
+  let from = 0;
+  for (;;) {
+    const at = lower.indexOf(open, from);
+    if (at < 0) return;
+    if (isNameChar(lower.charCodeAt(at + open.length))) {
+      from = at + open.length;
+      continue;
+    }
+    const gt = lower.indexOf('>', at + open.length);
+    if (gt < 0) return;
+    yield [at, gt];
+    from = gt + 1;
+  }
+}
+
+function bodyOf(html: string, lower: string): string {
+  const first = tags(lower, 'body').next();
+  if (first.done) return html;
+  const start = first.value[1] + 1;
+  const close = lower.lastIndexOf('</body>');
   return html.slice(start, close > start ? close : undefined);
 }
 
 export function visibleText(html: string): string {
-  return bodyOf(html)
-    .replace(/<(script|style|noscript|template|svg|iframe)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
+  return collapseText(visibleParts(html, Number.POSITIVE_INFINITY));
+}
+
+const collapseText = (parts: string[]): string =>
+  parts
+    .join('')
     .replace(/&(nbsp|#160);/gi, ' ')
     .replace(/\s+/g, ' ')
     .trim();
+
+/**
+ * Raw text pieces of the body outside tags, comments and hidden blocks; stops once the pieces
+ * hold `stopAfter` non-space characters (the rules below only ask "is there little text?").
+ */
+function visibleParts(html: string, stopAfter: number): string[] {
+  const body = bodyOf(html, html.toLowerCase());
+  const lower = body.toLowerCase();
+  const parts: string[] = [];
+  let seen = 0;
+  const push = (piece: string) => {
+    parts.push(piece);
+    if (stopAfter !== Number.POSITIVE_INFINITY) seen += piece.replace(/\s+/g, '').length;
+  };
+  const unclosed = new Set<string>(); // block names with no closing tag after some point: none later either
+  let i = 0;
+  while (i < body.length && seen < stopAfter) {
+    const lt = body.indexOf('<', i);
+    if (lt < 0) {
+      push(body.slice(i));
+      break;
+    }
+    push(body.slice(i, lt));
+    parts.push(' ');
+    if (lower.startsWith('<!--', lt)) {
+      const end = lower.indexOf('-->', lt + 4);
+      if (end < 0) break; // an unclosed comment hides the rest, as in browsers
+      i = end + 3;
+      continue;
+    }
+    const gt = body.indexOf('>', lt + 1);
+    if (gt < 0) {
+      push(body.slice(lt)); // a lone "<" is text
+      break;
+    }
+    let end = lt + 1;
+    while (isNameChar(lower.charCodeAt(end))) end++;
+    const name = lower.slice(lt + 1, end);
+    i = gt + 1;
+    if (HIDDEN_BLOCKS.has(name) && !unclosed.has(name)) {
+      const close = lower.indexOf(`</${name}`, gt + 1);
+      const closeGt = close < 0 ? -1 : lower.indexOf('>', close);
+      if (closeGt < 0) unclosed.add(name);
+      else i = closeGt + 1;
+    }
+  }
+  return parts;
+}
+
+/**
+ * `indexOf('-->', from)` remembering its last answer: mount points nested in one long comment
+ * would otherwise each scan to that comment's end again.
+ */
+class CommentEnds {
+  private from = -1;
+  private end = -1;
+  constructor(private readonly lower: string) {}
+  find(i: number): number {
+    if (this.from >= 0 && i >= this.from && (this.end < 0 || i <= this.end)) return this.end;
+    this.from = i;
+    this.end = this.lower.indexOf('-->', i);
+    return this.end;
+  }
+}
+
+/** After `from`: only whitespace and comments, then `</name>`. */
+function emptyUntilClose(lower: string, from: number, name: string, comments: CommentEnds): boolean {
+  let i = from;
+  for (;;) {
+    while (i < lower.length && /\s/.test(lower[i]!)) i++;
+    if (lower.startsWith('<!--', i)) {
+      const end = comments.find(i + 4);
+      if (end < 0) return false;
+      i = end + 3;
+      continue;
+    }
+    const close = `</${name}`;
+    if (!lower.startsWith(close, i)) return false;
+    let j = i + close.length;
+    while (j < lower.length && /\s/.test(lower[j]!)) j++;
+    return lower[j] === '>';
+  }
+}
+
+function hasEmptyAppShell(html: string, lower: string): boolean {
+  const comments = new CommentEnds(lower);
+  for (const [at, gt] of tags(lower, 'div')) {
+    if (SHELL_ID_RE.test(html.slice(at, gt)) && emptyUntilClose(lower, gt + 1, 'div', comments)) return true;
+  }
+  for (const name of ['app-root', 'ng-app']) {
+    for (const [, gt] of tags(lower, name)) if (emptyUntilClose(lower, gt + 1, name, comments)) return true;
+  }
+  return false;
+}
+
+function hasNoscriptWarning(lower: string): boolean {
+  for (const [, gt] of tags(lower, 'noscript')) {
+    const close = lower.indexOf('</noscript>', gt + 1);
+    if (close < 0) return false; // no closing tag after this one: none after the later ones either
+    if (close - gt <= NOSCRIPT_TEXT_MAX && NOSCRIPT_JS_RE.test(lower.slice(gt + 1, close))) return true;
+  }
+  return false;
 }
 
 export function jsSignals(html: string): JsSignals {
-  let noscriptWarning = false;
-  for (const m of html.matchAll(NOSCRIPT_RE)) {
-    if (NOSCRIPT_JS_RE.test(m[1] ?? '')) noscriptWarning = true;
-  }
+  const lower = html.toLowerCase();
   return {
     textLength: visibleText(html).length,
-    scriptCount: (html.match(/<script\b/gi) ?? []).length,
-    emptyAppShell: EMPTY_SHELL_RE.test(html) || EMPTY_CUSTOM_ROOT_RE.test(html),
-    noscriptWarning,
+    scriptCount: [...tags(lower, 'script')].length,
+    emptyAppShell: hasEmptyAppShell(html, lower),
+    noscriptWarning: hasNoscriptWarning(lower),
   };
 }
 
@@ -62,6 +193,8 @@ export function jsSignals(html: string): JsSignals {
  * Pages with real server-rendered text never qualify, whatever their scripts.
  */
 export function needsJavaScript(html: string): boolean {
+  // Every rule needs little text: a page with enough is decided from its first text alone.
+  if (collapseText(visibleParts(html, TEXT_ENOUGH)).length >= TEXT_ENOUGH) return false;
   const s = jsSignals(html);
   if (s.textLength < 250 && (s.emptyAppShell || s.noscriptWarning)) return true;
   if (s.textLength < 100 && s.scriptCount >= 3) return true;
