@@ -193,6 +193,8 @@ export async function crawlCell(
     budgetMs * 3,
   );
   const ms = Date.now() - started;
+  // A crawl still running past three budgets is cancelled, so it cannot weigh on the next cells.
+  if (!CRAWL_TERMINAL.has(str(answer.body.status)) && id) await call(acct, 'DELETE', `/v1/crawl/${id}`);
   const credits = before - (await ctx.balance(acct.accountId));
   const b = answer.body;
   const failedPages = (b.failedPages as Array<Record<string, unknown>> | undefined) ?? [];

@@ -83,6 +83,13 @@ async function main(): Promise<number> {
   let stack: ProcessStack | undefined;
   let sampler: MemorySampler | undefined;
   const rows: Row[] = [];
+  // Ctrl-C / SIGTERM: stop the service processes (and their Chromium) before leaving.
+  const interrupted = (signal: NodeJS.Signals) => {
+    console.log(`${signal}: stopping the stack`);
+    void Promise.allSettled([stack?.close(), site?.close(), model?.close()]).then(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     site = await startHostileSite();
     model = await startFakeAnthropic(() => ({ data: { title: 'hostile' } }));
