@@ -37,6 +37,10 @@ export const renderEnv = z.object({
   BROWSER_EXECUTABLE: z.string().default('/usr/bin/chromium'),
   BROWSER_MAX_PAGES: int(4, 1),
   BROWSER_ENABLED: bool(true),
+  /** Decoded bytes one browser render may receive in total; 0 = 4 × MAX_BODY_BYTES. */
+  BROWSER_MAX_PAGE_BYTES: int(0, 0),
+  /** RSS ceiling of one Chromium renderer process (MiB): past it the renderer is killed (413). */
+  BROWSER_MAX_RENDERER_MB: int(1024, 128),
   USER_AGENT: z
     .string()
     .default('Mozilla/5.0 (compatible; WebContentService/0.1; +https://example.invalid/bot)'),

@@ -2,7 +2,10 @@
  * Chromium engine (Playwright). Every request a page makes goes through a route handler that blocks
  * images/media/fonts and aborts requests to forbidden hosts; a forbidden main document (or redirect
  * hop) becomes TargetForbiddenError. A render is hard-bounded by the context's deadline/abort: on
- * abort the page is closed, which unblocks any pending Playwright call.
+ * abort the page is closed, which unblocks any pending Playwright call. Hostile pages are bounded
+ * while they load: decoded bytes per response and per page (ByteMeter) and each renderer's RSS
+ * (MemoryWatchdog) end the render with TargetTooLargeError; non-HTTP channels are closed by
+ * browser-lockdown's flags plus the guarded proxy, which always runs.
  */
 import {
   DnsResolutionError,
@@ -26,17 +29,22 @@ import {
   mapNetworkError,
   mimeTypeOf,
   parseTargetUrl,
+  SNIFF_WINDOW_BYTES,
 } from '@wcs/net';
 import type { Request, Response, Route } from 'playwright-core';
+import { ByteMeter, type CapExceeded } from './browser-byte-meter';
+import { type ChromiumProcess, MemoryWatchdog } from './browser-memory-watchdog';
 import { BrowserPool, type BrowserSlot } from './browser-pool';
 import { type GuardedProxy, PROXY_ERROR_HEADER, startGuardedProxy } from './browser-proxy';
-import { assertSupportedContentType } from './content-type';
+import { assertSupportedContentType, assertTextBody } from './content-type';
 import type { Engine, RenderContext, RendererLogger, RenderRequest, RenderResult } from './types';
 
 /** Resource types never needed for text content; blocking them saves most of the bandwidth/CPU. */
 const BLOCKED_RESOURCE_TYPES = new Set(['image', 'media', 'font']);
 /** After load, wait at most this long for the network to go quiet (SPAs fetch their data late). */
 const NETWORK_IDLE_MS = 1_500;
+/** Evaluated in the page (this package has no DOM typings). */
+const OUTER_HTML_LENGTH = 'document.documentElement ? document.documentElement.outerHTML.length : 0';
 
 export interface BrowserEngineOptions {
   executablePath: string;
@@ -51,11 +59,22 @@ export interface BrowserEngineOptions {
   connectTimeoutMs?: number;
   /** Override which addresses are refused (tests); default isForbiddenAddress unless allowPrivateTargets. */
   isForbidden?: AddressPolicy;
+  /** Decoded bytes one render may receive in total (all responses); default 4 × maxBodyBytes. */
+  maxPageBytes?: number;
+  /** RSS ceiling of one renderer process in MiB (default 1024); V8's heap is bounded at it too. */
+  rendererMaxMb?: number;
+  /** How often renderer RSS is sampled while renders run (default 250 ms). */
+  memorySampleMs?: number;
 }
+
+export const DEFAULT_RENDERER_MAX_MB = 1024;
+export const PAGE_BYTES_PER_BODY = 4;
 
 interface Lease {
   /** Why the main document (or one of its redirect hops) was refused. */
   refused?: ServiceError;
+  /** A byte cap was passed while loading. */
+  tooLarge?: ServiceError;
   blocked: number;
 }
 
@@ -66,21 +85,48 @@ export class BrowserEngine implements Engine {
   private proxy: Promise<GuardedProxy> | undefined;
   /** Per-render state of each busy slot, read by the route handler. */
   private readonly leases = new WeakMap<BrowserSlot, Lease>();
+  private readonly meters = new WeakMap<BrowserSlot, ByteMeter>();
+  private readonly watchdog: MemoryWatchdog;
+  private rendering = 0;
 
   constructor(private readonly opts: BrowserEngineOptions) {
     this.policy = opts.isForbidden ?? (opts.allowPrivateTargets ? undefined : isForbiddenAddress);
+    const rendererMaxMb = opts.rendererMaxMb ?? DEFAULT_RENDERER_MAX_MB;
     this.pool = new BrowserPool({
       executablePath: opts.executablePath,
       maxPages: opts.maxPages,
       userAgent: opts.userAgent,
       maxUsesPerPage: opts.maxUsesPerPage,
       args: opts.args,
+      rendererMaxMb,
       logger: opts.logger,
-      proxyServer: async () => (await this.startProxy())?.server,
+      proxyServer: async () => (await this.startProxy()).server,
       setup: async (slot) => {
         await slot.context.route('**/*', (route, request) => this.onRoute(slot, route, request));
+        this.meters.set(slot, await ByteMeter.attach(slot.page));
       },
+      // The previous page's heap would otherwise stay resident in the pooled renderer.
+      reset: async (slot) => this.meters.get(slot)?.collectGarbage(),
     });
+    this.watchdog = new MemoryWatchdog({
+      ceilingBytes: rendererMaxMb * 2 ** 20,
+      intervalMs: opts.memorySampleMs ?? 250,
+      session: () => this.pool.browserSession(),
+      logger: opts.logger,
+    });
+  }
+
+  /** Chromium's processes and their RSS (and PSS) now, plus the watchdog's peak and kill count. */
+  async memory(): Promise<{ processes: ChromiumProcess[]; peakRendererBytes: number; kills: number }> {
+    return {
+      processes: await this.watchdog.processes(true),
+      peakRendererBytes: this.watchdog.peakRendererBytes,
+      kills: this.watchdog.kills,
+    };
+  }
+
+  resetMemoryPeak(): void {
+    this.watchdog.resetPeak();
   }
 
   get poolSize(): { idle: number; busy: number } {
@@ -94,16 +140,31 @@ export class BrowserEngine implements Engine {
       throw new ServiceUnavailableError('Cookies and proxies are not supported by the browser engine yet');
     const slot = await this.pool.acquire(ctx.signal);
     const lease: Lease = { blocked: 0 };
+    const leasedAt = Date.now();
     this.leases.set(slot, lease);
     let broken = true;
     // Hard stop: closing the page rejects whatever Playwright call is pending.
-    const onAbort = () => void slot.page.close().catch(() => undefined);
+    const stop = () => void slot.page.close().catch(() => undefined);
+    const onAbort = stop;
     ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const maxPageBytes = Math.max(
+      this.opts.maxPageBytes ?? PAGE_BYTES_PER_BODY * this.opts.maxBodyBytes,
+      this.opts.maxBodyBytes,
+    );
+    this.meters.get(slot)?.arm({ maxResponseBytes: this.opts.maxBodyBytes, maxPageBytes }, (hit) => {
+      lease.tooLarge = tooLargeError(hit);
+      this.opts.logger?.warn({ url: target, ...hit }, 'browser byte cap passed: page stopped');
+      stop();
+    });
+    if (this.rendering++ === 0) this.watchdog.start();
     try {
       const result = await this.visit(slot, lease, target, req, ctx);
+      if (lease.tooLarge) throw lease.tooLarge;
       broken = false;
       return result;
     } catch (err) {
+      if (lease.tooLarge) throw lease.tooLarge;
+      if (slot.crashed || /crash/i.test(String(err))) throw this.crashError(leasedAt, target);
       if (ctx.signal.aborted) throw abortReason(ctx.signal);
       if (lease.refused) throw lease.refused;
       // Anything but a service-level refusal gets a fresh page next time.
@@ -119,6 +180,8 @@ export class BrowserEngine implements Engine {
       }
       throw mapBrowserError(err, target);
     } finally {
+      if (--this.rendering === 0) this.watchdog.stop();
+      this.meters.get(slot)?.disarm();
       ctx.signal.removeEventListener('abort', onAbort);
       this.leases.delete(slot);
       // Not awaited: resetting the page (about:blank, cookies) should not delay the result.
@@ -127,18 +190,32 @@ export class BrowserEngine implements Engine {
   }
 
   async close(): Promise<void> {
+    this.watchdog.stop();
     await this.pool.close();
     const proxy = this.proxy;
     this.proxy = undefined;
     await proxy?.then((p) => p.close()).catch(() => undefined);
   }
 
-  /** Without a policy (private targets allowed) the browser connects directly. */
-  private startProxy(): Promise<GuardedProxy> | undefined {
-    const policy = this.policy;
-    if (!policy) return undefined;
+  /** A renderer died mid-render: the watchdog's kill, or V8's own heap limit. */
+  private crashError(since: number, url: string): ServiceError {
+    const killed = this.watchdog.killedSince(since);
+    const ceilingMb = this.opts.rendererMaxMb ?? DEFAULT_RENDERER_MAX_MB;
+    return new TargetTooLargeError(
+      killed
+        ? `Rendering ${url} passed the renderer memory ceiling of ${ceilingMb} MB`
+        : `The renderer of ${url} crashed (out of memory)`,
+      { details: { rendererMaxMb: ceilingMb, reason: killed ? 'memory-ceiling' : 'renderer-crashed' } },
+    );
+  }
+
+  /**
+   * Always on, also when private targets are allowed (then it refuses nothing): Chromium refuses
+   * WebTransport through a proxy, which is what closes that UDP channel.
+   */
+  private startProxy(): Promise<GuardedProxy> {
     this.proxy ??= startGuardedProxy({
-      isForbidden: policy,
+      isForbidden: this.policy ?? (() => false),
       connectTimeoutMs: this.opts.connectTimeoutMs ?? 5_000,
       logger: this.opts.logger,
     });
@@ -189,6 +266,13 @@ export class BrowserEngine implements Engine {
     const rawType = (await response.headerValue('content-type')) ?? undefined;
     const mime = mimeTypeOf(rawType) || 'text/html';
     assertSupportedContentType(mime);
+    // The main document's bytes (bounded by the byte cap) decide too: binary served as HTML is 415.
+    const raw = await response.body().catch((err: unknown) => {
+      if (lease.tooLarge) throw lease.tooLarge;
+      if (!HTML_TYPES.has(mime)) throw err;
+      return undefined; // e.g. evicted from the devtools buffer: the header alone decides
+    });
+    if (raw) assertTextBody(raw.subarray(0, SNIFF_WINDOW_BYTES), rawType);
 
     const isHtml = HTML_TYPES.has(mime);
     if (isHtml) {
@@ -199,12 +283,12 @@ export class BrowserEngine implements Engine {
         .waitForLoadState('networkidle', { timeout: Math.min(NETWORK_IDLE_MS, remaining(ctx)) })
         .catch(() => undefined);
     }
-    const body = isHtml ? await page.content() : decodeBody(await response.body(), rawType).text;
-    if (Buffer.byteLength(body) > this.opts.maxBodyBytes) {
-      throw new TargetTooLargeError(`Rendered page exceeds the ${this.opts.maxBodyBytes} byte limit`, {
-        details: { maxBodyBytes: this.opts.maxBodyBytes },
-      });
-    }
+    if (lease.tooLarge) throw lease.tooLarge;
+    // Measured in the renderer first, so a DOM built huge by script is never shipped to Node.
+    const htmlChars = isHtml ? Number(await page.evaluate(OUTER_HTML_LENGTH)) : 0;
+    if (htmlChars > this.opts.maxBodyBytes) throw renderedTooLarge(this.opts.maxBodyBytes);
+    const body = isHtml || !raw ? await page.content() : decodeBody(raw, rawType).text;
+    if (Buffer.byteLength(body) > this.opts.maxBodyBytes) throw renderedTooLarge(this.opts.maxBodyBytes);
     this.opts.logger?.debug({ url, blocked: lease.blocked }, 'browser render done');
     return {
       requestedUrl: req.url,
@@ -247,6 +331,22 @@ export class BrowserEngine implements Engine {
       // The page was closed mid-request (abort/timeout); nothing left to route.
     }
   }
+}
+
+function renderedTooLarge(maxBodyBytes: number): TargetTooLargeError {
+  return new TargetTooLargeError(`Rendered page exceeds the ${maxBodyBytes} byte limit`, {
+    details: { maxBodyBytes },
+  });
+}
+
+function tooLargeError(hit: CapExceeded): TargetTooLargeError {
+  const what = hit.kind === 'response' ? 'A response' : 'The page (all responses together)';
+  return new TargetTooLargeError(`${what} passed the ${hit.limit} byte limit while loading`, {
+    details: {
+      [hit.kind === 'response' ? 'maxBodyBytes' : 'maxPageBytes']: hit.limit,
+      ...(hit.url ? { url: hit.url } : {}),
+    },
+  });
 }
 
 function remaining(ctx: RenderContext): number {

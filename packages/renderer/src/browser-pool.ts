@@ -5,7 +5,8 @@
  */
 import { ServiceUnavailableError } from '@wcs/errors';
 import { abortReason } from '@wcs/net';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
+import { hardeningArgs, LOCKDOWN_SCRIPT } from './browser-lockdown';
 import type { RendererLogger } from './types';
 
 /** Flags measured to work with Debian's chromium in containers (see docs/toolchain notes). */
@@ -27,17 +28,23 @@ export interface BrowserPoolOptions {
   maxUsesPerPage?: number;
   /** Extra chromium flags appended to CHROMIUM_ARGS. */
   args?: string[];
+  /** Memory ceiling of one renderer in MiB; V8's heap is bounded at it too (see browser-lockdown). */
+  rendererMaxMb: number;
   /** Resolves the proxy every browser connection must use (undefined = direct). */
   proxyServer?: () => Promise<string | undefined>;
   logger?: RendererLogger;
   /** Called once per new slot, e.g. to install request routing. */
   setup: (slot: BrowserSlot) => Promise<void>;
+  /** Called when a slot is reset for reuse (page at about:blank), e.g. to collect its garbage. */
+  reset?: (slot: BrowserSlot) => Promise<void>;
 }
 
 export interface BrowserSlot {
   readonly context: BrowserContext;
   readonly page: Page;
   uses: number;
+  /** Its renderer died (memory kill, V8 OOM): never reused. */
+  crashed: boolean;
 }
 
 interface Waiter {
@@ -47,6 +54,7 @@ interface Waiter {
 
 export class BrowserPool {
   private browser: Promise<Browser> | undefined;
+  private cdp: { browser: Browser; session: Promise<CDPSession> } | undefined;
   private readonly idle: BrowserSlot[] = [];
   private readonly busy = new Set<BrowserSlot>();
   private creating = 0;
@@ -62,7 +70,11 @@ export class BrowserPool {
   async acquire(signal: AbortSignal): Promise<BrowserSlot> {
     if (this.closed) throw new ServiceUnavailableError('Renderer is closed');
     if (signal.aborted) throw abortReason(signal);
-    const ready = this.idle.pop();
+    let ready = this.idle.pop();
+    while (ready?.crashed) {
+      await this.destroySlot(ready);
+      ready = this.idle.pop();
+    }
     if (ready) {
       this.busy.add(ready);
       return ready;
@@ -103,13 +115,18 @@ export class BrowserPool {
     this.busy.delete(slot);
     slot.uses++;
     let reusable =
-      !broken && !this.closed && !slot.page.isClosed() && slot.uses < (this.opts.maxUsesPerPage ?? 50);
+      !broken &&
+      !slot.crashed &&
+      !this.closed &&
+      !slot.page.isClosed() &&
+      slot.uses < (this.opts.maxUsesPerPage ?? 50);
     if (reusable) {
       try {
         // Stop the previous page's scripts/timers and drop its cookies before the next render.
         await slot.page.goto('about:blank', { timeout: 5_000 });
         await slot.context.clearCookies();
         await slot.page.setExtraHTTPHeaders({});
+        await this.opts.reset?.(slot);
       } catch {
         reusable = false;
       }
@@ -129,6 +146,16 @@ export class BrowserPool {
       // close() kills the chromium process tree; a launch failure has nothing to close.
       await browser.then((b) => b.close()).catch(() => undefined);
     }
+  }
+
+  /** The browser-level CDP session (process info), undefined while no browser runs. */
+  async browserSession(): Promise<CDPSession | undefined> {
+    const launched = this.browser;
+    if (!launched) return undefined;
+    const browser = await launched.catch(() => undefined);
+    if (!browser?.isConnected()) return undefined;
+    if (this.cdp?.browser !== browser) this.cdp = { browser, session: browser.newBrowserCDPSession() };
+    return this.cdp.session.catch(() => undefined);
   }
 
   private handOff(slot: BrowserSlot | undefined): void {
@@ -161,7 +188,7 @@ export class BrowserPool {
         .then((server) =>
           chromium.launch({
             executablePath: this.opts.executablePath,
-            args: [...CHROMIUM_ARGS, ...(this.opts.args ?? [])],
+            args: [...CHROMIUM_ARGS, ...hardeningArgs(this.opts.rendererMaxMb), ...(this.opts.args ?? [])],
             headless: true,
             // Playwright also forces loopback through the proxy (<-loopback>).
             ...(server ? { proxy: { server } } : {}),
@@ -200,8 +227,16 @@ export class BrowserPool {
       javaScriptEnabled: true,
     });
     try {
+      await context.addInitScript(LOCKDOWN_SCRIPT);
       const page = await context.newPage();
-      const slot: BrowserSlot = { context, page, uses: 0 };
+      const slot: BrowserSlot = { context, page, uses: 0, crashed: false };
+      page.on('crash', () => {
+        slot.crashed = true;
+      });
+      // Popups would be pages nobody meters or waits for: closed at once.
+      context.on('page', (p) => {
+        if (p !== page) void p.close().catch(() => undefined);
+      });
       await this.opts.setup(slot);
       return slot;
     } catch (err) {

@@ -15,6 +15,8 @@ export interface RenderSettings {
   BROWSER_ENABLED: boolean;
   BROWSER_EXECUTABLE: string;
   BROWSER_MAX_PAGES: number;
+  BROWSER_MAX_PAGE_BYTES: number;
+  BROWSER_MAX_RENDERER_MB: number;
 }
 
 /** One renderer (and so one Chromium pool) per worker process, from its parsed config. */
@@ -30,6 +32,8 @@ export function createRendererFromEnv(env: RenderSettings, logger?: RendererLogg
       enabled: env.BROWSER_ENABLED,
       executablePath: env.BROWSER_EXECUTABLE,
       maxPages: env.BROWSER_MAX_PAGES,
+      ...(env.BROWSER_MAX_PAGE_BYTES > 0 ? { maxPageBytes: env.BROWSER_MAX_PAGE_BYTES } : {}),
+      rendererMaxMb: env.BROWSER_MAX_RENDERER_MB,
     },
     ...(logger ? { logger } : {}),
   });

@@ -2,7 +2,12 @@
  * The public entry point: picks an engine per request (auto = fetch first, browser only when the
  * HTML needs JavaScript or the request asks for it), owns the total time budget and abort wiring.
  */
-import { ServiceUnavailableError, TargetForbiddenError, TimeoutError } from '@wcs/errors';
+import {
+  ServiceUnavailableError,
+  TargetForbiddenError,
+  TargetTooLargeError,
+  TimeoutError,
+} from '@wcs/errors';
 import { abortReason, HTML_TYPES } from '@wcs/net';
 import { BrowserEngine } from './browser-engine';
 import { FetchEngine } from './fetch-engine';
@@ -25,6 +30,8 @@ export function createRenderer(opts: RendererOptions): Renderer {
       maxRedirects: opts.maxRedirects,
       connectTimeoutMs: opts.connectTimeoutMs,
       maxUsesPerPage: opts.browser.maxUsesPerPage,
+      maxPageBytes: opts.browser.maxPageBytes,
+      rendererMaxMb: opts.browser.rendererMaxMb,
       args: opts.browser.args,
       logger: opts.logger,
     });
@@ -54,10 +61,11 @@ export function createRenderer(opts: RendererOptions): Renderer {
       // Render the final URL: the redirect chain has already been checked and followed once.
       return { ...(await run(browser(), { ...req, url: fetched.finalUrl }, ctx)), requestedUrl: req.url };
     } catch (err) {
-      // Caller aborts and SSRF refusals are final; otherwise the fetched HTML beats no result.
+      // Caller aborts, SSRF refusals and caps are final (a shell that streams without end must not
+      // answer 200 with the empty shell); otherwise the fetched HTML beats no result.
       if (ctx.signal.aborted && !(abortReason(ctx.signal) instanceof TimeoutError))
         throw abortReason(ctx.signal);
-      if (err instanceof TargetForbiddenError) throw err;
+      if (err instanceof TargetForbiddenError || err instanceof TargetTooLargeError) throw err;
       opts.logger?.warn({ url: req.url, err: String(err) }, 'browser render failed; returning fetched HTML');
       return fetched;
     }

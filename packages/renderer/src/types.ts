@@ -58,6 +58,10 @@ export interface RendererOptions {
     args?: string[];
     /** Recycle a pooled page after this many renders (default 50). */
     maxUsesPerPage?: number;
+    /** Decoded bytes one render may receive, all responses summed (default 4 × maxBodyBytes). */
+    maxPageBytes?: number;
+    /** RSS ceiling of one renderer process in MiB (default 1024): past it, killed → TARGET_TOO_LARGE. */
+    rendererMaxMb?: number;
   };
   /** pino-compatible */
   logger?: RendererLogger;

@@ -1,0 +1,220 @@
+/**
+ * The browser engine against a hostile local site, with the real Chromium: no channel reaches a
+ * forbidden address (UDP and TCP sinks must see nothing), byte caps stop huge/endless/bomb bodies
+ * while they load, and the memory ceiling kills a renderer that allocates without bound while the
+ * engine keeps serving. Prints the figures (time to answer, peak renderer RSS, Chromium's RSS).
+ */
+import { randomUUID } from 'node:crypto';
+import { ServiceError, TargetTooLargeError } from '@wcs/errors';
+import { isForbiddenAddress } from '@wcs/net';
+import { BrowserEngine, type BrowserEngineOptions } from './browser-engine';
+import { createRenderer } from './renderer';
+import { type HostileSite, startHostileSite } from './test-support/hostile-site';
+import { testContext, testOptions } from './test-support/options';
+import { type Sinks, startSinks } from './test-support/sinks';
+
+const MARKER = `--wcs-test-run=${randomUUID()}`;
+const MB = 2 ** 20;
+const BUDGET_MS = 30_000;
+/**
+ * Chromium's memory after the hostile renders: all its processes' PSS summed (RSS with shared pages
+ * counted once; summed VmRSS counts the shared binary in every process, ~2.5× more). Measured at
+ * rest with two pooled slots: ~410 MB PSS, ~1 GB summed RSS.
+ */
+const TOTAL_PSS_BOUND_MB = 768;
+
+/** The fixture on 127.0.0.1 is allowed; every other private address (127.0.0.2, 10/8, …) is refused. */
+const fixtureOnly = (ip: string) => ip !== '127.0.0.1' && isForbiddenAddress(ip);
+
+const engineOptions = (over: Partial<BrowserEngineOptions> = {}): BrowserEngineOptions => {
+  const o = testOptions();
+  return {
+    executablePath: '/usr/bin/chromium',
+    maxPages: 2,
+    userAgent: o.userAgent,
+    allowPrivateTargets: false,
+    maxBodyBytes: 10 * MB,
+    maxRedirects: 5,
+    args: [MARKER],
+    isForbidden: fixtureOnly,
+    ...over,
+  };
+};
+
+interface Figure {
+  case: string;
+  outcome: string;
+  ms: number;
+  peakRendererMb: number;
+}
+const figures: Figure[] = [];
+
+let sinks: Sinks;
+let site: HostileSite;
+let engine: BrowserEngine;
+
+beforeAll(async () => {
+  sinks = await startSinks(['127.0.0.1', '127.0.0.2'], '127.0.0.2');
+  site = await startHostileSite({ udp: sinks.udp, tcp: sinks.tcp });
+  engine = new BrowserEngine(engineOptions());
+});
+afterAll(async () => {
+  await engine.close();
+  await site.close();
+  await sinks.close();
+  console.log(
+    `browser hardening figures (maxBodyBytes 10 MiB, page cap 40 MiB, renderer ceiling 1024 MB)\n${figures
+      .map(
+        (f) =>
+          `${f.case.padEnd(28)} ${f.outcome.padEnd(20)} ${String(f.ms).padStart(6)} ms  peak renderer ${f.peakRendererMb} MB`,
+      )
+      .join('\n')}`,
+  );
+});
+
+/** Renders `path` and returns the error code (or 'ok') with the figures recorded. */
+async function attempt(path: string, on = engine): Promise<{ code: string; ms: number; err?: unknown }> {
+  on.resetMemoryPeak();
+  const started = Date.now();
+  let code = 'ok';
+  let err: unknown;
+  try {
+    await on.render({ url: `${site.url}/${path}` }, testContext(BUDGET_MS));
+  } catch (e) {
+    err = e;
+    code = e instanceof ServiceError ? e.code : String(e);
+  }
+  const ms = Date.now() - started;
+  const peak = Math.round((await on.memory()).peakRendererBytes / MB);
+  figures.push({ case: path, outcome: code, ms, peakRendererMb: peak });
+  return { code, ms, err };
+}
+
+describe('non-HTTP channels', () => {
+  it('no UDP datagram or TCP connection reaches a forbidden address, whatever the page tries', async () => {
+    const reported = site.nextChannelsReport();
+    const rendered = engine.render({ url: `${site.url}/channels` }, testContext(BUDGET_MS));
+    const report = await reported;
+    await rendered;
+    console.log(`channel page report: ${JSON.stringify(report)}`);
+    expect(sinks.seen).toEqual([]);
+    // The page really tried: every channel answered with a refusal, none opened.
+    expect(Object.keys(report)).toEqual(
+      expect.arrayContaining(['rtc', 'websocket', 'eventsource', 'beacon', 'fetch', 'iframe', 'worker']),
+    );
+    expect(report.websocket).not.toBe('onopen');
+    expect(report.eventsource).not.toBe('onopen');
+    expect(report.webtransport0).not.toBe('open');
+  });
+
+  it('keeps WebRTC and WebTransport closed when private targets are allowed', async () => {
+    const open = new BrowserEngine(engineOptions({ allowPrivateTargets: true, isForbidden: undefined }));
+    try {
+      const before = sinks.seen.length;
+      const reported = site.nextChannelsReport();
+      const rendered = open.render({ url: `${site.url}/channels?udp-only` }, testContext(BUDGET_MS));
+      const report = await reported;
+      await rendered;
+      // TCP to 127.0.0.2 is allowed here; UDP must still be silent.
+      expect(sinks.seen.slice(before).filter((s) => s.startsWith('udp'))).toEqual([]);
+      expect(report.webtransport0).not.toBe('open');
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe('byte caps while loading', () => {
+  it.each([
+    ['big', 'a 50 MB page'],
+    ['endless', 'an endless stream'],
+    ['gzip-bomb', 'a gzip bomb (200 MB decoded)'],
+    ['brotli-bomb', 'a brotli bomb (200 MB decoded)'],
+    ['app-shell-iframe', 'an app shell iframing an endless stream'],
+    ['app-shell-iframe?src=http%3A%2F%2Flocalhost%3APORT%2Fendless', 'the same, cross-site iframe'],
+    ['app-shell-fetch', 'an app shell fetching an endless stream'],
+    ['many-scripts?n=6&mb=8', 'six 8 MB scripts (page cap)'],
+  ])('%s (%s) → TARGET_TOO_LARGE within the budget', async (path) => {
+    const { code, ms } = await attempt(path.replace('PORT', String(site.port)));
+    expect(code).toBe('TARGET_TOO_LARGE');
+    expect(ms).toBeLessThan(10_000);
+  });
+
+  it('the auto engine answers TARGET_TOO_LARGE too, not the fetched shell', async () => {
+    const renderer = createRenderer(
+      testOptions({
+        allowPrivateTargets: true,
+        fetchTimeoutMs: BUDGET_MS,
+        browser: { enabled: true, executablePath: '/usr/bin/chromium', maxPages: 1, args: [MARKER] },
+      }),
+    );
+    try {
+      const started = Date.now();
+      await expect(renderer.render({ url: `${site.url}/app-shell-iframe` })).rejects.toBeInstanceOf(
+        TargetTooLargeError,
+      );
+      figures.push({
+        case: 'auto: app-shell-iframe',
+        outcome: 'TARGET_TOO_LARGE',
+        ms: Date.now() - started,
+        peakRendererMb: 0,
+      });
+    } finally {
+      await renderer.close();
+    }
+  });
+});
+
+describe('binary served as HTML', () => {
+  it.each([['binary-as-html'], ['binary-bytes-as-html']])('%s → UNSUPPORTED_CONTENT_TYPE', async (path) => {
+    const { code } = await attempt(path);
+    expect(code).toBe('UNSUPPORTED_CONTENT_TYPE');
+    const next = await engine.render({ url: `${site.url}/ok` }, testContext(BUDGET_MS));
+    expect(next.body).toContain('Still serving');
+  });
+});
+
+describe('memory ceiling per renderer', () => {
+  it.each([['alloc-js'], ['alloc-buffers'], ['alloc-dom']])(
+    '%s → TARGET_TOO_LARGE, and the next render on the same engine succeeds',
+    async (path) => {
+      const { code, ms } = await attempt(path);
+      expect(code).toBe('TARGET_TOO_LARGE');
+      expect(ms).toBeLessThan(BUDGET_MS);
+      const next = await engine.render({ url: `${site.url}/ok` }, testContext(BUDGET_MS));
+      expect(next.body).toContain('Still serving');
+    },
+  );
+
+  it('other renders keep working while one renderer is killed', async () => {
+    const [hostile, fine] = await Promise.all([
+      attempt('alloc-buffers'),
+      engine.render({ url: `${site.url}/ok` }, testContext(BUDGET_MS)),
+    ]);
+    expect(hostile.code).toBe('TARGET_TOO_LARGE');
+    expect(fine.body).toContain('Still serving');
+  });
+
+  it(`Chromium's total memory (PSS) is back under ${TOTAL_PSS_BOUND_MB} MB after the hostile renders`, async () => {
+    const deadline = Date.now() + 10_000;
+    let total = Number.POSITIVE_INFINITY;
+    let processes: Awaited<ReturnType<BrowserEngine['memory']>>['processes'] = [];
+    while (Date.now() < deadline) {
+      ({ processes } = await engine.memory());
+      total = processes.reduce((n, p) => n + (p.pssBytes ?? p.rssBytes), 0) / MB;
+      if (total < TOTAL_PSS_BOUND_MB) break;
+      await new Promise((r) => setTimeout(r, 250)); // polling with a deadline, not synchronisation
+    }
+    const rss = processes.reduce((n, p) => n + p.rssBytes, 0) / MB;
+    console.log(
+      `chromium after hostile renders: ${Math.round(total)} MB PSS (${Math.round(rss)} MB summed RSS) in ${processes.length} processes (${processes
+        .map(
+          (p) =>
+            `${p.type.replace(/.*mojom\./, '')} ${Math.round(p.rssBytes / MB)}/${Math.round((p.pssBytes ?? 0) / MB)}`,
+        )
+        .join(', ')} RSS/PSS MB); watchdog kills: ${(await engine.memory()).kills}`,
+    );
+    expect(processes.length).toBeGreaterThan(0);
+    expect(total).toBeLessThan(TOTAL_PSS_BOUND_MB);
+  });
+});
