@@ -109,7 +109,7 @@ describe('interactive jobs are cancelled when their caller stops waiting', () =>
     const res = await scrape('/hang?id=t1', 1_500);
     const answeredAt = Date.now();
     expect(res.status).toBe(504);
-    expect((await res.json()).code).toBe('TIMEOUT');
+    expect(((await res.json()) as { code: string }).code).toBe('TIMEOUT');
     const v = await closedVisit('t1');
     // The worker's page ends no later than the answer (its budget ends before the gateway's wait).
     const releasedAfterAnswerMs = (v.closedAt ?? 0) - answeredAt;
