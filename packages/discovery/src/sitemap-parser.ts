@@ -2,7 +2,9 @@
  * Streaming sitemap parser: XML <urlset> / <sitemapindex> (sitemaps.org), RSS 2.0 / RSS 1.0 <item>
  * <link> and Atom <entry><link href>, or a plain-text sitemap (one URL per line). Reads the
  * decoded byte stream chunk by chunk through htmlparser2's tokenizer, so memory stays bounded
- * whatever the file size; the sink can stop it early.
+ * whatever the file size; the sink can stop it early. XML nested deeper than MAX_XML_DEPTH is not
+ * a sitemap (real ones nest 3–5 levels): refused at once, since htmlparser2's Parser keeps open
+ * elements in an array it unshifts per tag (quadratic: 100k nested elements take seconds).
  */
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
@@ -22,6 +24,7 @@ export interface SitemapParseResult {
 }
 
 const MAX_LOC = 8_192;
+export const MAX_XML_DEPTH = 32;
 const ROOTS: Record<string, SitemapKind> = {
   urlset: 'urlset',
   sitemapindex: 'sitemapindex',
@@ -53,9 +56,13 @@ export async function parseSitemapStream(
   // XML state
   const stack: string[] = [];
   let capture: { type: 'page' | 'sitemap'; text: string } | null = null;
+  const stop = () => {
+    stopped = true;
+    if (kind !== 'text') xml.pause(); // not even the rest of the current chunk
+  };
   const emit = (loc: string, type: 'page' | 'sitemap') => {
     const v = loc.trim();
-    if (v && v.length <= MAX_LOC && !sink.onLoc(v, type)) stopped = true;
+    if (v && v.length <= MAX_LOC && !sink.onLoc(v, type)) stop();
   };
   const xml = new Parser(
     {
@@ -66,13 +73,20 @@ export async function parseSitemapStream(
           const k = ROOTS[local];
           if (!k) {
             failure = new NotASitemapError(`not a sitemap (root element <${name}>)`);
-            stopped = true;
+            stop();
             return;
           }
           kind = k;
         }
         const parent = stack[stack.length - 1];
         stack.push(local);
+        if (stack.length > MAX_XML_DEPTH) {
+          failure = new NotASitemapError(
+            `not a sitemap (elements nested deeper than ${MAX_XML_DEPTH} levels)`,
+          );
+          stop();
+          return;
+        }
         if (kind === 'urlset' && local === 'loc' && parent === 'url') capture = { type: 'page', text: '' };
         else if (kind === 'sitemapindex' && local === 'loc' && parent === 'sitemap')
           capture = { type: 'sitemap', text: '' };

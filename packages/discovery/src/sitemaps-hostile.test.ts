@@ -60,6 +60,8 @@ describe('collectSitemapUrls against a hostile site', () => {
       '/leaf.xml': (q, r, b) => send(urlset([`${b}/a`, `${b}/b`]), XML)(q, r),
       '/million.xml': streamedSitemap(1_000_000, million),
       '/endless.xml': streamedSitemap(Number.POSITIVE_INFINITY, endless, 20),
+      '/nested.xml': (q, r, b) =>
+        send(`<urlset><url><loc>${b}/first</loc></url>${'<url>'.repeat(100_000)}`, XML)(q, r),
     });
   });
   afterAll(async () => {
@@ -103,5 +105,15 @@ describe('collectSitemapUrls against a hostile site', () => {
     expect(res.urls.length).toBeLessThan(100_000);
     expect(res.errors).toEqual(['sitemaps: stopped (time budget or caller abort)']);
     expect(endless.finished).toBe(false);
+  });
+
+  it('refuses XML nested deeper than 32 levels at once (100k nested elements)', async () => {
+    const t0 = Date.now();
+    const res = await collectSitemapUrls([`${server.url}/nested.xml`], opts());
+    expect(Date.now() - t0).toBeLessThan(1_000); // htmlparser2's Parser alone: seconds
+    expect(res.urls.map((u) => u.url)).toEqual([`${server.url}/first`]);
+    expect(res.errors).toEqual([
+      expect.stringMatching(/nested\.xml: not a sitemap \(elements nested deeper than 32 levels\)/),
+    ]);
   });
 });
