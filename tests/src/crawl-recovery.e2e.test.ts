@@ -140,7 +140,14 @@ it('a crawl-worker process survives pages whose target refuses connections (retr
     const account = await createTestAccount({ credits: 10 });
     const id = await startCrawl(stack.url, account.auth, { url, maxDepth: 1 });
     const done = await waitForCrawl(stack.url, id, account.auth, 60_000);
-    expect(done).toMatchObject({ status: 'done', completed: 0, failed: 1, creditsUsed: 0 });
+    expect(done).toMatchObject({
+      status: 'failed',
+      stopReason: 'error',
+      error: expect.stringMatching(/\(TARGET_UNREACHABLE\)/),
+      completed: 0,
+      failed: 1,
+      creditsUsed: 0,
+    });
     expect(done.failedPages[0]).toMatchObject({ url, code: 'TARGET_UNREACHABLE' });
     expect(worker.exitCode).toBeNull();
     expect(worker.signalCode).toBeNull();

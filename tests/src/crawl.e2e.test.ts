@@ -319,7 +319,7 @@ describe('bad requests', () => {
     expect(del.body.status).toBe('failed');
   });
 
-  it('a start page that fails ends the crawl done, with the failure listed and nothing billed', async () => {
+  it('a start page that fails ends the crawl failed, with the failure listed and nothing billed', async () => {
     const s = await site();
     const account = await createTestAccount({ credits: 10 });
     const id = await startCrawl(stack.url, account.auth, {
@@ -328,7 +328,15 @@ describe('bad requests', () => {
       includePaths: ['^/tree'],
     });
     const done = await waitForCrawl(stack.url, id, account.auth);
-    expect(done).toMatchObject({ status: 'done', completed: 0, failed: 1, creditsUsed: 0, pages: [] });
+    expect(done).toMatchObject({
+      status: 'failed',
+      stopReason: 'error',
+      error: expect.stringMatching(/\(TARGET_HTTP_ERROR\)/),
+      completed: 0,
+      failed: 1,
+      creditsUsed: 0,
+      pages: [],
+    });
     expect(done.failedPages).toEqual([
       {
         url: `${s.url}/tree/9`,

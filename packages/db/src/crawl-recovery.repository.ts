@@ -68,8 +68,16 @@ export class CrawlRecoveryRepository {
 
   /** Close running crawls whose every frontier page has finished (a missed close); returns how many. */
   async closeIdleCrawls(): Promise<number> {
+    // Same rule as a closing page: a crawl that crawled nothing is failed, naming its start page's error.
     return this.db.prisma.$executeRaw`
-      UPDATE crawls SET status = 'done', stop_reason = COALESCE(stop_reason, 'completed'),
+      UPDATE crawls SET
+             status = CASE WHEN completed = 0 THEN 'failed' ELSE 'done' END,
+             stop_reason = CASE WHEN completed = 0 THEN 'error' ELSE COALESCE(stop_reason, 'completed') END,
+             error = CASE WHEN completed = 0 THEN COALESCE(error, (
+               SELECT 'The start page could not be crawled (' || COALESCE(p.error_code, 'INTERNAL') || '): '
+                      || COALESCE(p.error, 'no page could be fetched')
+               FROM crawl_pages p WHERE p.crawl_id = crawls.id ORDER BY p.depth, p.created_at LIMIT 1))
+             ELSE error END,
              finished_at = now(), updated_at = now()
       WHERE status = 'processing' AND completed + failed >= discovered
         AND NOT EXISTS (SELECT 1 FROM crawl_pages p
