@@ -49,10 +49,11 @@ describe('client mistakes before the handlers are 4xx with a code', () => {
   });
 
   it('an unknown encoding or charset: 415 UNSUPPORTED_CONTENT_TYPE', async () => {
-    for (const headers of [
+    const cases: Array<Record<string, string>> = [
       { 'content-encoding': 'zstd-ish' },
       { 'content-type': 'application/json; charset=nope' },
-    ]) {
+    ];
+    for (const headers of cases) {
       const res = await post(headers, '{"a":1}');
       expect(res.status).toBe(415);
       expect(await res.json()).toMatchObject({ success: false, code: 'UNSUPPORTED_CONTENT_TYPE' });
