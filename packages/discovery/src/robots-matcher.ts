@@ -2,14 +2,17 @@
  * Compiled robots.txt rule matching (RFC 9309 §2.2.2): the longest matching pattern wins, Allow
  * wins a tie, `*` matches any run of characters, a trailing `$` anchors the end. Instead of one
  * regex per rule tested against every URL (rules × URLs regex runs; ~3 ms per URL for 20k rules),
- * rules are indexed by their literal prefix (up to the first `*`) in a trie: a URL walks the trie
- * once, so only rules whose prefix it has are looked at. Rules without `*` are decided at their
- * trie node in O(1); wildcard rules are checked with a greedy `indexOf` glob match (linear, no
- * backtracking), longest first, stopping as soon as no remaining rule can beat the best match.
- * A hostile file of thousands of `/*…` rules would still make every URL check all of them, so the
- * wildcard rules one group set keeps are capped (`MAX_WILDCARD_RULES`, in file order; the rest are
- * ignored and counted in `ignoredWildcardRules`).
+ * rules without `*` are indexed by their literal text in a trie: a URL walks the trie once and
+ * decides them in O(1) per node. A wildcard rule can only match a URL containing its literal parts:
+ * one Aho–Corasick pass over the URL (substring-index.ts) finds which rules' key part (the first 8
+ * characters of their longest part) occurs, and only those are verified — prefix, then a greedy
+ * `indexOf` glob match (linear, no backtracking), longest first, stopping as soon as no remaining
+ * rule can beat the best match. A URL that contains the key of many rules (a site writing
+ * thousands of `/*part*…` rules for its own URLs) still verifies each of them, so the wildcard
+ * rules kept are capped (`MAX_WILDCARD_RULES`, in file order; the rest are ignored and counted in
+ * `ignoredWildcardRules`).
  */
+import { MAX_KEY_LENGTH, SubstringIndex } from './substring-index';
 
 /** Wildcard (`*`) rules kept per agent; beyond it they are ignored (counted, documented). */
 export const MAX_WILDCARD_RULES = 1_000;
@@ -22,6 +25,8 @@ export interface RobotsRule {
 
 interface CompiledRule {
   allow: boolean;
+  /** Literal text before the first `*`. */
+  prefix: string;
   /** Specificity: the pattern's length as written (after canonicalisation). */
   length: number;
   /** Literal parts after the prefix, split at `*` (empty parts dropped). */
@@ -33,12 +38,10 @@ interface CompiledRule {
 
 interface TrieNode {
   children: Map<string, TrieNode>;
-  /** Best literal-only rule ending here (no `*`, no `$`): matches every target through this node. */
+  /** Best prefix rule ending here (`/a`, `/a*`): matches every target through this node. */
   open: CompiledRule | null;
   /** Best `$`-anchored literal rule ending here: matches only a target that ends here. */
   exact: CompiledRule | null;
-  /** Wildcard rules whose prefix ends here, longest first, Allow first on equal length. */
-  wild: CompiledRule[];
 }
 
 export interface RobotsMatcher {
@@ -50,7 +53,7 @@ export interface RobotsMatcher {
   readonly ruleCount: number;
 }
 
-const newNode = (): TrieNode => ({ children: new Map(), open: null, exact: null, wild: [] });
+const newNode = (): TrieNode => ({ children: new Map(), open: null, exact: null });
 
 /** Does `a` beat `b`: longer, or as long and Allow over Disallow. */
 const beats = (a: CompiledRule, b: CompiledRule | null): boolean =>
@@ -84,6 +87,7 @@ export function compileRobotsRules(rules: readonly RobotsRule[]): RobotsMatcher 
     if (!r.pattern) continue;
     distinct.set(r.pattern, (distinct.get(r.pattern) ?? false) || r.allow);
   }
+  const wildByKey = new Map<string, CompiledRule[]>();
   let wildKept = 0;
   let ignored = 0;
   let kept = 0;
@@ -106,13 +110,26 @@ export function compileRobotsRules(rules: readonly RobotsRule[]): RobotsMatcher 
     const parts = rest.filter((p) => p !== '');
     const compiled: CompiledRule = {
       allow,
+      prefix,
       length: pattern.length,
       minLength: prefix.length + parts.reduce((n, p) => n + p.length, 0),
       rest: parts,
       // "/a*$" ends in `*`: the anchor adds nothing, the `*` takes the rest.
       anchored: anchored && !tailEmpty,
     };
-    let node = root;
+    if (parts.length > 0) {
+      // The key: the longest literal part, cut to the index's key length (still necessary).
+      const longest = parts.reduce((a, b) => (b.length > a.length ? b : a));
+      const key = longest.slice(0, MAX_KEY_LENGTH);
+      let list = wildByKey.get(key);
+      if (!list) {
+        list = [];
+        wildByKey.set(key, list);
+      }
+      list.push(compiled);
+      continue;
+    }
+    let node = root; // literal rules, and `/a*` (a prefix rule, as long as written)
     for (let i = 0; i < prefix.length; i++) {
       const ch = prefix[i] as string;
       let next = node.children.get(ch);
@@ -122,16 +139,17 @@ export function compileRobotsRules(rules: readonly RobotsRule[]): RobotsMatcher 
       }
       node = next;
     }
-    if (star !== -1) node.wild.push(compiled);
-    else if (anchored) {
+    if (compiled.anchored) {
       if (beats(compiled, node.exact)) node.exact = compiled;
     } else if (beats(compiled, node.open)) node.open = compiled;
   }
-  const sortWild = (node: TrieNode): void => {
-    node.wild.sort((a, b) => b.length - a.length || Number(b.allow) - Number(a.allow));
-    for (const child of node.children.values()) sortWild(child);
-  };
-  sortWild(root);
+  const keys = [...wildByKey.keys()];
+  const wildLists = keys.map((k) =>
+    (wildByKey.get(k) as CompiledRule[]).sort(
+      (a, b) => b.length - a.length || Number(b.allow) - Number(a.allow),
+    ),
+  );
+  const index = keys.length > 0 ? new SubstringIndex(keys) : null;
 
   return {
     ignoredWildcardRules: ignored,
@@ -144,17 +162,19 @@ export function compileRobotsRules(rules: readonly RobotsRule[]): RobotsMatcher 
       while (node) {
         if (node.open && beats(node.open, best)) best = node.open;
         if (node.exact && depth === target.length && beats(node.exact, best)) best = node.exact;
-        for (const rule of node.wild) {
-          if (!beats(rule, best)) break; // sorted: nothing later can win
-          if (restMatches(target, depth, rule)) {
-            best = rule;
-            break;
-          }
-        }
         if (depth >= target.length) break;
         node = node.children.get(target[depth] as string);
         depth++;
       }
+      index?.scan(target, (id) => {
+        for (const rule of wildLists[id] as CompiledRule[]) {
+          if (!beats(rule, best)) return; // sorted: nothing later in this list can win
+          if (target.startsWith(rule.prefix) && restMatches(target, rule.prefix.length, rule)) {
+            best = rule;
+            return;
+          }
+        }
+      });
       return best ? best.allow : true;
     },
   };
