@@ -4,7 +4,7 @@ import { type Document, Element, Text } from 'domhandler';
 import { escapeText } from 'entities';
 import { findFirst, isElement, parseHtml, setChildren } from './dom.util';
 import { serializeHtml } from './html.serializer';
-import { type ContentCuts, MAX_HTML_CHARS, warningFor } from './input-caps';
+import { type ContentCuts, MAX_HTML_CHARS, stripHeavyBlocks, warningFor } from './input-caps';
 import { extractMainContent, extractWholeBody } from './main-content.extractor';
 import { BlockRenderer } from './markdown.serializer';
 import { extractMetadata, fallbackText, type PageHints } from './metadata.extractor';
@@ -72,8 +72,6 @@ export function processHtml(html: string, opts: ProcessOptions): ProcessedConten
 
 /** Beyond this, pages are first stripped of scripts/styles/comments, then truncated. */
 const STRIP_ABOVE = 4_000_000;
-const HEAVY_BLOCKS =
-  /<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>|<!--[\s\S]*?-->|<svg\b[\s\S]*?<\/svg\s*>/gi;
 const DATA_URI = /(["'(])data:[^"')]{256,}/g;
 
 /**
@@ -82,8 +80,7 @@ const DATA_URI = /(["'(])data:[^"')]{256,}/g;
  */
 function boundInput(html: string, cuts: ContentCuts): string {
   if (html.length <= STRIP_ABOVE) return html;
-  // removed without a trace: a comment or script between two words renders no space
-  const lean = html.replace(HEAVY_BLOCKS, '').replace(DATA_URI, '$1data:,');
+  const lean = stripHeavyBlocks(html).replace(DATA_URI, '$1data:,');
   if (lean.length <= MAX_HTML_CHARS) return lean;
   cuts.html = true;
   return lean.slice(0, MAX_HTML_CHARS);

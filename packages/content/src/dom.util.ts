@@ -150,9 +150,12 @@ function parseGuarded(html: string, cuts: ContentCuts): Document | null {
   return handler.root;
 }
 
-/** Tags that can nest without bound; dropped (content kept) when a page nests absurdly deep. */
+/**
+ * Tags that can nest without bound; dropped (content kept) when a page nests absurdly deep.
+ * `[^<>]*` (not `[^>]*`): each attempt stops at the next "<", so unclosed tags stay linear.
+ */
 const NESTABLE_TAG =
-  /<\/?(?:div|span|section|article|main|aside|header|footer|nav|font|b|i|u|em|strong|small|big|sub|sup|blockquote|ul|ol|li|dl|dd|dt|table|tbody|thead|tfoot|tr|td|th|center|form|fieldset|a|abbr|code|mark|q|s|label|details|summary|figure|[a-z]+-[a-z-]+)\b[^>]*>/gi;
+  /<\/?(?:div|span|section|article|main|aside|header|footer|nav|font|b|i|u|em|strong|small|big|sub|sup|blockquote|ul|ol|li|dl|dd|dt|table|tbody|thead|tfoot|tr|td|th|center|form|fieldset|a|abbr|code|mark|q|s|label|details|summary|figure|[a-z]+-[a-z-]+)\b[^<>]*>/gi;
 
 /**
  * Parse leniently (htmlparser2 decodes entities in text and attributes and never throws).

@@ -1,5 +1,11 @@
 import { processDocument, processHtml } from './document.processor';
-import { MAX_HTML_CHARS, MAX_PAGE_LINKS, MAX_TEXT_NODE_CHARS, warningFor } from './input-caps';
+import {
+  MAX_HTML_CHARS,
+  MAX_PAGE_LINKS,
+  MAX_TEXT_NODE_CHARS,
+  stripHeavyBlocks,
+  warningFor,
+} from './input-caps';
 
 const url = 'http://site.test/page';
 
@@ -79,5 +85,23 @@ describe('input caps and the warning of a cut page', () => {
     expect(warningFor({ depth: true, links: true })).toBe(
       'Page content was cut: nesting too deep was flattened; links beyond 20000 were not followed.',
     );
+  });
+});
+
+describe('stripHeavyBlocks', () => {
+  it('removes scripts, styles, svg and comments, in any case, keeping the rest', () => {
+    expect(
+      stripHeavyBlocks(
+        'a<SCRIPT type=x>1<2</script >b<style>p{}</style>c<!-- x -->d<svg><g/></svg>e<scripts>f',
+      ),
+    ).toBe('abcde<scripts>f');
+  });
+
+  it('keeps unclosed blocks and answers on hostile input (linear: quadratic would take hours)', () => {
+    expect(stripHeavyBlocks('a<script>b')).toBe('a<script>b');
+    expect(stripHeavyBlocks('a<!--b')).toBe('a<!--b');
+    const hostile = '<script>'.repeat(1_000_000);
+    expect(stripHeavyBlocks(hostile)).toBe(hostile);
+    expect(stripHeavyBlocks('<!--'.repeat(1_000_000)).length).toBe(4_000_000);
   });
 });
