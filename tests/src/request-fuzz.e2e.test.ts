@@ -275,6 +275,14 @@ describe('client mistakes the probe found', () => {
     }
   });
 
+  it('a lone UTF-16 surrogate anywhere in a body (fuzzer finding: search answered 502): 400 naming the field', async () => {
+    for (const path of POSTS) {
+      const res = await send(path, `{"url":"${site.url}/","query":"a\\ud800b"}`);
+      expect([path, res.status, res.body.code]).toEqual([path, 400, 'VALIDATION_FAILED']);
+      expect(res.body.error).toMatch(/^query: not valid Unicode/);
+    }
+  });
+
   it('a prompt over 10,000 characters is told the limit', async () => {
     const res = await send(
       '/v1/extract',

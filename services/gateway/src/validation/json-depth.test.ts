@@ -1,4 +1,4 @@
-import { tooDeepAt } from './json-depth';
+import { bodyProblem, tooDeepAt } from './json-depth';
 
 describe('tooDeepAt', () => {
   it('counts objects and arrays as levels, the body being level 1', () => {
@@ -13,5 +13,17 @@ describe('tooDeepAt', () => {
     const at = tooDeepAt({ deep: v }, 32);
     expect(at?.startsWith('deep.0.0')).toBe(true);
     expect(at?.endsWith('…')).toBe(true);
+  });
+});
+
+describe('bodyProblem', () => {
+  it('finds lone surrogates in values and keys, not in well-formed pairs', () => {
+    expect(bodyProblem({ q: 'ok 𝕏 é' }, 32)).toBeNull();
+    expect(bodyProblem({ q: 'a\ud800b' }, 32)).toEqual({ kind: 'unicode', path: 'q' });
+    expect(bodyProblem({ items: [{ id: '\udc00' }] }, 32)).toEqual({ kind: 'unicode', path: 'items.0.id' });
+    expect(bodyProblem({ schema: { ['x\ud83d']: 'string' } }, 32)).toEqual({
+      kind: 'unicode',
+      path: 'schema.x\ufffd',
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { ValidationError } from '@wcs/errors';
 import type { z } from 'zod';
-import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth';
+import { bodyProblem, MAX_BODY_DEPTH } from './json-depth';
 
 /**
  * Validate a JSON body; the error names the first offending field (`urls.3: Invalid URL`).
@@ -12,11 +12,18 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
     throw new ValidationError('Request body must be a JSON object (Content-Type: application/json)');
   }
   // Before zod: its walk of free-form JSON (extract's schema) is recursive.
-  const deep = tooDeepAt(body, MAX_BODY_DEPTH);
-  if (deep) {
-    throw new ValidationError(`${deep}: the request body is nested deeper than ${MAX_BODY_DEPTH} levels`, {
-      details: { field: deep, maxDepth: MAX_BODY_DEPTH },
-    });
+  const problem = bodyProblem(body, MAX_BODY_DEPTH);
+  if (problem?.kind === 'depth') {
+    throw new ValidationError(
+      `${problem.path}: the request body is nested deeper than ${MAX_BODY_DEPTH} levels`,
+      { details: { field: problem.path, maxDepth: MAX_BODY_DEPTH } },
+    );
+  }
+  if (problem?.kind === 'unicode') {
+    throw new ValidationError(
+      `${problem.path}: not valid Unicode (a lone UTF-16 surrogate such as \\ud800); send well-formed text`,
+      { details: { field: problem.path } },
+    );
   }
   const res = schema.safeParse(body);
   if (res.success) return res.data;
