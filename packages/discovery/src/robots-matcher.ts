@@ -14,7 +14,7 @@
  */
 import { MAX_KEY_LENGTH, SubstringIndex } from './substring-index';
 
-/** Wildcard (`*`) rules kept per agent; beyond it they are ignored (counted, documented). */
+/** Wildcard rules (a literal part after a `*`) kept per agent; later ones are ignored (counted, documented). */
 export const MAX_WILDCARD_RULES = 1_000;
 
 export interface RobotsRule {
@@ -95,7 +95,13 @@ export function compileRobotsRules(rules: readonly RobotsRule[]): RobotsMatcher 
     const anchored = pattern.endsWith('$');
     const body = anchored ? pattern.slice(0, -1) : pattern;
     const star = body.indexOf('*');
-    if (star !== -1) {
+    const prefix = star === -1 ? body : body.slice(0, star);
+    const rest = star === -1 ? [] : body.slice(star + 1).split('*');
+    // "/a*" with `$`: the last part is the anchored tail; empty parts ("**", trailing `*`) match anything.
+    const tailEmpty = anchored && rest.length > 0 && rest[rest.length - 1] === '';
+    const parts = rest.filter((p) => p !== '');
+    if (parts.length > 0) {
+      // Only rules with a literal part after a `*` cost a verification: they are the capped ones.
       if (wildKept >= MAX_WILDCARD_RULES) {
         ignored++;
         continue;
@@ -103,11 +109,6 @@ export function compileRobotsRules(rules: readonly RobotsRule[]): RobotsMatcher 
       wildKept++;
     }
     kept++;
-    const prefix = star === -1 ? body : body.slice(0, star);
-    const rest = star === -1 ? [] : body.slice(star + 1).split('*');
-    // "/a*" with `$`: the last part is the anchored tail; empty parts ("**", trailing `*`) match anything.
-    const tailEmpty = anchored && rest.length > 0 && rest[rest.length - 1] === '';
-    const parts = rest.filter((p) => p !== '');
     const compiled: CompiledRule = {
       allow,
       prefix,
