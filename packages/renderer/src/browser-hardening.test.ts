@@ -44,6 +44,8 @@ const engineOptions = (over: Partial<BrowserEngineOptions> = {}): BrowserEngineO
 interface Figure {
   case: string;
   outcome: string;
+  /** Which guard answered: response cap, page cap, rendered size, memory ceiling, … */
+  guard?: string;
   ms: number;
   peakRendererMb: number;
 }
@@ -66,7 +68,7 @@ afterAll(async () => {
     `browser hardening figures (maxBodyBytes 10 MiB, page cap 40 MiB, renderer ceiling 1024 MB)\n${figures
       .map(
         (f) =>
-          `${f.case.padEnd(28)} ${f.outcome.padEnd(20)} ${String(f.ms).padStart(6)} ms  peak renderer ${f.peakRendererMb} MB`,
+          `${f.case.padEnd(28)} ${f.outcome.padEnd(24)} ${(f.guard ?? '').padEnd(16)} ${String(f.ms).padStart(6)} ms  peak renderer ${f.peakRendererMb} MB`,
       )
       .join('\n')}`,
   );
@@ -84,9 +86,20 @@ async function attempt(path: string, on = engine): Promise<{ code: string; ms: n
     err = e;
     code = e instanceof ServiceError ? e.code : String(e);
   }
+  const details = (err instanceof ServiceError ? err.details : undefined) ?? {};
+  const guard =
+    typeof details.reason === 'string'
+      ? details.reason
+      : 'maxPageBytes' in details
+        ? 'page-cap'
+        : 'maxBodyBytes' in details
+          ? err instanceof Error && /while loading/.test(err.message)
+            ? 'response-cap'
+            : 'rendered-size'
+          : undefined;
   const ms = Date.now() - started;
   const peak = Math.round((await on.memory()).peakRendererBytes / MB);
-  figures.push({ case: path, outcome: code, ms, peakRendererMb: peak });
+  figures.push({ case: path, outcome: code, ...(guard ? { guard } : {}), ms, peakRendererMb: peak });
   return { code, ms, err };
 }
 

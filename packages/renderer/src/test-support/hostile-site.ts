@@ -54,7 +54,7 @@ const html = (body: string, head = '') =>
 
 /** In-page allocation bombs: each keeps everything reachable until the renderer dies. */
 const ALLOCATORS: Record<string, string> = {
-  'alloc-js': `const keep = []; (function grow() { for (let i = 0; i < 200; i++) keep.push(new Array(100000).fill(Math.random()).map(String)); setTimeout(grow, 0); })();`,
+  'alloc-js': `const keep = []; let n = 0; (function grow() { for (let i = 0; i < 16; i++, n++) { keep.push(new Array(1e6).fill(n)); keep.push(String(n).padEnd(1 << 20, 'x')); } setTimeout(grow, 0); })();`,
   'alloc-buffers': `const keep = []; (function grow() { try { for (let i = 0; i < 8; i++) { const b = new Uint8Array(8 << 20); b.fill(7); keep.push(b); } } catch (e) { document.title = String(e); } setTimeout(grow, 0); })();`,
   'alloc-dom': `(function grow() { const f = document.createDocumentFragment(); for (let i = 0; i < 20000; i++) { const d = document.createElement('div'); d.className = 'c' + i; d.textContent = 'x'.repeat(2000) + i; f.appendChild(d); } document.body.appendChild(f); setTimeout(grow, 0); })();`,
 };
