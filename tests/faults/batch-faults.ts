@@ -16,7 +16,11 @@ const CREDITS = 100;
  * site has seen 5 page requests, then the batch must end `done` with every item done once and
  * billed once: one `batch` charge of 20, no refunds, balance = credits − 20.
  */
-async function batchUnderFault(ctx: FaultContext, inject: () => Promise<void>): Promise<ScenarioResult> {
+async function batchUnderFault(
+  ctx: FaultContext,
+  inject: () => Promise<void>,
+  opts: { noteWindow?: boolean } = {},
+): Promise<ScenarioResult> {
   const { stack } = ctx;
   const account = await stack.account(CREDITS);
   stack.site.delayMs = 200;
@@ -46,6 +50,9 @@ async function batchUnderFault(ctx: FaultContext, inject: () => Promise<void>): 
   const after = await running().catch(() => []);
   for (const k of keysOf([...before, ...after].map((r) => r.url))) inFlight.add(k);
   const notes: string[] = [];
+  // Evidence that the fault hit work in flight (e.g. how long PostgreSQL was away).
+  if (opts.noteWindow)
+    notes.push(`fault lasted ${injectedAt - faultAt} ms with ${before.length} item(s) running`);
   let terminal = true;
   let recoverMs: number | null = null;
   try {
@@ -122,10 +129,14 @@ export const batchFaults: FaultScenario[] = [
       'start it again: writes that failed meanwhile are retried, no item is lost or billed twice',
     ownPostgres: true,
     run: (ctx) =>
-      batchUnderFault(ctx, async () => {
-        if (!ctx.postgres) throw new Error('this fault needs its own PostgreSQL');
-        await ctx.postgres.stop();
-        await ctx.postgres.start();
-      }),
+      batchUnderFault(
+        ctx,
+        async () => {
+          if (!ctx.postgres) throw new Error('this fault needs its own PostgreSQL');
+          await ctx.postgres.stop();
+          await ctx.postgres.start();
+        },
+        { noteWindow: true },
+      ),
   },
 ];
