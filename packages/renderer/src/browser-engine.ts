@@ -63,6 +63,8 @@ export interface BrowserEngineOptions {
   maxPageBytes?: number;
   /** RSS ceiling of one renderer process in MiB (default 1024); V8's heap is bounded at it too. */
   rendererMaxMb?: number;
+  /** Tests only: no init script removing WebRTC/WebTransport, to prove the flags hold alone. */
+  skipLockdownScript?: boolean;
   /** How often renderer RSS is sampled while renders run (default 100 ms: a page can allocate ~1.5 GB/s). */
   memorySampleMs?: number;
 }
@@ -99,6 +101,7 @@ export class BrowserEngine implements Engine {
       maxUsesPerPage: opts.maxUsesPerPage,
       args: opts.args,
       rendererMaxMb,
+      skipLockdownScript: opts.skipLockdownScript,
       logger: opts.logger,
       proxyServer: async () => (await this.startProxy()).server,
       setup: async (slot) => {
@@ -164,7 +167,8 @@ export class BrowserEngine implements Engine {
       return result;
     } catch (err) {
       if (lease.tooLarge) throw lease.tooLarge;
-      if (slot.crashed || /Target crashed|page crashed/i.test(String(err))) throw this.crashError(leasedAt, target);
+      if (slot.crashed || /Target crashed|page crashed/i.test(String(err)))
+        throw this.crashError(leasedAt, target);
       if (ctx.signal.aborted) throw abortReason(ctx.signal);
       if (lease.refused) throw lease.refused;
       // Anything but a service-level refusal gets a fresh page next time.

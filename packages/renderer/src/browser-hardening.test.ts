@@ -120,6 +120,22 @@ describe('non-HTTP channels', () => {
     expect(report.webtransport0).not.toBe('open');
   });
 
+  it('the Chromium flags alone (no init script) keep WebRTC from sending UDP', async () => {
+    const bare = new BrowserEngine(engineOptions({ skipLockdownScript: true, maxPages: 1 }));
+    try {
+      const before = sinks.seen.length;
+      const reported = site.nextChannelsReport();
+      const rendered = bare.render({ url: `${site.url}/channels?udp-only` }, testContext(BUDGET_MS));
+      const report = await reported;
+      await rendered;
+      console.log(`channel page report without the init script: ${JSON.stringify(report)}`);
+      expect(report.rtc).toMatch(/^gathered/); // the page really ran ICE with our stun/turn servers
+      expect(sinks.seen.slice(before)).toEqual([]);
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('keeps WebRTC and WebTransport closed when private targets are allowed', async () => {
     const open = new BrowserEngine(engineOptions({ allowPrivateTargets: true, isForbidden: undefined }));
     try {

@@ -30,6 +30,8 @@ export interface BrowserPoolOptions {
   args?: string[];
   /** Memory ceiling of one renderer in MiB; V8's heap is bounded at it too (see browser-lockdown). */
   rendererMaxMb: number;
+  /** Tests only: leave out the init script, to prove the flags hold on their own. */
+  skipLockdownScript?: boolean;
   /** Resolves the proxy every browser connection must use (undefined = direct). */
   proxyServer?: () => Promise<string | undefined>;
   logger?: RendererLogger;
@@ -227,7 +229,7 @@ export class BrowserPool {
       javaScriptEnabled: true,
     });
     try {
-      await context.addInitScript(LOCKDOWN_SCRIPT);
+      if (!this.opts.skipLockdownScript) await context.addInitScript(LOCKDOWN_SCRIPT);
       const page = await context.newPage();
       const slot: BrowserSlot = { context, page, uses: 0, crashed: false };
       page.on('crash', () => {
