@@ -65,8 +65,11 @@ async function failedReason(
   job: Job,
 ): Promise<{ code: string; message: string; attemptsMade: number }> {
   return pollUntil(async () => {
-    const fresh = await producer.queue(job.queueName as QueueName).getJob(job.id ?? '');
-    if (!fresh || (await fresh.getState()) !== 'failed') return undefined;
+    const queue = producer.queue(job.queueName as QueueName);
+    // State first, then the record: a record read before the failure has no failedReason yet.
+    if ((await queue.getJobState(job.id ?? '')) !== 'failed') return undefined;
+    const fresh = await queue.getJob(job.id ?? '');
+    if (!fresh) return undefined;
     const err = decodeError(fresh.failedReason);
     return { code: err.code, message: err.message, attemptsMade: fresh.attemptsMade };
   }, 10_000);
@@ -153,6 +156,29 @@ describe('job cancellation across processes', () => {
     gone.abort();
     await expect(waiting).rejects.toMatchObject({ code: 'TIMEOUT' });
     expect((await failedReason(producer, b)).message).toMatch(/cancelled: the client disconnected/);
+  });
+  it('a producer that closes (gateway shutdown) cancels the jobs it still waits for', async () => {
+    const hang: JobProcessor<'scrape', never> = (_p, _j, ctx) =>
+      new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
+    workers.push(worker('scrape', p, hang));
+    const gateway = new QueueProducer(TEST_REDIS_URL, p);
+    const job = await gateway.enqueue(
+      'scrape',
+      {
+        requestId: 's1',
+        accountId: 'a',
+        url: 'https://example.com/',
+        format: 'markdown',
+        onlyMainContent: true,
+        timeoutMs: 60_000,
+      },
+      { jobId: 's1' },
+    );
+    await pollUntil(async () => ((await job.getState()) === 'active' ? true : undefined), 10_000, 20);
+    const waiting = gateway.waitFor('scrape', job, 60_000).catch((e: unknown) => e);
+    await gateway.close();
+    await expect(waiting).resolves.toMatchObject({ code: 'UNAVAILABLE' });
+    expect((await failedReason(producer, job)).message).toMatch(/cancelled: the gateway shut down/);
   });
 });
 
