@@ -3,8 +3,20 @@
  * the decoded chunk length, so gzip/brotli bombs count at their inflated size) and reports the
  * first chunk past a cap: per response (`maxResponseBytes`) and per render (`maxPageBytes`, every
  * response, iframe and WebSocket frame summed). One meter per pooled page, armed per render.
+ * Dedicated workers (and any out-of-process iframe) are separate CDP targets whose requests the
+ * page's session does not see: the meter auto-attaches to them in non-flat mode (messages wrapped
+ * in Target.sendMessageToTarget, since Playwright's session cannot address flat child sessions).
  */
 import type { CDPSession, Page } from 'playwright-core';
+
+/** This session never reads bodies, so Chromium need not keep any for it. */
+const NETWORK_BUFFERS = { maxTotalBufferSize: 1024, maxResourceBufferSize: 1024 };
+
+function isEvent(m: unknown): m is { method: string; params: Record<string, unknown> } {
+  if (typeof m !== 'object' || m === null) return false;
+  const { method, params } = m as { method?: unknown; params?: unknown };
+  return typeof method === 'string' && typeof params === 'object' && params !== null;
+}
 
 export interface ByteCaps {
   maxResponseBytes: number;
@@ -36,12 +48,24 @@ export class ByteMeter {
     session.on('Network.webSocketFrameReceived', (e) =>
       this.add(`ws:${e.requestId}`, e.response.payloadData.length),
     );
+    session.on('Target.attachedToTarget', (e) => {
+      const message = JSON.stringify({ id: 1, method: 'Network.enable', params: NETWORK_BUFFERS });
+      void session
+        .send('Target.sendMessageToTarget', { sessionId: e.sessionId, message })
+        .catch(() => undefined);
+    });
+    session.on('Target.receivedMessageFromTarget', (e) => this.onChildMessage(e.sessionId, e.message));
   }
 
   /** Attaches to a page's renderer; Network buffers kept tiny, this session never reads bodies. */
   static async attach(page: Page): Promise<ByteMeter> {
     const session = await page.context().newCDPSession(page);
-    await session.send('Network.enable', { maxTotalBufferSize: 1024, maxResourceBufferSize: 1024 });
+    await session.send('Network.enable', NETWORK_BUFFERS);
+    await session.send('Target.setAutoAttach', {
+      autoAttach: true,
+      waitForDebuggerOnStart: false,
+      flatten: false,
+    });
     return new ByteMeter(session);
   }
 
@@ -67,6 +91,26 @@ export class ByteMeter {
   async detach(): Promise<void> {
     this.armed = undefined;
     await this.session.detach().catch(() => undefined);
+  }
+
+  /** A worker's (or OOPIF's) own Network events, as JSON text; anything else is ignored. */
+  private onChildMessage(sessionId: string, text: string): void {
+    if (!this.armed || !text.includes('"Network.')) return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (!isEvent(msg)) return;
+    const { method, params } = msg;
+    const requestId = `${sessionId}:${String(params.requestId)}`;
+    if (method === 'Network.dataReceived' && typeof params.dataLength === 'number')
+      this.add(requestId, params.dataLength);
+    else if (method === 'Network.requestWillBeSent') {
+      const url = (params.request as { url?: unknown } | undefined)?.url;
+      if (typeof url === 'string') this.armed.urls.set(requestId, url);
+    }
   }
 
   private add(requestId: string, n: number): void {

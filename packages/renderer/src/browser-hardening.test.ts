@@ -162,6 +162,7 @@ describe('byte caps while loading', () => {
     ['app-shell-iframe', 'an app shell iframing an endless stream'],
     ['app-shell-iframe?src=http%3A%2F%2Flocalhost%3APORT%2Fendless', 'the same, cross-site iframe'],
     ['app-shell-fetch', 'an app shell fetching an endless stream'],
+    ['app-shell-worker-fetch', 'a worker fetching an endless stream'],
     ['many-scripts?n=6&mb=8', 'six 8 MB scripts (page cap)'],
   ])('%s (%s) → TARGET_TOO_LARGE within the budget', async (path) => {
     const { code, ms } = await attempt(path.replace('PORT', String(site.port)));

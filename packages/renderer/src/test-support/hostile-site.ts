@@ -148,6 +148,15 @@ export async function startHostileSite(targets: ChannelTargets): Promise<Hostile
           `<div id="root"></div><script>let kept = ''; fetch('/endless').then(async (r) => { const rd = r.body.getReader(); const d = new TextDecoder(); for (;;) { const { value, done } = await rd.read(); if (done) break; kept += d.decode(value); } });</script>`,
         ),
       );
+    if (page === 'app-shell-worker-fetch') {
+      // A dedicated worker streams /endless and keeps it; the load event is held by /hang.
+      const worker = `let kept = ''; fetch(self.origin + '/endless').then(async (r) => { const rd = r.body.getReader(); const d = new TextDecoder(); for (;;) { const { value, done } = await rd.read(); if (done) break; kept += d.decode(value); } });`;
+      return void res.end(
+        html(
+          `<div id="root"></div><iframe src="/hang"></iframe><script>new Worker(URL.createObjectURL(new Blob([${JSON.stringify(worker)}])));</script>`,
+        ),
+      );
+    }
     if (page === 'many-scripts') {
       // Each response under the per-response cap, together over the page cap.
       const n = Number(url.searchParams.get('n') ?? 6);
