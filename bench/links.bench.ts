@@ -7,9 +7,8 @@
  *
  *   pnpm exec tsx bench/links.bench.ts
  */
-import { Parser } from 'htmlparser2';
 import { extractPageLinks } from '../packages/discovery/src/extract-links';
-import { identifyUrl } from '../packages/discovery/src/normalize-url';
+import { parserLinkWalk } from '../packages/discovery/src/test-support/parser-link-walk';
 
 const N = 100_000;
 const pages: Array<[string, string]> = [
@@ -21,26 +20,6 @@ const pages: Array<[string, string]> = [
   ],
 ];
 
-/** What the previous extractLinks did: the Parser walk, then every href resolved and de-duplicated. */
-function previousExtractLinks(html: string, pageUrl: string): number {
-  const hrefs: string[] = [];
-  const parser = new Parser(
-    {
-      onopentag(name, attrs) {
-        if ((name === 'a' || name === 'area') && attrs.href) hrefs.push(attrs.href);
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
-  const byKey = new Map<string, string>();
-  for (const h of hrefs) {
-    const id = identifyUrl(h, pageUrl);
-    if (id && !byKey.has(id.key)) byKey.set(id.key, id.url);
-  }
-  return byKey.size;
-}
-
 const time = <T>(f: () => T): [T, number] => {
   const t0 = performance.now();
   const v = f();
@@ -48,7 +27,7 @@ const time = <T>(f: () => T): [T, number] => {
 };
 
 for (const [name, html] of pages) {
-  const [count, before] = time(() => previousExtractLinks(html, 'https://example.com/'));
+  const [count, before] = time(() => parserLinkWalk(html, 'https://example.com/'));
   const [res, after] = time(() => extractPageLinks(html, 'https://example.com/'));
   console.log(
     `${name.padEnd(36)} ${(html.length / 1e6).toFixed(1)} MB  before ${before.toFixed(0).padStart(5)} ms (${count} links)  after ${after.toFixed(0).padStart(4)} ms (${res.links.length} links${res.truncated ? ', truncated' : ''})`,
