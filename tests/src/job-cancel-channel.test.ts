@@ -226,6 +226,31 @@ describe('job deadlines and budgets', () => {
     expect(reason).toMatchObject({ code: 'TIMEOUT', retryable: false });
   });
 
+  it('fails an interactive job whose deadline passed while it was queued without running it', async () => {
+    let runs = 0;
+    workers.push(
+      worker('map', p, async () => {
+        runs += 1;
+        return { links: [], total: 0 };
+      }),
+    );
+    const job = await producer.enqueue(
+      'map',
+      {
+        requestId: 'late',
+        accountId: 'a',
+        url: 'https://example.com/',
+        maxUrls: 5,
+        timeoutMs: 60_000,
+        deadlineAt: Date.now() - 1,
+      },
+      { jobId: 'late' },
+    );
+    const failed = await failedReason(producer, job);
+    expect(failed).toMatchObject({ code: 'TIMEOUT', attemptsMade: 1 });
+    expect(runs).toBe(0);
+  });
+
   it('shares one budget across retries: the second attempt keeps the first one’s deadline', async () => {
     const seen: Array<{ attempt: number; deadlineAt: number | null; startedAt: number }> = [];
     const flaky: JobProcessor<'scrape-batch', string> = async (_p, job, ctx) => {

@@ -1,7 +1,7 @@
 import { encodeError, ServiceError, toServiceError } from '@wcs/errors';
 import { DelayedError, type Job, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { type PayloadOf, type QueueName, queueCatalog } from './catalog';
+import { jobResults, type PayloadOf, type QueueName, queueCatalog } from './catalog';
 import { createRedisConnection } from './connection';
 import { deadlineError, type JobContext, jobClock, jobDeadline } from './job-budget';
 import { CancelSubscriber, cancelledError } from './job-cancel';
@@ -93,9 +93,15 @@ export function defineWorker<N extends QueueName, R>(
     const onBullAbort = () => controller.abort(cancelledError(String(bullSignal?.reason ?? 'cancelled')));
     if (bullSignal?.aborted) onBullAbort();
     else bullSignal?.addEventListener('abort', onBullAbort, { once: true });
+    if (deadlineAt !== null && deadlineAt <= startedAt)
+      controller.abort(deadlineError(deadlineAt, startedAt));
     try {
       const marked = await cancels.watch(jobId, controller);
       if (marked) controller.abort(cancelledError(marked));
+      // An interactive job whose caller is gone before it starts (deadline passed in the queue, a
+      // stalled re-run after it, a cancel that beat it) is not run: these queues keep no state of
+      // their own to record a failure in, and the gateway has refunded already.
+      if (controller.signal.aborted && name in jobResults) throw controller.signal.reason;
       const work = processor(parsed.data as PayloadOf<N>, job, { signal: controller.signal, deadlineAt });
       return await settleWithin(work, controller.signal, graceMs, () =>
         opts.logger?.warn(
