@@ -9,7 +9,7 @@ export const MAX_KEY_LENGTH = 8;
 const ROOT = 0;
 const NONE = -1;
 /** Code units above 126 share one symbol: a false hit only adds a candidate, never hides one. */
-const sym = (c: number): number => (c < 127 ? c : 127);
+const sym = (c: number): number => Math.min(c, 127);
 
 export class SubstringIndex {
   /** Goto function: `state * 128 + symbol` → state (small integers: fast Map keys). */
