@@ -37,6 +37,10 @@ async function startTarget(): Promise<{ server: ListeningServer; visits: Map<str
     req.socket.once('close', () => {
       visit.closedAt = Date.now();
     });
+    if (url.pathname === '/robots.txt' || url.pathname.endsWith('.xml')) {
+      res.writeHead(404).end();
+      return;
+    }
     if (url.pathname === '/ok') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(
@@ -72,6 +76,7 @@ beforeAll(async () => {
   target = await startTarget();
   stack = await startStack({
     env: { WORKER_CONCURRENCY: '1', BATCH_ITEM_TIMEOUT_MS: String(BATCH_ITEM_TIMEOUT_MS) },
+    mapWorker: true,
   });
   account = await createTestAccount({ plan: 'hobby', credits: 100 });
 });
@@ -147,6 +152,28 @@ describe('interactive jobs are cancelled when their caller stops waiting', () =>
     expect(await balanceOf(account.accountId)).toBe(before - 1);
     expect(await ledgerCount('scrape_refund')).toBe(refundsBefore + 1);
     console.log(`client disconnect → target connection closed after ${releasedMs} ms (page budget 60000 ms)`);
+  });
+
+  it('a map whose client disconnects: the start page connection is closed and the credit refunded', async () => {
+    const before = await balanceOf(account.accountId);
+    const client = new AbortController();
+    const pending = fetch(`${stack.url}/v1/map`, {
+      method: 'POST',
+      headers: { ...account.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${target.server.url}/hang?id=m1`, timeout: 60_000 }),
+      signal: client.signal,
+    }).catch((e: unknown) => e);
+    await pollUntil(async () => (visit('m1') ? true : undefined), 10_000, 10);
+    const goneAt = Date.now();
+    client.abort();
+    await pending;
+    const v = await closedVisit('m1');
+    const releasedMs = (v.closedAt ?? 0) - goneAt;
+    expect(releasedMs).toBeLessThan(2_000);
+    await pollUntil(async () => ((await balanceOf(account.accountId)) === before ? true : undefined), 10_000);
+    console.log(
+      `map, client disconnect → start page connection closed after ${releasedMs} ms (budget 60000 ms)`,
+    );
   });
 
   it('a scrape whose caller timed out while it was queued behind a busy worker is removed, never run', async () => {
