@@ -81,59 +81,63 @@ async function pool<T, R>(items: T[], n: number, run: (item: T) => Promise<R>): 
 }
 
 describe('request fuzzer', () => {
-  it('no 5xx, no hang, one error shape, healthy afterwards', async () => {
-    const doc = (await (await fetch(`${stack.url}/v1/openapi.json`)).json()) as OpenApiDoc;
-    const ops = operationsOf(doc);
-    expect(ops.length).toBeGreaterThanOrEqual(14);
-    const requests = fc.sample(
-      fuzzRequest(ops, {
-        siteUrl: site.url,
-        apiKey: account.apiKey,
-        adminToken: stack.env.ADMIN_TOKEN ?? '',
-      }),
-      { seed: fuzzEnv.FUZZ_SEED, numRuns: fuzzEnv.FUZZ_RUNS },
-    );
-    const started = Date.now();
-    const outcomes = await pool(requests, CONCURRENCY, (r) => sendFuzz(stack.url, r, agent, BOUND_MS));
-
-    const byLabel = new Map<string, Map<number, number>>();
-    const failures: Array<{ r: FuzzRequest; o: FuzzOutcome }> = [];
-    outcomes.forEach((o, i) => {
-      const r = requests[i] as FuzzRequest;
-      const row = byLabel.get(r.label) ?? new Map<number, number>();
-      row.set(o.status, (row.get(o.status) ?? 0) + 1);
-      byLabel.set(r.label, row);
-      if (o.problem) failures.push({ r, o });
-    });
-    const slowest = Math.max(...outcomes.map((o) => o.ms));
-    const lines = [...byLabel.entries()]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(
-        ([label, row]) =>
-          `  ${label.padEnd(32)} ${[...row.entries()]
-            .sort(([a], [b]) => a - b)
-            .map(([s, n]) => `${s}×${n}`)
-            .join(' ')}`,
+  it(
+    'no 5xx, no hang, one error shape, healthy afterwards',
+    async () => {
+      const doc = (await (await fetch(`${stack.url}/v1/openapi.json`)).json()) as OpenApiDoc;
+      const ops = operationsOf(doc);
+      expect(ops.length).toBeGreaterThanOrEqual(14);
+      const requests = fc.sample(
+        fuzzRequest(ops, {
+          siteUrl: site.url,
+          apiKey: account.apiKey,
+          adminToken: stack.env.ADMIN_TOKEN ?? '',
+        }),
+        { seed: fuzzEnv.FUZZ_SEED, numRuns: fuzzEnv.FUZZ_RUNS },
       );
-    console.log(
-      [
-        `request fuzzer: ${requests.length} requests tried (seed ${fuzzEnv.FUZZ_SEED}) against ${ops.length} operations + odd paths in ${Date.now() - started} ms; slowest answer ${slowest} ms; ${failures.length} broke the contract`,
-        ...lines,
-      ].join('\n'),
-    );
-    const shown = failures.slice(0, 8).map(({ r, o }) => ({
-      problem: o.problem,
-      method: r.method,
-      path: r.path.slice(0, 200),
-      headers: r.headers,
-      body: r.body?.subarray(0, 300).toString('latin1'),
-    }));
-    expect(shown).toEqual([]);
+      const started = Date.now();
+      const outcomes = await pool(requests, CONCURRENCY, (r) => sendFuzz(stack.url, r, agent, BOUND_MS));
 
-    const health = await fetch(`${stack.url}/healthz`);
-    expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ ok: true, database: true, redis: true });
-  }, 240_000);
+      const byLabel = new Map<string, Map<number, number>>();
+      const failures: Array<{ r: FuzzRequest; o: FuzzOutcome }> = [];
+      outcomes.forEach((o, i) => {
+        const r = requests[i] as FuzzRequest;
+        const row = byLabel.get(r.label) ?? new Map<number, number>();
+        row.set(o.status, (row.get(o.status) ?? 0) + 1);
+        byLabel.set(r.label, row);
+        if (o.problem) failures.push({ r, o });
+      });
+      const slowest = Math.max(...outcomes.map((o) => o.ms));
+      const lines = [...byLabel.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(
+          ([label, row]) =>
+            `  ${label.padEnd(32)} ${[...row.entries()]
+              .sort(([a], [b]) => a - b)
+              .map(([s, n]) => `${s}×${n}`)
+              .join(' ')}`,
+        );
+      console.log(
+        [
+          `request fuzzer: ${requests.length} requests tried (seed ${fuzzEnv.FUZZ_SEED}) against ${ops.length} operations + odd paths in ${Date.now() - started} ms; slowest answer ${slowest} ms; ${failures.length} broke the contract`,
+          ...lines,
+        ].join('\n'),
+      );
+      const shown = failures.slice(0, 8).map(({ r, o }) => ({
+        problem: o.problem,
+        method: r.method,
+        path: r.path.slice(0, 200),
+        headers: r.headers,
+        body: r.body?.subarray(0, 300).toString('latin1'),
+      }));
+      expect(shown).toEqual([]);
+
+      const health = await fetch(`${stack.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ ok: true, database: true, redis: true });
+    },
+    Math.max(240_000, fuzzEnv.FUZZ_RUNS * 100),
+  );
 
   /** Bytes that undici would never send: framing mistakes a client (or an attacker) can make. */
   const RAW: Array<[string, (key: string) => string]> = [
