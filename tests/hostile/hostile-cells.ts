@@ -330,6 +330,34 @@ async function monitorCell(ctx: CellContext, name: HostileCase): Promise<CellRes
   );
 }
 
+/**
+ * `n` browser scrapes of the case at once (the issue: "four such pages at once would take the
+ * machine down"): every one must answer as documented within the budget; the runner's memory
+ * sample of the cell is the peak of all of them together.
+ */
+export async function concurrentBrowserCell(
+  ctx: CellContext,
+  name: HostileCase,
+  n: number,
+): Promise<CellResult> {
+  const results = await Promise.all(Array.from({ length: n }, () => scrapeCell(ctx, name, 'browser')));
+  const tally = new Map<string, number>();
+  for (const r of results) tally.set(r.got, (tally.get(r.got) ?? 0) + 1);
+  const first = results[0] as CellResult;
+  return {
+    name: `${name} ×${n}`,
+    endpoint: 'browser',
+    expected: `${n}× ${first.expected}`,
+    got: [...tally].map(([got, count]) => `${count}× ${got}`).join(', '),
+    ms: Math.max(...results.map((r) => r.ms)),
+    budgetMs: first.budgetMs,
+    credits: results.reduce((sum, r) => sum + r.credits, 0),
+    expectedCredits: results.reduce((sum, r) => sum + r.expectedCredits, 0),
+    pass: results.every((r) => r.pass),
+    notes: [...new Set(results.flatMap((r) => r.notes))],
+  };
+}
+
 export function runCell(ctx: CellContext, name: HostileCase, endpoint: Endpoint): Promise<CellResult> {
   switch (endpoint) {
     case 'scrape':

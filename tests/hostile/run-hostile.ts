@@ -18,6 +18,7 @@ import {
 import {
   type CellContext,
   type CellResult,
+  concurrentBrowserCell,
   crawlCell,
   ENDPOINTS,
   type Endpoint,
@@ -43,6 +44,8 @@ const SERVICE_OF: Record<Endpoint, ServiceName> = {
   extract: 'extract-worker',
   monitor: 'monitor-scheduler',
 };
+/** Browser cases also run four at once (the memory ceiling must hold for the pool, not one page). */
+const CONCURRENT_CASES: HostileCase[] = ['huge', 'gzip-bomb', 'app-shell'];
 const ROBOTS_ORIGINS: HostileOrigin[] = ['robots-huge', 'sitemap-self', 'sitemap-million'];
 
 interface Row extends CellResult {
@@ -171,6 +174,10 @@ async function main(): Promise<number> {
     const hostileSite = site;
     for (const endpoint of endpoints) {
       for (const name of cases) await measure(endpoint, () => runCell(ctx, name, endpoint));
+      if (endpoint === 'browser') {
+        for (const name of CONCURRENT_CASES.filter((c) => cases.includes(c)))
+          await measure(endpoint, () => concurrentBrowserCell(ctx, name, 4));
+      }
       if (endpoint === 'map' || endpoint === 'crawl') {
         for (const origin of ROBOTS_ORIGINS)
           await measure(endpoint, () =>
