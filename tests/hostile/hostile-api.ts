@@ -52,11 +52,9 @@ export async function pollGet(
   return { answer, finished: done(answer.body) };
 }
 
-/** The page was cut (caps, time budget): a `warning` on the answer, wherever the contract puts it. */
+/** The page was cut (caps, time budget): the document's `data.warning` (the contract's place). */
 export function warningOf(body: Record<string, unknown>): string | undefined {
-  const data = body.data as Record<string, unknown> | undefined;
-  const metadata = data?.metadata as Record<string, unknown> | undefined;
-  const w = body.warning ?? data?.warning ?? metadata?.warning;
+  const w = (body.data as Record<string, unknown> | undefined)?.warning;
   return typeof w === 'string' ? w : undefined;
 }
 
