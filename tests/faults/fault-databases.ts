@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { chmod, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -5,6 +6,7 @@ import path from 'node:path';
 import { migrateDatabase } from '@wcs/db';
 import pg from 'pg';
 import { freePort } from './private-redis';
+import { waitFor } from './wait-for';
 
 const TEMPLATE = 'wcs_faults_template';
 
@@ -32,16 +34,24 @@ async function adminQuery(serverUrl: string, sql: string): Promise<void> {
 export class FaultDatabases {
   private readonly created: string[] = [];
   private templateReady = false;
+  /** Names are unique per run, so two runs (or the jest core row) never drop each other's. */
+  private readonly runId = randomUUID().slice(0, 8);
 
   constructor(private readonly serverUrl: string) {}
 
-  async fresh(name: string): Promise<string> {
+  async fresh(label: string): Promise<string> {
     if (!this.templateReady) {
       await migrateDatabase(withDatabase(this.serverUrl, TEMPLATE));
       this.templateReady = true;
     }
-    await adminQuery(this.serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await adminQuery(this.serverUrl, `CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE}"`);
+    const name = `wcs_faults_${this.runId}_${label}`;
+    // Another run checking the template's migrations holds a connection for a moment (55006).
+    await waitFor(
+      `create ${name}`,
+      () => adminQuery(this.serverUrl, `CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE}"`).then(() => true),
+      15_000,
+      200,
+    );
     this.created.push(name);
     return withDatabase(this.serverUrl, name);
   }

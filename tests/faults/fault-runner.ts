@@ -18,7 +18,7 @@ export async function runFault(
   deps: {
     redis: PrivateRedis;
     databases: FaultDatabases;
-    databaseName: string;
+    databaseLabel: string;
     verbose?: boolean;
     services?: ServiceName[];
   },
@@ -37,7 +37,7 @@ export async function runFault(
   };
   try {
     postgres = scenario.ownPostgres ? await startOwnedPostgres() : null;
-    const databaseUrl = postgres?.databaseUrl ?? (await deps.databases.fresh(deps.databaseName));
+    const databaseUrl = postgres?.databaseUrl ?? (await deps.databases.fresh(deps.databaseLabel));
     stack = new FaultStack(databaseUrl, deps.redis.url);
     await stack.start(scenario.llmDelayMs ?? 0, deps.services);
     const monitorAccount = await stack.account(MONITOR_CREDITS);

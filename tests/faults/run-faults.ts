@@ -42,7 +42,7 @@ async function main(): Promise<number> {
       const row = await runFault(fault, {
         redis,
         databases,
-        databaseName: `wcs_faults_${i}`,
+        databaseLabel: String(i),
         verbose: options.FAULTS_VERBOSE,
       });
       rows.push(row);

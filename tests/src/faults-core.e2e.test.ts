@@ -27,7 +27,7 @@ it('SIGKILL scrape-worker mid-batch: every item done once, billed once, monitor 
   const row = await runFault(fault, {
     redis,
     databases,
-    databaseName: 'wcs_faults_core',
+    databaseLabel: 'core',
     // The processes this row needs (the monitor is the standing one every row checks).
     services: ['gateway', 'scrape-worker', 'monitor-scheduler'],
   });
