@@ -6,7 +6,7 @@ import { findFirst, isElement, parseHtml, setChildren } from './dom.util';
 import { serializeHtml } from './html.serializer';
 import { type ContentCuts, MAX_HTML_CHARS, stripHeavyBlocks, warningFor } from './input-caps';
 import { extractMainContent, extractWholeBody } from './main-content.extractor';
-import { BlockRenderer } from './markdown.serializer';
+import { BlockRenderer, codeFence } from './markdown.serializer';
 import { extractMetadata, fallbackText, type PageHints } from './metadata.extractor';
 import { collectPageLinks } from './page-links';
 import { buildStructured } from './structured.serializer';
@@ -159,8 +159,7 @@ function fallbackRoot(text: string): Element | null {
 }
 
 const fence = (body: string, lang: string): string => {
-  let f = '```';
-  while (body.includes(f)) f += '`';
+  const f = codeFence(body);
   return `${f}${lang}\n${body}\n${f}`;
 };
 

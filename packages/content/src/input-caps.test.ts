@@ -6,6 +6,7 @@ import {
   stripHeavyBlocks,
   warningFor,
 } from './input-caps';
+import { codeFence } from './markdown.serializer';
 
 const url = 'http://site.test/page';
 
@@ -103,5 +104,17 @@ describe('stripHeavyBlocks', () => {
     const hostile = '<script>'.repeat(1_000_000);
     expect(stripHeavyBlocks(hostile)).toBe(hostile);
     expect(stripHeavyBlocks('<!--'.repeat(1_000_000)).length).toBe(4_000_000);
+  });
+});
+
+describe('code fences', () => {
+  it('are longer than any backtick run inside, found in one pass', () => {
+    expect(codeFence('plain')).toBe('```');
+    expect(codeFence('a ``` b ```` c')).toBe('`````');
+    const out = processHtml(`<html><body><pre>${'`'.repeat(500_000)}</pre></body></html>`, {
+      url,
+      onlyMainContent: false,
+    });
+    expect(out.markdown.startsWith(`${'`'.repeat(500_001)}\n`)).toBe(true);
   });
 });

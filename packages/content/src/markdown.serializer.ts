@@ -12,6 +12,22 @@ import { mdUrl, type UrlResolver } from './url.util';
 const WS = /\s+/g;
 const MD_SPECIAL = /[\\`*_[\]]/;
 const MD_SPECIAL_G = /[\\`*_[\]]/g;
+/**
+ * A fence longer than any backtick run in the body (at least three), found in one pass: growing
+ * the fence while `body.includes(fence)` was quadratic (a <pre> of 40k backticks took 1 s).
+ */
+export function codeFence(body: string): string {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < body.length; i++) {
+    if (body.charCodeAt(i) === 0x60) {
+      run++;
+      if (run > longest) longest = run;
+    } else run = 0;
+  }
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
 const LINE_START = /^(#{1,6}\s|[-+>]\s|=+\s*$|\d+[.)]\s|~~~|```)/;
 
 export interface RenderOptions {
@@ -164,8 +180,7 @@ export class BlockRenderer {
     const body = rawText(pre).replace(/^\n/, '').trimEnd();
     if (!this.o.markdown) return body;
     const lang = codeLanguage(pre) ?? '';
-    let fence = '```';
-    while (body.includes(fence)) fence += '`';
+    const fence = codeFence(body);
     return `${fence}${lang}\n${body}\n${fence}`;
   }
 
