@@ -22,6 +22,7 @@ const BUDGET_MS = 30_000;
  * rest with two pooled slots: ~410 MB PSS, ~1 GB summed RSS.
  */
 const TOTAL_PSS_BOUND_MB = 768;
+const TOTAL_SUMMED_RSS_BOUND_MB = 2_048;
 
 /** The fixture on 127.0.0.1 is allowed; every other private address (127.0.0.2, 10/8, …) is refused. */
 const fixtureOnly = (ip: string) => ip !== '127.0.0.1' && isForbiddenAddress(ip);
@@ -246,5 +247,7 @@ describe('memory ceiling per renderer', () => {
     );
     expect(processes.length).toBeGreaterThan(0);
     expect(total).toBeLessThan(TOTAL_PSS_BOUND_MB);
+    // The looser figure operators see in `ps`: every process's RSS summed, shared pages repeated.
+    expect(rss).toBeLessThan(TOTAL_SUMMED_RSS_BOUND_MB);
   });
 });
