@@ -92,11 +92,18 @@ export async function startOwnedPostgres(): Promise<OwnedPostgres> {
     onLog: () => undefined,
     onError: () => undefined,
   });
-  await server.initialise();
-  await server.start();
   const databaseUrl = `postgresql://postgres:postgres@127.0.0.1:${port}/wcs_faults`;
-  await migrateDatabase(databaseUrl);
-  let running = true;
+  let running = false;
+  try {
+    await server.initialise();
+    await server.start();
+    running = true;
+    await migrateDatabase(databaseUrl);
+  } catch (err) {
+    if (running) await server.stop().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     databaseUrl,
     async stop() {
