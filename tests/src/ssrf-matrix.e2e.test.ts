@@ -153,20 +153,25 @@ const ENDPOINTS: Record<string, Cell> = {
   },
 };
 
-/** A crawl has no webhook option: naming one is refused as an unknown field, whatever its URL. */
-const crawlWebhook: Cell = async (v) =>
-  refused(await call('POST', '/v1/crawl', { url: `http://${PUBLIC_LOOKING}/`, webhook: v.url }));
+/** Crawl and batch have no webhook option: naming one is refused as an unknown field, whatever its URL. */
+const WEBHOOKLESS: Record<string, Cell> = {
+  'crawl webhook': async (v) =>
+    refused(await call('POST', '/v1/crawl', { url: `http://${PUBLIC_LOOKING}/`, webhook: v.url })),
+  'batch webhook': async (v) =>
+    refused(await call('POST', '/v1/batch/scrape', { urls: [`http://${PUBLIC_LOOKING}/`], webhook: v.url })),
+};
+const ALL: Record<string, Cell> = { ...ENDPOINTS, ...WEBHOOKLESS };
 
 describe('SSRF matrix (ALLOW_PRIVATE_TARGETS=false)', () => {
   it('every endpoint × every vector is refused with its code, without a connection', async () => {
     const cells: Array<{ endpoint: string; vector: SsrfVector; expected: [number, RefusalCode | string] }> =
       [];
     for (const vector of vectors) {
-      for (const endpoint of [...Object.keys(ENDPOINTS), 'crawl webhook']) {
+      for (const endpoint of Object.keys(ALL)) {
         const dropped =
           endpoint === 'search hits' && (vector.group === 'scheme' || vector.group === 'credentials');
         const expected: [number, string] =
-          endpoint === 'crawl webhook'
+          endpoint in WEBHOOKLESS
             ? [400, 'VALIDATION_FAILED']
             : dropped
               ? [200, 'DROPPED']
@@ -181,7 +186,7 @@ describe('SSRF matrix (ALLOW_PRIVATE_TARGETS=false)', () => {
       Array.from({ length: 6 }, async () => {
         while (next < cells.length) {
           const c = cells[next++] as (typeof cells)[number];
-          const run = c.endpoint === 'crawl webhook' ? crawlWebhook : (ENDPOINTS[c.endpoint] as Cell);
+          const run = ALL[c.endpoint] as Cell;
           const { got, ms } = await run(c.vector, vectors.indexOf(c.vector));
           if (got[0] !== c.expected[0] || got[1] !== c.expected[1]) {
             mismatches.push(
@@ -202,8 +207,8 @@ describe('SSRF matrix (ALLOW_PRIVATE_TARGETS=false)', () => {
     );
     console.log(
       [
-        `SSRF matrix: ${vectors.length} vectors × ${Object.keys(ENDPOINTS).length + 1} endpoints = ${cells.length} cells; ${mismatches.length} mismatches; trap connections: ${trap.connections.length}`,
-        `  endpoints: ${[...Object.keys(ENDPOINTS), 'crawl webhook'].join(', ')}`,
+        `SSRF matrix: ${vectors.length} vectors × ${Object.keys(ALL).length} endpoints = ${cells.length} cells; ${mismatches.length} mismatches; trap connections: ${trap.connections.length}`,
+        `  endpoints: ${Object.keys(ALL).join(', ')}`,
         ...groups,
       ].join('\n'),
     );
