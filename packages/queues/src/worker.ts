@@ -156,7 +156,9 @@ export function defineWorker<N extends QueueName, R>(
       if (!closed)
         worker.run().catch((err: unknown) => opts.logger?.error({ err, queue: name }, 'worker stopped'));
     },
-    (err: unknown) => opts.logger?.error({ err, queue: name }, 'cancel channel subscribe failed'),
+    (err: unknown) => {
+      if (!closed) opts.logger?.error({ err, queue: name }, 'cancel channel subscribe failed');
+    },
   );
   return {
     worker,

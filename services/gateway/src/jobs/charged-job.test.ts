@@ -325,7 +325,7 @@ describe('runChargedJob', () => {
       () => hangs.get(requestId),
     );
     expect((seen?.abortedAt ?? 0) - goneAt).toBeLessThan(1_000);
-    expect(String((seen?.reason as Error).message)).toMatch(/client disconnected/);
+    expect(String((seen?.reason as Error | undefined)?.message)).toMatch(/client disconnected/);
     expect(await credits.balance(accountId)).toBe(3);
     expect((await ledger(accountId)).filter((r) => r.reason === 'scrape_refund')).toHaveLength(1);
   });
