@@ -109,6 +109,18 @@ describe('job cancellation across processes', () => {
     console.log(`cancel → job failed (released) in ${releasedMs} ms`);
   });
 
+  it("BullMQ's own worker.cancelJob reaches the processor's signal the same way", async () => {
+    const seen: Seen = { starts: 0, ctx: [], abortedAfterMs: [] };
+    const w = worker('scrape-batch', p, hangUntilAborted(seen));
+    workers.push(w);
+    const job = await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'c1' }, { jobId: 'c1' });
+    await pollUntil(async () => (seen.starts === 1 ? true : undefined), 10_000, 20);
+    expect(w.worker.cancelJob('c1', 'operator request')).toBe(true);
+    const failed = await failedReason(producer, job);
+    expect(failed).toMatchObject({ code: 'TIMEOUT', attemptsMade: 1 });
+    expect(failed.message).toMatch(/cancelled: operator request/);
+  });
+
   it('removes a job still waiting in the queue: no worker ever starts it', async () => {
     const job = await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'i2' }, { jobId: 'i2' });
     await expect(producer.cancel('scrape-batch', 'i2', 'timeout')).resolves.toBe('removed');
