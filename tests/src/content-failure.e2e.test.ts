@@ -9,6 +9,9 @@ import { type ListeningServer, listenLocal } from '@wcs/testing';
 import request from 'supertest';
 import { balanceOf, createTestAccount, type Stack, startStack, type TestAccount } from './harness';
 
+// The seam below is a jest module mock, which exists only in this thread: convert in-process.
+process.env.CONTENT_POOL_THREADS = '0';
+
 jest.mock('../../packages/content/src/metadata.extractor', () => {
   const actual = jest.requireActual('../../packages/content/src/metadata.extractor');
   const marked = (doc: unknown): boolean => {

@@ -68,6 +68,8 @@ export const gatewayEnv = z.object({
     .transform((v) => (v?.trim() ? v.trim() : undefined))
     .pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
+  /** Time to receive a whole request (headers and body); slower clients get 408. Not the response. */
+  REQUEST_TIMEOUT_MS: int(30_000, 1000),
   /** Requests per minute per API key, by plan. */
   RATE_LIMIT_FREE: int(20, 1),
   RATE_LIMIT_HOBBY: int(100, 1),

@@ -63,6 +63,13 @@ export class ValidationError extends ServiceError {
     super(ValidationError.code, 400, message, o);
   }
 }
+/** The client did not send its whole request (headers and body) within the gateway's time. */
+export class RequestTimeoutError extends ServiceError {
+  static readonly code = 'REQUEST_TIMEOUT';
+  constructor(message = 'The request (headers and body) was not received in time', o: Opts = {}) {
+    super(RequestTimeoutError.code, 408, message, o);
+  }
+}
 export class InvalidUrlError extends ServiceError {
   static readonly code = 'INVALID_URL';
   constructor(message: string, o: Opts = {}) {

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { searchProviderConfig } from '@wcs/config';
 import {
   AccountsRepository,
@@ -15,6 +15,7 @@ import { createRedisConnection, QueueProducer, RedisErrorLog } from '@wcs/queues
 import { httpDrainer } from '@wcs/runtime';
 import { createSearchProvider } from '@wcs/search';
 import { createApp } from './app';
+import { answerClientErrors } from './client-error';
 import type { GatewayDeps } from './deps';
 import type { GatewayEnv } from './env';
 import { PendingWork } from './jobs/charged-job';
@@ -75,12 +76,16 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
   await producer.queueEvents('scrape').waitUntilReady();
   const app = createApp(deps);
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(env.PORT, env.HOST, () => resolve(s));
+    // Checked every second (Node's default: 30 s) so REQUEST_TIMEOUT_MS holds to within a second.
+    const s = createServer({ connectionsCheckingInterval: 1_000 }, app);
+    s.listen(env.PORT, env.HOST, () => resolve(s));
     s.once('error', reject);
   });
-  // Long scrapes hold the request open; keep sockets alive longer than the longest job.
-  server.requestTimeout = 0;
-  server.headersTimeout = 30_000;
+  // Bounds only the *receipt* of a request (headers + body): a client that declares a body and never
+  // sends it is cut, while a long scrape (the response) is not affected.
+  server.requestTimeout = env.REQUEST_TIMEOUT_MS;
+  server.headersTimeout = Math.min(30_000, env.REQUEST_TIMEOUT_MS);
+  answerClientErrors(server);
   const drainer = httpDrainer(server);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
