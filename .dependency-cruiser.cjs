@@ -91,7 +91,8 @@ module.exports = {
       name: 'testing-only-in-tests',
       comment: 'Fixture sites and fake model servers never ship: @wcs/testing is for *.test.ts only.',
       severity: 'error',
-      from: { path: '^(packages|services)/', pathNot: [TEST_FILE, '^packages/testing/'] },
+      // A package's src/test-support/ holds helpers its own tests import (never its index).
+      from: { path: '^(packages|services)/', pathNot: [TEST_FILE, '/test-support/', '^packages/testing/'] },
       to: { path: '^packages/testing/' },
     },
     {
