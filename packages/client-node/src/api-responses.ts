@@ -133,6 +133,8 @@ export interface CrawledPage {
   text?: string;
   /** format json */
   json?: StructuredDocument;
+  /** set when the page was cut by an input cap: the content is partial */
+  warning?: string;
 }
 
 export interface FailedPage {

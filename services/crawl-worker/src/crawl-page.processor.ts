@@ -44,15 +44,15 @@ export interface CrawlPageDeps {
 
 type PageResult = { pageId: string; status: 'done' | 'failed' | 'skipped' | 'out_of_credits' };
 
-/** What a done page keeps: markdown and metadata always, plus the format the caller asked for. */
-/** A done page's stored result: the document contract's fields, html/text/json only when asked. */
+/** A done page's stored result: markdown and metadata always, html/text/json only when asked, the cut warning. */
 type StoredPage = Pick<DocumentData, 'markdown' | 'metadata'> &
-  Partial<Pick<DocumentData, 'html' | 'text' | 'json'>>;
+  Partial<Pick<DocumentData, 'html' | 'text' | 'json' | 'warning'>>;
 
 function storedResult(data: DocumentData, format: CrawlOptions['format']): StoredPage {
   return {
     markdown: data.markdown,
     metadata: data.metadata,
+    ...(data.warning ? { warning: data.warning } : {}),
     ...(format === 'html' ? { html: data.html } : {}),
     ...(format === 'text' ? { text: data.text } : {}),
     ...(format === 'json' ? { json: data.json } : {}),

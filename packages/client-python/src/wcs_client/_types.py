@@ -130,11 +130,13 @@ class _CrawlPageRequired(TypedDict):
 
 
 class CrawlPage(_CrawlPageRequired, total=False):
-    """A crawled page: ``url``, ``markdown``, ``metadata``; ``html``/``text``/``json`` per format."""
+    """A crawled page: ``url``, ``markdown``, ``metadata``; ``html``/``text``/``json`` per format;
+    ``warning`` when the page was cut by an input cap (the content is partial)."""
 
     html: str
     text: str
     json: Dict[str, Any]
+    warning: str
 
 
 class _CrawlFailedPageRequired(TypedDict):

@@ -49,6 +49,10 @@ export const crawledPage = z.strictObject({
   html: z.string().describe('format html').optional(),
   text: z.string().describe('format text').optional(),
   json: structuredDocument.describe('format json').optional(),
+  warning: z
+    .string()
+    .describe('set when the page was cut by an input cap: the content is partial')
+    .optional(),
 });
 
 export const failedPage = z.strictObject({
