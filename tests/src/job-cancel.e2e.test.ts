@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { CreditsRepository, createDb } from '@wcs/db';
 import { type FakeLlmServer, type ListeningServer, listenLocal, startFakeAnthropic } from '@wcs/testing';
+import { startCrawl, waitForCrawl } from './crawl-helpers';
 import {
   balanceOf,
   createTestAccount,
@@ -80,12 +81,14 @@ beforeAll(async () => {
     env: {
       WORKER_CONCURRENCY: '1',
       BATCH_ITEM_TIMEOUT_MS: String(BATCH_ITEM_TIMEOUT_MS),
+      CRAWL_PAGE_TIMEOUT_MS: String(BATCH_ITEM_TIMEOUT_MS),
       ANTHROPIC_API_KEY: 'sk-ant-test-key',
       ANTHROPIC_BASE_URL: model.url,
       EXTRACT_MODEL: 'claude-fake',
     },
     mapWorker: true,
     extractWorker: true,
+    crawlWorker: true,
   });
   account = await createTestAccount({ plan: 'hobby', credits: 100 });
   // Warm-up (content pool threads start on demand), so later timings are the jobs' own.
@@ -270,6 +273,29 @@ describe('a job’s total time is bounded by its budget, retries included', () =
       `slow-loris batch item: failed after ${totalMs} ms, ${attempts.length} attempts ` +
         `(item timeout ${BATCH_ITEM_TIMEOUT_MS} ms, budget ${BATCH_ITEM_BUDGET_MS} ms; ` +
         `without the budget: 3 × ${BATCH_ITEM_TIMEOUT_MS} + 1000 + 2000 backoff = ${3 * BATCH_ITEM_TIMEOUT_MS + 3_000} ms)`,
+    );
+  });
+
+  it('a crawl page against a slow-loris page fails within its budget across attempts', async () => {
+    const started = Date.now();
+    const id = await startCrawl(stack.url, account.auth, {
+      url: `${target.server.url}/loris?id=c1`,
+      maxDepth: 0,
+    });
+    const done = await waitForCrawl(stack.url, id, account.auth, 30_000).catch(async (err: unknown) => {
+      // What the crawl and the target looked like when it did not end (diagnosis of a failure).
+      const status = await fetch(`${stack.url}/v1/crawl/${id}`, { headers: account.auth });
+      console.log('crawl did not end', JSON.stringify(target.visits.get('c1')), await status.text());
+      throw err;
+    });
+    const totalMs = Date.now() - started;
+    expect(done.failedPages[0]).toMatchObject({ code: 'TIMEOUT' });
+    const attempts = target.visits.get('c1') ?? [];
+    expect(attempts.length).toBe(2);
+    expect(totalMs).toBeLessThan(BATCH_ITEM_BUDGET_MS + 3_000);
+    console.log(
+      `slow-loris crawl page: crawl ended after ${totalMs} ms, ${attempts.length} page attempts ` +
+        `(page timeout ${BATCH_ITEM_TIMEOUT_MS} ms, budget ${BATCH_ITEM_BUDGET_MS} ms)`,
     );
   });
 });
