@@ -2,7 +2,6 @@
  * Bodies of the hostile site's pages. Big ones are produced in chunks (`streamRepeated`) so the
  * site itself never holds tens of megabytes; small ones are plain strings.
  */
-import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { deflateSync } from 'node:zlib';
 import { writeOrClose } from './hostile-bombs';
@@ -99,6 +98,19 @@ export function sendManyLinks(res: ServerResponse, base: string): Promise<void> 
   );
 }
 
+/** Deterministic noise (xorshift32), so every run serves the same "random" bytes. */
+function noise(length: number, seed: number): Buffer {
+  const out = Buffer.alloc(length);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
 /** A valid 64×64 PNG (one grey IDAT), padded with random bytes to ~1.6 MB like the probe saw. */
 function pngBytes(): Buffer {
   const chunk = (type: string, data: Buffer) => {
@@ -116,7 +128,7 @@ function pngBytes(): Buffer {
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
     chunk('IDAT', deflateSync(raw)),
-    chunk('tEXt', randomBytes(1_600_000)),
+    chunk('tEXt', noise(1_600_000, 1)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
@@ -132,7 +144,7 @@ function crc32(buf: Buffer): number {
 
 /** A ZIP local file header + stored data (enough for any sniffer to say "zip"). */
 function zipBytes(): Buffer {
-  const data = randomBytes(512 * 1024);
+  const data = noise(512 * 1024, 2);
   const h = Buffer.alloc(30);
   h.writeUInt32LE(0x04034b50, 0);
   h.writeUInt16LE(20, 4);
@@ -144,6 +156,7 @@ function zipBytes(): Buffer {
 
 let png: Buffer | undefined;
 let zip: Buffer | undefined;
+let random: Buffer | undefined;
 
 export type BinaryKind = 'png' | 'zip' | 'random';
 
@@ -157,7 +170,8 @@ export function binaryBody(kind: BinaryKind): Buffer {
     zip ??= zipBytes();
     return zip;
   }
-  return randomBytes(1024 * 1024);
+  random ??= noise(1024 * 1024, 3);
+  return random;
 }
 
 /** Declared UTF-8, bytes Latin-1 ("Café crème, naïve"), or declared `x-foo` with UTF-8 bytes. */
