@@ -3,7 +3,7 @@ import { collectSitemapUrls, fetchRobots, pathDepth, type Robots, urlKey } from 
 import { toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import type { Dispatcher } from '@wcs/net';
-import type { Job, PayloadOf, QueueProducer } from '@wcs/queues';
+import type { Job, JobContext, PayloadOf, QueueProducer } from '@wcs/queues';
 import { LinkFilter } from './link-filter';
 import { enqueuePages, removePageJobs } from './page-jobs';
 import type { RobotsCache } from './robots-cache';
@@ -35,7 +35,13 @@ export interface CrawlStartDeps {
  */
 export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings) {
   const fetchOpts = { dispatcher: deps.dispatcher, userAgent: s.userAgent, timeoutMs: s.robotsTimeoutMs };
-  return async (payload: PayloadOf<'crawl'>, job: Job): Promise<{ crawlId: string; seeded: number }> => {
+  return async (
+    payload: PayloadOf<'crawl'>,
+    job: Job,
+    ctx?: JobContext,
+  ): Promise<{ crawlId: string; seeded: number }> => {
+    // A cancel or shutdown stops robots.txt and sitemap reads (sitemaps keep what was read).
+    const signal = ctx?.signal;
     const crawl = await deps.crawls.getById(payload.crawlId);
     if (!crawl || (crawl.status !== 'pending' && crawl.status !== 'processing')) {
       return { crawlId: payload.crawlId, seeded: 0 };
@@ -45,7 +51,7 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
       let robots: Robots | null = null;
       let robotsTxt: string | null = null;
       if (!o.ignoreRobotsTxt) {
-        const r = await fetchRobots(crawl.url, fetchOpts);
+        const r = await fetchRobots(crawl.url, { ...fetchOpts, ...(signal ? { signal } : {}) });
         if (r.error)
           deps.logger.info({ crawlId: crawl.crawlId, error: r.error }, 'robots.txt unreadable; allowing all');
         robots = r.robots;
@@ -70,7 +76,11 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
         const sitemaps = robots?.sitemaps.length
           ? robots.sitemaps
           : [new URL('/sitemap.xml', crawl.url).href];
-        const found = await collectSitemapUrls(sitemaps, { ...fetchOpts, maxUrls: s.sitemapMaxUrls });
+        const found = await collectSitemapUrls(sitemaps, {
+          ...fetchOpts,
+          maxUrls: s.sitemapMaxUrls,
+          ...(signal ? { signal } : {}),
+        });
         // A sitemap never smuggles pages deeper than maxDepth into a crawl.
         const shallow = found.urls
           .filter((u) => u.key !== startKey)

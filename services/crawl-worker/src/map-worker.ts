@@ -2,7 +2,7 @@ import type { Logger } from '@wcs/logger';
 import { createSafeDispatcher } from '@wcs/net';
 import { workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
-import { type MapDeps, runMap } from './map.processor';
+import { type MapDeps, mapProcessor } from './map.processor';
 import type { MapWorkerEnv } from './map-worker.env';
 import { signalledRenderer } from './signalled-renderer';
 
@@ -37,11 +37,12 @@ export async function startMapWorker(
       robotsMaxOrigins: env.MAP_ROBOTS_MAX_ORIGINS,
     },
   };
-  // The job's signal (deadline = when the gateway stops waiting, or its cancel) reaches every
-  // page render; runMap's own budget covers robots.txt and sitemaps.
+  // The job's signal (deadline = when the gateway stops waiting, or its cancel) stops the whole map:
+  // page renders, robots.txt and sitemap reads, and the CPU phase between its time slices.
   const worker = workerDefiner(env, logger, { concurrency: env.MAP_WORKER_CONCURRENCY })(
     'map',
-    (payload, _job, ctx) => runMap({ ...deps, renderer: signalledRenderer(renderer, ctx.signal) }, payload),
+    (payload, job, ctx) =>
+      mapProcessor({ ...deps, renderer: signalledRenderer(renderer, ctx.signal) })(payload, job, ctx),
   );
   await worker.worker.waitUntilReady();
   return {

@@ -3,7 +3,7 @@ import { cleanMarkdownForHash } from '@wcs/content';
 import type { CheckOutcome, MonitorsRepository } from '@wcs/db';
 import { toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
-import type { Job, PayloadOf, QueueProducer } from '@wcs/queues';
+import { type Job, type JobContext, type PayloadOf, type QueueProducer, remainingMs } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
 import { scrapeDocument } from '@wcs/scraper';
 import type { MonitorSchedules } from './monitor-schedules';
@@ -37,13 +37,14 @@ type Result = CheckOutcome | { kind: 'failed'; code: string };
  * monitor's job scheduler, so the gateway never needs the interval scale.
  */
 export function monitorCheckProcessor(deps: MonitorCheckDeps, opts: { timeoutMs: number }) {
-  return async (payload: PayloadOf<'monitor-check'>, job: Job): Promise<Result> => {
+  return async (payload: PayloadOf<'monitor-check'>, job: Job, ctx?: JobContext): Promise<Result> => {
     const m = await deps.monitors.byId(payload.monitorId);
     if (!m || m.status === 'cancelled') {
       await deps.schedules.remove(payload.monitorId).catch(() => undefined);
       return { kind: 'skipped', status: 'cancelled' };
     }
-    if (job.id?.startsWith('baseline-')) await deps.schedules.upsert(m);
+    // The baseline installs the scheduler of an active monitor; the reconciler owns the others.
+    if (job.id?.startsWith('baseline-') && m.status === 'active') await deps.schedules.upsert(m);
     if (m.status !== 'active') return { kind: 'skipped', status: m.status };
     const next = deps.schedules.nextFire(m);
     if (!(await deps.monitors.hasCredit(m.accountId))) {
@@ -57,7 +58,9 @@ export function monitorCheckProcessor(deps: MonitorCheckDeps, opts: { timeoutMs:
         url: m.url,
         format: 'markdown',
         onlyMainContent: true,
-        timeoutMs: opts.timeoutMs,
+        // Within the job's budget; its signal (deadline, cancel, shutdown) stops the fetch.
+        timeoutMs: Math.max(1, Math.min(opts.timeoutMs, ctx ? remainingMs(ctx) : opts.timeoutMs)),
+        ...(ctx ? { signal: ctx.signal } : {}),
       });
       markdown = doc.data.markdown;
     } catch (err) {

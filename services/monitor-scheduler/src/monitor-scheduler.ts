@@ -44,6 +44,8 @@ export async function startMonitorScheduler(
       { monitors, schedules, producer, renderer, logger },
       { timeoutMs: env.MONITOR_CHECK_TIMEOUT_MS },
     ),
+    // Every attempt of a check shares one budget: the check's timeout plus time to record it.
+    { budgetMs: env.MONITOR_CHECK_TIMEOUT_MS + 10_000 },
   );
   const sweep = new ResumeSweep(
     monitors,

@@ -11,6 +11,11 @@ export function notFoundHandler(req: Request) {
 export function errorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const se = fromRequestError(err) ?? toServiceError(err);
+    // A caller that went away cancelled its own job: not a service failure.
+    if (req.socket.destroyed) {
+      logger.info({ reqId: req.id, code: se.code }, 'request abandoned by the client');
+      return;
+    }
     if (se.status >= 500) logger.error({ err, reqId: req.id, code: se.code }, 'request failed');
     if (se instanceof RateLimitedError && !res.getHeader('Retry-After')) {
       res.setHeader('Retry-After', String(se.retryAfterSeconds));
