@@ -21,7 +21,7 @@ describe('bodyProblem', () => {
     expect(bodyProblem({ q: 'ok 𝕏 é' }, 32)).toBeNull();
     expect(bodyProblem({ q: 'a\ud800b' }, 32)).toEqual({ kind: 'unicode', path: 'q' });
     expect(bodyProblem({ items: [{ id: '\udc00' }] }, 32)).toEqual({ kind: 'unicode', path: 'items.0.id' });
-    expect(bodyProblem({ schema: { ['x\ud83d']: 'string' } }, 32)).toEqual({
+    expect(bodyProblem({ schema: { 'x\ud83d': 'string' } }, 32)).toEqual({
       kind: 'unicode',
       path: 'schema.x\ufffd',
     });
