@@ -68,7 +68,7 @@ function printRow(r: Row): void {
     pad(`${r.peakMb}/${r.afterMb}`, 10),
     r.pass ? 'pass' : 'FAIL',
   ];
-  console.log(`| ${cells.join(' | ')} |${r.pass ? '' : ` ${r.notes.join('; ')}`}`);
+  console.log(`| ${cells.join(' | ')} | ${r.notes.join('; ')} |`);
 }
 
 async function main(): Promise<number> {
@@ -135,8 +135,9 @@ async function main(): Promise<number> {
     };
     console.log(`service at ${baseUrl}, hostile site at ${site.url}, logs in ${stack.logDir}`);
     console.log(
-      `| ${['case', 'endpoint', 'expected', 'got', 'ms/budget', 'cr', 'PSS MB pk/after', 'result'].join(' | ')} |`,
+      `| ${['case', 'endpoint', 'expected', 'got', 'ms/budget', 'credits got/exp', 'PSS MB peak/after', 'result', 'notes'].join(' | ')} |`,
     );
+    console.log(`|${' --- |'.repeat(9)}`);
 
     const measure = async (endpoint: Endpoint, run: () => Promise<CellResult>) => {
       const service = SERVICE_OF[endpoint];
