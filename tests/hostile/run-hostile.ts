@@ -77,6 +77,11 @@ async function main(): Promise<number> {
   });
   const cases = (values.cases?.split(',') ?? [...HOSTILE_CASES]) as HostileCase[];
   const endpoints = (values.endpoints?.split(',') ?? [...ENDPOINTS]) as Endpoint[];
+  const unknown = [
+    ...cases.filter((c) => !(HOSTILE_CASES as readonly string[]).includes(c)),
+    ...endpoints.filter((e) => !(ENDPOINTS as readonly string[]).includes(e)),
+  ];
+  if (unknown.length) throw new Error(`unknown case or endpoint: ${unknown.join(', ')}`);
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is not set: run through scripts/with-stores.ts');
 
