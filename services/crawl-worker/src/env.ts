@@ -1,4 +1,13 @@
-import { baseEnv, crawlEnv, databaseEnv, discoveryEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
+import {
+  baseEnv,
+  contentEnv,
+  crawlEnv,
+  databaseEnv,
+  discoveryEnv,
+  loadEnv,
+  renderEnv,
+  workerEnv,
+} from '@wcs/config';
 import type { z } from 'zod';
 
 export const crawlWorkerEnvSchema = baseEnv
@@ -6,7 +15,9 @@ export const crawlWorkerEnvSchema = baseEnv
   .extend(renderEnv.shape)
   .extend(workerEnv.shape)
   .extend(crawlEnv.shape)
-  .extend(discoveryEnv.shape);
+  .extend(discoveryEnv.shape)
+  // Validated at start (fail fast); the content pool reads the same variables itself.
+  .extend(contentEnv.shape);
 export type CrawlWorkerEnv = z.infer<typeof crawlWorkerEnvSchema>;
 
 export function loadCrawlWorkerEnv(env?: NodeJS.ProcessEnv): CrawlWorkerEnv {

@@ -1,4 +1,4 @@
-import { baseEnv, discoveryEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
+import { baseEnv, contentEnv, discoveryEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
 import type { z } from 'zod';
 
 /**
@@ -8,7 +8,9 @@ import type { z } from 'zod';
 export const mapWorkerEnvSchema = baseEnv
   .extend(renderEnv.shape)
   .extend(workerEnv.omit({ WORKER_CONCURRENCY: true }).shape)
-  .extend(discoveryEnv.shape);
+  .extend(discoveryEnv.shape)
+  // Validated at start (fail fast); the content pool reads the same variables itself.
+  .extend(contentEnv.shape);
 export type MapWorkerEnv = z.infer<typeof mapWorkerEnvSchema>;
 
 export function loadMapWorkerEnv(env?: NodeJS.ProcessEnv): MapWorkerEnv {

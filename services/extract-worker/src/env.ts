@@ -1,4 +1,4 @@
-import { baseEnv, extractEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
+import { baseEnv, contentEnv, extractEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
 import type { z } from 'zod';
 
 /**
@@ -8,7 +8,9 @@ import type { z } from 'zod';
 export const extractWorkerEnvSchema = baseEnv
   .extend(renderEnv.shape)
   .extend(workerEnv.omit({ WORKER_CONCURRENCY: true }).shape)
-  .extend(extractEnv.shape);
+  .extend(extractEnv.shape)
+  // Validated at start (fail fast); the content pool reads the same variables itself.
+  .extend(contentEnv.shape);
 export type ExtractWorkerEnv = z.infer<typeof extractWorkerEnvSchema>;
 
 export function loadExtractWorkerEnv(env?: NodeJS.ProcessEnv): ExtractWorkerEnv {

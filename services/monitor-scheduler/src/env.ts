@@ -1,11 +1,13 @@
-import { baseEnv, databaseEnv, loadEnv, monitorEnv, renderEnv, workerEnv } from '@wcs/config';
+import { baseEnv, contentEnv, databaseEnv, loadEnv, monitorEnv, renderEnv, workerEnv } from '@wcs/config';
 import type { z } from 'zod';
 
 export const monitorSchedulerEnvSchema = baseEnv
   .extend(databaseEnv.shape)
   .extend(renderEnv.shape)
   .extend(workerEnv.shape)
-  .extend(monitorEnv.shape);
+  .extend(monitorEnv.shape)
+  // Validated at start (fail fast); the content pool reads the same variables itself.
+  .extend(contentEnv.shape);
 export type MonitorSchedulerEnv = z.infer<typeof monitorSchedulerEnvSchema>;
 
 export function loadMonitorSchedulerEnv(env?: NodeJS.ProcessEnv): MonitorSchedulerEnv {

@@ -1,11 +1,13 @@
-import { baseEnv, batchEnv, databaseEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
+import { baseEnv, batchEnv, contentEnv, databaseEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
 import type { z } from 'zod';
 
 export const scrapeWorkerEnvSchema = baseEnv
   .extend(databaseEnv.shape)
   .extend(renderEnv.shape)
   .extend(workerEnv.shape)
-  .extend(batchEnv.shape);
+  .extend(batchEnv.shape)
+  // Validated at start (fail fast); the content pool reads the same variables itself.
+  .extend(contentEnv.shape);
 export type ScrapeWorkerEnv = z.infer<typeof scrapeWorkerEnvSchema>;
 
 export function loadScrapeWorkerEnv(env?: NodeJS.ProcessEnv): ScrapeWorkerEnv {
