@@ -72,7 +72,10 @@ function printRow(r: Row): void {
 }
 
 async function main(): Promise<number> {
+  // `pnpm test:hostile -- --cases …` passes the `--` through.
+  const args = process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--'));
   const { values } = parseArgs({
+    args,
     options: { cases: { type: 'string' }, endpoints: { type: 'string' } },
   });
   const cases = (values.cases?.split(',') ?? [...HOSTILE_CASES]) as HostileCase[];

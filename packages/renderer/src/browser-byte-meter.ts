@@ -8,6 +8,7 @@
  * in Target.sendMessageToTarget, since Playwright's session cannot address flat child sessions).
  */
 import type { CDPSession, Page } from 'playwright-core';
+import { HeadSniffer } from './browser-head-sniffer';
 
 /** This session never reads bodies, so Chromium need not keep any for it. */
 const NETWORK_BUFFERS = { maxTotalBufferSize: 1024, maxResourceBufferSize: 1024 };
@@ -42,7 +43,14 @@ interface Armed {
 export class ByteMeter {
   private armed: Armed | undefined;
 
-  private constructor(private readonly session: CDPSession) {
+  /** The main document's first bytes, on the same session (binary served as HTML stops early). */
+  readonly head: HeadSniffer;
+
+  private constructor(
+    private readonly session: CDPSession,
+    mainFrameId: string,
+  ) {
+    this.head = new HeadSniffer(session, mainFrameId);
     session.on('Network.requestWillBeSent', (e) => this.armed?.urls.set(e.requestId, e.request.url));
     session.on('Network.dataReceived', (e) => this.add(e.requestId, e.dataLength));
     session.on('Network.webSocketFrameReceived', (e) =>
@@ -66,7 +74,8 @@ export class ByteMeter {
       waitForDebuggerOnStart: false,
       flatten: false,
     });
-    return new ByteMeter(session);
+    const { frameTree } = await session.send('Page.getFrameTree');
+    return new ByteMeter(session, frameTree.frame.id);
   }
 
   /** Starts counting for one render; `onExceeded` is called once, on the first byte past a cap. */
@@ -81,6 +90,7 @@ export class ByteMeter {
 
   disarm(): void {
     this.armed = undefined;
+    this.head.disarm();
   }
 
   /** A full GC in the page's renderer (after a render, so its garbage does not stay resident). */

@@ -74,6 +74,8 @@ interface Lease {
   refused?: ServiceError;
   /** A byte cap was passed while loading. */
   tooLarge?: ServiceError;
+  /** Set when the main document's first bytes are binary (the page is stopped at once). */
+  unsupported?: ServiceError;
   blocked: number;
 }
 
@@ -156,6 +158,14 @@ export class BrowserEngine implements Engine {
       this.opts.logger?.warn({ url: target, ...hit }, 'browser byte cap passed: page stopped');
       stop();
     });
+    this.meters.get(slot)?.head.arm((head, contentType) => {
+      try {
+        assertTextBody(head, contentType);
+      } catch (err) {
+        lease.unsupported = asServiceError(err, target);
+        stop();
+      }
+    });
     if (this.rendering++ === 0) this.watchdog.start();
     try {
       const result = await this.visit(slot, lease, target, req, ctx);
@@ -164,6 +174,7 @@ export class BrowserEngine implements Engine {
       return result;
     } catch (err) {
       if (lease.tooLarge) throw lease.tooLarge;
+      if (lease.unsupported) throw lease.unsupported;
       if (slot.crashed || /Target crashed|page crashed/i.test(String(err)))
         throw this.crashError(leasedAt, target);
       if (ctx.signal.aborted) throw abortReason(ctx.signal);

@@ -203,6 +203,13 @@ describe('binary served as HTML', () => {
     const next = await engine.render({ url: `${site.url}/ok` }, testContext(BUDGET_MS));
     expect(next.body).toContain('Still serving');
   });
+
+  it('a 2 MB binary served as HTML is refused from its first bytes, not after Chromium lays it out', async () => {
+    const { code, ms } = await attempt('big-binary-as-html');
+    expect(code).toBe('UNSUPPORTED_CONTENT_TYPE');
+    // Laid out as text first, this took ~30 s (the budget); sniffed while streaming, well under it.
+    expect(ms).toBeLessThan(BUDGET_MS / 3);
+  });
 });
 
 describe('memory ceiling per renderer', () => {

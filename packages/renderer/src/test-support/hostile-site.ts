@@ -200,6 +200,12 @@ export async function startHostileSite(targets: ChannelTargets): Promise<Hostile
       ]);
       return void res.end(png);
     }
+    if (page === 'big-binary-as-html') {
+      // 2 MB of image-like bytes as HTML: Chromium would spend tens of seconds laying it out as text.
+      const head = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      const body = Buffer.from(Array.from({ length: 2 * 1024 * 1024 }, (_, i) => (i * 131 + 7) % 256));
+      return void res.end(Buffer.concat([head, body]));
+    }
     if (page === 'binary-bytes-as-html')
       return void res.end(Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7) % 256)));
     if (page === 'ok') return void res.end(html('<main><h1>Still serving</h1><p>ok</p></main>'));
