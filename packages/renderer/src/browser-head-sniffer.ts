@@ -4,7 +4,9 @@
  * `response.body()` can be sniffed after the load event. CDP `Network.streamResourceContent` makes
  * the document's `dataReceived` events carry their bytes; the first `SNIFF_WINDOW_BYTES` are handed
  * to `onHead` once, and streaming is used for HTML documents of the main frame only (other types
- * are sniffed from `response.body()` as before).
+ * are sniffed from `response.body()` as before). Best effort: a body that has fully arrived before
+ * streaming is switched on (one CDP round trip after its headers) is sniffed from `response.body()`
+ * after the load event, as before — slow for a big binary, but still refused.
  */
 import { HTML_TYPES, mimeTypeOf, SNIFF_WINDOW_BYTES } from '@wcs/net';
 import type { CDPSession } from 'playwright-core';

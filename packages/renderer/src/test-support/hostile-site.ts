@@ -202,9 +202,20 @@ export async function startHostileSite(targets: ChannelTargets): Promise<Hostile
     }
     if (page === 'big-binary-as-html') {
       // 2 MB of image-like bytes as HTML: Chromium would spend tens of seconds laying it out as text.
+      // Sent as a network delivers it (64 KB chunks, 20 ms apart), not all at once from loopback.
       const head = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
       const body = Buffer.from(Array.from({ length: 2 * 1024 * 1024 }, (_, i) => (i * 131 + 7) % 256));
-      return void res.end(Buffer.concat([head, body]));
+      const all = Buffer.concat([head, body]);
+      let at = 0;
+      const next = () => {
+        if (res.destroyed) return;
+        const chunk = all.subarray(at, at + 64 * 1024);
+        at += chunk.length;
+        if (at >= all.length) return void res.end(chunk);
+        res.write(chunk);
+        setTimeout(next, 20);
+      };
+      return next();
     }
     if (page === 'binary-bytes-as-html')
       return void res.end(Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7) % 256)));
