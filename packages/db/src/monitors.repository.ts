@@ -56,24 +56,28 @@ export class MonitorsRepository {
   async detail(accountId: string, id: string): Promise<MonitorDetail | null> {
     const monitor = await this.get(accountId, id);
     if (!monitor) return null;
-    const [checks, checkCount, changes, deliveries] = await Promise.all([
-      this.db.prisma.monitorCheck.findMany({
-        where: { monitorId: id },
-        orderBy: { checkedAt: 'desc' },
-        take: DETAIL_CHECKS,
-      }),
-      this.db.prisma.monitorCheck.count({ where: { monitorId: id } }),
-      this.db.prisma.monitorChange.findMany({
-        where: { monitorId: id },
-        orderBy: { detectedAt: 'desc' },
-        take: DETAIL_CHANGES,
-      }),
-      this.db.prisma.webhookDelivery.findMany({
-        where: { monitorId: id },
-        orderBy: { attemptedAt: 'desc' },
-        take: DETAIL_DELIVERIES,
-      }),
-    ]);
+    // One snapshot: a check committed between two separate reads made checkCount 1 with no check listed.
+    const [checks, checkCount, changes, deliveries] = await this.db.prisma.$transaction(
+      [
+        this.db.prisma.monitorCheck.findMany({
+          where: { monitorId: id },
+          orderBy: { checkedAt: 'desc' },
+          take: DETAIL_CHECKS,
+        }),
+        this.db.prisma.monitorCheck.count({ where: { monitorId: id } }),
+        this.db.prisma.monitorChange.findMany({
+          where: { monitorId: id },
+          orderBy: { detectedAt: 'desc' },
+          take: DETAIL_CHANGES,
+        }),
+        this.db.prisma.webhookDelivery.findMany({
+          where: { monitorId: id },
+          orderBy: { attemptedAt: 'desc' },
+          take: DETAIL_DELIVERIES,
+        }),
+      ],
+      { isolationLevel: 'RepeatableRead' },
+    );
     return { monitor, checks, checkCount, changes, deliveries };
   }
 
