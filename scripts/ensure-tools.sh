@@ -40,3 +40,5 @@ pnpm --silent db:generate >/dev/null
 # The published packages ship compiled JS (ESM + CommonJS + types); tests use what users get.
 pnpm --silent --filter @wcs/client-node run build
 pnpm --silent --filter service-mcp run build
+# The dashboard's page (Vite → packages/dashboard/dist), served by the gateway at /dashboard.
+pnpm --silent --filter @wcs/dashboard run build >/dev/null
