@@ -1,0 +1,20 @@
+/** The ledger reasons (packages/db/src/ledger-reason.ts), for the filter. */
+export const LEDGER_REASONS = [
+  'grant',
+  'topup',
+  'monthly',
+  'scrape',
+  'scrape_refund',
+  'batch',
+  'batch_refund',
+  'crawl',
+  'crawl_refund',
+  'extract',
+  'extract_refund',
+  'map',
+  'map_refund',
+  'search',
+  'search_refund',
+  'monitor_check',
+  'adjustment',
+] as const;

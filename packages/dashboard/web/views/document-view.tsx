@@ -1,0 +1,57 @@
+import { getData } from '../api-client';
+import { DocumentTabs } from '../components/document-tabs';
+import { ErrorLine } from '../components/status-line';
+import { UrlText } from '../components/url-text';
+import { href } from '../router';
+import type { DocumentResult } from '../types';
+import { useLoad } from '../use-load';
+
+interface Props {
+  kind: 'batch' | 'crawl';
+  jobId: string;
+  itemId: string;
+}
+
+/** One scraped page of a batch or crawl, every format as text. */
+export function DocumentView({ kind, jobId, itemId }: Props) {
+  const base = kind === 'batch' ? '/v1/batch/scrape' : '/v1/crawl';
+  const path = `${base}/${encodeURIComponent(jobId)}/results/${encodeURIComponent(itemId)}`;
+  const { data, error } = useLoad(() => getData<DocumentResult>(path), path);
+  const title = data?.document?.metadata?.title;
+  return (
+    <>
+      <h1>Document</h1>
+      <p>
+        <a href={href('jobs', kind, jobId)}>Back to the {kind}</a>
+      </p>
+      <ErrorLine message={error} />
+      {data ? (
+        <>
+          <dl class="facts">
+            <dt>URL</dt>
+            <dd class="wrap">
+              <UrlText url={data.url} />
+            </dd>
+            <dt>Title</dt>
+            <dd class="wrap">{typeof title === 'string' ? title : '—'}</dd>
+            <dt>Status</dt>
+            <dd>{data.status}</dd>
+            {data.error ? (
+              <>
+                <dt>Error</dt>
+                <dd class="wrap">
+                  {data.error} {data.code ? `(${data.code})` : ''}
+                </dd>
+              </>
+            ) : null}
+          </dl>
+          {data.document ? (
+            <DocumentTabs document={data.document} testId="document-output" />
+          ) : (
+            <p>No document: the page {data.status === 'failed' ? 'failed' : 'is not done yet'}.</p>
+          )}
+        </>
+      ) : null}
+    </>
+  );
+}

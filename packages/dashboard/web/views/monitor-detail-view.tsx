@@ -1,0 +1,181 @@
+import { useState } from 'preact/hooks';
+import { errorMessage, getData, sendData } from '../api-client';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { ScrollTable } from '../components/scroll-table';
+import { ErrorLine, StatusLine } from '../components/status-line';
+import { TextDiff } from '../components/text-diff';
+import { UrlText } from '../components/url-text';
+import { formatNumber, formatTime } from '../format';
+import type { MonitorChange, MonitorDetail, WebhookDelivery } from '../types';
+import { useLoad } from '../use-load';
+
+export function MonitorDetailView({ id }: { id: string }) {
+  const path = `/v1/monitor/${encodeURIComponent(id)}`;
+  const monitor = useLoad(() => getData<MonitorDetail>(path), path);
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const act = async (method: string, suffix: string, done: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await sendData(method, `${path}${suffix}`);
+      setStatus(done);
+      monitor.reload();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+      setConfirming(false);
+    }
+  };
+
+  const m = monitor.data;
+  return (
+    <>
+      <h1>Monitor</h1>
+      <ErrorLine message={error ?? monitor.error} />
+      <StatusLine message={status} />
+      {m ? (
+        <>
+          <dl class="facts">
+            <dt>URL</dt>
+            <dd class="wrap">
+              <UrlText url={m.url} />
+            </dd>
+            <dt>Status</dt>
+            <dd>
+              <span data-testid="monitor-status">{m.status}</span>
+              {m.status === 'paused' && m.pausedBy ? (
+                <span class="muted"> ({m.pausedBy === 'credits' ? 'out of credits' : 'by you'})</span>
+              ) : null}
+            </dd>
+            <dt>Interval</dt>
+            <dd>{m.interval}</dd>
+            <dt>Checks</dt>
+            <dd>{formatNumber(m.checkCount)}</dd>
+            <dt>Last check</dt>
+            <dd>{formatTime(m.lastCheckAt)}</dd>
+            <dt>Next check</dt>
+            <dd>{formatTime(m.nextCheckAt)}</dd>
+            <dt>Webhook</dt>
+            <dd class="wrap">{m.webhookUrl ?? '—'}</dd>
+          </dl>
+          <div class="toolbar">
+            {m.status === 'active' ? (
+              <button type="button" disabled={busy} onClick={() => act('POST', '/pause', 'Monitor paused')}>
+                Pause
+              </button>
+            ) : null}
+            {m.status === 'paused' ? (
+              <button type="button" disabled={busy} onClick={() => act('POST', '/resume', 'Monitor resumed')}>
+                Resume
+              </button>
+            ) : null}
+            {m.status !== 'cancelled' ? (
+              <button type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)}>
+                Cancel monitor
+              </button>
+            ) : null}
+          </div>
+          <h2>Changes</h2>
+          <Changes changes={m.changes} />
+          <h2>Webhook deliveries</h2>
+          <Deliveries deliveries={m.webhookDeliveries} />
+          <WebhookSecret />
+        </>
+      ) : null}
+      {confirming ? (
+        <ConfirmDialog
+          title="Cancel this monitor?"
+          confirmLabel="Cancel monitor"
+          cancelLabel="Keep"
+          busy={busy}
+          onConfirm={() => act('DELETE', '', 'Monitor cancelled')}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>Checks stop for good; the history stays readable.</p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
+}
+
+/** Newest first; each change is diffed against the next older one (the first has nothing before it). */
+function Changes({ changes }: { changes: MonitorChange[] }) {
+  if (changes.length === 0) return <p>No change detected yet (the first check sets the baseline).</p>;
+  return (
+    <ol class="changes" data-testid="changes">
+      {changes.map((change, i) => {
+        const previous = changes[i + 1];
+        return (
+          <li key={change.id} data-change-id={change.id}>
+            <h3>{formatTime(change.detectedAt)}</h3>
+            <p class="muted">Snapshot (first 500 characters of the page's markdown)</p>
+            <pre class="snapshot">{change.snapshot}</pre>
+            <p class="muted">{previous ? 'Compared with the previous change' : 'First change: all new'}</p>
+            <TextDiff before={previous?.snapshot ?? ''} after={change.snapshot} />
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function Deliveries({ deliveries }: { deliveries: WebhookDelivery[] }) {
+  return (
+    <ScrollTable label="Webhook deliveries">
+      <table data-testid="deliveries-table">
+        <caption>One attempt per change, newest first (no retries)</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Status code</th>
+            <th scope="col">Duration (ms)</th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.map((d) => (
+            <tr key={d.changeId}>
+              <td>{formatTime(d.attemptedAt)}</td>
+              <td class="num">{d.statusCode ?? '—'}</td>
+              <td class="num" data-value={d.durationMs}>
+                {formatNumber(d.durationMs)}
+              </td>
+              <td class="wrap">{d.error ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollTable>
+  );
+}
+
+function WebhookSecret() {
+  const [secret, setSecret] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const show = async () => {
+    try {
+      setSecret((await getData<{ secret: string }>('/v1/webhook/secret')).secret);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+  return (
+    <section aria-labelledby="secret-title">
+      <h2 id="secret-title">Signing secret</h2>
+      <p>Webhooks carry X-Signature: sha256=HMAC-SHA256 of the raw body with this secret.</p>
+      {secret ? (
+        <code data-testid="webhook-secret">{secret}</code>
+      ) : (
+        <button type="button" onClick={show}>
+          Show signing secret
+        </button>
+      )}
+      <ErrorLine message={error} />
+    </section>
+  );
+}
