@@ -51,7 +51,11 @@ function buildOptions(days: UsageDay[], width: number): { opts: uPlot.Options; d
     height: 240,
     series,
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+    // Half a day of room on each side so the first and last bars are not cut in half.
+    scales: {
+      x: { time: true, range: (_u, min, max) => [min - 43_200, max + 43_200] },
+      y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+    },
     axes: [{}, { values: (_u, ticks) => ticks.map((t) => formatNumber(t)) }],
     cursor: { drag: { x: false, y: false } },
   };

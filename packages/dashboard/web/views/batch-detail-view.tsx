@@ -29,21 +29,21 @@ export function BatchDetailView({ id }: { id: string }) {
       {b ? (
         <>
           <dl class="stats">
-            <Stat label="Status" testId="batch-status" value={b.status}>
-              {b.status}
-            </Stat>
-            <Stat label="Completed" testId="batch-completed" value={b.completed}>
-              {formatNumber(b.completed)}
-            </Stat>
-            <Stat label="Failed" testId="batch-failed" value={b.failed}>
-              {formatNumber(b.failed)}
-            </Stat>
-            <Stat label="URLs" testId="batch-total" value={b.total}>
-              {formatNumber(b.total)}
-            </Stat>
-            <Stat label="Credits used" testId="batch-credits" value={b.creditsUsed}>
-              {formatNumber(b.creditsUsed)}
-            </Stat>
+            <Stat label="Status" testId="batch-status" value={b.status} text={b.status} />
+            <Stat
+              label="Completed"
+              testId="batch-completed"
+              value={b.completed}
+              text={formatNumber(b.completed)}
+            />
+            <Stat label="Failed" testId="batch-failed" value={b.failed} text={formatNumber(b.failed)} />
+            <Stat label="URLs" testId="batch-total" value={b.total} text={formatNumber(b.total)} />
+            <Stat
+              label="Credits used"
+              testId="batch-credits"
+              value={b.creditsUsed}
+              text={formatNumber(b.creditsUsed)}
+            />
           </dl>
           <label for="batch-progress">Progress</label>{' '}
           <progress id="batch-progress" max={Math.max(1, b.total)} value={b.completed + b.failed} />

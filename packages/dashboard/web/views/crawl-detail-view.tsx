@@ -55,18 +55,15 @@ export function CrawlDetailView({ id }: { id: string }) {
             Start URL: <UrlText url={c.url} />
           </p>
           <dl class="stats">
-            <Stat label="Status" testId="crawl-status" value={c.status}>
-              {c.status}
-            </Stat>
-            <Stat label="Completed" testId="crawl-completed" value={c.completed}>
-              {formatNumber(c.completed)}
-            </Stat>
-            <Stat label="Failed" testId="crawl-failed" value={c.failed}>
-              {formatNumber(c.failed)}
-            </Stat>
-            <Stat label="Discovered" testId="crawl-discovered" value={c.total}>
-              {formatNumber(c.total)}
-            </Stat>
+            <Stat label="Status" testId="crawl-status" value={c.status} text={c.status} />
+            <Stat
+              label="Completed"
+              testId="crawl-completed"
+              value={c.completed}
+              text={formatNumber(c.completed)}
+            />
+            <Stat label="Failed" testId="crawl-failed" value={c.failed} text={formatNumber(c.failed)} />
+            <Stat label="Discovered" testId="crawl-discovered" value={c.total} text={formatNumber(c.total)} />
           </dl>
           {c.stopReason ? <p>Stopped: {c.stopReason}</p> : null}
           {c.error ? <p class="wrap">Error: {c.error}</p> : null}

@@ -36,22 +36,34 @@ function OverviewBody({ account, usage }: { account: Account; usage: Usage }) {
   return (
     <>
       <dl class="stats">
-        <Stat label="Balance" testId="balance" value={account.balance}>
-          {formatNumber(account.balance)} credits
-        </Stat>
-        <Stat label="Plan" testId="plan" value={plan.id}>
-          {plan.name}
-        </Stat>
-        <Stat label="Monthly credits" testId="monthly-credits" value={plan.monthlyCredits}>
-          {plan.monthlyCredits === 0 ? 'custom' : formatNumber(plan.monthlyCredits)}
-        </Stat>
-        <Stat label="Used, last 30 days" testId="used-30d" value={account.usedLast30Days}>
-          {formatNumber(account.usedLast30Days)}
-        </Stat>
-        <Stat label="Rate limit" testId="rate-limit" value={rateLimit.remaining}>
-          {formatNumber(rateLimit.remaining)} of {formatNumber(rateLimit.limit)} left per{' '}
-          {rateLimit.windowSeconds} s
-        </Stat>
+        <Stat
+          label="Balance"
+          testId="balance"
+          value={account.balance}
+          text={formatNumber(account.balance)}
+          note="credits"
+        />
+        <Stat label="Plan" testId="plan" value={plan.id} text={plan.name} />
+        <Stat
+          label="Monthly credits"
+          testId="monthly-credits"
+          value={plan.monthlyCredits}
+          text={formatNumber(plan.monthlyCredits)}
+          note={plan.monthlyCredits === 0 ? '(custom pricing)' : undefined}
+        />
+        <Stat
+          label="Used, last 30 days"
+          testId="used-30d"
+          value={account.usedLast30Days}
+          text={formatNumber(account.usedLast30Days)}
+        />
+        <Stat
+          label="Rate limit"
+          testId="rate-limit"
+          value={rateLimit.remaining}
+          text={formatNumber(rateLimit.remaining)}
+          note={`of ${formatNumber(rateLimit.limit)} left per ${formatNumber(rateLimit.windowSeconds)} s`}
+        />
       </dl>
       <p class="muted">
         Rate-limit window resets {formatTime(rateLimit.resetsAt)}. Account created{' '}
