@@ -80,6 +80,10 @@ export const gatewayEnv = z.object({
   SCRAPE_TIMEOUT_MS: int(60_000, 1000),
   /** On shutdown, in-flight requests get this long to finish before their sockets are cut. */
   SHUTDOWN_DRAIN_MS: int(15_000, 0),
+  /** Dashboard sign-ins last this long (absolute; signing in again starts a new one). */
+  DASHBOARD_SESSION_TTL_HOURS: int(12, 1),
+  /** Failed dashboard sign-ins allowed per client address and minute; more are 429. */
+  DASHBOARD_SIGNIN_ATTEMPTS_PER_MINUTE: int(10, 1),
 });
 
 export { bool as envBool, int as envInt };

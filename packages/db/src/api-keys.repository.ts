@@ -1,6 +1,6 @@
 import { NotFoundError } from '@wcs/errors';
 import { apiKeyPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key';
-import type { Db } from './db';
+import { type Db, inTransaction } from './db';
 import { isUuid } from './ids';
 import type { PlanId } from './plans';
 
@@ -76,6 +76,32 @@ export class ApiKeysRepository {
       data: { revokedAt: new Date() },
     });
     return r.count > 0;
+  }
+
+  /**
+   * The account's own revoke (API and dashboard): `last` when it is the account's only active key
+   * (an account must keep a way in), null when unknown or another account's. Idempotent. The
+   * account row is locked so two concurrent revokes cannot both pass the "not the last" check.
+   */
+  async revokeOwned(
+    accountId: string,
+    keyId: string,
+  ): Promise<{ keyId: string; revokedAt: Date } | 'last' | null> {
+    if (!isUuid(accountId) || !isUuid(keyId)) return null;
+    return inTransaction(this.db, async (tx) => {
+      await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+      const key = await tx.apiKey.findFirst({ where: { id: keyId, accountId }, select: { revokedAt: true } });
+      if (!key) return null;
+      if (key.revokedAt) return { keyId, revokedAt: key.revokedAt };
+      const active = await tx.apiKey.count({ where: { accountId, revokedAt: null } });
+      if (active <= 1) return 'last';
+      const row = await tx.apiKey.update({
+        where: { id: keyId },
+        data: { revokedAt: new Date() },
+        select: { revokedAt: true },
+      });
+      return { keyId, revokedAt: row.revokedAt! };
+    });
   }
 
   /** All keys of the account (prefixes only), oldest first. */

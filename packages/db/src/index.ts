@@ -37,6 +37,13 @@ export {
   textSearchConfigFor,
 } from './documents.repository';
 export { ensureDatabase } from './ensure-database';
+export {
+  type BatchSummary,
+  type CrawlSummary,
+  JobListingsRepository,
+  type JobResultDetail,
+  type JobResultRow,
+} from './job-listings.repository';
 export { LEDGER_REASONS, type LedgerReason } from './ledger-reason';
 export { migrateDatabase } from './migrations';
 export type {
@@ -45,6 +52,7 @@ export type {
   MonitorCheckView,
   MonitorDetail,
   MonitorInterval,
+  MonitorPausedBy,
   MonitorStatus,
   MonitorView,
   WebhookDeliveryView,
@@ -52,3 +60,12 @@ export type {
 } from './monitor.types';
 export { MonitorsRepository } from './monitors.repository';
 export { CREDITS_PER_USD, isPlanId, PLAN_IDS, PLANS, type PlanId } from './plans';
+export { type DashboardSessionView, SessionsRepository } from './sessions.repository';
+export {
+  type LedgerEntryView,
+  USAGE_OPERATIONS,
+  type UsageCounts,
+  type UsageDay,
+  type UsageOperation,
+  UsageRepository,
+} from './usage.repository';

@@ -1,6 +1,8 @@
 /** Monitor rows as the gateway and the monitor services see them (issue 5). */
 export type MonitorStatus = 'active' | 'paused' | 'cancelled';
 export type MonitorInterval = 'hourly' | 'daily' | 'weekly';
+/** Why a monitor is paused: no credit for a check (resumes by itself) or the user (resumes on request). */
+export type MonitorPausedBy = 'credits' | 'user';
 
 export interface MonitorView {
   id: string;
@@ -9,6 +11,8 @@ export interface MonitorView {
   interval: MonitorInterval;
   webhookUrl: string | null;
   status: MonitorStatus;
+  /** null unless paused */
+  pausedBy: MonitorPausedBy | null;
   lastHash: string | null;
   lastCheckAt: Date | null;
   nextCheckAt: Date | null;

@@ -7,6 +7,7 @@ import type {
   CheckOutcome,
   MonitorDetail,
   MonitorInterval,
+  MonitorPausedBy,
   MonitorStatus,
   MonitorView,
   WebhookTask,
@@ -17,11 +18,27 @@ const DETAIL_CHECKS = 20;
 const DETAIL_CHANGES = 100;
 const DETAIL_DELIVERIES = 100;
 
-type Row = Omit<MonitorView, 'interval' | 'status'> & { interval: string; status: string };
+type Row = Omit<MonitorView, 'interval' | 'status' | 'pausedBy'> & {
+  interval: string;
+  status: string;
+  pausedBy: string | null;
+};
 
 function view(r: Row): MonitorView {
-  return { ...r, interval: r.interval as MonitorInterval, status: r.status as MonitorStatus };
+  return {
+    ...r,
+    interval: r.interval as MonitorInterval,
+    status: r.status as MonitorStatus,
+    pausedBy: r.pausedBy as MonitorPausedBy | null,
+  };
 }
+
+/**
+ * Monitors that keep a job scheduler: the active ones, and those a user paused (their fires are
+ * skipped without a fetch or a charge, so resuming is immediate and keeps the rhythm). A monitor
+ * paused for credits has none: the resume sweep re-creates it when credits arrive.
+ */
+const SCHEDULED = { OR: [{ status: 'active' }, { status: 'paused', pausedBy: 'user' }] };
 
 /**
  * Monitors, their checks, changes and webhook deliveries (issue 5). Status transitions are guarded
@@ -104,18 +121,43 @@ export class MonitorsRepository {
     if (!isUuid(id) || !isUuid(accountId)) return null;
     await this.db.prisma.monitor.updateMany({
       where: { id, accountId, status: { in: ['active', 'paused'] } },
-      data: { status: 'cancelled', nextCheckAt: null },
+      data: { status: 'cancelled', pausedBy: null, nextCheckAt: null },
     });
     return this.get(accountId, id);
   }
 
   /**
-   * Monitors that must have a job scheduler: the active ones. A paused monitor has none (the
-   * resume sweep re-creates it; fire times are deterministic, so the rhythm is the same).
+   * active → paused by the user (a monitor paused for credits becomes the user's: it no longer
+   * resumes by itself). `conflict` when cancelled; null when unknown or another account's.
    */
+  async pauseByUser(accountId: string, id: string): Promise<MonitorView | 'conflict' | null> {
+    if (!isUuid(id) || !isUuid(accountId)) return null;
+    await this.db.prisma.monitor.updateMany({
+      where: { id, accountId, status: { in: ['active', 'paused'] } },
+      data: { status: 'paused', pausedBy: 'user' },
+    });
+    const m = await this.get(accountId, id);
+    return m && m.status === 'cancelled' ? 'conflict' : m;
+  }
+
+  /**
+   * paused by the user → active. `conflict` when cancelled or paused for lack of credits (that one
+   * resumes by itself when credits arrive); an active monitor is returned as is.
+   */
+  async resumeByUser(accountId: string, id: string): Promise<MonitorView | 'conflict' | null> {
+    if (!isUuid(id) || !isUuid(accountId)) return null;
+    await this.db.prisma.monitor.updateMany({
+      where: { id, accountId, status: 'paused', pausedBy: 'user' },
+      data: { status: 'active', pausedBy: null },
+    });
+    const m = await this.get(accountId, id);
+    return m && m.status !== 'active' ? 'conflict' : m;
+  }
+
+  /** Monitors that must have a job scheduler (see SCHEDULED), by id. */
   async listScheduled(afterId: string | null, limit: number): Promise<MonitorView[]> {
     const rows = await this.db.prisma.monitor.findMany({
-      where: { status: 'active', ...(afterId ? { id: { gt: afterId } } : {}) },
+      where: { ...SCHEDULED, ...(afterId ? { id: { gt: afterId } } : {}) },
       orderBy: { id: 'asc' },
       take: limit,
     });
@@ -131,7 +173,7 @@ export class MonitorsRepository {
     limit: number,
   ): Promise<Array<Pick<MonitorView, 'id' | 'interval' | 'jitterMs' | 'lastCheckAt' | 'nextCheckAt'>>> {
     const rows = await this.db.prisma.monitor.findMany({
-      where: { status: 'active', ...(afterId ? { id: { gt: afterId } } : {}) },
+      where: { ...SCHEDULED, ...(afterId ? { id: { gt: afterId } } : {}) },
       select: { id: true, interval: true, jitterMs: true, lastCheckAt: true, nextCheckAt: true },
       orderBy: { id: 'asc' },
       take: limit,
@@ -139,11 +181,11 @@ export class MonitorsRepository {
     return rows.map((r) => ({ ...r, interval: r.interval as MonitorInterval }));
   }
 
-  /** Of these ids, the ones whose monitor is not active (paused, cancelled or gone): no scheduler. */
+  /** Of these ids, the ones that must have no scheduler (paused for credits, cancelled or gone). */
   async unscheduledAmong(ids: string[]): Promise<string[]> {
     const valid = ids.filter(isUuid);
     const live = await this.db.prisma.monitor.findMany({
-      where: { id: { in: valid }, status: 'active' },
+      where: { id: { in: valid }, ...SCHEDULED },
       select: { id: true },
     });
     const keep = new Set(live.map((m) => m.id));
@@ -200,7 +242,7 @@ export class MonitorsRepository {
     await inTransaction(this.db, async (tx) => {
       const n = await tx.monitor.updateMany({
         where: { id: monitorId, status: 'active' },
-        data: { status: 'paused' },
+        data: { status: 'paused', pausedBy: 'credits' },
       });
       if (n.count > 0) {
         await tx.monitorCheck.create({
@@ -288,14 +330,14 @@ export class MonitorsRepository {
   }
 
   /**
-   * paused → active for every paused monitor whose account has at least 1 credit again. Covers
+   * paused → active for every monitor paused for credits whose account has at least 1 credit again. Covers
    * every way credits arrive (CLI top-up, admin grant, monthly refill) without hooking each one.
    */
   async resumeFunded(): Promise<string[]> {
     const rows = await this.db.prisma.$queryRaw<Array<{ id: string }>>`
-      UPDATE monitors m SET status = 'active', updated_at = now()
+      UPDATE monitors m SET status = 'active', paused_by = NULL, updated_at = now()
       FROM accounts a
-      WHERE m.account_id = a.id AND m.status = 'paused' AND a.balance >= 1
+      WHERE m.account_id = a.id AND m.status = 'paused' AND m.paused_by = 'credits' AND a.balance >= 1
       RETURNING m.id::text AS id`;
     return rows.map((r) => r.id);
   }

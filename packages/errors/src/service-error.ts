@@ -100,6 +100,13 @@ export class NotFoundError extends ServiceError {
     super(NotFoundError.code, 404, message, o);
   }
 }
+/** The request contradicts the resource's state (revoking an account's last key, resuming a cancelled monitor). */
+export class ConflictError extends ServiceError {
+  static readonly code = 'CONFLICT';
+  constructor(message = 'Conflict', o: Opts = {}) {
+    super(ConflictError.code, 409, message, o);
+  }
+}
 export class PayloadTooLargeError extends ServiceError {
   static readonly code = 'PAYLOAD_TOO_LARGE';
   constructor(message = 'Request body is too large', o: Opts = {}) {

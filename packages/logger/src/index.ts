@@ -6,6 +6,8 @@ export type { Logger };
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
+  'req.headers["x-csrf-token"]',
+  'res.headers["set-cookie"]',
   'headers.authorization',
   'authorization',
   'apiKey',

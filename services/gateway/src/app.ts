@@ -7,11 +7,16 @@ import { authMiddleware } from './middleware/auth.middleware';
 import { errorHandler, notFoundHandler } from './middleware/error.middleware';
 import { metricsMiddleware } from './middleware/metrics.middleware';
 import { rateLimitMiddleware } from './middleware/rate-limit.middleware';
+import { accountRoutes } from './routes/account.routes';
 import { adminRoutes } from './routes/admin.routes';
 import { batchRoutes } from './routes/batch.routes';
 import { crawlRoutes } from './routes/crawl.routes';
+import { dashboardPageRoutes } from './routes/dashboard-page.routes';
+import { dashboardSessionRoutes } from './routes/dashboard-session.routes';
 import { extractRoutes } from './routes/extract.routes';
 import { healthRoutes } from './routes/health.routes';
+import { jobListingRoutes } from './routes/job-listing.routes';
+import { keysRoutes } from './routes/keys.routes';
 import { mapRoutes } from './routes/map.routes';
 import { metricsRoutes } from './routes/metrics.routes';
 import { monitorRoutes } from './routes/monitor.routes';
@@ -43,6 +48,9 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(metricsRoutes(deps, registry));
   app.use(openApiRoutes());
   app.use(adminRoutes(deps));
+  // The dashboard (issue 13): its page, and its sign-in exchanging an API key for a session cookie.
+  app.use(dashboardPageRoutes());
+  app.use(dashboardSessionRoutes(deps));
   // Parse JSON whatever the content type says: clients that forget the header still get a clear
   // validation error instead of an empty body.
   app.use('/v1', express.json({ limit: deps.settings.bodyLimitBytes, type: () => true, strict: true }));
@@ -54,6 +62,9 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(mapRoutes(deps));
   app.use(extractRoutes(deps));
   app.use(monitorRoutes(deps));
+  app.use(accountRoutes(deps));
+  app.use(keysRoutes(deps));
+  app.use(jobListingRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

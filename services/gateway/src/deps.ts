@@ -4,8 +4,11 @@ import type {
   BatchesRepository,
   CrawlsRepository,
   CreditsRepository,
+  JobListingsRepository,
   MonitorsRepository,
   PlanId,
+  SessionsRepository,
+  UsageRepository,
 } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import type { QueueProducer } from '@wcs/queues';
@@ -25,6 +28,12 @@ export interface GatewayDeps {
   batches: BatchesRepository;
   crawls: CrawlsRepository;
   monitors: MonitorsRepository;
+  /** Dashboard sign-ins (issue 13). */
+  sessions: SessionsRepository;
+  /** Usage per day and the ledger's pages (GET /v1/usage, /v1/ledger). */
+  usage: UsageRepository;
+  /** The account's batches and crawls and their results, one row at a time. */
+  jobs: JobListingsRepository;
   /** POST /v1/search: the configured provider and the default time budget of a search. */
   search: { provider: SearchProvider; timeoutMs: number };
   /** Liveness of PostgreSQL for /healthz. */
@@ -42,6 +51,8 @@ export interface GatewaySettings {
   scrapeTimeoutMs: number;
   /** URLs fetched later (monitors, webhooks) are checked against the address policy unless true. */
   allowPrivateTargets: boolean;
+  /** `throttleScope` keeps deployments sharing one Redis (QUEUE_PREFIX) apart in the sign-in throttle. */
+  dashboard: { sessionTtlMs: number; signInAttemptsPerMinute: number; throttleScope: string };
 }
 
 /** What auth middleware puts on the request. */
@@ -49,4 +60,6 @@ export interface AuthContext {
   accountId: string;
   keyId: string;
   plan: PlanId;
+  /** Set when the request came from a dashboard session (cookie) rather than a Bearer key. */
+  sessionId?: string;
 }

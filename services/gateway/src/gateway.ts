@@ -8,7 +8,10 @@ import {
   CreditsRepository,
   createDb,
   DocumentsRepository,
+  JobListingsRepository,
   MonitorsRepository,
+  SessionsRepository,
+  UsageRepository,
 } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import { createRedisConnection, QueueProducer, RedisErrorLog } from '@wcs/queues';
@@ -49,6 +52,9 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
     batches: new BatchesRepository(db),
     crawls: new CrawlsRepository(db),
     monitors: new MonitorsRepository(db),
+    sessions: new SessionsRepository(db),
+    usage: new UsageRepository(db),
+    jobs: new JobListingsRepository(db),
     search: {
       provider: createSearchProvider(searchProviderConfig(env), { documents: new DocumentsRepository(db) }),
       timeoutMs: env.SEARCH_TIMEOUT_MS,
@@ -70,6 +76,11 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
       rateLimitWindowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
       scrapeTimeoutMs: env.SCRAPE_TIMEOUT_MS,
       allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
+      dashboard: {
+        sessionTtlMs: env.DASHBOARD_SESSION_TTL_HOURS * 3_600_000,
+        signInAttemptsPerMinute: env.DASHBOARD_SIGNIN_ATTEMPTS_PER_MINUTE,
+        throttleScope: env.QUEUE_PREFIX,
+      },
     },
   };
   // Subscribe to scrape completions before the first request needs them.

@@ -1,16 +1,37 @@
-import { UnauthorizedError } from '@wcs/errors';
+import { ForbiddenError, UnauthorizedError } from '@wcs/errors';
 import type { NextFunction, Request, Response } from 'express';
 import type { AuthContext, GatewayDeps } from '../deps';
+import { csrfTokenMatches, needsCsrfToken, sessionTokenOf } from './session-cookie';
 
-/** `Authorization: Bearer <key>`; unknown, revoked or missing keys are 401. */
-export function authMiddleware(deps: Pick<GatewayDeps, 'apiKeys'>) {
+/**
+ * `Authorization: Bearer <key>`, or the dashboard's session cookie (issue 13) when no header is
+ * sent. Unknown, revoked or missing credentials are 401. A cookie-authenticated call that changes
+ * something must carry the session's CSRF token (the cookie is SameSite=Strict too).
+ */
+export function authMiddleware(deps: Pick<GatewayDeps, 'apiKeys' | 'sessions'>) {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const header = req.header('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match?.[1]) throw new UnauthorizedError('Missing Authorization: Bearer <API_KEY> header');
-    const found = await deps.apiKeys.verify(match[1]);
-    if (!found) throw new UnauthorizedError('Invalid API key');
-    const auth: AuthContext = { accountId: found.accountId, keyId: found.keyId, plan: found.plan };
+    const header = req.header('authorization');
+    const token = header === undefined ? sessionTokenOf(req) : undefined;
+    let auth: AuthContext;
+    if (token !== undefined) {
+      const session = await deps.sessions.resolve(token);
+      if (!session) throw new UnauthorizedError('Session expired or signed out: sign in again');
+      if (needsCsrfToken(req.method) && !csrfTokenMatches(req, session.csrfToken)) {
+        throw new ForbiddenError('Missing or invalid CSRF token');
+      }
+      auth = {
+        accountId: session.accountId,
+        keyId: session.keyId,
+        plan: session.plan,
+        sessionId: session.sessionId,
+      };
+    } else {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+      if (!match?.[1]) throw new UnauthorizedError('Missing Authorization: Bearer <API_KEY> header');
+      const found = await deps.apiKeys.verify(match[1]);
+      if (!found) throw new UnauthorizedError('Invalid API key');
+      auth = { accountId: found.accountId, keyId: found.keyId, plan: found.plan };
+    }
     res.locals.auth = auth;
     next();
   };

@@ -9,6 +9,16 @@ local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return { n, redis.call('PTTL', KEYS[1]) }`;
 
+/** The Redis counter of a key's current fixed window (also read by GET /v1/account). */
+export function rateLimitKey(
+  keyId: string,
+  windowMs: number,
+  now = Date.now(),
+): { key: string; window: number } {
+  const window = Math.floor(now / windowMs);
+  return { key: `wcs:rl:${keyId}:${window}`, window };
+}
+
 /**
  * Fixed-window limit per API key, sized by plan. A 429 always carries Retry-After. If Redis is
  * unreachable the limiter lets the request through (the queue then answers 503 on its own).
@@ -18,14 +28,11 @@ export function rateLimitMiddleware(deps: Pick<GatewayDeps, 'redis' | 'settings'
   return async (_req: Request, res: Response, next: NextFunction) => {
     const auth = authOf(res);
     const limit = deps.settings.rateLimits[auth.plan];
-    const window = Math.floor(Date.now() / windowMs);
+    const { key } = rateLimitKey(auth.keyId, windowMs);
     let count: number;
     let ttlMs: number;
     try {
-      const out = (await deps.redis.eval(SCRIPT, 1, `wcs:rl:${auth.keyId}:${window}`, String(windowMs))) as [
-        number,
-        number,
-      ];
+      const out = (await deps.redis.eval(SCRIPT, 1, key, String(windowMs))) as [number, number];
       [count, ttlMs] = out;
     } catch (err) {
       deps.logger.warn({ err }, 'rate limiter unavailable; allowing request');

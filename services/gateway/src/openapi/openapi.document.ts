@@ -15,7 +15,8 @@ export interface OperationSpec {
   body?: z.ZodType;
   /** Path/query parameters: name -> description. */
   params?: Record<string, { in: 'path' | 'query'; description: string }>;
-  success: { status: number; description: string; schema: z.ZodType };
+  /** `contentType` defaults to application/json (the CSV export is text/csv). */
+  success: { status: number; description: string; schema: z.ZodType; contentType?: string };
   errors: number[];
 }
 
@@ -25,7 +26,9 @@ const ERROR_TEXT: Record<number, string> = {
   400: 'invalid JSON, invalid field (named in the message), invalid or forbidden URL',
   401: 'missing, unknown or revoked API key',
   402: 'insufficient credits',
+  403: 'a dashboard session call that changes something without its X-CSRF-Token',
   404: 'unknown id, or an id of another account',
+  409: 'the request contradicts the current state (named in the message)',
   413: 'request body too large',
   415: 'the target is not a text document',
   429: 'rate limit exceeded (Retry-After header)',
@@ -41,7 +44,9 @@ export function buildOpenApiDocument(operations: OperationSpec[]): Record<string
     const responses: Record<string, unknown> = {
       [op.success.status]: {
         description: op.success.description,
-        content: { 'application/json': { schema: jsonSchema(op.success.schema) } },
+        content: {
+          [op.success.contentType ?? 'application/json']: { schema: jsonSchema(op.success.schema) },
+        },
       },
     };
     for (const status of op.errors) {

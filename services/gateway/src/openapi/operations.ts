@@ -4,6 +4,7 @@ import { extractBody } from '../routes/extract.routes';
 import { mapBody } from '../routes/map.routes';
 import { scrapeBody } from '../routes/scrape.routes';
 import { searchBody } from '../routes/search.routes';
+import { ACCOUNT_OPERATIONS } from './account.operations';
 import { MONITOR_OPERATIONS } from './monitor.operations';
 import type { OperationSpec } from './openapi.document';
 import {
@@ -147,4 +148,5 @@ export const OPERATIONS: OperationSpec[] = [
     errors: [400, 401, 402, 413, 415, 429, 500, 502, 503, 504],
   },
   ...MONITOR_OPERATIONS,
+  ...ACCOUNT_OPERATIONS,
 ];

@@ -132,6 +132,10 @@ export const monitor = z.strictObject({
 });
 
 export const monitorSummary = monitor.extend({
+  pausedBy: z
+    .enum(['user', 'credits'])
+    .nullable()
+    .describe('who paused it (null unless paused): credits resume by themselves, user on POST …/resume'),
   lastCheckAt: timestamp.nullable(),
   nextCheckAt: timestamp.nullable(),
 });

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { MonitorDetail, MonitorView } from '@wcs/db';
-import { InvalidUrlError, NotFoundError, ValidationError } from '@wcs/errors';
+import { ConflictError, InvalidUrlError, NotFoundError, ValidationError } from '@wcs/errors';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
@@ -43,7 +43,12 @@ function monitorOut(m: MonitorView): Record<string, unknown> {
 }
 
 function summaryOut(m: MonitorView): Record<string, unknown> {
-  return { ...monitorOut(m), lastCheckAt: iso(m.lastCheckAt), nextCheckAt: iso(m.nextCheckAt) };
+  return {
+    ...monitorOut(m),
+    pausedBy: m.pausedBy,
+    lastCheckAt: iso(m.lastCheckAt),
+    nextCheckAt: iso(m.nextCheckAt),
+  };
 }
 
 function detailOut(d: MonitorDetail): Record<string, unknown> {
@@ -147,6 +152,35 @@ export function monitorRoutes(deps: GatewayDeps): Router {
     const detail = UUID.test(id) ? await deps.monitors.detail(auth.accountId, id) : null;
     if (!detail) throw new NotFoundError('Monitor not found');
     res.json({ success: true, data: detailOut(detail) });
+  });
+
+  /**
+   * Pause and resume by the user (issue 13). A paused monitor keeps its job scheduler, whose fires
+   * are skipped without a fetch or a charge, so resuming is immediate and keeps the rhythm.
+   */
+  router.post('/v1/monitor/:id/pause', async (req, res) => {
+    const auth = authOf(res);
+    const id = String(req.params.id);
+    const out = await deps.monitors.pauseByUser(auth.accountId, id);
+    if (out === null) throw new NotFoundError('Monitor not found');
+    if (out === 'conflict') throw new ConflictError('The monitor is cancelled: it cannot be paused');
+    res.json({ success: true, data: summaryOut(out) });
+  });
+
+  router.post('/v1/monitor/:id/resume', async (req, res) => {
+    const auth = authOf(res);
+    const id = String(req.params.id);
+    const out = await deps.monitors.resumeByUser(auth.accountId, id);
+    if (out === null) throw new NotFoundError('Monitor not found');
+    if (out === 'conflict') {
+      const m = await deps.monitors.get(auth.accountId, id);
+      throw new ConflictError(
+        m?.status === 'paused'
+          ? 'The monitor is paused for lack of credits: it resumes by itself once the account has credits'
+          : 'The monitor is cancelled: it cannot be resumed',
+      );
+    }
+    res.json({ success: true, data: summaryOut(out) });
   });
 
   router.delete('/v1/monitor/:id', async (req, res) => {

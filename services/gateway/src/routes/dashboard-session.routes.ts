@@ -1,0 +1,109 @@
+import { ForbiddenError, InternalError, RateLimitedError, UnauthorizedError } from '@wcs/errors';
+import express, { type Request, Router } from 'express';
+import { z } from 'zod';
+import type { GatewayDeps } from '../deps';
+import {
+  clearSessionCookie,
+  csrfTokenMatches,
+  sessionTokenOf,
+  setSessionCookie,
+} from '../middleware/session-cookie';
+import { parseBody } from '../validation/parse-body';
+
+const signInBody = z.strictObject({
+  apiKey: z.string({ error: 'is required and must be a string' }).max(200, 'is too long'),
+});
+
+const WINDOW_MS = 60_000;
+
+/** Failed sign-ins per client address and minute (Redis; allowed through when Redis is down). */
+async function failuresSoFar(deps: GatewayDeps, req: Request, add: boolean): Promise<number> {
+  const scope = deps.settings.dashboard.throttleScope;
+  const key = `wcs:signin:${scope}:${req.ip ?? 'unknown'}:${Math.floor(Date.now() / WINDOW_MS)}`;
+  try {
+    if (!add) return Number((await deps.redis.get(key)) ?? 0);
+    const n = await deps.redis.incr(key);
+    if (n === 1) await deps.redis.pexpire(key, WINDOW_MS);
+    return n;
+  } catch (err) {
+    deps.logger.warn({ err }, 'sign-in limiter unavailable');
+    return 0;
+  }
+}
+
+function sessionOut(s: {
+  accountId: string;
+  keyId: string;
+  keyPrefix: string;
+  csrfToken: string;
+  expiresAt: Date;
+}) {
+  return {
+    accountId: s.accountId,
+    keyId: s.keyId,
+    keyPrefix: s.keyPrefix,
+    csrfToken: s.csrfToken,
+    expiresAt: s.expiresAt.toISOString(),
+  };
+}
+
+/**
+ * The dashboard's sign-in (issue 13): an API key in a JSON body is exchanged for a server-side
+ * session whose random token lives only in an HttpOnly, SameSite=Strict cookie. The key is never
+ * logged (bodies are not logged; `apiKey` is redacted anyway) and never put in a URL.
+ */
+export function dashboardSessionRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+  const path = '/dashboard/api/session';
+  router.use(path, express.json({ limit: 4096, type: () => true, strict: true }));
+
+  router.get(path, async (req, res) => {
+    const token = sessionTokenOf(req);
+    const session = token ? await deps.sessions.resolve(token) : null;
+    if (!session) throw new UnauthorizedError('Not signed in');
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ success: true, data: sessionOut(session) });
+  });
+
+  router.post(path, async (req, res) => {
+    const limit = deps.settings.dashboard.signInAttemptsPerMinute;
+    if ((await failuresSoFar(deps, req, false)) >= limit) {
+      res.setHeader('Retry-After', String(Math.ceil(WINDOW_MS / 1000)));
+      throw new RateLimitedError(60, 'Too many failed sign-ins from this address: wait a minute');
+    }
+    const body = parseBody(signInBody, req.body);
+    const found = await deps.apiKeys.verify(body.apiKey.trim());
+    if (!found) {
+      await failuresSoFar(deps, req, true);
+      throw new UnauthorizedError('Invalid API key');
+    }
+    // A sign-in replaces the session this browser had.
+    const previous = sessionTokenOf(req);
+    if (previous) await deps.sessions.close(previous);
+    const { token } = await deps.sessions.open({
+      keyId: found.keyId,
+      accountId: found.accountId,
+      ttlMs: deps.settings.dashboard.sessionTtlMs,
+    });
+    const session = await deps.sessions.resolve(token);
+    // Only a key revoked in the last few milliseconds gets here.
+    if (!session) throw new InternalError('The new session could not be read back');
+    setSessionCookie(req, res, token, session.expiresAt);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ success: true, data: sessionOut(session) });
+  });
+
+  router.delete(path, async (req, res) => {
+    const token = sessionTokenOf(req);
+    const session = token ? await deps.sessions.resolve(token) : null;
+    // Sign-out is a state change: same CSRF rule as the API. A dead session just clears the cookie.
+    if (session && !csrfTokenMatches(req, session.csrfToken)) {
+      throw new ForbiddenError('Missing or invalid CSRF token');
+    }
+    if (token) await deps.sessions.close(token);
+    clearSessionCookie(req, res);
+    res.json({ success: true });
+  });
+
+  return router;
+}

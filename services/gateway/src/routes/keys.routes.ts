@@ -1,0 +1,76 @@
+import type { ApiKeyInfo } from '@wcs/db';
+import { ConflictError, NotFoundError } from '@wcs/errors';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { GatewayDeps } from '../deps';
+import { authOf } from '../middleware/auth.middleware';
+import type { keyCreateResponse, keyListResponse, keyRevokeResponse } from '../openapi/account.responses';
+import type { Body } from '../openapi/responses';
+import { parseBody } from '../validation/parse-body';
+
+export const keyCreateBody = z.strictObject({
+  name: z.string({ error: 'must be a string' }).trim().max(100, 'at most 100 characters').optional(),
+});
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+function keyOut(k: ApiKeyInfo, currentKeyId: string) {
+  return {
+    id: k.keyId,
+    prefix: k.prefix,
+    name: k.name,
+    createdAt: k.createdAt.toISOString(),
+    lastUsedAt: iso(k.lastUsedAt),
+    revokedAt: iso(k.revokedAt),
+    current: k.keyId === currentKeyId,
+  };
+}
+
+/**
+ * The account's own API keys (issue 13): list (prefixes only), create (the full key returned once)
+ * and revoke. Revoking ends the key's dashboard sessions; the last active key cannot be revoked.
+ */
+export function keysRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+
+  router.get('/v1/keys', async (_req, res) => {
+    const auth = authOf(res);
+    const keys = await deps.apiKeys.list(auth.accountId);
+    res.json({ success: true, data: keys.map((k) => keyOut(k, auth.keyId)) } satisfies Body<
+      typeof keyListResponse
+    >);
+  });
+
+  router.post('/v1/keys', async (req, res) => {
+    const auth = authOf(res);
+    const body = parseBody(keyCreateBody, req.body);
+    const created = await deps.apiKeys.create(auth.accountId, body.name ? { name: body.name } : {});
+    const info = (await deps.apiKeys.list(auth.accountId)).find((k) => k.keyId === created.keyId);
+    res.status(201).json({
+      success: true,
+      data: {
+        id: created.keyId,
+        key: created.apiKey,
+        prefix: created.prefix,
+        name: info?.name ?? null,
+        createdAt: (info?.createdAt ?? new Date()).toISOString(),
+      },
+    } satisfies Body<typeof keyCreateResponse>);
+  });
+
+  router.delete('/v1/keys/:id', async (req, res) => {
+    const auth = authOf(res);
+    const out = await deps.apiKeys.revokeOwned(auth.accountId, String(req.params.id));
+    if (out === null) throw new NotFoundError('API key not found');
+    if (out === 'last') {
+      throw new ConflictError("This is the account's last active key: create another one before revoking it");
+    }
+    await deps.sessions.closeForKey(out.keyId);
+    res.json({
+      success: true,
+      data: { id: out.keyId, revokedAt: out.revokedAt.toISOString() },
+    } satisfies Body<typeof keyRevokeResponse>);
+  });
+
+  return router;
+}
