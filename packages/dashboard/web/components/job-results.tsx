@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { request } from '../api-client';
 import { formatNumber } from '../format';
 import { href } from '../router';
@@ -34,6 +34,12 @@ export function JobResults<T>({ kind, jobId, path, toRow, detailLabel, polling }
   const url = `${path}?skip=${skip}&limit=${PAGE_SIZE}`;
   const { data, error, reload } = useLoad(() => request<Page<T>>(url), url);
   useInterval(reload, 2000, polling);
+  // The job's status may finish between two polls: read the results once more when polling stops.
+  const wasPolling = useRef(polling);
+  useEffect(() => {
+    if (wasPolling.current && !polling) reload();
+    wasPolling.current = polling;
+  }, [polling, reload]);
   const total = data?.total ?? 0;
   const rows = (data?.data ?? []).map(toRow);
   return (
