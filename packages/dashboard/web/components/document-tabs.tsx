@@ -22,8 +22,20 @@ export function tabContent(document: ScrapeDocument, tab: number): string {
   }
 }
 
-export function DocumentTabs({ document, testId }: { document: ScrapeDocument; testId: string }) {
-  const [tab, setTab] = useState(0);
+/** The tab that shows a requested format (markdown → Markdown, …). */
+export function tabOfFormat(format: string): number {
+  const index = DOCUMENT_TABS.findIndex((t) => t.toLowerCase() === format);
+  return Math.max(0, index);
+}
+
+interface Props {
+  document: ScrapeDocument;
+  testId: string;
+  initialTab?: number;
+}
+
+export function DocumentTabs({ document, testId, initialTab = 0 }: Props) {
+  const [tab, setTab] = useState(initialTab);
   return (
     <Tabs label="Document formats" tabs={DOCUMENT_TABS} selected={tab} onSelect={setTab}>
       <pre class="output" data-testid={testId}>

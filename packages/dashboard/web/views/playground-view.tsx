@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { errorMessage, request } from '../api-client';
 import { copyText } from '../clipboard';
-import { DocumentTabs } from '../components/document-tabs';
+import { DocumentTabs, tabOfFormat } from '../components/document-tabs';
 import { ErrorLine, StatusLine } from '../components/status-line';
 import { type ScrapeRequest, type SnippetLanguage, snippet } from '../snippets';
 import type { ScrapeDocument } from '../types';
@@ -31,7 +31,8 @@ export function PlaygroundView() {
   const [waitFor, setWaitFor] = useState('');
   const [timeout, setTimeoutMs] = useState('');
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<ScrapeDocument | null>(null);
+  // Each answer remounts the tabs on the tab of the format asked for (`seq` is the key).
+  const [result, setResult] = useState<{ doc: ScrapeDocument; format: string; seq: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [code, setCode] = useState<string | null>(null);
@@ -51,11 +52,9 @@ export function PlaygroundView() {
     setError(null);
     setStatus('Scraping…');
     try {
-      const { data } = await request<{ data: ScrapeDocument }>('/v1/scrape', {
-        method: 'POST',
-        body: body(),
-      });
-      setResult(data);
+      const req = body();
+      const { data } = await request<{ data: ScrapeDocument }>('/v1/scrape', { method: 'POST', body: req });
+      setResult((r) => ({ doc: data, format: req.format, seq: (r?.seq ?? 0) + 1 }));
       setStatus('Scraped');
     } catch (err) {
       setResult(null);
@@ -151,7 +150,12 @@ export function PlaygroundView() {
       {result ? (
         <section aria-labelledby="pg-result">
           <h2 id="pg-result">Result</h2>
-          <DocumentTabs document={result} testId="playground-output" />
+          <DocumentTabs
+            key={result.seq}
+            document={result.doc}
+            testId="playground-output"
+            initialTab={tabOfFormat(result.format)}
+          />
         </section>
       ) : null}
       <section aria-labelledby="pg-code">
