@@ -226,6 +226,8 @@ export interface MonitorSummary {
   createdAt: string;
   /** only when set */
   webhookUrl?: string;
+  /** who paused it (null unless paused): credits resume by themselves, user on POST …/resume */
+  pausedBy: ('user' | 'credits') | null;
   lastCheckAt: string | null;
   nextCheckAt: string | null;
 }
@@ -244,6 +246,8 @@ export interface MonitorDetail {
   createdAt: string;
   /** only when set */
   webhookUrl?: string;
+  /** who paused it (null unless paused): credits resume by themselves, user on POST …/resume */
+  pausedBy: ('user' | 'credits') | null;
   lastCheckAt: string | null;
   nextCheckAt: string | null;
   checkCount: number;

@@ -270,6 +270,7 @@ class Monitor(_MonitorRequired, total=False):
 class MonitorSummary(Monitor):
     """A monitor as listed and as deleted (``nextCheckAt`` is ``None`` once cancelled)."""
 
+    pausedBy: Optional[Literal["user", "credits"]]
     lastCheckAt: Optional[str]
     nextCheckAt: Optional[str]
 

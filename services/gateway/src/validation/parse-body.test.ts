@@ -128,6 +128,7 @@ describe('OpenAPI request bodies', () => {
         '/v1/batch/scrape',
         '/v1/crawl',
         '/v1/extract',
+        '/v1/keys',
         '/v1/map',
         '/v1/monitor',
         '/v1/scrape',
