@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { signInBody } from '../routes/dashboard-session.routes';
 import { keyCreateBody } from '../routes/keys.routes';
 import {
   accountResponse,
@@ -8,10 +9,12 @@ import {
   crawlListResponse,
   crawlResultResponse,
   crawlResultsResponse,
+  dashboardSessionResponse,
   keyCreateResponse,
   keyListResponse,
   keyRevokeResponse,
   ledgerResponse,
+  signOutResponse,
   usageResponse,
 } from './account.responses';
 import type { OperationSpec } from './openapi.document';
@@ -27,6 +30,31 @@ const paging = (what: string, def: number, max: number): OperationSpec['params']
  * any client with the account's key. Spread into OPERATIONS.
  */
 export const ACCOUNT_OPERATIONS: OperationSpec[] = [
+  {
+    method: 'post',
+    path: '/dashboard/api/session',
+    summary:
+      'Dashboard sign-in: exchange an API key for a session cookie (wcs_session, HttpOnly, SameSite=Strict)',
+    description:
+      'No Authorization header. The cookie then authenticates /v1 calls that carry no Authorization header; calls other than GET/HEAD also need X-CSRF-Token. 429 after DASHBOARD_SIGNIN_ATTEMPTS_PER_MINUTE failures per address and minute.',
+    body: signInBody,
+    success: { status: 200, description: 'the session', schema: dashboardSessionResponse },
+    errors: [400, 401, 413, 429],
+  },
+  {
+    method: 'get',
+    path: '/dashboard/api/session',
+    summary: 'The session of the wcs_session cookie (401 when expired, signed out or its key revoked)',
+    success: { status: 200, description: 'the session', schema: dashboardSessionResponse },
+    errors: [401],
+  },
+  {
+    method: 'delete',
+    path: '/dashboard/api/session',
+    summary: 'Dashboard sign-out (X-CSRF-Token required); clears the cookie',
+    success: { status: 200, description: 'signed out', schema: signOutResponse },
+    errors: [403],
+  },
   {
     method: 'get',
     path: '/v1/account',

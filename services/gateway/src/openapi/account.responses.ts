@@ -180,3 +180,16 @@ export const crawlResultResponse = z.strictObject({
   success: ok,
   data: crawlResultRow.omit({ title: true }).extend({ document: storedDocument }),
 });
+
+export const dashboardSessionResponse = z.strictObject({
+  success: ok,
+  data: z.strictObject({
+    accountId: z.uuid(),
+    keyId: z.uuid(),
+    keyPrefix: z.string(),
+    csrfToken: z.string().describe('send as X-CSRF-Token on every call that changes something'),
+    expiresAt: timestamp,
+  }),
+});
+
+export const signOutResponse = z.strictObject({ success: ok });

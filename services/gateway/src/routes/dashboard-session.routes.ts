@@ -10,7 +10,7 @@ import {
 } from '../middleware/session-cookie';
 import { parseBody } from '../validation/parse-body';
 
-const signInBody = z.strictObject({
+export const signInBody = z.strictObject({
   apiKey: z.string({ error: 'is required and must be a string' }).max(200, 'is too long'),
 });
 

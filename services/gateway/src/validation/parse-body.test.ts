@@ -125,6 +125,7 @@ describe('OpenAPI request bodies', () => {
     );
     expect(bodies.map(([p]) => p).sort()).toEqual(
       [
+        '/dashboard/api/session',
         '/v1/batch/scrape',
         '/v1/crawl',
         '/v1/extract',
