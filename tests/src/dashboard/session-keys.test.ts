@@ -127,6 +127,8 @@ describe('dashboard session', () => {
     const cookie = (await context.cookies()).find((c) => c.name === 'wcs_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/', secure: false });
     expect(cookie?.value).not.toContain(acct.apiKey.slice(4));
+    // Max-Age/Expires: the default session lifetime, 12 hours.
+    expect(Math.abs((cookie?.expires ?? 0) - (Date.now() / 1000 + 12 * 3600))).toBeLessThan(120);
     // The page's own view of the session: the key's prefix, never the key.
     const session = await page.request.get(`${fx.stack.url}/dashboard/api/session`);
     expect(session.status()).toBe(200);
@@ -135,6 +137,28 @@ describe('dashboard session', () => {
     expect(acct.apiKey.startsWith(body.data.keyPrefix)).toBe(true);
     expect(JSON.stringify(body)).not.toContain(acct.apiKey.slice(4));
     await context.close();
+  });
+
+  it('the cookie is Secure when the request came through a TLS proxy (X-Forwarded-Proto: https)', async () => {
+    const acct = await createTestAccount({ credits: 10 });
+    const res = await fetch(`${fx.stack.url}/dashboard/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' },
+      body: JSON.stringify({ apiKey: acct.apiKey }),
+    });
+    expect(res.status).toBe(200);
+    const setCookie = res.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/^wcs_session=[^;]+;/);
+    for (const attr of [
+      /;\s*Secure/i,
+      /;\s*HttpOnly/i,
+      /;\s*SameSite=Strict/i,
+      /;\s*Path=\//,
+      /;\s*Max-Age=\d+/i,
+    ]) {
+      expect(setCookie).toMatch(attr);
+    }
+    expect(setCookie).not.toContain(acct.apiKey.slice(4));
   });
 
   it('CSRF: a cookie-authenticated POST without the token is 403; with it 201', async () => {
@@ -172,6 +196,10 @@ describe('dashboard session', () => {
     const acct = await createTestAccount({ credits: 10 });
     const { context, page } = await newPage(fx);
     await signIn(fx, page, acct.apiKey);
+    // Sign-out changes state: without the CSRF token it is refused and the session lives on.
+    const forged = await page.request.delete(`${fx.stack.url}/dashboard/api/session`);
+    expect(forged.status()).toBe(403);
+    expect((await page.request.get(`${fx.stack.url}/dashboard/api/session`)).status()).toBe(200);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await signInForm(page).waitFor({ state: 'visible' });
     expect(await nav(page).count()).toBe(0);
@@ -274,6 +302,28 @@ describe('API keys view', () => {
     expect((await api(fx, newKey, 'GET', '/v1/account')).status).toBe(401);
     // The signed-in key is untouched.
     expect((await api(fx, acct.apiKey, 'GET', '/v1/account')).status).toBe(200);
+    await context.close();
+  });
+});
+
+describe("sign-in throttle (last: it locks this stack's sign-in from 127.0.0.1 for a minute)", () => {
+  it('after 10 failed sign-ins from one address even the right key is refused with 429 and Retry-After, shown as an alert', async () => {
+    const acct = await createTestAccount({ credits: 10 });
+    const { context, page } = await newPage(fx);
+    await page.goto(`${fx.stack.url}/dashboard`);
+    let refused: { status: number; retryAfter: string | undefined } | undefined;
+    for (let i = 0; i < 12 && !refused; i++) {
+      const res = await page.request.post(`${fx.stack.url}/dashboard/api/session`, {
+        data: { apiKey: `wcs_${String(i).padStart(40, '0')}` },
+      });
+      if (res.status() === 429) refused = { status: 429, retryAfter: res.headers()['retry-after'] };
+      else expect(res.status()).toBe(401);
+    }
+    expect(refused?.retryAfter).toMatch(/^\d+$/);
+    await signInForm(page).fill(acct.apiKey);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await waitForText(page.getByRole('alert'), (t) => /too many/i.test(t));
+    expect(await nav(page).count()).toBe(0);
     await context.close();
   });
 });
