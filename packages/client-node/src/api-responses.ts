@@ -294,3 +294,256 @@ export interface WebhookSecretResponse {
     secret: string;
   };
 }
+
+export interface AccountResponse {
+  success: true;
+  data: Account;
+}
+
+export interface Account {
+  accountId: string;
+  name: string | null;
+  /** ISO 8601, milliseconds, UTC */
+  createdAt: string;
+  balance: number;
+  plan: AccountPlan;
+  /** = totals.total of GET /v1/usage?days=30 */
+  usedLast30Days: number;
+  rateLimit: RateLimit;
+}
+
+export interface AccountPlan {
+  id: string;
+  name: string;
+  /** 0 = custom (enterprise) */
+  monthlyCredits: number;
+  /** null = custom pricing */
+  priceUsd: number | null;
+}
+
+export interface RateLimit {
+  /** requests per window for this key */
+  limit: number;
+  /** left in the current window, this request counted */
+  remaining: number;
+  windowSeconds: number;
+  /** ISO 8601, milliseconds, UTC */
+  resetsAt: string;
+}
+
+export interface UsageResponse {
+  success: true;
+  data: Usage;
+}
+
+export interface Usage {
+  /** start of the first UTC day */
+  from: string;
+  /** now */
+  to: string;
+  operations: string[];
+  days: UsageDay[];
+  totals: UsageTotals;
+}
+
+export interface UsageDay {
+  scrape: number;
+  batch: number;
+  crawl: number;
+  map: number;
+  search: number;
+  extract: number;
+  monitor: number;
+  total: number;
+  /** UTC day, YYYY-MM-DD */
+  date: string;
+}
+
+export interface UsageTotals {
+  scrape: number;
+  batch: number;
+  crawl: number;
+  map: number;
+  search: number;
+  extract: number;
+  monitor: number;
+  total: number;
+}
+
+export interface LedgerResponse {
+  success: true;
+  /** rows matching the filter */
+  total: number;
+  data: LedgerEntry[];
+  /** path of the next (older) page; absent on the last */
+  next?: string;
+}
+
+export interface LedgerEntry {
+  /** row id (digits); the cursor of the next page */
+  id: string;
+  /** ISO 8601, milliseconds, UTC */
+  createdAt: string;
+  reason: string;
+  /** + credit / − debit */
+  amount: number;
+  reference: string | null;
+  balanceAfter: number;
+}
+
+export interface KeyListResponse {
+  success: true;
+  data: ApiKeyInfo[];
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  /** first 12 characters, safe to show */
+  prefix: string;
+  name: string | null;
+  /** ISO 8601, milliseconds, UTC */
+  createdAt: string;
+  /** to the minute */
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  /** the key of this request (or of this dashboard session) */
+  current: boolean;
+}
+
+export interface KeyCreateResponse {
+  success: true;
+  data: CreatedKey;
+}
+
+export interface CreatedKey {
+  id: string;
+  /** the full key: shown this once, only its hash is stored */
+  key: string;
+  prefix: string;
+  name: string | null;
+  /** ISO 8601, milliseconds, UTC */
+  createdAt: string;
+}
+
+export interface KeyRevokeResponse {
+  success: true;
+  data: RevokedKey;
+}
+
+export interface RevokedKey {
+  id: string;
+  /** ISO 8601, milliseconds, UTC */
+  revokedAt: string;
+}
+
+export interface BatchListResponse {
+  success: true;
+  total: number;
+  data: BatchSummary[];
+  next?: string;
+}
+
+export interface BatchSummary {
+  id: string;
+  status: 'pending' | 'processing' | 'done';
+  total: number;
+  completed: number;
+  failed: number;
+  creditsUsed: number;
+  /** ISO 8601, milliseconds, UTC */
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface BatchResultsResponse {
+  success: true;
+  total: number;
+  data: BatchResultRow[];
+  next?: string;
+}
+
+export interface BatchResultRow {
+  itemId: string;
+  position: number;
+  title: string | null;
+  url: string;
+  /** batch: queued|running|done|failed; crawl: also skipped|duplicate */
+  status: string;
+  error: string | null;
+  code: string | null;
+}
+
+export interface BatchResultResponse {
+  success: true;
+  data: BatchResultDetail;
+}
+
+export interface BatchResultDetail {
+  itemId: string;
+  position: number;
+  url: string;
+  /** batch: queued|running|done|failed; crawl: also skipped|duplicate */
+  status: string;
+  error: string | null;
+  code: string | null;
+  /** the stored document (markdown, metadata and the format asked for); null unless done */
+  document: { [key: string]: unknown } | null;
+}
+
+export interface CrawlListResponse {
+  success: true;
+  total: number;
+  data: CrawlSummary[];
+  next?: string;
+}
+
+export interface CrawlSummary {
+  id: string;
+  url: string;
+  status: 'pending' | 'processing' | 'done' | 'failed';
+  stopReason: string | null;
+  discovered: number;
+  completed: number;
+  failed: number;
+  creditsUsed: number;
+  /** ISO 8601, milliseconds, UTC */
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface CrawlResultsResponse {
+  success: true;
+  total: number;
+  data: CrawlResultRow[];
+  next?: string;
+}
+
+export interface CrawlResultRow {
+  pageId: string;
+  depth: number;
+  statusCode: number | null;
+  title: string | null;
+  url: string;
+  /** batch: queued|running|done|failed; crawl: also skipped|duplicate */
+  status: string;
+  error: string | null;
+  code: string | null;
+}
+
+export interface CrawlResultResponse {
+  success: true;
+  data: CrawlResultDetail;
+}
+
+export interface CrawlResultDetail {
+  pageId: string;
+  depth: number;
+  statusCode: number | null;
+  url: string;
+  /** batch: queued|running|done|failed; crawl: also skipped|duplicate */
+  status: string;
+  error: string | null;
+  code: string | null;
+  /** the stored document (markdown, metadata and the format asked for); null unless done */
+  document: { [key: string]: unknown } | null;
+}

@@ -123,3 +123,25 @@ export interface BatchOptions extends CallOptions {
   format?: Format;
   onlyMainContent?: boolean;
 }
+
+export interface UsageOptions extends CallOptions {
+  /** Days back, today included: 1–366 (default 30). */
+  days?: number;
+}
+
+export interface LedgerFilter extends CallOptions {
+  /** Ledger reasons to keep (`'scrape'`, `['scrape', 'scrape_refund']`…); a list is sent comma-joined. */
+  reason?: string | readonly string[];
+}
+
+export interface LedgerOptions extends LedgerFilter {
+  /** Rows per page, 1–500 (default 50). */
+  limit?: number;
+  /** The `id` of the last row of the previous page (newest first, so: older rows). */
+  cursor?: string;
+}
+
+export interface KeyCreateOptions extends CallOptions {
+  /** A label shown in key listings (≤ 100 characters). */
+  name?: string;
+}

@@ -91,28 +91,52 @@ export class HttpTransport {
     return this.config.baseUrl;
   }
 
+  /** One call whose 2xx answer is JSON (every endpoint but the CSV export). */
   async request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, opts: RequestOptions = {}): Promise<T> {
+    return parseJson(await this.roundTrip(method, path, 'application/json', opts)) as T;
+  }
+
+  /**
+   * One call whose 2xx answer is text (GET /v1/ledger.csv): the body is returned as is. Errors are
+   * still the API's JSON error bodies, so they map to ServiceError exactly as in `request`.
+   */
+  async requestText(method: 'GET', path: string, accept: string, opts: RequestOptions = {}): Promise<string> {
+    return (await this.roundTrip(method, path, accept, opts)).text;
+  }
+
+  /** Sends with retries until a 2xx (returned) or a final error (thrown). */
+  private async roundTrip(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    accept: string,
+    opts: RequestOptions,
+  ): Promise<RawResponse> {
     const url = new URL(this.config.baseUrl + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) {
       if (v !== undefined) url.searchParams.set(k, String(v));
     }
     for (let attempt = 0; ; attempt++) {
-      const res = await this.send(method, url.toString(), opts);
-      if (res.status >= 200 && res.status < 300) return parseJson(res) as T;
+      const res = await this.send(method, url.toString(), accept, opts);
+      if (res.status >= 200 && res.status < 300) return res;
       const err = toServiceError(res);
       if (attempt >= this.config.maxRetries || !isRetryable(err.status, err.code)) throw err;
       await abortableSleep(retryDelayMs(attempt, res.headers.get('retry-after')), opts.signal);
     }
   }
 
-  private async send(method: string, url: string, opts: RequestOptions): Promise<RawResponse> {
+  private async send(
+    method: string,
+    url: string,
+    accept: string,
+    opts: RequestOptions,
+  ): Promise<RawResponse> {
     const { signal, cancel, timedOut } = this.deadline(opts.signal);
     try {
       const res = await this.config.fetch(url, {
         method,
         headers: {
           Authorization: `Bearer ${this.config.apiKey}`,
-          Accept: 'application/json',
+          Accept: accept,
           'User-Agent': `wcs-client-node/${CLIENT_VERSION}`,
           ...(opts.body ? { 'Content-Type': 'application/json' } : {}),
         },

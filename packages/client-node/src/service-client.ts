@@ -4,17 +4,31 @@
  * ServiceError.
  */
 import type {
+  AccountResponse,
   BatchItem,
+  BatchListResponse,
   BatchOptions,
+  BatchResultResponse,
+  BatchResultsResponse,
   BatchStartResponse,
   BatchStatus,
   CallOptions,
   CrawlCancelResponse,
+  CrawlListResponse,
   CrawlOptions,
+  CrawlResultResponse,
+  CrawlResultsResponse,
   CrawlStartResponse,
   CrawlStatus,
   ExtractOptions,
   ExtractResponse,
+  KeyCreateOptions,
+  KeyCreateResponse,
+  KeyListResponse,
+  KeyRevokeResponse,
+  LedgerFilter,
+  LedgerOptions,
+  LedgerResponse,
   MapOptions,
   MapResponse,
   MonitorCancelResponse,
@@ -27,6 +41,8 @@ import type {
   ScrapeResponse,
   SearchOptions,
   SearchResponse,
+  UsageOptions,
+  UsageResponse,
   WaitOptions,
   WebhookSecretResponse,
 } from './api-types.js';
@@ -74,6 +90,14 @@ async function allPages<S extends { next?: string }>(
   const { next: _next, ...rest } = all;
   return rest as S;
 }
+
+/** The API's `reason` query: a comma list (a list given as one string passes unchanged). */
+function reasonQuery(reason: LedgerFilter['reason']): string | undefined {
+  if (reason === undefined) return undefined;
+  return typeof reason === 'string' ? reason : reason.join(',');
+}
+
+const seg = encodeURIComponent;
 
 function env(name: string): string | undefined {
   const value = typeof process !== 'undefined' ? process.env[name] : undefined;
@@ -267,5 +291,105 @@ export class ServiceClient {
   /** GET /v1/webhook/secret — the key of the X-Signature HMAC on webhooks. */
   getWebhookSecret(options: CallOptions = {}): Promise<WebhookSecretResponse> {
     return this.http.request('GET', '/v1/webhook/secret', { signal: options.signal });
+  }
+
+  /** POST /v1/monitor/:id/pause — no checks (and no credits) until resumed; 409 when cancelled. */
+  pauseMonitor(id: string, options: CallOptions = {}): Promise<MonitorCancelResponse> {
+    return this.http.request('POST', `/v1/monitor/${seg(id)}/pause`, { signal: options.signal });
+  }
+
+  /** POST /v1/monitor/:id/resume — 409 when cancelled, or paused for lack of credits (resumes by itself). */
+  resumeMonitor(id: string, options: CallOptions = {}): Promise<MonitorCancelResponse> {
+    return this.http.request('POST', `/v1/monitor/${seg(id)}/resume`, { signal: options.signal });
+  }
+
+  // -- account (free; each call counts toward the rate limit) ------------------------------------
+
+  /** GET /v1/account — balance, plan, credits used in the last 30 days, rate-limit headroom. */
+  account(options: CallOptions = {}): Promise<AccountResponse> {
+    return this.http.request('GET', '/v1/account', { signal: options.signal });
+  }
+
+  /** GET /v1/usage — net credits per UTC day and operation, oldest first, every day present. */
+  usage(options: UsageOptions = {}): Promise<UsageResponse> {
+    return this.http.request('GET', '/v1/usage', { query: { days: options.days }, signal: options.signal });
+  }
+
+  /** GET /v1/ledger — one page of the credit ledger, newest first; pass `cursor` for older rows. */
+  ledger(options: LedgerOptions = {}): Promise<LedgerResponse> {
+    return this.http.request('GET', '/v1/ledger', {
+      query: { limit: options.limit, cursor: options.cursor, reason: reasonQuery(options.reason) },
+      signal: options.signal,
+    });
+  }
+
+  /** GET /v1/ledger.csv — the whole (filtered) ledger as CSV text, header line first. */
+  ledgerCsv(options: LedgerFilter = {}): Promise<string> {
+    return this.http.requestText('GET', '/v1/ledger.csv', 'text/csv', {
+      query: { reason: reasonQuery(options.reason) },
+      signal: options.signal,
+    });
+  }
+
+  /** GET /v1/keys — the account's API keys (prefixes only), oldest first. */
+  listKeys(options: CallOptions = {}): Promise<KeyListResponse> {
+    return this.http.request('GET', '/v1/keys', { signal: options.signal });
+  }
+
+  /** POST /v1/keys — a new key; `data.key` is the full key, returned this once. */
+  createKey(options: KeyCreateOptions = {}): Promise<KeyCreateResponse> {
+    const { signal, ...rest } = options;
+    return this.http.request('POST', '/v1/keys', { body: defined(rest), signal });
+  }
+
+  /** DELETE /v1/keys/:id — revoke (idempotent); 409 for the account's last active key. */
+  revokeKey(id: string, options: CallOptions = {}): Promise<KeyRevokeResponse> {
+    return this.http.request('DELETE', `/v1/keys/${seg(id)}`, { signal: options.signal });
+  }
+
+  /** GET /v1/batch/scrape — the account's batches, newest first (`limit` ≤ 100). */
+  listBatches(options: PageOptions = {}): Promise<BatchListResponse> {
+    return this.http.request('GET', '/v1/batch/scrape', {
+      query: { skip: options.skip, limit: options.limit },
+      signal: options.signal,
+    });
+  }
+
+  /** GET /v1/batch/scrape/:id/results — a batch's items by position, any status, no documents. */
+  batchResults(id: string, options: PageOptions = {}): Promise<BatchResultsResponse> {
+    return this.http.request('GET', `/v1/batch/scrape/${seg(id)}/results`, {
+      query: { skip: options.skip, limit: options.limit },
+      signal: options.signal,
+    });
+  }
+
+  /** GET /v1/batch/scrape/:id/results/:itemId — one item with its stored document. */
+  batchResult(id: string, itemId: string, options: CallOptions = {}): Promise<BatchResultResponse> {
+    return this.http.request('GET', `/v1/batch/scrape/${seg(id)}/results/${seg(itemId)}`, {
+      signal: options.signal,
+    });
+  }
+
+  /** GET /v1/crawl — the account's crawls, newest first (`limit` ≤ 100). */
+  listCrawls(options: PageOptions = {}): Promise<CrawlListResponse> {
+    return this.http.request('GET', '/v1/crawl', {
+      query: { skip: options.skip, limit: options.limit },
+      signal: options.signal,
+    });
+  }
+
+  /** GET /v1/crawl/:id/results — every page of the crawl's frontier in discovery order, no documents. */
+  crawlResults(id: string, options: PageOptions = {}): Promise<CrawlResultsResponse> {
+    return this.http.request('GET', `/v1/crawl/${seg(id)}/results`, {
+      query: { skip: options.skip, limit: options.limit },
+      signal: options.signal,
+    });
+  }
+
+  /** GET /v1/crawl/:id/results/:pageId — one crawled page with its stored document. */
+  crawlResult(id: string, pageId: string, options: CallOptions = {}): Promise<CrawlResultResponse> {
+    return this.http.request('GET', `/v1/crawl/${seg(id)}/results/${seg(pageId)}`, {
+      signal: options.signal,
+    });
   }
 }
