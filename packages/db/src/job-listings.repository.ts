@@ -195,7 +195,7 @@ export class JobListingsRepository {
         SELECT id::text AS id, url, status, result->'metadata'->>'title' AS title, error,
                error_code AS code, depth AS position, status_code
         FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid
-        ORDER BY created_at, id OFFSET ${skip} LIMIT ${limit}`,
+        ORDER BY created_at, url, id OFFSET ${skip} LIMIT ${limit}`,
     ]);
     return { total, rows: rows.map(resultRow) };
   }

@@ -73,13 +73,15 @@ export class UsageRepository {
     }
     const totals = emptyCounts();
     if (isUuid(accountId)) {
+      // Grouped by date (cheap) and formatted after grouping: to_char on every row doubled the time.
       const rows = await this.db.prisma.$queryRaw<Array<{ day: string; op: UsageOperation; spent: number }>>`
-        SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, ${OPERATION_CASE} AS op,
-               (-SUM(amount))::int AS spent
-        FROM credit_ledger
-        WHERE account_id = ${accountId}::uuid AND created_at >= ${from} AND created_at <= ${now}
-          AND reason IN (${Prisma.join(USAGE_REASONS)})
-        GROUP BY 1, 2`;
+        SELECT to_char(d, 'YYYY-MM-DD') AS day, op, spent FROM (
+          SELECT (created_at AT TIME ZONE 'UTC')::date AS d, ${OPERATION_CASE} AS op, (-SUM(amount))::int AS spent
+          FROM credit_ledger
+          WHERE account_id = ${accountId}::uuid AND created_at >= ${from} AND created_at <= ${now}
+            AND reason IN (${Prisma.join(USAGE_REASONS)})
+          GROUP BY 1, 2
+        ) g`;
       for (const r of rows) {
         const day = byDay.get(r.day);
         if (!day) continue;
