@@ -129,6 +129,30 @@ CASES: List[Any] = [
     ),
     ("get_batch_scrape_status", lambda c: c.get_batch_scrape_status("b1", limit=10), "GET", "/v1/batch/scrape/b1?limit=10", None),
     ("get_webhook_secret", lambda c: c.get_webhook_secret(), "GET", "/v1/webhook/secret", None),
+    ("pause_monitor", lambda c: c.pause_monitor("m/1"), "POST", "/v1/monitor/m%2F1/pause", None),
+    ("resume_monitor", lambda c: c.resume_monitor("m1"), "POST", "/v1/monitor/m1/resume", None),
+    ("account", lambda c: c.account(), "GET", "/v1/account", None),
+    ("usage", lambda c: c.usage(), "GET", "/v1/usage", None),
+    ("usage days", lambda c: c.usage(days=7), "GET", "/v1/usage?days=7", None),
+    ("ledger", lambda c: c.ledger(), "GET", "/v1/ledger", None),
+    (
+        "ledger all",
+        lambda c: c.ledger(limit=2, cursor="41", reason=["scrape", "scrape_refund"]),
+        "GET",
+        "/v1/ledger?limit=2&cursor=41&reason=scrape%2Cscrape_refund",
+        None,
+    ),
+    ("ledger reason string", lambda c: c.ledger(reason="grant"), "GET", "/v1/ledger?reason=grant", None),
+    ("list_keys", lambda c: c.list_keys(), "GET", "/v1/keys", None),
+    ("create_key", lambda c: c.create_key(), "POST", "/v1/keys", {}),
+    ("create_key name", lambda c: c.create_key(name="ci"), "POST", "/v1/keys", {"name": "ci"}),
+    ("revoke_key", lambda c: c.revoke_key("k1"), "DELETE", "/v1/keys/k1", None),
+    ("list_batches", lambda c: c.list_batches(skip=20, limit=10), "GET", "/v1/batch/scrape?skip=20&limit=10", None),
+    ("batch_results", lambda c: c.batch_results("b1", limit=5), "GET", "/v1/batch/scrape/b1/results?limit=5", None),
+    ("batch_result", lambda c: c.batch_result("b1", "i/1"), "GET", "/v1/batch/scrape/b1/results/i%2F1", None),
+    ("list_crawls", lambda c: c.list_crawls(), "GET", "/v1/crawl", None),
+    ("crawl_results", lambda c: c.crawl_results("c1", skip=1), "GET", "/v1/crawl/c1/results?skip=1", None),
+    ("crawl_result", lambda c: c.crawl_result("c1", "p1"), "GET", "/v1/crawl/c1/results/p1", None),
 ]
 
 
@@ -163,6 +187,44 @@ def test_async_request_shapes_match_the_sync_client(fake: FakeApi) -> None:
     ]
 
 
+def test_ledger_csv_returns_the_text_and_asks_for_csv(fake: FakeApi, fake_client: ServiceClient) -> None:
+    csv = "id,time,reason,amount,reference,balance_after\n7,2026-11-24T00:00:00.000Z,grant,100,,100\n"
+    fake.reply(200, raw=csv.encode(), headers={"Content-Type": "text/csv; charset=utf-8"})
+    assert fake_client.ledger_csv(reason=("grant",)) == csv
+    sent = fake.requests[0]
+    assert (sent.method, sent.path) == ("GET", "/v1/ledger.csv?reason=grant")
+    assert sent.headers["accept"].startswith("text/csv")
+    fake.error(400, "VALIDATION_ERROR", "reason: unknown reason nope")
+    with pytest.raises(ServiceError) as info:
+        fake_client.ledger_csv(reason="nope")
+    assert (info.value.status, info.value.code) == (400, "VALIDATION_ERROR")
+    fake_client.account()
+    assert fake.requests[-1].headers["accept"] == "application/json"  # only the CSV call differs
+
+
+def test_async_account_methods_send_the_same_requests(fake: FakeApi) -> None:
+    for _ in range(4):
+        fake.reply()
+    fake.reply(200, raw=b"id,time\n")
+
+    async def main() -> str:
+        async with AsyncServiceClient("k", fake.url) as c:
+            await c.ledger(limit=1, reason=["grant", "scrape"])
+            await c.revoke_key("k1")
+            await c.pause_monitor("m1")
+            await c.crawl_result("c1", "p1")
+            return await c.ledger_csv()
+
+    assert asyncio.run(main()) == "id,time\n"
+    assert [(r.method, r.path) for r in fake.requests] == [
+        ("GET", "/v1/ledger?limit=1&reason=grant%2Cscrape"),
+        ("DELETE", "/v1/keys/k1"),
+        ("POST", "/v1/monitor/m1/pause"),
+        ("GET", "/v1/crawl/c1/results/p1"),
+        ("GET", "/v1/ledger.csv"),
+    ]
+
+
 def test_bad_arguments_fail_before_any_request(fake: FakeApi, fake_client: ServiceClient) -> None:
     with pytest.raises(TypeError):
         fake_client.start_batch_scrape("https://example.com/")  # type: ignore[arg-type]
@@ -174,6 +236,10 @@ def test_bad_arguments_fail_before_any_request(fake: FakeApi, fake_client: Servi
         ServiceClient("k", fake.url, max_retries=-1)
     with pytest.raises(ValueError):
         fake_client.crawl_and_wait(U, timeout=-1)
+    with pytest.raises(ValueError):
+        fake_client.batch_result("b1", "")
+    with pytest.raises(TypeError):
+        fake_client.ledger(reason=b"scrape")  # type: ignore[arg-type]
     assert fake.requests == []
 
 

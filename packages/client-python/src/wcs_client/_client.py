@@ -11,7 +11,7 @@ import httpx
 
 from . import _endpoints as endpoints
 from . import _polling as polling
-from ._endpoints import Items, UrlsOrItems
+from ._endpoints import Items, Reasons, UrlsOrItems
 from ._http import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
@@ -23,10 +23,17 @@ from ._http import (
     resolve_config,
 )
 from ._types import (
+    AccountResponse,
+    BatchListResponse,
     BatchProgressCallback,
+    BatchResultResponse,
+    BatchResultsResponse,
     BatchStartResponse,
     BatchStatus,
+    CrawlListResponse,
     CrawlProgressCallback,
+    CrawlResultResponse,
+    CrawlResultsResponse,
     CrawlStartResponse,
     CrawlStatus,
     CrawlSummary,
@@ -34,6 +41,10 @@ from ._types import (
     ExtractResponse,
     Format,
     Interval,
+    KeyCreateResponse,
+    KeyListResponse,
+    KeyRevokeResponse,
+    LedgerResponse,
     MapResponse,
     MonitorCreateResponse,
     MonitorDetailResponse,
@@ -41,6 +52,7 @@ from ._types import (
     MonitorResponse,
     ScrapeResponse,
     SearchResponse,
+    UsageResponse,
     WebhookSecretResponse,
 )
 
@@ -143,7 +155,11 @@ class ServiceClient:
 
     def _send(self, request: ApiRequest) -> httpx.Response:
         return self._client.request(
-            request.method, request.path, json=request.json, params=request.params
+            request.method,
+            request.path,
+            json=request.json,
+            params=request.params,
+            headers=request.headers(),
         )
 
     def _call(self, request: ApiRequest) -> Any:
@@ -423,3 +439,98 @@ class ServiceClient:
     def get_webhook_secret(self) -> WebhookSecretResponse:
         """``GET /v1/webhook/secret``: the key of the ``X-Signature`` HMAC on webhook POSTs."""
         return cast(WebhookSecretResponse, self._call(endpoints.get_webhook_secret()))
+
+    # -- monitor pause / resume ------------------------------------------------------------------
+
+    def pause_monitor(self, monitor_id: str) -> MonitorResponse:
+        """``POST /v1/monitor/:id/pause``: no checks (and no credits) until resumed; 409 when
+        the monitor is cancelled."""
+        return cast(MonitorResponse, self._call(endpoints.pause_monitor(monitor_id)))
+
+    def resume_monitor(self, monitor_id: str) -> MonitorResponse:
+        """``POST /v1/monitor/:id/resume``: 409 when cancelled, or paused for lack of credits
+        (that one resumes by itself once the account has credits)."""
+        return cast(MonitorResponse, self._call(endpoints.resume_monitor(monitor_id)))
+
+    # -- account (free; each call counts toward the rate limit) ------------------------------------
+
+    def account(self) -> AccountResponse:
+        """``GET /v1/account``: balance, plan, credits used in the last 30 days, rate-limit headroom."""
+        return cast(AccountResponse, self._call(endpoints.account()))
+
+    def usage(self, *, days: Optional[int] = None) -> UsageResponse:
+        """``GET /v1/usage``: net credits per UTC day and operation for the last ``days`` (1-366,
+        default 30), oldest first, every day present."""
+        return cast(UsageResponse, self._call(endpoints.usage(days=days)))
+
+    def ledger(
+        self,
+        *,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        reason: Optional[Reasons] = None,
+    ) -> LedgerResponse:
+        """``GET /v1/ledger``: one page of the credit ledger, newest first (``limit`` 1-500,
+        default 50). Older rows: pass the last row's ``id`` as ``cursor``. ``reason`` filters
+        (``"scrape"``, ``["scrape", "scrape_refund"]``)."""
+        request = endpoints.ledger(limit=limit, cursor=cursor, reason=reason)
+        return cast(LedgerResponse, self._call(request))
+
+    def ledger_csv(self, *, reason: Optional[Reasons] = None) -> str:
+        """``GET /v1/ledger.csv``: the whole (filtered) ledger as CSV text, starting with the
+        header ``id,time,reason,amount,reference,balance_after``."""
+        return cast(str, self._call(endpoints.ledger_csv(reason=reason)))
+
+    def list_keys(self) -> KeyListResponse:
+        """``GET /v1/keys``: the account's API keys (prefixes only), oldest first."""
+        return cast(KeyListResponse, self._call(endpoints.list_keys()))
+
+    def create_key(self, *, name: Optional[str] = None) -> KeyCreateResponse:
+        """``POST /v1/keys``: a new key; ``data["key"]`` is the full key, returned this once."""
+        return cast(KeyCreateResponse, self._call(endpoints.create_key(name=name)))
+
+    def revoke_key(self, key_id: str) -> KeyRevokeResponse:
+        """``DELETE /v1/keys/:id``: revoke (idempotent); 409 for the account's last active key."""
+        return cast(KeyRevokeResponse, self._call(endpoints.revoke_key(key_id)))
+
+    # -- job listings (free) ---------------------------------------------------------------------
+
+    def list_batches(
+        self, *, skip: Optional[int] = None, limit: Optional[int] = None
+    ) -> BatchListResponse:
+        """``GET /v1/batch/scrape``: the account's batches, newest first (``limit`` <= 100)."""
+        request = endpoints.list_batches(skip=skip, limit=limit)
+        return cast(BatchListResponse, self._call(request))
+
+    def batch_results(
+        self, batch_id: str, *, skip: Optional[int] = None, limit: Optional[int] = None
+    ) -> BatchResultsResponse:
+        """``GET /v1/batch/scrape/:id/results``: a batch's items by position, any status,
+        without documents (``limit`` <= 500)."""
+        request = endpoints.batch_results(batch_id, skip=skip, limit=limit)
+        return cast(BatchResultsResponse, self._call(request))
+
+    def batch_result(self, batch_id: str, item_id: str) -> BatchResultResponse:
+        """``GET /v1/batch/scrape/:id/results/:itemId``: one item with its stored document."""
+        request = endpoints.batch_result(batch_id, item_id)
+        return cast(BatchResultResponse, self._call(request))
+
+    def list_crawls(
+        self, *, skip: Optional[int] = None, limit: Optional[int] = None
+    ) -> CrawlListResponse:
+        """``GET /v1/crawl``: the account's crawls, newest first (``limit`` <= 100)."""
+        request = endpoints.list_crawls(skip=skip, limit=limit)
+        return cast(CrawlListResponse, self._call(request))
+
+    def crawl_results(
+        self, crawl_id: str, *, skip: Optional[int] = None, limit: Optional[int] = None
+    ) -> CrawlResultsResponse:
+        """``GET /v1/crawl/:id/results``: every page of the crawl's frontier in discovery order,
+        any status, without documents (``limit`` <= 500)."""
+        request = endpoints.crawl_results(crawl_id, skip=skip, limit=limit)
+        return cast(CrawlResultsResponse, self._call(request))
+
+    def crawl_result(self, crawl_id: str, page_id: str) -> CrawlResultResponse:
+        """``GET /v1/crawl/:id/results/:pageId``: one crawled page with its stored document."""
+        request = endpoints.crawl_result(crawl_id, page_id)
+        return cast(CrawlResultResponse, self._call(request))

@@ -203,3 +203,87 @@ def get_batch_scrape_status(
 
 def get_webhook_secret() -> ApiRequest:
     return ApiRequest("GET", "/v1/webhook/secret")
+
+
+def pause_monitor(monitor_id: str) -> ApiRequest:
+    return ApiRequest("POST", f"/v1/monitor/{path_id(monitor_id)}/pause")
+
+
+def resume_monitor(monitor_id: str) -> ApiRequest:
+    return ApiRequest("POST", f"/v1/monitor/{path_id(monitor_id)}/resume")
+
+
+# -- account (free) ------------------------------------------------------------------------------
+
+Reasons = Union[str, Sequence[str]]
+"""``reason`` of the ledger methods: one reason, a comma list, or a list of reasons."""
+
+
+def _reason(reason: Optional[Reasons]) -> Optional[str]:
+    """The API's comma list (a string passes unchanged)."""
+    if reason is None or isinstance(reason, str):
+        return reason
+    if isinstance(reason, bytes):
+        raise TypeError("reason must be a string or a list of strings, not bytes")
+    return ",".join(reason)
+
+
+def account() -> ApiRequest:
+    return ApiRequest("GET", "/v1/account")
+
+
+def usage(*, days: Optional[int]) -> ApiRequest:
+    return ApiRequest("GET", "/v1/usage", params=compact(days=days))
+
+
+def ledger(*, limit: Optional[int], cursor: Optional[str], reason: Optional[Reasons]) -> ApiRequest:
+    return ApiRequest(
+        "GET", "/v1/ledger", params=compact(limit=limit, cursor=cursor, reason=_reason(reason))
+    )
+
+
+def ledger_csv(*, reason: Optional[Reasons]) -> ApiRequest:
+    return ApiRequest("GET", "/v1/ledger.csv", params=compact(reason=_reason(reason)), text=True)
+
+
+def list_keys() -> ApiRequest:
+    return ApiRequest("GET", "/v1/keys")
+
+
+def create_key(*, name: Optional[str]) -> ApiRequest:
+    return ApiRequest("POST", "/v1/keys", json=compact(name=name))
+
+
+def revoke_key(key_id: str) -> ApiRequest:
+    return ApiRequest("DELETE", f"/v1/keys/{path_id(key_id)}")
+
+
+# -- job listings (free) ---------------------------------------------------------------------------
+
+
+def list_batches(*, skip: Optional[int], limit: Optional[int]) -> ApiRequest:
+    return ApiRequest("GET", "/v1/batch/scrape", params=compact(skip=skip, limit=limit))
+
+
+def batch_results(batch_id: str, *, skip: Optional[int], limit: Optional[int]) -> ApiRequest:
+    return ApiRequest(
+        "GET", f"/v1/batch/scrape/{path_id(batch_id)}/results", params=compact(skip=skip, limit=limit)
+    )
+
+
+def batch_result(batch_id: str, item_id: str) -> ApiRequest:
+    return ApiRequest("GET", f"/v1/batch/scrape/{path_id(batch_id)}/results/{path_id(item_id)}")
+
+
+def list_crawls(*, skip: Optional[int], limit: Optional[int]) -> ApiRequest:
+    return ApiRequest("GET", "/v1/crawl", params=compact(skip=skip, limit=limit))
+
+
+def crawl_results(crawl_id: str, *, skip: Optional[int], limit: Optional[int]) -> ApiRequest:
+    return ApiRequest(
+        "GET", f"/v1/crawl/{path_id(crawl_id)}/results", params=compact(skip=skip, limit=limit)
+    )
+
+
+def crawl_result(crawl_id: str, page_id: str) -> ApiRequest:
+    return ApiRequest("GET", f"/v1/crawl/{path_id(crawl_id)}/results/{path_id(page_id)}")

@@ -121,6 +121,12 @@ class ApiRequest:
     path: str
     json: Optional[Dict[str, Any]] = None
     params: Optional[Dict[str, Any]] = None
+    text: bool = False
+    """The 2xx answer is text (the ledger's CSV), returned as ``str`` instead of parsed JSON."""
+
+    def headers(self) -> Optional[Dict[str, str]]:
+        """Per-request headers on top of the client's: a text call asks for CSV, not JSON."""
+        return {"Accept": "text/csv, text/plain;q=0.9, */*;q=0.1"} if self.text else None
 
 
 def compact(**fields: Any) -> Dict[str, Any]:
@@ -172,7 +178,7 @@ def call(request: ApiRequest, config: Config) -> Flow[Any]:
         except httpx.TransportError as exc:
             raise transport_error(exc, request, config) from exc
         try:
-            return result_of(response)
+            return result_of(response, text=request.text)
         except ServiceError as err:
             delay = retry_delay(
                 err, response.headers.get("retry-after"), retries, config.max_retries
@@ -186,11 +192,14 @@ def call(request: ApiRequest, config: Config) -> Flow[Any]:
 # -- responses and errors ------------------------------------------------------------------
 
 
-def result_of(response: httpx.Response) -> Any:
-    """The parsed JSON body of a 2xx response; any other status raises ServiceError."""
+def result_of(response: httpx.Response, *, text: bool = False) -> Any:
+    """The parsed JSON body of a 2xx response (its text when ``text``); any other status raises
+    ServiceError (error bodies are JSON either way)."""
     status = response.status_code
     if not 200 <= status < 300:
         raise error_of(response)
+    if text:
+        return response.text
     if not response.content:
         return None
     try:

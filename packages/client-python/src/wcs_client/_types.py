@@ -11,30 +11,52 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Literal, Optional, TypedDict
 
 __all__ = [
+    "Account",
+    "AccountPlan",
+    "AccountResponse",
+    "ApiKeyInfo",
     "BatchItem",
+    "BatchListResponse",
     "BatchProgress",
     "BatchProgressCallback",
     "BatchResult",
+    "BatchResultDetail",
+    "BatchResultResponse",
+    "BatchResultRow",
+    "BatchResultsResponse",
     "BatchStartResponse",
     "BatchStatus",
     "BatchStatusValue",
+    "BatchSummary",
     "CrawlFailedPage",
+    "CrawlListItem",
+    "CrawlListResponse",
     "CrawlPage",
     "CrawlProgress",
     "CrawlProgressCallback",
+    "CrawlResultDetail",
+    "CrawlResultResponse",
+    "CrawlResultRow",
+    "CrawlResultsResponse",
     "CrawlStartResponse",
     "CrawlStatus",
     "CrawlStatusValue",
     "CrawlSummary",
+    "CreatedKey",
     "Engine",
     "ExtractResponse",
     "Format",
     "Interval",
+    "KeyCreateResponse",
+    "KeyListResponse",
+    "KeyRevokeResponse",
+    "LedgerEntry",
+    "LedgerResponse",
     "MapResponse",
     "Monitor",
     "MonitorChange",
-    "MonitorCreateResponse",
     "MonitorCheck",
+    "MonitorCreateResponse",
     "MonitorDetail",
     "MonitorDetailResponse",
     "MonitorListResponse",
@@ -42,11 +64,17 @@ __all__ = [
     "MonitorStatusValue",
     "MonitorSummary",
     "PageMetadata",
+    "RateLimit",
+    "RevokedKey",
     "ScrapeData",
     "ScrapeResponse",
     "SearchResponse",
     "SearchResult",
     "StopReason",
+    "Usage",
+    "UsageDay",
+    "UsageResponse",
+    "UsageTotals",
     "WebhookDelivery",
     "WebhookSecret",
     "WebhookSecretResponse",
@@ -423,6 +451,284 @@ class WebhookSecretResponse(TypedDict):
 
     success: bool
     data: WebhookSecret
+
+
+# -- account (GET /v1/account, /v1/usage, /v1/ledger, /v1/keys; free) ---------------------------
+
+
+class AccountPlan(TypedDict):
+    id: str
+    name: str
+    monthlyCredits: int
+    """0 = custom (enterprise)."""
+    priceUsd: Optional[float]
+    """``None`` = custom pricing."""
+
+
+class RateLimit(TypedDict):
+    limit: int
+    """Requests per window for this key."""
+    remaining: int
+    """Left in the current window, the ``account()`` call itself counted."""
+    windowSeconds: int
+    resetsAt: str
+
+
+class Account(TypedDict):
+    accountId: str
+    name: Optional[str]
+    createdAt: str
+    balance: int
+    plan: AccountPlan
+    usedLast30Days: int
+    """Equals ``usage(days=30)["data"]["totals"]["total"]``."""
+    rateLimit: RateLimit
+
+
+class AccountResponse(TypedDict):
+    """``GET /v1/account``."""
+
+    success: bool
+    data: Account
+
+
+class UsageTotals(TypedDict):
+    """Net credits (charges minus refunds) per operation, and their ``total``."""
+
+    scrape: int
+    batch: int
+    crawl: int
+    map: int
+    search: int
+    extract: int
+    monitor: int
+    total: int
+
+
+class UsageDay(UsageTotals):
+    date: str
+    """UTC day, ``YYYY-MM-DD``."""
+
+
+Usage = TypedDict(
+    "Usage",
+    {"from": str, "to": str, "operations": List[str], "days": List[UsageDay], "totals": UsageTotals},
+)
+"""``from`` (start of the first UTC day) is a Python keyword, hence the functional syntax."""
+
+
+class UsageResponse(TypedDict):
+    """``GET /v1/usage``: ``days`` oldest first, today last, days without usage included."""
+
+    success: bool
+    data: Usage
+
+
+class LedgerEntry(TypedDict):
+    id: str
+    """Row id (digits): the ``cursor`` of the next page."""
+    createdAt: str
+    reason: str
+    amount: int
+    """Positive: credit; negative: debit."""
+    reference: Optional[str]
+    balanceAfter: int
+
+
+class _LedgerResponseRequired(TypedDict):
+    success: bool
+    total: int
+    data: List[LedgerEntry]
+
+
+class LedgerResponse(_LedgerResponseRequired, total=False):
+    """``GET /v1/ledger``: newest first; ``next`` (the following page's path) unless last."""
+
+    next: str
+
+
+class ApiKeyInfo(TypedDict):
+    id: str
+    prefix: str
+    name: Optional[str]
+    createdAt: str
+    lastUsedAt: Optional[str]
+    revokedAt: Optional[str]
+    current: bool
+    """True for the key this client uses."""
+
+
+class KeyListResponse(TypedDict):
+    """``GET /v1/keys``: oldest first, revoked keys included."""
+
+    success: bool
+    data: List[ApiKeyInfo]
+
+
+class CreatedKey(TypedDict):
+    id: str
+    key: str
+    """The full key: shown this once."""
+    prefix: str
+    name: Optional[str]
+    createdAt: str
+
+
+class KeyCreateResponse(TypedDict):
+    """``POST /v1/keys`` (201)."""
+
+    success: bool
+    data: CreatedKey
+
+
+class RevokedKey(TypedDict):
+    id: str
+    revokedAt: str
+
+
+class KeyRevokeResponse(TypedDict):
+    """``DELETE /v1/keys/:id``."""
+
+    success: bool
+    data: RevokedKey
+
+
+# -- job listings (GET /v1/batch/scrape, /v1/crawl and their results; free) --------------------
+
+
+class BatchSummary(TypedDict):
+    id: str
+    status: BatchStatusValue
+    total: int
+    completed: int
+    failed: int
+    creditsUsed: int
+    createdAt: str
+    finishedAt: Optional[str]
+
+
+class _BatchListRequired(TypedDict):
+    success: bool
+    total: int
+    data: List[BatchSummary]
+
+
+class BatchListResponse(_BatchListRequired, total=False):
+    """``GET /v1/batch/scrape``: newest first; ``next`` while more remain."""
+
+    next: str
+
+
+class BatchResultRow(TypedDict):
+    itemId: str
+    position: int
+    title: Optional[str]
+    url: str
+    status: str
+    """``queued``, ``running``, ``done`` or ``failed``."""
+    error: Optional[str]
+    code: Optional[str]
+
+
+class _BatchResultsRequired(TypedDict):
+    success: bool
+    total: int
+    data: List[BatchResultRow]
+
+
+class BatchResultsResponse(_BatchResultsRequired, total=False):
+    """``GET /v1/batch/scrape/:id/results``: items by position; ``next`` while more remain."""
+
+    next: str
+
+
+class BatchResultDetail(TypedDict):
+    itemId: str
+    position: int
+    url: str
+    status: str
+    error: Optional[str]
+    code: Optional[str]
+    document: Optional[Dict[str, Any]]
+    """The stored document (markdown, metadata, …); ``None`` unless done."""
+
+
+class BatchResultResponse(TypedDict):
+    """``GET /v1/batch/scrape/:id/results/:itemId``."""
+
+    success: bool
+    data: BatchResultDetail
+
+
+class CrawlListItem(TypedDict):
+    """A crawl of ``GET /v1/crawl`` (``CrawlSummary`` in the Node client; here that name is the
+    status without pages)."""
+
+    id: str
+    url: str
+    status: CrawlStatusValue
+    stopReason: Optional[str]
+    discovered: int
+    completed: int
+    failed: int
+    creditsUsed: int
+    createdAt: str
+    finishedAt: Optional[str]
+
+
+class _CrawlListRequired(TypedDict):
+    success: bool
+    total: int
+    data: List[CrawlListItem]
+
+
+class CrawlListResponse(_CrawlListRequired, total=False):
+    """``GET /v1/crawl``: newest first; ``next`` while more remain."""
+
+    next: str
+
+
+class CrawlResultRow(TypedDict):
+    pageId: str
+    depth: int
+    statusCode: Optional[int]
+    title: Optional[str]
+    url: str
+    status: str
+    """``queued``, ``running``, ``done``, ``failed``, ``skipped`` or ``duplicate``."""
+    error: Optional[str]
+    code: Optional[str]
+
+
+class _CrawlResultsRequired(TypedDict):
+    success: bool
+    total: int
+    data: List[CrawlResultRow]
+
+
+class CrawlResultsResponse(_CrawlResultsRequired, total=False):
+    """``GET /v1/crawl/:id/results``: the frontier in discovery order; ``next`` while more remain."""
+
+    next: str
+
+
+class CrawlResultDetail(TypedDict):
+    pageId: str
+    depth: int
+    statusCode: Optional[int]
+    url: str
+    status: str
+    error: Optional[str]
+    code: Optional[str]
+    document: Optional[Dict[str, Any]]
+    """The stored document (markdown, metadata, …); ``None`` unless done."""
+
+
+class CrawlResultResponse(TypedDict):
+    """``GET /v1/crawl/:id/results/:pageId``."""
+
+    success: bool
+    data: CrawlResultDetail
 
 
 # -- callbacks ---------------------------------------------------------------------------------
