@@ -1,4 +1,7 @@
+import { Writable } from 'node:stream';
 import { createDb, type Db } from '@wcs/db';
+import { loadGatewayEnv, startGateway } from '@wcs/gateway';
+import { createLogger } from '@wcs/logger';
 import request from 'supertest';
 import { createTestAccount, type Stack, startStack, TEST_DATABASE_URL, type TestAccount } from './harness';
 
@@ -131,6 +134,57 @@ describe('dashboard sessions', () => {
     const other = await createTestAccount();
     await request(stack.url).delete(`/v1/keys/${other.keyId}`).set(a.auth).expect(404);
     await request(stack.url).get('/v1/account').set(other.auth).expect(200);
+  });
+});
+
+describe('secrets stay out of the logs', () => {
+  it('a sign-in, a session call and a sign-out log neither the key, nor the cookie token, nor the CSRF token', async () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    // A gateway of its own that logs everything (debug), requests included.
+    const gateway = await startGateway(
+      loadGatewayEnv({ ...stack.env, PORT: '0', LOG_LEVEL: 'debug' }),
+      createLogger({ service: 'gateway', level: 'debug' }, destination),
+    );
+    try {
+      const url = `http://127.0.0.1:${gateway.port}`;
+      const account = await createTestAccount();
+      const res = await request(url)
+        .post('/dashboard/api/session')
+        .send({ apiKey: account.apiKey })
+        .expect(200);
+      const token = String(res.headers['set-cookie']).split(';')[0]!.split('=')[1]!;
+      const csrf = res.body.data.csrfToken as string;
+      const cookie = `wcs_session=${token}`;
+      await request(url).get('/v1/account').set('Cookie', cookie).expect(200);
+      await request(url)
+        .post('/v1/keys')
+        .set('Cookie', cookie)
+        .set('X-CSRF-Token', csrf)
+        .send({})
+        .expect(201);
+      await request(url).post('/v1/keys').set('Cookie', cookie).send({}).expect(403);
+      await request(url)
+        .delete('/dashboard/api/session')
+        .set('Cookie', cookie)
+        .set('X-CSRF-Token', csrf)
+        .expect(200);
+      const log = lines.join('');
+      // The requests were logged (so the check below looks at real lines)…
+      expect(log).toContain('/dashboard/api/session');
+      expect(log).toContain('/v1/account');
+      // …and none of the secrets is in them.
+      expect(log).not.toContain(account.apiKey);
+      expect(log).not.toContain(token);
+      expect(log).not.toContain(csrf);
+    } finally {
+      await gateway.close();
+    }
   });
 });
 
