@@ -91,6 +91,29 @@ describe('dashboard sessions', () => {
       .send({ name: 'from the dashboard' })
       .expect(201);
     expect(ok.body.data.key).toMatch(/^wcs_/);
+    // A request another site makes the browser send is refused, token or not.
+    await request(stack.url)
+      .post('/v1/keys')
+      .set('Cookie', cookie)
+      .set('X-CSRF-Token', csrf)
+      .set('Sec-Fetch-Site', 'cross-site')
+      .send({})
+      .expect(403);
+    await request(stack.url)
+      .get('/v1/account')
+      .set('Cookie', cookie)
+      .set('Origin', 'https://evil.example')
+      .expect(403);
+    await request(stack.url)
+      .post('/dashboard/api/session')
+      .set('Origin', 'https://evil.example')
+      .send({ apiKey: account.apiKey })
+      .expect(403);
+    await request(stack.url)
+      .get('/v1/account')
+      .set('Cookie', cookie)
+      .set('Sec-Fetch-Site', 'same-origin')
+      .expect(200);
     await request(stack.url).delete('/dashboard/api/session').set('Cookie', cookie).expect(403);
     const out = await request(stack.url)
       .delete('/dashboard/api/session')

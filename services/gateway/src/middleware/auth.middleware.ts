@@ -1,7 +1,7 @@
 import { ForbiddenError, UnauthorizedError } from '@wcs/errors';
 import type { NextFunction, Request, Response } from 'express';
 import type { AuthContext, GatewayDeps } from '../deps';
-import { csrfTokenMatches, needsCsrfToken, sessionTokenOf } from './session-cookie';
+import { csrfTokenMatches, isCrossSite, needsCsrfToken, sessionTokenOf } from './session-cookie';
 
 /**
  * `Authorization: Bearer <key>`, or the dashboard's session cookie (issue 13) when no header is
@@ -14,6 +14,7 @@ export function authMiddleware(deps: Pick<GatewayDeps, 'apiKeys' | 'sessions'>) 
     const token = header === undefined ? sessionTokenOf(req) : undefined;
     let auth: AuthContext;
     if (token !== undefined) {
+      if (isCrossSite(req)) throw new ForbiddenError('Cross-site request refused');
       const session = await deps.sessions.resolve(token);
       if (!session) throw new UnauthorizedError('Session expired or signed out: sign in again');
       if (needsCsrfToken(req.method) && !csrfTokenMatches(req, session.csrfToken)) {

@@ -61,3 +61,21 @@ export function csrfTokenMatches(req: Request, expected: string): boolean {
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/**
+ * A browser's own word on where a request came from. Cross-site requests carrying the cookie are
+ * refused before anything else (login CSRF on sign-in, defence in depth on every cookie call):
+ * `Sec-Fetch-Site` when the browser sends it, else `Origin` against `Host`. Clients that send
+ * neither (curl, scripts) are not browsers and carry no ambient cookie.
+ */
+export function isCrossSite(req: Request): boolean {
+  const site = req.header('sec-fetch-site');
+  if (site) return site !== 'same-origin' && site !== 'none';
+  const origin = req.header('origin');
+  if (!origin) return false;
+  try {
+    return new URL(origin).host !== req.header('host');
+  } catch {
+    return true;
+  }
+}

@@ -5,6 +5,7 @@ import type { GatewayDeps } from '../deps';
 import {
   clearSessionCookie,
   csrfTokenMatches,
+  isCrossSite,
   sessionTokenOf,
   setSessionCookie,
 } from '../middleware/session-cookie';
@@ -66,6 +67,8 @@ export function dashboardSessionRoutes(deps: GatewayDeps): Router {
   });
 
   router.post(path, async (req, res) => {
+    // Login CSRF: another site must not sign this browser in (to the other site's account).
+    if (isCrossSite(req)) throw new ForbiddenError('Cross-site sign-in refused');
     const limit = deps.settings.dashboard.signInAttemptsPerMinute;
     if ((await failuresSoFar(deps, req, false)) >= limit) {
       res.setHeader('Retry-After', String(Math.ceil(WINDOW_MS / 1000)));
