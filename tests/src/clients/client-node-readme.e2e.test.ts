@@ -79,6 +79,21 @@ describe('packages/client-node/README.md examples', () => {
       'batchScrapeAndWait',
       'startBatchScrape',
       'getBatchScrapeStatus',
+      'pauseMonitor',
+      'resumeMonitor',
+      'account',
+      'usage',
+      'ledger',
+      'ledgerCsv',
+      'listKeys',
+      'createKey',
+      'revokeKey',
+      'listBatches',
+      'batchResults',
+      'batchResult',
+      'listCrawls',
+      'crawlResults',
+      'crawlResult',
     ]) {
       expect(all).toMatch(new RegExp(`client\\.${method}\\(|\\)\\.${method}\\(`));
     }
