@@ -27,6 +27,8 @@ export interface MonitorChangeView {
   detectedAt: Date;
   hash: string;
   snapshot: string;
+  /** the snapshot before this change; null for changes recorded before it was kept */
+  previousSnapshot: string | null;
 }
 
 export interface WebhookDeliveryView {

@@ -283,9 +283,15 @@ export class MonitorsRepository {
     try {
       return await inTransaction(this.db, async (tx) => {
         const locked = await tx.$queryRaw<
-          Array<{ status: string; last_hash: string | null; account_id: string; webhook_url: string | null }>
+          Array<{
+            status: string;
+            last_hash: string | null;
+            last_snapshot: string | null;
+            account_id: string;
+            webhook_url: string | null;
+          }>
         >`
-          SELECT status, last_hash, account_id::text AS account_id, webhook_url FROM monitors
+          SELECT status, last_hash, last_snapshot, account_id::text AS account_id, webhook_url FROM monitors
           WHERE id = ${input.monitorId}::uuid FOR UPDATE`;
         const m = locked[0];
         if (!m) return { kind: 'skipped', status: 'cancelled' } as const;
@@ -305,6 +311,7 @@ export class MonitorsRepository {
           where: { id: input.monitorId },
           data: {
             lastHash: input.hash,
+            lastSnapshot: input.snapshot,
             lastCheckAt: now,
             ...(input.nextCheckAt ? { nextCheckAt: input.nextCheckAt } : {}),
           },
@@ -313,7 +320,13 @@ export class MonitorsRepository {
           return { kind: m.last_hash === null ? 'baseline' : 'unchanged', checkId: input.checkId } as const;
         }
         const change = await tx.monitorChange.create({
-          data: { monitorId: input.monitorId, detectedAt: now, hash: input.hash, snapshot: input.snapshot },
+          data: {
+            monitorId: input.monitorId,
+            detectedAt: now,
+            hash: input.hash,
+            snapshot: input.snapshot,
+            previousSnapshot: m.last_snapshot,
+          },
         });
         return {
           kind: 'changed',
