@@ -70,7 +70,13 @@ export function MonitorDetailView({ id }: { id: string }) {
               </button>
             ) : null}
             {m.status === 'paused' ? (
-              <button type="button" disabled={busy} onClick={() => act('POST', '/resume', 'Monitor resumed')}>
+              // A monitor paused for lack of credits resumes by itself when credits arrive (409 here).
+              <button
+                type="button"
+                disabled={busy || m.pausedBy === 'credits'}
+                aria-describedby={m.pausedBy === 'credits' ? 'resume-note' : undefined}
+                onClick={() => act('POST', '/resume', 'Monitor resumed')}
+              >
                 Resume
               </button>
             ) : null}
@@ -80,6 +86,11 @@ export function MonitorDetailView({ id }: { id: string }) {
               </button>
             ) : null}
           </div>
+          {m.status === 'paused' && m.pausedBy === 'credits' ? (
+            <p id="resume-note">
+              Paused because the balance reached 0: it resumes by itself within seconds of credits arriving.
+            </p>
+          ) : null}
           <h2>Changes</h2>
           <Changes changes={m.changes} />
           <h2>Webhook deliveries</h2>
