@@ -67,7 +67,17 @@ export async function signIn(fx: DashboardFixture, page: Page, apiKey: string): 
   await page.goto(`${fx.stack.url}/dashboard`);
   await page.getByLabel('API key', { exact: true }).fill(apiKey);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await nav(page).waitFor({ state: 'visible' });
+  await nav(page)
+    .waitFor({ state: 'visible', timeout: 20_000 })
+    .catch(async (err: unknown) => {
+      // Say what the page shows instead (an alert, the form again…), not just "timeout".
+      const shown =
+        (await page
+          .locator('body')
+          .textContent()
+          .catch(() => null)) ?? '';
+      throw new Error(`sign-in did not reach the nav: ${String(err)}\npage text: ${shown.slice(0, 500)}`);
+    });
 }
 
 /**
@@ -85,8 +95,10 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
-/** axe-core on the current page: no violation of impact serious or critical. */
+/** axe-core on the current page: no violation of impact serious or critical; one <h1> per view. */
 export async function axeCheck(page: Page, label: string): Promise<void> {
+  const h1 = await page.locator('h1').count();
+  if (h1 !== 1) throw new Error(`${label}: ${h1} <h1> elements (the contract: each view has one)`);
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   if (bad.length > 0) {

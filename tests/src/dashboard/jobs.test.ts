@@ -10,6 +10,7 @@ import {
   type DashboardFixture,
   nav,
   newPage,
+  openRoute,
   rowCells,
   screenshot,
   signIn,
@@ -144,6 +145,18 @@ describe('jobs', () => {
     expect(api1.completed).toBeLessThan(SLOW_PAGES + 1);
   });
 
+  it('the jobs list refreshes itself while a crawl runs', async () => {
+    const id = await startCrawl(2_000);
+    await nav(page).getByRole('link', { name: 'Jobs', exact: true }).click();
+    const row = page.getByTestId('crawls-table').locator(`tr[data-crawl-id="${id}"]`);
+    await waitForText(row, (t) => /pending|processing/.test(t));
+    // Stopped behind the page's back: the row must catch up without a reload.
+    expect((await api(fx, acct.apiKey, 'DELETE', `/v1/crawl/${id}`)).status).toBe(200);
+    const terminal = (await crawlApi(id)).status;
+    expect(['done', 'failed']).toContain(terminal);
+    await waitForText(row, (t) => t.includes(terminal) && !/pending|processing/.test(t), 10_000);
+  });
+
   it('a batch shows in the jobs tables with its results, and Open shows the document', async () => {
     const urls = [1, 2, 3].map((n) => `${site.url}/page/${n}`);
     const res = await api<{ id: string }>(fx, acct.apiKey, 'POST', '/v1/batch/scrape', {
@@ -157,10 +170,12 @@ describe('jobs', () => {
       return b.body.status === 'done' ? true : undefined;
     }, 30_000);
 
-    await nav(page).getByRole('link', { name: 'Jobs', exact: true }).click();
+    // A fresh load: the previous test left the page on the jobs list, which stops refreshing once
+    // every job it shows is finished (the new batch would not appear by itself).
+    await openRoute(fx, page, 'jobs');
     const batchRow = page.getByTestId('batches-table').locator(`tr[data-batch-id="${id}"]`);
     await waitForText(batchRow, (t) => t.includes('done'));
-    expect(await page.getByTestId('crawls-table').locator('tr[data-crawl-id]').count()).toBe(2);
+    expect(await page.getByTestId('crawls-table').locator('tr[data-crawl-id]').count()).toBe(3);
     await axeCheck(page, 'jobs');
     await screenshot(page, 'jobs');
 

@@ -66,7 +66,21 @@ describe('playground', () => {
     expect(await page.getByLabel('Timeout (ms)', { exact: true }).inputValue()).toBe('');
     await axeCheck(page, 'playground (empty)');
 
-    await scrape(`${site.url}/page/7`, 'html');
+    // The page calls the API with its cookie: no Authorization header, the CSRF token on the POST,
+    // and the optional numbers left out while their fields are empty.
+    const [sent] = await Promise.all([
+      page.waitForRequest((r) => r.url() === `${fx.stack.url}/v1/scrape` && r.method() === 'POST'),
+      scrape(`${site.url}/page/7`, 'html'),
+    ]);
+    const headers = await sent.allHeaders();
+    expect(headers.authorization).toBeUndefined();
+    expect(headers['x-csrf-token']).toMatch(/\S/);
+    expect(sent.postDataJSON()).toEqual({
+      url: `${site.url}/page/7`,
+      format: 'html',
+      onlyMainContent: true,
+      engine: 'auto',
+    });
     await waitForText(output(), (t) => t.includes(pagePhrase(7)));
     expect(await tab('Markdown')).toContain(pagePhrase(7));
     const html = await tab('HTML');
@@ -77,7 +91,13 @@ describe('playground', () => {
     await axeCheck(page, 'playground (result)');
     await screenshot(page, 'playground');
 
-    await scrape(`${site.url}/page/8`, 'text');
+    await page.getByLabel('Wait for (ms)', { exact: true }).fill('0');
+    await page.getByLabel('Timeout (ms)', { exact: true }).fill('20000');
+    const [sentText] = await Promise.all([
+      page.waitForRequest((r) => r.url() === `${fx.stack.url}/v1/scrape` && r.method() === 'POST'),
+      scrape(`${site.url}/page/8`, 'text'),
+    ]);
+    expect(sentText.postDataJSON()).toMatchObject({ format: 'text', waitFor: 0, timeout: 20000 });
     await waitForText(output(), (t) => t.includes(pagePhrase(8)) || t.includes('Fixture page 8'));
     const text = await tab('Text');
     expect(text).toContain(pagePhrase(8));

@@ -218,6 +218,9 @@ describe('dashboard session', () => {
     expect(second.status).toBe(201);
     const { context, page } = await newPage(fx);
     await signIn(fx, page, acct.apiKey);
+    // The overview's own calls are answered first: the next call is then the Ledger click's.
+    await page.getByTestId('balance').waitFor({ state: 'visible' });
+    await page.locator('[data-testid="usage-chart"] canvas').first().waitFor({ state: 'visible' });
     const revoked = await api(fx, second.body.data.key, 'DELETE', `/v1/keys/${acct.keyId}`);
     expect(revoked.status).toBe(200);
     await nav(page).getByRole('link', { name: 'Ledger', exact: true }).click();
