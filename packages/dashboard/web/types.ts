@@ -75,6 +75,8 @@ export interface MonitorChange {
   detectedAt: string;
   hash: string;
   snapshot: string;
+  /** The page before this change (the baseline for the first one); null/absent on older rows. */
+  previousSnapshot?: string | null;
 }
 
 export interface WebhookDelivery {

@@ -114,20 +114,27 @@ export function MonitorDetailView({ id }: { id: string }) {
   );
 }
 
-/** Newest first; each change is diffed against the next older one (the first has nothing before it). */
+/**
+ * Newest first. Each change is diffed against the page as it was before it: `previousSnapshot` when
+ * the API has it (the first change too), else the next older change's snapshot.
+ */
 function Changes({ changes }: { changes: MonitorChange[] }) {
   if (changes.length === 0) return <p>No change detected yet (the first check sets the baseline).</p>;
   return (
     <ol class="changes" data-testid="changes">
       {changes.map((change, i) => {
-        const previous = changes[i + 1];
+        const before = change.previousSnapshot ?? changes[i + 1]?.snapshot ?? null;
         return (
           <li key={change.id} data-change-id={change.id}>
             <h3>{formatTime(change.detectedAt)}</h3>
             <p class="muted">Snapshot (first 500 characters of the page's markdown)</p>
             <pre class="snapshot">{change.snapshot}</pre>
-            <p class="muted">{previous ? 'Compared with the previous change' : 'First change: all new'}</p>
-            <TextDiff before={previous?.snapshot ?? ''} after={change.snapshot} />
+            <p class="muted">
+              {before === null
+                ? 'Nothing earlier to compare with: all new'
+                : 'Changes against the page before'}
+            </p>
+            <TextDiff before={before ?? ''} after={change.snapshot} />
           </li>
         );
       })}
