@@ -99,3 +99,50 @@ def test_async_errors(live: Live) -> None:
     with pytest.raises(ServiceError) as info:
         asyncio.run(bad_key())
     assert info.value.status == 401
+
+
+def test_async_account_methods(live: Live, site: str) -> None:
+    async def main() -> None:
+        async with AsyncServiceClient() as c:
+            account, usage, page = await asyncio.gather(c.account(), c.usage(days=3), c.ledger(limit=2))
+            assert account["data"]["plan"]["id"] == "hobby"
+            assert len(usage["data"]["days"]) == 3
+            assert len(page["data"]) == 2
+            older = await c.ledger(limit=1, cursor=page["data"][-1]["id"])
+            assert int(older["data"][0]["id"]) < int(page["data"][-1]["id"])
+            assert (await c.ledger(reason=["grant"]))["total"] == 1
+            csv_text = await c.ledger_csv(reason="grant")
+            assert csv_text.splitlines()[0] == "id,time,reason,amount,reference,balance_after"
+            assert len(csv_text.splitlines()) == 2
+
+            created = (await c.create_key(name="async"))["data"]
+            assert created["id"] in [k["id"] for k in (await c.list_keys())["data"]]
+            assert (await c.revoke_key(created["id"]))["data"]["id"] == created["id"]
+            async with AsyncServiceClient(api_key=created["key"], base_url=live.base_url, max_retries=0) as revoked:
+                try:
+                    await revoked.account()
+                except ServiceError as err:
+                    assert err.status == 401
+                else:
+                    pytest.fail("a revoked key still works")
+
+            mid = (await c.create_monitor(site + "/article/3", interval="weekly"))["data"]["id"]
+            assert (await c.pause_monitor(mid))["data"]["status"] == "paused"
+            assert (await c.resume_monitor(mid))["data"]["status"] == "active"
+            await c.delete_monitor(mid)
+
+            batch = await c.batch_scrape_and_wait([site + "/article/4"], poll_interval=0.2, timeout=60)
+            assert batch["id"] in [b["id"] for b in (await c.list_batches(limit=100))["data"]]
+            row = (await c.batch_results(batch["id"], skip=0, limit=10))["data"][0]
+            assert (row["position"], row["status"]) == (0, "done")
+            item = (await c.batch_result(batch["id"], row["itemId"]))["data"]
+            assert item["document"] is not None and "article 4" in str(item["document"]["markdown"]).lower()
+
+            crawl = await c.crawl_and_wait(site + "/", max_depth=0, max_pages=1, poll_interval=0.2, timeout=60)
+            assert (await c.list_crawls(skip=0, limit=1))["data"][0]["id"] == crawl["id"]
+            first = (await c.crawl_results(crawl["id"]))["data"][0]
+            assert first["depth"] == 0 and first["status"] == "done"
+            detail = (await c.crawl_result(crawl["id"], first["pageId"]))["data"]
+            assert detail["document"] is not None and TITLE in str(detail["document"]["markdown"])
+
+    asyncio.run(main())

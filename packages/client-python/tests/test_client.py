@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, List
+from typing import Any, Callable, List, Tuple, TypeVar
 
 import pytest
 
-from wcs_client import ServiceClient, ServiceError
+from wcs_client import LedgerEntry, ServiceClient, ServiceError
 
 from conftest import TITLE, Live, wait_until
+
+T = TypeVar("T")
 
 
 def test_env_fallback_and_explicit_arguments(live: Live) -> None:
@@ -221,3 +223,142 @@ def test_error_from_a_target(client: ServiceClient, site: str) -> None:
     assert (err.status, err.code) == (502, "TARGET_HTTP_ERROR")
     assert "404" in err.message
     assert err.details is not None and err.details.get("statusCode") == 404
+
+
+# -- account endpoints ---------------------------------------------------------------------------
+
+CSV_HEADER = "id,time,reason,amount,reference,balance_after"
+UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
+
+
+def _settled(read: Callable[[], T], client: ServiceClient, attempts: int = 5) -> Tuple[T, LedgerEntry]:
+    """``read()`` taken between two reads of the newest ledger row that agree: nothing was charged
+    or refunded meanwhile (other tests' monitors and jobs run in the background on this account)."""
+    for _ in range(attempts):
+        before = client.ledger(limit=1)["data"][0]
+        value = read()
+        if client.ledger(limit=1)["data"][0]["id"] == before["id"]:
+            return value, before
+    pytest.fail(f"the ledger kept moving during {attempts} reads")
+
+
+def test_account_balance_is_the_ledger_after_a_charge(client: ServiceClient, site: str) -> None:
+    scrapes_before = client.ledger(reason="scrape", limit=1)["total"]
+    client.scrape(site + "/article/6")
+    charged = client.ledger(reason="scrape", limit=1)
+    assert charged["total"] == scrapes_before + 1
+    assert (charged["data"][0]["reason"], charged["data"][0]["amount"]) == ("scrape", -1)
+
+    account, newest = _settled(lambda: client.account()["data"], client)
+    assert account["balance"] == newest["balanceAfter"]
+    assert account["plan"]["id"] == "hobby"
+    assert 0 <= account["rateLimit"]["remaining"] <= account["rateLimit"]["limit"]
+
+    usage, _ = _settled(lambda: (client.account()["data"], client.usage(days=30)["data"]), client)
+    assert usage[0]["usedLast30Days"] == usage[1]["totals"]["total"]
+    days = usage[1]["days"]
+    assert len(days) == 30 and days[-1]["date"] == charged["data"][0]["createdAt"][:10]
+    assert days[-1]["scrape"] >= 1
+    assert len(client.usage(days=2)["data"]["days"]) == 2
+
+
+def test_ledger_pages_with_the_cursor_and_filters(client: ServiceClient) -> None:
+    first = client.ledger(limit=2)
+    assert len(first["data"]) == 2 and first["total"] >= 3
+    cursor = first["data"][-1]["id"]
+    assert "cursor=" + cursor in first["next"]
+    second = client.ledger(limit=2, cursor=cursor)
+    ids = [int(e["id"]) for e in first["data"] + second["data"]]
+    assert ids == sorted(ids, reverse=True) and len(set(ids)) == len(ids)  # newest first, no repeat
+    grants = client.ledger(reason="grant")
+    assert grants["total"] == 1 and grants["data"][0]["amount"] > 0
+    scrapes = client.ledger(reason="scrape", limit=1)
+    both = client.ledger(reason=["grant", "scrape"], limit=1)
+    assert both["total"] == grants["total"] + scrapes["total"]  # scrapes only happen in the foreground
+    assert both["data"][0]["id"] == scrapes["data"][0]["id"]
+    with pytest.raises(ServiceError) as info:
+        client.ledger(reason=["scrape", "nope"])
+    assert info.value.status == 400 and "nope" in info.value.message
+
+
+def test_ledger_csv_is_the_ledger_as_text(client: ServiceClient) -> None:
+    lines = client.ledger_csv(reason="grant").splitlines()
+    grant = client.ledger(reason="grant")["data"][0]
+    assert lines[0] == CSV_HEADER
+    assert len(lines) == 2
+    assert lines[1].startswith(f"{grant['id']},{grant['createdAt']},grant,{grant['amount']},")
+    everything = client.ledger_csv()
+    assert everything.startswith(CSV_HEADER + "\r\n")  # RFC 4180 line ends
+    assert len(everything.splitlines()) >= 3
+    with pytest.raises(ServiceError) as info:
+        client.ledger_csv(reason="nope")
+    assert info.value.status == 400
+
+
+def test_keys_create_list_revoke(client: ServiceClient, live: Live) -> None:
+    created = client.create_key(name="pytest")["data"]
+    assert created["name"] == "pytest" and created["key"].startswith(created["prefix"])
+    with ServiceClient(api_key=created["key"], base_url=live.base_url, max_retries=0) as second:
+        seen = {k["id"]: k for k in second.list_keys()["data"]}
+        assert seen[created["id"]]["current"] is True
+        assert [k["current"] for k in seen.values()].count(True) == 1
+        revoked = client.revoke_key(created["id"])["data"]
+        assert revoked["id"] == created["id"]
+        with pytest.raises(ServiceError) as info:
+            second.account()
+        assert info.value.status == 401
+    listed = {k["id"]: k for k in client.list_keys()["data"]}
+    assert listed[created["id"]]["revokedAt"] == revoked["revokedAt"]
+    assert client.revoke_key(created["id"])["data"]["id"] == created["id"]  # idempotent
+    with pytest.raises(ServiceError) as info:
+        client.revoke_key(UNKNOWN_ID)
+    assert info.value.status == 404
+
+
+def test_pause_and_resume_a_monitor(client: ServiceClient, site: str) -> None:
+    mid = client.create_monitor(site + "/article/2", interval="weekly")["data"]["id"]
+    paused = client.pause_monitor(mid)["data"]
+    assert (paused["id"], paused["status"], paused["pausedBy"]) == (mid, "paused", "user")
+    assert client.get_monitor(mid)["data"]["status"] == "paused"
+    resumed = client.resume_monitor(mid)["data"]
+    assert (resumed["status"], resumed["pausedBy"]) == ("active", None)
+    client.delete_monitor(mid)
+    with pytest.raises(ServiceError) as info:
+        client.pause_monitor(mid)
+    assert (info.value.status, info.value.code) == (409, "CONFLICT")
+
+
+def test_batch_listing_and_results(client: ServiceClient, site: str) -> None:
+    batch = client.batch_scrape_and_wait([site + "/", site + "/404"], poll_interval=0.2, timeout=60)
+    listed = client.list_batches(limit=100)
+    mine = next(b for b in listed["data"] if b["id"] == batch["id"])
+    assert (mine["status"], mine["total"], mine["completed"], mine["failed"]) == ("done", 2, 1, 1)
+    assert mine["finishedAt"] is not None
+    rows = client.batch_results(batch["id"])
+    assert rows["total"] == 2
+    assert [(r["position"], r["url"], r["status"]) for r in rows["data"]] == [
+        (0, site + "/", "done"),
+        (1, site + "/404", "failed"),
+    ]
+    assert [r["position"] for r in client.batch_results(batch["id"], skip=1, limit=1)["data"]] == [1]
+    done = client.batch_result(batch["id"], rows["data"][0]["itemId"])["data"]
+    assert done["document"] is not None and TITLE in str(done["document"]["markdown"])
+    failed = client.batch_result(batch["id"], rows["data"][1]["itemId"])["data"]
+    assert failed["document"] is None and "404" in (failed["error"] or "")
+
+
+def test_crawl_listing_and_results(client: ServiceClient, site: str) -> None:
+    crawl = client.crawl_and_wait(site + "/", max_depth=1, max_pages=3, poll_interval=0.2, timeout=60)
+    assert client.list_crawls(limit=1)["data"][0]["id"] == crawl["id"]  # newest first
+    mine = next(c for c in client.list_crawls(limit=100)["data"] if c["id"] == crawl["id"])
+    assert (mine["status"], mine["completed"]) == ("done", crawl["completed"])
+    pages = client.crawl_results(crawl["id"], limit=500)["data"]
+    assert [p["status"] for p in pages].count("done") == crawl["completed"]
+    root = pages[0]
+    assert (root["depth"], root["status"], root["statusCode"], root["title"]) == (0, "done", 200, TITLE)
+    detail = client.crawl_result(crawl["id"], root["pageId"])["data"]
+    assert detail["pageId"] == root["pageId"]
+    assert detail["document"] is not None and TITLE in str(detail["document"]["markdown"])
+    with pytest.raises(ServiceError) as info:
+        client.crawl_result(crawl["id"], UNKNOWN_ID)
+    assert info.value.status == 404
