@@ -1,9 +1,10 @@
 /**
- * The MCP server: twelve tools over the web-content API, one concept per file under tools/.
+ * The MCP server: thirteen tools over the web-content API, one concept per file under tools/.
  * Transport-free, so main.ts wires it to stdio and tests could wire it to anything.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServiceClient } from '@wcs/client-node';
+import { registerAccountTools } from './tools/account.tools.js';
 import { registerBatchTools } from './tools/batch.tools.js';
 import { registerCrawlTools } from './tools/crawl.tools.js';
 import { registerDiscoveryTools } from './tools/discovery.tools.js';
@@ -26,6 +27,7 @@ const INSTRUCTIONS = [
   "- a whole site's content → service_crawl (1 credit per page; keep maxPages small);",
   "- a site's URLs only → service_map (1 credit); pages about a topic → service_search (2 credits per result);",
   '- watch a page for changes → service_monitor_* (1 credit per check).',
+  '- credits left, plan, 30-day usage, rate limit → service_account (free).',
   'service_crawl and service_batch_scrape wait for their results unless wait is false (then poll',
   'service_crawl_status / service_batch_status). Failures come back with isError and the HTTP status.',
 ].join('\n');
@@ -37,6 +39,7 @@ const REGISTRARS: readonly ToolRegistrar[] = [
   registerDiscoveryTools,
   registerExtractTools,
   registerMonitorTools,
+  registerAccountTools,
 ];
 
 /** `client` null (no SERVICE_API_KEY): the tools are listed but every call answers isError. */

@@ -30,6 +30,7 @@ const TOOL_REQUIRED: Record<string, string[]> = {
   service_monitor_delete: ['id'],
   service_batch_scrape: ['urls'],
   service_batch_status: ['id'],
+  service_account: [],
 };
 
 interface McpSession {
@@ -142,7 +143,7 @@ afterAll(async () => {
 });
 
 describe('service-mcp over stdio', () => {
-  it('lists exactly the twelve tools, each described, with an object input schema', async () => {
+  it('lists exactly the thirteen tools, each described, with an object input schema', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(TOOL_REQUIRED).sort());
     for (const tool of tools) {
@@ -321,6 +322,31 @@ describe('service-mcp over stdio', () => {
     });
     expect(deleted.data).toMatchObject({ id, status: 'cancelled' });
   });
+
+  it('service_account reports balance, plan, 30-day usage per operation and the rate limit', async () => {
+    const fresh = await createTestAccount({ plan: 'hobby', credits: 100 });
+    const own = await startServer({ SERVICE_API_KEY: fresh.apiKey, SERVICE_BASE_URL: stack.baseUrl });
+    type AccountAnswer = {
+      accountId: string;
+      balance: number;
+      plan: { id: string; monthlyCredits: number };
+      usedLast30Days: number;
+      usageLast30Days: Record<string, number>;
+      rateLimit: { limit: number; remaining: number; resetsAt: string };
+    };
+    const before = await callOk<AccountAnswer>(own, 'service_account', {});
+    expect(Object.keys(before).sort()).toEqual(
+      ['accountId', 'balance', 'plan', 'rateLimit', 'usageLast30Days', 'usedLast30Days'].sort(),
+    );
+    expect(before).toMatchObject({ accountId: fresh.accountId, balance: 100, usedLast30Days: 0 });
+    expect(before.plan.id).toBe('hobby');
+    expect(before.rateLimit.limit).toBeGreaterThan(0);
+
+    await callOk(own, 'service_map', { url: stack.site.url });
+    const after = await callOk<AccountAnswer>(own, 'service_account', {});
+    expect(after).toMatchObject({ balance: 99, usedLast30Days: 1 });
+    expect(after.usageLast30Days).toMatchObject({ map: 1, scrape: 0, total: 1 });
+  });
 });
 
 describe('service-mcp failures are results with isError', () => {
@@ -371,7 +397,7 @@ describe('service-mcp failures are results with isError', () => {
   it('without SERVICE_API_KEY the server starts, warns on stderr and every call says what to set', async () => {
     const other = await startServer({ SERVICE_BASE_URL: stack.baseUrl });
     const { tools } = await other.client.listTools();
-    expect(tools).toHaveLength(12);
+    expect(tools).toHaveLength(13);
     for (const [name, args] of [
       ['service_scrape', { url: `${stack.site.url}/` }],
       ['service_monitor_list', {}],
