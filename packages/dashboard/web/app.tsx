@@ -6,7 +6,10 @@ import { loadSession } from './session';
 import type { SessionInfo } from './types';
 import { SignInView } from './views/sign-in-view';
 
-type State = { kind: 'loading' } | { kind: 'signed-out' } | { kind: 'signed-in'; session: SessionInfo };
+type State =
+  | { kind: 'loading' }
+  | { kind: 'signed-out'; notice?: string }
+  | { kind: 'signed-in'; session: SessionInfo };
 
 /** Session gate: asks the server whether the cookie is live, then shows the sign-in form or the app. */
 export function App() {
@@ -14,9 +17,17 @@ export function App() {
   const [error, setError] = useState<string | null>(null);
 
   const signedOut = useCallback(() => setState({ kind: 'signed-out' }), []);
+  // A 401 while signed in: the session expired or its key was revoked.
+  const sessionLost = useCallback(
+    () =>
+      setState((s) =>
+        s.kind === 'signed-in' ? { kind: 'signed-out', notice: 'Your session has ended: sign in again.' } : s,
+      ),
+    [],
+  );
 
   useEffect(() => {
-    setUnauthorizedHandler(signedOut);
+    setUnauthorizedHandler(sessionLost);
     loadSession().then(
       (session) => setState(session ? { kind: 'signed-in', session } : { kind: 'signed-out' }),
       (err: unknown) => {
@@ -24,7 +35,7 @@ export function App() {
         setState({ kind: 'signed-out' });
       },
     );
-  }, [signedOut]);
+  }, [sessionLost]);
 
   if (state.kind === 'loading') {
     return (
@@ -37,7 +48,10 @@ export function App() {
     return (
       <>
         <ErrorLine message={error} />
-        <SignInView onSignedIn={(session) => setState({ kind: 'signed-in', session })} />
+        <SignInView
+          notice={state.notice ?? null}
+          onSignedIn={(session) => setState({ kind: 'signed-in', session })}
+        />
       </>
     );
   }

@@ -7,7 +7,13 @@ import type { SessionInfo } from '../types';
  * The key goes to POST /dashboard/api/session as JSON and is forgotten: no storage, no URL (the
  * form's method="post" keeps it out of the URL even if a submit happens before the script runs).
  */
-export function SignInView({ onSignedIn }: { onSignedIn: (session: SessionInfo) => void }) {
+interface Props {
+  onSignedIn: (session: SessionInfo) => void;
+  /** Why the form is back (a lost session), announced politely; failures use role="alert". */
+  notice: string | null;
+}
+
+export function SignInView({ onSignedIn, notice }: Props) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -36,6 +42,7 @@ export function SignInView({ onSignedIn }: { onSignedIn: (session: SessionInfo) 
     <main id="main" class="sign-in">
       <h1>Sign in</h1>
       <p>Sign in with one of your API keys. The page keeps only a session cookie, never the key.</p>
+      <p role="status">{notice ?? ''}</p>
       <form method="post" onSubmit={onSubmit}>
         <label for="api-key">API key</label>
         <input id="api-key" ref={inputRef} type="password" autocomplete="off" spellcheck={false} required />
