@@ -206,7 +206,10 @@ describe('dashboard session', () => {
     await page.reload();
     await signInForm(page).waitFor({ state: 'visible' });
     expect(await nav(page).count()).toBe(0);
-    expect((await page.request.get(`${fx.stack.url}/dashboard/api/session`)).status()).toBe(401);
+    const gone = await page.request.get(`${fx.stack.url}/dashboard/api/session`);
+    expect(gone.status()).toBe(401);
+    expect(await gone.json()).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+    expect((await context.cookies()).filter((c) => c.name === 'wcs_session' && c.value !== '')).toEqual([]);
     await context.close();
   });
 
