@@ -8,10 +8,20 @@ import { href } from '../router';
 import type { BatchSummary, CrawlSummary, Page } from '../types';
 import { useInterval, useLoad } from '../use-load';
 
+const LIST_LIMIT = 50;
+
+/** The newest LIST_LIMIT jobs are shown; the caption says when there are more (the API pages them). */
+function listCaption(page: Page<unknown> | undefined): string {
+  const total = page?.total ?? 0;
+  return total > LIST_LIMIT
+    ? `Newest ${LIST_LIMIT} of ${formatNumber(total)}`
+    : `Newest first (${formatNumber(total)} in all)`;
+}
+
 async function loadJobs(): Promise<{ batches: Page<BatchSummary>; crawls: Page<CrawlSummary> }> {
   const [batches, crawls] = await Promise.all([
-    request<Page<BatchSummary>>('/v1/batch/scrape?limit=50'),
-    request<Page<CrawlSummary>>('/v1/crawl?limit=50'),
+    request<Page<BatchSummary>>(`/v1/batch/scrape?limit=${LIST_LIMIT}`),
+    request<Page<CrawlSummary>>(`/v1/crawl?limit=${LIST_LIMIT}`),
   ]);
   return { batches, crawls };
 }
@@ -35,7 +45,7 @@ export function JobsView() {
       <h2>Batch scrapes</h2>
       <ScrollTable label="Batch scrapes">
         <table data-testid="batches-table">
-          <caption>Newest first ({formatNumber(data?.batches.total ?? 0)} in all)</caption>
+          <caption>{listCaption(data?.batches)}</caption>
           <thead>
             <tr>
               <th scope="col">Batch</th>
@@ -75,7 +85,7 @@ export function JobsView() {
       <h2>Crawls</h2>
       <ScrollTable label="Crawls">
         <table data-testid="crawls-table">
-          <caption>Newest first ({formatNumber(data?.crawls.total ?? 0)} in all)</caption>
+          <caption>{listCaption(data?.crawls)}</caption>
           <thead>
             <tr>
               <th scope="col">Start URL</th>
