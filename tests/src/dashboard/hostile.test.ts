@@ -124,6 +124,7 @@ interface InertReport {
   handlers: number;
   inlineScripts: number;
   frames: number;
+  otherLinks: string[];
 }
 
 /** Nothing of the hostile markup became live DOM, and nothing ran. */
@@ -136,6 +137,10 @@ async function expectInert(label: string): Promise<void> {
       handlers: document.querySelectorAll('[onerror], [onload], [onclick], [onmouseover], [onfocus]').length,
       inlineScripts: document.querySelectorAll('script:not([src])').length,
       frames: document.querySelectorAll('iframe, object, embed, img[src="x"]').length,
+      // A link is an in-page route, a same-origin path or an http(s) URL, nothing else.
+      otherLinks: Array.from(document.querySelectorAll('a[href]'))
+        .map((a) => a.getAttribute('href'))
+        .filter((h) => !(h.startsWith('#') || (h.startsWith('/') && !h.startsWith('//')) || /^https?:/i.test(h))),
     })`,
   );
   expect({ label, ...report, dialogs }).toEqual({
@@ -145,6 +150,7 @@ async function expectInert(label: string): Promise<void> {
     handlers: 0,
     inlineScripts: 0,
     frames: 0,
+    otherLinks: [],
     dialogs: [],
   });
 }

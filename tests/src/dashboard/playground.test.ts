@@ -62,6 +62,13 @@ describe('playground', () => {
     await nav(page).getByRole('link', { name: 'Playground', exact: true }).click();
     expect(await page.getByLabel('Only main content', { exact: true }).isChecked()).toBe(true);
     expect(await page.getByLabel('Engine', { exact: true }).inputValue()).toBe('auto');
+    const options = (label: string): Promise<string[]> =>
+      page
+        .getByLabel(label, { exact: true })
+        .locator('option')
+        .evaluateAll((els: Array<{ value: string }>) => els.map((o) => o.value));
+    expect(await options('Format')).toEqual(['markdown', 'html', 'text', 'json']);
+    expect(await options('Engine')).toEqual(['auto', 'fetch', 'browser']);
     expect(await page.getByLabel('Wait for (ms)', { exact: true }).inputValue()).toBe('');
     expect(await page.getByLabel('Timeout (ms)', { exact: true }).inputValue()).toBe('');
     await axeCheck(page, 'playground (empty)');

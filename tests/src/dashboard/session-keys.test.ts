@@ -133,6 +133,13 @@ describe('dashboard session', () => {
     const session = await page.request.get(`${fx.stack.url}/dashboard/api/session`);
     expect(session.status()).toBe(200);
     const body = (await session.json()) as SessionBody;
+    expect(Object.keys(body.data).sort()).toEqual([
+      'accountId',
+      'csrfToken',
+      'expiresAt',
+      'keyId',
+      'keyPrefix',
+    ]);
     expect(body.data).toMatchObject({ accountId: acct.accountId, keyId: acct.keyId });
     expect(acct.apiKey.startsWith(body.data.keyPrefix)).toBe(true);
     expect(JSON.stringify(body)).not.toContain(acct.apiKey.slice(4));
@@ -230,6 +237,11 @@ describe('dashboard session', () => {
     await signInForm(page).waitFor({ state: 'visible' });
     expect(await nav(page).count()).toBe(0);
     expect((await page.request.get(`${fx.stack.url}/dashboard/api/session`)).status()).toBe(401);
+    // The revoked key cannot sign in again.
+    await signInForm(page).fill(acct.apiKey);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await waitForText(page.getByRole('alert'), (t) => t.includes('Invalid API key'));
+    expect(await nav(page).count()).toBe(0);
     await context.close();
   });
 });
