@@ -114,7 +114,7 @@ type Detail = {
   lastCheckAt: string | null;
   nextCheckAt: string | null;
   checkCount: number;
-  changes: Array<{ detectedAt: string; snapshot: string; hash: string }>;
+  changes: Array<{ detectedAt: string; snapshot: string; previousSnapshot: string | null; hash: string }>;
   checks: Array<{ checkedAt: string; changed: boolean; hash?: string; code?: string }>;
   webhookDeliveries: Array<{
     statusCode: number | null;
@@ -277,6 +277,9 @@ describe('monitors and webhooks', () => {
     });
     expect(String(payload.snapshot)).toContain('twelve dollars');
     expect(String(payload.snapshot).length).toBeLessThanOrEqual(500);
+    // The content before the change comes with it (the dashboard diffs the two).
+    expect(change.previousSnapshot).toContain('ten dollars');
+    expect(change.previousSnapshot).not.toContain('twelve');
     const secret = await request(stack.url).get('/v1/webhook/secret').set(acct.auth).expect(200);
     const expected = `sha256=${createHmac('sha256', secret.body.data.secret as string)
       .update(hook.raw)

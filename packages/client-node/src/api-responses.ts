@@ -262,6 +262,8 @@ export interface MonitorChange {
   detectedAt: string;
   hash: string;
   snapshot: string;
+  /** the snapshot before this change (the baseline for the first); null for changes older than this field */
+  previousSnapshot: string | null;
 }
 
 export interface MonitorCheck {

@@ -308,6 +308,7 @@ class MonitorChange(TypedDict):
     detectedAt: str
     hash: str
     snapshot: str
+    previousSnapshot: Optional[str]
 
 
 class _MonitorCheckRequired(TypedDict):

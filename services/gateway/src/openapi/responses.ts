@@ -145,6 +145,10 @@ export const monitorChange = z.strictObject({
   detectedAt: timestamp,
   hash: z.string(),
   snapshot: z.string(),
+  previousSnapshot: z
+    .string()
+    .nullable()
+    .describe('the snapshot before this change (the baseline for the first); null for changes older than this field'),
 });
 
 export const monitorCheck = z.strictObject({

@@ -62,6 +62,7 @@ function detailOut(d: MonitorDetail): Record<string, unknown> {
       detectedAt: c.detectedAt.toISOString(),
       hash: c.hash,
       snapshot: c.snapshot,
+      previousSnapshot: c.previousSnapshot,
     })),
     checks: d.checks.map((c) => ({
       checkedAt: c.checkedAt.toISOString(),
