@@ -28,7 +28,7 @@ interface MonitorDetail {
   status: string;
   pausedBy: 'user' | 'credits' | null;
   lastCheckAt: string | null;
-  changes: Array<{ id: string; snapshot: string }>;
+  changes: Array<{ id: string; snapshot: string; previousSnapshot: string | null }>;
   webhookDeliveries: Array<{
     changeId: string;
     statusCode: number | null;
@@ -164,6 +164,12 @@ describe('monitors', () => {
     expect(sides.after).not.toContain('twelve dollars');
     const olderItem = page.getByTestId('changes').locator(`li[data-change-id="${older.id}"]`);
     expect(await text(olderItem.locator('pre:not([data-testid="change-diff"])'))).toContain('twelve dollars');
+    // The first change is diffed against its previousSnapshot: the baseline the monitor started from.
+    expect(older.previousSnapshot).toContain('ten dollars');
+    const first = await diffSides(olderItem.getByTestId('change-diff'));
+    expect(first.before).toContain('ten dollars');
+    expect(first.after).toContain('twelve dollars');
+    expect(first.after).not.toContain('ten dollars');
 
     const deliveries = page.getByTestId('deliveries-table').locator('tr:has(td)');
     const shown = await rowCells(deliveries);
