@@ -1,9 +1,9 @@
 import * as exported from './index';
 import {
+  ConflictError,
   ContentProcessingError,
   DnsResolutionError,
   ExtractionFailedError,
-  ConflictError,
   ForbiddenError,
   InsufficientCreditsError,
   InternalError,

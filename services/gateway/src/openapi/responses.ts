@@ -148,7 +148,9 @@ export const monitorChange = z.strictObject({
   previousSnapshot: z
     .string()
     .nullable()
-    .describe('the snapshot before this change (the baseline for the first); null for changes older than this field'),
+    .describe(
+      'the snapshot before this change (the baseline for the first); null for changes older than this field',
+    ),
 });
 
 export const monitorCheck = z.strictObject({
