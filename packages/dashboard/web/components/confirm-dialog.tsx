@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef } from 'preact/hooks';
+import { inertOutside } from '../inert-outside';
 
 interface Props {
   title: string;
@@ -12,8 +13,8 @@ interface Props {
 }
 
 /**
- * A modal confirmation: focus moves to the safe choice, Tab stays inside, Escape cancels, and the
- * element that opened it gets focus back on close.
+ * A modal confirmation: the page behind is inert, focus moves to the safe choice, Tab stays inside,
+ * Escape cancels, and the element that opened it gets focus back on close.
  */
 export function ConfirmDialog({
   title,
@@ -32,6 +33,8 @@ export function ConfirmDialog({
 
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const backdrop = boxRef.current?.parentElement;
+    const restore = backdrop ? inertOutside(backdrop) : () => {};
     cancelRef.current?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
@@ -54,6 +57,7 @@ export function ConfirmDialog({
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
+      restore();
       if (opener?.isConnected) opener.focus();
     };
   }, []);
