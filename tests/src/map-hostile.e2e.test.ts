@@ -105,7 +105,10 @@ describe('POST /v1/map against a hostile site', () => {
       .send({ url: hostile.url, search: 'p', max_urls: 100_000, timeout: 4_000 });
     const ms = Date.now() - t0;
     expect(res.status).toBe(200);
-    expect(ms).toBeLessThan(4_000);
+    // The budget, plus scheduling slack: gateway and map worker share this test process's event
+    // loop with others, and a loaded 2-core machine (browser tests beside it) delays timers by
+    // hundreds of ms. Without the budget this map runs for minutes.
+    expect(ms).toBeLessThan(4_000 + 2_000);
     expect(res.body.links.length).toBeGreaterThan(0);
     expect(res.body.links).not.toContain(`${hostile.url}/p/13`);
   });

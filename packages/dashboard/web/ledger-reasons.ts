@@ -1,4 +1,7 @@
-/** The ledger reasons (packages/db/src/ledger-reason.ts), for the filter. */
+/**
+ * The ledger reasons (packages/db/src/ledger-reason.ts), for the filter. A copy, because the bundle
+ * cannot import @wcs/db; tests/src/dashboard/ledger-reasons.test.ts keeps the two equal.
+ */
 export const LEDGER_REASONS = [
   'grant',
   'topup',

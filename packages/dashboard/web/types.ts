@@ -1,5 +1,29 @@
-/** Shapes of the JSON the page reads (docs/dashboard/contract.md). Times are ISO 8601 strings. */
+/**
+ * Shapes of the JSON the page reads (docs/dashboard/contract.md). The API's response types are the
+ * ones generated from /v1/openapi.json into the Node client (`packages/client-node/src/
+ * api-responses.ts`, checked by tests/src/contract-drift.test.ts): one contract, not a second copy.
+ * Type-only imports: nothing of the client reaches the bundle.
+ */
+export type {
+  Account,
+  ApiKeyInfo as ApiKeyRow,
+  BatchResultRow,
+  BatchStatus,
+  BatchSummary,
+  CrawlResultRow,
+  CrawlStatus,
+  CrawlSummary,
+  CreatedKey,
+  LedgerEntry as LedgerRow,
+  MonitorChange,
+  MonitorDetail,
+  MonitorSummary,
+  Usage,
+  UsageDay,
+  WebhookDelivery,
+} from '@wcs/client-node';
 
+/** GET /dashboard/api/session: the page's own endpoint (not wrapped by the client). */
 export interface SessionInfo {
   accountId: string;
   keyId: string;
@@ -8,159 +32,9 @@ export interface SessionInfo {
   expiresAt: string;
 }
 
-export interface Account {
-  accountId: string;
-  name: string | null;
-  createdAt: string;
-  balance: number;
-  plan: { id: string; name: string; monthlyCredits: number; priceUsd: number | null };
-  usedLast30Days: number;
-  rateLimit: { limit: number; remaining: number; windowSeconds: number; resetsAt: string };
-}
-
+/** The operations usage is split by (GET /v1/usage `operations`), in the chart's order. */
 export const OPERATIONS = ['scrape', 'batch', 'crawl', 'map', 'search', 'extract', 'monitor'] as const;
 export type Operation = (typeof OPERATIONS)[number];
-
-export type UsageDay = { date: string; total: number } & Record<Operation, number>;
-
-export interface Usage {
-  from: string;
-  to: string;
-  operations: Operation[];
-  days: UsageDay[];
-  totals: Record<Operation | 'total', number>;
-}
-
-export interface LedgerRow {
-  id: string;
-  createdAt: string;
-  reason: string;
-  amount: number;
-  reference: string | null;
-  balanceAfter: number;
-}
-
-export interface ApiKeyRow {
-  id: string;
-  prefix: string;
-  name: string | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  current: boolean;
-}
-
-export interface CreatedKey {
-  id: string;
-  key: string;
-  prefix: string;
-  name: string | null;
-  createdAt: string;
-}
-
-export interface MonitorSummary {
-  id: string;
-  url: string;
-  interval: string;
-  status: string;
-  createdAt: string;
-  webhookUrl?: string | null;
-  lastCheckAt: string | null;
-  nextCheckAt: string | null;
-  pausedBy?: 'user' | 'credits' | null;
-}
-
-export interface MonitorChange {
-  id: string;
-  detectedAt: string;
-  hash: string;
-  snapshot: string;
-  /** The page before this change (the baseline for the first one); null/absent on older rows. */
-  previousSnapshot?: string | null;
-}
-
-export interface WebhookDelivery {
-  changeId: string;
-  url: string;
-  attemptedAt: string;
-  statusCode: number | null;
-  durationMs: number;
-  error?: string | null;
-}
-
-export interface MonitorDetail extends MonitorSummary {
-  checkCount: number;
-  changes: MonitorChange[];
-  webhookDeliveries: WebhookDelivery[];
-}
-
-export interface BatchSummary {
-  id: string;
-  status: string;
-  total: number;
-  completed: number;
-  failed: number;
-  creditsUsed: number;
-  createdAt: string;
-  finishedAt: string | null;
-}
-
-export interface CrawlSummary {
-  id: string;
-  url: string;
-  status: string;
-  stopReason: string | null;
-  discovered: number;
-  completed: number;
-  failed: number;
-  creditsUsed: number;
-  createdAt: string;
-  finishedAt: string | null;
-}
-
-/** GET /v1/crawl/:id (status object; `total` = pages in the frontier). */
-export interface CrawlStatus {
-  id: string;
-  url: string;
-  status: string;
-  stopReason?: string | null;
-  error?: string | null;
-  total: number;
-  completed: number;
-  failed: number;
-  creditsUsed: number;
-}
-
-/** GET /v1/batch/scrape/:id (status object). */
-export interface BatchStatus {
-  id: string;
-  status: string;
-  total: number;
-  completed: number;
-  failed: number;
-  creditsUsed: number;
-}
-
-export interface BatchResultRow {
-  itemId: string;
-  position: number;
-  url: string;
-  status: string;
-  title: string | null;
-  error: string | null;
-  code: string | null;
-}
-
-export interface CrawlResultRow {
-  pageId: string;
-  url: string;
-  depth: number;
-  status: string;
-  statusCode: number | null;
-  title: string | null;
-  error: string | null;
-  code: string | null;
-}
 
 export interface ScrapeDocument {
   markdown?: string;

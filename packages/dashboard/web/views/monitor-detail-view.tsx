@@ -160,8 +160,8 @@ function Deliveries({ deliveries }: { deliveries: WebhookDelivery[] }) {
             <tr key={d.changeId}>
               <td>{formatTime(d.attemptedAt)}</td>
               <td class="num">{d.statusCode ?? '—'}</td>
-              <td class="num" data-value={d.durationMs}>
-                {formatNumber(d.durationMs)}
+              <td class="num" data-value={d.durationMs ?? undefined}>
+                {d.durationMs === null ? '—' : formatNumber(d.durationMs)}
               </td>
               <td class="wrap">{d.error ?? '—'}</td>
             </tr>
