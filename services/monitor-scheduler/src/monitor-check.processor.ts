@@ -45,7 +45,11 @@ export function monitorCheckProcessor(deps: MonitorCheckDeps, opts: { timeoutMs:
     }
     // The baseline installs the scheduler of an active monitor; the reconciler owns the others.
     if (job.id?.startsWith('baseline-') && m.status === 'active') await deps.schedules.upsert(m);
-    if (m.status !== 'active') return { kind: 'skipped', status: m.status };
+    if (m.status !== 'active') {
+      // A user's pause keeps the scheduler: keep its next fire current, so a resume announces it.
+      if (m.pausedBy === 'user') await deps.monitors.setNextCheck(m.id, deps.schedules.nextFire(m));
+      return { kind: 'skipped', status: m.status };
+    }
     const next = deps.schedules.nextFire(m);
     if (!(await deps.monitors.hasCredit(m.accountId))) {
       await deps.monitors.pause(m.id, 'Insufficient credits: a check costs 1 credit');

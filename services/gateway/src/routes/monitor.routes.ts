@@ -47,15 +47,14 @@ function summaryOut(m: MonitorView): Record<string, unknown> {
     ...monitorOut(m),
     pausedBy: m.pausedBy,
     lastCheckAt: iso(m.lastCheckAt),
-    nextCheckAt: iso(m.nextCheckAt),
+    // Paused or cancelled: no check is coming.
+    nextCheckAt: m.status === 'active' ? iso(m.nextCheckAt) : null,
   };
 }
 
 function detailOut(d: MonitorDetail): Record<string, unknown> {
   return {
     ...summaryOut(d.monitor),
-    // Checks stop once cancelled: there is no next check to announce.
-    ...(d.monitor.status === 'cancelled' ? { nextCheckAt: null } : {}),
     checkCount: d.checkCount,
     changes: d.changes.map((c) => ({
       id: c.id,
@@ -196,7 +195,7 @@ export function monitorRoutes(deps: GatewayDeps): Router {
     } catch (err) {
       deps.logger.warn({ err, monitorId: id }, 'removing the monitor scheduler failed');
     }
-    res.json({ success: true, data: summaryOut({ ...monitor, nextCheckAt: null }) });
+    res.json({ success: true, data: summaryOut(monitor) });
   });
 
   return router;
