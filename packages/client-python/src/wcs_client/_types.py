@@ -296,7 +296,7 @@ class Monitor(_MonitorRequired, total=False):
 
 
 class MonitorSummary(Monitor):
-    """A monitor as listed and as deleted (``nextCheckAt`` is ``None`` once cancelled)."""
+    """A monitor as listed and as deleted (``nextCheckAt`` is ``None`` while paused or cancelled)."""
 
     pausedBy: Optional[Literal["user", "credits"]]
     lastCheckAt: Optional[str]
