@@ -60,6 +60,4 @@ export interface AuthContext {
   accountId: string;
   keyId: string;
   plan: PlanId;
-  /** Set when the request came from a dashboard session (cookie) rather than a Bearer key. */
-  sessionId?: string;
 }

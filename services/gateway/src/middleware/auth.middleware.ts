@@ -20,12 +20,7 @@ export function authMiddleware(deps: Pick<GatewayDeps, 'apiKeys' | 'sessions'>) 
       if (needsCsrfToken(req.method) && !csrfTokenMatches(req, session.csrfToken)) {
         throw new ForbiddenError('Missing or invalid CSRF token');
       }
-      auth = {
-        accountId: session.accountId,
-        keyId: session.keyId,
-        plan: session.plan,
-        sessionId: session.sessionId,
-      };
+      auth = { accountId: session.accountId, keyId: session.keyId, plan: session.plan };
     } else {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
       if (!match?.[1]) throw new UnauthorizedError('Missing Authorization: Bearer <API_KEY> header');
