@@ -110,6 +110,9 @@ function scrape(path: string, timeout: number, signal?: AbortSignal): Promise<Re
 }
 
 const visit = (id: string) => target.visits.get(id)?.[0];
+/** From the first attempt's arrival at the target to the last attempt's close. */
+const attemptsSpanMs = (attempts: Visit[]): number =>
+  Math.max(...attempts.map((a) => a.closedAt ?? Number.POSITIVE_INFINITY)) - (attempts[0]?.arrivedAt ?? 0);
 const closedVisit = (id: string) =>
   pollUntil(async () => (visit(id)?.closedAt !== undefined ? visit(id) : undefined), 20_000, 10);
 
@@ -265,12 +268,15 @@ describe('a job’s total time is bounded by its budget, retries included', () =
     const attempts = target.visits.get('b1') ?? [];
     // Two attempts of 2.5 s fit a 5 s budget with the 1 s backoff only because the second is cut.
     expect(attempts.length).toBe(2);
-    expect(totalMs).toBeLessThan(BATCH_ITEM_BUDGET_MS + 2_000);
     // Every attempt's connection was closed, the last one by the budget.
     for (const a of attempts) expect(a.closedAt).toBeDefined();
+    // The budget bounds the attempts, measured where they happen: from the first request's arrival
+    // at the target to the last connection's close. (The wall time since the POST also holds the
+    // queue wait before the first attempt, which a loaded machine stretches; it is printed below.)
+    expect(attemptsSpanMs(attempts)).toBeLessThan(BATCH_ITEM_BUDGET_MS + 1_000);
     await pollUntil(async () => ((await balanceOf(account.accountId)) === before ? true : undefined), 10_000);
     console.log(
-      `slow-loris batch item: failed after ${totalMs} ms, ${attempts.length} attempts ` +
+      `slow-loris batch item: failed after ${totalMs} ms (attempts spanned ${attemptsSpanMs(attempts)} ms), ${attempts.length} attempts ` +
         `(item timeout ${BATCH_ITEM_TIMEOUT_MS} ms, budget ${BATCH_ITEM_BUDGET_MS} ms; ` +
         `without the budget: 3 × ${BATCH_ITEM_TIMEOUT_MS} + 1000 + 2000 backoff = ${3 * BATCH_ITEM_TIMEOUT_MS + 3_000} ms)`,
     );
@@ -292,9 +298,9 @@ describe('a job’s total time is bounded by its budget, retries included', () =
     expect(done.failedPages[0]).toMatchObject({ code: 'TIMEOUT' });
     const attempts = target.visits.get('c1') ?? [];
     expect(attempts.length).toBe(2);
-    expect(totalMs).toBeLessThan(BATCH_ITEM_BUDGET_MS + 3_000);
+    expect(attemptsSpanMs(attempts)).toBeLessThan(BATCH_ITEM_BUDGET_MS + 1_000);
     console.log(
-      `slow-loris crawl page: crawl ended after ${totalMs} ms, ${attempts.length} page attempts ` +
+      `slow-loris crawl page: crawl ended after ${totalMs} ms (attempts spanned ${attemptsSpanMs(attempts)} ms), ${attempts.length} page attempts ` +
         `(page timeout ${BATCH_ITEM_TIMEOUT_MS} ms, budget ${BATCH_ITEM_BUDGET_MS} ms)`,
     );
   });
