@@ -187,8 +187,9 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     await db.prisma.$executeRawUnsafe(SEED_SQL, accountId, ROWS);
     const seedMs = performance.now() - t0;
-    // Planner statistics, as autovacuum would have them on a table that grew to this size.
-    await db.prisma.$executeRawUnsafe('ANALYZE credit_ledger');
+    // Planner statistics and the visibility map, as autovacuum keeps them on a table that grew to
+    // this size (index-only scans of the usage query need the latter).
+    await db.prisma.$executeRawUnsafe('VACUUM ANALYZE credit_ledger');
     const check = await db.prisma.$queryRawUnsafe<Array<{ n: bigint; sum: bigint; balance: number }>>(
       'SELECT count(*) AS n, sum(l.amount) AS sum, a.balance FROM credit_ledger l JOIN accounts a ON a.id = l.account_id WHERE l.account_id = $1::uuid GROUP BY a.balance',
       accountId,
