@@ -45,7 +45,6 @@ const OPERATION_CASE = Prisma.sql`CASE ${Prisma.join(
   ),
   ' ',
 )} END`;
-const USAGE_REASONS = USAGE_OPERATIONS.flatMap((op) => OPERATION_REASONS[op]);
 
 /**
  * What an account spent and the rows of its ledger, read for the dashboard and `/v1/usage`,
@@ -73,15 +72,20 @@ export class UsageRepository {
     }
     const totals = emptyCounts();
     if (isUuid(accountId)) {
-      // Grouped by date (cheap) and formatted after grouping: to_char on every row doubled the time.
+      // Rows are grouped by (day, reason) first (an index-only scan, no per-row filter), then the
+      // few hundred groups are mapped to operations and summed: filtering and CASE per row made
+      // the query twice as slow on 100,000 rows.
       const rows = await this.db.prisma.$queryRaw<Array<{ day: string; op: UsageOperation; spent: number }>>`
-        SELECT to_char(d, 'YYYY-MM-DD') AS day, op, spent FROM (
-          SELECT (created_at AT TIME ZONE 'UTC')::date AS d, ${OPERATION_CASE} AS op, (-SUM(amount))::int AS spent
-          FROM credit_ledger
-          WHERE account_id = ${accountId}::uuid AND created_at >= ${from} AND created_at <= ${now}
-            AND reason IN (${Prisma.join(USAGE_REASONS)})
-          GROUP BY 1, 2
-        ) g`;
+        SELECT to_char(d, 'YYYY-MM-DD') AS day, op, SUM(spent)::int AS spent FROM (
+          SELECT d, ${OPERATION_CASE} AS op, spent FROM (
+            SELECT (created_at AT TIME ZONE 'UTC')::date AS d, reason, -SUM(amount) AS spent
+            FROM credit_ledger
+            WHERE account_id = ${accountId}::uuid AND created_at >= ${from} AND created_at <= ${now}
+            GROUP BY 1, 2
+          ) by_reason
+        ) by_op
+        WHERE op IS NOT NULL
+        GROUP BY d, op`;
       for (const r of rows) {
         const day = byDay.get(r.day);
         if (!day) continue;
