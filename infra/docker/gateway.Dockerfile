@@ -4,8 +4,10 @@ FROM node:20-bookworm-slim
 RUN npm install -g pnpm@10.34.9
 WORKDIR /app
 COPY . .
+# The dashboard page (/dashboard) is built into packages/dashboard/dist at image build time.
 RUN pnpm install --frozen-lockfile --filter "@wcs/gateway..." --filter "@wcs/db" \
- && pnpm --filter @wcs/db generate
+ && pnpm --filter @wcs/db generate \
+ && pnpm --filter @wcs/dashboard run build
 ENV NODE_ENV=production
 USER node
 WORKDIR /app/services/gateway
