@@ -23,6 +23,11 @@ import { type RefusalCode, type SsrfVector, ssrfVectors } from './ssrf-vectors';
 
 /** An attempted connect to a non-local range would take the connect timeout (10 s) to fail. */
 const REFUSAL_BOUND_MS = 5_000;
+/**
+ * A batch cell also waits in the scrape queue behind the other cells' jobs and polls for the
+ * result: on a loaded 2-core machine that took up to 6 s. Still under the 10 s a connect would cost.
+ */
+const QUEUED_REFUSAL_BOUND_MS = 9_000;
 const PUBLIC_LOOKING = '93.184.215.14';
 
 let trap: { port: number; connections: string[]; close(): Promise<void> };
@@ -193,8 +198,8 @@ describe('SSRF matrix (ALLOW_PRIVATE_TARGETS=false)', () => {
               `${c.endpoint} × ${c.vector.name}: got ${got.join(' ')}, want ${c.expected.join(' ')}`,
             );
           }
-          if (!c.vector.local && ms > REFUSAL_BOUND_MS)
-            slow.push(`${c.endpoint} × ${c.vector.name}: ${ms} ms`);
+          const bound = c.endpoint === 'batch' ? QUEUED_REFUSAL_BOUND_MS : REFUSAL_BOUND_MS;
+          if (!c.vector.local && ms > bound) slow.push(`${c.endpoint} × ${c.vector.name}: ${ms} ms`);
         }
       }),
     );
