@@ -1,4 +1,5 @@
-import { TimeoutError } from '@wcs/errors';
+import { type ServiceError, TimeoutError, toServiceError } from '@wcs/errors';
+import type { Job } from 'bullmq';
 import { z } from 'zod';
 
 /**
@@ -66,4 +67,41 @@ export interface JobContext {
 /** Time left before `deadlineAt` (Infinity without one), never below 0. */
 export function remainingMs(ctx: Pick<JobContext, 'deadlineAt'>, now = Date.now()): number {
   return ctx.deadlineAt === null ? Number.POSITIVE_INFINITY : Math.max(0, ctx.deadlineAt - now);
+}
+
+/** A retry with less of the budget than this left when it would start is not started. */
+export const MIN_ATTEMPT_MS = 1_000;
+
+/** BullMQ's wait before the next attempt (fixed, or exponential: delay × 2^(attempts made)). */
+export function nextBackoffMs(job: Pick<Job, 'opts' | 'attemptsMade'>): number {
+  const b = job.opts.backoff;
+  if (b === undefined) return 0;
+  if (typeof b === 'number') return b;
+  const delay = b.delay ?? 0;
+  return b.type === 'exponential' ? delay * 2 ** job.attemptsMade : delay;
+}
+
+/**
+ * After a failed attempt of a retried job (batch item, crawl page): 'retry' when the error is
+ * transient, attempts are left and the next attempt would start with at least MIN_ATTEMPT_MS of
+ * the budget; otherwise the error to record. Once the job's signal has fired (budget spent, cancel)
+ * a transient error becomes the signal's reason: a retry could not run, and rethrowing a
+ * "retryable" error then would fail the job in the queue without the failure being recorded.
+ */
+export function retryOrRecord(
+  err: ServiceError,
+  job: Pick<Job, 'opts' | 'attemptsMade'>,
+  ctx: JobContext,
+  describe: (attempts: number) => string,
+): ServiceError | 'retry' {
+  // A target's own answer (404, blocked, not HTML) is the outcome, even when it came at the deadline.
+  if (!err.retryable && err.code !== 'INTERNAL') return err;
+  if (ctx.signal.aborted) return toServiceError(ctx.signal.reason);
+  if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) return err;
+  if (remainingMs(ctx, Date.now() + nextBackoffMs(job)) < MIN_ATTEMPT_MS) {
+    return finalTimeout(
+      `${describe(job.attemptsMade + 1)}: its time budget across retries would run out before the next attempt (${err.message})`,
+    );
+  }
+  return 'retry';
 }

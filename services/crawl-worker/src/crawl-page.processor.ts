@@ -17,6 +17,7 @@ import {
   type PayloadOf,
   type QueueProducer,
   remainingMs,
+  retryOrRecord,
 } from '@wcs/queues';
 import type { Renderer, RenderResult } from '@wcs/renderer';
 import { documentFromPage, fetchPage } from '@wcs/scraper';
@@ -118,7 +119,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       if (!task) throw err;
       // `return await`: the finally below awaits, and a rejected promise returned unawaited from
       // here would sit unhandled meanwhile — Node kills the process for that.
-      return await handleError(deps, task, job, toServiceError(err));
+      return await handleError(deps, task, job, ctx, toServiceError(err));
     } finally {
       await deps.slots.release(host, pageId).catch(() => undefined);
     }
@@ -160,7 +161,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       await index(deps, task, data);
       return { pageId, status: 'done' };
     } catch (err) {
-      return handleError(deps, task, job, toServiceError(err));
+      return handleError(deps, task, job, ctx, toServiceError(err));
     }
   };
 }
@@ -214,10 +215,14 @@ async function handleError(
   deps: CrawlPageDeps,
   task: CrawlPageTask,
   job: Job,
-  se: ServiceError,
+  ctx: JobContext,
+  err: ServiceError,
 ): Promise<PageResult> {
-  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-  if ((se.retryable || se.code === 'INTERNAL') && !lastAttempt) throw se;
+  // Once the budget is spent a retry cannot run: the failure must be recorded now, or the page
+  // would stay `running` with its job failed in the queue (seen when the fetch's own timeout
+  // fired a moment before the budget's).
+  const se = retryOrRecord(err, job, ctx, (n) => `Crawl page gave up after ${n} attempt(s)`);
+  if (se === 'retry') throw err;
   const statusCode = typeof se.details?.statusCode === 'number' ? se.details.statusCode : null;
   await fail(deps, task, se.message, se.code, statusCode);
   await releaseSeeds(deps, task);

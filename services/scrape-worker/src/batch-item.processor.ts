@@ -2,7 +2,7 @@ import type { OutputFormat } from '@wcs/content';
 import type { BatchesRepository } from '@wcs/db';
 import { type ServiceError, toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
-import { finalTimeout, type Job, type JobContext, type PayloadOf, remainingMs } from '@wcs/queues';
+import { type Job, type JobContext, type PayloadOf, remainingMs, retryOrRecord } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
 import { scrapeDocument } from '@wcs/scraper';
 import type { DocumentIndexer } from './document-indexer';
@@ -11,12 +11,7 @@ import { logOwnFailure } from './scrape.processor';
 export interface BatchItemSettings {
   itemTimeoutMs: number;
   maxStarts: number;
-  /** Every attempt of an item shares this (the worker's `budgetMs` for the queue). */
-  budgetMs: number;
 }
-
-/** A retry with less time than this left before the item's deadline is not started. */
-const MIN_ATTEMPT_MS = 1_000;
 
 /**
  * `scrape-batch` jobs. The database is the source of truth: an item already finished is skipped
@@ -59,34 +54,16 @@ export function batchItemProcessor(
       return { itemId: item.itemId, status: 'done' };
     } catch (err) {
       logOwnFailure(deps.logger, item.url, err);
-      const se = outcome(toServiceError(ctx.signal.aborted ? ctx.signal.reason : err), job, ctx, s);
+      const se = retryOrRecord(
+        toServiceError(err),
+        job,
+        ctx,
+        (n) => `Batch item gave up after ${n} attempt(s)`,
+      );
       if (se === 'retry') throw toServiceError(err);
       deps.logger.debug({ itemId: item.itemId, code: se.code }, 'batch item failed');
       await deps.batches.failItem(item.itemId, { error: se.message, code: se.code });
       return { itemId: item.itemId, status: 'failed' };
     }
   };
-}
-
-/** 'retry' when another attempt is allowed and fits the budget; else the error the item fails with. */
-function outcome(se: ServiceError, job: Job, ctx: JobContext, s: BatchItemSettings): ServiceError | 'retry' {
-  const transient = se.retryable || se.code === 'INTERNAL';
-  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-  if (!transient || lastAttempt) return se;
-  if (remainingMs(ctx, Date.now() + nextBackoffMs(job)) < MIN_ATTEMPT_MS) {
-    return finalTimeout(
-      `Batch item gave up after ${job.attemptsMade + 1} attempt(s): its budget of ${s.budgetMs} ms ` +
-        `across retries would run out before the next one (${se.message})`,
-    );
-  }
-  return 'retry';
-}
-
-/** BullMQ's wait before the next attempt (fixed, or exponential: delay × 2^(attempts made)). */
-function nextBackoffMs(job: Job): number {
-  const b = job.opts.backoff;
-  if (b === undefined) return 0;
-  if (typeof b === 'number') return b;
-  const delay = b.delay ?? 0;
-  return b.type === 'exponential' ? delay * 2 ** job.attemptsMade : delay;
 }

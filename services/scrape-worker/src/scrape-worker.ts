@@ -34,9 +34,9 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
         {
           itemTimeoutMs: env.BATCH_ITEM_TIMEOUT_MS,
           maxStarts: env.BATCH_ITEM_MAX_STARTS,
-          budgetMs: itemBudgetMs,
         },
       ),
+      // Every attempt of an item shares this budget (the processor's ctx.deadlineAt).
       { budgetMs: itemBudgetMs },
     ),
   ];
