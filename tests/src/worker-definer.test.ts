@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { QueueProducer, waitForJob, workerDefiner } from '@wcs/queues';
-import { TEST_REDIS_URL } from './harness';
+import { TargetUnreachableError } from '@wcs/errors';
+import { type JobContext, QueueProducer, waitForJob, workerDefiner } from '@wcs/queues';
+import { pollUntil, TEST_REDIS_URL } from './harness';
 
 /** workerDefiner: one service's shared worker options, a queue's own concurrency. */
 describe('workerDefiner', () => {
@@ -49,5 +50,44 @@ describe('workerDefiner', () => {
       await producer.close();
     }
     expect(lines.filter((l) => l.startsWith('error'))).toEqual([]);
+  });
+
+  it('a retried job whose processor decided to retry just before its budget fired gets the next attempt, which records the outcome', async () => {
+    const define = workerDefiner(env, logger, { concurrency: 1 });
+    const seen: Array<{ attempt: number; abortedAtStart: boolean; code?: string }> = [];
+    const worker = define(
+      'scrape-batch',
+      async (_p, job, ctx?: JobContext) => {
+        const attempt = job.attemptsMade + 1;
+        if (!ctx) throw new Error('no job context');
+        seen.push({ attempt, abortedAtStart: ctx.signal.aborted });
+        if (ctx.signal.aborted) {
+          // What the batch and crawl processors do: record the deadline as the outcome.
+          seen[seen.length - 1]!.code = (ctx.signal.reason as { code?: string }).code;
+          return { itemId: 'i', status: 'failed' as const };
+        }
+        // Attempt 1 decides to retry (a transient error) at the very moment the budget fires.
+        await new Promise<void>((resolve) =>
+          ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
+        throw new TargetUnreachableError('connection reset');
+      },
+      { budgetMs: 300 },
+    );
+    const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX);
+    try {
+      await producer.enqueue(
+        'scrape-batch',
+        { batchId: 'b', itemId: 'i' },
+        { jobId: randomUUID(), backoff: 0 },
+      );
+      const final = await pollUntil(async () => seen.find((s) => s.attempt === 2), 15_000, 50);
+      expect(seen[0]).toEqual({ attempt: 1, abortedAtStart: false });
+      // Before: attempt 1 failed the job unrecoverably and nothing recorded the failure.
+      expect(final).toEqual({ attempt: 2, abortedAtStart: true, code: 'TIMEOUT' });
+    } finally {
+      await worker.close();
+      await producer.close();
+    }
   });
 });

@@ -113,13 +113,19 @@ export function defineWorker<N extends QueueName, R>(
       // A processor that moved its job to the delayed set (job.moveToDelayed) must throw
       // DelayedError itself, unwrapped, or BullMQ would count it as a failure.
       if (err instanceof DelayedError) throw err;
-      if (controller.signal.aborted) {
+      const se = toServiceError(err);
+      // A retried queue's processor that threw a transient error decided to retry before the abort
+      // landed (the abort came between its decision and here). Failing the job now would skip the
+      // outcome it records on its final attempt; the next attempt starts with the signal already
+      // aborted, and the processor records the failure then.
+      const processorRetry =
+        err !== controller.signal.reason && !(name in jobResults) && (se.retryable || se.code === 'INTERNAL');
+      if (controller.signal.aborted && !processorRetry) {
         // Deadline or cancel: retrying cannot help. The processor's own error wins when it is
         // one of ours (a clearer message); otherwise the abort reason says what happened.
         const reason = err instanceof ServiceError ? err : toServiceError(controller.signal.reason);
         throw new UnrecoverableError(encodeError(reason));
       }
-      const se = toServiceError(err);
       const encoded = encodeError(se);
       // Unknown failures (a DB hiccup, say) get the queue's bounded retries; target errors don't.
       if (!se.retryable && se.code !== 'INTERNAL') throw new UnrecoverableError(encoded);
