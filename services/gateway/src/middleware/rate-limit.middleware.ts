@@ -2,12 +2,7 @@ import { RateLimitedError } from '@wcs/errors';
 import type { NextFunction, Request, Response } from 'express';
 import type { GatewayDeps } from '../deps';
 import { authOf } from './auth.middleware';
-
-// INCR + PEXPIRE in one round trip, atomic; returns [count, ttlMs].
-const SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return { n, redis.call('PTTL', KEYS[1]) }`;
+import { countHit, fixedWindowKey } from './fixed-window';
 
 /** The Redis counter of a key's current fixed window (also read by GET /v1/account). */
 export function rateLimitKey(
@@ -15,8 +10,7 @@ export function rateLimitKey(
   windowMs: number,
   now = Date.now(),
 ): { key: string; window: number } {
-  const window = Math.floor(now / windowMs);
-  return { key: `wcs:rl:${keyId}:${window}`, window };
+  return fixedWindowKey(`wcs:rl:${keyId}`, windowMs, now);
 }
 
 /**
@@ -32,8 +26,7 @@ export function rateLimitMiddleware(deps: Pick<GatewayDeps, 'redis' | 'settings'
     let count: number;
     let ttlMs: number;
     try {
-      const out = (await deps.redis.eval(SCRIPT, 1, key, String(windowMs))) as [number, number];
-      [count, ttlMs] = out;
+      ({ count, ttlMs } = await countHit(deps.redis, key, windowMs));
     } catch (err) {
       deps.logger.warn({ err }, 'rate limiter unavailable; allowing request');
       return next();

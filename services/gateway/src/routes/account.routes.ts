@@ -4,6 +4,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
+import { peekCount } from '../middleware/fixed-window';
 import { rateLimitKey } from '../middleware/rate-limit.middleware';
 import type { accountResponse, ledgerResponse, usageResponse } from '../openapi/account.responses';
 import type { Body } from '../openapi/responses';
@@ -166,7 +167,7 @@ async function rateLimitWindow(
   const limit = deps.settings.rateLimits[plan];
   let used = 0;
   try {
-    used = Number((await deps.redis.get(key)) ?? 0);
+    used = await peekCount(deps.redis, key);
   } catch (err) {
     deps.logger.warn({ err }, 'rate limiter unavailable; headroom unknown');
   }

@@ -2,6 +2,7 @@ import { ForbiddenError, InternalError, RateLimitedError, UnauthorizedError } fr
 import express, { type Request, Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
+import { countHit, fixedWindowKey, peekCount } from '../middleware/fixed-window';
 import {
   clearSessionCookie,
   csrfTokenMatches,
@@ -20,12 +21,9 @@ const WINDOW_MS = 60_000;
 /** Failed sign-ins per client address and minute (Redis; allowed through when Redis is down). */
 async function failuresSoFar(deps: GatewayDeps, req: Request, add: boolean): Promise<number> {
   const scope = deps.settings.dashboard.throttleScope;
-  const key = `wcs:signin:${scope}:${req.ip ?? 'unknown'}:${Math.floor(Date.now() / WINDOW_MS)}`;
+  const { key } = fixedWindowKey(`wcs:signin:${scope}:${req.ip ?? 'unknown'}`, WINDOW_MS);
   try {
-    if (!add) return Number((await deps.redis.get(key)) ?? 0);
-    const n = await deps.redis.incr(key);
-    if (n === 1) await deps.redis.pexpire(key, WINDOW_MS);
-    return n;
+    return add ? (await countHit(deps.redis, key, WINDOW_MS)).count : await peekCount(deps.redis, key);
   } catch (err) {
     deps.logger.warn({ err }, 'sign-in limiter unavailable');
     return 0;
