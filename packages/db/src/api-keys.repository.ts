@@ -23,7 +23,7 @@ export class ApiKeysRepository {
   async create(
     accountId: string,
     i: { name?: string } = {},
-  ): Promise<{ keyId: string; apiKey: string; prefix: string }> {
+  ): Promise<{ keyId: string; apiKey: string; prefix: string; name: string | null; createdAt: Date }> {
     const account = isUuid(accountId)
       ? await this.db.prisma.account.findUnique({ where: { id: accountId }, select: { id: true } })
       : null;
@@ -32,9 +32,9 @@ export class ApiKeysRepository {
     const prefix = apiKeyPrefix(apiKey);
     const row = await this.db.prisma.apiKey.create({
       data: { accountId, name: i.name ?? null, prefix, keyHash: hashApiKey(apiKey) },
-      select: { id: true },
+      select: { id: true, name: true, createdAt: true },
     });
-    return { keyId: row.id, apiKey, prefix };
+    return { keyId: row.id, apiKey, prefix, name: row.name, createdAt: row.createdAt };
   }
 
   /**

@@ -45,15 +45,14 @@ export function keysRoutes(deps: GatewayDeps): Router {
     const auth = authOf(res);
     const body = parseBody(keyCreateBody, req.body);
     const created = await deps.apiKeys.create(auth.accountId, body.name ? { name: body.name } : {});
-    const info = (await deps.apiKeys.list(auth.accountId)).find((k) => k.keyId === created.keyId);
     res.status(201).json({
       success: true,
       data: {
         id: created.keyId,
         key: created.apiKey,
         prefix: created.prefix,
-        name: info?.name ?? null,
-        createdAt: (info?.createdAt ?? new Date()).toISOString(),
+        name: created.name,
+        createdAt: created.createdAt.toISOString(),
       },
     } satisfies Body<typeof keyCreateResponse>);
   });
