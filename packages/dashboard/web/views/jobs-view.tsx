@@ -1,4 +1,5 @@
 import { request } from '../api-client';
+import { NumCell } from '../components/num-cell';
 import { ScrollTable } from '../components/scroll-table';
 import { ErrorLine } from '../components/status-line';
 import { UrlText } from '../components/url-text';
@@ -63,15 +64,9 @@ export function JobsView() {
               <tr key={b.id} data-batch-id={b.id}>
                 <td class="mono">{b.id.slice(0, 8)}</td>
                 <td>{b.status}</td>
-                <td class="num" data-value={b.completed}>
-                  {formatNumber(b.completed)}
-                </td>
-                <td class="num" data-value={b.failed}>
-                  {formatNumber(b.failed)}
-                </td>
-                <td class="num" data-value={b.total}>
-                  {formatNumber(b.total)}
-                </td>
+                <NumCell value={b.completed} />
+                <NumCell value={b.failed} />
+                <NumCell value={b.total} />
                 <td class="num">{formatNumber(b.creditsUsed)}</td>
                 <td>{formatTime(b.createdAt)}</td>
                 <td>
@@ -108,15 +103,9 @@ export function JobsView() {
                   {c.status}
                   {c.stopReason ? ` (${c.stopReason})` : ''}
                 </td>
-                <td class="num" data-value={c.completed}>
-                  {formatNumber(c.completed)}
-                </td>
-                <td class="num" data-value={c.failed}>
-                  {formatNumber(c.failed)}
-                </td>
-                <td class="num" data-value={c.discovered}>
-                  {formatNumber(c.discovered)}
-                </td>
+                <NumCell value={c.completed} />
+                <NumCell value={c.failed} />
+                <NumCell value={c.discovered} />
                 <td class="num">{formatNumber(c.creditsUsed)}</td>
                 <td>{formatTime(c.createdAt)}</td>
                 <td>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { request } from '../api-client';
+import { NumCell } from '../components/num-cell';
 import { ScrollTable } from '../components/scroll-table';
 import { ErrorLine } from '../components/status-line';
 import { formatAmount, formatNumber, formatTime } from '../format';
@@ -92,13 +93,9 @@ export function LedgerView() {
               <tr key={row.id} data-id={row.id}>
                 <td>{formatTime(row.createdAt)}</td>
                 <td>{row.reason}</td>
-                <td class="num" data-value={row.amount}>
-                  {formatAmount(row.amount)}
-                </td>
+                <NumCell value={row.amount} text={formatAmount(row.amount)} />
                 <td class="mono">{row.reference ?? '—'}</td>
-                <td class="num" data-value={row.balanceAfter}>
-                  {formatNumber(row.balanceAfter)}
-                </td>
+                <NumCell value={row.balanceAfter} />
               </tr>
             ))}
           </tbody>

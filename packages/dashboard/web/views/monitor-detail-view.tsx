@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { errorMessage, getData, sendData } from '../api-client';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { NumCell } from '../components/num-cell';
 import { ScrollTable } from '../components/scroll-table';
 import { ErrorLine, StatusLine } from '../components/status-line';
 import { TextDiff } from '../components/text-diff';
@@ -160,9 +161,7 @@ function Deliveries({ deliveries }: { deliveries: WebhookDelivery[] }) {
             <tr key={d.changeId}>
               <td>{formatTime(d.attemptedAt)}</td>
               <td class="num">{d.statusCode ?? '—'}</td>
-              <td class="num" data-value={d.durationMs ?? undefined}>
-                {d.durationMs === null ? '—' : formatNumber(d.durationMs)}
-              </td>
+              <NumCell value={d.durationMs} />
               <td class="wrap">{d.error ?? '—'}</td>
             </tr>
           ))}

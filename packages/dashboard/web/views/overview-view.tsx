@@ -1,4 +1,5 @@
 import { getData } from '../api-client';
+import { NumCell } from '../components/num-cell';
 import { ScrollTable } from '../components/scroll-table';
 import { Stat } from '../components/stat';
 import { ErrorLine } from '../components/status-line';
@@ -92,13 +93,9 @@ function OverviewBody({ account, usage }: { account: Account; usage: Usage }) {
                 <tr key={day.date} data-date={day.date}>
                   <th scope="row">{day.date}</th>
                   {OPERATIONS.map((op) => (
-                    <td key={op} class="num" data-value={day[op]}>
-                      {formatNumber(day[op])}
-                    </td>
+                    <NumCell key={op} value={day[op]} />
                   ))}
-                  <td class="num" data-value={day.total}>
-                    {formatNumber(day.total)}
-                  </td>
+                  <NumCell value={day.total} />
                 </tr>
               ))}
             </tbody>
