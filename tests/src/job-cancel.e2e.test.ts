@@ -70,7 +70,12 @@ let target: Awaited<ReturnType<typeof startTarget>>;
 let account: TestAccount;
 let model: FakeLlmServer;
 
-const BATCH_ITEM_TIMEOUT_MS = 2_500;
+/**
+ * After a first attempt cut at this timeout and the 1 s backoff, the second must start with at
+ * least 1 s of the budget left (MIN_ATTEMPT_MS): 4 s leaves 3 s, so a loaded machine that ends the
+ * first attempt late still gets its second (2.5 s left only 1.5 s, and CI once saw 1 attempt).
+ */
+const BATCH_ITEM_TIMEOUT_MS = 4_000;
 /** RETRY_BUDGET_FACTOR (2) × the item timeout: docs/reliability/job-budgets.md. */
 const BATCH_ITEM_BUDGET_MS = 2 * BATCH_ITEM_TIMEOUT_MS;
 
@@ -266,7 +271,7 @@ describe('a job’s total time is bounded by its budget, retries included', () =
     expect(done.results[0]?.status).toBe('failed');
     expect(done.results[0]?.error).toMatch(/budget/);
     const attempts = target.visits.get('b1') ?? [];
-    // Two attempts of 2.5 s fit a 5 s budget with the 1 s backoff only because the second is cut.
+    // Two attempts of 4 s fit an 8 s budget with the 1 s backoff only because the second is cut.
     expect(attempts.length).toBe(2);
     // Every attempt's connection was closed, the last one by the budget.
     for (const a of attempts) expect(a.closedAt).toBeDefined();
