@@ -221,9 +221,11 @@ describe('monitors and webhooks', () => {
     const id = res.body.data.id as string;
     created.push({ auth: a.auth, id });
     // The baseline check runs at creation even for a daily monitor.
+    // A read while the next slot's check is in flight (daily = 48 s here, any offset) still shows
+    // the slot that just passed: wait for a read with no check in flight, as a client polling would.
     const baseline = await pollUntil(async () => {
       const d = await detail(a.auth, id);
-      return d.lastCheckAt ? d : undefined;
+      return d.lastCheckAt && Date.parse(d.nextCheckAt ?? '') > Date.now() ? d : undefined;
     }, 15_000);
     expect(baseline.changes).toEqual([]);
     expect(baseline.checks[0]?.hash).toMatch(/^[0-9a-f]{64}$/);
