@@ -187,6 +187,16 @@ export class TargetTooLargeError extends ServiceError {
     super(TargetTooLargeError.code, 502, message, o);
   }
 }
+/**
+ * A browser action (the `actions` page option) could not be done on the page: its selector matched
+ * nothing in time, its script threw, a key name is unknown. `details` names the action and its index.
+ */
+export class ActionFailedError extends ServiceError {
+  static readonly code = 'ACTION_FAILED';
+  constructor(message: string, o: Opts & { details: { action: string; index: number } }) {
+    super(ActionFailedError.code, 422, message, o);
+  }
+}
 /** Fetch, render or the whole job ran out of time. */
 export class TimeoutError extends ServiceError {
   static readonly code = 'TIMEOUT';

@@ -24,8 +24,15 @@ export const pageMetadata = z.strictObject({
   ogImage: z.string().nullable().optional(),
   author: z.string().nullable().optional(),
   publishedTime: z.string().nullable().optional(),
-  /** Search results served from the embedded index's stored copy: when that copy was made. */
+  /**
+   * When the stored copy this document was made from was fetched (ISO time): page-cache hits
+   * (`maxAge`) and search results served from the embedded index's stored copy.
+   */
   cachedAt: z.string().optional(),
+  /** `hit` when the page came from the page cache (`maxAge`), `miss` when it was fetched for a cacheable request. */
+  cacheState: z.enum(['hit', 'miss']).optional(),
+  /** The response's media type, e.g. `text/html`. */
+  contentType: z.string().optional(),
 });
 
 const structuredBlock = z.strictObject({
@@ -48,13 +55,34 @@ export const structuredDocument = z.strictObject({
   links: z.array(z.strictObject({ url: z.string(), text: z.string() })),
 });
 
-/** What a page becomes: the `data` object of scrape responses and batch results. */
+/** What the `actions` page option produced (Firecrawl's `data.actions`). */
+export const actionOutputs = z.strictObject({
+  /** URLs of the `screenshot` actions' PNGs, in action order (served like `screenshot`). */
+  screenshots: z.array(z.string()),
+  /** What each `executeJavascript` action returned, in action order. */
+  javascriptReturns: z.array(z.strictObject({ type: z.string(), value: z.unknown() })),
+});
+
+/**
+ * What a page becomes: the `data` object of scrape responses and batch results. Without `formats`
+ * it holds markdown, html and text (and json for format `json`); with `formats`, exactly the fields
+ * those formats name.
+ */
 export const scrapeDocument = z.strictObject({
-  markdown: z.string(),
-  html: z.string(),
-  text: z.string(),
+  markdown: z.string().optional(),
+  html: z.string().optional(),
+  text: z.string().optional(),
   /** Only when the format is `json`. */
   json: structuredDocument.optional(),
+  /** `rawHtml`: the page as the engine returned it (the browser's DOM after its actions), uncleaned. */
+  rawHtml: z.string().optional(),
+  /** `links`: every link of the page, absolute, de-duplicated, in page order. */
+  links: z.array(z.string()).optional(),
+  /** `images`: every image URL of the page, absolute, de-duplicated, in page order. */
+  images: z.array(z.string()).optional(),
+  /** `screenshot` / `screenshot@fullPage`: a URL of the PNG, served under the caller's key until it expires. */
+  screenshot: z.string().optional(),
+  actions: actionOutputs.optional(),
   metadata: pageMetadata,
   /**
    * Set when the page was cut before conversion (HTML, element, nesting, text-node or link caps

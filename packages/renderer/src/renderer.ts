@@ -7,6 +7,7 @@ import {
   TargetForbiddenError,
   TargetTooLargeError,
   TimeoutError,
+  ValidationError,
 } from '@wcs/errors';
 import { abortReason, HTML_TYPES } from '@wcs/net';
 import { BrowserEngine } from './browser-engine';
@@ -43,9 +44,26 @@ export function createRenderer(opts: RendererOptions): Renderer {
     return { ...result, elapsedMs: Date.now() - ctx.started };
   };
 
-  const renderWithin = async (req: RenderRequest, ctx: RenderContext): Promise<RenderResult> => {
+  // Rotated per request: each render takes the next upstream proxy (none configured = direct).
+  const proxies = opts.proxies ?? [];
+  let nextProxy = 0;
+  const pickProxy = (req: RenderRequest): RenderRequest => {
+    if (req.proxy === 'none' || proxies.length === 0) return req;
+    const proxy = proxies[nextProxy++ % proxies.length];
+    return { ...req, request: { ...req.request, proxy } };
+  };
+
+  const renderWithin = async (asked: RenderRequest, ctx: RenderContext): Promise<RenderResult> => {
+    const req = pickProxy(asked);
     const mode = req.engine ?? 'auto';
-    const wantsBrowser = mode === 'browser' || (mode === 'auto' && (req.waitForMs ?? 0) > 0);
+    const needsBrowser = (req.actions?.length ?? 0) > 0 || req.screenshot !== undefined;
+    if (needsBrowser && !opts.browser.enabled)
+      throw new ServiceUnavailableError(
+        'Browser rendering is disabled on this server: actions and screenshots need it',
+      );
+    if (needsBrowser && mode === 'fetch')
+      throw new ValidationError('Actions and screenshots need the browser: engine "fetch" cannot run them');
+    const wantsBrowser = mode === 'browser' || needsBrowser || (mode === 'auto' && (req.waitForMs ?? 0) > 0);
     if (wantsBrowser) {
       if (opts.browser.enabled) return run(browser(), req, ctx);
       if (mode === 'browser')

@@ -20,7 +20,44 @@ export interface RenderRequest {
    * until the page-options issue implements them there.
    */
   request?: RequestOptions;
+  /**
+   * 'default' (the default): the next of the configured proxies (`RendererOptions.proxies`, rotated
+   * per request), direct when none are configured; 'none': always direct.
+   */
+  proxy?: 'none' | 'default';
+  /** A mobile device: viewport, touch and user agent (browser); the mobile user agent (fetch). */
+  mobile?: boolean;
+  /** Accept-Language for both engines; the browser's locale and timezone too. */
+  location?: RenderLocation;
+  /** Browser only (implies the browser): run in order after the load; the content is taken after the last. */
+  actions?: BrowserAction[];
+  /** Browser only (implies the browser): a PNG of the viewport or the whole page, after the actions. */
+  screenshot?: 'viewport' | 'fullPage';
   signal?: AbortSignal;
+}
+
+/** `location` of the page options: ISO country code and BCP 47 languages in preference order. */
+export interface RenderLocation {
+  country: string;
+  languages?: string[];
+}
+
+/** One browser action (the `actions` page option; validated by @wcs/queues' pageAction schema). */
+export type BrowserAction =
+  | { type: 'wait'; milliseconds?: number; selector?: string }
+  | { type: 'click'; selector: string; all?: boolean }
+  | { type: 'write'; text: string }
+  | { type: 'press'; key: string }
+  | { type: 'scroll'; direction?: 'up' | 'down'; selector?: string }
+  | { type: 'executeJavascript'; script: string }
+  | { type: 'screenshot'; fullPage?: boolean };
+
+/** What the actions produced, in action order per kind. */
+export interface ActionOutputs {
+  /** PNGs of the `screenshot` actions. */
+  screenshots: Buffer[];
+  /** The value each `executeJavascript` returned (JSON-serialisable; `type` is its typeof). */
+  javascriptReturns: { type: string; value: unknown }[];
 }
 
 export interface RenderResult {
@@ -36,6 +73,10 @@ export interface RenderResult {
   /** Every redirect target in order (the last one equals finalUrl); empty when not redirected. */
   redirects: string[];
   elapsedMs: number;
+  /** PNG, when `screenshot` was asked for. */
+  screenshot?: Buffer;
+  /** When `actions` ran. */
+  actions?: ActionOutputs;
 }
 
 export interface RendererLogger {
@@ -50,6 +91,8 @@ export interface RendererOptions {
   maxBodyBytes: number;
   maxRedirects: number;
   userAgent: string;
+  /** Upstream proxies (http://, https://, socks5://, with credentials), rotated per request; empty = direct. */
+  proxies?: string[];
   browser: {
     enabled: boolean;
     executablePath: string;

@@ -52,7 +52,7 @@ describe('ContentPool', () => {
     const out = await pool.run(task(build(), { links: true }));
     expect(Date.now() - started).toBeLessThan(BUDGET_MS);
     expect(out.data.warning).toMatch(warning);
-    expect(out.data.markdown.length).toBeGreaterThan(0);
+    expect(out.data.markdown?.length).toBeGreaterThan(0);
     expect((process.memoryUsage().rss - rssBefore) / 2 ** 20).toBeLessThan(RSS_GROWTH_BOUND_MB);
   });
 

@@ -7,7 +7,7 @@
 import { type OutputFormat, type PageLinks, processDocument } from '@wcs/content';
 import { type ExtractedLink, identifyUrl } from '@wcs/discovery';
 import { encodeError } from '@wcs/errors';
-import type { DocumentData } from '@wcs/queues';
+import type { DocumentData, PageFormat } from '@wcs/queues';
 
 export interface ContentTask {
   body: string;
@@ -21,6 +21,16 @@ export interface ContentTask {
   onlyMainContent: boolean;
   /** Return the page's links too (crawl pages, map). */
   links: boolean;
+  /**
+   * The `formats` page option: data holds exactly the fields these name (`rawHtml` = `body`;
+   * `links`/`images` = the page's absolute URLs; screenshots are added by the caller). Absent:
+   * markdown, html and text (+ json for format `json`), as before.
+   */
+  formats?: PageFormat[];
+  /** CSS selectors: keep only these elements (and what they contain) before the main-content step. */
+  includeTags?: string[];
+  /** CSS selectors: remove these elements before the main-content step. */
+  excludeTags?: string[];
 }
 
 export type ContentTaskResult =

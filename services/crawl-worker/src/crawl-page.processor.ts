@@ -251,7 +251,7 @@ async function index(deps: CrawlPageDeps, task: CrawlPageTask, data: DocumentDat
       title: typeof meta.title === 'string' ? meta.title : null,
       description: typeof meta.description === 'string' ? meta.description : null,
       language: typeof meta.language === 'string' ? meta.language : null,
-      markdown: data.markdown,
+      markdown: data.markdown ?? '',
     });
   } catch (err) {
     deps.logger.warn({ err, url: task.url }, 'indexing a crawled page failed');

@@ -71,7 +71,7 @@ export async function runExtract(
         url: typeof meta.finalUrl === 'string' ? meta.finalUrl : p.url,
         title: meta.title,
         description: typeof meta.description === 'string' ? meta.description : null,
-        markdown: page.data.markdown,
+        markdown: page.data.markdown ?? '',
       },
       inputTokenBudget: settings.inputTokenBudget,
       maxTokens: settings.maxTokens,

@@ -66,7 +66,7 @@ export function monitorCheckProcessor(deps: MonitorCheckDeps, opts: { timeoutMs:
         timeoutMs: Math.max(1, Math.min(opts.timeoutMs, ctx ? remainingMs(ctx) : opts.timeoutMs)),
         ...(ctx ? { signal: ctx.signal } : {}),
       });
-      markdown = doc.data.markdown;
+      markdown = doc.data.markdown ?? '';
     } catch (err) {
       const se = toServiceError(err);
       await deps.monitors.recordFailedCheck(m.id, se.message, se.code, next);

@@ -18,7 +18,8 @@ export function createDocumentIndexer(deps: {
   return async (accountId, data) => {
     const m = data.metadata;
     const url = str(m.finalUrl) ?? m.sourceURL;
-    if (!data.markdown.trim() && !str(m.title)) return;
+    // A document asked for without markdown (`formats`) is not indexed: search serves markdown.
+    if (data.markdown === undefined || (!data.markdown.trim() && !str(m.title))) return;
     try {
       await deps.documents.upsert({
         accountId,

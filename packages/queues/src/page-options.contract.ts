@@ -1,0 +1,170 @@
+import { z } from 'zod';
+
+/**
+ * Page options (issue 14): how a page is fetched and what its document holds, in one schema shared
+ * by every feature that fetches pages (scrape, batch items, crawl `scrapeOptions`, extract,
+ * monitors) and by the job payloads and rows that carry them to the workers. Names follow the
+ * closest peer (Firecrawl v2) so users carry them over unchanged.
+ *
+ * The options split in two parts that travel differently:
+ * - `PageSecrets` (headers, cookies inside them, actions — which may `write` a password): never in
+ *   a job payload in clear (`job-secrets.ts` seals them for interactive jobs; batch, crawl and
+ *   monitor rows hold them only while the job lives) and never logged.
+ * - `PageOptions` (everything else): plain data in payloads and rows.
+ */
+
+/** Every format a document can hold. `screenshot@fullPage` is a screenshot of the whole page. */
+export const pageFormat = z.enum([
+  'markdown',
+  'html',
+  'rawHtml',
+  'text',
+  'json',
+  'links',
+  'images',
+  'screenshot',
+  'screenshot@fullPage',
+]);
+export type PageFormat = z.infer<typeof pageFormat>;
+
+export const MAX_ACTIONS = 50;
+/** Sum of every `wait` action's milliseconds (selector waits count their own timeout). */
+export const MAX_ACTIONS_WAIT_MS = 60_000;
+/** How long an action waits for its selector before it fails (bounded by the render budget too). */
+export const ACTION_SELECTOR_TIMEOUT_MS = 5_000;
+export const MAX_HEADERS = 50;
+/** Bytes of all header names and values together (a browser sends ~8 KiB at most per request). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+export const MAX_TAG_SELECTORS = 50;
+export const MAX_SELECTOR_CHARS = 500;
+export const MAX_SCRIPT_CHARS = 100_000;
+export const MAX_WRITE_CHARS = 10_000;
+
+const selector = z.string().min(1).max(MAX_SELECTOR_CHARS);
+
+export const pageAction = z.discriminatedUnion('type', [
+  z
+    .strictObject({
+      type: z.literal('wait'),
+      milliseconds: z.number().int().min(1).max(MAX_ACTIONS_WAIT_MS).optional(),
+      selector: selector.optional(),
+    })
+    .refine((a) => (a.milliseconds === undefined) !== (a.selector === undefined), {
+      message: 'needs exactly one of milliseconds or selector',
+    }),
+  z.strictObject({ type: z.literal('click'), selector, all: z.boolean().default(false) }),
+  z.strictObject({ type: z.literal('write'), text: z.string().max(MAX_WRITE_CHARS) }),
+  z.strictObject({ type: z.literal('press'), key: z.string().min(1).max(50) }),
+  z.strictObject({
+    type: z.literal('scroll'),
+    direction: z.enum(['up', 'down']).default('down'),
+    selector: selector.optional(),
+  }),
+  z.strictObject({ type: z.literal('executeJavascript'), script: z.string().min(1).max(MAX_SCRIPT_CHARS) }),
+  z.strictObject({ type: z.literal('screenshot'), fullPage: z.boolean().default(false) }),
+]);
+export type PageAction = z.infer<typeof pageAction>;
+
+export const pageActions = z
+  .array(pageAction)
+  .max(MAX_ACTIONS, `at most ${MAX_ACTIONS} actions`)
+  .refine(
+    (actions) =>
+      actions.reduce((ms, a) => ms + (a.type === 'wait' ? (a.milliseconds ?? 0) : 0), 0) <=
+      MAX_ACTIONS_WAIT_MS,
+    { message: `the wait actions add up to more than ${MAX_ACTIONS_WAIT_MS} ms` },
+  );
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+export const pageHeaders = z
+  .record(
+    z.string().regex(HEADER_NAME, 'header names are HTTP tokens'),
+    z.string().refine((v) => !/[\r\n\0]/.test(v), 'header values cannot hold CR, LF or NUL'),
+  )
+  .refine((h) => Object.keys(h).length <= MAX_HEADERS, { message: `at most ${MAX_HEADERS} headers` })
+  .refine((h) => Object.entries(h).reduce((n, [k, v]) => n + k.length + v.length, 0) <= MAX_HEADER_BYTES, {
+    message: `headers add up to more than ${MAX_HEADER_BYTES} bytes`,
+  });
+
+export const pageLocation = z.strictObject({
+  /** ISO 3166-1 alpha-2, e.g. "DE". Default "US". */
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'is an ISO 3166-1 alpha-2 code such as "DE"')
+    .transform((c) => c.toUpperCase())
+    .default('US'),
+  /** BCP 47 tags in preference order, e.g. ["de-DE", "en"]. Default: the country's main language. */
+  languages: z
+    .array(z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'are BCP 47 tags such as "de-DE"'))
+    .min(1)
+    .max(10)
+    .optional(),
+});
+export type PageLocation = z.infer<typeof pageLocation>;
+
+const tagSelectors = z.array(selector).max(MAX_TAG_SELECTORS);
+
+/**
+ * The request-body fields (scrape, batch, crawl `scrapeOptions`, extract, monitors). The routes
+ * spread `pageOptionFields` into their strict bodies (and pick what makes sense for them).
+ */
+export const pageOptionFields = {
+  headers: pageHeaders.optional(),
+  formats: z.array(pageFormat).min(1).max(pageFormat.options.length).optional(),
+  actions: pageActions.optional(),
+  mobile: z.boolean().optional(),
+  location: pageLocation.optional(),
+  includeTags: tagSelectors.optional(),
+  excludeTags: tagSelectors.optional(),
+  proxy: z.enum(['none', 'default']).optional(),
+  maxAge: z
+    .number()
+    .int()
+    .min(0)
+    .max(365 * 24 * 3600 * 1000)
+    .optional(),
+};
+
+/** The non-secret options, as payloads and rows carry them. */
+export const pageOptions = z.strictObject({
+  formats: pageOptionFields.formats,
+  mobile: pageOptionFields.mobile,
+  location: pageOptionFields.location,
+  includeTags: pageOptionFields.includeTags,
+  excludeTags: pageOptionFields.excludeTags,
+  proxy: pageOptionFields.proxy,
+  maxAge: pageOptionFields.maxAge,
+});
+export type PageOptions = z.infer<typeof pageOptions>;
+
+/** The secret options: sealed in job payloads, kept in rows only while the job lives, never logged. */
+export const pageSecrets = z.strictObject({
+  headers: pageOptionFields.headers,
+  actions: pageOptionFields.actions,
+});
+export type PageSecrets = z.infer<typeof pageSecrets>;
+
+/** Split a validated body's page options into the plain and the secret part (undefined fields left out). */
+export function splitPageOptions(body: Partial<PageOptions & PageSecrets>): {
+  options: PageOptions;
+  secrets: PageSecrets | undefined;
+} {
+  const { headers, actions, formats, mobile, location, includeTags, excludeTags, proxy, maxAge } = body;
+  const options: PageOptions = strip({ formats, mobile, location, includeTags, excludeTags, proxy, maxAge });
+  const secrets: PageSecrets = strip({ headers, actions });
+  return { options, secrets: Object.keys(secrets).length > 0 ? secrets : undefined };
+}
+
+function strip<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Formats that need the browser (a screenshot). */
+export function wantsScreenshot(
+  formats: readonly PageFormat[] | undefined,
+): 'viewport' | 'fullPage' | undefined {
+  if (formats?.includes('screenshot@fullPage')) return 'fullPage';
+  if (formats?.includes('screenshot')) return 'viewport';
+  return undefined;
+}
