@@ -137,10 +137,13 @@ export class BrowserEngine implements Engine {
 
   async render(req: RenderRequest, ctx: RenderContext): Promise<RenderResult> {
     const target = parseTargetUrl(req.url).href;
-    const { cookies, proxy } = req.request ?? {};
-    if (proxy || (cookies && Object.keys(cookies).length > 0))
-      throw new ServiceUnavailableError('Cookies and proxies are not supported by the browser engine yet');
     const slot = await this.pool.acquire(ctx.signal);
+    try {
+      this.pool.useUpstream(slot, req.request?.proxy);
+    } catch (err) {
+      void this.pool.release(slot, false).catch(() => undefined);
+      throw err;
+    }
     const lease: Lease = { blocked: 0 };
     const leasedAt = Date.now();
     this.leases.set(slot, lease);

@@ -112,6 +112,14 @@ export class BrowserPool {
     });
   }
 
+  /**
+   * Route the slot's connections through this upstream proxy until the next call (undefined =
+   * direct). Called by the engine right after `acquire`, before the slot makes any request.
+   */
+  useUpstream(_slot: BrowserSlot, proxyUrl: string | undefined): void {
+    if (proxyUrl) throw new ServiceUnavailableError('Upstream proxies are not wired into the browser yet');
+  }
+
   /** Return a slot; `broken` (or too many uses) closes it and lets a waiter get a fresh one. */
   async release(slot: BrowserSlot, broken: boolean): Promise<void> {
     this.busy.delete(slot);
