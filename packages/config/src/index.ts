@@ -5,5 +5,6 @@ export * from './discovery.env';
 export * from './extract.env';
 export * from './load-env';
 export * from './monitor.env';
+export * from './page-store.env';
 export * from './schemas';
 export * from './search.env';
