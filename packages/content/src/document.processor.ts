@@ -5,11 +5,13 @@ import { escapeText } from 'entities';
 import { findFirst, isElement, parseHtml, setChildren } from './dom.util';
 import { serializeHtml } from './html.serializer';
 import { type ContentCuts, MAX_HTML_CHARS, stripHeavyBlocks, warningFor } from './input-caps';
-import { extractMainContent, extractWholeBody } from './main-content.extractor';
+import { type ExtractResult, extractMainContent, extractWholeBody } from './main-content.extractor';
 import { BlockRenderer, codeFence } from './markdown.serializer';
 import { extractMetadata, fallbackText, type PageHints } from './metadata.extractor';
+import { collectPageImages } from './page-images';
 import { collectPageLinks } from './page-links';
 import { buildStructured } from './structured.serializer';
+import { applyTagFilter, compileTagFilter, type TagFilter } from './tag-filter';
 import type { ContentMetadata, OutputFormat, ProcessedContent, ProcessOptions, RawDocument } from './types';
 import { UrlResolver } from './url.util';
 
@@ -60,11 +62,14 @@ function emptyMetadata(opts: ProcessOptions): ContentMetadata {
  * HTML -> main content. A failure inside the pipeline is our bug, not an empty page: it is a
  * ContentProcessingError (code CONTENT_PROCESSING_FAILED, cause attached), so the job fails, the
  * caller is refunded and the worker logs the URL, instead of an empty document being billed.
+ * An invalid `includeTags` / `excludeTags` selector is the caller's: a ValidationError naming it.
  */
 export function processHtml(html: string, opts: ProcessOptions): ProcessedContent {
   const formats = new Set(opts.formats ?? DEFAULT_FORMATS);
+  // Outside the try: an invalid selector is the caller's ValidationError, not our failure.
+  const filter = compileTagFilter(opts);
   try {
-    return run(typeof html === 'string' ? html : String(html ?? ''), opts, formats);
+    return run(typeof html === 'string' ? html : String(html ?? ''), opts, formats, filter);
   } catch (err) {
     throw new ContentProcessingError(opts.url, { cause: err });
   }
@@ -86,15 +91,23 @@ function boundInput(html: string, cuts: ContentCuts): string {
   return lean.slice(0, MAX_HTML_CHARS);
 }
 
-function run(input: string, opts: ProcessOptions, formats: Set<OutputFormat>): ProcessedContent {
+function run(
+  input: string,
+  opts: ProcessOptions,
+  formats: Set<OutputFormat>,
+  filter: TagFilter | undefined,
+): ProcessedContent {
   const cuts: ContentCuts = {};
   const html = boundInput(input, cuts);
   const doc = parseHtml(html, cuts);
-  // Read before extraction: the cleaners below remove navigation, where many links live.
+  // Read before extraction and tag filtering: the `links` / `images` formats list the whole page,
+  // and the cleaners below remove navigation, where many links live.
   const links = opts.links ? collectPageLinks(doc, cuts) : undefined;
   const baseEl = findFirst(doc, 'base');
   const resolver = new UrlResolver(opts.url, baseEl?.attribs.href);
+  const images = opts.images ? collectPageImages(doc, resolver, cuts) : undefined;
   const hints: PageHints = { product: false };
+  // Metadata reads the whole page (mostly <head>): the tag options shape the content only.
   const metadata = extractMetadata({
     hints,
     doc,
@@ -103,18 +116,56 @@ function run(input: string, opts: ProcessOptions, formats: Set<OutputFormat>): P
     sourceUrl: opts.sourceUrl,
     statusCode: opts.statusCode,
   });
+  const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
+  // Only links/images asked for (formats: []): no content step at all.
+  if (formats.size > 0) {
+    const { root, stats } = contentRoot(html, doc, hints, opts, filter);
+    if (formats.has('markdown'))
+      out.markdown = new BlockRenderer({ resolver, stats, markdown: true }).render(root);
+    const textRenderer = new BlockRenderer({ resolver, stats, markdown: false });
+    if (formats.has('text')) out.text = textRenderer.render(root);
+    if (formats.has('html')) out.html = serializeHtml(root, resolver);
+    if (formats.has('json')) out.json = buildStructured(root, metadata, resolver, textRenderer);
+  }
+  if (links) out.links = links;
+  if (images) out.images = images;
+  const warning = warningFor(cuts);
+  if (warning) out.warning = warning;
+  return out;
+}
+
+/** The page body, with the tag options applied when there are some. */
+function filteredBody(doc: Document, filter: TagFilter | undefined): Element {
+  const body = bodyOf(doc);
+  if (filter) applyTagFilter(body, filter);
+  return body;
+}
+
+/** Main content (or the whole body) of the parsed page, as the root the serializers render. */
+function contentRoot(
+  html: string,
+  doc: Document,
+  hints: PageHints,
+  opts: ProcessOptions,
+  filter: TagFilter | undefined,
+): Pick<ExtractResult, 'root' | 'stats'> {
+  // The metadata walk's headings predate the filter: they may name removed ones.
+  if (filter) hints.headings = undefined;
   const extract = opts.onlyMainContent === false ? extractWholeBody : extractMainContent;
-  let { root, stats, pageText } = extract(bodyOf(doc), hints);
+  let { root, stats, pageText } = extract(filteredBody(doc, filter), hints);
   if (pageText < 2000 && noscriptChars(html) > Math.max(2000, pageText * 2)) {
     // Client-rendered pages (Discourse, some shops) ship their content for no-JS readers in
     // <noscript>: read it as ordinary markup when the page shows almost nothing else.
-    const retry = extract(bodyOf(parseHtml(html.replace(NOSCRIPT_TAG, '<$1div'))), {
+    const retry = extract(filteredBody(parseHtml(html.replace(NOSCRIPT_TAG, '<$1div')), filter), {
       ...hints,
       headings: undefined,
     });
     if (retry.pageText > pageText * 1.5) ({ root, stats, pageText } = retry);
   }
+  // With tag options, what they select is the content, even when it is little or nothing (the
+  // JSON-LD body would bring back what they left out).
   if (
+    !filter &&
     opts.onlyMainContent !== false &&
     pageText < MIN_EXTRACTED &&
     (stats.get(root)?.text ?? 0) < MIN_EXTRACTED
@@ -122,17 +173,7 @@ function run(input: string, opts: ProcessOptions, formats: Set<OutputFormat>): P
     const fallback = fallbackRoot(fallbackText(doc));
     if (fallback) root = fallback;
   }
-  const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
-  if (formats.has('markdown'))
-    out.markdown = new BlockRenderer({ resolver, stats, markdown: true }).render(root);
-  const textRenderer = new BlockRenderer({ resolver, stats, markdown: false });
-  if (formats.has('text')) out.text = textRenderer.render(root);
-  if (formats.has('html')) out.html = serializeHtml(root, resolver);
-  if (formats.has('json')) out.json = buildStructured(root, metadata, resolver, textRenderer);
-  if (links) out.links = links;
-  const warning = warningFor(cuts);
-  if (warning) out.warning = warning;
-  return out;
+  return { root, stats };
 }
 
 /** Below this many characters of visible text, a page is treated as carrying none. */
@@ -182,6 +223,7 @@ export function processDocument(
   const isJson = type === 'application/json' || type.endsWith('+json') || type === 'text/json';
   const isText = type.startsWith('text/') && type !== 'text/html';
   if (!isJson && !isText) return processHtml(body, full);
+  compileTagFilter(full); // no elements to filter, but a bad selector fails alike for every type
   const cuts: ContentCuts = { html: body.length > MAX_HTML_CHARS };
   let text = (cuts.html ? body.slice(0, MAX_HTML_CHARS) : body).replace(/\r\n?/g, '\n');
   let markdown = text;

@@ -4,12 +4,15 @@ export {
   type ContentCuts,
   MAX_ELEMENTS,
   MAX_HTML_CHARS,
+  MAX_PAGE_IMAGES,
   MAX_PAGE_LINKS,
   MAX_TEXT_NODE_CHARS,
   warningFor,
 } from './input-caps';
 export { cleanMarkdownForHash } from './markdown-hash.normalizer';
-export type { PageLinks, RawPageLink } from './page-links';
+export { firstSrcsetCandidate } from './page-images';
+export { type PageLinks, pageLinkUrls, type RawPageLink } from './page-links';
+export { findInvalidSelector } from './tag-filter';
 export type {
   BlockType,
   ContentMetadata,

@@ -74,9 +74,9 @@ describe('input caps and the warning of a cut page', () => {
     const out = processHtml(html, { url, links: true, formats: ['markdown'] });
     const links = out.links!;
     expect(links.baseHref).toBe('/docs/');
-    expect(links.links[0]).toEqual({ href: 'p2', text: '', nofollow: false });
-    expect(links.links[1]).toEqual({ href: 'a', text: 'A text', nofollow: false });
-    expect(links.links[2]).toEqual({ href: 'b', text: 'B', nofollow: true });
+    expect(links.links[0]).toEqual({ href: 'p2', text: '', nofollow: false, tag: 'link' });
+    expect(links.links[1]).toEqual({ href: 'a', text: 'A text', nofollow: false, tag: 'a' });
+    expect(links.links[2]).toEqual({ href: 'b', text: 'B', nofollow: true, tag: 'a' });
     expect(links.links.length).toBe(MAX_PAGE_LINKS);
     expect(out.warning).toMatch(/links beyond 20000 were not followed/);
   });

@@ -13,6 +13,8 @@ export const MAX_ELEMENTS = 100_000;
 export const MAX_TEXT_NODE_CHARS = 1_000_000;
 /** Links returned for crawling/mapping from one page. */
 export const MAX_PAGE_LINKS = 20_000;
+/** Image URLs listed for the `images` format from one page. */
+export const MAX_PAGE_IMAGES = 20_000;
 
 /** What was cut while reading one page (each flag is one sentence of the warning). */
 export interface ContentCuts {
@@ -21,6 +23,7 @@ export interface ContentCuts {
   depth?: boolean;
   textNode?: boolean;
   links?: boolean;
+  images?: boolean;
 }
 
 /** The document's `warning` for a cut page, undefined when nothing was cut. */
@@ -31,6 +34,7 @@ export function warningFor(cuts: ContentCuts): string | undefined {
   if (cuts.depth) parts.push('nesting too deep was flattened');
   if (cuts.textNode) parts.push(`text nodes were cut at ${MAX_TEXT_NODE_CHARS} characters`);
   if (cuts.links) parts.push(`links beyond ${MAX_PAGE_LINKS} were not followed`);
+  if (cuts.images) parts.push(`images beyond ${MAX_PAGE_IMAGES} were not listed`);
   return parts.length > 0 ? `Page content was cut: ${parts.join('; ')}.` : undefined;
 }
 

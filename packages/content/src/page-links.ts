@@ -7,11 +7,14 @@
 import type { ChildNode, Document } from 'domhandler';
 import { isElement, textOf } from './dom.util';
 import { type ContentCuts, MAX_PAGE_LINKS } from './input-caps';
+import { UrlResolver } from './url.util';
 
 export interface RawPageLink {
   href: string;
   text: string;
   nofollow: boolean;
+  /** The element it came from: the `links` format lists only <a>. */
+  tag: 'a' | 'area' | 'link';
 }
 
 export interface PageLinks {
@@ -46,7 +49,7 @@ export function collectPageLinks(doc: Document, cuts: ContentCuts): PageLinks {
           break;
         }
         const text = name === 'a' ? textOf(n).slice(0, MAX_TEXT) : '';
-        links.push({ href, text, nofollow: relTokens(n.attribs.rel).has('nofollow') });
+        links.push({ href, text, nofollow: relTokens(n.attribs.rel).has('nofollow'), tag: name });
       }
     } else if (name === 'link') {
       const rel = relTokens(n.attribs.rel);
@@ -54,9 +57,27 @@ export function collectPageLinks(doc: Document, cuts: ContentCuts): PageLinks {
         rel.has('next') || rel.has('prev') || (rel.has('alternate') && n.attribs.hreflang !== undefined);
       const href = n.attribs.href?.trim();
       if (wanted && href && href.length <= MAX_HREF && links.length < MAX_PAGE_LINKS)
-        links.push({ href, text: '', nofollow: false });
+        links.push({ href, text: '', nofollow: false, tag: 'link' });
     }
     for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
   }
   return { baseHref, links };
+}
+
+const HTTP = /^https?:/i;
+
+/**
+ * The `links` format: the page's <a href> targets, resolved against <base href> then `pageUrl`,
+ * http(s) only, de-duplicated (exact absolute URL, fragment kept), in document order. Fragment-only
+ * hrefs ("#top") were never collected: they point back at the page itself.
+ */
+export function pageLinkUrls(found: PageLinks, pageUrl: string): string[] {
+  const resolver = new UrlResolver(pageUrl, found.baseHref);
+  const seen = new Set<string>();
+  for (const l of found.links) {
+    if (l.tag !== 'a') continue;
+    const url = resolver.resolve(l.href);
+    if (url && HTTP.test(url)) seen.add(url);
+  }
+  return [...seen];
 }

@@ -16,6 +16,15 @@ export interface ProcessOptions {
   sourceUrl?: string;
   /** Also return the page's links (from the same parse), for the crawler and map. */
   links?: boolean;
+  /** Also return the page's image URLs (the `images` format); HTML only. */
+  images?: boolean;
+  /**
+   * CSS selectors: keep only these elements (and what they hold) as the page body before the
+   * main-content step (or the whole-body step with onlyMainContent: false). No match: empty content.
+   */
+  includeTags?: string[];
+  /** CSS selectors: remove these elements from the page body before the main-content step. */
+  excludeTags?: string[];
 }
 
 export interface ContentMetadata {
@@ -63,6 +72,8 @@ export interface ProcessedContent {
   warning?: string;
   /** Only with `links: true`, and only for HTML. */
   links?: PageLinks;
+  /** Only with `images: true`, and only for HTML: absolute http(s) image URLs, page order. */
+  images?: string[];
 }
 
 export interface RawDocument {
