@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EngineName, RenderLocation } from '@wcs/renderer';
+import type { EngineName, RenderRequest } from '@wcs/renderer';
 
 /**
  * What changes the bytes a fetch brings back. Formats, tag filters and onlyMainContent are applied
@@ -11,7 +11,7 @@ export interface PageCacheKeyInput {
   engine?: 'auto' | EngineName;
   waitForMs?: number;
   mobile?: boolean;
-  location?: RenderLocation;
+  location?: RenderRequest['location'];
   proxy?: 'none' | 'default';
 }
 
