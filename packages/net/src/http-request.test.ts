@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import {
   DnsResolutionError,
-  ServiceUnavailableError,
   TargetForbiddenError,
   TargetTooLargeError,
   TargetUnreachableError,
@@ -389,10 +388,18 @@ describe('openUrl / readBody', () => {
       expect(echo.headers.cookie).toBeUndefined();
     });
 
-    it('refuses a per-request proxy (reserved, not implemented) instead of going direct', async () => {
-      await expect(
-        openUrl(`${server.url}/ok`, { ...base, dispatcher: agent, request: { proxy: 'http://proxy:3128' } }),
-      ).rejects.toBeInstanceOf(ServiceUnavailableError);
+    it('sends a request with a proxy through it, never direct (a dead proxy fails, naming only host:port)', async () => {
+      const hitsBefore = server.hits.length;
+      const err = await openUrl(`${server.url}/ok`, {
+        ...base,
+        dispatcher: agent,
+        isForbidden: onlyLoopback1,
+        request: { proxy: 'http://user:s3cret@127.0.0.1:1' },
+      }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TargetUnreachableError);
+      expect((err as Error).message).toBe('Could not connect to proxy 127.0.0.1:1 (ECONNREFUSED)');
+      expect(JSON.stringify(err)).not.toContain('s3cret');
+      expect(server.hits.length).toBe(hitsBefore);
     });
   });
 });

@@ -4,26 +4,30 @@
  * when `isForbidden` is given, and always at connect time through a dispatcher from
  * address-policy.ts), redirects (followed by hand, at most `maxRedirects`; or `manual`), the total
  * time budget, Content-Encoding (gzip/deflate/br, plus gzip by magic bytes on request), byte caps
- * counted after decompression, the default user agent and typed errors from @wcs/errors.
+ * counted after decompression, the default user agent and typed errors from @wcs/errors. With
+ * `request.proxy` every connection goes through that upstream proxy (proxy-dispatcher.ts); the
+ * target is still resolved and checked before the proxy is asked.
  */
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import {
   InvalidUrlError,
-  ServiceUnavailableError,
   TargetTooLargeError,
   TimeoutError,
   TooManyRedirectsError,
   UnsupportedContentTypeError,
 } from '@wcs/errors';
 import type { Dispatcher } from 'undici';
-import { type AddressPolicy, bareHost, checkUrl } from './address-policy';
+import { type AddressPolicy, bareHost, checkUrl, isForbiddenAddress } from './address-policy';
 import { mimeTypeOf, REDIRECT_STATUSES } from './http-constants';
 import { abortReason, mapNetworkError } from './network-errors';
+import { createProxyDispatcher, type ProxyDispatchers } from './proxy-dispatcher';
 
 export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; WebContentService/0.1)';
 export const DEFAULT_MAX_REDIRECTS = 10;
 const DEFAULT_ACCEPT = '*/*';
+/** Connect budget of a one-request proxy dispatcher (also bounded by the request's timeout). */
+const ONE_SHOT_PROXY_CONNECT_MS = 10_000;
 
 /**
  * What a caller may set per request, passed through as one object from the API to the wire (the
@@ -35,8 +39,8 @@ export interface RequestOptions {
   /** Sent as one `Cookie` header (name → value); dropped on cross-origin redirects. */
   cookies?: Record<string, string>;
   /**
-   * Reserved for the page-options issue: a proxy URL for this request. Not implemented yet — a
-   * request that sets it is refused with ServiceUnavailableError rather than sent unproxied.
+   * The upstream proxy for this request (http://, https://, socks5://, socks5h://, optionally
+   * with credentials; see proxy-url.ts). Never printed except through redactProxyUrl.
    */
   proxy?: string;
 }
@@ -46,6 +50,12 @@ export interface OpenOptions {
   dispatcher: Dispatcher;
   /** Check every hop up front (scheme, credentials, every resolved address); undefined = syntax only. */
   isForbidden?: AddressPolicy | undefined;
+  /**
+   * Pooled dispatchers for `request.proxy` (built with the caller's policy). Without it a
+   * one-request dispatcher is made, checking targets with `isForbidden` or, when that is
+   * undefined, isForbiddenAddress (the caller's own connect-time policy is not known here).
+   */
+  proxies?: ProxyDispatchers | undefined;
   method?: 'GET' | 'POST';
   body?: string | Buffer;
   userAgent?: string;
@@ -223,6 +233,44 @@ function gunzipByMagic(src: Readable): Readable {
   return out;
 }
 
+/**
+ * The request, or the abort as soon as it fires: undici only notices an abort once a pending
+ * connect ends, and a connect through a stuck proxy may outlast the request's budget.
+ */
+function settleByAbort(
+  pending: Promise<Dispatcher.ResponseData>,
+  signal: AbortSignal,
+): Promise<Dispatcher.ResponseData> {
+  if (signal.aborted) {
+    pending.then(
+      (r) => discard(r.body),
+      () => undefined,
+    );
+    return Promise.reject(abortReason(signal));
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      pending.then(
+        (r) => discard(r.body),
+        () => undefined,
+      );
+      reject(abortReason(signal));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (r) => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) discard(r.body);
+        else resolve(r);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
 function tooLarge(host: string, max: number): TargetTooLargeError {
   return new TargetTooLargeError(`Response from ${host} exceeds the ${max} byte limit`, {
     details: { maxBodyBytes: max },
@@ -237,8 +285,18 @@ function tooLarge(host: string, max: number): TargetTooLargeError {
  * caller signal's reason.
  */
 export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<OpenedResponse> {
-  if (opts.request?.proxy) {
-    throw new ServiceUnavailableError('Per-request proxies are not supported yet');
+  const proxyUrl = opts.request?.proxy;
+  let dispatcher = opts.dispatcher;
+  let transient: Dispatcher | undefined;
+  if (proxyUrl) {
+    if (opts.proxies) dispatcher = opts.proxies.get(proxyUrl);
+    else {
+      transient = createProxyDispatcher(proxyUrl, {
+        connectTimeoutMs: Math.min(opts.timeoutMs, ONE_SHOT_PROXY_CONNECT_MS),
+        isForbidden: opts.isForbidden ?? isForbiddenAddress,
+      });
+      dispatcher = transient;
+    }
   }
   const controller = new AbortController();
   let host = '';
@@ -255,6 +313,7 @@ export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<Opened
   const cleanup = () => {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
+    if (transient) void transient.destroy().catch(() => undefined);
   };
   const fail = (err: unknown): Error =>
     controller.signal.aborted ? abortReason(controller.signal) : mapNetworkError(err, host);
@@ -271,16 +330,19 @@ export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<Opened
       if (controller.signal.aborted) throw abortReason(controller.signal);
       let res: Dispatcher.ResponseData;
       try {
-        res = await opts.dispatcher.request({
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method,
-          headers,
-          ...(body !== undefined ? { body } : {}),
-          signal: controller.signal,
-          headersTimeout: opts.timeoutMs,
-          bodyTimeout: opts.timeoutMs,
-        });
+        res = await settleByAbort(
+          dispatcher.request({
+            origin: url.origin,
+            path: `${url.pathname}${url.search}`,
+            method,
+            headers,
+            ...(body !== undefined ? { body } : {}),
+            signal: controller.signal,
+            headersTimeout: opts.timeoutMs,
+            bodyTimeout: opts.timeoutMs,
+          }),
+          controller.signal,
+        );
       } catch (err) {
         throw fail(err);
       }

@@ -39,3 +39,12 @@ export {
   readBody,
 } from './http-request';
 export { abortReason, describeError, mapNetworkError } from './network-errors';
+export { createProxyDispatcher, type ProxyDispatcherOptions, ProxyDispatchers } from './proxy-dispatcher';
+export { openCheckedTunnel, openTunnel, resolveAllowedTarget, type TunnelOptions } from './proxy-tunnel';
+export {
+  type ProxyEndpoint,
+  type ProxyScheme,
+  parseProxyList,
+  parseProxyUrl,
+  redactProxyUrl,
+} from './proxy-url';

@@ -2,6 +2,7 @@ export * from './crawl-fixture-pages';
 export * from './fake-anthropic';
 export * from './fake-openai';
 export * from './fixture-site';
+export * from './forward-proxy';
 export * from './hostile-pages';
 export * from './hostile-private-probe';
 export * from './hostile-site';
