@@ -27,6 +27,49 @@ export const databaseEnv = z.object({
   DATABASE_URL: z.string({ error: 'is required (postgresql://user@host:5432/db)' }).min(1, 'is required'),
 });
 
+const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks5:', 'socks5h:']);
+
+/** Why one PROXY_URLS entry is unusable (undefined = fine); never quotes its credentials. */
+function proxyEntryProblem(entry: string, n: number): string | undefined {
+  let url: URL;
+  try {
+    // "user:pass@host" would parse with scheme "user:" and be echoed: only scheme://… counts.
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) throw new Error('not scheme://');
+    url = new URL(entry);
+  } catch {
+    return `entry ${n} is not a URL (scheme://[user:password@]host:port)`;
+  }
+  if (!PROXY_SCHEMES.has(url.protocol.toLowerCase()))
+    return `entry ${n} has scheme "${url.protocol.slice(0, -1).slice(0, 20)}"; use http, https, socks5 or socks5h`;
+  if (!url.hostname) return `entry ${n} has no host`;
+  // URL drops a scheme's default port (http://h:80 has port ''), so look at the text too.
+  if (!url.port && !/^[a-z0-9]+:\/\/(?:[^@/]*@)?(?:\[[^\]]*\]|[^:/@]*):\d+\/?$/i.test(entry))
+    return `entry ${n} (${url.hostname}) has no port`;
+  if ((url.pathname !== '' && url.pathname !== '/') || url.search || url.hash)
+    return `entry ${n} (${url.hostname}) must not have a path, query or fragment`;
+  return undefined;
+}
+
+/**
+ * Upstream proxies for both engines, comma-separated, rotated per request (empty = direct):
+ * `http://user:pass@host:3128,socks5://host:1080`. Checked at start; messages name the entry by
+ * position and host, never its credentials.
+ */
+const proxyUrls = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const entries = (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    entries.forEach((entry, i) => {
+      const problem = proxyEntryProblem(entry, i + 1);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+    return entries;
+  });
+
 /** Fetching pages: a worker's renderer (`createRendererFromEnv` reads all of these). */
 export const renderEnv = z.object({
   ALLOW_PRIVATE_TARGETS: bool(false),
@@ -44,6 +87,7 @@ export const renderEnv = z.object({
   USER_AGENT: z
     .string()
     .default('Mozilla/5.0 (compatible; WebContentService/0.1; +https://example.invalid/bot)'),
+  PROXY_URLS: proxyUrls,
 });
 
 /**

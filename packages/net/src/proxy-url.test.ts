@@ -29,6 +29,7 @@ describe('proxy URLs', () => {
       'http://user:hunter2@proxy:3128/path',
       'http://user:hunter2@proxy:99999',
       'user:hunter2@proxy',
+      'alice:hunter2@proxy:3128',
       'http://user:hunter2@',
     ]) {
       const err = (() => {
@@ -40,7 +41,7 @@ describe('proxy URLs', () => {
         return undefined;
       })();
       expect(err).toBeInstanceOf(InvalidUrlError);
-      expect(String((err as Error).message)).not.toContain('hunter2');
+      expect(String((err as Error).message)).not.toMatch(/hunter2|nter2|alice/);
       expect(JSON.stringify(err)).not.toContain('hunter2');
     }
   });
@@ -50,6 +51,7 @@ describe('proxy URLs', () => {
     expect(redactProxyUrl('http://alice@proxy:3128/')).toBe('http://***:***@proxy:3128');
     expect(redactProxyUrl('http://proxy:3128')).toBe('http://proxy:3128');
     expect(redactProxyUrl('not a url:hunter2@proxy')).toBe('***@proxy');
+    expect(redactProxyUrl('alice:hunter2@proxy:3128')).toBe('***@proxy:3128');
   });
 
   it('splits a comma-separated list, skipping empty entries', () => {

@@ -43,6 +43,7 @@ function decode(part: string): string {
 export function parseProxyUrl(raw: string): ProxyEndpoint {
   let url: URL;
   try {
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw.trim())) throw new Error('not scheme://');
     url = new URL(raw.trim());
   } catch {
     throw new InvalidUrlError(`Invalid proxy URL: ${redactProxyUrl(raw)}`);
@@ -79,6 +80,8 @@ export function parseProxyUrl(raw: string): ProxyEndpoint {
 export function redactProxyUrl(raw: string): string {
   const text = String(raw).trim();
   try {
+    // "user:pass@host" parses as scheme "user:": only scheme://… is read as a URL.
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) throw new Error('not scheme://');
     const url = new URL(text);
     const hasCredentials = url.username !== '' || url.password !== '';
     url.username = '';

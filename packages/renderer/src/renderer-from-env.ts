@@ -17,6 +17,8 @@ export interface RenderSettings {
   BROWSER_MAX_PAGES: number;
   BROWSER_MAX_PAGE_BYTES: number;
   BROWSER_MAX_RENDERER_MB: number;
+  /** Upstream proxy URLs (validated by the schema), rotated per request; absent/empty = direct. */
+  PROXY_URLS?: string[];
 }
 
 /** One renderer (and so one Chromium pool) per worker process, from its parsed config. */
@@ -28,6 +30,7 @@ export function createRendererFromEnv(env: RenderSettings, logger?: RendererLogg
     maxBodyBytes: env.MAX_BODY_BYTES,
     maxRedirects: env.MAX_REDIRECTS,
     userAgent: env.USER_AGENT,
+    ...(env.PROXY_URLS && env.PROXY_URLS.length > 0 ? { proxies: env.PROXY_URLS } : {}),
     browser: {
       enabled: env.BROWSER_ENABLED,
       executablePath: env.BROWSER_EXECUTABLE,
