@@ -1,10 +1,17 @@
 /**
  * One page's conversion, as run inside a content thread (content-worker.cjs loads this file): the
- * rendered body → markdown/html/text(/json) + metadata + (for the crawler) its links, from one
- * parse. Errors are returned wire-encoded, since a thrown ServiceError would lose its kind when
+ * rendered body → the formats asked for (markdown/html/text/json, rawHtml, links, images) +
+ * metadata + (for the crawler) its links, from one parse and one content step. Errors are returned wire-encoded, since a thrown ServiceError would lose its kind when
  * cloned across the thread boundary.
  */
-import { type OutputFormat, type PageLinks, processDocument } from '@wcs/content';
+import {
+  type OutputFormat,
+  type PageLinks,
+  type ProcessedContent,
+  type ProcessOptions,
+  pageLinkUrls,
+  processDocument,
+} from '@wcs/content';
 import { type ExtractedLink, identifyUrl } from '@wcs/discovery';
 import { encodeError } from '@wcs/errors';
 import type { DocumentData, PageFormat } from '@wcs/queues';
@@ -65,10 +72,49 @@ function resolveLinks(found: PageLinks, pageUrl: string): ExtractedLink[] {
   return [...byKey.values()];
 }
 
+const CONTENT_FORMATS: readonly OutputFormat[] = ['markdown', 'html', 'text', 'json'];
+
+/** What processDocument must compute: only the formats asked for (json only when asked). */
+function contentFormats(task: ContentTask): OutputFormat[] {
+  const asked = task.formats;
+  if (asked) return CONTENT_FORMATS.filter((f) => asked.includes(f));
+  return task.format === 'json' ? ['markdown', 'html', 'text', 'json'] : ['markdown', 'html', 'text'];
+}
+
+function processOptions(task: ContentTask): Omit<ProcessOptions, 'url' | 'statusCode' | 'sourceUrl'> {
+  const opts: Omit<ProcessOptions, 'url' | 'statusCode' | 'sourceUrl'> = {
+    onlyMainContent: task.onlyMainContent,
+    formats: contentFormats(task),
+    links: task.links || (task.formats?.includes('links') ?? false),
+    images: task.formats?.includes('images') ?? false,
+  };
+  if (task.includeTags && task.includeTags.length > 0) opts.includeTags = task.includeTags;
+  if (task.excludeTags && task.excludeTags.length > 0) opts.excludeTags = task.excludeTags;
+  return opts;
+}
+
+/** `data` with exactly the fields `formats` names (screenshots excepted: the caller adds them). */
+function pickFormats(
+  formats: readonly PageFormat[],
+  task: ContentTask,
+  doc: ProcessedContent,
+  metadata: DocumentData['metadata'],
+): DocumentData {
+  const has = (f: PageFormat): boolean => formats.includes(f);
+  return {
+    ...(has('markdown') ? { markdown: doc.markdown } : {}),
+    ...(has('html') ? { html: doc.html } : {}),
+    ...(has('rawHtml') ? { rawHtml: task.body } : {}),
+    ...(has('text') ? { text: doc.text } : {}),
+    ...(has('json') && doc.json !== undefined ? { json: doc.json } : {}),
+    ...(has('links') ? { links: doc.links ? pageLinkUrls(doc.links, task.finalUrl) : [] } : {}),
+    ...(has('images') ? { images: doc.images ?? [] } : {}),
+    metadata,
+  };
+}
+
 export function runContentTask(task: ContentTask): ContentTaskResult {
   try {
-    const formats: OutputFormat[] =
-      task.format === 'json' ? ['markdown', 'html', 'text', 'json'] : ['markdown', 'html', 'text'];
     const doc = processDocument(
       {
         body: task.body,
@@ -77,21 +123,25 @@ export function runContentTask(task: ContentTask): ContentTaskResult {
         sourceUrl: task.sourceUrl,
         statusCode: task.statusCode,
       },
-      { onlyMainContent: task.onlyMainContent, formats, links: task.links },
+      processOptions(task),
     );
-    const data: DocumentData = {
-      markdown: doc.markdown,
-      html: doc.html,
-      text: doc.text,
-      ...(doc.json !== undefined ? { json: doc.json } : {}),
-      metadata: {
-        ...doc.metadata,
-        title: doc.metadata.title,
-        statusCode: task.statusCode,
-        sourceURL: task.sourceUrl,
-      },
-      ...(doc.warning ? { warning: doc.warning } : {}),
+    const metadata: DocumentData['metadata'] = {
+      ...doc.metadata,
+      title: doc.metadata.title,
+      statusCode: task.statusCode,
+      sourceURL: task.sourceUrl,
+      ...(task.contentType ? { contentType: task.contentType } : {}),
     };
+    const data: DocumentData = task.formats
+      ? pickFormats(task.formats, task, doc, metadata)
+      : {
+          markdown: doc.markdown,
+          html: doc.html,
+          text: doc.text,
+          ...(doc.json !== undefined ? { json: doc.json } : {}),
+          metadata,
+        };
+    if (doc.warning) data.warning = doc.warning;
     if (!task.links) return { ok: true, data };
     return { ok: true, data, links: doc.links ? resolveLinks(doc.links, task.finalUrl) : [] };
   } catch (err) {
