@@ -59,7 +59,21 @@ export type {
   WebhookTask,
 } from './monitor.types';
 export { MonitorsRepository } from './monitors.repository';
+export {
+  type CachedPageRecord,
+  DEFAULT_PAGE_CACHE_MAX_BODY_BYTES,
+  PageCacheRepository,
+} from './page-cache.repository';
 export { CREDITS_PER_USD, isPlanId, PLAN_IDS, PLANS, type PlanId } from './plans';
+export { S3ObjectStore, type S3Settings } from './s3-object-store';
+export {
+  createScreenshotStore,
+  type ScreenshotSettings,
+  type ScreenshotStorage,
+  type ScreenshotStoreEnv,
+  ScreenshotsRepository,
+  type StoredScreenshot,
+} from './screenshots.repository';
 export { type DashboardSessionView, SessionsRepository } from './sessions.repository';
 export {
   type LedgerEntryView,

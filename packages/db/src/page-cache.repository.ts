@@ -1,0 +1,109 @@
+import { promisify } from 'node:util';
+import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
+import type { Db } from './db';
+
+const gzip = promisify(gzipCb);
+const gunzip = promisify(gunzipCb);
+
+/** A fetched page as the cache keeps it (structurally @wcs/scraper's CachedPage). */
+export interface CachedPageRecord {
+  url: string;
+  finalUrl: string;
+  statusCode: number;
+  contentType: string;
+  engine: 'fetch' | 'browser';
+  body: string;
+  headers: Record<string, string>;
+  redirects: string[];
+  fetchedAt: Date;
+}
+
+/** Bodies larger than this (UTF-8 bytes, before compression) are not cached by default. */
+export const DEFAULT_PAGE_CACHE_MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Response headers a cached copy leaves out: it is served to every account of the deployment, and
+ * a cookie the site set for one fetch belongs to no caller.
+ */
+const UNSHARED_HEADERS = new Set(['set-cookie', 'set-cookie2']);
+
+/**
+ * The page cache (`maxAge`, issue 14): one entry per key (pageCacheKey of @wcs/scraper: the URL and
+ * the options that change what is fetched), shared by every account. Bodies are gzip-compressed.
+ * Best effort by design: callers ignore its failures. Implements @wcs/scraper's PageCacheStore.
+ */
+export class PageCacheRepository {
+  private readonly maxBodyBytes: number;
+
+  constructor(
+    private readonly db: Db,
+    opts: { maxBodyBytes?: number } = {},
+  ) {
+    this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_PAGE_CACHE_MAX_BODY_BYTES;
+  }
+
+  /** The entry for `key` fetched at or after `fetchedAfter`; undefined when missing, older or unreadable. */
+  async get(key: string, fetchedAfter: Date): Promise<CachedPageRecord | undefined> {
+    const row = await this.db.prisma.pageCacheEntry.findFirst({
+      where: { key, fetchedAt: { gte: fetchedAfter } },
+    });
+    if (!row) return undefined;
+    const meta = readMeta(row.meta);
+    if (!meta || (row.engine !== 'fetch' && row.engine !== 'browser')) return undefined;
+    let body: string;
+    try {
+      body = (await gunzip(row.body)).toString('utf8');
+    } catch {
+      return undefined;
+    }
+    return {
+      url: row.url,
+      finalUrl: row.finalUrl,
+      statusCode: row.statusCode,
+      contentType: row.contentType,
+      engine: row.engine,
+      body,
+      headers: meta.headers,
+      redirects: meta.redirects,
+      fetchedAt: row.fetchedAt,
+    };
+  }
+
+  /**
+   * Store the page under `key`, replacing an entry fetched earlier; an entry fetched later (a
+   * concurrent scrape that finished first with a newer copy) is kept. A body over the cap is not
+   * stored (and the older entry stays, still bounded by its own fetch time).
+   */
+  async put(key: string, page: CachedPageRecord): Promise<void> {
+    if (Buffer.byteLength(page.body, 'utf8') > this.maxBodyBytes) return;
+    const body = await gzip(Buffer.from(page.body, 'utf8'));
+    const headers = Object.fromEntries(
+      Object.entries(page.headers).filter(([name]) => !UNSHARED_HEADERS.has(name.toLowerCase())),
+    );
+    const meta = JSON.stringify({ headers, redirects: page.redirects });
+    await this.db.prisma.$executeRaw`
+      INSERT INTO page_cache (key, url, final_url, status_code, content_type, engine, body, meta, fetched_at)
+      VALUES (${key}, ${page.url}, ${page.finalUrl}, ${page.statusCode}, ${page.contentType}, ${page.engine},
+              ${new Uint8Array(body)}, ${meta}::jsonb, ${page.fetchedAt})
+      ON CONFLICT (key) DO UPDATE SET
+        url = EXCLUDED.url, final_url = EXCLUDED.final_url, status_code = EXCLUDED.status_code,
+        content_type = EXCLUDED.content_type, engine = EXCLUDED.engine, body = EXCLUDED.body,
+        meta = EXCLUDED.meta, fetched_at = EXCLUDED.fetched_at
+      WHERE page_cache.fetched_at <= EXCLUDED.fetched_at`;
+  }
+
+  /** Delete entries fetched before `date` (the retention sweep: PAGE_CACHE_TTL_HOURS). */
+  async purgeOlderThan(date: Date): Promise<number> {
+    const r = await this.db.prisma.pageCacheEntry.deleteMany({ where: { fetchedAt: { lt: date } } });
+    return r.count;
+  }
+}
+
+function readMeta(meta: unknown): { headers: Record<string, string>; redirects: string[] } | undefined {
+  if (!meta || typeof meta !== 'object') return undefined;
+  const { headers, redirects } = meta as { headers?: unknown; redirects?: unknown };
+  if (!headers || typeof headers !== 'object' || Array.isArray(headers)) return undefined;
+  if (!Object.values(headers).every((v) => typeof v === 'string')) return undefined;
+  if (!Array.isArray(redirects) || !redirects.every((r) => typeof r === 'string')) return undefined;
+  return { headers: headers as Record<string, string>, redirects: redirects as string[] };
+}
