@@ -7,6 +7,7 @@ import { ServiceUnavailableError } from '@wcs/errors';
 import { abortReason } from '@wcs/net';
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
 import { hardeningArgs, LOCKDOWN_SCRIPT } from './browser-lockdown';
+import { type SlotUpstreams, sharedSlotUpstreams } from './browser-proxy';
 import type { RendererLogger } from './types';
 
 /** Flags measured to work with Debian's chromium in containers (see docs/toolchain notes). */
@@ -34,6 +35,11 @@ export interface BrowserPoolOptions {
   skipLockdownScript?: boolean;
   /** Resolves the proxy every browser connection must use (undefined = direct). */
   proxyServer?: () => Promise<string | undefined>;
+  /**
+   * Credentials and upstreams of the slots, shared with that proxy (startGuardedProxy's
+   * `upstreams`); default the process-wide sharedSlotUpstreams, which the proxy uses by default.
+   */
+  upstreams?: SlotUpstreams;
   logger?: RendererLogger;
   /** Called once per new slot, e.g. to install request routing. */
   setup: (slot: BrowserSlot) => Promise<void>;
@@ -62,8 +68,14 @@ export class BrowserPool {
   private creating = 0;
   private readonly waiters: Waiter[] = [];
   private closed = false;
+  /** Each slot's proxy username (its context authenticates to the guarded proxy with it). */
+  private readonly proxyUsers = new WeakMap<BrowserSlot, string>();
+  private readonly liveProxyUsers = new Set<string>();
+  private readonly upstreams: SlotUpstreams;
 
-  constructor(private readonly opts: BrowserPoolOptions) {}
+  constructor(private readonly opts: BrowserPoolOptions) {
+    this.upstreams = opts.upstreams ?? sharedSlotUpstreams;
+  }
 
   get size(): { idle: number; busy: number } {
     return { idle: this.idle.length, busy: this.busy.size };
@@ -116,8 +128,13 @@ export class BrowserPool {
    * Route the slot's connections through this upstream proxy until the next call (undefined =
    * direct). Called by the engine right after `acquire`, before the slot makes any request.
    */
-  useUpstream(_slot: BrowserSlot, proxyUrl: string | undefined): void {
-    if (proxyUrl) throw new ServiceUnavailableError('Upstream proxies are not wired into the browser yet');
+  useUpstream(slot: BrowserSlot, proxyUrl: string | undefined): void {
+    const user = this.proxyUsers.get(slot);
+    if (!user) {
+      if (proxyUrl) throw new ServiceUnavailableError('Upstream proxies need the guarded browser proxy');
+      return;
+    }
+    this.upstreams.use(user, proxyUrl);
   }
 
   /** Return a slot; `broken` (or too many uses) closes it and lets a waiter get a fresh one. */
@@ -152,6 +169,8 @@ export class BrowserPool {
     this.browser = undefined;
     this.idle.length = 0;
     this.busy.clear();
+    for (const user of this.liveProxyUsers) this.upstreams.forget(user);
+    this.liveProxyUsers.clear();
     if (browser) {
       // close() kills the chromium process tree; a launch failure has nothing to close.
       await browser.then((b) => b.close()).catch(() => undefined);
@@ -209,6 +228,13 @@ export class BrowserPool {
           b.on('disconnected', () => {
             // Crash or kill: forget it (and its slots) so the next acquire relaunches.
             if (this.browser === p) this.browser = undefined;
+            for (const slot of this.idle) {
+              const user = this.proxyUsers.get(slot);
+              if (user) {
+                this.upstreams.forget(user);
+                this.liveProxyUsers.delete(user);
+              }
+            }
             this.idle.length = 0;
           });
           return b;
@@ -230,16 +256,30 @@ export class BrowserPool {
       throw new ServiceUnavailableError('Browser could not be launched', { cause: err });
     }
     if (this.closed) throw new ServiceUnavailableError('Renderer is closed');
-    const context = await browser.newContext({
-      userAgent: this.opts.userAgent,
-      serviceWorkers: 'block', // service workers would bypass request routing
-      acceptDownloads: false,
-      javaScriptEnabled: true,
-    });
+    // Its own credentials at the guarded proxy: how the proxy knows the slot (and its upstream).
+    const server = await this.opts.proxyServer?.();
+    const credentials = server ? this.upstreams.register() : undefined;
+    let context: BrowserContext;
+    try {
+      context = await browser.newContext({
+        userAgent: this.opts.userAgent,
+        serviceWorkers: 'block', // service workers would bypass request routing
+        acceptDownloads: false,
+        javaScriptEnabled: true,
+        ...(server && credentials ? { proxy: { server, ...credentials } } : {}),
+      });
+    } catch (err) {
+      if (credentials) this.upstreams.forget(credentials.username);
+      throw err;
+    }
     try {
       if (!this.opts.skipLockdownScript) await context.addInitScript(LOCKDOWN_SCRIPT);
       const page = await context.newPage();
       const slot: BrowserSlot = { context, page, uses: 0, crashed: false };
+      if (credentials) {
+        this.proxyUsers.set(slot, credentials.username);
+        this.liveProxyUsers.add(credentials.username);
+      }
       page.on('crash', () => {
         slot.crashed = true;
       });
@@ -251,11 +291,20 @@ export class BrowserPool {
       return slot;
     } catch (err) {
       await context.close().catch(() => undefined);
+      if (credentials) {
+        this.upstreams.forget(credentials.username);
+        this.liveProxyUsers.delete(credentials.username);
+      }
       throw err;
     }
   }
 
   private async destroySlot(slot: BrowserSlot): Promise<void> {
     await slot.context.close().catch(() => undefined);
+    const user = this.proxyUsers.get(slot);
+    if (user) {
+      this.upstreams.forget(user);
+      this.liveProxyUsers.delete(user);
+    }
   }
 }

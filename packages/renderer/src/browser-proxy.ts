@@ -3,10 +3,24 @@
  * allowed. Playwright's page.route only sees the first request of a redirect chain, so redirect
  * hops, iframes and WebSockets would otherwise reach private hosts; here each connection is checked
  * at connect time with the same safe lookup as the fetch engine (which also defeats DNS rebinding).
+ *
+ * Upstream proxies: each pooled slot's browser context authenticates to this proxy as its own
+ * user (SlotUpstreams hands out the credentials; Chromium answers our 407 challenge with them), so
+ * every connection is known to belong to one slot, and goes to the upstream chosen for that slot's
+ * current render (`useUpstream`) after the target has passed the address policy here.
  */
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
-import { type AddressPolicy, bareHost, createSafeLookup } from '@wcs/net';
+import { ServiceError, TargetForbiddenError, TimeoutError } from '@wcs/errors';
+import {
+  type AddressPolicy,
+  bareHost,
+  createSafeLookup,
+  openCheckedTunnel,
+  type ProxyEndpoint,
+  parseProxyUrl,
+} from '@wcs/net';
 import type { RendererLogger } from './types';
 
 /** Response header the proxy adds to its own error answers: the failure code (FORBIDDEN, ENOTFOUND, …). */
@@ -26,6 +40,97 @@ export interface GuardedProxy {
   close(): Promise<void>;
 }
 
+interface SlotRoute {
+  password: Buffer;
+  upstream: ProxyEndpoint | undefined;
+  /** Client connections that carried this slot's credentials (closed when its upstream changes). */
+  sockets: Set<net.Socket>;
+}
+
+/**
+ * Which upstream each browser slot uses, keyed by the proxy username its context sends. One
+ * process-wide instance (`sharedSlotUpstreams`) serves every pool and guarded proxy by default;
+ * usernames are random, so pools never see each other's slots.
+ */
+export class SlotUpstreams {
+  private readonly slots = new Map<string, SlotRoute>();
+
+  /** Fresh credentials for one browser context (direct until `use`). */
+  register(): { username: string; password: string } {
+    const username = `slot-${randomUUID()}`;
+    const password = randomBytes(18).toString('base64url');
+    this.slots.set(username, { password: Buffer.from(password), upstream: undefined, sockets: new Set() });
+    return { username, password };
+  }
+
+  /**
+   * Send the slot's connections to `proxyUrl` (undefined = direct). When that changes, the slot's
+   * open connections are closed, so a kept-alive tunnel cannot carry the next render elsewhere.
+   */
+  use(username: string, proxyUrl: string | undefined): void {
+    const route = this.slots.get(username);
+    if (!route) throw new Error('unknown browser slot');
+    const next = proxyUrl ? parseProxyUrl(proxyUrl) : undefined;
+    const same =
+      next?.scheme === route.upstream?.scheme &&
+      next?.host === route.upstream?.host &&
+      next?.port === route.upstream?.port &&
+      next?.username === route.upstream?.username &&
+      next?.password === route.upstream?.password;
+    route.upstream = next;
+    if (same) return;
+    for (const s of route.sockets) s.destroy();
+    route.sockets.clear();
+  }
+
+  forget(username: string): void {
+    const route = this.slots.get(username);
+    if (!route) return;
+    for (const s of route.sockets) s.destroy();
+    this.slots.delete(username);
+  }
+
+  /** The slot a Proxy-Authorization header names, when its password matches. */
+  identify(header: string | undefined): { username: string; route: SlotRoute } | undefined {
+    const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+    if (!m?.[1]) return undefined;
+    const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return undefined;
+    const username = decoded.slice(0, colon);
+    const route = this.slots.get(username);
+    const given = Buffer.from(decoded.slice(colon + 1));
+    if (!route || given.length !== route.password.length || !timingSafeEqual(given, route.password))
+      return undefined;
+    return { username, route };
+  }
+
+  attach(route: SlotRoute, socket: net.Socket): void {
+    if (route.sockets.has(socket)) return;
+    route.sockets.add(socket);
+    socket.once('close', () => route.sockets.delete(socket));
+  }
+}
+
+export const sharedSlotUpstreams = new SlotUpstreams();
+
+const CHALLENGE_HEADERS = { 'proxy-authenticate': 'Basic realm="wcs-renderer"', connection: 'close' };
+
+/** The failure code recorded (and sent in PROXY_ERROR_HEADER) for an upstream tunnel error. */
+function upstreamFailureCode(err: unknown): string {
+  if (err instanceof TargetForbiddenError) return 'FORBIDDEN';
+  if (err instanceof TimeoutError) return 'ETIMEDOUT';
+  if (err instanceof ServiceError) {
+    if (err.code === 'DNS_RESOLUTION_FAILED') return 'ENOTFOUND';
+    const reason = err.details?.reason;
+    if (reason === 'auth') return 'PROXY_AUTH_FAILED';
+    if (reason === 'refused') return 'PROXY_REFUSED';
+    return 'PROXY_FAILED';
+  }
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' ? code : 'PROXY_FAILED';
+}
+
 const HOP_BY_HOP = [
   'proxy-connection',
   'proxy-authorization',
@@ -40,7 +145,10 @@ export async function startGuardedProxy(opts: {
   isForbidden: AddressPolicy;
   connectTimeoutMs: number;
   logger?: RendererLogger;
+  /** Slot credentials and upstreams (default sharedSlotUpstreams, as BrowserPool's default). */
+  upstreams?: SlotUpstreams;
 }): Promise<GuardedProxy> {
+  const upstreams = opts.upstreams ?? sharedSlotUpstreams;
   const lookup = createSafeLookup(opts.isForbidden);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
   const sockets = new Set<net.Socket>();
@@ -59,7 +167,20 @@ export async function startGuardedProxy(opts: {
   /** IP literals skip `lookup` in net.connect, so they are checked here. */
   const literalForbidden = (host: string) => net.isIP(host) !== 0 && opts.isForbidden(host);
 
+  /** The upstream of an authenticated slot; undefined after answering 407 (unknown or missing credentials). */
+  const slotOf = (header: string | undefined, socket: net.Socket) => {
+    const slot = upstreams.identify(header);
+    if (slot) upstreams.attach(slot.route, socket);
+    return slot;
+  };
+
   const server = http.createServer((req, res) => {
+    const slot = slotOf(req.headers['proxy-authorization'], req.socket);
+    if (!slot) {
+      req.resume();
+      res.writeHead(407, CHALLENGE_HEADERS).end();
+      return;
+    }
     let target: URL;
     try {
       target = new URL(req.url ?? '');
@@ -78,21 +199,61 @@ export async function startGuardedProxy(opts: {
     if (literalForbidden(host)) return fail('FORBIDDEN', 403);
     const headers = { ...req.headers };
     for (const h of HOP_BY_HOP) delete headers[h];
+    const port = Number(target.port || 80);
+    const onResponse = (up: http.IncomingMessage) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    };
+    const via = slot.route.upstream;
+    if (via) {
+      // Through the slot's upstream: a tunnel to host:port (policy checked first), one per request.
+      req.pause();
+      openCheckedTunnel({
+        proxy: via,
+        host,
+        port,
+        timeoutMs: opts.connectTimeoutMs,
+        isForbidden: opts.isForbidden,
+      })
+        .then((tunnel) => {
+          if (res.destroyed) {
+            tunnel.destroy();
+            return;
+          }
+          const upstream = http.request(
+            {
+              createConnection: () => tunnel,
+              host,
+              port,
+              path: `${target.pathname}${target.search}`,
+              method: req.method,
+              headers,
+            },
+            onResponse,
+          );
+          upstream.on('error', () => fail('PROXY_FAILED', 502));
+          req.pipe(upstream);
+          req.resume();
+          res.on('close', () => upstream.destroy());
+        })
+        .catch((err: unknown) => {
+          const code = upstreamFailureCode(err);
+          fail(code, code === 'FORBIDDEN' ? 403 : 502);
+        });
+      return;
+    }
     const upstream = http.request(
       {
         agent,
         hostname: host,
-        port: target.port || 80,
+        port,
         path: `${target.pathname}${target.search}`,
         method: req.method,
         headers,
         lookup,
         timeout: opts.connectTimeoutMs,
       },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
+      onResponse,
     );
     upstream.on('timeout', () =>
       upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
@@ -115,7 +276,42 @@ export async function startGuardedProxy(opts: {
         `HTTP/1.1 ${code === 'FORBIDDEN' ? '403 Forbidden' : '502 Bad Gateway'}\r\n${PROXY_ERROR_HEADER}: ${code}\r\n\r\n`,
       );
     };
+    const slot = slotOf(req.headers['proxy-authorization'], client);
+    if (!slot) {
+      client.end(
+        `HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: ${CHALLENGE_HEADERS['proxy-authenticate']}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+      );
+      return;
+    }
     if (literalForbidden(host)) return refuse('FORBIDDEN');
+    const via = slot.route.upstream;
+    if (via) {
+      client.on('error', () => undefined);
+      openCheckedTunnel({
+        proxy: via,
+        host,
+        port: Number(rawPort),
+        timeoutMs: opts.connectTimeoutMs,
+        isForbidden: opts.isForbidden,
+      }).then(
+        (tunnel) => {
+          if (client.destroyed) {
+            tunnel.destroy();
+            return;
+          }
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          if (head.length) tunnel.write(head);
+          tunnel.on('error', () => client.destroy());
+          tunnel.pipe(client);
+          client.pipe(tunnel);
+          client.on('close', () => tunnel.destroy());
+        },
+        (err: unknown) => {
+          if (client.writable) refuse(upstreamFailureCode(err));
+        },
+      );
+      return;
+    }
     const upstream = net.connect({ host, port: Number(rawPort), lookup, timeout: opts.connectTimeoutMs });
     upstream.once('connect', () => {
       upstream.setTimeout(0);
