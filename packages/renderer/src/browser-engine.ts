@@ -1,8 +1,12 @@
 /**
  * Chromium engine (Playwright). Every request a page makes goes through a route handler that blocks
- * images/media/fonts and aborts requests to forbidden hosts; a forbidden main document (or redirect
- * hop) becomes TargetForbiddenError. A render is hard-bounded by the context's deadline/abort: on
- * abort the page is closed, which unblocks any pending Playwright call. Hostile pages are bounded
+ * images/media/fonts (images and fonts load when the render takes a screenshot) and aborts requests
+ * to forbidden hosts; a forbidden main document (or redirect hop) becomes TargetForbiddenError.
+ * Page options: cookies become browser cookies of the target, `mobile`/`location` are emulated per
+ * page (browser-emulation, reset when the slot is released), `actions` run after the load
+ * (browser-actions) and `screenshot` is taken after them (browser-screenshot). A render is
+ * hard-bounded by the context's deadline/abort: on abort the page is closed, which unblocks any
+ * pending Playwright call. Hostile pages are bounded
  * while they load: decoded bytes per response and per page (ByteMeter) and each renderer's RSS
  * (MemoryWatchdog) end the render with TargetTooLargeError; non-HTTP channels are closed by
  * browser-lockdown's flags plus the guarded proxy, which always runs.
@@ -27,19 +31,34 @@ import {
   parseTargetUrl,
   SNIFF_WINDOW_BYTES,
 } from '@wcs/net';
-import type { Request, Response, Route } from 'playwright-core';
+import type { Page, Request, Response, Route } from 'playwright-core';
+import { runActions } from './browser-actions';
 import { ByteMeter } from './browser-byte-meter';
+import { addCookies, deviceScaleFactorOf, PageEmulation, splitCookies } from './browser-emulation';
 import { asServiceError, mapBrowserError, renderedTooLarge, tooLargeError } from './browser-errors';
 import { type ChromiumProcess, MemoryWatchdog } from './browser-memory-watchdog';
 import { BrowserPool, type BrowserSlot } from './browser-pool';
 import { type GuardedProxy, PROXY_ERROR_HEADER, startGuardedProxy } from './browser-proxy';
+import { captureScreenshot } from './browser-screenshot';
 import { assertSupportedContentType, assertTextBody } from './content-type';
-import type { Engine, RenderContext, RendererLogger, RenderRequest, RenderResult } from './types';
+import type {
+  ActionOutputs,
+  Engine,
+  RenderContext,
+  RendererLogger,
+  RenderRequest,
+  RenderResult,
+} from './types';
 
 /** Resource types never needed for text content; blocking them saves most of the bandwidth/CPU. */
 const BLOCKED_RESOURCE_TYPES = new Set(['image', 'media', 'font']);
 /** After load, wait at most this long for the network to go quiet (SPAs fetch their data late). */
 const NETWORK_IDLE_MS = 1_500;
+/**
+ * The actions end this long (at most a tenth of the budget) before the render's deadline, so a
+ * script that never returns fails as that action's TimeoutError, with time left to take the page.
+ */
+const ACTIONS_RESERVE_MS = 1_000;
 /** Evaluated in the page (this package has no DOM typings). */
 const OUTER_HTML_LENGTH = 'document.documentElement ? document.documentElement.outerHTML.length : 0';
 
@@ -64,6 +83,8 @@ export interface BrowserEngineOptions {
   skipLockdownScript?: boolean;
   /** How often renderer RSS is sampled while renders run (default 100 ms: a page can allocate ~1.5 GB/s). */
   memorySampleMs?: number;
+  /** How long an action waits for its selector (default ACTION_SELECTOR_TIMEOUT_MS, 5 s). */
+  actionSelectorTimeoutMs?: number;
 }
 
 export const DEFAULT_RENDERER_MAX_MB = 1024;
@@ -77,6 +98,10 @@ interface Lease {
   /** Set when the main document's first bytes are binary (the page is stopped at once). */
   unsupported?: ServiceError;
   blocked: number;
+  /** The render takes a screenshot: images and fonts load (through the same checks and meter). */
+  loadImages: boolean;
+  /** An action failed: the page is in a state nobody chose, so it is not reused. */
+  actionFailed?: boolean;
 }
 
 export class BrowserEngine implements Engine {
@@ -87,6 +112,7 @@ export class BrowserEngine implements Engine {
   /** Per-render state of each busy slot, read by the route handler. */
   private readonly leases = new WeakMap<BrowserSlot, Lease>();
   private readonly meters = new WeakMap<BrowserSlot, ByteMeter>();
+  private readonly emulations = new WeakMap<BrowserSlot, PageEmulation>();
   private readonly watchdog: MemoryWatchdog;
   private rendering = 0;
 
@@ -106,9 +132,14 @@ export class BrowserEngine implements Engine {
       setup: async (slot) => {
         await slot.context.route('**/*', (route, request) => this.onRoute(slot, route, request));
         this.meters.set(slot, await ByteMeter.attach(slot.page));
+        this.emulations.set(slot, await PageEmulation.attach(slot.page, opts.userAgent, opts.logger));
       },
-      // The previous page's heap would otherwise stay resident in the pooled renderer.
-      reset: async (slot) => this.meters.get(slot)?.collectGarbage(),
+      reset: async (slot) => {
+        // Desktop again before the next render (a failure here closes the slot instead).
+        await this.emulations.get(slot)?.reset();
+        // The previous page's heap would otherwise stay resident in the pooled renderer.
+        await this.meters.get(slot)?.collectGarbage();
+      },
     });
     this.watchdog = new MemoryWatchdog({
       ceilingBytes: rendererMaxMb * 2 ** 20,
@@ -144,7 +175,10 @@ export class BrowserEngine implements Engine {
       void this.pool.release(slot, false).catch(() => undefined);
       throw err;
     }
-    const lease: Lease = { blocked: 0 };
+    const lease: Lease = {
+      blocked: 0,
+      loadImages: req.screenshot !== undefined || (req.actions ?? []).some((a) => a.type === 'screenshot'),
+    };
     const leasedAt = Date.now();
     this.leases.set(slot, lease);
     let broken = true;
@@ -184,8 +218,8 @@ export class BrowserEngine implements Engine {
       if (lease.refused) throw lease.refused;
       // Anything but a service-level refusal gets a fresh page next time.
       if (err instanceof ServiceError) {
-        // An HTTP-level refusal leaves the page healthy.
-        broken = false;
+        // An HTTP-level refusal leaves the page healthy; a failed action does not.
+        broken = lease.actionFailed === true;
         throw err;
       }
       // Chromium only says "tunnel failed" for proxied HTTPS; the proxy knows why.
@@ -267,8 +301,19 @@ export class BrowserEngine implements Engine {
     ctx: RenderContext,
   ): Promise<RenderResult> {
     const { page } = slot;
-    const headers = { ...req.headers, ...req.request?.headers };
+    const emulation = this.emulations.get(slot);
+    if (!emulation) throw new ServiceUnavailableError('Browser page is not set up');
+    // A Cookie header becomes cookies of the target (sent to it alone, not to every host it loads).
+    const { headers, cookies } = splitCookies(
+      url,
+      { ...req.headers, ...req.request?.headers },
+      req.request?.cookies,
+    );
+    await addCookies(slot.context, cookies);
     if (Object.keys(headers).length > 0) await page.setExtraHTTPHeaders(headers);
+    await emulation.apply(req);
+    const screenshot = (fullPage: boolean) =>
+      captureScreenshot(emulation.session, { fullPage, deviceScaleFactor: deviceScaleFactorOf(req) });
     const response = await page.goto(url, { waitUntil: 'load', timeout: remaining(ctx) });
     if (lease.refused) throw lease.refused;
     if (!response) throw new TargetUnreachableError(`No response for ${url}`);
@@ -298,14 +343,42 @@ export class BrowserEngine implements Engine {
         .waitForLoadState('networkidle', { timeout: Math.min(NETWORK_IDLE_MS, remaining(ctx)) })
         .catch(() => undefined);
     }
+    let actions: ActionOutputs | undefined;
+    if (req.actions && req.actions.length > 0) {
+      const budget = ctx.deadline - ctx.started;
+      try {
+        actions = await runActions(req.actions, {
+          page,
+          deadline: ctx.deadline - Math.min(ACTIONS_RESERVE_MS, budget / 10),
+          screenshot,
+          selectorTimeoutMs: this.opts.actionSelectorTimeoutMs,
+          terminateScript: async () => void (await emulation.session.send('Runtime.terminateExecution')),
+          logger: this.opts.logger,
+        });
+      } catch (err) {
+        lease.actionFailed = true;
+        throw err;
+      }
+      // A click may have navigated (to a refused host, too) or started loading the content.
+      if (lease.refused) throw lease.refused;
+      await page
+        .waitForLoadState('networkidle', { timeout: Math.min(NETWORK_IDLE_MS, remaining(ctx)) })
+        .catch(() => undefined);
+    }
     if (lease.tooLarge) throw lease.tooLarge;
+    const started = Date.now();
+    const picture = req.screenshot ? await screenshot(req.screenshot === 'fullPage') : undefined;
+    if (picture) this.opts.logger?.debug({ url, ms: Date.now() - started }, 'browser screenshot');
     // Measured in the renderer first, so a DOM built huge by script is never shipped to Node.
-    const htmlChars = isHtml ? Number(await page.evaluate(OUTER_HTML_LENGTH)) : 0;
+    const htmlChars = isHtml ? Number(await settled(page, ctx, () => page.evaluate(OUTER_HTML_LENGTH))) : 0;
     if (htmlChars > this.opts.maxBodyBytes) throw renderedTooLarge(this.opts.maxBodyBytes);
-    const body = isHtml || !raw ? await page.content() : decodeBody(raw, rawType).text;
+    const body =
+      isHtml || !raw ? await settled(page, ctx, () => page.content()) : decodeBody(raw, rawType).text;
     if (Buffer.byteLength(body) > this.opts.maxBodyBytes) throw renderedTooLarge(this.opts.maxBodyBytes);
     this.opts.logger?.debug({ url, blocked: lease.blocked }, 'browser render done');
     return {
+      ...(picture ? { screenshot: picture } : {}),
+      ...(actions ? { actions } : {}),
       requestedUrl: req.url,
       finalUrl: page.url(),
       statusCode: response.status(),
@@ -319,10 +392,11 @@ export class BrowserEngine implements Engine {
   }
 
   private async onRoute(slot: BrowserSlot, route: Route, request: Request): Promise<void> {
-    const lease = this.leases.get(slot) ?? { blocked: 0 };
+    const lease: Lease = this.leases.get(slot) ?? { blocked: 0, loadImages: false };
     const isMainDocument = request.isNavigationRequest() && request.frame() === slot.page.mainFrame();
     try {
-      if (BLOCKED_RESOURCE_TYPES.has(request.resourceType())) {
+      const type = request.resourceType();
+      if (BLOCKED_RESOURCE_TYPES.has(type) && !(lease.loadImages && (type === 'image' || type === 'font'))) {
         lease.blocked++;
         return await route.abort('blockedbyclient');
       }
@@ -350,6 +424,17 @@ export class BrowserEngine implements Engine {
 
 function remaining(ctx: RenderContext): number {
   return Math.max(1, ctx.deadline - Date.now());
+}
+
+/** Reads the page once more after the navigation an action started (its context was replaced). */
+async function settled<T>(page: Page, ctx: RenderContext, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (page.isClosed() || !/Execution context was destroyed|navigat/i.test(String(err))) throw err;
+    await page.waitForLoadState('load', { timeout: remaining(ctx) });
+    return read();
+  }
 }
 
 function redirectDepth(request: Request): number {

@@ -1,0 +1,291 @@
+/**
+ * The `actions` page option: run in order on the loaded page, each bounded by the time left for
+ * the actions (`deadline`) and, where it waits for an element, by its own selector timeout. An
+ * action the page cannot do is ActionFailedError (422); one that runs out of the render's time is
+ * TimeoutError; both name the action by its 0-based index (as the API's validation paths do).
+ * Messages never carry a `write` text or a script, only the type, selector or key.
+ */
+import { ActionFailedError, TimeoutError, ValidationError } from '@wcs/errors';
+import type { Locator, Page } from 'playwright-core';
+import type { ActionOutputs, BrowserAction, RendererLogger } from './types';
+
+/** Same limits as the API's schema (@wcs/queues page-options.contract), checked again here. */
+export const MAX_ACTIONS = 50;
+export const MAX_ACTIONS_WAIT_MS = 60_000;
+/** How long an action waits for its selector before it fails (bounded by the deadline too). */
+export const ACTION_SELECTOR_TIMEOUT_MS = 5_000;
+/** An executeJavascript return value's JSON at most (characters). */
+export const MAX_SCRIPT_RESULT_CHARS = 100 * 1024;
+/** Texts up to this length are typed key by key (key events fire); longer ones are inserted at once. */
+const TYPE_MAX_CHARS = 256;
+/** Selectors are shortened to this in messages. */
+const SELECTOR_IN_MESSAGE = 100;
+
+export interface ActionRunnerOptions {
+  page: Page;
+  /** Epoch ms by which the last action must be done (the engine keeps a reserve after it). */
+  deadline: number;
+  selectorTimeoutMs?: number;
+  /** Takes a PNG of the page (a `screenshot` action). */
+  screenshot(fullPage: boolean): Promise<Buffer>;
+  /** Stops a script still running in the page once its time ran out (Runtime.terminateExecution). */
+  terminateScript(): Promise<void>;
+  logger?: RendererLogger;
+}
+
+/** `Action 3 (click "#more")`: how messages name an action. */
+export function describeAction(action: BrowserAction, index: number): string {
+  const shorten = (s: string) => (s.length > SELECTOR_IN_MESSAGE ? `${s.slice(0, SELECTOR_IN_MESSAGE)}…` : s);
+  const what =
+    'selector' in action && action.selector
+      ? ` "${shorten(action.selector)}"`
+      : action.type === 'press'
+        ? ` "${shorten(action.key)}"`
+        : '';
+  return `Action ${index} (${action.type}${what})`;
+}
+
+/** Refuses what the API's schema refuses too (a caller bypassing it must not get unbounded work). */
+export function assertActionLimits(actions: readonly BrowserAction[]): void {
+  if (actions.length > MAX_ACTIONS) throw new ValidationError(`At most ${MAX_ACTIONS} actions`);
+  const waits = actions.reduce((ms, a) => ms + (a.type === 'wait' ? (a.milliseconds ?? 0) : 0), 0);
+  if (waits > MAX_ACTIONS_WAIT_MS)
+    throw new ValidationError(`The wait actions add up to more than ${MAX_ACTIONS_WAIT_MS} ms`);
+}
+
+/** The action cannot be done on this page: `reason` completes "Action n (…) failed: ". */
+class ActionProblem extends Error {}
+/** The action ran out of the time left for the actions. */
+class OutOfTime extends Error {}
+
+export async function runActions(
+  actions: readonly BrowserAction[],
+  opts: ActionRunnerOptions,
+): Promise<ActionOutputs> {
+  assertActionLimits(actions);
+  const outputs: ActionOutputs = { screenshots: [], javascriptReturns: [] };
+  for (const [index, action] of actions.entries()) {
+    const started = Date.now();
+    try {
+      if (opts.deadline - started <= 0) throw new OutOfTime();
+      await runAction(action, opts, outputs);
+    } catch (err) {
+      // A closed page is the engine's business (abort, byte cap, crash): it knows why.
+      if (opts.page.isClosed()) throw err;
+      throw actionError(err, action, index, opts);
+    } finally {
+      opts.logger?.debug({ index, action: action.type, ms: Date.now() - started }, 'browser action');
+    }
+  }
+  return outputs;
+}
+
+function actionError(
+  err: unknown,
+  action: BrowserAction,
+  index: number,
+  opts: ActionRunnerOptions,
+): ActionFailedError | TimeoutError {
+  const details = { action: action.type, index };
+  if (err instanceof OutOfTime)
+    return new TimeoutError(`${describeAction(action, index)} did not finish within the render's time`, {
+      details,
+    });
+  const reason = err instanceof ActionProblem ? err.message : unexpectedReason(err, action, opts);
+  return new ActionFailedError(`${describeAction(action, index)} failed: ${reason}`, {
+    details,
+    ...(err instanceof ActionProblem ? {} : { cause: err }),
+  });
+}
+
+/** Playwright's own messages can quote arguments: only known, safe reasons are shown. */
+function unexpectedReason(err: unknown, action: BrowserAction, opts: ActionRunnerOptions): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  if (/Execution context was destroyed|navigat/i.test(msg)) return 'the page navigated away meanwhile';
+  if ('selector' in action && /selector|Unexpected token|parsing/i.test(msg))
+    return 'the selector is not valid';
+  opts.logger?.warn({ action: action.type, err: msg.split('\n')[0]?.slice(0, 200) }, 'browser action error');
+  return 'the browser could not do it';
+}
+
+async function runAction(
+  action: BrowserAction,
+  opts: ActionRunnerOptions,
+  out: ActionOutputs,
+): Promise<void> {
+  const { page } = opts;
+  const left = () => opts.deadline - Date.now();
+  switch (action.type) {
+    case 'wait':
+      if (action.selector !== undefined) {
+        await waitVisible(
+          page.locator(action.selector).first(),
+          opts,
+          'no visible element matches the selector',
+        );
+        return;
+      }
+      // Fails at once rather than sleeping into a deadline it cannot meet.
+      if ((action.milliseconds ?? 0) > left()) throw new OutOfTime();
+      await page.waitForTimeout(action.milliseconds ?? 0);
+      return;
+    case 'click':
+      await click(page.locator(action.selector), action.all ?? false, opts);
+      return;
+    case 'write':
+      await within(
+        left(),
+        action.text.length <= TYPE_MAX_CHARS
+          ? page.keyboard.type(action.text)
+          : page.keyboard.insertText(action.text),
+      );
+      return;
+    case 'press':
+      try {
+        await within(left(), page.keyboard.press(action.key));
+      } catch (err) {
+        if (err instanceof Error && /Unknown key/i.test(err.message)) throw new ActionProblem('unknown key');
+        throw err;
+      }
+      return;
+    case 'scroll':
+      if (action.selector !== undefined) {
+        const target = page.locator(action.selector).first();
+        await waitVisible(target, opts, 'no visible element matches the selector');
+        await within(left(), target.scrollIntoViewIfNeeded({ timeout: left() }));
+        return;
+      }
+      await within(
+        left(),
+        page.evaluate(
+          `window.scrollBy({ top: ${action.direction === 'up' ? -1 : 1} * window.innerHeight, behavior: 'instant' })`,
+        ),
+      );
+      return;
+    case 'executeJavascript':
+      out.javascriptReturns.push(await executeScript(action.script, opts));
+      return;
+    case 'screenshot':
+      out.screenshots.push(await within(left(), opts.screenshot(action.fullPage ?? false)));
+      return;
+  }
+}
+
+/** Waits for the locator to be visible within the selector timeout (or the time left, if sooner). */
+async function waitVisible(locator: Locator, opts: ActionRunnerOptions, missing: string): Promise<void> {
+  const selectorMs = opts.selectorTimeoutMs ?? ACTION_SELECTOR_TIMEOUT_MS;
+  const timeout = Math.min(selectorMs, opts.deadline - Date.now());
+  if (timeout <= 0) throw new OutOfTime();
+  try {
+    await locator.waitFor({ state: 'visible', timeout });
+  } catch (err) {
+    if (!isTimeout(err)) throw err;
+    if (timeout < selectorMs) throw new OutOfTime();
+    throw new ActionProblem(`${missing} within ${selectorMs} ms`);
+  }
+}
+
+async function click(locator: Locator, all: boolean, opts: ActionRunnerOptions): Promise<void> {
+  const selectorMs = opts.selectorTimeoutMs ?? ACTION_SELECTOR_TIMEOUT_MS;
+  await waitVisible(locator.first(), opts, 'no visible element matches the selector');
+  const targets = all ? await locator.elementHandles() : [undefined];
+  for (const handle of targets) {
+    const timeout = Math.min(selectorMs, opts.deadline - Date.now());
+    if (timeout <= 0) throw new OutOfTime();
+    try {
+      if (!handle) await locator.first().click({ timeout });
+      // `all`: hidden matches (or ones removed by an earlier click) are skipped, not waited for.
+      else if (await handle.isVisible()) await handle.click({ timeout });
+    } catch (err) {
+      if (handle && /not attached/i.test(String(err))) continue;
+      if (!isTimeout(err)) throw err;
+      if (timeout < selectorMs) throw new OutOfTime();
+      throw new ActionProblem(
+        `the element could not be clicked within ${selectorMs} ms (hidden, disabled or covered)`,
+      );
+    } finally {
+      if (handle) void handle.dispose().catch(() => undefined);
+    }
+  }
+}
+
+/** The page-side wrapper: the script is a function body; its return value comes back as JSON. */
+function scriptWrapper(script: string): string {
+  return `(async () => {
+  let value;
+  try {
+    value = await (async function () {\n${script}\n}).call(globalThis);
+  } catch (e) {
+    let message = 'a non-Error value';
+    try { message = e instanceof Error ? String(e.message) : String(e); } catch {}
+    return { threw: message.slice(0, 500) };
+  }
+  let json;
+  try { json = JSON.stringify(value === undefined ? null : value); } catch { return { type: typeof value, unserialisable: true }; }
+  if (json === undefined) json = 'null';
+  if (typeof json !== 'string') return { type: typeof value, unserialisable: true };
+  if (json.length > ${MAX_SCRIPT_RESULT_CHARS}) return { type: typeof value, tooLarge: true };
+  return { type: typeof value, json };
+})()`;
+}
+
+interface ScriptOutcome {
+  threw?: string;
+  type?: string;
+  json?: string;
+  unserialisable?: boolean;
+  tooLarge?: boolean;
+}
+
+async function executeScript(
+  script: string,
+  opts: ActionRunnerOptions,
+): Promise<{ type: string; value: unknown }> {
+  let outcome: ScriptOutcome;
+  try {
+    outcome = (await within(
+      opts.deadline - Date.now(),
+      opts.page.evaluate(scriptWrapper(script)),
+    )) as ScriptOutcome;
+  } catch (err) {
+    if (err instanceof OutOfTime) {
+      // A script that never yields holds the renderer's main thread: stop it at once.
+      await opts.terminateScript().catch(() => undefined);
+      throw err;
+    }
+    // The message of a syntax error quotes the script: only its kind is shown.
+    if (err instanceof Error && /SyntaxError/.test(err.message.split('\n')[0] ?? ''))
+      throw new ActionProblem('the script is not valid JavaScript (SyntaxError)');
+    throw err;
+  }
+  if (outcome.threw !== undefined) throw new ActionProblem(`the script threw: ${trimMessage(outcome.threw)}`);
+  if (outcome.unserialisable)
+    throw new ActionProblem('the script returned a value that is not JSON-serialisable');
+  if (outcome.tooLarge)
+    throw new ActionProblem(`the script returned more than ${MAX_SCRIPT_RESULT_CHARS} characters of JSON`);
+  return { type: outcome.type ?? 'undefined', value: JSON.parse(outcome.json ?? 'null') as unknown };
+}
+
+function trimMessage(message: string): string {
+  const line = message.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line || '(no message)';
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && err.name === 'TimeoutError';
+}
+
+/** The work, or OutOfTime after `ms` (the work then settles unobserved). */
+async function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  work.catch(() => undefined);
+  if (ms <= 0) throw new OutOfTime();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new OutOfTime()), ms);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

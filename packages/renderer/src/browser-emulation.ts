@@ -1,0 +1,177 @@
+/**
+ * Per-render page options of the browser that are not plain request headers: the caller's cookies
+ * (a `Cookie` header and the `cookies` record become real browser cookies of the target), and the
+ * `mobile` and `location` emulation, applied through the slot's own CDP session. Playwright fixes
+ * viewport, user agent and locale per context; a pooled slot serves many renders, so these are set
+ * per page here and put back to the desktop defaults when the slot is released (`reset`).
+ */
+import { ValidationError } from '@wcs/errors';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { DESKTOP_VIEWPORT, MOBILE_USER_AGENT, MOBILE_VIEWPORT, resolveLocation } from './emulation';
+import type { RendererLogger, RenderLocation } from './types';
+
+export interface BrowserCookie {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+  secure: boolean;
+}
+
+/**
+ * The headers to send as extra HTTP headers (without any `Cookie`, in whatever case) and the
+ * cookies to add for the target: the Cookie header's pairs first, then the record (which wins on
+ * a name clash). Host-only cookies of the target's host, path "/" so they survive a same-host
+ * redirect; the browser drops them on a cross-host one, as the fetch engine does.
+ */
+export function splitCookies(
+  target: string,
+  headers: Record<string, string>,
+  cookies: Record<string, string> | undefined,
+): { headers: Record<string, string>; cookies: BrowserCookie[] } {
+  const rest: Record<string, string> = {};
+  const jar = new Map<string, string>();
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() !== 'cookie') {
+      rest[name] = value;
+      continue;
+    }
+    for (const part of value.split(';')) {
+      const eq = part.indexOf('=');
+      // A pair without a name cannot become a browser cookie: left out.
+      const key = eq > 0 ? part.slice(0, eq).trim() : '';
+      if (key) jar.set(key, part.slice(eq + 1).trim());
+    }
+  }
+  for (const [name, value] of Object.entries(cookies ?? {})) if (name) jar.set(name, value);
+  const url = new URL(target);
+  const secure = url.protocol === 'https:';
+  return {
+    headers: rest,
+    cookies: [...jar].map(([name, value]) => ({ name, value, domain: url.hostname, path: '/', secure })),
+  };
+}
+
+/** Adds the cookies to the slot's context; one the browser refuses is the caller's mistake (400). */
+export async function addCookies(context: BrowserContext, cookies: BrowserCookie[]): Promise<void> {
+  if (cookies.length === 0) return;
+  try {
+    await context.addCookies(cookies);
+  } catch (err) {
+    // The browser's message would quote the cookie: only the names are safe to show.
+    throw new ValidationError(
+      `The browser refused the request's cookies (${cookies.map((c) => c.name).join(', ')})`,
+      { cause: err },
+    );
+  }
+}
+
+export interface EmulationRequest {
+  mobile?: boolean;
+  location?: RenderLocation;
+}
+
+/** The device scale factor a render's screenshots are taken at. */
+export function deviceScaleFactorOf(req: EmulationRequest): number {
+  return req.mobile ? MOBILE_VIEWPORT.deviceScaleFactor : DESKTOP_VIEWPORT.deviceScaleFactor;
+}
+
+/**
+ * The slot's own CDP session. Its overrides take precedence over Playwright's (set on another
+ * session) while set; an empty user agent and empty locale/timezone hand them back. The device
+ * metrics are set to the desktop values again rather than cleared: clearing would drop
+ * Playwright's 1280×720 too (Chromium keeps one device emulation per page).
+ */
+export class PageEmulation {
+  private applied = false;
+
+  private constructor(
+    /** Also used for screenshots and to stop a running script (Runtime.terminateExecution). */
+    readonly session: CDPSession,
+    private readonly userAgent: string,
+    private readonly logger: RendererLogger | undefined,
+  ) {}
+
+  static async attach(page: Page, userAgent: string, logger?: RendererLogger): Promise<PageEmulation> {
+    return new PageEmulation(await page.context().newCDPSession(page), userAgent, logger);
+  }
+
+  /** Sets this render's device and location before the page loads; nothing when neither is asked. */
+  async apply(req: EmulationRequest): Promise<void> {
+    if (!req.mobile && !req.location) return;
+    this.applied = true; // a partial apply is reset too
+    const resolved = req.location ? resolveLocation(req.location) : undefined;
+    if (req.mobile) {
+      await this.session.send('Emulation.setDeviceMetricsOverride', {
+        width: MOBILE_VIEWPORT.width,
+        height: MOBILE_VIEWPORT.height,
+        deviceScaleFactor: MOBILE_VIEWPORT.deviceScaleFactor,
+        mobile: true,
+        screenWidth: MOBILE_VIEWPORT.width,
+        screenHeight: MOBILE_VIEWPORT.height,
+        screenOrientation: { angle: 0, type: 'portraitPrimary' },
+      });
+      await this.session.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 5 });
+    }
+    await this.session.send('Emulation.setUserAgentOverride', {
+      userAgent: req.mobile ? MOBILE_USER_AGENT : this.userAgent,
+      // Chromium adds the q-weights itself (it would append a second set to ours).
+      ...(resolved ? { acceptLanguage: languagesOf(resolved.acceptLanguage) } : {}),
+      ...(req.mobile ? { platform: 'Linux armv81', userAgentMetadata: MOBILE_UA_METADATA } : {}),
+    });
+    if (resolved) {
+      // A zone or locale this Chromium's ICU lacks leaves the host's: not worth failing the render.
+      await this.session
+        .send('Emulation.setLocaleOverride', { locale: resolved.locale })
+        .catch((err: unknown) => this.logger?.warn({ err: String(err) }, 'browser locale override refused'));
+      await this.session
+        .send('Emulation.setTimezoneOverride', { timezoneId: resolved.timezoneId })
+        .catch((err: unknown) =>
+          this.logger?.warn({ err: String(err) }, 'browser timezone override refused'),
+        );
+    }
+  }
+
+  /** Back to the desktop defaults (called when the slot is released for reuse); throws if it can't. */
+  async reset(): Promise<void> {
+    if (!this.applied) return;
+    await this.session.send('Emulation.setDeviceMetricsOverride', {
+      width: DESKTOP_VIEWPORT.width,
+      height: DESKTOP_VIEWPORT.height,
+      deviceScaleFactor: DESKTOP_VIEWPORT.deviceScaleFactor,
+      mobile: false,
+      screenWidth: DESKTOP_VIEWPORT.width,
+      screenHeight: DESKTOP_VIEWPORT.height,
+      screenOrientation: { angle: 0, type: 'landscapePrimary' },
+    });
+    await this.session.send('Emulation.setTouchEmulationEnabled', { enabled: false });
+    await this.session.send('Emulation.setUserAgentOverride', { userAgent: '' });
+    await this.session.send('Emulation.setLocaleOverride', {});
+    await this.session.send('Emulation.setTimezoneOverride', { timezoneId: '' });
+    this.applied = false;
+  }
+}
+
+/** "de-DE,de;q=0.9,en;q=0.8" → "de-DE,de,en". */
+function languagesOf(acceptLanguage: string): string {
+  return acceptLanguage
+    .split(',')
+    .map((part) => part.split(';')[0]?.trim())
+    .filter(Boolean)
+    .join(',');
+}
+
+const MOBILE_CHROME_MAJOR = /Chrome\/(\d+)/.exec(MOBILE_USER_AGENT)?.[1] ?? '131';
+/** Client hints matching MOBILE_USER_AGENT (Sec-CH-UA-Mobile: ?1, navigator.userAgentData). */
+const MOBILE_UA_METADATA = {
+  brands: [
+    { brand: 'Google Chrome', version: MOBILE_CHROME_MAJOR },
+    { brand: 'Chromium', version: MOBILE_CHROME_MAJOR },
+    { brand: 'Not_A Brand', version: '24' },
+  ],
+  platform: 'Android',
+  platformVersion: '14',
+  architecture: '',
+  model: 'Pixel 8',
+  mobile: true,
+};
