@@ -252,6 +252,20 @@ describe('browser engine through upstream proxies', () => {
     expect(targets(httpProxy)).toEqual([]);
   });
 
+  it('chains an https tunnel (CONNECT from Chromium) to the upstream after the address check', async () => {
+    const server = https.createServer({ key: SELF_SIGNED_KEY, cert: SELF_SIGNED_CERT }, (_req, res) =>
+      res.end('tls'),
+    );
+    const tlsSite = await listenLocal(server as unknown as http.Server);
+    try {
+      // Chromium refuses the self-signed certificate itself: the tunnel through SOCKS5 was open.
+      await failure(render(`https://127.0.0.1:${tlsSite.port}/`, socksProxy.proxyUrl));
+      expect(targets(socksProxy)).toContain(`127.0.0.1:${tlsSite.port}`);
+    } finally {
+      await tlsSite.close();
+    }
+  });
+
   it('refuses a private target with a proxy configured; the proxy sees nothing', async () => {
     const err = await failure(render(`http://127.0.0.2:${site.port}/`, httpProxy.proxyUrl));
     expect(err).toBeInstanceOf(TargetForbiddenError);
@@ -267,6 +281,7 @@ describe('browser engine through upstream proxies', () => {
         own.render({ url: `${site.url}/article/1`, request: { proxy: wrong } }, testContext(15_000)),
       );
       expect(err).toBeInstanceOf(TargetUnreachableError);
+      expect(err?.message).toMatch(/PROXY_AUTH_FAILED/);
       for (const text of [err?.message, JSON.stringify(err), String(err?.stack), logger.text()])
         expect(text).not.toContain(WRONG);
       expect(httpProxy.records.at(-1)).toMatchObject({ authPresented: true, authorized: false });
