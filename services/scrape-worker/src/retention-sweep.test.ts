@@ -3,6 +3,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { rawEnv } from '@wcs/config';
 import { AccountsRepository, createDb, type Db, PageCacheRepository, ScreenshotsRepository } from '@wcs/db';
 import { createLogger } from '@wcs/logger';
+import type { PageCacheStore, ScreenshotStore } from '@wcs/scraper';
 import { type S3Fixture, startS3Fixture } from '@wcs/testing';
 import { type RetentionSweep, startRetentionSweep } from './retention-sweep';
 
@@ -123,6 +124,17 @@ const exists = {
 };
 
 describe('retention sweep', () => {
+  test("the repositories are the scraper's stores (checked by the compiler)", () => {
+    const screenshots: ScreenshotStore = new ScreenshotsRepository(db, {
+      publicUrl: 'http://localhost:3002',
+      ttlMs: HOUR,
+      storage: 'postgres',
+    });
+    const pageCache: PageCacheStore = new PageCacheRepository(db);
+    expect(typeof screenshots.save).toBe('function');
+    expect(typeof pageCache.get).toBe('function');
+  });
+
   test('purges expired screenshots (rows and bucket objects) and pages past the cache TTL, pass after pass', async () => {
     const screenshots = new ScreenshotsRepository(db, {
       publicUrl: 'http://localhost:3002',
