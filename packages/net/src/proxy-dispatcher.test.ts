@@ -148,4 +148,23 @@ describe('openUrl through an upstream proxy', () => {
     expect(Date.now() - started).toBeLessThan(1_500);
     expect(JSON.stringify([refused, stuck])).not.toContain('pw-xyz');
   });
+
+  it('a proxy that never answers CONNECT times out with the connect budget, as a TimeoutError', async () => {
+    const slow = new ProxyDispatchers({ connectTimeoutMs: 300, isForbidden: onlyLoopback1 });
+    try {
+      const err = await failure(
+        openUrl(`${site.url}/g`, {
+          dispatcher: direct,
+          proxies: slow,
+          isForbidden: onlyLoopback1,
+          request: { proxy: `http://127.0.0.1:${silent.port}` },
+          timeoutMs: 5_000,
+        }),
+      );
+      expect(err).toBeInstanceOf(TimeoutError);
+      expect(err?.message).toBe(`Proxy 127.0.0.1:${silent.port} did not open a tunnel within 300 ms`);
+    } finally {
+      await slow.close();
+    }
+  });
 });

@@ -233,39 +233,25 @@ export async function openTunnel(o: TunnelOptions): Promise<net.Socket> {
   const deadline = Date.now() + o.timeoutMs;
   const socket = await connectToProxy(o.proxy, o.timeoutMs, o.signal);
   const left = () => Math.max(1, deadline - Date.now());
+  let timedOut = false;
   const timer = setTimeout(() => {
-    socket.destroy(
-      new TimeoutError(`Proxy ${o.proxy.label} did not open a tunnel within ${o.timeoutMs} ms`, {
-        details: { proxy: o.proxy.label, reason: 'timeout' },
-      }),
-    );
+    timedOut = true;
+    socket.destroy();
   }, left());
   const onAbort = () => socket.destroy();
   o.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const handshake =
-      o.proxy.scheme === 'socks5' || o.proxy.scheme === 'socks5h'
-        ? socksConnect(socket, o, left())
-        : httpConnect(socket, o);
-    // A timer or abort destroys the socket: turn that into the right error, not "closed".
-    await Promise.race([
-      handshake,
-      new Promise<never>((_, reject) => {
-        socket.once('close', () => {
-          if (o.signal?.aborted)
-            reject(o.signal.reason instanceof Error ? o.signal.reason : new Error('aborted'));
-          else if (Date.now() >= deadline)
-            reject(
-              new TimeoutError(`Proxy ${o.proxy.label} did not open a tunnel within ${o.timeoutMs} ms`, {
-                details: { proxy: o.proxy.label, reason: 'timeout' },
-              }),
-            );
-        });
-      }),
-    ]);
+    if (o.proxy.scheme === 'socks5' || o.proxy.scheme === 'socks5h') await socksConnect(socket, o, left());
+    else await httpConnect(socket, o);
     return socket;
   } catch (err) {
     socket.destroy();
+    // Our timer or the caller's abort closed the socket: say so, not "closed by the proxy".
+    if (o.signal?.aborted) throw o.signal.reason instanceof Error ? o.signal.reason : new Error('aborted');
+    if (timedOut)
+      throw new TimeoutError(`Proxy ${o.proxy.label} did not open a tunnel within ${o.timeoutMs} ms`, {
+        details: { proxy: o.proxy.label, reason: 'timeout' },
+      });
     throw err;
   } finally {
     clearTimeout(timer);
