@@ -143,14 +143,14 @@ describe('request validation', () => {
 
   it('400 naming unknown fields (with a hint), nothing charged', async () => {
     const before = await balanceOf(account.accountId);
-    const res = await scrape({ url: site.url, onlyMaincontent: false, actions: [] });
+    const res = await scrape({ url: site.url, onlyMaincontent: false, stealthMode: true });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       success: false,
       code: 'VALIDATION_FAILED',
-      error: 'Unrecognized fields "onlyMaincontent" (did you mean "onlyMainContent"?), "actions"',
+      error: 'Unrecognized fields "onlyMaincontent" (did you mean "onlyMainContent"?), "stealthMode"',
       details: expect.objectContaining({
-        unrecognized: [{ field: 'onlyMaincontent', didYouMean: 'onlyMainContent' }, { field: 'actions' }],
+        unrecognized: [{ field: 'onlyMaincontent', didYouMean: 'onlyMainContent' }, { field: 'stealthMode' }],
       }),
     });
     expect(await balanceOf(account.accountId)).toBe(before);

@@ -1,3 +1,4 @@
+import type { Prisma } from './generated/prisma/client';
 export type BatchStatus = 'pending' | 'processing' | 'done';
 export type BatchItemStatus = 'queued' | 'running' | 'done' | 'failed';
 
@@ -38,6 +39,10 @@ export interface StartedBatchItem {
   format: string;
   onlyMainContent: boolean;
   attempts: number;
+  /** The batch's page options (issue 14; validated by the worker against @wcs/queues' schema). */
+  pageOptions: unknown;
+  /** Headers and actions; null once the batch is done. */
+  pageSecrets: unknown;
 }
 
 export interface NewBatch {
@@ -45,4 +50,7 @@ export interface NewBatch {
   items: Array<{ url: string; clientId?: string }>;
   format: string;
   onlyMainContent: boolean;
+  /** Page options of every item (plain JSON); secrets are cleared when the batch is done. */
+  pageOptions?: Prisma.InputJsonObject;
+  pageSecrets?: Prisma.InputJsonObject;
 }

@@ -41,6 +41,8 @@ export class BatchesRepository {
           status: 'pending',
           format: i.format,
           onlyMainContent: i.onlyMainContent,
+          ...(i.pageOptions ? { pageOptions: i.pageOptions } : {}),
+          ...(i.pageSecrets ? { pageSecrets: i.pageSecrets } : {}),
           total: items.length,
           creditsCharged: cost,
         },
@@ -101,7 +103,8 @@ export class BatchesRepository {
         RETURNING batches.id
       )
       SELECT item.id AS "itemId", item.batch_id AS "batchId", b.account_id AS "accountId", item.url,
-             b.format, b.only_main_content AS "onlyMainContent", item.attempts
+             b.format, b.only_main_content AS "onlyMainContent", item.attempts,
+             b.page_options AS "pageOptions", b.page_secrets AS "pageSecrets"
       FROM item JOIN batches b ON b.id = item.batch_id`;
     return rows[0] ?? null;
   }
@@ -184,6 +187,8 @@ async function bumpBatch(tx: Tx, batchId: string, status: 'done' | 'failed'): Pr
       failed = failed + ${df}::int,
       status = CASE WHEN completed + failed + 1 >= total THEN 'done' ELSE 'processing' END,
       finished_at = CASE WHEN completed + failed + 1 >= total THEN now() ELSE finished_at END,
+      -- The items' headers and actions are kept only while the batch has work left.
+      page_secrets = CASE WHEN completed + failed + 1 >= total THEN NULL ELSE page_secrets END,
       updated_at = now()
     WHERE id = ${batchId}::uuid
     RETURNING account_id AS "accountId"`;

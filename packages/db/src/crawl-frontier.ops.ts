@@ -87,6 +87,10 @@ export async function bumpCrawl(
       status = CASE
         WHEN completed + failed + ${d.completed + d.failed}::int >= discovered + ${d.discovered}::int
           THEN 'done' ELSE 'processing' END,
+      -- Headers and actions of the pages are kept only while the crawl has pages left.
+      page_secrets = CASE
+        WHEN completed + failed + ${d.completed + d.failed}::int >= discovered + ${d.discovered}::int
+          THEN NULL ELSE page_secrets END,
       finished_at = CASE
         WHEN completed + failed + ${d.completed + d.failed}::int >= discovered + ${d.discovered}::int
           THEN now() ELSE finished_at END,
@@ -245,6 +249,7 @@ export async function completePageTx(
             WHEN d.capped THEN 'max_pages'
             ELSE stop_reason END,
           status = CASE WHEN completed + failed + d.n >= discovered + d.added THEN 'done' ELSE 'processing' END,
+          page_secrets = CASE WHEN completed + failed + d.n >= discovered + d.added THEN NULL ELSE page_secrets END,
           finished_at = CASE WHEN completed + failed + d.n >= discovered + d.added THEN now() ELSE finished_at END,
           updated_at = now()
         FROM d
@@ -274,7 +279,7 @@ export async function stopCrawlInTx(
 ): Promise<string[]> {
   const stopped = await tx.$queryRaw<Array<{ id: string }>>`
     UPDATE crawls SET status = 'failed', stop_reason = ${reason}, error = ${error}, finished_at = now(),
-           updated_at = now()
+           page_secrets = NULL, updated_at = now()
     WHERE id = ${crawlId}::uuid AND status IN ('pending', 'processing')
     RETURNING id`;
   if (stopped.length === 0) return [];

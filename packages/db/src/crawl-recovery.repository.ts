@@ -78,7 +78,7 @@ export class CrawlRecoveryRepository {
                       || COALESCE(p.error, 'no page could be fetched')
                FROM crawl_pages p WHERE p.crawl_id = crawls.id ORDER BY p.depth, p.created_at LIMIT 1))
              ELSE error END,
-             finished_at = now(), updated_at = now()
+             finished_at = now(), page_secrets = NULL, updated_at = now()
       WHERE status = 'processing' AND completed + failed >= discovered
         AND NOT EXISTS (SELECT 1 FROM crawl_pages p
                         WHERE p.crawl_id = crawls.id AND p.status IN ('queued', 'running'))`;

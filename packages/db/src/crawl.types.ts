@@ -1,3 +1,4 @@
+import type { Prisma } from './generated/prisma/client';
 /** Only `done` and `failed` are terminal (spec §3; client libraries stop polling on them). */
 export type CrawlStatus = 'pending' | 'processing' | 'done' | 'failed';
 /** `duplicate`: the row's page is one already crawled (reached under another URL); not counted. */
@@ -25,6 +26,8 @@ export interface CrawlOptions {
   format: 'markdown' | 'html' | 'text' | 'json';
   onlyMainContent: boolean;
   delayMs: number;
+  /** `scrapeOptions`' plain page options (issue 14), parsed by the worker with @wcs/queues' pageOptions. */
+  page?: Prisma.InputJsonObject;
 }
 
 export interface CrawlView {
@@ -45,6 +48,8 @@ export interface CrawlView {
   crawlDelayMs: number | null;
   createdAt: Date;
   finishedAt: Date | null;
+  /** `scrapeOptions`' headers and actions; null once the crawl ended. Never shown to callers. */
+  pageSecrets: unknown;
 }
 
 export interface CrawlPageView {
@@ -89,6 +94,8 @@ export interface CrawlPageTask {
   options: CrawlOptions;
   robotsTxt: string | null;
   crawlDelayMs: number | null;
+  /** `scrapeOptions`' headers and actions (null when none, or once the crawl ended). */
+  pageSecrets: unknown;
   /** startPage() only: the URL of a done page that already ended at this row's URL (a redirect). */
   duplicateOf?: string | null;
 }

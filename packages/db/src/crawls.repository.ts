@@ -25,7 +25,7 @@ import { isUuid } from './ids';
 const TASK_COLUMNS =
   Prisma.raw(`p.id AS "pageId", p.crawl_id AS "crawlId", c.account_id AS "accountId", p.url,
   p.url_key AS "urlKey", p.depth, p.attempts, p.status AS "pageStatus", c.status AS "crawlStatus", c.url AS "crawlUrl", c.options,
-  c.robots_txt AS "robotsTxt", c.crawl_delay_ms AS "crawlDelayMs"`);
+  c.robots_txt AS "robotsTxt", c.crawl_delay_ms AS "crawlDelayMs", c.page_secrets AS "pageSecrets"`);
 
 /** Credits per completed page (spec §8: crawl = 1 per page crawled), charged as the page completes. */
 const CREDITS_PER_PAGE = 1;
@@ -46,6 +46,7 @@ type CrawlRow = {
   crawl_delay_ms: number | null;
   created_at: Date;
   finished_at: Date | null;
+  page_secrets: unknown;
 };
 
 function toView(r: CrawlRow): CrawlView {
@@ -65,6 +66,7 @@ function toView(r: CrawlRow): CrawlView {
     crawlDelayMs: r.crawl_delay_ms,
     createdAt: r.created_at,
     finishedAt: r.finished_at,
+    pageSecrets: r.page_secrets ?? null,
   };
 }
 
@@ -99,10 +101,23 @@ export class CrawlsRepository {
   constructor(private readonly db: Db) {}
 
   /** A new crawl in `pending`; the crawl-worker's start job seeds its frontier. */
-  async create(i: { accountId: string; url: string; options: CrawlOptions }): Promise<{ crawlId: string }> {
+  async create(i: {
+    accountId: string;
+    url: string;
+    options: CrawlOptions;
+    /** Headers and actions of every page: cleared when the crawl ends. */
+    pageSecrets?: Prisma.InputJsonObject;
+  }): Promise<{ crawlId: string }> {
     const crawlId = randomUUID();
     await this.db.prisma.crawl.create({
-      data: { id: crawlId, accountId: i.accountId, url: i.url, status: 'pending', options: { ...i.options } },
+      data: {
+        id: crawlId,
+        accountId: i.accountId,
+        url: i.url,
+        status: 'pending',
+        options: { ...i.options },
+        ...(i.pageSecrets ? { pageSecrets: i.pageSecrets } : {}),
+      },
     });
     return { crawlId };
   }

@@ -18,6 +18,8 @@ export interface MonitorView {
   nextCheckAt: Date | null;
   /** Fixed offset of this monitor's checks inside its interval (spreads load). */
   jitterMs: number;
+  /** Plain page options of its checks (issue 14; parsed by the checker with @wcs/queues' pageOptions). */
+  pageOptions: unknown;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { InsufficientCreditsError } from '@wcs/errors';
 import { chargeInTx } from './credits.ops';
 import { type Db, inTransaction } from './db';
+import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 import type {
   CheckOutcome,
@@ -18,15 +19,19 @@ const DETAIL_CHECKS = 20;
 const DETAIL_CHANGES = 100;
 const DETAIL_DELIVERIES = 100;
 
-type Row = Omit<MonitorView, 'interval' | 'status' | 'pausedBy'> & {
+type Row = Omit<MonitorView, 'interval' | 'status' | 'pausedBy' | 'pageOptions'> & {
   interval: string;
   status: string;
   pausedBy: string | null;
+  pageOptions: unknown;
+  /** Never leaves this file through view(): only pageSecretsOf reads it. */
+  pageSecrets?: unknown;
 };
 
-function view(r: Row): MonitorView {
+function view({ pageSecrets: _secret, ...r }: Row): MonitorView {
   return {
     ...r,
+    pageOptions: r.pageOptions ?? null,
     interval: r.interval as MonitorInterval,
     status: r.status as MonitorStatus,
     pausedBy: r.pausedBy as MonitorPausedBy | null,
@@ -53,8 +58,19 @@ export class MonitorsRepository {
     interval: MonitorInterval;
     webhookUrl: string | null;
     jitterMs: number;
+    /** Plain page options of every check (issue 14). */
+    pageOptions?: Prisma.InputJsonObject;
+    /** Headers and actions of every check: kept while the monitor exists, read only by the checker. */
+    pageSecrets?: Prisma.InputJsonObject;
   }): Promise<MonitorView> {
     return view(await this.db.prisma.monitor.create({ data: input }));
+  }
+
+  /** The headers and actions a check sends (null when none). Worker side only. */
+  async pageSecretsOf(id: string): Promise<unknown> {
+    if (!isUuid(id)) return null;
+    const m = await this.db.prisma.monitor.findUnique({ where: { id }, select: { pageSecrets: true } });
+    return m?.pageSecrets ?? null;
   }
 
   async get(accountId: string, id: string): Promise<MonitorView | null> {
@@ -121,7 +137,8 @@ export class MonitorsRepository {
     if (!isUuid(id) || !isUuid(accountId)) return null;
     await this.db.prisma.monitor.updateMany({
       where: { id, accountId, status: { in: ['active', 'paused'] } },
-      data: { status: 'cancelled', pausedBy: null, nextCheckAt: null },
+      // A cancelled monitor checks nothing again: its headers and actions go.
+      data: { status: 'cancelled', pausedBy: null, nextCheckAt: null, pageSecrets: Prisma.DbNull },
     });
     return this.get(accountId, id);
   }

@@ -2,6 +2,8 @@ import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import { extractJobResult, mapJobResult, scrapeJobResult } from './document.contract';
 import { budgetStartedAtField, deadlineAtField } from './job-budget';
+import { sealedSecrets } from './job-secrets';
+import { pageOptions } from './page-options.contract';
 
 /**
  * The queue catalog: every queue's name, payload schema and default job options in one place.
@@ -22,6 +24,10 @@ export const scrapePayload = z.object({
   timeoutMs: z.number().int().min(1_000).max(120_000),
   /** When the caller stops waiting (epoch ms); every worker aborts the job then (job-budget.ts). */
   deadlineAt: deadlineAtField,
+  /** Page options (formats, mobile, location, tag filters, proxy, maxAge). */
+  page: pageOptions.optional(),
+  /** Headers and actions, sealed (job-secrets.ts). */
+  secrets: sealedSecrets.optional(),
 });
 
 export const batchItemPayload = z.object({
@@ -65,8 +71,14 @@ export const extractPayload = z.object({
   schema: z.record(z.string(), z.json()).optional(),
   prompt: z.string().max(10_000).optional(),
   timeoutMs: z.number().int().min(1_000).max(300_000),
+  /** Browser wait after load (the `waitFor` option). */
+  waitForMs: z.number().int().min(0).max(30_000).optional(),
   /** When the caller stops waiting (epoch ms); every worker aborts the job then (job-budget.ts). */
   deadlineAt: deadlineAtField,
+  /** Page options of the fetch (mobile, location, tag filters, proxy, maxAge). */
+  page: pageOptions.optional(),
+  /** Headers and actions, sealed (job-secrets.ts). */
+  secrets: sealedSecrets.optional(),
 });
 
 /** One check of a monitor (fired by its BullMQ job scheduler, or once at creation as the baseline). */

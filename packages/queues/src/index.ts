@@ -5,6 +5,7 @@ export * from './connection';
 export * from './document.contract';
 export * from './job-budget';
 export * from './job-cancel';
+export * from './job-secrets';
 export * from './page-options.contract';
 export * from './producer';
 export * from './redis-errors';

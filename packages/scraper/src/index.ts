@@ -1,3 +1,5 @@
 export type { ContentTask } from './content.task';
 export * from './content-pool';
+export * from './page-cache-key';
+export type * from './page-stores';
 export * from './scrape-document';

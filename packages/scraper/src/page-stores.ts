@@ -29,3 +29,9 @@ export interface PageCacheStore {
   /** Store (or replace) the entry. Failures are the caller's to ignore: the cache is best effort. */
   put(key: string, page: CachedPage): Promise<void>;
 }
+
+/** What a worker hands every page it scrapes: the page cache and the screenshot store. */
+export interface PageStores {
+  cache?: PageCacheStore;
+  screenshots?: ScreenshotStore;
+}

@@ -1,9 +1,11 @@
 import type { OutputFormat } from '@wcs/content';
 import { TargetBlockedError, TargetHttpError } from '@wcs/errors';
 import { BLOCK_STATUSES, type RequestOptions } from '@wcs/net';
-import type { DocumentData } from '@wcs/queues';
-import type { EngineName, Renderer, RenderResult } from '@wcs/renderer';
+import { type DocumentData, type PageOptions, type PageSecrets, wantsScreenshot } from '@wcs/queues';
+import type { EngineName, Renderer, RenderRequest, RenderResult } from '@wcs/renderer';
 import { type ContentPool, type ConvertedPage, sharedContentPool } from './content-pool';
+import { pageCacheKey } from './page-cache-key';
+import type { CachedPage, PageCacheStore, ScreenshotStore } from './page-stores';
 
 export interface ScrapeRequest {
   url: string;
@@ -13,8 +15,16 @@ export interface ScrapeRequest {
   waitForMs?: number;
   timeoutMs: number;
   signal?: AbortSignal;
-  /** Per-request options (headers, cookies, proxy) passed through to the renderer unchanged. */
+  /** Per-request network options (headers, cookies, proxy) passed through to the renderer unchanged. */
   request?: RequestOptions;
+  /** The plain page options (formats, mobile, location, tag filters, proxy, maxAge). */
+  page?: PageOptions;
+  /** The secret page options (headers, actions), opened by the worker for this page only. */
+  secrets?: PageSecrets;
+  /** The page cache (`maxAge`); without it every request fetches. */
+  cache?: PageCacheStore;
+  /** Where screenshots (format or action) are kept, for whose account. Required when one is asked for. */
+  screenshots?: { store: ScreenshotStore; accountId: string };
 }
 
 export interface ScrapeOutcome {
@@ -22,6 +32,9 @@ export interface ScrapeOutcome {
   engine: EngineName;
   elapsedMs: number;
 }
+
+/** A rendered page, or the page cache's copy of one (`cache` says which). */
+export type FetchedPage = RenderResult & { cache?: { state: 'hit' | 'miss'; fetchedAt: Date } };
 
 /**
  * One URL -> document: the step every feature shares (scrape, batch items, crawl pages, extract,
@@ -33,34 +46,114 @@ export async function scrapeDocument(renderer: Renderer, req: ScrapeRequest): Pr
   return { data, engine: page.engine, elapsedMs: page.elapsedMs };
 }
 
+/** Only requests that carry nothing personal and change nothing on the page share the cache. */
+function cacheable(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>): boolean {
+  const { secrets, request, page } = req;
+  return (
+    (page?.maxAge ?? 0) > 0 &&
+    !secrets?.headers &&
+    !(secrets?.actions && secrets.actions.length > 0) &&
+    !request?.headers &&
+    !request?.cookies &&
+    wantsScreenshot(page?.formats) === undefined
+  );
+}
+
 /**
- * The network half of `scrapeDocument`: render the URL and turn error statuses into errors. The
- * crawler calls it on its own so it can hold a per-host slot only while the site is being
- * fetched, and so it gets the raw HTML for link extraction.
+ * The network half of `scrapeDocument`: render the URL (or take the page cache's copy) and turn
+ * error statuses into errors. The crawler calls it on its own so it can hold a per-host slot only
+ * while the site is being fetched, and so it gets the raw HTML for link extraction.
  */
 export async function fetchPage(
   renderer: Renderer,
   req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>,
-): Promise<RenderResult> {
-  const page = await renderer.render({
-    url: req.url,
-    engine: req.engine ?? 'auto',
-    ...(req.waitForMs ? { waitForMs: req.waitForMs } : {}),
-    timeoutMs: req.timeoutMs,
-    ...(req.signal ? { signal: req.signal } : {}),
-    ...(req.request ? { request: req.request } : {}),
-  });
+): Promise<FetchedPage> {
+  const useCache = req.cache !== undefined && cacheable(req);
+  const key = useCache ? pageCacheKey(cacheKeyInput(req)) : undefined;
+  if (req.cache && key) {
+    const maxAge = req.page?.maxAge ?? 0;
+    const hit = await req.cache.get(key, new Date(Date.now() - maxAge)).catch(() => undefined);
+    if (hit) return fromCache(hit);
+  }
+  const page = await renderer.render(renderRequest(req));
   if (BLOCK_STATUSES.has(page.statusCode)) {
     throw new TargetBlockedError(`Target refused automated access (HTTP ${page.statusCode})`, {
       details: { statusCode: page.statusCode },
     });
   }
   if (page.statusCode >= 400) throw new TargetHttpError(page.statusCode);
-  return page;
+  if (!req.cache || !key) return page;
+  const fetchedAt = new Date();
+  // Best effort: a cache that cannot store must not fail a page that was fetched fine.
+  await req.cache.put(key, toCached(req.url, page, fetchedAt)).catch(() => undefined);
+  return { ...page, cache: { state: 'miss', fetchedAt } };
+}
+
+function renderRequest(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>): RenderRequest {
+  const { page, secrets } = req;
+  const headers = { ...req.request?.headers, ...secrets?.headers };
+  const request: RequestOptions | undefined =
+    req.request || secrets?.headers
+      ? { ...req.request, ...(Object.keys(headers).length > 0 ? { headers } : {}) }
+      : undefined;
+  const screenshot = wantsScreenshot(page?.formats);
+  return {
+    url: req.url,
+    engine: req.engine ?? 'auto',
+    ...(req.waitForMs ? { waitForMs: req.waitForMs } : {}),
+    timeoutMs: req.timeoutMs,
+    ...(req.signal ? { signal: req.signal } : {}),
+    ...(request ? { request } : {}),
+    ...(page?.proxy ? { proxy: page.proxy } : {}),
+    ...(page?.mobile ? { mobile: true } : {}),
+    ...(page?.location ? { location: page.location } : {}),
+    ...(secrets?.actions && secrets.actions.length > 0 ? { actions: secrets.actions } : {}),
+    ...(screenshot ? { screenshot } : {}),
+  };
+}
+
+function cacheKeyInput(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>) {
+  return {
+    url: req.url,
+    engine: req.engine ?? 'auto',
+    waitForMs: req.waitForMs ?? 0,
+    mobile: req.page?.mobile ?? false,
+    ...(req.page?.location ? { location: req.page.location } : {}),
+    proxy: req.page?.proxy ?? 'default',
+  };
+}
+
+function toCached(url: string, page: RenderResult, fetchedAt: Date): CachedPage {
+  return {
+    url,
+    finalUrl: page.finalUrl,
+    statusCode: page.statusCode,
+    contentType: page.contentType,
+    engine: page.engine,
+    body: page.body,
+    headers: page.headers,
+    redirects: page.redirects,
+    fetchedAt,
+  };
+}
+
+function fromCache(hit: CachedPage): FetchedPage {
+  return {
+    requestedUrl: hit.url,
+    finalUrl: hit.finalUrl,
+    statusCode: hit.statusCode,
+    contentType: hit.contentType,
+    body: hit.body,
+    engine: hit.engine,
+    headers: hit.headers,
+    redirects: hit.redirects,
+    elapsedMs: 0,
+    cache: { state: 'hit', fetchedAt: hit.fetchedAt },
+  };
 }
 
 export interface DocumentRequest
-  extends Pick<ScrapeRequest, 'url' | 'format' | 'onlyMainContent' | 'signal'> {
+  extends Pick<ScrapeRequest, 'url' | 'format' | 'onlyMainContent' | 'signal' | 'page' | 'screenshots'> {
   /** Also return the page's links, read from the same parse (crawl pages). */
   links?: boolean;
   /** Time left for the conversion when less than the pool's budget (a job near its deadline). */
@@ -68,16 +161,18 @@ export interface DocumentRequest
 }
 
 /**
- * The CPU half of `scrapeDocument`: a fetched page -> markdown/html/text(/json) + metadata (and
- * links on request), converted in the content pool (content-pool.ts) under its caps and budget.
- * `data.warning` says when the page was cut.
+ * The CPU half of `scrapeDocument`: a fetched page -> the document (the formats asked for) +
+ * metadata (and links on request), converted in the content pool (content-pool.ts) under its caps
+ * and budget; then the screenshots are stored and their URLs added. `data.warning` says when the
+ * page was cut.
  */
 export async function documentFromPage(
-  page: RenderResult,
+  page: FetchedPage,
   req: DocumentRequest,
   pool: ContentPool = sharedContentPool(),
 ): Promise<ConvertedPage> {
-  return pool.run(
+  const options = req.page;
+  const converted = await pool.run(
     {
       body: page.body,
       contentType: page.contentType,
@@ -87,8 +182,30 @@ export async function documentFromPage(
       format: req.format,
       onlyMainContent: req.onlyMainContent,
       links: req.links === true,
+      ...(options?.formats ? { formats: options.formats } : {}),
+      ...(options?.includeTags ? { includeTags: options.includeTags } : {}),
+      ...(options?.excludeTags ? { excludeTags: options.excludeTags } : {}),
     },
     req.signal,
     req.budgetMs,
   );
+  const data = converted.data;
+  if (page.cache) {
+    data.metadata.cacheState = page.cache.state;
+    data.metadata.cachedAt = page.cache.fetchedAt.toISOString();
+  }
+  if (page.screenshot || page.actions) {
+    const save = async (png: Buffer): Promise<string> => {
+      if (!req.screenshots)
+        throw new Error('documentFromPage: a screenshot was taken but no store was given');
+      return (await req.screenshots.store.save(req.screenshots.accountId, png)).url;
+    };
+    if (page.screenshot) data.screenshot = await save(page.screenshot);
+    if (page.actions) {
+      const screenshots: string[] = [];
+      for (const png of page.actions.screenshots) screenshots.push(await save(png));
+      data.actions = { screenshots, javascriptReturns: page.actions.javascriptReturns };
+    }
+  }
+  return converted;
 }

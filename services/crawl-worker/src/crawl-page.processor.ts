@@ -15,12 +15,14 @@ import {
   type Job,
   type JobContext,
   type PayloadOf,
+  pageOptions,
+  pageSecrets,
   type QueueProducer,
   remainingMs,
   retryOrRecord,
 } from '@wcs/queues';
 import type { Renderer, RenderResult } from '@wcs/renderer';
-import { documentFromPage, fetchPage } from '@wcs/scraper';
+import { documentFromPage, type FetchedPage, fetchPage, type PageStores } from '@wcs/scraper';
 import type { HostSlots } from './host-slots';
 import { LinkFilter } from './link-filter';
 import { enqueuePages, removePageJobs } from './page-jobs';
@@ -41,15 +43,30 @@ export interface CrawlPageDeps {
   slots: HostSlots;
   robots: RobotsCache;
   logger: Logger;
+  /** The page cache (`maxAge`) and the screenshot store. */
+  stores?: PageStores;
+}
+
+/** The crawl's `scrapeOptions` for one page: written by the gateway, parsed again at this boundary. */
+function pageRequest(task: CrawlPageTask, stores: PageStores = {}) {
+  const page = pageOptions.optional().parse(task.options.page);
+  const secrets = pageSecrets.nullable().parse(task.pageSecrets);
+  return {
+    ...(page ? { page } : {}),
+    ...(secrets ? { secrets } : {}),
+    ...(stores.cache ? { cache: stores.cache } : {}),
+    ...(stores.screenshots ? { screenshots: { store: stores.screenshots, accountId: task.accountId } } : {}),
+  };
 }
 
 type PageResult = { pageId: string; status: 'done' | 'failed' | 'skipped' | 'out_of_credits' };
 
 /** A done page's stored result: markdown and metadata always, html/text/json only when asked, the cut warning. */
-type StoredPage = Pick<DocumentData, 'markdown' | 'metadata'> &
-  Partial<Pick<DocumentData, 'html' | 'text' | 'json' | 'warning'>>;
+type StoredPage = Partial<DocumentData> & Pick<DocumentData, 'metadata'>;
 
-function storedResult(data: DocumentData, format: CrawlOptions['format']): StoredPage {
+/** Without `formats`: markdown plus the one format asked for. With them: exactly what they name. */
+function storedResult(data: DocumentData, format: CrawlOptions['format'], formats: boolean): StoredPage {
+  if (formats) return data;
   return {
     markdown: data.markdown,
     metadata: data.metadata,
@@ -91,7 +108,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     }
 
     let task: CrawlPageTask | null = null;
-    let page: RenderResult;
+    let page: FetchedPage;
     try {
       task = await deps.crawls.startPage(pageId);
       if (!task) return { pageId, status: 'skipped' };
@@ -114,6 +131,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         url: task.url,
         timeoutMs: Math.max(1, Math.min(s.pageTimeoutMs, remainingMs(ctx))),
         signal: ctx.signal,
+        ...pageRequest(task, deps.stores),
       });
     } catch (err) {
       if (!task) throw err;
@@ -126,7 +144,9 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
 
     try {
       // Conversion and link extraction: one parse, in the content pool (off this event loop).
+      const pageOpts = pageOptions.optional().parse(task.options.page);
       const { data, links: found = [] } = await documentFromPage(page, {
+        ...pageRequest(task, deps.stores),
         url: task.url,
         format: task.options.format,
         onlyMainContent: task.options.onlyMainContent,
@@ -134,7 +154,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       });
       const links = await nextLinks(deps, task, found, s.maxLinksPerPage);
       const outcome = await deps.crawls.completePage(crawlId, pageId, {
-        result: storedResult(data, task.options.format),
+        result: storedResult(data, task.options.format, pageOpts?.formats !== undefined),
         statusCode: page.statusCode,
         // Where a redirect ended, so neither URL is fetched again.
         finalKey: urlKey(page.finalUrl) ?? task.urlKey,

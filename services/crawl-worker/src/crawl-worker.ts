@@ -1,4 +1,11 @@
-import { CrawlRecoveryRepository, CrawlsRepository, createDb, DocumentsRepository } from '@wcs/db';
+import {
+  CrawlRecoveryRepository,
+  CrawlsRepository,
+  createDb,
+  createScreenshotStore,
+  DocumentsRepository,
+  PageCacheRepository,
+} from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import { createSafeDispatcher } from '@wcs/net';
 import {
@@ -68,6 +75,7 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
           slots: new HostSlots(redis, env.QUEUE_PREFIX, env.CRAWL_HOST_CONCURRENCY),
           robots,
           logger,
+          stores: { cache: new PageCacheRepository(db), screenshots: createScreenshotStore(env, db) },
         },
         {
           pageTimeoutMs: env.CRAWL_PAGE_TIMEOUT_MS,

@@ -1,10 +1,12 @@
 import {
   baseEnv,
+  checkPageStoreEnv,
   contentEnv,
   crawlEnv,
   databaseEnv,
   discoveryEnv,
   loadEnv,
+  pageStoreEnvFields,
   renderEnv,
   workerEnv,
 } from '@wcs/config';
@@ -17,7 +19,10 @@ export const crawlWorkerEnvSchema = baseEnv
   .extend(crawlEnv.shape)
   .extend(discoveryEnv.shape)
   // Validated at start (fail fast); the content pool reads the same variables itself.
-  .extend(contentEnv.shape);
+  .extend(contentEnv.shape)
+  // Screenshots of `scrapeOptions` and the page cache (`maxAge`).
+  .extend(pageStoreEnvFields.shape)
+  .superRefine(checkPageStoreEnv);
 export type CrawlWorkerEnv = z.infer<typeof crawlWorkerEnvSchema>;
 
 export function loadCrawlWorkerEnv(env?: NodeJS.ProcessEnv): CrawlWorkerEnv {

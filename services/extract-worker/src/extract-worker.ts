@@ -1,6 +1,6 @@
 import { providerFromEnv } from '@wcs/llm';
 import type { Logger } from '@wcs/logger';
-import { workerDefiner } from '@wcs/queues';
+import { JobSecrets, workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
 import type { ExtractWorkerEnv } from './env';
 import { extractProcessor } from './extract.processor';
@@ -20,11 +20,13 @@ export async function startExtractWorker(
   if (!provider.ok) logger.warn(provider.error.message);
   else logger.info({ provider: provider.provider.name, model: provider.provider.model }, 'extraction model');
   const renderer = createRendererFromEnv(env, logger);
+  const secrets = JobSecrets.connect(env.REDIS_URL, env.QUEUE_PREFIX);
   const worker = workerDefiner(env, logger, { concurrency: env.EXTRACT_WORKER_CONCURRENCY })(
     'extract',
     extractProcessor({
       renderer,
       provider,
+      secrets,
       logger: logger.child({ queue: 'extract' }),
       settings: {
         fetchTimeoutMs: env.FETCH_TIMEOUT_MS,
@@ -40,6 +42,7 @@ export async function startExtractWorker(
     async close() {
       await worker.close();
       await renderer.close();
+      await secrets.close();
     },
   };
 }

@@ -9,7 +9,14 @@
 import { TimeoutError, toServiceError } from '@wcs/errors';
 import { compileRequestSchema, type ProviderChoice, runExtraction } from '@wcs/llm';
 import type { Logger } from '@wcs/logger';
-import type { ExtractJobResult, Job, JobContext, PayloadOf } from '@wcs/queues';
+import {
+  type ExtractJobResult,
+  type Job,
+  type JobContext,
+  type JobSecrets,
+  openJobSecrets,
+  type PayloadOf,
+} from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
 import { scrapeDocument } from '@wcs/scraper';
 
@@ -25,6 +32,8 @@ export interface ExtractDeps {
   provider: ProviderChoice;
   logger: Pick<Logger, 'info' | 'warn'>;
   settings: ExtractSettings;
+  /** Opens the sealed headers and actions of a job (job-secrets.ts). */
+  secrets?: JobSecrets;
 }
 
 export function extractProcessor(deps: ExtractDeps) {
@@ -54,6 +63,7 @@ export async function runExtract(
   else job.signal?.addEventListener('abort', onJobAbort, { once: true });
   let phase: 'fetch' | 'model' = 'fetch';
   try {
+    const secrets = await openJobSecrets(deps.secrets, p.secrets);
     const page = await scrapeDocument(deps.renderer, {
       url: p.url,
       format: 'markdown',
@@ -61,6 +71,10 @@ export async function runExtract(
       engine: 'auto',
       timeoutMs: Math.min(settings.fetchTimeoutMs, remaining()),
       signal: budget.signal,
+      ...(p.waitForMs ? { waitForMs: p.waitForMs } : {}),
+      // Never `formats`: the model reads the markdown (the gateway does not accept them here).
+      ...(p.page ? { page: { ...p.page, formats: undefined } } : {}),
+      ...(secrets ? { secrets } : {}),
     });
     phase = 'model';
     const meta = page.data.metadata;

@@ -22,6 +22,7 @@ import { metricsRoutes } from './routes/metrics.routes';
 import { monitorRoutes } from './routes/monitor.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { scrapeRoutes } from './routes/scrape.routes';
+import { screenshotRoutes } from './routes/screenshot.routes';
 import { searchRoutes } from './routes/search.routes';
 
 /** The HTTP surface. Pure wiring: every dependency comes in through `deps`. */
@@ -65,6 +66,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(accountRoutes(deps));
   app.use(keysRoutes(deps));
   app.use(jobListingRoutes(deps));
+  app.use(screenshotRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

@@ -7,11 +7,12 @@ import type {
   JobListingsRepository,
   MonitorsRepository,
   PlanId,
+  ScreenshotsRepository,
   SessionsRepository,
   UsageRepository,
 } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
-import type { QueueProducer } from '@wcs/queues';
+import type { JobSecrets, QueueProducer } from '@wcs/queues';
 import type { SearchProvider } from '@wcs/search';
 import type { Redis } from 'ioredis';
 import type { PendingWork } from './jobs/charged-job';
@@ -38,6 +39,10 @@ export interface GatewayDeps {
   search: { provider: SearchProvider; timeoutMs: number };
   /** Liveness of PostgreSQL for /healthz. */
   pingDatabase: () => Promise<void>;
+  /** Screenshots taken by scrapes, served at /v1/screenshots/:id (issue 14). */
+  screenshots: Pick<ScreenshotsRepository, 'open'>;
+  /** Seals the secret page options (headers, actions) of interactive jobs (job-secrets.ts). */
+  secrets: JobSecrets;
   /** Billed work in flight (charge … refund); shutdown lets it settle before closing the database. */
   pending: PendingWork;
   settings: GatewaySettings;

@@ -7,6 +7,7 @@ import {
   CrawlsRepository,
   CreditsRepository,
   createDb,
+  createScreenshotStore,
   DocumentsRepository,
   JobListingsRepository,
   MonitorsRepository,
@@ -14,7 +15,7 @@ import {
   UsageRepository,
 } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
-import { createRedisConnection, QueueProducer, RedisErrorLog } from '@wcs/queues';
+import { createRedisConnection, JobSecrets, QueueProducer, RedisErrorLog } from '@wcs/queues';
 import { httpDrainer } from '@wcs/runtime';
 import { createSearchProvider } from '@wcs/search';
 import { createApp } from './app';
@@ -59,6 +60,8 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
       provider: createSearchProvider(searchProviderConfig(env), { documents: new DocumentsRepository(db) }),
       timeoutMs: env.SEARCH_TIMEOUT_MS,
     },
+    secrets: new JobSecrets(redis, env.QUEUE_PREFIX),
+    screenshots: createScreenshotStore(env, db),
     pending: new PendingWork(),
     pingDatabase: async () => {
       await db.prisma.$queryRaw`SELECT 1`;

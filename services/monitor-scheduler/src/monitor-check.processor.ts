@@ -3,12 +3,24 @@ import { cleanMarkdownForHash } from '@wcs/content';
 import type { CheckOutcome, MonitorsRepository } from '@wcs/db';
 import { toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
-import { type Job, type JobContext, type PayloadOf, type QueueProducer, remainingMs } from '@wcs/queues';
+import {
+  type Job,
+  type JobContext,
+  type PayloadOf,
+  pageOptions,
+  pageSecrets,
+  type QueueProducer,
+  remainingMs,
+} from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
 import { scrapeDocument } from '@wcs/scraper';
+import { z } from 'zod';
 import type { MonitorSchedules } from './monitor-schedules';
 
 export const SNAPSHOT_CHARS = 500;
+
+/** A monitor's stored page options: the plain ones plus its `waitFor` (written by the gateway). */
+const monitorPageOptions = pageOptions.extend({ waitFor: z.number().int().min(0).max(30_000).optional() });
 
 export interface MonitorCheckDeps {
   monitors: MonitorsRepository;
@@ -58,10 +70,15 @@ export function monitorCheckProcessor(deps: MonitorCheckDeps, opts: { timeoutMs:
     }
     let markdown: string;
     try {
+      const { waitFor, ...page } = monitorPageOptions.nullable().parse(m.pageOptions) ?? {};
+      const secrets = pageSecrets.nullable().parse(await deps.monitors.pageSecretsOf(m.id));
       const doc = await scrapeDocument(deps.renderer, {
         url: m.url,
         format: 'markdown',
         onlyMainContent: true,
+        page,
+        ...(waitFor ? { waitForMs: waitFor } : {}),
+        ...(secrets ? { secrets } : {}),
         // Within the job's budget; its signal (deadline, cancel, shutdown) stops the fetch.
         timeoutMs: Math.max(1, Math.min(opts.timeoutMs, ctx ? remainingMs(ctx) : opts.timeoutMs)),
         ...(ctx ? { signal: ctx.signal } : {}),

@@ -2,9 +2,17 @@ import type { OutputFormat } from '@wcs/content';
 import type { BatchesRepository } from '@wcs/db';
 import { type ServiceError, toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
-import { type Job, type JobContext, type PayloadOf, remainingMs, retryOrRecord } from '@wcs/queues';
+import {
+  type Job,
+  type JobContext,
+  type PayloadOf,
+  pageOptions,
+  pageSecrets,
+  remainingMs,
+  retryOrRecord,
+} from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
-import { scrapeDocument } from '@wcs/scraper';
+import { type PageStores, scrapeDocument } from '@wcs/scraper';
 import type { DocumentIndexer } from './document-indexer';
 import { logOwnFailure } from './scrape.processor';
 
@@ -22,7 +30,13 @@ export interface BatchItemSettings {
  * TIMEOUT. Each attempt's page gets the job's signal and at most what is left of the budget.
  */
 export function batchItemProcessor(
-  deps: { batches: BatchesRepository; renderer: Renderer; logger: Logger; index?: DocumentIndexer },
+  deps: {
+    batches: BatchesRepository;
+    renderer: Renderer;
+    logger: Logger;
+    index?: DocumentIndexer;
+    stores?: PageStores;
+  },
   s: BatchItemSettings,
 ) {
   return async (
@@ -41,12 +55,22 @@ export function batchItemProcessor(
     }
     try {
       if (ctx.signal.aborted) throw ctx.signal.reason;
+      // Written by the gateway from the same schemas; parsed again at this boundary.
+      const page = pageOptions.nullable().parse(item.pageOptions);
+      const secrets = pageSecrets.nullable().parse(item.pageSecrets);
+      const stores = deps.stores ?? {};
       const outcome = await scrapeDocument(deps.renderer, {
         url: item.url,
         format: item.format as OutputFormat,
         onlyMainContent: item.onlyMainContent,
         timeoutMs: Math.max(1, Math.min(s.itemTimeoutMs, remainingMs(ctx))),
         signal: ctx.signal,
+        ...(page ? { page } : {}),
+        ...(secrets ? { secrets } : {}),
+        ...(stores.cache ? { cache: stores.cache } : {}),
+        ...(stores.screenshots
+          ? { screenshots: { store: stores.screenshots, accountId: item.accountId } }
+          : {}),
       });
       await deps.batches.completeItem(item.itemId, outcome.data);
       // Searchable afterwards (best effort, never throws).

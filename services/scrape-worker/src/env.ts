@@ -1,4 +1,14 @@
-import { baseEnv, batchEnv, contentEnv, databaseEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
+import {
+  baseEnv,
+  batchEnv,
+  checkPageStoreEnv,
+  contentEnv,
+  databaseEnv,
+  loadEnv,
+  pageStoreEnvFields,
+  renderEnv,
+  workerEnv,
+} from '@wcs/config';
 import type { z } from 'zod';
 
 export const scrapeWorkerEnvSchema = baseEnv
@@ -7,7 +17,10 @@ export const scrapeWorkerEnvSchema = baseEnv
   .extend(workerEnv.shape)
   .extend(batchEnv.shape)
   // Validated at start (fail fast); the content pool reads the same variables itself.
-  .extend(contentEnv.shape);
+  .extend(contentEnv.shape)
+  // Screenshots it takes, the page cache, and the retention sweep of both.
+  .extend(pageStoreEnvFields.shape)
+  .superRefine(checkPageStoreEnv);
 export type ScrapeWorkerEnv = z.infer<typeof scrapeWorkerEnvSchema>;
 
 export function loadScrapeWorkerEnv(env?: NodeJS.ProcessEnv): ScrapeWorkerEnv {

@@ -1,11 +1,24 @@
-import { BatchesRepository, createDb, DocumentsRepository } from '@wcs/db';
+import {
+  BatchesRepository,
+  createDb,
+  createScreenshotStore,
+  DocumentsRepository,
+  PageCacheRepository,
+} from '@wcs/db';
 import type { Logger } from '@wcs/logger';
-import { type DefinedWorker, QueueProducer, RETRY_BUDGET_FACTOR, workerDefiner } from '@wcs/queues';
+import {
+  type DefinedWorker,
+  JobSecrets,
+  QueueProducer,
+  RETRY_BUDGET_FACTOR,
+  workerDefiner,
+} from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
 import { batchItemProcessor } from './batch-item.processor';
 import { BatchReconciler } from './batch-reconciler';
 import { createDocumentIndexer } from './document-indexer';
 import type { ScrapeWorkerEnv } from './env';
+import { startRetentionSweep } from './retention-sweep';
 import { scrapeProcessor } from './scrape.processor';
 
 export interface RunningScrapeWorker {
@@ -21,16 +34,20 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
   const index = createDocumentIndexer({ documents: new DocumentsRepository(db), logger });
   const renderer = createRendererFromEnv(env, logger);
+  const screenshots = createScreenshotStore(env, db);
+  const pageCache = new PageCacheRepository(db);
+  const stores = { cache: pageCache, screenshots };
+  const secrets = JobSecrets.connect(env.REDIS_URL, env.QUEUE_PREFIX);
   const define = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY });
   // All attempts of a batch item share one budget (docs/reliability/job-budgets.md); a scrape's
   // deadline comes with its payload (when the gateway stops waiting).
   const itemBudgetMs = RETRY_BUDGET_FACTOR * env.BATCH_ITEM_TIMEOUT_MS;
   const workers = [
-    define('scrape', scrapeProcessor(renderer, index, logger)),
+    define('scrape', scrapeProcessor(renderer, index, logger, { ...stores, secrets })),
     define(
       'scrape-batch',
       batchItemProcessor(
-        { batches, renderer, logger, index },
+        { batches, renderer, logger, index, stores },
         {
           itemTimeoutMs: env.BATCH_ITEM_TIMEOUT_MS,
           maxStarts: env.BATCH_ITEM_MAX_STARTS,
@@ -45,13 +62,16 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
     { intervalMs: env.RECONCILE_INTERVAL_MS, minAgeMs: env.RECONCILE_MIN_AGE_MS },
   );
   reconciler.start();
+  const sweep = startRetentionSweep({ screenshots, pageCache, env, logger });
   return {
     workers,
     reconciler,
     async close() {
       await reconciler.stop();
+      await sweep.close();
       await Promise.allSettled(workers.map((w) => w.close()));
       await renderer.close();
+      await secrets.close();
       await producer.close();
       await db.close();
     },

@@ -1,8 +1,16 @@
 import { toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
-import { type Job, type JobContext, type PayloadOf, remainingMs, type ScrapeJobResult } from '@wcs/queues';
+import {
+  type Job,
+  type JobContext,
+  type JobSecrets,
+  openJobSecrets,
+  type PayloadOf,
+  remainingMs,
+  type ScrapeJobResult,
+} from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
-import { scrapeDocument } from '@wcs/scraper';
+import { type PageStores, scrapeDocument } from '@wcs/scraper';
 import type { DocumentIndexer } from './document-indexer';
 
 /**
@@ -23,11 +31,17 @@ const ANSWER_MARGIN_MS = 1_000;
  * gets the job's signal (deadline = when the gateway stops waiting, or its cancel) and a budget
  * that ends before that deadline even when the job waited in the queue.
  */
-export function scrapeProcessor(renderer: Renderer, index?: DocumentIndexer, logger?: Logger) {
+export function scrapeProcessor(
+  renderer: Renderer,
+  index?: DocumentIndexer,
+  logger?: Logger,
+  stores: PageStores & { secrets?: JobSecrets } = {},
+) {
   return async (payload: PayloadOf<'scrape'>, _job: Job, ctx: JobContext): Promise<ScrapeJobResult> => {
     let outcome: Awaited<ReturnType<typeof scrapeDocument>>;
     try {
       const timeoutMs = Math.max(1, Math.min(payload.timeoutMs, remainingMs(ctx) - ANSWER_MARGIN_MS));
+      const secrets = await openJobSecrets(stores.secrets, payload.secrets);
       outcome = await scrapeDocument(renderer, {
         url: payload.url,
         format: payload.format,
@@ -36,6 +50,12 @@ export function scrapeProcessor(renderer: Renderer, index?: DocumentIndexer, log
         waitForMs: payload.waitForMs,
         timeoutMs,
         signal: ctx.signal,
+        ...(payload.page ? { page: payload.page } : {}),
+        ...(secrets ? { secrets } : {}),
+        ...(stores.cache ? { cache: stores.cache } : {}),
+        ...(stores.screenshots
+          ? { screenshots: { store: stores.screenshots, accountId: payload.accountId } }
+          : {}),
       });
     } catch (err) {
       logOwnFailure(logger, payload.url, err);

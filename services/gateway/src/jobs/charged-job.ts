@@ -1,6 +1,6 @@
 import type { CreditsRepository, LedgerReason } from '@wcs/db';
 import { InternalError, toServiceError } from '@wcs/errors';
-import type { PayloadInputOf, ResultOf, WaitedQueue } from '@wcs/queues';
+import type { PageSecrets, PayloadInputOf, ResultOf, WaitedQueue } from '@wcs/queues';
 import type { GatewayDeps } from '../deps';
 import { type CallerResponse, callerGone } from './caller-gone';
 
@@ -109,6 +109,9 @@ export async function runChargedWork<T>(
   }
 }
 
+/** The sealed secrets' key outlives the wait by this much at most (the gateway drops it at once). */
+const SECRET_TTL_MARGIN_MS = 5_000;
+
 /**
  * The shape of most interactive, billed requests (scrape, map, extract): `runChargedWork` settling
  * to the full cost when the job answers and to nothing when anything fails — the target, the
@@ -117,10 +120,12 @@ export async function runChargedWork<T>(
  * `signal` = the client went away, shutdown) the job is cancelled before the refund.
  */
 export async function runChargedJob<N extends WaitedQueue>(
-  deps: Pick<GatewayDeps, 'credits' | 'producer' | 'pending'>,
+  deps: Pick<GatewayDeps, 'credits' | 'producer' | 'pending'> & Partial<Pick<GatewayDeps, 'secrets'>>,
   a: {
     accountId: string;
     requestId: string;
+    /** Secret page options: sealed into the payload, their key dropped when the wait ends. */
+    secrets?: PageSecrets | undefined;
     cost: number;
     reason: LedgerReason;
     refundReason: LedgerReason;
@@ -142,13 +147,26 @@ export async function runChargedJob<N extends WaitedQueue>(
       refundReason: a.refundReason,
     },
     async () => {
-      const payload = { ...a.payload, deadlineAt: Date.now() + a.waitMs };
-      const job = await deps.producer.enqueue(a.queue, payload, { jobId: a.requestId });
-      // Validated against the document contract, not cast: a result outside it is INTERNAL.
-      const value = await deps.producer.waitFor(a.queue, job, a.waitMs, {
-        ...(a.caller ? { signal: callerGone(a.caller) } : {}),
-      });
-      return { value, cost: a.cost };
+      if (a.secrets && !deps.secrets)
+        throw new InternalError('runChargedJob: secrets given without a JobSecrets store');
+      const sealed = a.secrets
+        ? await deps.secrets?.seal(a.requestId, a.secrets, a.waitMs + SECRET_TTL_MARGIN_MS)
+        : undefined;
+      try {
+        const payload = {
+          ...a.payload,
+          deadlineAt: Date.now() + a.waitMs,
+          ...(sealed ? { secrets: sealed } : {}),
+        };
+        const job = await deps.producer.enqueue(a.queue, payload, { jobId: a.requestId });
+        // Validated against the document contract, not cast: a result outside it is INTERNAL.
+        const value = await deps.producer.waitFor(a.queue, job, a.waitMs, {
+          ...(a.caller ? { signal: callerGone(a.caller) } : {}),
+        });
+        return { value, cost: a.cost };
+      } finally {
+        if (sealed) await deps.secrets?.drop(sealed.id).catch(() => undefined);
+      }
     },
   );
   return value;

@@ -1,10 +1,11 @@
 import { NotFoundError, ValidationError } from '@wcs/errors';
-import { outputFormat } from '@wcs/queues';
+import { outputFormat, pageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import type { Body, batchStartResponse } from '../openapi/responses';
+import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
@@ -20,8 +21,10 @@ export const batchBody = z.strictObject({
       }),
     )
     .optional(),
-  format: outputFormat.default('markdown'),
+  format: outputFormat.optional(),
   onlyMainContent: z.boolean().default(true),
+  /** Page options applied to every item (extensions; README "Page options"). */
+  ...pageOptionFields,
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -63,6 +66,7 @@ export function batchRoutes(deps: GatewayDeps): Router {
       throw new ValidationError(`${field}: at most ${MAX_BATCH_ITEMS} URLs per batch (got ${raw.length})`);
     }
     assertUniqueIds(raw);
+    const { options, secrets } = checkPageOptions(body, { format: body.format });
     // No https:// prefix for bare domains here: the spec asks callers to send full URLs.
     const items = raw.map((it, i) => ({
       url: normalizeTargetUrl(it.url, {
@@ -75,8 +79,10 @@ export function batchRoutes(deps: GatewayDeps): Router {
     const batch = await deps.batches.create({
       accountId: auth.accountId,
       items,
-      format: body.format,
+      format: body.format ?? 'markdown',
       onlyMainContent: body.onlyMainContent,
+      ...(Object.keys(options).length > 0 ? { pageOptions: options } : {}),
+      ...(secrets ? { pageSecrets: secrets } : {}),
     });
     try {
       await deps.producer.enqueueBulk(

@@ -1,13 +1,14 @@
 import type { CrawlPageView, CrawlView } from '@wcs/db';
 import { compilePathRules, resolveUrl } from '@wcs/discovery';
 import { InsufficientCreditsError, InvalidUrlError, NotFoundError, ValidationError } from '@wcs/errors';
-import { outputFormat } from '@wcs/queues';
+import { outputFormat, pageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import type { Body, crawlStartResponse } from '../openapi/responses';
 import { assertFetchableLater } from '../validation/fetch-later-url';
+import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
@@ -31,6 +32,8 @@ export const crawlBody = z.strictObject({
   onlyMainContent: z.boolean().default(true),
   /** Politeness: at least this long between two requests of this crawl to one host. */
   delayMs: z.number().int().min(0).max(60_000).default(0),
+  /** Page options applied to every page (extensions; README "Page options"). */
+  scrapeOptions: z.strictObject(pageOptionFields).optional(),
 });
 
 const pageQuery = z.object({
@@ -96,8 +99,14 @@ export function crawlRoutes(deps: GatewayDeps): Router {
         },
       );
     }
-    const { url: _asked, ...options } = body;
-    const { crawlId } = await deps.crawls.create({ accountId: auth.accountId, url, options });
+    const page = checkPageOptions(body.scrapeOptions ?? {}, { prefix: 'scrapeOptions.' });
+    const { url: _asked, scrapeOptions: _page, ...options } = body;
+    const { crawlId } = await deps.crawls.create({
+      accountId: auth.accountId,
+      url,
+      options: { ...options, ...(Object.keys(page.options).length > 0 ? { page: page.options } : {}) },
+      ...(page.secrets ? { pageSecrets: page.secrets } : {}),
+    });
     try {
       await deps.producer.enqueue('crawl', { crawlId }, { jobId: crawlId });
     } catch (err) {

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@wcs/errors';
 import { assertPlainSchemaDepth, compilePlainSchema } from '@wcs/llm';
+import { pageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
 import type { Body, extractResponse } from '../openapi/responses';
+import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
@@ -27,6 +29,15 @@ export const extractBody = z.strictObject({
     .transform((s) => (s?.trim() ? s.trim() : undefined)),
   /** Budget of the whole extraction (fetch + model), ms. Extension beyond the spec. */
   timeout: z.number().int().min(5_000).max(300_000).default(EXTRACT_DEFAULT_TIMEOUT_MS),
+  /** Page options of the fetch (extensions; README "Page options"). No formats or cache here. */
+  waitFor: z.number().int().min(0).max(30_000).default(0),
+  headers: pageOptionFields.headers,
+  actions: pageOptionFields.actions,
+  mobile: pageOptionFields.mobile,
+  location: pageOptionFields.location,
+  includeTags: pageOptionFields.includeTags,
+  excludeTags: pageOptionFields.excludeTags,
+  proxy: pageOptionFields.proxy,
 });
 
 /**
@@ -51,10 +62,18 @@ export function extractRoutes(deps: GatewayDeps): Router {
     }
     // Compiled here for the 400 naming the bad path; the worker's compile hits its own cache.
     if (body.schema !== undefined) compilePlainSchema(body.schema);
+    const { options, secrets } = checkPageOptions(body);
+    const shot = body.actions?.findIndex((a) => a.type === 'screenshot') ?? -1;
+    if (shot >= 0) {
+      throw new ValidationError(`actions.${shot}: extract keeps no screenshots; use /v1/scrape for them`, {
+        details: { field: `actions.${shot}` },
+      });
+    }
     const requestId = randomUUID();
     const result = await runChargedJob(deps, {
       accountId: auth.accountId,
       requestId,
+      secrets,
       cost: EXTRACT_COST,
       reason: 'extract',
       refundReason: 'extract_refund',
@@ -66,6 +85,8 @@ export function extractRoutes(deps: GatewayDeps): Router {
         ...(body.schema !== undefined ? { schema: body.schema } : {}),
         ...(body.prompt ? { prompt: body.prompt } : {}),
         timeoutMs: body.timeout,
+        ...(body.waitFor > 0 ? { waitForMs: body.waitFor } : {}),
+        ...(Object.keys(options).length > 0 ? { page: options } : {}),
       },
       // The worker answers before its budget ends; the margin covers queueing and Redis.
       waitMs: body.timeout + 5_000,

@@ -1,11 +1,13 @@
 import { randomInt } from 'node:crypto';
 import type { MonitorDetail, MonitorView } from '@wcs/db';
 import { ConflictError, InvalidUrlError, NotFoundError, ValidationError } from '@wcs/errors';
+import { pageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import { assertFetchableLater } from '../validation/fetch-later-url';
+import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
@@ -19,6 +21,15 @@ export const monitorBody = z.strictObject({
   url: z.string({ error: 'is required and must be a string' }),
   interval: z.enum(MONITOR_INTERVALS, { error: 'must be one of hourly, daily, weekly' }).default('daily'),
   webhookUrl: z.string({ error: 'must be a string' }).optional(),
+  /** Page options of every check (extensions; README "Page options"). No formats or cache: a check reads the page. */
+  waitFor: z.number().int().min(0).max(30_000).optional(),
+  headers: pageOptionFields.headers,
+  actions: pageOptionFields.actions,
+  mobile: pageOptionFields.mobile,
+  location: pageOptionFields.location,
+  includeTags: pageOptionFields.includeTags,
+  excludeTags: pageOptionFields.excludeTags,
+  proxy: pageOptionFields.proxy,
 });
 
 const listQuery = z.object({
@@ -102,12 +113,23 @@ export function monitorRoutes(deps: GatewayDeps): Router {
     const policy = { allowPrivateTargets: deps.settings.allowPrivateTargets };
     await assertFetchableLater(url, policy);
     if (webhookUrl) await assertFetchableLater(webhookUrl, policy);
+    const { waitFor, ...fields } = body;
+    const page = checkPageOptions(fields);
+    const shot = body.actions?.findIndex((a) => a.type === 'screenshot') ?? -1;
+    if (shot >= 0) {
+      throw new ValidationError(`actions.${shot}: monitor checks keep no screenshots`, {
+        details: { field: `actions.${shot}` },
+      });
+    }
+    const pageOptions = { ...page.options, ...(waitFor ? { waitFor } : {}) };
     const monitor = await deps.monitors.create({
       accountId: auth.accountId,
       url,
       interval: body.interval,
       webhookUrl,
       jitterMs: randomInt(WEEK_MS),
+      ...(Object.keys(pageOptions).length > 0 ? { pageOptions } : {}),
+      ...(page.secrets ? { pageSecrets: page.secrets } : {}),
     });
     try {
       // The baseline check, at once; its job id makes a repeated enqueue a no-op.

@@ -1,22 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { engineChoice, outputFormat } from '@wcs/queues';
+import { engineChoice, outputFormat, pageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
 import type { Body, scrapeResponse } from '../openapi/responses';
+import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
 export const scrapeBody = z.strictObject({
   url: z.string({ error: 'is required and must be a string' }),
-  format: outputFormat.default('markdown'),
+  /** Default markdown (documented); absent so that giving both format and formats is a clear 400. */
+  format: outputFormat.optional(),
   onlyMainContent: z.boolean().default(true),
   /** Extensions beyond the spec (documented in the README). */
   engine: engineChoice.default('auto'),
   waitFor: z.number().int().min(0).max(30_000).default(0),
   timeout: z.number().int().min(1_000).max(120_000).optional(),
+  ...pageOptionFields,
 });
 
 /** POST /v1/scrape: 1 credit, charged up front and refunded if the scrape fails. */
@@ -26,12 +29,14 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
     const auth = authOf(res);
     const body = parseBody(scrapeBody, req.body);
     const url = normalizeTargetUrl(body.url, { prependHttps: true });
+    const { options, secrets } = checkPageOptions(body, { engine: body.engine, format: body.format });
     const timeoutMs = body.timeout ?? deps.settings.scrapeTimeoutMs;
     const requestId = randomUUID();
 
     const result = await runChargedJob(deps, {
       accountId: auth.accountId,
       requestId,
+      secrets,
       cost: 1,
       reason: 'scrape',
       refundReason: 'scrape_refund',
@@ -40,11 +45,12 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
         requestId,
         accountId: auth.accountId,
         url,
-        format: body.format,
+        format: body.format ?? 'markdown',
         onlyMainContent: body.onlyMainContent,
         engine: body.engine,
         waitForMs: body.waitFor,
         timeoutMs,
+        ...(Object.keys(options).length > 0 ? { page: options } : {}),
       },
       // Small margin over the job's own budget so the worker's timeout error wins the race.
       waitMs: timeoutMs + 5_000,

@@ -42,13 +42,15 @@ describe('parseBody: unknown fields', () => {
   it('lists every unknown field; no hint for names far from any known one', () => {
     const err = rejection(scrapeBody, {
       url: 'example.com',
-      actions: [{ type: 'click' }],
-      formats: ['html'],
+      stealthMode: true,
+      onlyMainContnt: false,
     });
-    expect(err.message).toBe('Unrecognized fields "actions", "formats" (did you mean "format"?)');
+    expect(err.message).toBe(
+      'Unrecognized fields "stealthMode", "onlyMainContnt" (did you mean "onlyMainContent"?)',
+    );
     expect(err.details?.unrecognized).toEqual([
-      { field: 'actions' },
-      { field: 'formats', didYouMean: 'format' },
+      { field: 'stealthMode' },
+      { field: 'onlyMainContnt', didYouMean: 'onlyMainContent' },
     ]);
   });
 
