@@ -12,7 +12,7 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
-import { ServiceError, TargetForbiddenError, TimeoutError } from '@wcs/errors';
+import { ServiceError, ServiceUnavailableError, TargetForbiddenError, TimeoutError } from '@wcs/errors';
 import {
   type AddressPolicy,
   bareHost,
@@ -69,7 +69,7 @@ export class SlotUpstreams {
    */
   use(username: string, proxyUrl: string | undefined): void {
     const route = this.slots.get(username);
-    if (!route) throw new Error('unknown browser slot');
+    if (!route) throw new ServiceUnavailableError('Browser slot is no longer registered with the proxy');
     const next = proxyUrl ? parseProxyUrl(proxyUrl) : undefined;
     const same =
       next?.scheme === route.upstream?.scheme &&
