@@ -89,6 +89,8 @@ export async function startStack(
   };
   const logger = createLogger({ service: 'test', level: env.LOG_LEVEL ?? 'silent' });
   const gateway = await startGateway(loadGatewayEnv(env), logger);
+  // Screenshot URLs name the gateway the workers' documents point to (its port is known only now).
+  env.PUBLIC_URL ??= `http://127.0.0.1:${gateway.port}`;
   const worker = opts.worker === false ? null : await startScrapeWorker(loadScrapeWorkerEnv(env), logger);
   const crawlWorker = opts.crawlWorker ? await startCrawlWorker(loadCrawlWorkerEnv(env), logger) : null;
   const mapWorker = opts.mapWorker ? await startMapWorker(loadMapWorkerEnv(env), logger) : null;

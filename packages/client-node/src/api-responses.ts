@@ -8,10 +8,21 @@ export interface ScrapeResponse {
 }
 
 export interface ScrapedDocument {
-  markdown: string;
-  html: string;
-  text: string;
+  markdown?: string;
+  html?: string;
+  text?: string;
   json?: StructuredDocument;
+  rawHtml?: string;
+  links?: string[];
+  images?: string[];
+  screenshot?: string;
+  actions?: {
+    screenshots: string[];
+    javascriptReturns: {
+      type: string;
+      value: unknown;
+    }[];
+  };
   metadata: PageMetadata;
   warning?: string;
 }
@@ -28,6 +39,8 @@ export interface PageMetadata {
   author?: string | null;
   publishedTime?: string | null;
   cachedAt?: string;
+  cacheState?: 'hit' | 'miss';
+  contentType?: string;
 }
 
 export interface StructuredDocument {
@@ -55,6 +68,8 @@ export interface StructuredMetadata {
   author?: string | null;
   publishedTime?: string | null;
   cachedAt?: string;
+  cacheState?: 'hit' | 'miss';
+  contentType?: string;
 }
 
 export interface StructuredBlock {

@@ -20,7 +20,11 @@ const success = (path: string, method: string, status: string): Schema =>
 describe('OpenAPI responses are generated from the response contract', () => {
   it('describes the scrape document with its named metadata fields, strictly', () => {
     const data = success('/v1/scrape', 'post', '200').properties!.data!;
-    expect(data.required).toEqual(['markdown', 'html', 'text', 'metadata']);
+    // `formats` picks the fields; only metadata is always there.
+    expect(data.required).toEqual(['metadata']);
+    expect(Object.keys(data.properties!)).toEqual(
+      expect.arrayContaining(['markdown', 'rawHtml', 'links', 'images', 'screenshot', 'actions']),
+    );
     const metadata = data.properties!.metadata!;
     expect(metadata.additionalProperties).toBe(false);
     expect(metadata.required).toEqual(['title', 'statusCode', 'sourceURL']);
@@ -34,8 +38,12 @@ describe('OpenAPI responses are generated from the response contract', () => {
       for (const [method, op] of Object.entries(methods)) {
         const [status, response] = Object.entries(op.responses)[0]!;
         const [media, { schema }] = Object.entries(response.content)[0]!;
-        // The ledger's CSV export is the one non-JSON success.
-        const expected = path.endsWith('.csv') ? 'text/csv string' : 'application/json object';
+        // The ledger's CSV export and the screenshots are the non-JSON successes.
+        const expected = path.endsWith('.csv')
+          ? 'text/csv string'
+          : path.endsWith('.png')
+            ? 'image/png string'
+            : 'application/json object';
         expect(`${method} ${path} ${status} ${media} ${schema.type}`).toBe(
           `${method} ${path} ${status} ${expected}`,
         );

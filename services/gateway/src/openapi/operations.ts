@@ -6,6 +6,7 @@ import { scrapeBody } from '../routes/scrape.routes';
 import { searchBody } from '../routes/search.routes';
 import { ACCOUNT_OPERATIONS } from './account.operations';
 import { MONITOR_OPERATIONS } from './monitor.operations';
+import { SCREENSHOT_OPERATIONS } from './screenshot.operations';
 import type { OperationSpec } from './openapi.document';
 import {
   batchStartResponse,
@@ -148,5 +149,6 @@ export const OPERATIONS: OperationSpec[] = [
     errors: [400, 401, 402, 413, 415, 429, 500, 502, 503, 504],
   },
   ...MONITOR_OPERATIONS,
+  ...SCREENSHOT_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
 ];
