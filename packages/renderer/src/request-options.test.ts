@@ -1,6 +1,5 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ServiceUnavailableError } from '@wcs/errors';
 import { createRenderer } from './renderer';
 import { testOptions } from './test-support/options';
 
@@ -34,23 +33,6 @@ describe('per-request options', () => {
     } finally {
       await renderer.close();
       server.close();
-    }
-  });
-
-  it('a reserved proxy is refused, not ignored; the browser refuses cookies it cannot scope yet', async () => {
-    // Browser enabled: the refusal comes before any Chromium is launched.
-    const renderer = createRenderer(
-      testOptions({ browser: { enabled: true, executablePath: '/usr/bin/chromium', maxPages: 1 } }),
-    );
-    try {
-      await expect(
-        renderer.render({ url: 'http://127.0.0.1:1/', engine: 'fetch', request: { proxy: 'http://p:3128' } }),
-      ).rejects.toBeInstanceOf(ServiceUnavailableError);
-      await expect(
-        renderer.render({ url: 'http://127.0.0.1:1/', engine: 'browser', request: { cookies: { a: '1' } } }),
-      ).rejects.toThrow(/not supported by the browser engine/);
-    } finally {
-      await renderer.close();
     }
   });
 });
