@@ -3,13 +3,16 @@
  *   - a raw undici fetch loop over the same pages (the floor any scraper pays),
  *   - POST /v1/scrape at concurrency C (pages/s, p50/p95 latency),
  *   - one 500-URL batch (time to `done`, pages/s),
+ *   - `--actions N` (default 1000) scrapes with browser actions and a screenshot (issue 14): the
+ *     worker's RSS (its Chromium included) after the first 100 and after all N, to show that no
+ *     page or context leaks (target: within 20 %),
  * with the peak RSS of the gateway and of the scrape worker (its Chromium included), each run
  * as its own process exactly like `pnpm start` runs them.
  *
- *   pnpm bench:scrape [--pages 200] [--concurrency 8]
+ *   pnpm bench:scrape [--pages 200] [--concurrency 8] [--actions 1000]
  */
 import { parseArgs } from 'node:util';
-import { startFixtureSite } from '@wcs/testing';
+import { PO_CLICK_TEXT, startFixtureSite, startPageOptionsSite } from '@wcs/testing';
 import { request } from 'undici';
 import {
   benchAccount,
@@ -24,13 +27,19 @@ import {
 
 const env = benchEnv;
 const { values } = parseArgs({
-  options: { pages: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '8' } },
+  options: {
+    pages: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '8' },
+    actions: { type: 'string', default: '1000' },
+  },
 });
+const ACTION_SCRAPES = Number(values.actions);
 const PAGES = Number(values.pages);
 const CONCURRENCY = Number(values.concurrency);
 
 async function main(): Promise<void> {
   const site = await startFixtureSite({ pages: Math.max(PAGES, 500) });
+  const actionSite = await startPageOptionsSite();
   const port = await freePort();
   const common = {
     DATABASE_URL: env.DATABASE_URL,
@@ -118,6 +127,43 @@ async function main(): Promise<void> {
     }
     const batchSecs = (performance.now() - t0) / 1000;
 
+    // Actions + screenshots: the worker's settled RSS after the first 100 and after all of them.
+    const actionBody = (i: number) =>
+      JSON.stringify({
+        url: `${actionSite.url}/click?n=${i}`,
+        formats: ['markdown', 'screenshot'],
+        actions: [
+          { type: 'click', selector: '#more' },
+          { type: 'wait', selector: '#revealed' },
+          { type: 'executeJavascript', script: 'return document.title' },
+          { type: 'screenshot' },
+        ],
+      });
+    let actionFailures = 0;
+    let actionsSeen = 0;
+    const actionScrape = async (i: number) => {
+      const r = await request(`${base}/v1/scrape`, { method: 'POST', headers, body: actionBody(i) });
+      const b = (await r.body.json()) as { data?: { markdown?: string } };
+      if (r.statusCode !== 200 || !b.data?.markdown?.includes(PO_CLICK_TEXT)) actionFailures++;
+      else actionsSeen++;
+    };
+    const settledRssMb = async () => {
+      // Chromium frees closed pages' memory asynchronously: take the lowest of a few samples.
+      let low = Number.POSITIVE_INFINITY;
+      for (let k = 0; k < 5; k++) {
+        await new Promise((r) => setTimeout(r, 200));
+        if (worker.pid) low = Math.min(low, treeRssKb(worker.pid));
+      }
+      return low / 1024;
+    };
+    const ids = Array.from({ length: ACTION_SCRAPES }, (_, i) => i);
+    const a0 = performance.now();
+    await pool(ids.slice(0, 100), 4, actionScrape);
+    const rssAfter100 = await settledRssMb();
+    await pool(ids.slice(100), 4, actionScrape);
+    const actionSecs = (performance.now() - a0) / 1000;
+    const rssAfterAll = await settledRssMb();
+
     console.log(`\nScrape benchmark: ${PAGES} pages from a local static site, concurrency ${CONCURRENCY}\n`);
     console.log('| path | pages/s | p50 ms | p95 ms |');
     console.log('|---|---:|---:|---:|');
@@ -126,6 +172,16 @@ async function main(): Promise<void> {
       `| batch of 500 URLs (to done) | ${(500 / batchSecs).toFixed(1)} | total ${(batchSecs * 1000).toFixed(0)} ms | ${completed} completed |`,
     );
     console.log(`\nscrape failures: ${failures}`);
+    const growth = ((rssAfterAll - rssAfter100) / rssAfter100) * 100;
+    console.log(
+      `\nactions + screenshot: ${ACTION_SCRAPES} scrapes (concurrency 4) in ${actionSecs.toFixed(1)} s ` +
+        `(${(ACTION_SCRAPES / actionSecs).toFixed(1)}/s), ${actionsSeen} with the revealed text, ${actionFailures} failed`,
+    );
+    console.log(
+      `scrape worker RSS (incl. Chromium): after 100 ${rssAfter100.toFixed(0)} MB, after ${ACTION_SCRAPES} ` +
+        `${rssAfterAll.toFixed(0)} MB (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} %, target within 20 %: ` +
+        `${Math.abs(growth) <= 20 ? 'met' : 'NOT met'})`,
+    );
     console.log(
       `peak RSS: gateway ${(peaks.gateway / 1024).toFixed(0)} MB, scrape worker (incl. browser) ${(peaks.worker / 1024).toFixed(0)} MB`,
     );
@@ -134,6 +190,7 @@ async function main(): Promise<void> {
     gateway.kill('SIGTERM');
     worker.kill('SIGTERM');
     await site.close();
+    await actionSite.close();
   }
 }
 

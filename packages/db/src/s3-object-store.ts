@@ -42,7 +42,8 @@ export class S3ObjectStore {
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     const res = await this.send('PUT', key, {
-      body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+      // A copy on a plain ArrayBuffer: fetch's BodyInit refuses views that may sit on shared memory.
+      body: new Uint8Array(body),
       headers: {
         'Content-Type': contentType,
         'X-Amz-Content-Sha256': createHash('sha256').update(body).digest('hex'),
@@ -73,7 +74,7 @@ export class S3ObjectStore {
   private async send(
     method: 'PUT' | 'GET' | 'DELETE',
     key: string,
-    init: { body?: Uint8Array; headers?: Record<string, string> } = {},
+    init: { body?: Uint8Array<ArrayBuffer>; headers?: Record<string, string> } = {},
   ): Promise<Response> {
     const url = `${this.s3.endpoint}/${encodeURIComponent(this.s3.bucket)}/${key
       .split('/')
