@@ -8,6 +8,7 @@ export * from './hostile-private-probe';
 export * from './hostile-site';
 export * from './local-server';
 export * from './map-site';
+export * from './page-options-site';
 export * from './s3-fixture';
 export * from './searxng-fixture';
 export * from './strict-slash-site';
