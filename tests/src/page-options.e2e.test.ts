@@ -359,6 +359,16 @@ describe('page cache (maxAge)', () => {
     const mobile = await scrape({ url: counter(key), maxAge: 600_000, mobile: true });
     expect(mobile.body.data.metadata.cacheState).toBe('miss');
     expect(site.counterVisits(`?k=${key}`)).toBe(2);
+    const otherFormats = await scrape({
+      url: counter(key),
+      maxAge: 600_000,
+      formats: ['html', 'links'],
+      onlyMainContent: false,
+      excludeTags: ['h1'],
+    });
+    expect(otherFormats.body.data.metadata.cacheState).toBe('hit');
+    expect(otherFormats.body.data.html).not.toContain('<h1');
+    expect(site.counterVisits(`?k=${key}`)).toBe(2);
   });
 });
 
@@ -453,9 +463,28 @@ describe('upstream proxy and secrets (own stack, debug logs captured)', () => {
     // The header did reach the site (so the checks below are about a request that carried it).
     expect(site.requestsTo('/type').at(-1)?.headers.authorization).toBe(header);
 
+    // A failing one too: error paths must not quote them either (and the answer does not).
+    const failed = await scrape(
+      {
+        url: `${site.url}/type`,
+        headers: { Authorization: header },
+        actions: [
+          { type: 'click', selector: '#q' },
+          { type: 'write', text: typed },
+          { type: 'click', selector: '#no-such-element' },
+        ],
+      },
+      account.auth,
+      base,
+    );
+    expect(failed.status).toBe(422);
+    expect(JSON.stringify(failed.body)).not.toContain(typed);
+    expect(JSON.stringify(failed.body)).not.toContain(header.slice(7));
+
     const log = lines.join('');
-    expect(log.length).toBeGreaterThan(0);
-    expect(log).toContain('/v1/scrape'); // requests were logged at all
+    // The requests, the browser and its actions were logged (so the checks below look at real lines)…
+    expect(log).toContain('/v1/scrape');
+    expect(log).toContain('browser action');
     for (const secret of [header, typed, proxyPassword, header.slice(7)]) {
       expect(log).not.toContain(secret);
     }
@@ -469,14 +498,15 @@ describe('upstream proxy and secrets (own stack, debug logs captured)', () => {
         const job = await redis.hgetall(key);
         if (job.data?.includes(`${site.url}/type`)) jobs.push(job);
       }
-      expect(jobs).toHaveLength(1);
-      const job = jobs[0] as Record<string, string>;
-      const payload = JSON.parse(job.data ?? '{}') as { secrets?: { id: string } };
-      expect(payload.secrets).toBeDefined(); // sealed, not absent
-      const everything = Object.values(job).join('\n');
-      for (const secret of [header.slice(7), typed]) expect(everything).not.toContain(secret);
-      // The key that opens them is gone once the answer was sent.
-      expect(await redis.exists(`${prefix}:job-secret:${payload.secrets?.id}`)).toBe(0);
+      expect(jobs).toHaveLength(2);
+      for (const job of jobs) {
+        const payload = JSON.parse(job.data ?? '{}') as { secrets?: { id: string } };
+        expect(payload.secrets).toBeDefined(); // sealed, not absent
+        const everything = Object.values(job).join('\n');
+        for (const secret of [header.slice(7), typed]) expect(everything).not.toContain(secret);
+        // The key that opens them is gone once the answer was sent.
+        expect(await redis.exists(`${prefix}:job-secret:${payload.secrets?.id}`)).toBe(0);
+      }
       const allValues = (
         await Promise.all(
           (
