@@ -16,7 +16,68 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export interface ScrapeOptions extends CallOptions {
+/** A `formats` entry: with `formats`, `data` holds exactly the formats named (plus `metadata`). */
+export type PageFormat =
+  | 'markdown'
+  | 'html'
+  | 'rawHtml'
+  | 'text'
+  | 'json'
+  | 'links'
+  | 'images'
+  | 'screenshot'
+  | 'screenshot@fullPage';
+
+/** A browser step of the `actions` page option (README "Page options"); a selector waits ≤ 5 s. */
+export type PageAction =
+  | { type: 'wait'; milliseconds: number; selector?: never }
+  | { type: 'wait'; selector: string; milliseconds?: never }
+  | { type: 'click'; selector: string; all?: boolean }
+  | { type: 'write'; text: string }
+  | { type: 'press'; key: string }
+  | { type: 'scroll'; direction?: 'up' | 'down'; selector?: string }
+  | { type: 'executeJavascript'; script: string }
+  | { type: 'screenshot'; fullPage?: boolean };
+
+export interface PageLocation {
+  /** ISO 3166-1 alpha-2, e.g. "DE" (default "US"). */
+  country?: string;
+  /** BCP 47 tags in preference order (default: the country's main language). */
+  languages?: readonly string[];
+}
+
+/** `default`: the next of the service's PROXY_URLS (direct when none is set); `none`: direct. */
+export type ProxyMode = 'none' | 'default';
+
+/**
+ * Page options (README "Page options"): how a page is fetched and what its document holds. Taken
+ * by scrape and batch scrape, as `scrapeOptions` by crawls, and without `formats`/`maxAge` by
+ * extract and monitors (`ReadPageOptions`). Headers and actions are secrets the service never logs.
+ */
+export interface PageOptions {
+  /** Sent with the page request (a `Cookie` header works in the browser too). */
+  headers?: Readonly<Record<string, string>>;
+  formats?: readonly PageFormat[];
+  actions?: readonly PageAction[];
+  /** Render as a phone (viewport, touch, mobile user agent). */
+  mobile?: boolean;
+  location?: PageLocation;
+  /** CSS selectors: keep only these elements / remove these, before the main-content step. */
+  includeTags?: readonly string[];
+  excludeTags?: readonly string[];
+  proxy?: ProxyMode;
+  /** Serve a cached copy fetched within this many ms (0, the default, always fetches). */
+  maxAge?: number;
+}
+
+/** The page options of extract and monitors: they read the page, so no `formats` and no cache. */
+export interface ReadPageOptions extends Omit<PageOptions, 'formats' | 'maxAge'> {
+  /** Extra wait after load in ms (implies the browser). */
+  waitFor?: number;
+}
+
+export interface ScrapeOptions extends CallOptions, PageOptions {
+  /** Ignored by the API when `formats` is given (giving both is a 400). */
   format?: Format;
   onlyMainContent?: boolean;
   engine?: Engine;
@@ -37,11 +98,14 @@ export interface CrawlOptions extends CallOptions {
   format?: Format;
   onlyMainContent?: boolean;
   delayMs?: number;
+  /** Page options applied to every page of the crawl. */
+  scrapeOptions?: PageOptions;
 }
 
 export type CrawlStatusValue = CrawlStatus['status'];
 
-export interface PageOptions extends CallOptions {
+/** `skip`/`limit` of the listing and status calls. (Named `PageOptions` before page options existed.) */
+export interface PagingOptions extends CallOptions {
   skip?: number;
   limit?: number;
 }
@@ -95,7 +159,7 @@ export type ExtractSchema =
   | [ExtractSchema]
   | { [key: string]: ExtractSchema };
 
-export interface ExtractOptions extends CallOptions {
+export interface ExtractOptions extends CallOptions, ReadPageOptions {
   schema?: { [key: string]: ExtractSchema };
   prompt?: string;
   timeout?: number;
@@ -106,7 +170,7 @@ export interface ExtractResponse<T = Record<string, unknown>> extends Omit<Extra
   data: T;
 }
 
-export interface MonitorOptions extends CallOptions {
+export interface MonitorOptions extends CallOptions, ReadPageOptions {
   interval?: MonitorInterval;
   webhookUrl?: string;
 }
@@ -119,7 +183,8 @@ export interface BatchItem {
   url: string;
 }
 
-export interface BatchOptions extends CallOptions {
+/** Page options apply to every item. */
+export interface BatchOptions extends CallOptions, PageOptions {
   format?: Format;
   onlyMainContent?: boolean;
 }

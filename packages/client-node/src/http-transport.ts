@@ -53,13 +53,15 @@ interface RawResponse {
   status: number;
   statusText: string;
   headers: Headers;
-  text: string;
+  bytes: Uint8Array;
 }
+
+const textOf = (res: RawResponse): string => new TextDecoder().decode(res.bytes);
 
 function toServiceError(res: RawResponse): ServiceError {
   let body: ErrorBody = {};
   try {
-    const parsed: unknown = JSON.parse(res.text);
+    const parsed: unknown = JSON.parse(textOf(res));
     if (parsed && typeof parsed === 'object') body = parsed as ErrorBody;
   } catch {
     // not our error shape (a proxy's HTML page, say): fall back to the status line
@@ -73,12 +75,13 @@ function toServiceError(res: RawResponse): ServiceError {
 }
 
 function parseJson(res: RawResponse): unknown {
+  const text = textOf(res);
   try {
-    return JSON.parse(res.text);
+    return JSON.parse(text);
   } catch {
     throw new ServiceError(
       res.status,
-      `Expected a JSON answer, got: ${res.text.slice(0, 200)}`,
+      `Expected a JSON answer, got: ${text.slice(0, 200)}`,
       'INVALID_RESPONSE',
     );
   }
@@ -101,7 +104,17 @@ export class HttpTransport {
    * still the API's JSON error bodies, so they map to ServiceError exactly as in `request`.
    */
   async requestText(method: 'GET', path: string, accept: string, opts: RequestOptions = {}): Promise<string> {
-    return (await this.roundTrip(method, path, accept, opts)).text;
+    return textOf(await this.roundTrip(method, path, accept, opts));
+  }
+
+  /** One call whose 2xx answer is binary (a screenshot PNG): the body's bytes as they came. */
+  async requestBytes(
+    method: 'GET',
+    path: string,
+    accept: string,
+    opts: RequestOptions = {},
+  ): Promise<Uint8Array> {
+    return (await this.roundTrip(method, path, accept, opts)).bytes;
   }
 
   /** Sends with retries until a 2xx (returned) or a final error (thrown). */
@@ -144,8 +157,8 @@ export class HttpTransport {
         signal,
       });
       // Read the body inside the deadline too: a server that stalls mid-body is a timeout.
-      const text = await res.text();
-      return { status: res.status, statusText: res.statusText, headers: res.headers, text };
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      return { status: res.status, statusText: res.statusText, headers: res.headers, bytes };
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason;
       if (timedOut()) {

@@ -36,7 +36,7 @@ import type {
   MonitorListResponse,
   MonitorOptions,
   MonitorResponse,
-  PageOptions,
+  PagingOptions,
   ScrapeOptions,
   ScrapeResponse,
   SearchOptions,
@@ -47,6 +47,7 @@ import type {
   WebhookSecretResponse,
 } from './api-types.js';
 import { type FetchLike, HttpTransport } from './http-transport.js';
+import { screenshotPath } from './screenshot-url.js';
 import { ServiceError } from './service-error.js';
 import { waitForJob } from './wait-for-job.js';
 
@@ -137,6 +138,22 @@ export class ServiceClient {
     return this.http.request('POST', '/v1/scrape', { body: defined({ url, ...rest }), signal });
   }
 
+  /**
+   * The PNG behind a screenshot URL (`data.screenshot`, `data.actions.screenshots[i]`), fetched
+   * with this client's key. Only URLs under the client's base URL are fetched (else ServiceError
+   * `INVALID_SCREENSHOT_URL`, nothing sent), so the key never goes elsewhere; an expired one is 404.
+   */
+  async screenshot(url: string, options: CallOptions = {}): Promise<Uint8Array> {
+    return this.http.requestBytes(
+      'GET',
+      screenshotPath(this.baseUrl, url),
+      'image/png, application/json;q=0.5',
+      {
+        signal: options.signal,
+      },
+    );
+  }
+
   /** POST /v1/crawl — answers at once with the crawl id; 1 credit per page crawled. */
   startCrawl(url: string, options: CrawlOptions = {}): Promise<CrawlStartResponse> {
     const { signal, ...rest } = options;
@@ -144,7 +161,7 @@ export class ServiceClient {
   }
 
   /** GET /v1/crawl/:id — status plus one page of results (`skip`/`limit`, limit ≤ 1000). */
-  getCrawlStatus(id: string, options: PageOptions = {}): Promise<CrawlStatus> {
+  getCrawlStatus(id: string, options: PagingOptions = {}): Promise<CrawlStatus> {
     return this.http.request('GET', `/v1/crawl/${encodeURIComponent(id)}`, {
       query: { skip: options.skip, limit: options.limit },
       signal: options.signal,
@@ -218,7 +235,7 @@ export class ServiceClient {
   }
 
   /** GET /v1/monitor — newest first (`limit` ≤ 500). */
-  listMonitors(options: PageOptions = {}): Promise<MonitorListResponse> {
+  listMonitors(options: PagingOptions = {}): Promise<MonitorListResponse> {
     return this.http.request('GET', '/v1/monitor', {
       query: { skip: options.skip, limit: options.limit },
       signal: options.signal,
@@ -252,7 +269,7 @@ export class ServiceClient {
   }
 
   /** GET /v1/batch/scrape/:id — progress and finished results (`skip`/`limit`, limit ≤ 500). */
-  getBatchScrapeStatus(id: string, options: PageOptions = {}): Promise<BatchStatus> {
+  getBatchScrapeStatus(id: string, options: PagingOptions = {}): Promise<BatchStatus> {
     return this.http.request('GET', `/v1/batch/scrape/${encodeURIComponent(id)}`, {
       query: { skip: options.skip, limit: options.limit },
       signal: options.signal,
@@ -348,7 +365,7 @@ export class ServiceClient {
   }
 
   /** GET /v1/batch/scrape — the account's batches, newest first (`limit` ≤ 100). */
-  listBatches(options: PageOptions = {}): Promise<BatchListResponse> {
+  listBatches(options: PagingOptions = {}): Promise<BatchListResponse> {
     return this.http.request('GET', '/v1/batch/scrape', {
       query: { skip: options.skip, limit: options.limit },
       signal: options.signal,
@@ -356,7 +373,7 @@ export class ServiceClient {
   }
 
   /** GET /v1/batch/scrape/:id/results — a batch's items by position, any status, no documents. */
-  batchResults(id: string, options: PageOptions = {}): Promise<BatchResultsResponse> {
+  batchResults(id: string, options: PagingOptions = {}): Promise<BatchResultsResponse> {
     return this.http.request('GET', `/v1/batch/scrape/${seg(id)}/results`, {
       query: { skip: options.skip, limit: options.limit },
       signal: options.signal,
@@ -371,7 +388,7 @@ export class ServiceClient {
   }
 
   /** GET /v1/crawl — the account's crawls, newest first (`limit` ≤ 100). */
-  listCrawls(options: PageOptions = {}): Promise<CrawlListResponse> {
+  listCrawls(options: PagingOptions = {}): Promise<CrawlListResponse> {
     return this.http.request('GET', '/v1/crawl', {
       query: { skip: options.skip, limit: options.limit },
       signal: options.signal,
@@ -379,7 +396,7 @@ export class ServiceClient {
   }
 
   /** GET /v1/crawl/:id/results — every page of the crawl's frontier in discovery order, no documents. */
-  crawlResults(id: string, options: PageOptions = {}): Promise<CrawlResultsResponse> {
+  crawlResults(id: string, options: PagingOptions = {}): Promise<CrawlResultsResponse> {
     return this.http.request('GET', `/v1/crawl/${seg(id)}/results`, {
       query: { skip: options.skip, limit: options.limit },
       signal: options.signal,

@@ -22,7 +22,13 @@ export interface ClientStack {
 /** The fake model answers every extraction with this (other schema keys come back null). */
 export const FAKE_EXTRACTION = { title: 'Understanding Web Content Extraction' };
 
-export async function startClientStack(opts: { credits?: number } = {}): Promise<ClientStack> {
+/**
+ * `browser: true` lets the workers render in Chromium (page options: actions, screenshots); off by
+ * default so the other client tests stay on the plain fetch engine.
+ */
+export async function startClientStack(
+  opts: { credits?: number; browser?: boolean } = {},
+): Promise<ClientStack> {
   let site: FixtureSite | undefined;
   let model: FakeLlmServer | undefined;
   let stack: Stack | undefined;
@@ -38,7 +44,7 @@ export async function startClientStack(opts: { credits?: number } = {}): Promise
       monitorScheduler: true,
       webhookDispatcher: true,
       env: {
-        BROWSER_ENABLED: 'false',
+        BROWSER_ENABLED: opts.browser ? 'true' : 'false',
         ANTHROPIC_API_KEY: 'sk-ant-test-key',
         ANTHROPIC_BASE_URL: model.url,
         EXTRACT_MODEL: 'claude-fake',
