@@ -92,10 +92,8 @@ function actionError(
       details,
     });
   const reason = err instanceof ActionProblem ? err.message : unexpectedReason(err, action, opts);
-  return new ActionFailedError(`${describeAction(action, index)} failed: ${reason}`, {
-    details,
-    ...(err instanceof ActionProblem ? {} : { cause: err }),
-  });
+  // No cause: Playwright's messages can quote a script's tokens, and errors get logged whole.
+  return new ActionFailedError(`${describeAction(action, index)} failed: ${reason}`, { details });
 }
 
 /** Playwright's own messages can quote arguments: only known, safe reasons are shown. */
@@ -104,7 +102,11 @@ function unexpectedReason(err: unknown, action: BrowserAction, opts: ActionRunne
   if (/Execution context was destroyed|navigat/i.test(msg)) return 'the page navigated away meanwhile';
   if ('selector' in action && /selector|Unexpected token|parsing/i.test(msg))
     return 'the selector is not valid';
-  opts.logger?.warn({ action: action.type, err: msg.split('\n')[0]?.slice(0, 200) }, 'browser action error');
+  const secret = action.type === 'write' || action.type === 'executeJavascript';
+  opts.logger?.warn(
+    { action: action.type, ...(secret ? {} : { err: msg.split('\n')[0]?.slice(0, 200) }) },
+    'browser action error',
+  );
   return 'the browser could not do it';
 }
 

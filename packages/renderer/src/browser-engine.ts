@@ -32,7 +32,7 @@ import {
   SNIFF_WINDOW_BYTES,
 } from '@wcs/net';
 import type { Page, Request, Response, Route } from 'playwright-core';
-import { runActions } from './browser-actions';
+import { assertActionLimits, runActions } from './browser-actions';
 import { ByteMeter } from './browser-byte-meter';
 import { addCookies, deviceScaleFactorOf, PageEmulation, splitCookies } from './browser-emulation';
 import { asServiceError, mapBrowserError, renderedTooLarge, tooLargeError } from './browser-errors';
@@ -168,6 +168,7 @@ export class BrowserEngine implements Engine {
 
   async render(req: RenderRequest, ctx: RenderContext): Promise<RenderResult> {
     const target = parseTargetUrl(req.url).href;
+    if (req.actions) assertActionLimits(req.actions);
     const slot = await this.pool.acquire(ctx.signal);
     try {
       this.pool.useUpstream(slot, req.request?.proxy);

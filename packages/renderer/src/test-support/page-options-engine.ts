@@ -30,4 +30,13 @@ export async function poolIdle(engine: BrowserEngine, timeoutMs = 10_000): Promi
   return { idle: engine.poolSize.idle };
 }
 
+/** Polls `condition` until it holds (or fails after `timeoutMs`). */
+export async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 export { testContext };

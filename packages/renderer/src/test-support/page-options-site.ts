@@ -69,8 +69,10 @@ setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textC
 </script>`),
   '/tall': (url) =>
     page(
-      `<div style="height:${Number(url.searchParams.get('h') ?? '3000')}px;background:linear-gradient(#fff,#39f)">tall</div>`,
+      `<div style="height:${Number(url.searchParams.get('h') ?? '3000')}px;background:linear-gradient(#fff,#39f)">tall</div>` +
+        (url.searchParams.has('bottom') ? '<p id="bottom">bottom</p>' : ''),
     ),
+  '/csp': () => page('<h1>Locked down</h1>'),
   '/pictures': () => page(`<h1>Pictures</h1><img src="/pixel.png" width="50" height="50">`),
   /** Loads /probe.js from "localhost": the same server, another host to the browser. */
   '/cross': (_url, req) =>
@@ -85,15 +87,19 @@ export interface PageOptionsSite extends ListeningServer {
   hits(path: string): number;
   /** The headers of the latest request for a path (lowercased names), undefined if none. */
   lastHeaders(path: string): http.IncomingHttpHeaders | undefined;
+  /** Answers every request to /gate held so far (each waits until then). */
+  openGate(): void;
 }
 
 export async function startPageOptionsSite(): Promise<PageOptionsSite> {
   const hits = new Map<string, number>();
   const headers = new Map<string, http.IncomingHttpHeaders>();
+  const gate: http.ServerResponse[] = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture');
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
     headers.set(url.pathname, req.headers);
+    if (url.pathname === '/gate') return void gate.push(res);
     if (url.pathname === '/probe.js') {
       res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
       return void res.end('document.title = "probed";');
@@ -107,7 +113,12 @@ export async function startPageOptionsSite(): Promise<PageOptionsSite> {
       res.writeHead(404, { 'content-type': 'text/plain' });
       return void res.end('not found');
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      // No script of any kind may run on /csp (executeJavascript must still work).
+      ...(url.pathname === '/csp' ? { 'content-security-policy': "script-src 'none'" } : {}),
+    });
     res.end(render(url, req));
   });
   const listening = await listenLocal(server);
@@ -115,5 +126,8 @@ export async function startPageOptionsSite(): Promise<PageOptionsSite> {
     ...listening,
     hits: (path) => hits.get(path) ?? 0,
     lastHeaders: (path) => headers.get(path),
+    openGate: () => {
+      for (const res of gate.splice(0)) res.end('open');
+    },
   };
 }
