@@ -45,7 +45,7 @@ function summary(output: string): Record<string, number> {
 let stack: ClientStack;
 
 beforeAll(async () => {
-  stack = await startClientStack();
+  stack = await startClientStack({ browser: true }); // page options: screenshots need Chromium
 }, 120_000);
 
 afterAll(async () => {

@@ -16,7 +16,7 @@ async function main(): Promise<number> {
     console.error('usage: with-client-stack.ts -- <command> [args…]');
     return 2;
   }
-  const stack = await startClientStack();
+  const stack = await startClientStack({ browser: true }); // screenshots and actions need Chromium
   console.error(`[client-stack] service at ${stack.baseUrl}, fixture site at ${stack.site.url}`);
   try {
     return await new Promise<number>((resolve) => {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from types import TracebackType
-from typing import Any, Dict, Optional, Sequence, Type, TypeVar, cast
+from typing import Any, Dict, Mapping, Optional, Sequence, Type, TypeVar, cast
 
 import httpx
 
@@ -45,11 +45,16 @@ from ._types import (
     KeyListResponse,
     KeyRevokeResponse,
     LedgerResponse,
+    Location,
     MapResponse,
     MonitorCreateResponse,
     MonitorDetailResponse,
     MonitorListResponse,
     MonitorResponse,
+    PageAction,
+    PageFormat,
+    Proxy,
+    ScrapeOptions,
     ScrapeResponse,
     SearchResponse,
     UsageResponse,
@@ -169,11 +174,24 @@ class AsyncServiceClient:
         engine: Optional[Engine] = None,
         wait_for: Optional[int] = None,
         timeout_ms: Optional[int] = None,
+        formats: Optional[Sequence[PageFormat]] = None,
+        headers: Optional[Mapping[str, str]] = None,
+        actions: Optional[Sequence[PageAction]] = None,
+        mobile: Optional[bool] = None,
+        location: Optional[Location] = None,
+        include_tags: Optional[Sequence[str]] = None,
+        exclude_tags: Optional[Sequence[str]] = None,
+        proxy: Optional[Proxy] = None,
+        max_age: Optional[int] = None,
     ) -> ScrapeResponse:
         """``POST /v1/scrape``: one page as markdown, html and text (+ ``json`` when asked).
 
         ``wait_for`` (ms) waits after load in the browser; ``timeout_ms`` is the server-side
         budget (1000-120000 ms).
+        Page options (README "Page options"): ``formats`` picks exactly what ``data`` holds
+        (``rawHtml``, ``links``, ``images``, ``screenshot``…); ``headers`` go with the page
+        request; ``actions`` are browser steps; ``mobile``, ``location``, ``include_tags`` /
+        ``exclude_tags`` (CSS selectors), ``proxy`` and ``max_age`` (ms, the page cache).
         """
         request = endpoints.scrape(
             url,
@@ -182,8 +200,27 @@ class AsyncServiceClient:
             engine=engine,
             wait_for=wait_for,
             timeout_ms=timeout_ms,
+            page=endpoints.page_options(
+                formats=formats,
+                headers=headers,
+                actions=actions,
+                mobile=mobile,
+                location=location,
+                include_tags=include_tags,
+                exclude_tags=exclude_tags,
+                proxy=proxy,
+                max_age=max_age,
+            ),
         )
         return cast(ScrapeResponse, await self._call(request))
+
+    async def screenshot(self, url: str) -> bytes:
+        """The PNG behind a screenshot URL (``data["screenshot"]``, ``data["actions"]
+        ["screenshots"]``), fetched with this client's key. Only a URL under the client's
+        ``base_url`` is fetched (``ValueError`` otherwise), so the key never goes elsewhere;
+        an expired or unknown one is ``ServiceError`` 404."""
+        request = endpoints.screenshot(url, self.base_url)
+        return cast(bytes, await self._call(request))
 
     # -- crawl ----------------------------------------------------------------------------------
 
@@ -200,11 +237,13 @@ class AsyncServiceClient:
         format: Optional[Format] = None,
         only_main_content: Optional[bool] = None,
         delay_ms: Optional[int] = None,
+        scrape_options: Optional[ScrapeOptions] = None,
     ) -> CrawlStartResponse:
         """``POST /v1/crawl``: starts a crawl and answers at once with its ``id``.
 
         ``include_paths`` / ``exclude_paths`` are JavaScript regular expressions tested against
-        the path plus query string.
+        the path plus query string. ``scrape_options`` holds the page options of every page
+        (``{"formats": [...], "headers": {...}, "includeTags": [...], ...}``).
         """
         request = endpoints.start_crawl(
             url,
@@ -217,6 +256,7 @@ class AsyncServiceClient:
             format=format,
             only_main_content=only_main_content,
             delay_ms=delay_ms,
+            scrape_options=scrape_options,
         )
         return cast(CrawlStartResponse, await self._call(request))
 
@@ -245,6 +285,7 @@ class AsyncServiceClient:
         format: Optional[Format] = None,
         only_main_content: Optional[bool] = None,
         delay_ms: Optional[int] = None,
+        scrape_options: Optional[ScrapeOptions] = None,
         poll_interval: float = 2.0,
         timeout: float = 600.0,
         on_progress: Optional[CrawlProgressCallback] = None,
@@ -268,6 +309,7 @@ class AsyncServiceClient:
             format=format,
             only_main_content=only_main_content,
             delay_ms=delay_ms,
+            scrape_options=scrape_options,
         )
         flow = polling.crawl_and_wait(
             start,
@@ -338,13 +380,38 @@ class AsyncServiceClient:
         schema: Optional[Dict[str, Any]] = None,
         prompt: Optional[str] = None,
         timeout_ms: Optional[int] = None,
+        wait_for: Optional[int] = None,
+        headers: Optional[Mapping[str, str]] = None,
+        actions: Optional[Sequence[PageAction]] = None,
+        mobile: Optional[bool] = None,
+        location: Optional[Location] = None,
+        include_tags: Optional[Sequence[str]] = None,
+        exclude_tags: Optional[Sequence[str]] = None,
+        proxy: Optional[Proxy] = None,
     ) -> ExtractResponse:
         """``POST /v1/extract``: structured data shaped like ``schema`` (and/or per ``prompt``).
 
         ``schema`` is plain JSON: ``"string"``, ``"number"``, ``"boolean"``, nested objects and
-        one-element lists. Fields the page does not contain come back ``None``.
+        one-element lists. Fields the page does not contain come back ``None``. The page is
+        fetched with the page options given (``wait_for``, ``headers``, ``actions``, ``mobile``,
+        ``location``, ``include_tags``, ``exclude_tags``, ``proxy``).
         """
-        request = endpoints.extract(url, schema=schema, prompt=prompt, timeout_ms=timeout_ms)
+        request = endpoints.extract(
+            url,
+            schema=schema,
+            prompt=prompt,
+            timeout_ms=timeout_ms,
+            wait_for=wait_for,
+            page=endpoints.page_options(
+                headers=headers,
+                actions=actions,
+                mobile=mobile,
+                location=location,
+                include_tags=include_tags,
+                exclude_tags=exclude_tags,
+                proxy=proxy,
+            ),
+        )
         return cast(ExtractResponse, await self._call(request))
 
     # -- monitors -------------------------------------------------------------------------------
@@ -355,9 +422,32 @@ class AsyncServiceClient:
         *,
         interval: Optional[Interval] = None,
         webhook_url: Optional[str] = None,
+        wait_for: Optional[int] = None,
+        headers: Optional[Mapping[str, str]] = None,
+        actions: Optional[Sequence[PageAction]] = None,
+        mobile: Optional[bool] = None,
+        location: Optional[Location] = None,
+        include_tags: Optional[Sequence[str]] = None,
+        exclude_tags: Optional[Sequence[str]] = None,
+        proxy: Optional[Proxy] = None,
     ) -> MonitorCreateResponse:
-        """``POST /v1/monitor``: watch a page (``hourly``/``daily``/``weekly``; default daily)."""
-        request = endpoints.create_monitor(url, interval=interval, webhook_url=webhook_url)
+        """``POST /v1/monitor``: watch a page (``hourly``/``daily``/``weekly``; default daily).
+        Every check fetches it with the page options given (``wait_for``, ``headers``, …)."""
+        request = endpoints.create_monitor(
+            url,
+            interval=interval,
+            webhook_url=webhook_url,
+            wait_for=wait_for,
+            page=endpoints.page_options(
+                headers=headers,
+                actions=actions,
+                mobile=mobile,
+                location=location,
+                include_tags=include_tags,
+                exclude_tags=exclude_tags,
+                proxy=proxy,
+            ),
+        )
         return cast(MonitorCreateResponse, await self._call(request))
 
     async def list_monitors(
@@ -384,11 +474,35 @@ class AsyncServiceClient:
         items: Optional[Items] = None,
         format: Optional[Format] = None,
         only_main_content: Optional[bool] = None,
+        formats: Optional[Sequence[PageFormat]] = None,
+        headers: Optional[Mapping[str, str]] = None,
+        actions: Optional[Sequence[PageAction]] = None,
+        mobile: Optional[bool] = None,
+        location: Optional[Location] = None,
+        include_tags: Optional[Sequence[str]] = None,
+        exclude_tags: Optional[Sequence[str]] = None,
+        proxy: Optional[Proxy] = None,
+        max_age: Optional[int] = None,
     ) -> BatchStartResponse:
         """``POST /v1/batch/scrape``: ``urls`` (full URLs) or ``items`` (``{"id"?, "url"}``,
-        ids echoed on results; a ``urls`` list of dicts is sent as items). Answers at once."""
+        ids echoed on results; a ``urls`` list of dicts is sent as items). Answers at once.
+        The page options (as :meth:`scrape` takes them) apply to every item."""
         request = endpoints.start_batch_scrape(
-            urls, items=items, format=format, only_main_content=only_main_content
+            urls,
+            items=items,
+            format=format,
+            only_main_content=only_main_content,
+            page=endpoints.page_options(
+                formats=formats,
+                headers=headers,
+                actions=actions,
+                mobile=mobile,
+                location=location,
+                include_tags=include_tags,
+                exclude_tags=exclude_tags,
+                proxy=proxy,
+                max_age=max_age,
+            ),
         )
         return cast(BatchStartResponse, await self._call(request))
 
@@ -406,6 +520,15 @@ class AsyncServiceClient:
         items: Optional[Items] = None,
         format: Optional[Format] = None,
         only_main_content: Optional[bool] = None,
+        formats: Optional[Sequence[PageFormat]] = None,
+        headers: Optional[Mapping[str, str]] = None,
+        actions: Optional[Sequence[PageAction]] = None,
+        mobile: Optional[bool] = None,
+        location: Optional[Location] = None,
+        include_tags: Optional[Sequence[str]] = None,
+        exclude_tags: Optional[Sequence[str]] = None,
+        proxy: Optional[Proxy] = None,
+        max_age: Optional[int] = None,
         poll_interval: float = 2.0,
         timeout: float = 600.0,
         on_progress: Optional[BatchProgressCallback] = None,
@@ -416,7 +539,21 @@ class AsyncServiceClient:
         code="CLIENT_TIMEOUT")`` (the batch keeps running; ``details["id"]`` holds its id).
         """
         start = endpoints.start_batch_scrape(
-            urls, items=items, format=format, only_main_content=only_main_content
+            urls,
+            items=items,
+            format=format,
+            only_main_content=only_main_content,
+            page=endpoints.page_options(
+                formats=formats,
+                headers=headers,
+                actions=actions,
+                mobile=mobile,
+                location=location,
+                include_tags=include_tags,
+                exclude_tags=exclude_tags,
+                proxy=proxy,
+                max_age=max_age,
+            ),
         )
         flow = polling.batch_scrape_and_wait(
             start,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import time
 from types import TracebackType
-from typing import Any, Dict, Optional, Sequence, Type, TypeVar, cast
+from typing import Any, Dict, Mapping, Optional, Sequence, Type, TypeVar, cast
 
 import httpx
 
@@ -45,11 +45,16 @@ from ._types import (
     KeyListResponse,
     KeyRevokeResponse,
     LedgerResponse,
+    Location,
     MapResponse,
     MonitorCreateResponse,
     MonitorDetailResponse,
     MonitorListResponse,
     MonitorResponse,
+    PageAction,
+    PageFormat,
+    Proxy,
+    ScrapeOptions,
     ScrapeResponse,
     SearchResponse,
     UsageResponse,
@@ -176,11 +181,24 @@ class ServiceClient:
         engine: Optional[Engine] = None,
         wait_for: Optional[int] = None,
         timeout_ms: Optional[int] = None,
+        formats: Optional[Sequence[PageFormat]] = None,
+        headers: Optional[Mapping[str, str]] = None,
+        actions: Optional[Sequence[PageAction]] = None,
+        mobile: Optional[bool] = None,
+        location: Optional[Location] = None,
+        include_tags: Optional[Sequence[str]] = None,
+        exclude_tags: Optional[Sequence[str]] = None,
+        proxy: Optional[Proxy] = None,
+        max_age: Optional[int] = None,
     ) -> ScrapeResponse:
         """``POST /v1/scrape``: one page as markdown, html and text (+ ``json`` when asked).
 
         ``wait_for`` (ms) waits after load in the browser; ``timeout_ms`` is the server-side
         budget (1000-120000 ms).
+        Page options (README "Page options"): ``formats`` picks exactly what ``data`` holds
+        (``rawHtml``, ``links``, ``images``, ``screenshot``…); ``headers`` go with the page
+        request; ``actions`` are browser steps; ``mobile``, ``location``, ``include_tags`` /
+        ``exclude_tags`` (CSS selectors), ``proxy`` and ``max_age`` (ms, the page cache).
         """
         request = endpoints.scrape(
             url,
@@ -189,8 +207,27 @@ class ServiceClient:
             engine=engine,
             wait_for=wait_for,
             timeout_ms=timeout_ms,
+            page=endpoints.page_options(
+                formats=formats,
+                headers=headers,
+                actions=actions,
+                mobile=mobile,
+                location=location,
+                include_tags=include_tags,
+                exclude_tags=exclude_tags,
+                proxy=proxy,
+                max_age=max_age,
+            ),
         )
         return cast(ScrapeResponse, self._call(request))
+
+    def screenshot(self, url: str) -> bytes:
+        """The PNG behind a screenshot URL (``data["screenshot"]``, ``data["actions"]
+        ["screenshots"]``), fetched with this client's key. Only a URL under the client's
+        ``base_url`` is fetched (``ValueError`` otherwise), so the key never goes elsewhere;
+        an expired or unknown one is ``ServiceError`` 404."""
+        request = endpoints.screenshot(url, self.base_url)
+        return cast(bytes, self._call(request))
 
     # -- crawl ----------------------------------------------------------------------------------
 
@@ -207,11 +244,13 @@ class ServiceClient:
         format: Optional[Format] = None,
         only_main_content: Optional[bool] = None,
         delay_ms: Optional[int] = None,
+        scrape_options: Optional[ScrapeOptions] = None,
     ) -> CrawlStartResponse:
         """``POST /v1/crawl``: starts a crawl and answers at once with its ``id``.
 
         ``include_paths`` / ``exclude_paths`` are JavaScript regular expressions tested against
-        the path plus query string.
+        the path plus query string. ``scrape_options`` holds the page options of every page
+        (``{"formats": [...], "headers": {...}, "includeTags": [...], ...}``).
         """
         request = endpoints.start_crawl(
             url,
@@ -224,6 +263,7 @@ class ServiceClient:
             format=format,
             only_main_content=only_main_content,
             delay_ms=delay_ms,
+            scrape_options=scrape_options,
         )
         return cast(CrawlStartResponse, self._call(request))
 
@@ -252,6 +292,7 @@ class ServiceClient:
         format: Optional[Format] = None,
         only_main_content: Optional[bool] = None,
         delay_ms: Optional[int] = None,
+        scrape_options: Optional[ScrapeOptions] = None,
         poll_interval: float = 2.0,
         timeout: float = 600.0,
         on_progress: Optional[CrawlProgressCallback] = None,
@@ -275,6 +316,7 @@ class ServiceClient:
             format=format,
             only_main_content=only_main_content,
             delay_ms=delay_ms,
+            scrape_options=scrape_options,
         )
         flow = polling.crawl_and_wait(
             start,
@@ -345,13 +387,38 @@ class ServiceClient:
         schema: Optional[Dict[str, Any]] = None,
         prompt: Optional[str] = None,
         timeout_ms: Optional[int] = None,
+        wait_for: Optional[int] = None,
+        headers: Optional[Mapping[str, str]] = None,
+        actions: Optional[Sequence[PageAction]] = None,
+        mobile: Optional[bool] = None,
+        location: Optional[Location] = None,
+        include_tags: Optional[Sequence[str]] = None,
+        exclude_tags: Optional[Sequence[str]] = None,
+        proxy: Optional[Proxy] = None,
     ) -> ExtractResponse:
         """``POST /v1/extract``: structured data shaped like ``schema`` (and/or per ``prompt``).
 
         ``schema`` is plain JSON: ``"string"``, ``"number"``, ``"boolean"``, nested objects and
-        one-element lists. Fields the page does not contain come back ``None``.
+        one-element lists. Fields the page does not contain come back ``None``. The page is
+        fetched with the page options given (``wait_for``, ``headers``, ``actions``, ``mobile``,
+        ``location``, ``include_tags``, ``exclude_tags``, ``proxy``).
         """
-        request = endpoints.extract(url, schema=schema, prompt=prompt, timeout_ms=timeout_ms)
+        request = endpoints.extract(
+            url,
+            schema=schema,
+            prompt=prompt,
+            timeout_ms=timeout_ms,
+            wait_for=wait_for,
+            page=endpoints.page_options(
+                headers=headers,
+                actions=actions,
+                mobile=mobile,
+                location=location,
+                include_tags=include_tags,
+                exclude_tags=exclude_tags,
+                proxy=proxy,
+            ),
+        )
         return cast(ExtractResponse, self._call(request))
 
     # -- monitors -------------------------------------------------------------------------------
@@ -362,9 +429,32 @@ class ServiceClient:
         *,
         interval: Optional[Interval] = None,
         webhook_url: Optional[str] = None,
+        wait_for: Optional[int] = None,
+        headers: Optional[Mapping[str, str]] = None,
+        actions: Optional[Sequence[PageAction]] = None,
+        mobile: Optional[bool] = None,
+        location: Optional[Location] = None,
+        include_tags: Optional[Sequence[str]] = None,
+        exclude_tags: Optional[Sequence[str]] = None,
+        proxy: Optional[Proxy] = None,
     ) -> MonitorCreateResponse:
-        """``POST /v1/monitor``: watch a page (``hourly``/``daily``/``weekly``; default daily)."""
-        request = endpoints.create_monitor(url, interval=interval, webhook_url=webhook_url)
+        """``POST /v1/monitor``: watch a page (``hourly``/``daily``/``weekly``; default daily).
+        Every check fetches it with the page options given (``wait_for``, ``headers``, …)."""
+        request = endpoints.create_monitor(
+            url,
+            interval=interval,
+            webhook_url=webhook_url,
+            wait_for=wait_for,
+            page=endpoints.page_options(
+                headers=headers,
+                actions=actions,
+                mobile=mobile,
+                location=location,
+                include_tags=include_tags,
+                exclude_tags=exclude_tags,
+                proxy=proxy,
+            ),
+        )
         return cast(MonitorCreateResponse, self._call(request))
 
     def list_monitors(
@@ -391,11 +481,35 @@ class ServiceClient:
         items: Optional[Items] = None,
         format: Optional[Format] = None,
         only_main_content: Optional[bool] = None,
+        formats: Optional[Sequence[PageFormat]] = None,
+        headers: Optional[Mapping[str, str]] = None,
+        actions: Optional[Sequence[PageAction]] = None,
+        mobile: Optional[bool] = None,
+        location: Optional[Location] = None,
+        include_tags: Optional[Sequence[str]] = None,
+        exclude_tags: Optional[Sequence[str]] = None,
+        proxy: Optional[Proxy] = None,
+        max_age: Optional[int] = None,
     ) -> BatchStartResponse:
         """``POST /v1/batch/scrape``: ``urls`` (full URLs) or ``items`` (``{"id"?, "url"}``,
-        ids echoed on results; a ``urls`` list of dicts is sent as items). Answers at once."""
+        ids echoed on results; a ``urls`` list of dicts is sent as items). Answers at once.
+        The page options (as :meth:`scrape` takes them) apply to every item."""
         request = endpoints.start_batch_scrape(
-            urls, items=items, format=format, only_main_content=only_main_content
+            urls,
+            items=items,
+            format=format,
+            only_main_content=only_main_content,
+            page=endpoints.page_options(
+                formats=formats,
+                headers=headers,
+                actions=actions,
+                mobile=mobile,
+                location=location,
+                include_tags=include_tags,
+                exclude_tags=exclude_tags,
+                proxy=proxy,
+                max_age=max_age,
+            ),
         )
         return cast(BatchStartResponse, self._call(request))
 
@@ -413,6 +527,15 @@ class ServiceClient:
         items: Optional[Items] = None,
         format: Optional[Format] = None,
         only_main_content: Optional[bool] = None,
+        formats: Optional[Sequence[PageFormat]] = None,
+        headers: Optional[Mapping[str, str]] = None,
+        actions: Optional[Sequence[PageAction]] = None,
+        mobile: Optional[bool] = None,
+        location: Optional[Location] = None,
+        include_tags: Optional[Sequence[str]] = None,
+        exclude_tags: Optional[Sequence[str]] = None,
+        proxy: Optional[Proxy] = None,
+        max_age: Optional[int] = None,
         poll_interval: float = 2.0,
         timeout: float = 600.0,
         on_progress: Optional[BatchProgressCallback] = None,
@@ -423,7 +546,21 @@ class ServiceClient:
         code="CLIENT_TIMEOUT")`` (the batch keeps running; ``details["id"]`` holds its id).
         """
         start = endpoints.start_batch_scrape(
-            urls, items=items, format=format, only_main_content=only_main_content
+            urls,
+            items=items,
+            format=format,
+            only_main_content=only_main_content,
+            page=endpoints.page_options(
+                formats=formats,
+                headers=headers,
+                actions=actions,
+                mobile=mobile,
+                location=location,
+                include_tags=include_tags,
+                exclude_tags=exclude_tags,
+                proxy=proxy,
+                max_age=max_age,
+            ),
         )
         flow = polling.batch_scrape_and_wait(
             start,

@@ -2,16 +2,18 @@
 
 Shared by both clients. Only what the caller passed is sent (``None`` = not passed), under the
 API's field names (``only_main_content`` -> ``onlyMainContent``; map keeps ``max_urls`` and
-search keeps ``num_results``, which is how those endpoints spell them).
+search keeps ``num_results``, which is how those endpoints spell them). Page options (README
+"Page options") are built once by :func:`page_options` and spread into each body.
 """
 
 from __future__ import annotations
 
 import collections.abc
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from urllib.parse import urlsplit
 
 from ._http import ApiRequest, compact, path_id
-from ._types import BatchItem
+from ._types import BatchItem, Location, PageAction
 
 UrlsOrItems = Union[Sequence[str], Sequence[BatchItem]]
 """``urls`` of the batch methods: URLs, or items (``{"id"?, "url"}``) which are sent as ``items``."""
@@ -26,6 +28,67 @@ def _strings(name: str, values: Optional[Sequence[str]]) -> Optional[List[str]]:
     return list(values)
 
 
+def _mapping(name: str, value: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
+    if value is None:
+        return None
+    if not isinstance(value, collections.abc.Mapping):
+        raise TypeError(f"{name} must be a dict")
+    return dict(value)
+
+
+def _actions(actions: Optional[Sequence[PageAction]]) -> Optional[List[Dict[str, Any]]]:
+    if actions is None:
+        return None
+    if isinstance(actions, (str, bytes, collections.abc.Mapping)):
+        raise TypeError("actions must be a list of dicts such as {'type': 'click', 'selector': '#go'}")
+    out = [_mapping("each action", a) for a in actions]
+    return [a for a in out if a is not None]
+
+
+def page_options(
+    *,
+    headers: Optional[Mapping[str, str]] = None,
+    formats: Optional[Sequence[str]] = None,
+    actions: Optional[Sequence[PageAction]] = None,
+    mobile: Optional[bool] = None,
+    location: Optional[Location] = None,
+    include_tags: Optional[Sequence[str]] = None,
+    exclude_tags: Optional[Sequence[str]] = None,
+    proxy: Optional[str] = None,
+    max_age: Optional[int] = None,
+) -> Dict[str, Any]:
+    """The page options the caller passed, under the API's names (``None`` = not passed)."""
+    return compact(
+        headers=_mapping("headers", headers),
+        formats=_strings("formats", formats),
+        actions=_actions(actions),
+        mobile=mobile,
+        location=_mapping("location", location),
+        includeTags=_strings("include_tags", include_tags),
+        excludeTags=_strings("exclude_tags", exclude_tags),
+        proxy=proxy,
+        maxAge=max_age,
+    )
+
+
+_SNAKE_SCRAPE_OPTIONS = {"include_tags": "includeTags", "exclude_tags": "excludeTags", "max_age": "maxAge"}
+
+
+def crawl_scrape_options(options: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
+    """A crawl's ``scrapeOptions``: the API's names, or the snake_case spellings of the keyword
+    arguments (mapped here); anything else goes through for the server to judge (400 naming it)."""
+    if options is None:
+        return None
+    given = _mapping("scrape_options", options) or {}
+    out: Dict[str, Any] = {}
+    for key, value in given.items():
+        name = _SNAKE_SCRAPE_OPTIONS.get(key, key)
+        if name in out:
+            raise ValueError(f"scrape_options has both {key!r} and {name!r}")
+        out[name] = value
+    return compact(**out)
+
+
 def scrape(
     url: str,
     *,
@@ -34,6 +97,7 @@ def scrape(
     engine: Optional[str],
     wait_for: Optional[int],
     timeout_ms: Optional[int],
+    page: Optional[Dict[str, Any]] = None,
 ) -> ApiRequest:
     return ApiRequest(
         "POST",
@@ -45,8 +109,26 @@ def scrape(
             engine=engine,
             waitFor=wait_for,
             timeout=timeout_ms,
+            **(page or {}),
         ),
     )
+
+
+def screenshot(url: str, base_url: str) -> ApiRequest:
+    """``GET`` a screenshot URL (``data["screenshot"]``, ``data["actions"]["screenshots"]``) under
+    the client's key: only a URL under the client's own base URL, so the key never goes elsewhere."""
+    if not isinstance(url, str) or not url:
+        raise ValueError(f"screenshot url must be a non-empty string, got {url!r}")
+    base, target = urlsplit(base_url), urlsplit(url)
+    prefix = base.path.rstrip("/")
+    same_origin = (target.scheme, target.netloc.lower()) == (base.scheme, base.netloc.lower())
+    if not same_origin or not target.path.startswith(prefix + "/"):
+        raise ValueError(
+            f"screenshot url must be under the client's base URL {base_url}; refusing to send "
+            f"the API key to {target.scheme}://{target.netloc}"
+        )
+    path = target.path[len(prefix) :] + (f"?{target.query}" if target.query else "")
+    return ApiRequest("GET", path, binary=True)
 
 
 def start_crawl(
@@ -61,6 +143,7 @@ def start_crawl(
     format: Optional[str],
     only_main_content: Optional[bool],
     delay_ms: Optional[int],
+    scrape_options: Optional[Mapping[str, Any]] = None,
 ) -> ApiRequest:
     return ApiRequest(
         "POST",
@@ -76,6 +159,7 @@ def start_crawl(
             format=format,
             onlyMainContent=only_main_content,
             delayMs=delay_ms,
+            scrapeOptions=crawl_scrape_options(scrape_options),
         ),
     )
 
@@ -146,15 +230,50 @@ def extract(
     schema: Optional[Dict[str, Any]],
     prompt: Optional[str],
     timeout_ms: Optional[int],
+    wait_for: Optional[int] = None,
+    page: Optional[Dict[str, Any]] = None,
 ) -> ApiRequest:
     return ApiRequest(
-        "POST", "/v1/extract", json=compact(url=url, schema=schema, prompt=prompt, timeout=timeout_ms)
+        "POST",
+        "/v1/extract",
+        json=compact(
+            url=url,
+            schema=schema,
+            prompt=prompt,
+            timeout=timeout_ms,
+            waitFor=wait_for,
+            **_no_formats("extract", page),
+        ),
     )
 
 
-def create_monitor(url: str, *, interval: Optional[str], webhook_url: Optional[str]) -> ApiRequest:
+def _no_formats(endpoint: str, page: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+    """Extract and monitors read the page: they take no ``formats`` and no ``maxAge``."""
+    page = page or {}
+    for name in ("formats", "maxAge"):
+        if name in page:
+            raise TypeError(f"{endpoint} does not take {name}")
+    return page
+
+
+def create_monitor(
+    url: str,
+    *,
+    interval: Optional[str],
+    webhook_url: Optional[str],
+    wait_for: Optional[int] = None,
+    page: Optional[Dict[str, Any]] = None,
+) -> ApiRequest:
     return ApiRequest(
-        "POST", "/v1/monitor", json=compact(url=url, interval=interval, webhookUrl=webhook_url)
+        "POST",
+        "/v1/monitor",
+        json=compact(
+            url=url,
+            interval=interval,
+            webhookUrl=webhook_url,
+            waitFor=wait_for,
+            **_no_formats("create_monitor", page),
+        ),
     )
 
 
@@ -176,6 +295,7 @@ def start_batch_scrape(
     items: Optional[Items],
     format: Optional[str],
     only_main_content: Optional[bool],
+    page: Optional[Dict[str, Any]] = None,
 ) -> ApiRequest:
     """``urls`` -> body ``urls``; ``items`` (or a ``urls`` list of dicts) -> body ``items``."""
     if isinstance(urls, (str, bytes)):
@@ -188,7 +308,11 @@ def start_batch_scrape(
         "POST",
         "/v1/batch/scrape",
         json=compact(
-            urls=url_list, items=item_list, format=format, onlyMainContent=only_main_content
+            urls=url_list,
+            items=item_list,
+            format=format,
+            onlyMainContent=only_main_content,
+            **(page or {}),
         ),
     )
 

@@ -123,9 +123,14 @@ class ApiRequest:
     params: Optional[Dict[str, Any]] = None
     text: bool = False
     """The 2xx answer is text (the ledger's CSV), returned as ``str`` instead of parsed JSON."""
+    binary: bool = False
+    """The 2xx answer is a PNG (a screenshot), returned as ``bytes``."""
 
     def headers(self) -> Optional[Dict[str, str]]:
-        """Per-request headers on top of the client's: a text call asks for CSV, not JSON."""
+        """Per-request headers on top of the client's: a text call asks for CSV, a binary one
+        for a PNG, not JSON (errors still come as JSON)."""
+        if self.binary:
+            return {"Accept": "image/png, application/json;q=0.5"}
         return {"Accept": "text/csv, text/plain;q=0.9, */*;q=0.1"} if self.text else None
 
 
@@ -178,7 +183,7 @@ def call(request: ApiRequest, config: Config) -> Flow[Any]:
         except httpx.TransportError as exc:
             raise transport_error(exc, request, config) from exc
         try:
-            return result_of(response, text=request.text)
+            return result_of(response, text=request.text, binary=request.binary)
         except ServiceError as err:
             delay = retry_delay(
                 err, response.headers.get("retry-after"), retries, config.max_retries
@@ -192,12 +197,14 @@ def call(request: ApiRequest, config: Config) -> Flow[Any]:
 # -- responses and errors ------------------------------------------------------------------
 
 
-def result_of(response: httpx.Response, *, text: bool = False) -> Any:
-    """The parsed JSON body of a 2xx response (its text when ``text``); any other status raises
-    ServiceError (error bodies are JSON either way)."""
+def result_of(response: httpx.Response, *, text: bool = False, binary: bool = False) -> Any:
+    """The parsed JSON body of a 2xx response (its text when ``text``, its bytes when
+    ``binary``); any other status raises ServiceError (error bodies are JSON either way)."""
     status = response.status_code
     if not 200 <= status < 300:
         raise error_of(response)
+    if binary:
+        return response.content
     if text:
         return response.text
     if not response.content:

@@ -14,6 +14,7 @@ __all__ = [
     "Account",
     "AccountPlan",
     "AccountResponse",
+    "ActionOutputs",
     "ApiKeyInfo",
     "BatchItem",
     "BatchListResponse",
@@ -51,6 +52,7 @@ __all__ = [
     "KeyListResponse",
     "KeyRevokeResponse",
     "LedgerEntry",
+    "Location",
     "LedgerResponse",
     "MapResponse",
     "Monitor",
@@ -63,10 +65,14 @@ __all__ = [
     "MonitorResponse",
     "MonitorStatusValue",
     "MonitorSummary",
+    "PageAction",
+    "PageFormat",
     "PageMetadata",
+    "Proxy",
     "RateLimit",
     "RevokedKey",
     "ScrapeData",
+    "ScrapeOptions",
     "ScrapeResponse",
     "SearchResponse",
     "SearchResult",
@@ -84,6 +90,50 @@ __all__ = [
 
 Format = Literal["markdown", "html", "text", "json"]
 """Output format: ``markdown`` (default); ``html``/``text``/``json`` add that key to results."""
+
+PageFormat = Literal[
+    "markdown",
+    "html",
+    "rawHtml",
+    "text",
+    "json",
+    "links",
+    "images",
+    "screenshot",
+    "screenshot@fullPage",
+]
+"""A ``formats`` entry (page options): ``data`` holds exactly the formats named (+ ``metadata``)."""
+
+Proxy = Literal["none", "default"]
+"""``default``: the next of the service's ``PROXY_URLS`` (direct when none); ``none``: direct."""
+
+PageAction = Dict[str, Any]
+"""A browser step, ``{"type": ..., ...}``: ``wait`` (``milliseconds`` or ``selector``), ``click``
+(``selector``, ``all``), ``write`` (``text``), ``press`` (``key``), ``scroll`` (``direction``,
+``selector``), ``executeJavascript`` (``script``), ``screenshot`` (``fullPage``)."""
+
+
+class Location(TypedDict, total=False):
+    """``{"country": "DE", "languages": ["de-DE"]}`` (country default ``US``)."""
+
+    country: str
+    languages: List[str]
+
+
+class ScrapeOptions(TypedDict, total=False):
+    """A crawl's ``scrape_options``: page options applied to every page, under the API's names
+    (the snake_case spellings ``include_tags``, ``exclude_tags``, ``max_age`` are accepted too)."""
+
+    headers: Dict[str, str]
+    formats: List[PageFormat]
+    actions: List[PageAction]
+    mobile: bool
+    location: Location
+    includeTags: List[str]
+    excludeTags: List[str]
+    proxy: Proxy
+    maxAge: int
+
 
 Engine = Literal["auto", "fetch", "browser"]
 Interval = Literal["hourly", "daily", "weekly"]
@@ -116,20 +166,38 @@ class PageMetadata(_PageMetadataRequired, total=False):
     author: Optional[str]
     publishedTime: Optional[str]
     cachedAt: str
+    cacheState: Literal["hit", "miss"]
+    """``hit`` when served from the page cache (``max_age``), ``miss`` when fetched and stored."""
+    contentType: str
+
+
+class ActionOutputs(TypedDict):
+    """What the ``actions`` page option produced: screenshot URLs (fetch them with
+    ``client.screenshot(url)``) and each ``executeJavascript`` return as ``{type, value}``."""
+
+    screenshots: List[str]
+    javascriptReturns: List[Dict[str, Any]]
 
 
 class _ScrapeDataRequired(TypedDict):
-    markdown: str
-    html: str
-    text: str
     metadata: PageMetadata
 
 
 class ScrapeData(_ScrapeDataRequired, total=False):
-    """``markdown``, ``html``, ``text`` and ``metadata`` always; ``json`` when asked; ``warning``
-    when the page was cut before conversion (its content is partial)."""
+    """``metadata`` always. Without ``formats``: ``markdown``, ``html`` and ``text`` (+ ``json``
+    when asked); with ``formats``: exactly the keys those formats name (``rawHtml``, ``links``,
+    ``images``, ``screenshot`` — a URL for ``client.screenshot(url)`` — …). ``actions`` when
+    actions ran; ``warning`` when the page was cut before conversion (its content is partial)."""
 
+    markdown: str
+    html: str
+    text: str
     json: Dict[str, Any]
+    rawHtml: str
+    links: List[str]
+    images: List[str]
+    screenshot: str
+    actions: ActionOutputs
     warning: str
 
 
