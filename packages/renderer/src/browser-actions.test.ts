@@ -216,6 +216,13 @@ describe('failing actions', () => {
       secret: 'p4ssw0rd-typed',
     },
     {
+      name: 'a click whose handler never returns',
+      path: '/hang-on-click',
+      actions: [{ type: 'click', selector: '#hang' }],
+      index: 0,
+      message: /^Action 0 \(click "#hang"\) failed: the element could not be clicked within 1000 ms/,
+    },
+    {
       name: 'an invalid selector',
       path: '/click',
       actions: [{ type: 'click', selector: 'div[' }],

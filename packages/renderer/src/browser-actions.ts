@@ -203,7 +203,7 @@ async function click(locator: Locator, all: boolean, opts: ActionRunnerOptions):
       if (!isTimeout(err)) throw err;
       if (timeout < selectorMs) throw new OutOfTime();
       throw new ActionProblem(
-        `the element could not be clicked within ${selectorMs} ms (hidden, disabled or covered)`,
+        `the element could not be clicked within ${selectorMs} ms (hidden, disabled, covered, or the page did not respond)`,
       );
     } finally {
       if (handle) void handle.dispose().catch(() => undefined);

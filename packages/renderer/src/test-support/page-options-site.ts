@@ -79,6 +79,11 @@ setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textC
     page(
       `<h1>Cross</h1><script src="http://localhost:${(req.headers.host ?? '').split(':')[1]}/probe.js"></script>`,
     ),
+  /** Clicking #hang never returns (the page's own handler loops forever). */
+  '/hang-on-click': () =>
+    page(`<button id="hang">Hang</button><script>
+document.getElementById('hang').addEventListener('click', () => { for (;;) {} });
+</script>`),
   '/plain': () => page('<h1>Plain page</h1><p>Nothing to see.</p>'),
 };
 
