@@ -1,0 +1,256 @@
+/**
+ * Bad page options end to end (issue 14): every wrong value is a 400 naming the field and charges
+ * nothing; every action the page cannot do is a clean 422/504 that is refunded, after which the
+ * browser still serves later requests (the page was thrown away, not left stuck).
+ */
+import { type PageOptionsSite, PO_CLICK_TEXT, startPageOptionsSite } from '@wcs/testing';
+import request from 'supertest';
+import { balanceOf, createTestAccount, type Stack, startStack, type TestAccount } from './harness';
+
+let stack: Stack;
+let site: PageOptionsSite;
+let account: TestAccount;
+
+beforeAll(async () => {
+  site = await startPageOptionsSite();
+  stack = await startStack();
+  account = await createTestAccount({ credits: 200 });
+});
+afterAll(async () => {
+  await stack?.close();
+  await site?.close();
+});
+
+const post = (path: string, body: Record<string, unknown>) =>
+  request(stack.url).post(path).set(account.auth).send(body);
+const scrape = (body: Record<string, unknown>) => post('/v1/scrape', body);
+
+/** A 400 VALIDATION_FAILED whose message names `field`; nothing charged. */
+async function expect400(path: string, body: Record<string, unknown>, field: string): Promise<string> {
+  const before = await balanceOf(account.accountId);
+  const res = await post(path, body);
+  expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+  expect(res.body.error).toContain(field);
+  expect(await balanceOf(account.accountId)).toBe(before);
+  return res.body.error as string;
+}
+
+/** The click page with a working action: proof that the browser serves requests normally. */
+async function expectActionsStillWork(): Promise<void> {
+  const res = await scrape({
+    url: `${site.url}/click`,
+    actions: [
+      { type: 'click', selector: '#more' },
+      { type: 'wait', selector: '#revealed' },
+    ],
+    formats: ['markdown'],
+  });
+  expect(res.status).toBe(200);
+  expect(res.body.data.markdown).toContain(PO_CLICK_TEXT);
+}
+
+const click = { type: 'click', selector: '#more' };
+
+describe('400: wrong values, named, nothing charged', () => {
+  const url = () => `${site.url}/click`;
+
+  it('an unknown action type names actions.0', async () => {
+    await expect400('/v1/scrape', { url: url(), actions: [{ type: 'hover', selector: 'a' }] }, 'actions.0');
+    // An unknown key on a known action too.
+    await expect400('/v1/scrape', { url: url(), actions: [click, { ...click, force: true }] }, 'actions.1');
+  });
+
+  it('51 and 100 actions; waits adding up to more than 60 s', async () => {
+    for (const n of [51, 100]) {
+      const error = await expect400('/v1/scrape', { url: url(), actions: Array(n).fill(click) }, 'actions');
+      expect(error).toContain('50');
+    }
+    await expect400(
+      '/v1/scrape',
+      {
+        url: url(),
+        actions: [
+          { type: 'wait', milliseconds: 40_000 },
+          { type: 'wait', milliseconds: 20_001 },
+        ],
+      },
+      'actions',
+    );
+    // Exactly 50 actions and exactly 60 s of waits are allowed (validated, not run here).
+    const ok = await scrape({ url: url(), actions: Array(50).fill({ type: 'scroll' }), formats: ['text'] });
+    expect(ok.status).toBe(200);
+  });
+
+  it('huge headers: over 16 KiB, over 50 headers, CR/LF or NUL in a value, a non-token name', async () => {
+    await expect400('/v1/scrape', { url: url(), headers: { 'X-Big': 'a'.repeat(17 * 1024) } }, 'headers');
+    const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`X-H${i}`, 'v']));
+    await expect400('/v1/scrape', { url: url(), headers: many }, 'headers');
+    await expect400('/v1/scrape', { url: url(), headers: { 'X-A': 'one\r\nX-Injected: two' } }, 'headers');
+    await expect400('/v1/scrape', { url: url(), headers: { 'X-A': 'one\ntwo' } }, 'headers');
+    await expect400('/v1/scrape', { url: url(), headers: { 'X-A': 'nul\u0000' } }, 'headers');
+    await expect400('/v1/scrape', { url: url(), headers: { 'Bad Name': 'v' } }, 'headers');
+  });
+
+  it('invalid CSS selectors in includeTags / excludeTags / an action', async () => {
+    await expect400('/v1/scrape', { url: url(), includeTags: ['div['] }, 'includeTags');
+    await expect400('/v1/scrape', { url: url(), excludeTags: ['a', '>>>'] }, 'excludeTags');
+    await expect400(
+      '/v1/scrape',
+      { url: url(), actions: [{ type: 'click', selector: 'button:nope(' }] },
+      'actions.0.selector',
+    );
+  });
+
+  it('format with formats; actions or a screenshot with engine fetch; an unknown format', async () => {
+    await expect400('/v1/scrape', { url: url(), format: 'markdown', formats: ['html'] }, 'formats');
+    await expect400('/v1/scrape', { url: url(), engine: 'fetch', actions: [click] }, 'engine');
+    await expect400('/v1/scrape', { url: url(), engine: 'fetch', formats: ['screenshot'] }, 'engine');
+    await expect400('/v1/scrape', { url: url(), formats: ['pdf'] }, 'formats');
+    await expect400('/v1/scrape', { url: url(), location: { country: 'Germany' } }, 'location.country');
+    await expect400('/v1/scrape', { url: url(), proxy: 'stealth' }, 'proxy');
+  });
+
+  it('the other features name the field where it sits', async () => {
+    await expect400(
+      '/v1/crawl',
+      { url: url(), scrapeOptions: { actions: [{ type: 'hover' }] } },
+      'scrapeOptions.actions.0',
+    );
+    await expect400(
+      '/v1/crawl',
+      { url: url(), scrapeOptions: { includeTags: ['div['] } },
+      'scrapeOptions.includeTags',
+    );
+    await expect400('/v1/batch/scrape', { urls: [url()], headers: { 'X-A': 'a\r\nb' } }, 'headers');
+    await expect400('/v1/batch/scrape', { urls: [url()], format: 'html', formats: ['html'] }, 'formats');
+    await expect400(
+      '/v1/extract',
+      { url: url(), prompt: 'x', actions: [{ type: 'screenshot' }] },
+      'actions.0',
+    );
+    await expect400('/v1/extract', { url: url(), prompt: 'x', formats: ['html'] }, 'formats');
+    await expect400('/v1/monitor', { url: url(), actions: [click, { type: 'screenshot' }] }, 'actions.1');
+    await expect400('/v1/monitor', { url: url(), headers: { 'X-A': 'x'.repeat(17 * 1024) } }, 'headers');
+  });
+});
+
+describe('actions the page cannot do: clean failures, refunded, the browser recovers', () => {
+  it('a selector that matches nothing: 422 ACTION_FAILED naming the action and its index', async () => {
+    const before = await balanceOf(account.accountId);
+    const res = await scrape({
+      url: `${site.url}/click`,
+      actions: [click, { type: 'click', selector: '#not-on-this-page' }],
+    });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({
+      success: false,
+      code: 'ACTION_FAILED',
+      details: { action: 'click', index: 1 },
+    });
+    expect(res.body.error).toContain('1');
+    expect(await balanceOf(account.accountId)).toBe(before);
+    await expectActionsStillWork();
+  });
+
+  it('a wait for a selector that never shows: 422 naming the wait', async () => {
+    const before = await balanceOf(account.accountId);
+    const res = await scrape({ url: `${site.url}/click`, actions: [{ type: 'wait', selector: '#never' }] });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: 'ACTION_FAILED', details: { action: 'wait', index: 0 } });
+    expect(await balanceOf(account.accountId)).toBe(before);
+  });
+
+  it('a script that throws: 422 naming executeJavascript', async () => {
+    const before = await balanceOf(account.accountId);
+    const res = await scrape({
+      url: `${site.url}/click`,
+      actions: [{ type: 'executeJavascript', script: 'throw new Error("boom")' }],
+    });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({
+      code: 'ACTION_FAILED',
+      details: { action: 'executeJavascript', index: 0 },
+    });
+    expect(await balanceOf(account.accountId)).toBe(before);
+    await expectActionsStillWork();
+  });
+
+  it('a key that does not exist: 422 naming press', async () => {
+    const before = await balanceOf(account.accountId);
+    const res = await scrape({
+      url: `${site.url}/type`,
+      actions: [
+        { type: 'click', selector: '#q' },
+        { type: 'press', key: 'NoSuchKeyAnywhere' },
+      ],
+    });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: 'ACTION_FAILED', details: { action: 'press', index: 1 } });
+    expect(await balanceOf(account.accountId)).toBe(before);
+  });
+
+  it('a script returning more than 100 KB: 422', async () => {
+    const before = await balanceOf(account.accountId);
+    const res = await scrape({
+      url: `${site.url}/click`,
+      actions: [{ type: 'executeJavascript', script: 'return "x".repeat(200000)' }],
+    });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({
+      code: 'ACTION_FAILED',
+      details: { action: 'executeJavascript', index: 0 },
+    });
+    expect(await balanceOf(account.accountId)).toBe(before);
+  });
+
+  it('a script that never returns: 504 TIMEOUT at the request’s timeout, refunded; both browser pages still work', async () => {
+    const before = await balanceOf(account.accountId);
+    const started = Date.now();
+    const res = await scrape({
+      url: `${site.url}/click`,
+      timeout: 3_000,
+      actions: [{ type: 'executeJavascript', script: 'while (true) {}' }],
+    });
+    const took = Date.now() - started;
+    expect(res.status).toBe(504);
+    expect(res.body).toMatchObject({ success: false, code: 'TIMEOUT' });
+    expect(res.body.error).toMatch(/executeJavascript|action/i);
+    // Ends with the request's budget, not the gateway's wait (timeout + 5 s).
+    expect(took).toBeLessThan(3_000 + 4_000);
+    expect(await balanceOf(account.accountId)).toBe(before);
+    // BROWSER_MAX_PAGES is 2: two at once must both get a working page.
+    await Promise.all([expectActionsStillWork(), expectActionsStillWork()]);
+    await expectActionsStillWork();
+  });
+
+  it('every failure is refunded: only the successful scrape costs', async () => {
+    const fresh = await createTestAccount({ credits: 10 });
+    const failures = [
+      { url: `${site.url}/click`, actions: [{ type: 'click', selector: '#nope' }] },
+      { url: `${site.url}/click`, actions: [{ type: 'executeJavascript', script: 'throw 1' }] },
+      {
+        url: `${site.url}/click`,
+        timeout: 2_000,
+        actions: [{ type: 'executeJavascript', script: 'for(;;){}' }],
+      },
+    ];
+    const results = await Promise.all(
+      failures.map((body) => request(stack.url).post('/v1/scrape').set(fresh.auth).send(body)),
+    );
+    expect(results.map((r) => r.status)).toEqual([422, 422, 504]);
+    const ok = await request(stack.url)
+      .post('/v1/scrape')
+      .set(fresh.auth)
+      .send({ url: `${site.url}/click`, actions: [click] });
+    expect(ok.status).toBe(200);
+    expect(await balanceOf(fresh.accountId)).toBe(9);
+  });
+
+  it('an error page with actions is the page’s error (502 TARGET_HTTP_ERROR 404), not ACTION_FAILED', async () => {
+    const before = await balanceOf(account.accountId);
+    const res = await scrape({ url: `${site.url}/no-such-page`, actions: [click] });
+    expect(await balanceOf(account.accountId)).toBe(before);
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 502, code: 'TARGET_HTTP_ERROR' });
+    expect(res.body.details).toMatchObject({ statusCode: 404 });
+  });
+});
