@@ -3,7 +3,7 @@
  * - /echo: the request's headers and cookies, written server-side into the HTML (`?visits` adds a
  *   visit number, so every fetch differs — a monitor sees a change on each check)
  * - /gated: an article only when the request carries `x-gate: open-sesame` (or the cookie
- *   `gate=open-sesame`), a sign-in notice otherwise
+ *   `gate=open-sesame`), a sign-in notice otherwise (`?visits` as for /echo)
  * - /click: content only after a click on a button; /type: content after typing and Enter
  * - /tagged: header / nav / article / aside / footer / .ad sections, each with its own words
  * - /counter: counts its visits per query string; /counter-visits?<same query> answers the count
@@ -83,6 +83,7 @@ export async function startPageOptionsSite(): Promise<PageOptionsSite> {
   const requests: PageOptionsSiteRequest[] = [];
   const counters = new Map<string, number>();
   let echoVisits = 0;
+  let gatedVisits = 0;
 
   const pages: Record<string, (url: URL, req: http.IncomingMessage) => string> = {
     '/echo': (url, req) => {
@@ -99,13 +100,14 @@ export async function startPageOptionsSite(): Promise<PageOptionsSite> {
           `<h2>Cookies</h2><ul id="cookies">${cookies || '<li>no cookies</li>'}</ul>${PROSE}</article></main>`,
       );
     },
-    '/gated': (_url, req) => {
+    '/gated': (url, req) => {
+      const visit = url.searchParams.has('visits') ? `<p>Visit number ${++gatedVisits}</p>` : '';
       const open =
         req.headers[PO_GATE_HEADER] === PO_GATE_VALUE ||
         cookiesOf(req).some(([k, v]) => k === 'gate' && v === PO_GATE_VALUE);
       return page(
         'Harbour report',
-        `<main><article><h1>Harbour report</h1><p>${open ? PO_GATED_TEXT : PO_SIGN_IN_TEXT}</p>${PROSE}</article></main>`,
+        `<main><article><h1>Harbour report</h1><p>${open ? PO_GATED_TEXT : PO_SIGN_IN_TEXT}</p>${visit}${PROSE}</article></main>`,
       );
     },
     '/click': () =>

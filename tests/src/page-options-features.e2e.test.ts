@@ -1,0 +1,246 @@
+/**
+ * Page options reach every feature that fetches pages (issue 14): batch (every item), crawl
+ * (`scrapeOptions`, every page), extract (what the model is shown) and monitors (every check).
+ * The secrets kept on batch and crawl rows are cleared when they end; a monitor's when it is deleted.
+ */
+import { createDb } from '@wcs/db';
+import {
+  type FakeLlmServer,
+  type PageOptionsSite,
+  PO_CLICK_TEXT,
+  PO_GATE_HEADER,
+  PO_GATE_VALUE,
+  PO_GATED_TEXT,
+  PO_SIGN_IN_TEXT,
+  startFakeAnthropic,
+  startPageOptionsSite,
+  textSeenByModel,
+} from '@wcs/testing';
+import request from 'supertest';
+import { startCrawl, waitForCrawl } from './crawl-helpers';
+import {
+  balanceOf,
+  createTestAccount,
+  pollUntil,
+  type Stack,
+  startStack,
+  TEST_DATABASE_URL,
+  type TestAccount,
+} from './harness';
+
+/** hourly = 2 s in this file. */
+const INTERVAL_MS = 2_000;
+
+let stack: Stack;
+let site: PageOptionsSite;
+let fake: FakeLlmServer;
+let account: TestAccount;
+const db = createDb(TEST_DATABASE_URL, { poolSize: 2 });
+const monitors: string[] = [];
+
+beforeAll(async () => {
+  [site, fake] = await Promise.all([startPageOptionsSite(), startFakeAnthropic()]);
+  stack = await startStack({
+    crawlWorker: true,
+    extractWorker: true,
+    monitorScheduler: true,
+    env: {
+      WORKER_CONCURRENCY: '4',
+      CRAWL_PAGE_TIMEOUT_MS: '10000',
+      ANTHROPIC_API_KEY: 'sk-ant-test-key',
+      ANTHROPIC_BASE_URL: fake.url,
+      EXTRACT_MODEL: 'claude-fake',
+      EXTRACT_MODEL_MAX_RETRIES: '0',
+      MONITOR_INTERVAL_SCALE: String(INTERVAL_MS / 3_600_000),
+      MONITOR_RESUME_SWEEP_MS: '300',
+    },
+  });
+  account = await createTestAccount({ plan: 'hobby', credits: 500 });
+});
+afterAll(async () => {
+  // Later runs' schedulers rebuild from the shared database: leave no active monitor behind.
+  for (const id of monitors) await request(stack.url).delete(`/v1/monitor/${id}`).set(account.auth);
+  await stack?.close();
+  await Promise.all([site?.close(), fake?.close(), db.close()]);
+});
+
+const gate = { [PO_GATE_HEADER]: PO_GATE_VALUE };
+
+describe('batch: page options applied to every item', () => {
+  it('headers and formats reach every item; the batch row forgets the headers once done', async () => {
+    const res = await request(stack.url)
+      .post('/v1/batch/scrape')
+      .set(account.auth)
+      .send({
+        items: [
+          { id: 'a', url: `${site.url}/echo?item=a` },
+          { id: 'b', url: `${site.url}/echo?item=b` },
+          { id: 'g', url: `${site.url}/gated?item=g` },
+        ],
+        headers: { ...gate, 'X-Batch': 'batch-value-7' },
+        formats: ['markdown', 'links'],
+        onlyMainContent: false,
+      });
+    expect(res.status).toBe(202);
+    const id = res.body.id as string;
+    const done = await pollUntil(async () => {
+      const b = await request(stack.url).get(`/v1/batch/scrape/${id}`).set(account.auth);
+      return b.body.status === 'done' ? b.body : undefined;
+    }, 30_000);
+    expect(done).toMatchObject({ total: 3, completed: 3, failed: 0, creditsUsed: 3 });
+    const results = done.results as Array<{ id: string; data: Record<string, unknown> }>;
+    for (const r of results) expect(Object.keys(r.data).sort()).toEqual(['links', 'markdown', 'metadata']);
+    const byId = Object.fromEntries(results.map((r) => [r.id, r.data.markdown as string]));
+    expect(byId.a).toContain('header x-batch = batch-value-7');
+    expect(byId.b).toContain('header x-batch = batch-value-7');
+    expect(byId.g).toContain(PO_GATED_TEXT);
+    // Every request of the batch carried the header.
+    const sent = site.requests.filter((r) => r.search.startsWith('?item='));
+    expect(sent).toHaveLength(3);
+    for (const r of sent) expect(r.headers['x-batch']).toBe('batch-value-7');
+
+    const row = await db.prisma.batch.findUnique({
+      where: { id },
+      select: { pageSecrets: true, pageOptions: true },
+    });
+    expect(row?.pageSecrets).toBeNull();
+    expect(row?.pageOptions).toEqual({ formats: ['markdown', 'links'] });
+  });
+});
+
+describe('crawl: scrapeOptions on every page', () => {
+  it('headers and formats reach every crawled page; the crawl row forgets the headers once it ends', async () => {
+    const crawlId = await startCrawl(stack.url, account.auth, {
+      url: `${site.url}/links`,
+      maxDepth: 1,
+      scrapeOptions: {
+        headers: { 'X-Crawl': 'crawl-value-9', Cookie: 'gate=open-sesame' },
+        formats: ['markdown', 'rawHtml'],
+        excludeTags: ['.ad'],
+      },
+      onlyMainContent: false,
+    });
+    const done = await waitForCrawl(stack.url, crawlId, account.auth);
+    expect(done).toMatchObject({ status: 'done', failed: 0 });
+    const paths = done.pages.map((p) => new URL(p.url).pathname + new URL(p.url).search).sort();
+    expect(paths).toEqual(['/echo', '/links', '/tagged?x=1']);
+    for (const p of done.pages) {
+      expect(Object.keys(p).sort()).toEqual(['markdown', 'metadata', 'rawHtml', 'url']);
+    }
+    const echo = done.pages.find((p) => new URL(p.url).pathname === '/echo');
+    expect(echo?.markdown).toContain('header x-crawl = crawl-value-9');
+    expect(echo?.markdown).toContain('cookie gate = open-sesame');
+    const tagged = done.pages.find((p) => new URL(p.url).pathname === '/tagged');
+    expect(tagged?.markdown).toContain('Articleword');
+    expect(tagged?.markdown).not.toContain('Adword');
+    // The site saw the header on every page request of the crawl.
+    const pageRequests = site.requests.filter(
+      (r) => ['/links', '/echo', '/tagged'].includes(r.path) && r.headers['x-crawl'] !== undefined,
+    );
+    expect(pageRequests.map((r) => r.path).sort()).toEqual(['/echo', '/links', '/tagged']);
+
+    const row = await db.prisma.crawl.findUnique({ where: { id: crawlId }, select: { pageSecrets: true } });
+    expect(row?.pageSecrets).toBeNull();
+  });
+});
+
+describe('extract: what the model sees comes from the page fetched with the options', () => {
+  beforeEach(() => {
+    fake.requests.length = 0;
+    fake.script(() => ({ data: { report: 'x' } }));
+  });
+
+  it('without the header the model sees the sign-in notice; with it, the members-only text', async () => {
+    const before = await balanceOf(account.accountId);
+    const without = await request(stack.url)
+      .post('/v1/extract')
+      .set(account.auth)
+      .send({ url: `${site.url}/gated`, schema: { report: 'string' } });
+    expect(without.status).toBe(200);
+    expect(textSeenByModel(fake.requests[0]!)).toContain(PO_SIGN_IN_TEXT);
+
+    const res = await request(stack.url)
+      .post('/v1/extract')
+      .set(account.auth)
+      .send({ url: `${site.url}/gated`, schema: { report: 'string' }, headers: gate });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ report: 'x' });
+    const seen = textSeenByModel(fake.requests[1]!);
+    expect(seen).toContain(PO_GATED_TEXT);
+    expect(seen).not.toContain(PO_SIGN_IN_TEXT);
+    expect(await balanceOf(account.accountId)).toBe(before - 10);
+  });
+
+  it('actions run before the content is taken', async () => {
+    const res = await request(stack.url)
+      .post('/v1/extract')
+      .set(account.auth)
+      .send({
+        url: `${site.url}/click`,
+        prompt: 'What is revealed?',
+        actions: [
+          { type: 'click', selector: '#more' },
+          { type: 'wait', selector: '#revealed' },
+        ],
+      });
+    expect(res.status).toBe(200);
+    expect(textSeenByModel(fake.requests[0]!)).toContain(PO_CLICK_TEXT);
+  });
+
+  it('an action that fails is a 422 and the 5 credits come back', async () => {
+    const before = await balanceOf(account.accountId);
+    const res = await request(stack.url)
+      .post('/v1/extract')
+      .set(account.auth)
+      .send({
+        url: `${site.url}/click`,
+        prompt: 'x',
+        actions: [{ type: 'executeJavascript', script: 'throw new Error("no")' }],
+      });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({
+      code: 'ACTION_FAILED',
+      details: { action: 'executeJavascript', index: 0 },
+    });
+    expect(fake.requests).toHaveLength(0);
+    expect(await balanceOf(account.accountId)).toBe(before);
+  });
+});
+
+describe('monitors: every check fetches with the options', () => {
+  it('the checks send the header and see the gated page; deleting the monitor forgets the header', async () => {
+    const res = await request(stack.url)
+      .post('/v1/monitor')
+      .set(account.auth)
+      .send({
+        url: `${site.url}/gated?visits`,
+        interval: 'hourly',
+        headers: { ...gate, 'X-Monitor': 'mon-3' },
+      });
+    expect(res.status).toBe(201);
+    const id = res.body.data.id as string;
+    monitors.push(id);
+    // The baseline, then a check whose page differs (the visit number): a change with its snapshot.
+    const detail = await pollUntil(
+      async () => {
+        const d = await request(stack.url).get(`/v1/monitor/${id}`).set(account.auth);
+        return d.body.data.changes.length > 0 ? d.body.data : undefined;
+      },
+      INTERVAL_MS * 6 + 10_000,
+    );
+    expect(detail.checks.every((c: { code?: string }) => c.code === undefined)).toBe(true);
+    expect(detail.changes[0].snapshot).toContain(PO_GATED_TEXT);
+    expect(detail.changes[0].snapshot).not.toContain(PO_SIGN_IN_TEXT);
+    const checks = site.requestsTo('/gated').filter((r) => r.search === '?visits');
+    expect(checks.length).toBeGreaterThanOrEqual(2);
+    for (const r of checks) expect(r.headers['x-monitor']).toBe('mon-3');
+
+    const kept = await db.prisma.monitor.findUnique({ where: { id }, select: { pageSecrets: true } });
+    expect(kept?.pageSecrets).toEqual({ headers: { ...gate, 'X-Monitor': 'mon-3' } });
+    // The detail never shows them.
+    expect(JSON.stringify(detail)).not.toContain('mon-3');
+    await request(stack.url).delete(`/v1/monitor/${id}`).set(account.auth).expect(200);
+    const gone = await db.prisma.monitor.findUnique({ where: { id }, select: { pageSecrets: true } });
+    expect(gone?.pageSecrets).toBeNull();
+  });
+});
