@@ -1,4 +1,10 @@
-import { ActionFailedError, type ServiceError, TimeoutError, ValidationError } from '@wcs/errors';
+import {
+  ActionFailedError,
+  type ServiceError,
+  TargetForbiddenError,
+  TimeoutError,
+  ValidationError,
+} from '@wcs/errors';
 import { describeAction } from './browser-actions';
 import type { BrowserEngine } from './browser-engine';
 import type { BrowserPool } from './browser-pool';
@@ -20,7 +26,11 @@ let engine: BrowserEngine;
 
 beforeAll(async () => {
   site = await startPageOptionsSite();
-  engine = pageOptionsEngine({ actionSelectorTimeoutMs: SELECTOR_TIMEOUT_MS });
+  // 127.0.0.2 stands for a forbidden address; the fixture on 127.0.0.1 is allowed.
+  engine = pageOptionsEngine({
+    actionSelectorTimeoutMs: SELECTOR_TIMEOUT_MS,
+    isForbidden: (ip) => ip === '127.0.0.2',
+  });
 });
 afterAll(async () => {
   await engine.close();
@@ -275,6 +285,14 @@ describe('failing actions', () => {
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err.details).toEqual({ action: 'wait', index: 0 });
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('a click that navigates to a forbidden address is TargetForbiddenError', async () => {
+    const before = site.hits('/plain');
+    const err = await failure(render('/link-out', [{ type: 'click', selector: '#out' }]));
+    expect(err).toBeInstanceOf(TargetForbiddenError);
+    expect(site.hits('/plain')).toBe(before);
+    await plainRenderWorks();
   });
 
   it('refuses more actions than the API allows', async () => {

@@ -192,10 +192,10 @@ describe('browser page options: cookies, headers, mobile, location', () => {
       { url: `${site.url}/tall?h=100000`, screenshot: 'fullPage', mobile: true },
       testContext(20_000),
     );
-    // 1280 × 16,384 device pixels at most: 412 CSS px wide at 2.625 → 7,386 CSS px tall.
+    // 1280 × 16,384 device pixels at most: 412 CSS px wide at 2.625 → 7,387 CSS px tall.
     const { width, height } = pngSize(mobile.screenshot as Buffer);
     expect(width).toBe(1082);
-    expect(Math.abs(height - 7_386 * 2.625)).toBeLessThan(4);
+    expect(Math.abs(height - 7_387 * 2.625)).toBeLessThan(1);
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 

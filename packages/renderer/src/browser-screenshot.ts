@@ -15,7 +15,7 @@ export const FULL_PAGE_MAX_CSS_HEIGHT = 16_384;
 export const FULL_PAGE_MAX_CSS_WIDTH = 4_096;
 /**
  * Device pixels of one screenshot at most: 1280 × 16,384 ≈ 21 Mpx ≈ 84 MB of raw RGBA. A desktop
- * page gets its 16,384 CSS px; a mobile one (scale 2.625, 412 px wide) stops at ~7,400 CSS px.
+ * page gets its 16,384 CSS px; a mobile one (scale 2.625, 412 px wide) stops at 7,387 CSS px.
  */
 export const SCREENSHOT_MAX_PIXELS = 1_280 * 16_384;
 

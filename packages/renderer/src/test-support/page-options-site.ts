@@ -84,6 +84,9 @@ setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textC
     page(`<button id="hang">Hang</button><script>
 document.getElementById('hang').addEventListener('click', () => { for (;;) {} });
 </script>`),
+  /** A link to the same port on 127.0.0.2 (tests refuse that address). */
+  '/link-out': (_url, req) =>
+    page(`<a id="out" href="http://127.0.0.2:${(req.headers.host ?? '').split(':')[1]}/plain">out</a>`),
   '/plain': () => page('<h1>Plain page</h1><p>Nothing to see.</p>'),
 };
 
