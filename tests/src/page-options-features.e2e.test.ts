@@ -106,6 +106,38 @@ describe('batch: page options applied to every item', () => {
     expect(row?.pageSecrets).toBeNull();
     expect(row?.pageOptions).toEqual({ formats: ['markdown', 'links'] });
   });
+  it('actions and mobile run on every item; an item whose action fails fails alone and is refunded', async () => {
+    const before = await balanceOf(account.accountId);
+    const res = await request(stack.url)
+      .post('/v1/batch/scrape')
+      .set(account.auth)
+      .send({
+        items: [
+          { id: 'click', url: `${site.url}/click` },
+          { id: 'mobile', url: `${site.url}/mobile` },
+        ],
+        mobile: true,
+        actions: [
+          { type: 'executeJavascript', script: 'return window.innerWidth' },
+          { type: 'click', selector: '#more' },
+        ],
+        formats: ['markdown'],
+      });
+    expect(res.status).toBe(202);
+    const done = await pollUntil(async () => {
+      const b = await request(stack.url).get(`/v1/batch/scrape/${res.body.id}`).set(account.auth);
+      return b.body.status === 'done' ? b.body : undefined;
+    }, 30_000);
+    expect(done).toMatchObject({ total: 2, completed: 1, failed: 1, creditsUsed: 1 });
+    const byId = Object.fromEntries(
+      (done.results as Array<{ id: string }>).map((r) => [r.id, r as Record<string, unknown>]),
+    );
+    const clicked = byId.click?.data as { markdown: string; actions: { javascriptReturns: unknown[] } };
+    expect(clicked.markdown).toContain(PO_CLICK_TEXT);
+    expect(clicked.actions.javascriptReturns).toEqual([{ type: 'number', value: 412 }]);
+    expect(byId.mobile).toMatchObject({ status: 'failed', code: 'ACTION_FAILED' });
+    expect(await balanceOf(account.accountId)).toBe(before - 1);
+  });
 });
 
 describe('crawl: scrapeOptions on every page', () => {
@@ -141,6 +173,24 @@ describe('crawl: scrapeOptions on every page', () => {
 
     const row = await db.prisma.crawl.findUnique({ where: { id: crawlId }, select: { pageSecrets: true } });
     expect(row?.pageSecrets).toBeNull();
+  });
+  it('actions run on every crawled page (their returns kept with each page)', async () => {
+    const crawlId = await startCrawl(stack.url, account.auth, {
+      url: `${site.url}/links?crawl=actions`,
+      maxDepth: 1,
+      includePaths: ['^/echo'],
+      scrapeOptions: {
+        actions: [{ type: 'executeJavascript', script: 'return location.pathname' }],
+        formats: ['text'],
+      },
+    });
+    const done = await waitForCrawl(stack.url, crawlId, account.auth);
+    expect(done).toMatchObject({ status: 'done', completed: 2, failed: 0 });
+    const returns = done.pages
+      .map((p) => (p as unknown as { actions: { javascriptReturns: Array<{ value: unknown }> } }).actions)
+      .map((a) => a.javascriptReturns[0]?.value)
+      .sort();
+    expect(returns).toEqual(['/echo', '/links']);
   });
 });
 
@@ -242,5 +292,26 @@ describe('monitors: every check fetches with the options', () => {
     await request(stack.url).delete(`/v1/monitor/${id}`).set(account.auth).expect(200);
     const gone = await db.prisma.monitor.findUnique({ where: { id }, select: { pageSecrets: true } });
     expect(gone?.pageSecrets).toBeNull();
+  });
+
+  it('actions run before a check reads the page', async () => {
+    const res = await request(stack.url)
+      .post('/v1/monitor')
+      .set(account.auth)
+      .send({
+        url: `${site.url}/click`,
+        actions: [
+          { type: 'click', selector: '#more' },
+          { type: 'wait', selector: '#revealed' },
+        ],
+      });
+    expect(res.status).toBe(201);
+    const id = res.body.data.id as string;
+    monitors.push(id);
+    const snapshot = await pollUntil(async () => {
+      const m = await db.prisma.monitor.findUnique({ where: { id }, select: { lastSnapshot: true } });
+      return m?.lastSnapshot ?? undefined;
+    }, 15_000);
+    expect(snapshot).toContain(PO_CLICK_TEXT);
   });
 });
