@@ -115,3 +115,50 @@ describe('trimBatch', () => {
     });
   });
 });
+
+describe('trimming with formats', () => {
+  const metadata = { title: 'T', statusCode: 200, sourceURL: 'https://x.com/' };
+
+  it('keeps url + exactly the formats asked (a screenshot as its URL, null when missing)', () => {
+    const batch = trimBatch(
+      {
+        id: 'b',
+        status: 'done',
+        total: 1,
+        completed: 1,
+        failed: 0,
+        creditsUsed: 1,
+        results: [
+          {
+            url: 'https://x.com/',
+            status: 'done',
+            data: { links: ['https://x.com/a'], screenshot: 'http://svc/v1/screenshots/s.png', html: '<p>' },
+          } as never,
+        ],
+      },
+      ['links', 'screenshot@fullPage', 'rawHtml'],
+    );
+    expect(batch.results).toEqual([
+      {
+        url: 'https://x.com/',
+        links: ['https://x.com/a'],
+        screenshot: 'http://svc/v1/screenshots/s.png',
+        rawHtml: null,
+      },
+    ]);
+  });
+
+  it('without formats, a page that has no markdown shows the format fields it has (status tools)', () => {
+    const crawl = trimCrawl({
+      id: 'c',
+      status: 'done',
+      total: 1,
+      completed: 1,
+      failed: 0,
+      creditsUsed: 1,
+      pages: [{ url: 'https://x.com/', rawHtml: '<html>', metadata } as never],
+      failedPages: [],
+    });
+    expect(crawl.pages).toEqual([{ url: 'https://x.com/', rawHtml: '<html>' }]);
+  });
+});

@@ -1,9 +1,11 @@
 /**
  * Pure shaping of what crawl and batch tools hand back to the model: every page or result is
- * cut down to `url` + `markdown` (metadata, html and text would flood the model's context), and
- * the URL fix-up batch scrape needs because the API does not add `https://` there.
+ * cut down to `url` + `markdown` (metadata, html and text would flood the model's context) — or,
+ * when the call named `formats`, to `url` + exactly those — and the URL fix-up batch scrape needs
+ * because the API does not add `https://` there.
  */
-import type { BatchStatus, CrawlStatus } from '@wcs/client-node';
+import type { BatchStatus, CrawlStatus, PageFormat } from '@wcs/client-node';
+import { formatKeys } from './tools/page-option-inputs.js';
 
 /** Scheme check mirroring the gateway's: `localhost:8080/x` is a host and port, not a scheme. */
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -19,11 +21,39 @@ export function withHttps(url: string): string {
   return `https://${input.replace(/^\/\//, '')}`;
 }
 
-/** A page or batch result as the model sees it: exactly these two keys. */
+/**
+ * A page or batch result as the model sees it: `url` + `markdown`, or with `formats` `url` + the
+ * fields they name (null when the page has none; a screenshot is its URL).
+ */
 export interface TrimmedPage {
   url: string;
-  markdown: string;
+  markdown?: string | null;
+  [format: string]: unknown;
 }
+
+/** Keys a document may hold that the model sees only when it asked for them by `formats`. */
+type PageDoc = { markdown?: string | null | undefined };
+
+function trimPage(
+  url: string,
+  doc: PageDoc | undefined,
+  formats: readonly PageFormat[] | undefined,
+): TrimmedPage {
+  const fields = (doc ?? {}) as Record<string, unknown>;
+  if (!formats) {
+    if (typeof doc?.markdown === 'string' || !doc) return { url, markdown: doc?.markdown ?? '' };
+    // A job started with `formats` but read without them (the status tools): what the page has.
+    const page: TrimmedPage = { url };
+    for (const key of FORMAT_FIELDS) if (fields[key] !== undefined) page[key] = fields[key];
+    return page;
+  }
+  const page: TrimmedPage = { url };
+  for (const key of formatKeys(formats)) page[key] = fields[key] ?? null;
+  return page;
+}
+
+/** Document fields that hold a format's content (metadata and the rest stay out). */
+const FORMAT_FIELDS = ['html', 'rawHtml', 'text', 'json', 'links', 'images', 'screenshot'] as const;
 
 export interface TrimmedFailure {
   url: string;
@@ -62,7 +92,7 @@ type CrawlSnapshot = Pick<
   CrawlStatus,
   'id' | 'status' | 'stopReason' | 'error' | 'total' | 'completed' | 'failed' | 'creditsUsed'
 > & {
-  pages: ReadonlyArray<Pick<CrawlStatus['pages'][number], 'url' | 'markdown'>>;
+  pages: ReadonlyArray<{ url: string } & PageDoc>;
   failedPages: ReadonlyArray<Pick<CrawlStatus['failedPages'][number], 'url' | 'error'>>;
 };
 
@@ -70,12 +100,12 @@ type BatchSnapshot = Pick<BatchStatus, 'id' | 'status' | 'total' | 'completed' |
   results: ReadonlyArray<{
     url: string;
     status: 'done' | 'failed';
-    data?: { markdown?: string };
+    data?: PageDoc;
     error?: string;
   }>;
 };
 
-export function trimCrawl(crawl: CrawlSnapshot): TrimmedCrawl {
+export function trimCrawl(crawl: CrawlSnapshot, formats?: readonly PageFormat[]): TrimmedCrawl {
   return {
     id: crawl.id,
     status: crawl.status,
@@ -85,16 +115,16 @@ export function trimCrawl(crawl: CrawlSnapshot): TrimmedCrawl {
     completed: crawl.completed,
     failed: crawl.failed,
     creditsUsed: crawl.creditsUsed,
-    pages: crawl.pages.map((page) => ({ url: page.url, markdown: page.markdown ?? '' })),
+    pages: crawl.pages.map((page) => trimPage(page.url, page, formats)),
     failedPages: crawl.failedPages.map((page) => ({ url: page.url, error: page.error })),
   };
 }
 
-export function trimBatch(batch: BatchSnapshot): TrimmedBatch {
+export function trimBatch(batch: BatchSnapshot, formats?: readonly PageFormat[]): TrimmedBatch {
   const results: TrimmedPage[] = [];
   const failures: TrimmedFailure[] = [];
   for (const item of batch.results) {
-    if (item.status === 'done') results.push({ url: item.url, markdown: item.data?.markdown ?? '' });
+    if (item.status === 'done') results.push(trimPage(item.url, item.data, formats));
     else failures.push({ url: item.url, error: item.error ?? 'failed (no message)' });
   }
   return {

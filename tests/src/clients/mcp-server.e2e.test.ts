@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { type PageOptionsSite, startPageOptionsSite } from '@wcs/testing';
 import { createTestAccount, pollUntil } from '../harness';
 import { type ClientStack, FAKE_EXTRACTION, startClientStack } from './client-stack';
 
@@ -417,5 +418,87 @@ describe('service-mcp failures are results with isError', () => {
 
   it('stdout carried only JSON-RPC (no protocol errors in any session)', () => {
     for (const session of sessions) expect(session.protocolErrors).toEqual([]);
+  });
+});
+
+describe('service-mcp page options', () => {
+  const PROBE = 'x-mcp-probe';
+  let site: PageOptionsSite;
+
+  beforeAll(async () => {
+    site = await startPageOptionsSite();
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it('the scrape, batch and crawl tools list the page options', async () => {
+    const { tools } = await mcp.client.listTools();
+    const inputs = (name: string) =>
+      Object.keys(tools.find((t) => t.name === name)?.inputSchema.properties ?? {});
+    const page = [
+      'formats',
+      'headers',
+      'actions',
+      'mobile',
+      'location',
+      'includeTags',
+      'excludeTags',
+      'maxAge',
+    ];
+    expect(inputs('service_scrape')).toEqual(expect.arrayContaining([...page, 'waitFor']));
+    expect(inputs('service_batch_scrape')).toEqual(expect.arrayContaining(page));
+    expect(inputs('service_crawl')).toEqual(expect.arrayContaining(page));
+  });
+
+  it('service_scrape passes formats and headers: exactly the asked formats come back', async () => {
+    const page = await callOk(mcp, 'service_scrape', {
+      url: `${site.url}/echo`,
+      formats: ['links', 'rawHtml'],
+      headers: { [PROBE]: 'mcp-scrape' },
+    });
+    expect(Object.keys(page).sort()).toEqual(['links', 'metadata', 'rawHtml']);
+    expect(page.rawHtml).toContain(`header ${PROBE} = mcp-scrape`);
+    expect(page.links).toEqual(expect.any(Array));
+    expect(site.requestsTo('/echo').some((r) => r.headers[PROBE] === 'mcp-scrape')).toBe(true);
+  });
+
+  it('service_scrape passes the tag filters', async () => {
+    const page = await callOk(mcp, 'service_scrape', {
+      url: `${site.url}/tagged`,
+      onlyMainContent: false,
+      includeTags: ['article', 'aside'],
+      excludeTags: ['aside'],
+    });
+    expect(page.markdown).toContain('Articleword');
+    expect(page.markdown).not.toContain('Asideword');
+    expect(page.markdown).not.toContain('Navword');
+  });
+
+  it('service_batch_scrape and service_crawl pass page options and return the asked formats', async () => {
+    const batch = await callOk<JobCounts & { results: Array<Record<string, unknown>> }>(
+      mcp,
+      'service_batch_scrape',
+      { urls: [`${site.url}/echo?mcp=b`], formats: ['rawHtml'], headers: { [PROBE]: 'mcp-batch' } },
+    );
+    expect(batch.status).toBe('done');
+    expect(Object.keys(batch.results[0] ?? {}).sort()).toEqual(['rawHtml', 'url']);
+    expect(batch.results[0]?.rawHtml).toContain(`header ${PROBE} = mcp-batch`);
+
+    const crawl = await callOk<TrimmedCrawl>(mcp, 'service_crawl', {
+      url: `${site.url}/echo?mcp=c`,
+      maxDepth: 0,
+      headers: { [PROBE]: 'mcp-crawl' },
+    });
+    expect(crawl.status).toBe('done');
+    expect(crawl.pages[0]?.markdown).toContain('mcp-crawl');
+  });
+
+  it('a wrong page option is an isError answer naming the field', async () => {
+    const text = await callError(mcp, 'service_scrape', {
+      url: `${site.url}/echo`,
+      headers: { 'bad header': 'x' },
+    });
+    expect(text).toMatch(/headers/);
   });
 });

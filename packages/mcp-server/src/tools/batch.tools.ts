@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { runTool } from '../tool-result.js';
 import { trimBatch, withHttps } from '../trim.js';
 import { pollHint, progressNotifier, stillRunningAnswer } from './job-wait.js';
+import { pageOptionInputs, pageOptionsOf } from './page-option-inputs.js';
 import {
   jobIdInput,
   MAX_URL_LENGTH,
@@ -23,7 +24,7 @@ export const registerBatchTools: ToolRegistrar = (server, ctx) => {
         'use service_map or service_search; to follow links across one site use service_crawl. Bare domains ' +
         '("example.com/a") get https:// added. Waits for the batch to finish by default (progress is ' +
         'reported); with wait: false it returns the batch id at once, to poll with service_batch_status. ' +
-        'Returns results as { url, markdown } and failures as { url, error }. ' +
+        'Returns results as { url, markdown } (or { url, ...formats } with formats) and failures as { url, error }. ' +
         'Cost: 1 credit per URL, reserved up front; failed URLs are refunded.',
       inputSchema: {
         urls: z
@@ -32,17 +33,22 @@ export const registerBatchTools: ToolRegistrar = (server, ctx) => {
           .max(500)
           .describe('The pages to scrape, e.g. ["https://example.com/a", "example.org/b"]; 1 to 500.'),
         onlyMainContent: onlyMainContentInput,
+        ...pageOptionInputs,
         wait: waitInput('service_batch_status'),
         timeoutSeconds: timeoutSecondsInput,
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    async ({ urls, onlyMainContent, wait, timeoutSeconds }, extra) =>
+    async ({ urls, onlyMainContent, wait, timeoutSeconds, ...page }, extra) =>
       runTool(ctx.client, async (client) => {
         const signal = extra.signal;
+        const options = {
+          ...(onlyMainContent !== undefined ? { onlyMainContent } : {}),
+          ...pageOptionsOf(page),
+        };
         const fullUrls = urls.map(withHttps);
         if (!wait) {
-          const started = await client.startBatchScrape(fullUrls, { onlyMainContent, signal });
+          const started = await client.startBatchScrape(fullUrls, { ...options, signal });
           return {
             id: started.id,
             status: 'pending',
@@ -52,13 +58,13 @@ export const registerBatchTools: ToolRegistrar = (server, ctx) => {
         }
         try {
           const done = await client.batchScrapeAndWait(fullUrls, {
-            onlyMainContent,
+            ...options,
             signal,
             timeoutMs: timeoutSeconds * 1000,
             pollIntervalMs: ctx.pollIntervalMs,
             onProgress: progressNotifier(extra, 'batch'),
           });
-          return trimBatch(done);
+          return trimBatch(done, options.formats);
         } catch (err) {
           const answer = stillRunningAnswer(err, 'service_batch_status');
           if (answer) return answer;

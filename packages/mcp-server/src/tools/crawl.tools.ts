@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { runTool } from '../tool-result.js';
 import { trimCrawl } from '../trim.js';
 import { pollHint, progressNotifier, stillRunningAnswer } from './job-wait.js';
+import { pageOptionInputs, pageOptionsOf } from './page-option-inputs.js';
 import {
   jobIdInput,
   onlyMainContentInput,
@@ -34,7 +35,8 @@ export const registerCrawlTools: ToolRegistrar = (server, ctx) => {
         'use service_batch_scrape. Waits for the crawl to finish by default (it can take minutes on big ' +
         'sites; progress is reported); with wait: false it returns the crawl id at once, to poll with ' +
         'service_crawl_status. Each page comes back as { url, markdown } only; failed pages as { url, error }. ' +
-        "Keep maxPages small: every page's markdown is returned. " +
+        "Keep maxPages small: every page's markdown is returned. Page options (formats, headers, actions…) " +
+        'apply to every page. ' +
         'Cost: 1 credit per page crawled (failed pages are free).',
       inputSchema: {
         url: urlInput(
@@ -65,14 +67,42 @@ export const registerCrawlTools: ToolRegistrar = (server, ctx) => {
           .optional()
           .describe('Ignore robots.txt rules (default false: obey them).'),
         onlyMainContent: onlyMainContentInput,
+        ...pageOptionInputs,
         wait: waitInput('service_crawl_status'),
         timeoutSeconds: timeoutSecondsInput,
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    async ({ url, wait, timeoutSeconds, ...crawlOptions }, extra) =>
+    async (
+      {
+        url,
+        wait,
+        timeoutSeconds,
+        formats,
+        headers,
+        actions,
+        mobile,
+        location,
+        includeTags,
+        excludeTags,
+        maxAge,
+        ...rest
+      },
+      extra,
+    ) =>
       runTool(ctx.client, async (client) => {
         const signal = extra.signal;
+        const scrapeOptions = pageOptionsOf({
+          formats,
+          headers,
+          actions,
+          mobile,
+          location,
+          includeTags,
+          excludeTags,
+          maxAge,
+        });
+        const crawlOptions = { ...rest, ...(Object.keys(scrapeOptions).length > 0 ? { scrapeOptions } : {}) };
         if (!wait) {
           const started = await client.startCrawl(url, { ...crawlOptions, signal });
           return {
@@ -90,7 +120,7 @@ export const registerCrawlTools: ToolRegistrar = (server, ctx) => {
             pollIntervalMs: ctx.pollIntervalMs,
             onProgress: progressNotifier(extra, 'crawl'),
           });
-          return trimCrawl(done);
+          return trimCrawl(done, formats);
         } catch (err) {
           const answer = stillRunningAnswer(err, 'service_crawl_status');
           if (answer) return answer;
