@@ -52,7 +52,7 @@ describe('packages/client-node/README.md examples', () => {
   let s: ClientStack;
 
   beforeAll(async () => {
-    s = await startClientStack();
+    s = await startClientStack({ browser: true }); // the page-options example takes a screenshot
     rmSync(WORK_DIR, { recursive: true, force: true });
     mkdirSync(WORK_DIR, { recursive: true });
   }, 60_000);
@@ -94,6 +94,7 @@ describe('packages/client-node/README.md examples', () => {
       'listCrawls',
       'crawlResults',
       'crawlResult',
+      'screenshot',
     ]) {
       expect(all).toMatch(new RegExp(`client\\.${method}\\(|\\)\\.${method}\\(`));
     }
