@@ -91,6 +91,59 @@ describe('headers and cookies', () => {
     expect(last?.headers['x-po-test']).toBe('browser-value-2');
     expect(last?.headers.cookie).toContain('flavour=rye');
   });
+
+  it.each(['fetch', 'browser'])(
+    '%s engine: Authorization and Cookie are dropped on a redirect to another origin, kept on the same one',
+    async (engine) => {
+      const headers = { Authorization: 'Bearer leak-me-not', Cookie: 'sid=leak-me-not' };
+      const cross = `http://localhost:${site.port}/echo?after=cross-${engine}`;
+      const res = await scrape({
+        url: `${site.url}/redirect?to=${encodeURIComponent(cross)}`,
+        engine,
+        onlyMainContent: false,
+        headers,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data.metadata.finalUrl).toBe(cross);
+      const there = site.requests.find((r) => r.search === `?after=cross-${engine}`);
+      expect(there?.headers.host).toBe(`localhost:${site.port}`);
+      expect({ authorization: there?.headers.authorization, cookie: there?.headers.cookie }).toEqual({
+        authorization: undefined,
+        cookie: undefined,
+      });
+      expect(res.body.data.markdown).not.toContain('leak-me-not');
+
+      const same = await scrape({
+        url: `${site.url}/redirect?to=${encodeURIComponent(`/echo?after=same-${engine}`)}`,
+        engine,
+        onlyMainContent: false,
+        headers,
+      });
+      expect(same.status).toBe(200);
+      const here = site.requests.find((r) => r.search === `?after=same-${engine}`);
+      expect(here?.headers.authorization).toBe('Bearer leak-me-not');
+      expect(here?.headers.cookie).toContain('sid=leak-me-not');
+    },
+  );
+
+  it('browser engine: Authorization and Cookie never reach another origin the page loads from', async () => {
+    const res = await scrape({
+      url: `${site.url}/cross`,
+      engine: 'browser',
+      onlyMainContent: false,
+      formats: ['text'],
+      headers: { Authorization: 'Bearer third-party-must-not-see', Cookie: 'sid=third-party-must-not-see' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.text).toContain('probe loaded');
+    expect(site.requestsTo('/cross').at(-1)?.headers.authorization).toBe('Bearer third-party-must-not-see');
+    const probe = site.requestsTo('/probe.js').at(-1);
+    expect(probe?.headers.host).toBe(`localhost:${site.port}`);
+    expect({ authorization: probe?.headers.authorization, cookie: probe?.headers.cookie }).toEqual({
+      authorization: undefined,
+      cookie: undefined,
+    });
+  });
 });
 
 describe('formats', () => {

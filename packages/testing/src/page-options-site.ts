@@ -9,6 +9,8 @@
  * - /counter: counts its visits per query string; /counter-visits?<same query> answers the count
  * - /mobile: what the page's script sees (user agent, viewport, language, timezone)
  * - /links: links and images (relative, absolute, duplicated, a data: URI)
+ * - /cross: loads /probe.js from `localhost` (another origin), which writes "probe loaded"
+ * - /redirect?to=<url>: a 302 to that URL (e.g. the same server as `localhost`: another origin)
  * - /pixel.png, /other.png: tiny images for /links
  * Every request is recorded (path, query, headers) so tests can check what reached the site.
  */
@@ -168,6 +170,13 @@ document.getElementById('device').textContent = [
 ].join('\\n');
 </script>`,
       ),
+    /** Loads /probe.js from `localhost`: the same server, another origin to the browser. */
+    '/cross': (_url, req) =>
+      page(
+        'Cross',
+        `<main><article><h1>Cross-origin script</h1>${PROSE}<p id="probe">not loaded</p></article></main>` +
+          `<script src="http://localhost:${(req.headers.host ?? '').split(':')[1]}/probe.js"></script>`,
+      ),
     '/links': () =>
       page(
         'Links',
@@ -184,6 +193,14 @@ document.getElementById('device').textContent = [
     if (url.pathname === '/pixel.png' || url.pathname === '/other.png') {
       res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
       return void res.end(PIXEL);
+    }
+    if (url.pathname === '/probe.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
+      return void res.end('document.getElementById("probe").textContent = "probe loaded";');
+    }
+    if (url.pathname === '/redirect') {
+      res.writeHead(302, { location: url.searchParams.get('to') ?? '/echo', 'cache-control': 'no-store' });
+      return void res.end();
     }
     if (url.pathname === '/counter-visits') {
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
