@@ -41,6 +41,7 @@ def test_readme_has_examples_for_every_method() -> None:
         "get_batch_scrape_status", "batch_scrape_and_wait", "get_webhook_secret", "pause_monitor",
         "resume_monitor", "account", "usage", "ledger", "ledger_csv", "list_keys", "create_key", "revoke_key",
         "list_batches", "batch_results", "batch_result", "list_crawls", "crawl_results", "crawl_result",
+        "screenshot",
     ]
     missing = [m for m in methods if f".{m}(" not in text]
     assert not missing, f"README has no python example calling {missing}"
