@@ -20,6 +20,31 @@ export const MAX_SCRIPT_RESULT_CHARS = 100 * 1024;
 const TYPE_MAX_CHARS = 256;
 /** Selectors are shortened to this in messages. */
 const SELECTOR_IN_MESSAGE = 100;
+/**
+ * The actions end this long (at most a tenth of the budget) before the render's deadline, so a
+ * script that never returns fails as that action's TimeoutError (the renderer's abort would
+ * replace it), with time left to take the page.
+ */
+export const ACTIONS_RESERVE_MS = 1_000;
+
+/** When the actions of a render must be done. */
+export function actionsDeadline(ctx: { started: number; deadline: number }): number {
+  return ctx.deadline - Math.min(ACTIONS_RESERVE_MS, (ctx.deadline - ctx.started) / 10);
+}
+
+/**
+ * Reads the page, once more after a navigation an action started (the read's context was
+ * replaced); the engine's abort bounds the wait.
+ */
+export async function afterNavigation<T>(page: Page, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (page.isClosed() || !/Execution context was destroyed|navigat/i.test(String(err))) throw err;
+    await page.waitForLoadState('load', { timeout: 0 });
+    return read();
+  }
+}
 
 export interface ActionRunnerOptions {
   page: Page;

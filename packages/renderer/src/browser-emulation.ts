@@ -6,6 +6,7 @@
  * per page here and put back to the desktop defaults when the slot is released (`reset`).
  */
 import { ValidationError } from '@wcs/errors';
+import type { RequestOptions } from '@wcs/net';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { DESKTOP_VIEWPORT, MOBILE_USER_AGENT, MOBILE_VIEWPORT, resolveLocation } from './emulation';
 import type { RendererLogger, RenderLocation } from './types';
@@ -86,6 +87,7 @@ export class PageEmulation {
   private applied = false;
 
   private constructor(
+    private readonly page: Page,
     /** Also used for screenshots and to stop a running script (Runtime.terminateExecution). */
     readonly session: CDPSession,
     private readonly userAgent: string,
@@ -93,7 +95,26 @@ export class PageEmulation {
   ) {}
 
   static async attach(page: Page, userAgent: string, logger?: RendererLogger): Promise<PageEmulation> {
-    return new PageEmulation(await page.context().newCDPSession(page), userAgent, logger);
+    return new PageEmulation(page, await page.context().newCDPSession(page), userAgent, logger);
+  }
+
+  /**
+   * Everything a render's request options set on the page before it loads: the cookies (a Cookie
+   * header too: sent to the target alone, not to every host it loads), the other headers, and the
+   * device and location.
+   */
+  async prepare(
+    target: string,
+    req: EmulationRequest & { headers?: Record<string, string>; request?: RequestOptions },
+  ): Promise<void> {
+    const { headers, cookies } = splitCookies(
+      target,
+      { ...req.headers, ...req.request?.headers },
+      req.request?.cookies,
+    );
+    await addCookies(this.page.context(), cookies);
+    if (Object.keys(headers).length > 0) await this.page.setExtraHTTPHeaders(headers);
+    await this.apply(req);
   }
 
   /** Sets this render's device and location before the page loads; nothing when neither is asked. */

@@ -32,9 +32,9 @@ import {
   SNIFF_WINDOW_BYTES,
 } from '@wcs/net';
 import type { Page, Request, Response, Route } from 'playwright-core';
-import { assertActionLimits, runActions } from './browser-actions';
+import { actionsDeadline, afterNavigation, assertActionLimits, runActions } from './browser-actions';
 import { ByteMeter } from './browser-byte-meter';
-import { addCookies, deviceScaleFactorOf, PageEmulation, splitCookies } from './browser-emulation';
+import { deviceScaleFactorOf, PageEmulation } from './browser-emulation';
 import { asServiceError, mapBrowserError, renderedTooLarge, tooLargeError } from './browser-errors';
 import { type ChromiumProcess, MemoryWatchdog } from './browser-memory-watchdog';
 import { BrowserPool, type BrowserSlot } from './browser-pool';
@@ -54,11 +54,6 @@ import type {
 const BLOCKED_RESOURCE_TYPES = new Set(['image', 'media', 'font']);
 /** After load, wait at most this long for the network to go quiet (SPAs fetch their data late). */
 const NETWORK_IDLE_MS = 1_500;
-/**
- * The actions end this long (at most a tenth of the budget) before the render's deadline, so a
- * script that never returns fails as that action's TimeoutError, with time left to take the page.
- */
-const ACTIONS_RESERVE_MS = 1_000;
 /** Evaluated in the page (this package has no DOM typings). */
 const OUTER_HTML_LENGTH = 'document.documentElement ? document.documentElement.outerHTML.length : 0';
 
@@ -304,15 +299,7 @@ export class BrowserEngine implements Engine {
     const { page } = slot;
     const emulation = this.emulations.get(slot);
     if (!emulation) throw new ServiceUnavailableError('Browser page is not set up');
-    // A Cookie header becomes cookies of the target (sent to it alone, not to every host it loads).
-    const { headers, cookies } = splitCookies(
-      url,
-      { ...req.headers, ...req.request?.headers },
-      req.request?.cookies,
-    );
-    await addCookies(slot.context, cookies);
-    if (Object.keys(headers).length > 0) await page.setExtraHTTPHeaders(headers);
-    await emulation.apply(req);
+    await emulation.prepare(url, req);
     const screenshot = (fullPage: boolean) =>
       captureScreenshot(emulation.session, { fullPage, deviceScaleFactor: deviceScaleFactorOf(req) });
     const response = await page.goto(url, { waitUntil: 'load', timeout: remaining(ctx) });
@@ -339,42 +326,36 @@ export class BrowserEngine implements Engine {
     if (isHtml) {
       if (req.waitForMs && req.waitForMs > 0)
         await page.waitForTimeout(Math.min(req.waitForMs, remaining(ctx)));
-      // Bounded: pages that poll forever never go idle, so this never fails the render.
-      await page
-        .waitForLoadState('networkidle', { timeout: Math.min(NETWORK_IDLE_MS, remaining(ctx)) })
-        .catch(() => undefined);
+      await networkIdle(page, ctx);
     }
     let actions: ActionOutputs | undefined;
     if (req.actions && req.actions.length > 0) {
-      const budget = ctx.deadline - ctx.started;
-      try {
-        actions = await runActions(req.actions, {
-          page,
-          deadline: ctx.deadline - Math.min(ACTIONS_RESERVE_MS, budget / 10),
-          screenshot,
-          selectorTimeoutMs: this.opts.actionSelectorTimeoutMs,
-          terminateScript: async () => void (await emulation.session.send('Runtime.terminateExecution')),
-          logger: this.opts.logger,
-        });
-      } catch (err) {
+      actions = await runActions(req.actions, {
+        page,
+        deadline: actionsDeadline(ctx),
+        screenshot,
+        selectorTimeoutMs: this.opts.actionSelectorTimeoutMs,
+        terminateScript: async () => void (await emulation.session.send('Runtime.terminateExecution')),
+        logger: this.opts.logger,
+      }).catch((err: unknown) => {
         lease.actionFailed = true;
         throw err;
-      }
+      });
       // A click may have navigated (to a refused host, too) or started loading the content.
       if (lease.refused) throw lease.refused;
-      await page
-        .waitForLoadState('networkidle', { timeout: Math.min(NETWORK_IDLE_MS, remaining(ctx)) })
-        .catch(() => undefined);
+      await networkIdle(page, ctx);
     }
     if (lease.tooLarge) throw lease.tooLarge;
     const started = Date.now();
     const picture = req.screenshot ? await screenshot(req.screenshot === 'fullPage') : undefined;
     if (picture) this.opts.logger?.debug({ url, ms: Date.now() - started }, 'browser screenshot');
     // Measured in the renderer first, so a DOM built huge by script is never shipped to Node.
-    const htmlChars = isHtml ? Number(await settled(page, ctx, () => page.evaluate(OUTER_HTML_LENGTH))) : 0;
+    const htmlChars = isHtml
+      ? Number(await afterNavigation(page, () => page.evaluate(OUTER_HTML_LENGTH)))
+      : 0;
     if (htmlChars > this.opts.maxBodyBytes) throw renderedTooLarge(this.opts.maxBodyBytes);
     const body =
-      isHtml || !raw ? await settled(page, ctx, () => page.content()) : decodeBody(raw, rawType).text;
+      isHtml || !raw ? await afterNavigation(page, () => page.content()) : decodeBody(raw, rawType).text;
     if (Buffer.byteLength(body) > this.opts.maxBodyBytes) throw renderedTooLarge(this.opts.maxBodyBytes);
     this.opts.logger?.debug({ url, blocked: lease.blocked }, 'browser render done');
     return {
@@ -427,15 +408,10 @@ function remaining(ctx: RenderContext): number {
   return Math.max(1, ctx.deadline - Date.now());
 }
 
-/** Reads the page once more after the navigation an action started (its context was replaced). */
-async function settled<T>(page: Page, ctx: RenderContext, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (err) {
-    if (page.isClosed() || !/Execution context was destroyed|navigat/i.test(String(err))) throw err;
-    await page.waitForLoadState('load', { timeout: remaining(ctx) });
-    return read();
-  }
+/** Bounded: pages that poll forever never go idle, so this never fails the render. */
+async function networkIdle(page: Page, ctx: RenderContext): Promise<void> {
+  const timeout = Math.min(NETWORK_IDLE_MS, remaining(ctx));
+  await page.waitForLoadState('networkidle', { timeout }).catch(() => undefined);
 }
 
 function redirectDepth(request: Request): number {
