@@ -112,7 +112,8 @@ function actionError(
   opts: ActionRunnerOptions,
 ): ActionFailedError | TimeoutError {
   const details = { action: action.type, index };
-  if (err instanceof OutOfTime)
+  // A Playwright timeout not turned into a reason above was bounded by the time left, too.
+  if (err instanceof OutOfTime || isTimeout(err))
     return new TimeoutError(`${describeAction(action, index)} did not finish within the render's time`, {
       details,
     });
