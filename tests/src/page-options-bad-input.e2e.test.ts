@@ -91,6 +91,35 @@ describe('400: wrong values, named, nothing charged', () => {
     await expect400('/v1/scrape', { url: url(), headers: { 'Bad Name': 'v' } }, 'headers');
   });
 
+  it('headers the engines cannot send (framing, hop-by-hop): the same clean answer from both engines, never a 5xx', async () => {
+    const values: Record<string, string> = {
+      Host: 'other.example',
+      'Content-Length': '10',
+      'Transfer-Encoding': 'chunked',
+      Connection: 'close',
+      Upgrade: 'websocket',
+      Expect: '100-continue',
+    };
+    const answers: Record<string, { fetch: string; browser: string }> = {};
+    for (const [name, value] of Object.entries(values)) {
+      const answer = async (engine: string) => {
+        const res = await scrape({ url: `${site.url}/echo`, engine, headers: { [name]: value } });
+        return `${res.status} ${res.body.code ?? 'ok'}`;
+      };
+      answers[name] = { fetch: await answer('fetch'), browser: await answer('browser') };
+    }
+    // Either both engines send the request (200) or the gateway refuses the header (400).
+    const clean = (a: string) => (/^(200 ok|400 VALIDATION_FAILED)$/.test(a) ? a : `unclean: ${a}`);
+    expect(answers).toEqual(
+      Object.fromEntries(
+        Object.entries(answers).map(([name, a]) => [
+          name,
+          { fetch: clean(a.fetch), browser: clean(a.fetch) },
+        ]),
+      ),
+    );
+  });
+
   it('invalid CSS selectors in includeTags / excludeTags / an action', async () => {
     await expect400('/v1/scrape', { url: url(), includeTags: ['div['] }, 'includeTags');
     await expect400('/v1/scrape', { url: url(), excludeTags: ['a', '>>>'] }, 'excludeTags');
@@ -221,6 +250,23 @@ describe('actions the page cannot do: clean failures, refunded, the browser reco
     // BROWSER_MAX_PAGES is 2: two at once must both get a working page.
     await Promise.all([expectActionsStillWork(), expectActionsStillWork()]);
     await expectActionsStillWork();
+  });
+
+  it('an action that navigates to a host that does not exist fails like that URL would (not a 200 of the error page)', async () => {
+    const before = await balanceOf(account.accountId);
+    const res = await scrape({
+      url: `${site.url}/type`,
+      actions: [
+        { type: 'executeJavascript', script: 'location.href = "http://no-such-host.invalid/"; return 1' },
+        { type: 'wait', milliseconds: 500 },
+      ],
+      formats: ['rawHtml'],
+    });
+    expect({ status: res.status, code: res.body.code }).toEqual({
+      status: 400,
+      code: 'DNS_RESOLUTION_FAILED',
+    });
+    expect(await balanceOf(account.accountId)).toBe(before);
   });
 
   it('every failure is refunded: only the successful scrape costs', async () => {
