@@ -12,6 +12,7 @@ import httpx
 from . import _endpoints as endpoints
 from . import _polling as polling
 from ._endpoints import Items, Reasons, UrlsOrItems
+from ._page_options import page_options
 from ._http import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
@@ -200,7 +201,7 @@ class AsyncServiceClient:
             engine=engine,
             wait_for=wait_for,
             timeout_ms=timeout_ms,
-            page=endpoints.page_options(
+            page=page_options(
                 formats=formats,
                 headers=headers,
                 actions=actions,
@@ -402,7 +403,7 @@ class AsyncServiceClient:
             prompt=prompt,
             timeout_ms=timeout_ms,
             wait_for=wait_for,
-            page=endpoints.page_options(
+            page=page_options(
                 headers=headers,
                 actions=actions,
                 mobile=mobile,
@@ -438,7 +439,7 @@ class AsyncServiceClient:
             interval=interval,
             webhook_url=webhook_url,
             wait_for=wait_for,
-            page=endpoints.page_options(
+            page=page_options(
                 headers=headers,
                 actions=actions,
                 mobile=mobile,
@@ -492,7 +493,7 @@ class AsyncServiceClient:
             items=items,
             format=format,
             only_main_content=only_main_content,
-            page=endpoints.page_options(
+            page=page_options(
                 formats=formats,
                 headers=headers,
                 actions=actions,
@@ -543,7 +544,7 @@ class AsyncServiceClient:
             items=items,
             format=format,
             only_main_content=only_main_content,
-            page=endpoints.page_options(
+            page=page_options(
                 formats=formats,
                 headers=headers,
                 actions=actions,

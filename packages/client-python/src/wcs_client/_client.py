@@ -12,6 +12,7 @@ import httpx
 from . import _endpoints as endpoints
 from . import _polling as polling
 from ._endpoints import Items, Reasons, UrlsOrItems
+from ._page_options import page_options
 from ._http import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
@@ -207,7 +208,7 @@ class ServiceClient:
             engine=engine,
             wait_for=wait_for,
             timeout_ms=timeout_ms,
-            page=endpoints.page_options(
+            page=page_options(
                 formats=formats,
                 headers=headers,
                 actions=actions,
@@ -409,7 +410,7 @@ class ServiceClient:
             prompt=prompt,
             timeout_ms=timeout_ms,
             wait_for=wait_for,
-            page=endpoints.page_options(
+            page=page_options(
                 headers=headers,
                 actions=actions,
                 mobile=mobile,
@@ -445,7 +446,7 @@ class ServiceClient:
             interval=interval,
             webhook_url=webhook_url,
             wait_for=wait_for,
-            page=endpoints.page_options(
+            page=page_options(
                 headers=headers,
                 actions=actions,
                 mobile=mobile,
@@ -499,7 +500,7 @@ class ServiceClient:
             items=items,
             format=format,
             only_main_content=only_main_content,
-            page=endpoints.page_options(
+            page=page_options(
                 formats=formats,
                 headers=headers,
                 actions=actions,
@@ -550,7 +551,7 @@ class ServiceClient:
             items=items,
             format=format,
             only_main_content=only_main_content,
-            page=endpoints.page_options(
+            page=page_options(
                 formats=formats,
                 headers=headers,
                 actions=actions,

@@ -3,7 +3,7 @@
 Shared by both clients. Only what the caller passed is sent (``None`` = not passed), under the
 API's field names (``only_main_content`` -> ``onlyMainContent``; map keeps ``max_urls`` and
 search keeps ``num_results``, which is how those endpoints spell them). Page options (README
-"Page options") are built once by :func:`page_options` and spread into each body.
+"Page options") are built once by ``_page_options.page_options`` and spread into each body.
 """
 
 from __future__ import annotations
@@ -13,80 +13,12 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 from urllib.parse import urlsplit
 
 from ._http import ApiRequest, compact, path_id
-from ._types import BatchItem, Location, PageAction
+from ._page_options import crawl_scrape_options, no_formats, strings
+from ._types import BatchItem
 
 UrlsOrItems = Union[Sequence[str], Sequence[BatchItem]]
 """``urls`` of the batch methods: URLs, or items (``{"id"?, "url"}``) which are sent as ``items``."""
 Items = Sequence[Union[BatchItem, Mapping[str, Any]]]
-
-
-def _strings(name: str, values: Optional[Sequence[str]]) -> Optional[List[str]]:
-    if values is None:
-        return None
-    if isinstance(values, (str, bytes)):
-        raise TypeError(f"{name} must be a list of strings, not a single string")
-    return list(values)
-
-
-def _mapping(name: str, value: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
-    if value is None:
-        return None
-    if not isinstance(value, collections.abc.Mapping):
-        raise TypeError(f"{name} must be a dict")
-    return dict(value)
-
-
-def _actions(actions: Optional[Sequence[PageAction]]) -> Optional[List[Dict[str, Any]]]:
-    if actions is None:
-        return None
-    if isinstance(actions, (str, bytes, collections.abc.Mapping)):
-        raise TypeError("actions must be a list of dicts such as {'type': 'click', 'selector': '#go'}")
-    out = [_mapping("each action", a) for a in actions]
-    return [a for a in out if a is not None]
-
-
-def page_options(
-    *,
-    headers: Optional[Mapping[str, str]] = None,
-    formats: Optional[Sequence[str]] = None,
-    actions: Optional[Sequence[PageAction]] = None,
-    mobile: Optional[bool] = None,
-    location: Optional[Location] = None,
-    include_tags: Optional[Sequence[str]] = None,
-    exclude_tags: Optional[Sequence[str]] = None,
-    proxy: Optional[str] = None,
-    max_age: Optional[int] = None,
-) -> Dict[str, Any]:
-    """The page options the caller passed, under the API's names (``None`` = not passed)."""
-    return compact(
-        headers=_mapping("headers", headers),
-        formats=_strings("formats", formats),
-        actions=_actions(actions),
-        mobile=mobile,
-        location=_mapping("location", location),
-        includeTags=_strings("include_tags", include_tags),
-        excludeTags=_strings("exclude_tags", exclude_tags),
-        proxy=proxy,
-        maxAge=max_age,
-    )
-
-
-_SNAKE_SCRAPE_OPTIONS = {"include_tags": "includeTags", "exclude_tags": "excludeTags", "max_age": "maxAge"}
-
-
-def crawl_scrape_options(options: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
-    """A crawl's ``scrapeOptions``: the API's names, or the snake_case spellings of the keyword
-    arguments (mapped here); anything else goes through for the server to judge (400 naming it)."""
-    if options is None:
-        return None
-    given = _mapping("scrape_options", options) or {}
-    out: Dict[str, Any] = {}
-    for key, value in given.items():
-        name = _SNAKE_SCRAPE_OPTIONS.get(key, key)
-        if name in out:
-            raise ValueError(f"scrape_options has both {key!r} and {name!r}")
-        out[name] = value
-    return compact(**out)
 
 
 def scrape(
@@ -152,8 +84,8 @@ def start_crawl(
             url=url,
             maxDepth=max_depth,
             maxPages=max_pages,
-            includePaths=_strings("include_paths", include_paths),
-            excludePaths=_strings("exclude_paths", exclude_paths),
+            includePaths=strings("include_paths", include_paths),
+            excludePaths=strings("exclude_paths", exclude_paths),
             allowSubdomains=allow_subdomains,
             ignoreRobotsTxt=ignore_robots_txt,
             format=format,
@@ -242,18 +174,9 @@ def extract(
             prompt=prompt,
             timeout=timeout_ms,
             waitFor=wait_for,
-            **_no_formats("extract", page),
+            **no_formats("extract", page),
         ),
     )
-
-
-def _no_formats(endpoint: str, page: Optional[Dict[str, Any]]) -> Dict[str, Any]:
-    """Extract and monitors read the page: they take no ``formats`` and no ``maxAge``."""
-    page = page or {}
-    for name in ("formats", "maxAge"):
-        if name in page:
-            raise TypeError(f"{endpoint} does not take {name}")
-    return page
 
 
 def create_monitor(
@@ -272,7 +195,7 @@ def create_monitor(
             interval=interval,
             webhookUrl=webhook_url,
             waitFor=wait_for,
-            **_no_formats("create_monitor", page),
+            **no_formats("create_monitor", page),
         ),
     )
 
