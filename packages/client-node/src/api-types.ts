@@ -77,7 +77,7 @@ export interface ReadPageOptions extends Omit<PageOptions, 'formats' | 'maxAge'>
 }
 
 export interface ScrapeOptions extends CallOptions, PageOptions {
-  /** Ignored by the API when `formats` is given (giving both is a 400). */
+  /** Without `formats` only (giving both is a 400). */
   format?: Format;
   onlyMainContent?: boolean;
   engine?: Engine;
