@@ -139,17 +139,24 @@ export interface CrawlStatus {
 }
 
 export interface CrawledPage {
-  url: string;
-  markdown: string;
-  metadata: PageMetadata;
-  /** format html */
+  markdown?: string;
   html?: string;
-  /** format text */
   text?: string;
-  /** format json */
   json?: StructuredDocument;
-  /** set when the page was cut by an input cap: the content is partial */
+  rawHtml?: string;
+  links?: string[];
+  images?: string[];
+  screenshot?: string;
+  actions?: {
+    screenshots: string[];
+    javascriptReturns: {
+      type: string;
+      value: unknown;
+    }[];
+  };
+  metadata: PageMetadata;
   warning?: string;
+  url: string;
 }
 
 export interface FailedPage {

@@ -221,17 +221,23 @@ class CrawlStartResponse(TypedDict):
 
 class _CrawlPageRequired(TypedDict):
     url: str
-    markdown: str
     metadata: PageMetadata
 
 
 class CrawlPage(_CrawlPageRequired, total=False):
-    """A crawled page: ``url``, ``markdown``, ``metadata``; ``html``/``text``/``json`` per format;
-    ``warning`` when the page was cut by an input cap (the content is partial)."""
+    """A crawled page: ``url``, ``metadata``; ``markdown`` plus ``html``/``text``/``json`` per
+    format, or exactly what ``scrape_options["formats"]`` names; ``warning`` when the page was cut
+    by an input cap (the content is partial)."""
 
+    markdown: str
     html: str
     text: str
     json: Dict[str, Any]
+    rawHtml: str
+    links: List[str]
+    images: List[str]
+    screenshot: str
+    actions: ActionOutputs
     warning: str
 
 

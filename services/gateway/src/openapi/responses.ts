@@ -42,18 +42,8 @@ export const batchStatusResponse = z.strictObject({
 
 export const crawlStartResponse = z.strictObject({ success: ok, id: z.uuid(), url: z.string() });
 
-export const crawledPage = z.strictObject({
-  url: z.string(),
-  markdown: z.string(),
-  metadata: pageMetadata,
-  html: z.string().describe('format html').optional(),
-  text: z.string().describe('format text').optional(),
-  json: structuredDocument.describe('format json').optional(),
-  warning: z
-    .string()
-    .describe('set when the page was cut by an input cap: the content is partial')
-    .optional(),
-});
+/** A crawled page: the scrape document (fields per `format`, or exactly `scrapeOptions.formats`) and its URL. */
+export const crawledPage = scrapeDocument.extend({ url: z.string() });
 
 export const failedPage = z.strictObject({
   url: z.string(),
