@@ -74,7 +74,9 @@ export function resolveLocation(location: RenderLocation): ResolvedLocation {
   const country = location.country.toUpperCase();
   const zones = zonesOf(country);
   const languages =
-    location.languages && location.languages.length > 0 ? location.languages : [likelyLanguage(country, zones)];
+    location.languages && location.languages.length > 0
+      ? location.languages
+      : [likelyLanguage(country, zones)];
   const tags: string[] = [];
   for (const lang of languages) {
     tags.push(lang);

@@ -6,7 +6,6 @@ import { scrapeBody } from '../routes/scrape.routes';
 import { searchBody } from '../routes/search.routes';
 import { ACCOUNT_OPERATIONS } from './account.operations';
 import { MONITOR_OPERATIONS } from './monitor.operations';
-import { SCREENSHOT_OPERATIONS } from './screenshot.operations';
 import type { OperationSpec } from './openapi.document';
 import {
   batchStartResponse,
@@ -19,6 +18,7 @@ import {
   scrapeResponse,
   searchResponse,
 } from './responses';
+import { SCREENSHOT_OPERATIONS } from './screenshot.operations';
 
 /** Every documented operation; route files own the body schemas. */
 export const OPERATIONS: OperationSpec[] = [
