@@ -138,6 +138,30 @@ describe('batch: page options applied to every item', () => {
     expect(byId.mobile).toMatchObject({ status: 'failed', code: 'ACTION_FAILED' });
     expect(await balanceOf(account.accountId)).toBe(before - 1);
   });
+  it('maxAge: an item a scrape just fetched is served from the page cache, without a visit', async () => {
+    const key = `batch-${Date.now()}`;
+    const url = `${site.url}/counter?k=${key}`;
+    const first = await request(stack.url)
+      .post('/v1/scrape')
+      .set(account.auth)
+      .send({ url, maxAge: 600_000 });
+    expect(first.body.data.metadata.cacheState).toBe('miss');
+    const res = await request(stack.url)
+      .post('/v1/batch/scrape')
+      .set(account.auth)
+      .send({ urls: [url, `${site.url}/counter?k=${key}-other`], maxAge: 600_000 });
+    expect(res.status).toBe(202);
+    const done = await pollUntil(async () => {
+      const b = await request(stack.url).get(`/v1/batch/scrape/${res.body.id}`).set(account.auth);
+      return b.body.status === 'done' ? b.body : undefined;
+    }, 30_000);
+    const states = (done.results as Array<{ data: { metadata: { cacheState?: string } } }>).map(
+      (r) => r.data.metadata.cacheState,
+    );
+    expect(states).toEqual(['hit', 'miss']);
+    expect(site.counterVisits(`?k=${key}`)).toBe(1);
+    expect(done.creditsUsed).toBe(2);
+  });
 });
 
 describe('crawl: scrapeOptions on every page', () => {

@@ -406,6 +406,37 @@ describe('page cache (maxAge)', () => {
     expect(site.counterVisits(`?k=${key}`)).toBe(3);
   });
 
+  it('actions or a screenshot make it uncacheable; an error page is never stored', async () => {
+    const key = randomUUID();
+    const visits = () => site.counterVisits(`?k=${key}`);
+    const withActions = await scrape({
+      url: counter(key),
+      maxAge: 600_000,
+      actions: [{ type: 'scroll' }],
+      formats: ['text'],
+    });
+    expect(withActions.status).toBe(200);
+    expect(withActions.body.data.metadata.cacheState).toBeUndefined();
+    const shot = await scrape({ url: counter(key), maxAge: 600_000, formats: ['screenshot'] });
+    expect(shot.status).toBe(200);
+    expect(shot.body.data.metadata.cacheState).toBeUndefined();
+    expect(visits()).toBe(2);
+    // Neither left a copy behind.
+    const plain = await scrape({ url: counter(key), maxAge: 600_000 });
+    expect(plain.body.data.metadata.cacheState).toBe('miss');
+    expect(visits()).toBe(3);
+
+    const missing = `${site.url}/no-such-page?k=${key}`;
+    for (let i = 0; i < 2; i++) {
+      const res = await scrape({ url: missing, maxAge: 600_000 });
+      expect(res.status).toBe(502);
+      expect(res.body.code).toBe('TARGET_HTTP_ERROR');
+    }
+    expect(site.requests.filter((r) => r.path === '/no-such-page' && r.search === `?k=${key}`)).toHaveLength(
+      2,
+    );
+  });
+
   it('mobile splits the cache; formats do not', async () => {
     const key = randomUUID();
     await scrape({ url: counter(key), maxAge: 600_000, formats: ['markdown'] }).expect(200);
@@ -493,6 +524,39 @@ describe('upstream proxy and secrets (own stack, debug logs captured)', () => {
     }
     expect(site.hits('/echo')).toBe(hits + 2);
     expect(proxy.records.slice(n)).toEqual([]);
+  });
+
+  it('a private target is refused before the proxy is asked: the proxy sees nothing', async () => {
+    const env = {
+      ...stack.env,
+      QUEUE_PREFIX: `t-${randomUUID().slice(0, 8)}`,
+      PROXY_URLS: proxy.proxyUrl,
+      ALLOW_PRIVATE_TARGETS: 'false',
+    };
+    const logger = createLogger({ service: 'po-private', level: 'silent' });
+    const strictGateway = await startGateway(loadGatewayEnv(env), logger);
+    const strictWorker = await startScrapeWorker(loadScrapeWorkerEnv(env), logger);
+    try {
+      const n = proxy.records.length;
+      const hits = site.requests.length;
+      for (const engine of ['fetch', 'browser']) {
+        // A name (resolved by the worker), not an IP literal the gateway could refuse by itself.
+        const res = await scrape(
+          { url: `http://localhost:${site.port}/echo?private=${engine}`, engine },
+          account.auth,
+          `http://127.0.0.1:${strictGateway.port}`,
+        );
+        expect({ status: res.status, code: res.body.code }).toEqual({
+          status: 400,
+          code: 'TARGET_FORBIDDEN',
+        });
+      }
+      expect(proxy.records.slice(n)).toEqual([]);
+      expect(site.requests.length).toBe(hits);
+    } finally {
+      await strictWorker.close();
+      await strictGateway.close();
+    }
   });
 
   it('header values, typed text and proxy credentials reach neither the logs nor the job kept in Redis', async () => {
