@@ -4,6 +4,7 @@
  * The secrets kept on batch and crawl rows are cleared when they end; a monitor's when it is deleted.
  */
 import { createDb } from '@wcs/db';
+import { createRedisConnection } from '@wcs/queues';
 import {
   type FakeLlmServer,
   type PageOptionsSite,
@@ -25,6 +26,7 @@ import {
   type Stack,
   startStack,
   TEST_DATABASE_URL,
+  TEST_REDIS_URL,
   type TestAccount,
 } from './harness';
 
@@ -198,6 +200,25 @@ describe('crawl: scrapeOptions on every page', () => {
     const row = await db.prisma.crawl.findUnique({ where: { id: crawlId }, select: { pageSecrets: true } });
     expect(row?.pageSecrets).toBeNull();
   });
+  it('while the crawl runs its row holds the headers (every page needs them); then they are gone', async () => {
+    const crawlId = await startCrawl(stack.url, account.auth, {
+      url: `${site.url}/links?crawl=slow`,
+      maxDepth: 1,
+      delayMs: 1_500, // three pages: at least 3 s of crawl to look at
+      scrapeOptions: { headers: { 'X-Slow': 'slow-value-4' } },
+    });
+    const running = await db.prisma.crawl.findUnique({
+      where: { id: crawlId },
+      select: { pageSecrets: true, status: true },
+    });
+    expect(running?.status).not.toMatch(/done|failed/);
+    expect(running?.pageSecrets).toEqual({ headers: { 'X-Slow': 'slow-value-4' } });
+    const done = await waitForCrawl(stack.url, crawlId, account.auth);
+    expect(done).toMatchObject({ status: 'done', completed: 3 });
+    const row = await db.prisma.crawl.findUnique({ where: { id: crawlId }, select: { pageSecrets: true } });
+    expect(row?.pageSecrets).toBeNull();
+  });
+
   it('actions run on every crawled page (their returns kept with each page)', async () => {
     const crawlId = await startCrawl(stack.url, account.auth, {
       url: `${site.url}/links?crawl=actions`,
@@ -337,5 +358,30 @@ describe('monitors: every check fetches with the options', () => {
       return m?.lastSnapshot ?? undefined;
     }, 15_000);
     expect(snapshot).toContain(PO_CLICK_TEXT);
+  });
+});
+
+describe('job payloads', () => {
+  it('no job Redis keeps (batch items, crawl pages, extract, monitor checks) holds a header value in clear', async () => {
+    const redis = createRedisConnection(TEST_REDIS_URL, 'worker');
+    try {
+      const keys = await redis.keys(`${stack.env.QUEUE_PREFIX}:*`);
+      const payloads: string[] = [];
+      for (const key of keys) {
+        if ((await redis.type(key)) !== 'hash') continue;
+        const data = await redis.hget(key, 'data');
+        if (data) payloads.push(data);
+      }
+      const all = payloads.join('\n');
+      // The jobs of this file are there (so the check looks at something)…
+      expect(all).toContain(`${site.url}/gated`);
+      expect(all).toContain('crawl');
+      // …and none carries a header value.
+      for (const secret of ['batch-value-7', 'crawl-value-9', 'slow-value-4', 'mon-3', PO_GATE_VALUE]) {
+        expect(all).not.toContain(secret);
+      }
+    } finally {
+      redis.disconnect();
+    }
   });
 });
