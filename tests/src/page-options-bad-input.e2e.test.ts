@@ -60,6 +60,27 @@ describe('400: wrong values, named, nothing charged', () => {
     await expect400('/v1/scrape', { url: url(), actions: [click, { ...click, force: true }] }, 'actions.1');
   });
 
+  it('a 400 never quotes a header value or a typed text', async () => {
+    const crlf = await post('/v1/scrape', {
+      url: url(),
+      headers: { Authorization: 'Bearer q-secret-1\r\nX-Injected: q-secret-2' },
+    });
+    expect(crlf.status).toBe(400);
+    const write = await post('/v1/scrape', {
+      url: url(),
+      actions: [{ type: 'write', text: 'q-secret-3', delay: 5 }],
+    });
+    expect(write.status).toBe(400);
+    expect(write.body.error).toContain('actions.0');
+    const tooMany = await post('/v1/scrape', {
+      url: url(),
+      headers: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`X-${i}`, `q-secret-4-${i}`])),
+    });
+    expect(tooMany.status).toBe(400);
+    for (const body of [crlf.body, write.body, tooMany.body])
+      expect(JSON.stringify(body)).not.toMatch(/q-secret/);
+  });
+
   it('51 and 100 actions; waits adding up to more than 60 s', async () => {
     for (const n of [51, 100]) {
       const error = await expect400('/v1/scrape', { url: url(), actions: Array(n).fill(click) }, 'actions');
