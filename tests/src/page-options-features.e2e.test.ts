@@ -164,6 +164,26 @@ describe('batch: page options applied to every item', () => {
     expect(site.counterVisits(`?k=${key}`)).toBe(1);
     expect(done.creditsUsed).toBe(2);
   });
+  it('a screenshot format on a batch: every item gets a PNG served under the key', async () => {
+    const res = await request(stack.url)
+      .post('/v1/batch/scrape')
+      .set(account.auth)
+      .send({ urls: [`${site.url}/tagged?shot=1`, `${site.url}/click?shot=2`], formats: ['screenshot'] });
+    expect(res.status).toBe(202);
+    const done = await pollUntil(async () => {
+      const b = await request(stack.url).get(`/v1/batch/scrape/${res.body.id}`).set(account.auth);
+      return b.body.status === 'done' ? b.body : undefined;
+    }, 30_000);
+    expect(done).toMatchObject({ completed: 2, failed: 0 });
+    for (const r of done.results as Array<{ data: { screenshot: string } }>) {
+      expect(Object.keys(r.data).sort()).toEqual(['metadata', 'screenshot']);
+      const png = await fetch(`${stack.url}${new URL(r.data.screenshot).pathname}`, {
+        headers: account.auth,
+      });
+      expect(png.status).toBe(200);
+      expect(png.headers.get('content-type')).toBe('image/png');
+    }
+  });
 });
 
 describe('crawl: scrapeOptions on every page', () => {
@@ -236,6 +256,20 @@ describe('crawl: scrapeOptions on every page', () => {
       .map((a) => a.javascriptReturns[0]?.value)
       .sort();
     expect(returns).toEqual(['/echo', '/links']);
+  });
+  it('a screenshot format on a crawl: every page gets a PNG served under the key', async () => {
+    const crawlId = await startCrawl(stack.url, account.auth, {
+      url: `${site.url}/links?crawl=shots`,
+      maxDepth: 1,
+      includePaths: ['^/echo'],
+      scrapeOptions: { formats: ['markdown', 'screenshot'] },
+    });
+    const done = await waitForCrawl(stack.url, crawlId, account.auth);
+    expect(done).toMatchObject({ status: 'done', completed: 2, failed: 0 });
+    for (const p of done.pages as unknown as Array<{ screenshot: string }>) {
+      const png = await fetch(`${stack.url}${new URL(p.screenshot).pathname}`, { headers: account.auth });
+      expect(png.status).toBe(200);
+    }
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { createDb } from '@wcs/db';
 import { loadGatewayEnv, type RunningGateway, startGateway } from '@wcs/gateway';
 import { createLogger } from '@wcs/logger';
 import { createRedisConnection } from '@wcs/queues';
@@ -22,8 +23,10 @@ import request from 'supertest';
 import {
   balanceOf,
   createTestAccount,
+  pollUntil,
   type Stack,
   startStack,
+  TEST_DATABASE_URL,
   TEST_REDIS_URL,
   type TestAccount,
 } from './harness';
@@ -331,6 +334,20 @@ describe('screenshots', () => {
     expect((await fetch(`${stack.url}${new URL(url).pathname}`)).status).toBe(401);
   });
 
+  it('an expired screenshot is a 404', async () => {
+    const res = await scrape({ url: `${site.url}/tagged`, formats: ['screenshot'] });
+    const url = res.body.data.screenshot as string;
+    expect((await fetchShot(url, account.auth)).status).toBe(200);
+    const id = /([0-9a-f-]{36})\.png$/.exec(url)?.[1];
+    const db = createDb(TEST_DATABASE_URL);
+    try {
+      await db.prisma.screenshot.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    } finally {
+      await db.close();
+    }
+    expect((await fetchShot(url, account.auth)).status).toBe(404);
+  });
+
   it('mobile screenshot: the phone’s 1082×2402 pixels', async () => {
     const res = await scrape({ url: `${site.url}/tagged`, mobile: true, formats: ['screenshot'] });
     expect(res.status).toBe(200);
@@ -377,6 +394,23 @@ describe('page cache (maxAge)', () => {
     expect(second.body.data.text).toContain('Served as visit 1.');
     expect(site.counterVisits(`?k=${key}`)).toBe(1);
     expect(await balanceOf(account.accountId)).toBe(before - 2);
+  });
+
+  it('a copy older than maxAge is not served: fetched again and stored anew', async () => {
+    const key = randomUUID();
+    const first = await scrape({ url: counter(key), maxAge: 600_000 });
+    expect(first.body.data.metadata.cacheState).toBe('miss');
+    await pollUntil(
+      async () => (Date.now() > Date.parse(first.body.data.metadata.cachedAt) + 5 ? true : undefined),
+      1_000,
+      2,
+    );
+    const stale = await scrape({ url: counter(key), maxAge: 1 });
+    expect(stale.body.data.metadata.cacheState).toBe('miss');
+    expect(site.counterVisits(`?k=${key}`)).toBe(2);
+    const fresh = await scrape({ url: counter(key), maxAge: 600_000 });
+    expect(fresh.body.data.metadata.cacheState).toBe('hit');
+    expect(fresh.body.data.metadata.cachedAt).toBe(stale.body.data.metadata.cachedAt);
   });
 
   it('another account gets the same copy; maxAge 0 always fetches', async () => {
