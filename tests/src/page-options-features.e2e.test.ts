@@ -316,6 +316,32 @@ describe('extract: what the model sees comes from the page fetched with the opti
     expect(textSeenByModel(fake.requests[0]!)).toContain(PO_CLICK_TEXT);
   });
 
+  it('tag filters, mobile and location shape what the model sees', async () => {
+    const filtered = await request(stack.url)
+      .post('/v1/extract')
+      .set(account.auth)
+      .send({ url: `${site.url}/tagged`, prompt: 'x', excludeTags: ['.ad'] });
+    expect(filtered.status).toBe(200);
+    const seen = textSeenByModel(fake.requests[0]!);
+    expect(seen).toContain('Articleword');
+    expect(seen).not.toContain('Adword');
+    const device = await request(stack.url)
+      .post('/v1/extract')
+      .set(account.auth)
+      .send({
+        url: `${site.url}/mobile`,
+        prompt: 'x',
+        mobile: true,
+        location: { country: 'FR' },
+        actions: [{ type: 'wait', milliseconds: 10 }], // the device report is written by script
+      });
+    expect(device.status).toBe(200);
+    const deviceSeen = textSeenByModel(fake.requests[1]!);
+    expect(deviceSeen).toContain('width=412');
+    expect(deviceSeen).toContain('lang=fr-FR');
+    expect(deviceSeen).toContain('tz=Europe/Paris');
+  });
+
   it('an action that fails is a 422 and the 5 credits come back', async () => {
     const before = await balanceOf(account.accountId);
     const res = await request(stack.url)
@@ -371,6 +397,24 @@ describe('monitors: every check fetches with the options', () => {
     await request(stack.url).delete(`/v1/monitor/${id}`).set(account.auth).expect(200);
     const gone = await db.prisma.monitor.findUnique({ where: { id }, select: { pageSecrets: true } });
     expect(gone?.pageSecrets).toBeNull();
+  });
+
+  it('tag filters apply to what a check reads', async () => {
+    const res = await request(stack.url)
+      .post('/v1/monitor')
+      .set(account.auth)
+      .send({ url: `${site.url}/tagged?monitor=tags`, includeTags: ['.ad'] });
+    expect(res.status).toBe(201);
+    monitors.push(res.body.data.id as string);
+    const snapshot = await pollUntil(async () => {
+      const m = await db.prisma.monitor.findUnique({
+        where: { id: res.body.data.id as string },
+        select: { lastSnapshot: true },
+      });
+      return m?.lastSnapshot ?? undefined;
+    }, 15_000);
+    expect(snapshot).toContain('Adword');
+    expect(snapshot).not.toContain('Articleword');
   });
 
   it('actions run before a check reads the page', async () => {
