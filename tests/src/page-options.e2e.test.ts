@@ -560,6 +560,28 @@ describe('upstream proxy and secrets (own stack, debug logs captured)', () => {
     expect(proxy.records.slice(n)).toEqual([]);
   });
 
+  it('a caller’s Proxy-Authorization header neither replaces the operator’s credentials nor stalls the render', async () => {
+    const answers: Record<string, string> = {};
+    for (const engine of ['fetch', 'browser']) {
+      const n = proxy.records.length;
+      const res = await scrape(
+        {
+          url: `${site.url}/echo?caller-proxy-auth=${engine}`,
+          engine,
+          timeout: 8_000,
+          headers: { 'Proxy-Authorization': 'Basic Y2FsbGVyOm5vdC10aGUtb3BlcmF0b3I=' },
+        },
+        account.auth,
+        base,
+      );
+      answers[engine] = `${res.status} ${res.body.code ?? 'ok'}`;
+      expect(proxy.records.slice(n).every((r) => r.authorized)).toBe(true);
+    }
+    // Sent (200) or refused as bad input (400), the same by both engines; never a timeout.
+    expect(answers.browser).toBe(answers.fetch);
+    expect(answers.fetch).toMatch(/^(200 ok|400 VALIDATION_FAILED)$/);
+  });
+
   it('a private target is refused before the proxy is asked: the proxy sees nothing', async () => {
     const env = {
       ...stack.env,
