@@ -145,6 +145,20 @@ describe('browser actions', () => {
     expect(res.actions?.javascriptReturns.map((r) => r.value)).toEqual([720, 0, true]);
   });
 
+  it('an error page gets no actions and no screenshot: it is the page’s error', async () => {
+    const res = await engine.render(
+      {
+        url: `${site.url}/no-such-page`,
+        actions: [{ type: 'click', selector: '#more' }],
+        screenshot: 'viewport',
+      },
+      testContext(10_000),
+    );
+    expect(res.statusCode).toBe(404);
+    expect(res.actions).toBeUndefined();
+    expect(res.screenshot).toBeUndefined();
+  });
+
   it('works on a mobile page and on a page whose CSP forbids every script', async () => {
     const mobile = await render(
       '/click',

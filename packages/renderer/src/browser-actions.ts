@@ -6,7 +6,7 @@
  * Messages never carry a `write` text or a script, only the type, selector or key.
  */
 import { ActionFailedError, TimeoutError, ValidationError } from '@wcs/errors';
-import type { Locator, Page } from 'playwright-core';
+import type { Frame, Locator, Page, Request } from 'playwright-core';
 import type { ActionOutputs, BrowserAction, RendererLogger } from './types';
 
 /** Same limits as the API's schema (@wcs/queues page-options.contract), checked again here. */
@@ -83,11 +83,26 @@ class ActionProblem extends Error {}
 /** The action ran out of the time left for the actions. */
 class OutOfTime extends Error {}
 
+/**
+ * Runs the actions, then waits for a page one of them navigated to (a link clicked, a form sent
+ * by Enter) to load, so the content is taken from it.
+ */
 export async function runActions(
   actions: readonly BrowserAction[],
   opts: ActionRunnerOptions,
 ): Promise<ActionOutputs> {
   assertActionLimits(actions);
+  const navigations = new NavigationWatch(opts.page);
+  try {
+    const outputs = await runEach(actions, opts);
+    await navigations.settle(opts.deadline);
+    return outputs;
+  } finally {
+    navigations.dispose();
+  }
+}
+
+async function runEach(actions: readonly BrowserAction[], opts: ActionRunnerOptions): Promise<ActionOutputs> {
   const outputs: ActionOutputs = { screenshots: [], javascriptReturns: [] };
   for (const [index, action] of actions.entries()) {
     const started = Date.now();
@@ -234,6 +249,91 @@ async function click(locator: Locator, all: boolean, opts: ActionRunnerOptions):
     } finally {
       if (handle) void handle.dispose().catch(() => undefined);
     }
+  }
+}
+
+/** After the last action, how long a navigation it scheduled may take to start (a form sent by Enter starts a task or two later). */
+const NAVIGATION_GRACE_MS = 250;
+
+/**
+ * The main frame's navigations while the actions run, as a state the events move synchronously
+ * (no race between a check and a wait): requested → committed → loaded. A navigation that fails,
+ * or ends without a new document (204, a download), is done as well.
+ */
+class NavigationWatch {
+  private state: 'none' | 'requested' | 'committed' | 'done' = 'none';
+  private navigation: Request | undefined;
+  private wake: (() => void) | undefined;
+  private readonly onRequest = (r: Request) => {
+    if (!r.isNavigationRequest() || r.frame() !== this.page.mainFrame()) return;
+    this.navigation = r;
+    this.state = 'requested';
+  };
+  private readonly onCommitted = (frame: Frame) => {
+    if (frame === this.page.mainFrame() && this.state === 'requested') this.state = 'committed';
+  };
+  private readonly onLoad = () => {
+    if (this.state === 'committed') this.finish();
+  };
+  private readonly onFailed = (r: Request) => {
+    if (r === this.navigation && this.state === 'requested') this.finish();
+  };
+
+  constructor(private readonly page: Page) {
+    page.on('request', this.onRequest);
+    page.on('framenavigated', this.onCommitted);
+    page.on('load', this.onLoad);
+    page.on('requestfailed', this.onFailed);
+    page.on('requestfinished', this.onNoDocument);
+  }
+
+  /** Waits for the navigation the actions started (if any, after a short grace) to load. */
+  async settle(deadline: number): Promise<void> {
+    if (this.state === 'none') {
+      const grace = Math.min(NAVIGATION_GRACE_MS, deadline - Date.now());
+      if (grace > 0)
+        await this.page
+          .waitForRequest((r) => r.isNavigationRequest() && r.frame() === this.page.mainFrame(), {
+            timeout: grace,
+          })
+          .catch(() => undefined);
+    }
+    if (this.state !== 'requested' && this.state !== 'committed') return;
+    const left = deadline - Date.now();
+    if (left <= 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    // Bounded by the actions' deadline: the content is then taken as the page is.
+    await new Promise<void>((resolve) => {
+      this.wake = resolve;
+      timer = setTimeout(resolve, left);
+    });
+    clearTimeout(timer);
+  }
+
+  dispose(): void {
+    this.page.off('request', this.onRequest);
+    this.page.off('framenavigated', this.onCommitted);
+    this.page.off('load', this.onLoad);
+    this.page.off('requestfailed', this.onFailed);
+    this.page.off('requestfinished', this.onNoDocument);
+    this.wake?.();
+  }
+
+  /** A navigation answered without a document to show (204/205) never commits. */
+  private readonly onNoDocument = (r: Request) => {
+    if (r !== this.navigation || this.state !== 'requested' || r.redirectedTo()) return;
+    void r
+      .response()
+      .then((res) => {
+        if (res && (res.status() === 204 || res.status() === 205) && this.state === 'requested')
+          this.finish();
+      })
+      .catch(() => undefined);
+  };
+
+  private finish(): void {
+    this.state = 'done';
+    this.wake?.();
   }
 }
 

@@ -96,11 +96,15 @@ describe('browser page options: cookies, headers, mobile, location', () => {
     const res = await renderOnReusedSlot({
       url: `${site.url}/echo`,
       headers: { 'X-Legacy': 'l1' },
-      request: { headers: { cookie: 'sid=abc123; theme=dark', 'X-Custom': 'c1' }, cookies: { lang: 'de' } },
+      request: {
+        headers: { cookie: 'sid=abc123; theme=dark', 'X-Custom': 'c1', authorization: 'Bearer t0k' },
+        cookies: { lang: 'de' },
+      },
     });
     const server = site.lastHeaders('/echo');
     expect(server?.cookie?.split('; ').sort()).toEqual(['lang=de', 'sid=abc123', 'theme=dark']);
     expect(server?.['x-custom']).toBe('c1');
+    expect(server?.authorization).toBe('Bearer t0k');
     expect(server?.['x-legacy']).toBe('l1');
     // Real browser cookies: the page's own script sees them.
     expect(client(res).cookie.split('; ').sort()).toEqual(['lang=de', 'sid=abc123', 'theme=dark']);
@@ -109,6 +113,7 @@ describe('browser page options: cookies, headers, mobile, location', () => {
     const again = site.lastHeaders('/echo');
     expect(again?.cookie).toBeUndefined();
     expect(again?.['x-custom']).toBeUndefined();
+    expect(again?.authorization).toBeUndefined();
     expect(client(after).cookie).toBe('');
   });
 
@@ -121,6 +126,39 @@ describe('browser page options: cookies, headers, mobile, location', () => {
     expect(site.lastHeaders('/cross')?.cookie).toBe('sid=abc123');
     expect(site.lastHeaders('/probe.js')?.cookie).toBeUndefined();
     expect(site.lastHeaders('/probe.js')?.['x-custom']).toBe('c1');
+  });
+
+  it('sends Authorization to the target origin only: not on a redirect to another origin, nor to its subresources', async () => {
+    const port = new URL(site.url).port;
+    const headers = { Authorization: 'Bearer s3cret', Cookie: 'sid=abc123' };
+    const cross = `http://localhost:${port}/echo`;
+    const away = await renderOnReusedSlot({
+      url: `${site.url}/redirect?to=${encodeURIComponent(cross)}`,
+      request: { headers },
+    });
+    expect(away.finalUrl).toBe(cross);
+    expect(site.lastHeaders('/redirect')).toMatchObject({
+      authorization: 'Bearer s3cret',
+      cookie: 'sid=abc123',
+    });
+    expect(site.lastHeaders('/echo')?.host).toBe(`localhost:${port}`);
+    expect(site.lastHeaders('/echo')?.authorization).toBeUndefined();
+    expect(site.lastHeaders('/echo')?.cookie).toBeUndefined();
+
+    const same = await renderOnReusedSlot({
+      url: `${site.url}/redirect?to=${encodeURIComponent('/echo')}`,
+      request: { headers },
+    });
+    expect(same.finalUrl).toBe(`${site.url}/echo`);
+    expect(site.lastHeaders('/echo')).toMatchObject({ authorization: 'Bearer s3cret', cookie: 'sid=abc123' });
+
+    await renderOnReusedSlot({ url: `${site.url}/cross`, request: { headers } });
+    expect(site.lastHeaders('/cross')).toMatchObject({
+      authorization: 'Bearer s3cret',
+      cookie: 'sid=abc123',
+    });
+    expect(site.lastHeaders('/probe.js')?.authorization).toBeUndefined();
+    expect(site.lastHeaders('/probe.js')?.cookie).toBeUndefined();
   });
 
   it('location: Accept-Language, navigator.language and the timezone, reset for the next render', async () => {

@@ -11,6 +11,9 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { DESKTOP_VIEWPORT, MOBILE_USER_AGENT, MOBILE_VIEWPORT, resolveLocation } from './emulation';
 import type { RendererLogger, RenderLocation } from './types';
 
+/** Sent to the target's origin only (the Cookie header becomes cookies of its host instead). */
+export const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
+
 export interface BrowserCookie {
   name: string;
   value: string;
@@ -77,14 +80,33 @@ export function deviceScaleFactorOf(req: EmulationRequest): number {
   return req.mobile ? MOBILE_VIEWPORT.deviceScaleFactor : DESKTOP_VIEWPORT.deviceScaleFactor;
 }
 
+/** The parts of CDP's Fetch.requestPaused and HeaderEntry used here. */
+interface PausedRequest {
+  requestId: string;
+  request: { url: string; headers: Record<string, string> };
+}
+interface HeaderEntry {
+  name: string;
+  value: string;
+}
+
 /**
  * The slot's own CDP session. Its overrides take precedence over Playwright's (set on another
  * session) while set; an empty user agent and empty locale/timezone hand them back. The device
  * metrics are set to the desktop values again rather than cleared: clearing would drop
  * Playwright's 1280×720 too (Chromium keeps one device emulation per page).
+ *
+ * Credential headers (Authorization) go to the target's origin only, as the fetch engine drops
+ * them on a redirect to another origin. Neither Playwright nor Chromium can scope them: a route's
+ * header overrides are re-applied to every redirect hop, and extra HTTP headers survive a redirect
+ * to another origin. So while a render has credentials this session intercepts the page's requests
+ * too (a second Fetch client beside Playwright's route handler, which still checks every address),
+ * adding them to requests for the target's origin and taking them off any other. Requests of
+ * workers and out-of-process iframes are other targets: they get none.
  */
 export class PageEmulation {
   private applied = false;
+  private credentials: { origin: string; headers: HeaderEntry[] } | undefined;
 
   private constructor(
     private readonly page: Page,
@@ -92,7 +114,9 @@ export class PageEmulation {
     readonly session: CDPSession,
     private readonly userAgent: string,
     private readonly logger: RendererLogger | undefined,
-  ) {}
+  ) {
+    session.on('Fetch.requestPaused', (e) => this.onPaused(e));
+  }
 
   static async attach(page: Page, userAgent: string, logger?: RendererLogger): Promise<PageEmulation> {
     return new PageEmulation(page, await page.context().newCDPSession(page), userAgent, logger);
@@ -100,8 +124,9 @@ export class PageEmulation {
 
   /**
    * Everything a render's request options set on the page before it loads: the cookies (a Cookie
-   * header too: sent to the target alone, not to every host it loads), the other headers, and the
-   * device and location.
+   * header too: sent to the target's host alone, not to every host it loads), the other headers,
+   * and the device and location. Credential headers go to the target's origin alone (see above);
+   * every other header goes to every request, as extra HTTP headers.
    */
   async prepare(
     target: string,
@@ -113,7 +138,17 @@ export class PageEmulation {
       req.request?.cookies,
     );
     await addCookies(this.page.context(), cookies);
-    if (Object.keys(headers).length > 0) await this.page.setExtraHTTPHeaders(headers);
+    const credentials: HeaderEntry[] = [];
+    const extra: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      if (CREDENTIAL_HEADERS.has(name.toLowerCase())) credentials.push({ name, value });
+      else extra[name] = value;
+    }
+    if (Object.keys(extra).length > 0) await this.page.setExtraHTTPHeaders(extra);
+    if (credentials.length > 0) {
+      this.credentials = { origin: new URL(target).origin, headers: credentials };
+      await this.session.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+    }
     await this.apply(req);
   }
 
@@ -153,8 +188,30 @@ export class PageEmulation {
     }
   }
 
+  /** Every request of the page while credentials are set: them for the target's origin, none elsewhere. */
+  private onPaused(e: PausedRequest): void {
+    const scope = this.credentials;
+    const own = scope !== undefined && originOf(e.request.url) === scope.origin;
+    const carried = Object.keys(e.request.headers).some((name) => CREDENTIAL_HEADERS.has(name.toLowerCase()));
+    let headers: HeaderEntry[] | undefined;
+    if (own || carried) {
+      headers = Object.entries(e.request.headers)
+        .filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()))
+        .map(([name, value]) => ({ name, value }));
+      if (own) headers.push(...scope.headers);
+    }
+    // Not awaited: the page is closed under a pending call on abort, and nothing is left to do.
+    void this.session
+      .send('Fetch.continueRequest', { requestId: e.requestId, ...(headers ? { headers } : {}) })
+      .catch(() => undefined);
+  }
+
   /** Back to the desktop defaults (called when the slot is released for reuse); throws if it can't. */
   async reset(): Promise<void> {
+    if (this.credentials) {
+      this.credentials = undefined;
+      await this.session.send('Fetch.disable');
+    }
     if (!this.applied) return;
     await this.session.send('Emulation.setDeviceMetricsOverride', {
       width: DESKTOP_VIEWPORT.width,
@@ -170,6 +227,15 @@ export class PageEmulation {
     await this.session.send('Emulation.setLocaleOverride', {});
     await this.session.send('Emulation.setTimezoneOverride', { timezoneId: '' });
     this.applied = false;
+  }
+}
+
+/** The origin of a URL, '' for one without (data:, about:). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
   }
 }
 

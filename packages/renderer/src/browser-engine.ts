@@ -328,8 +328,10 @@ export class BrowserEngine implements Engine {
         await page.waitForTimeout(Math.min(req.waitForMs, remaining(ctx)));
       await networkIdle(page, ctx);
     }
+    // An error page is the page's error (the scraper answers TARGET_HTTP_ERROR): no actions or picture.
+    const errorPage = response.status() >= 400;
     let actions: ActionOutputs | undefined;
-    if (req.actions && req.actions.length > 0) {
+    if (req.actions && req.actions.length > 0 && !errorPage) {
       actions = await runActions(req.actions, {
         page,
         deadline: actionsDeadline(ctx),
@@ -347,7 +349,8 @@ export class BrowserEngine implements Engine {
     }
     if (lease.tooLarge) throw lease.tooLarge;
     const started = Date.now();
-    const picture = req.screenshot ? await screenshot(req.screenshot === 'fullPage') : undefined;
+    const picture =
+      req.screenshot && !errorPage ? await screenshot(req.screenshot === 'fullPage') : undefined;
     if (picture) this.opts.logger?.debug({ url, ms: Date.now() - started }, 'browser screenshot');
     // Measured in the renderer first, so a DOM built huge by script is never shipped to Node.
     const htmlChars = isHtml

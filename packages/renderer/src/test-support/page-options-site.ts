@@ -103,11 +103,16 @@ export async function startPageOptionsSite(): Promise<PageOptionsSite> {
   const hits = new Map<string, number>();
   const headers = new Map<string, http.IncomingHttpHeaders>();
   const gate: http.ServerResponse[] = [];
+  const timers = new Set<NodeJS.Timeout>();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture');
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
     headers.set(url.pathname, req.headers);
     if (url.pathname === '/gate') return void gate.push(res);
+    if (url.pathname === '/redirect') {
+      res.writeHead(302, { location: url.searchParams.get('to') ?? '/plain' });
+      return void res.end();
+    }
     if (url.pathname === '/probe.js') {
       res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
       return void res.end('document.title = "probed";');
@@ -121,15 +126,20 @@ export async function startPageOptionsSite(): Promise<PageOptionsSite> {
       res.writeHead(404, { 'content-type': 'text/plain' });
       return void res.end('not found');
     }
-    res.writeHead(200, {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      // No script of any kind may run on /csp (executeJavascript must still work).
-      ...(url.pathname === '/csp' ? { 'content-security-policy': "script-src 'none'" } : {}),
-    });
-    res.end(render(url, req));
+    const answer = () => {
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        // No script of any kind may run on /csp (executeJavascript must still work).
+        ...(url.pathname === '/csp' ? { 'content-security-policy': "script-src 'none'" } : {}),
+      });
+      res.end(render(url, req));
+    };
+    // Results come slowly, so a render must wait for the page a form submission leads to.
+    if (url.pathname === '/results') timers.add(setTimeout(answer, 400));
+    else answer();
   });
-  const listening = await listenLocal(server);
+  const listening = await listenLocal(server, timers);
   return {
     ...listening,
     hits: (path) => hits.get(path) ?? 0,
