@@ -161,6 +161,18 @@ describe('browser page options: cookies, headers, mobile, location', () => {
     expect(site.lastHeaders('/probe.js')?.cookie).toBeUndefined();
   });
 
+  it('never sends a caller’s Proxy-Authorization (the browser’s proxies are ours) and does not stall on it', async () => {
+    const started = Date.now();
+    const res = await renderOnReusedSlot({
+      url: `${site.url}/echo`,
+      request: { headers: { 'Proxy-Authorization': 'Basic Y2FsbGVyOnNlY3JldA==', 'X-Custom': 'c2' } },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(site.lastHeaders('/echo')?.['proxy-authorization']).toBeUndefined();
+    expect(site.lastHeaders('/echo')?.['x-custom']).toBe('c2');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('location: Accept-Language, navigator.language and the timezone, reset for the next render', async () => {
     const res = await renderOnReusedSlot({ url: `${site.url}/echo`, location: { country: 'DE' } });
     expect(site.lastHeaders('/echo')?.['accept-language']).toBe('de-DE,de;q=0.9');

@@ -12,7 +12,12 @@ import { DESKTOP_VIEWPORT, MOBILE_USER_AGENT, MOBILE_VIEWPORT, resolveLocation }
 import type { RendererLogger, RenderLocation } from './types';
 
 /** Sent to the target's origin only (the Cookie header becomes cookies of its host instead). */
-export const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
+export const CREDENTIAL_HEADERS = new Set(['authorization']);
+/**
+ * Never sent: the browser's proxies are ours (the guarded proxy tells the slots apart by their
+ * own Proxy-Authorization), so a caller's would only confuse them.
+ */
+const DROPPED_HEADERS = new Set(['proxy-authorization']);
 
 export interface BrowserCookie {
   name: string;
@@ -141,6 +146,7 @@ export class PageEmulation {
     const credentials: HeaderEntry[] = [];
     const extra: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
+      if (DROPPED_HEADERS.has(name.toLowerCase())) continue;
       if (CREDENTIAL_HEADERS.has(name.toLowerCase())) credentials.push({ name, value });
       else extra[name] = value;
     }
