@@ -76,12 +76,50 @@ export const pageActions = z
   );
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * Headers the engines own (framing, connection management, the proxy hop): neither engine can send
+ * a caller's value for them the same way (the browser refuses some, a proxy would take others as
+ * its own credentials), so they are refused instead of being dropped or sent differently.
+ */
+const FORBIDDEN_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+]);
+const forbiddenHeader = (name: string) => {
+  const n = name.toLowerCase();
+  return FORBIDDEN_HEADERS.has(n) || n.startsWith('proxy-');
+};
+/** Visible ASCII, space and tab: the one set both engines put on the wire byte for byte. */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 
 export const pageHeaders = z
   .record(
-    z.string().regex(HEADER_NAME, 'header names are HTTP tokens'),
-    z.string().refine((v) => !/[\r\n\0]/.test(v), 'header values cannot hold CR, LF or NUL'),
+    z.string(),
+    z
+      .string()
+      .refine((v) => HEADER_VALUE.test(v), 'header values are visible ASCII (no CR, LF, NUL or non-ASCII)'),
   )
+  .superRefine((h, ctx) => {
+    // Names are checked here rather than as the record's key schema so the message says why.
+    for (const name of Object.keys(h)) {
+      if (!HEADER_NAME.test(name))
+        ctx.addIssue({ code: 'custom', path: [name], message: 'is not an HTTP header name' });
+      else if (forbiddenHeader(name))
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message:
+            'is set by the service (Host, Content-Length, Connection, Expect, Proxy-* …), not by a request',
+        });
+    }
+  })
   .refine((h) => Object.keys(h).length <= MAX_HEADERS, { message: `at most ${MAX_HEADERS} headers` })
   .refine((h) => Object.entries(h).reduce((n, [k, v]) => n + k.length + v.length, 0) <= MAX_HEADER_BYTES, {
     message: `headers add up to more than ${MAX_HEADER_BYTES} bytes`,
