@@ -7,7 +7,7 @@ import {
 } from '@wcs/errors';
 import { describeAction } from './browser-actions';
 import type { BrowserEngine } from './browser-engine';
-import type { BrowserPool } from './browser-pool';
+import type { BrowserPool, BrowserSlot } from './browser-pool';
 import { pngSize } from './browser-screenshot';
 import { pageOptionsEngine, testContext } from './test-support/page-options-engine';
 import {
@@ -316,40 +316,56 @@ describe('failing actions', () => {
 
   /**
    * Runs `first`, waits for the pool to take its slot back (a spy that calls through: the release
-   * runs after the render returns), then reads localStorage in the next render, which takes the
-   * slot released last when it was kept.
+   * runs after the render returns), then reads localStorage in the next render and says whether
+   * that render got the same slot back.
    */
   async function readAfter(
     first: () => Promise<unknown>,
     key: string,
-  ): Promise<{ broken: boolean; value: unknown }> {
+  ): Promise<{ broken: boolean; value: unknown; sameSlot: boolean }> {
     const pool = (engine as unknown as { pool: BrowserPool }).pool;
     const release = pool.release.bind(pool);
-    let released: { broken: boolean; done: Promise<void> } | undefined;
-    const spy = jest.spyOn(pool, 'release').mockImplementation((slot, broken) => {
+    const acquire = pool.acquire.bind(pool);
+    let released: { slot: BrowserSlot; broken: boolean; done: Promise<void> } | undefined;
+    let next: BrowserSlot | undefined;
+    const onRelease = jest.spyOn(pool, 'release').mockImplementation((slot, broken) => {
       const done = release(slot, broken);
-      released = { broken, done };
+      released = { slot, broken, done };
       return done;
     });
     try {
       await first().catch(() => undefined);
       await released?.done;
     } finally {
-      spy.mockRestore();
+      onRelease.mockRestore();
     }
-    const next = await render('/plain', [
-      { type: 'executeJavascript', script: `return localStorage.getItem('${key}')` },
-    ]);
-    return { broken: released?.broken ?? false, value: next.actions?.javascriptReturns[0]?.value };
+    const onAcquire = jest.spyOn(pool, 'acquire').mockImplementation(async (signal) => {
+      next = await acquire(signal);
+      return next;
+    });
+    try {
+      const out = await render('/plain', [
+        { type: 'executeJavascript', script: `return localStorage.getItem('${key}')` },
+      ]);
+      return {
+        broken: released?.broken ?? false,
+        value: out.actions?.javascriptReturns[0]?.value,
+        sameSlot: next !== undefined && next === released?.slot,
+      };
+    } finally {
+      onAcquire.mockRestore();
+    }
   }
 
-  it('a page a failed action left behind is not served again', async () => {
-    // Control: a kept slot keeps the origin's storage (the pool clears cookies only).
+  it('a kept page starts clean: the previous caller’s site storage is wiped', async () => {
     const kept = await readAfter(
       () => render('/plain', [{ type: 'executeJavascript', script: "localStorage.setItem('kept', 'yes')" }]),
       'kept',
     );
-    expect(kept).toEqual({ broken: false, value: 'yes' });
+    expect(kept).toEqual({ broken: false, value: null, sameSlot: true });
+  });
+
+  it('a page a failed action left behind is not served again', async () => {
     const failed = await readAfter(
       () =>
         render('/click', [
@@ -358,6 +374,6 @@ describe('failing actions', () => {
         ]),
       'failed',
     );
-    expect(failed).toEqual({ broken: true, value: null });
+    expect(failed).toEqual({ broken: true, value: null, sameSlot: false });
   });
 });

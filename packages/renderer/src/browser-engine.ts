@@ -300,6 +300,30 @@ export class BrowserEngine implements Engine {
     const emulation = this.emulations.get(slot);
     if (!emulation) throw new ServiceUnavailableError('Browser page is not set up');
     await emulation.prepare(url, req);
+    // The main frame's latest document: an action may navigate, and the guarded proxy answers a
+    // refused or failed connection with its own error page, which must not pass as the content.
+    let lastDocument: Response | undefined;
+    const onResponse = (r: Response) => {
+      if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) lastDocument = r;
+    };
+    page.on('response', onResponse);
+    try {
+      return await this.load(slot, lease, url, req, ctx, emulation, () => lastDocument);
+    } finally {
+      page.off('response', onResponse);
+    }
+  }
+
+  private async load(
+    slot: BrowserSlot,
+    lease: Lease,
+    url: string,
+    req: RenderRequest,
+    ctx: RenderContext,
+    emulation: PageEmulation,
+    lastDocument: () => Response | undefined,
+  ): Promise<RenderResult> {
+    const { page } = slot;
     const screenshot = (fullPage: boolean) =>
       captureScreenshot(emulation.session, { fullPage, deviceScaleFactor: deviceScaleFactorOf(req) });
     const response = await page.goto(url, { waitUntil: 'load', timeout: remaining(ctx) });
@@ -346,6 +370,15 @@ export class BrowserEngine implements Engine {
       // A click may have navigated (to a refused host, too) or started loading the content.
       if (lease.refused) throw lease.refused;
       await networkIdle(page, ctx);
+      const navigated = lastDocument();
+      const failed =
+        navigated && navigated !== response ? await navigated.headerValue(PROXY_ERROR_HEADER) : null;
+      if (navigated && failed) {
+        throw (
+          (await this.proxyFailure(failed, navigated.url(), ctx.started)) ??
+          new TargetUnreachableError(navigated.url())
+        );
+      }
     }
     if (lease.tooLarge) throw lease.tooLarge;
     const started = Date.now();
@@ -386,6 +419,8 @@ export class BrowserEngine implements Engine {
         return await route.abort('blockedbyclient');
       }
       const url = request.url();
+      // A document of this origin may store data: the pool wipes it before the slot's next caller.
+      if (request.isNavigationRequest() && /^https?:/i.test(url)) slot.origins.add(new URL(url).origin);
       if (!url.startsWith('data:') && !url.startsWith('blob:')) {
         try {
           await checkUrl(url, this.policy);

@@ -53,7 +53,15 @@ export interface BrowserSlot {
   uses: number;
   /** Its renderer died (memory kill, V8 OOM): never reused. */
   crashed: boolean;
+  /**
+   * Origins whose documents (main frame or iframes) loaded since the last release: their storage
+   * (localStorage, sessionStorage, IndexedDB, caches) is wiped before the slot serves another caller.
+   */
+  readonly origins: Set<string>;
 }
+
+/** Everything an origin can keep in a browser (CDP Storage.clearDataForOrigin). */
+const ALL_STORAGE = 'all';
 
 interface Waiter {
   resolve(slot: BrowserSlot): void;
@@ -66,6 +74,7 @@ export class BrowserPool {
   private readonly idle: BrowserSlot[] = [];
   private readonly busy = new Set<BrowserSlot>();
   private creating = 0;
+  private releasing = 0;
   private readonly waiters: Waiter[] = [];
   private closed = false;
   /** Each slot's proxy username (its context authenticates to the guarded proxy with it). */
@@ -93,7 +102,8 @@ export class BrowserPool {
       this.busy.add(ready);
       return ready;
     }
-    if (this.busy.size + this.creating < this.opts.maxPages) {
+    // Slots being released still count: they come back (or are replaced) in a moment.
+    if (this.busy.size + this.creating + this.releasing < this.opts.maxPages) {
       this.creating++;
       try {
         const slot = await this.createSlot();
@@ -140,6 +150,7 @@ export class BrowserPool {
   /** Return a slot; `broken` (or too many uses) closes it and lets a waiter get a fresh one. */
   async release(slot: BrowserSlot, broken: boolean): Promise<void> {
     this.busy.delete(slot);
+    this.releasing++;
     slot.uses++;
     let reusable =
       !broken &&
@@ -151,6 +162,7 @@ export class BrowserPool {
       try {
         // Stop the previous page's scripts/timers and drop its cookies before the next render.
         await slot.page.goto('about:blank', { timeout: 5_000 });
+        await this.clearStorage(slot);
         await slot.context.clearCookies();
         await slot.page.setExtraHTTPHeaders({});
         await this.opts.reset?.(slot);
@@ -159,7 +171,21 @@ export class BrowserPool {
       }
     }
     if (!reusable) await this.destroySlot(slot);
+    this.releasing--;
     this.handOff(reusable ? slot : undefined);
+  }
+
+  /** One caller's site data must never reach the next caller's render of the same site. */
+  private async clearStorage(slot: BrowserSlot): Promise<void> {
+    if (slot.origins.size === 0) return;
+    const cdp = await slot.context.newCDPSession(slot.page);
+    try {
+      for (const origin of slot.origins)
+        await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: ALL_STORAGE });
+      slot.origins.clear();
+    } finally {
+      await cdp.detach().catch(() => undefined);
+    }
   }
 
   async close(): Promise<void> {
@@ -275,7 +301,7 @@ export class BrowserPool {
     try {
       if (!this.opts.skipLockdownScript) await context.addInitScript(LOCKDOWN_SCRIPT);
       const page = await context.newPage();
-      const slot: BrowserSlot = { context, page, uses: 0, crashed: false };
+      const slot: BrowserSlot = { context, page, uses: 0, crashed: false, origins: new Set() };
       if (credentials) {
         this.proxyUsers.set(slot, credentials.username);
         this.liveProxyUsers.add(credentials.username);

@@ -1,6 +1,6 @@
 import type { OutputFormat } from '@wcs/content';
 import type { BatchesRepository } from '@wcs/db';
-import { type ServiceError, toServiceError } from '@wcs/errors';
+import { toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import {
   type Job,
