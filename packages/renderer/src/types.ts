@@ -15,9 +15,9 @@ export interface RenderRequest {
   /** Extra request headers (merged under `request.headers`). */
   headers?: Record<string, string>;
   /**
-   * The caller's per-request options (@wcs/net RequestOptions: headers, cookies, proxy), handed to
-   * the engines unchanged. The browser engine applies headers; it refuses cookies and a proxy
-   * until the page-options issue implements them there.
+   * The caller's per-request options (@wcs/net RequestOptions: headers, cookies, and the upstream
+   * proxy the renderer picked). Both engines apply all three; the browser turns a Cookie header and
+   * `cookies` into cookies of the target's origin.
    */
   request?: RequestOptions;
   /**
