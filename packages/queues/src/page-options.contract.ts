@@ -164,6 +164,17 @@ export const pageOptionFields = {
     .optional(),
 };
 
+/** Features that read a page instead of returning it (extract, monitors): no formats, no cache. */
+export const readPageOptionFields = {
+  headers: pageOptionFields.headers,
+  actions: pageOptionFields.actions,
+  mobile: pageOptionFields.mobile,
+  location: pageOptionFields.location,
+  includeTags: pageOptionFields.includeTags,
+  excludeTags: pageOptionFields.excludeTags,
+  proxy: pageOptionFields.proxy,
+};
+
 /** The non-secret options, as payloads and rows carry them. */
 export const pageOptions = z.strictObject({
   formats: pageOptionFields.formats,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@wcs/errors';
 import { assertPlainSchemaDepth, compilePlainSchema } from '@wcs/llm';
-import { pageOptionFields } from '@wcs/queues';
+import { readPageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
@@ -31,13 +31,7 @@ export const extractBody = z.strictObject({
   timeout: z.number().int().min(5_000).max(300_000).default(EXTRACT_DEFAULT_TIMEOUT_MS),
   /** Page options of the fetch (extensions; README "Page options"). No formats or cache here. */
   waitFor: z.number().int().min(0).max(30_000).default(0),
-  headers: pageOptionFields.headers,
-  actions: pageOptionFields.actions,
-  mobile: pageOptionFields.mobile,
-  location: pageOptionFields.location,
-  includeTags: pageOptionFields.includeTags,
-  excludeTags: pageOptionFields.excludeTags,
-  proxy: pageOptionFields.proxy,
+  ...readPageOptionFields,
 });
 
 /**
@@ -62,13 +56,7 @@ export function extractRoutes(deps: GatewayDeps): Router {
     }
     // Compiled here for the 400 naming the bad path; the worker's compile hits its own cache.
     if (body.schema !== undefined) compilePlainSchema(body.schema);
-    const { options, secrets } = checkPageOptions(body);
-    const shot = body.actions?.findIndex((a) => a.type === 'screenshot') ?? -1;
-    if (shot >= 0) {
-      throw new ValidationError(`actions.${shot}: extract keeps no screenshots; use /v1/scrape for them`, {
-        details: { field: `actions.${shot}` },
-      });
-    }
+    const { options, secrets } = checkPageOptions(body, { keepsNoScreenshots: 'extract' });
     const requestId = randomUUID();
     const result = await runChargedJob(deps, {
       accountId: auth.accountId,

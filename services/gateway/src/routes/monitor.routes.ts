@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { MonitorDetail, MonitorView } from '@wcs/db';
 import { ConflictError, InvalidUrlError, NotFoundError, ValidationError } from '@wcs/errors';
-import { pageOptionFields } from '@wcs/queues';
+import { readPageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
@@ -23,13 +23,7 @@ export const monitorBody = z.strictObject({
   webhookUrl: z.string({ error: 'must be a string' }).optional(),
   /** Page options of every check (extensions; README "Page options"). No formats or cache: a check reads the page. */
   waitFor: z.number().int().min(0).max(30_000).optional(),
-  headers: pageOptionFields.headers,
-  actions: pageOptionFields.actions,
-  mobile: pageOptionFields.mobile,
-  location: pageOptionFields.location,
-  includeTags: pageOptionFields.includeTags,
-  excludeTags: pageOptionFields.excludeTags,
-  proxy: pageOptionFields.proxy,
+  ...readPageOptionFields,
 });
 
 const listQuery = z.object({
@@ -114,13 +108,7 @@ export function monitorRoutes(deps: GatewayDeps): Router {
     await assertFetchableLater(url, policy);
     if (webhookUrl) await assertFetchableLater(webhookUrl, policy);
     const { waitFor, ...fields } = body;
-    const page = checkPageOptions(fields);
-    const shot = body.actions?.findIndex((a) => a.type === 'screenshot') ?? -1;
-    if (shot >= 0) {
-      throw new ValidationError(`actions.${shot}: monitor checks keep no screenshots`, {
-        details: { field: `actions.${shot}` },
-      });
-    }
+    const page = checkPageOptions(fields, { keepsNoScreenshots: 'a monitor' });
     const pageOptions = { ...page.options, ...(waitFor ? { waitFor } : {}) };
     const monitor = await deps.monitors.create({
       accountId: auth.accountId,

@@ -19,7 +19,13 @@ export interface CheckedPageOptions {
  */
 export function checkPageOptions(
   fields: PageOptionFields,
-  o: { prefix?: string; engine?: string | undefined; format?: string | undefined } = {},
+  o: {
+    prefix?: string;
+    engine?: string | undefined;
+    format?: string | undefined;
+    /** A feature that keeps no pictures (extract, monitors): `screenshot` actions are refused, naming it. */
+    keepsNoScreenshots?: string;
+  } = {},
 ): CheckedPageOptions {
   const at = (name: string) => `${o.prefix ?? ''}${name}`;
   for (const name of ['includeTags', 'excludeTags'] as const) {
@@ -42,6 +48,15 @@ export function checkPageOptions(
         },
       );
     }
+  }
+  const shot = o.keepsNoScreenshots ? (fields.actions?.findIndex((a) => a.type === 'screenshot') ?? -1) : -1;
+  if (shot >= 0) {
+    throw new ValidationError(
+      `${at(`actions.${shot}`)}: ${o.keepsNoScreenshots} keeps no screenshots; use /v1/scrape`,
+      {
+        details: { field: at(`actions.${shot}`) },
+      },
+    );
   }
   if (o.format !== undefined && fields.formats !== undefined) {
     throw new ValidationError(`${at('formats')}: give either format or formats, not both`, {
