@@ -88,6 +88,8 @@ describe('BatchesRepository', () => {
       format: 'markdown',
       onlyMainContent: true,
       attempts: 1,
+      pageOptions: null,
+      pageSecrets: null,
     });
     expect((await batches.get(accountId, b.batchId))?.status).toBe('processing');
     expect((await batches.startItem(i0))?.attempts).toBe(2); // redelivery after a crash
@@ -118,6 +120,32 @@ describe('BatchesRepository', () => {
     expect(row.finishedAt).toBeInstanceOf(Date);
     const refunds = await db.prisma.creditLedger.findMany({ where: { accountId, reason: 'batch_refund' } });
     expect(refunds.map((r) => [r.amount, r.reference])).toEqual([[1, i1]]);
+  });
+
+  test('page options reach every item; the secrets are cleared by the statement that ends the batch', async () => {
+    const { accountId } = await accounts.create({ plan: 'free', credits: 2 });
+    const secrets = { headers: { Cookie: 'session=s3cr3t' } };
+    const b = await batches.create({
+      accountId,
+      items: urls(2),
+      format: 'markdown',
+      onlyMainContent: true,
+      pageOptions: { formats: ['links'], mobile: true },
+      pageSecrets: secrets,
+    });
+    const [i0, i1] = b.items.map((i) => i.itemId) as [string, string];
+    const secretsNow = async () =>
+      (await db.prisma.batch.findUniqueOrThrow({ where: { id: b.batchId } })).pageSecrets;
+    expect(await batches.startItem(i0)).toMatchObject({
+      pageOptions: { formats: ['links'], mobile: true },
+      pageSecrets: secrets,
+    });
+    await batches.completeItem(i0, doc);
+    expect(await secretsNow()).toEqual(secrets); // one item left: still needed
+    expect((await batches.startItem(i1))?.pageSecrets).toEqual(secrets);
+    await batches.failItem(i1, { error: 'boom', code: 'TIMEOUT' });
+    expect((await batches.get(accountId, b.batchId))?.status).toBe('done');
+    expect(await secretsNow()).toBeNull();
   });
 
   test('concurrent complete/fail of the same item: exactly one wins', async () => {

@@ -1,5 +1,6 @@
 import * as exported from './index';
 import {
+  ActionFailedError,
   ConflictError,
   ContentProcessingError,
   DnsResolutionError,
@@ -54,6 +55,9 @@ const samples: ServiceError[] = [
   new UnsupportedContentTypeError('image/png is not a page'),
   new TargetTooLargeError('Body exceeds 10485760 bytes'),
   new TimeoutError('Scrape did not finish within 1000 ms; retry'),
+  new ActionFailedError('Action 2 (click "#more") failed: no element matches', {
+    details: { action: 'click', index: 2 },
+  }),
   new ServiceUnavailableError(),
   new ContentProcessingError('https://example.com/page'),
   new InternalError(),
