@@ -35,6 +35,35 @@ export function treeRssKb(pid: number): number {
   return total;
 }
 
+/**
+ * PSS in KiB of a process and its descendants: shared pages (Chromium's processes share most of
+ * theirs) are counted once across the tree instead of once per process as RSS does.
+ */
+export function treePssKb(pid: number): number {
+  const children = new Map<number, number[]>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const ppid = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${d}/status`, 'utf8'))?.[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch {
+      // process went away while we looked
+    }
+  }
+  let total = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop() as number;
+    try {
+      total += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // gone, or not ours to read
+    }
+    stack.push(...(children.get(p) ?? []));
+  }
+  return total;
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const srv = net.createServer().listen(0, '127.0.0.1', () => {

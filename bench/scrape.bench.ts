@@ -21,6 +21,7 @@ import {
   percentile,
   pool,
   startService,
+  treePssKb,
   treeRssKb,
   waitHealthy,
 } from './bench-utils';
@@ -147,22 +148,25 @@ async function main(): Promise<void> {
       if (r.statusCode !== 200 || !b.data?.markdown?.includes(PO_CLICK_TEXT)) actionFailures++;
       else actionsSeen++;
     };
-    const settledRssMb = async () => {
+    const settled = async () => {
       // Chromium frees closed pages' memory asynchronously: take the lowest of a few samples.
-      let low = Number.POSITIVE_INFINITY;
+      let rss = Number.POSITIVE_INFINITY;
+      let pss = Number.POSITIVE_INFINITY;
       for (let k = 0; k < 5; k++) {
         await new Promise((r) => setTimeout(r, 200));
-        if (worker.pid) low = Math.min(low, treeRssKb(worker.pid));
+        if (!worker.pid) continue;
+        rss = Math.min(rss, treeRssKb(worker.pid));
+        pss = Math.min(pss, treePssKb(worker.pid));
       }
-      return low / 1024;
+      return { rss: rss / 1024, pss: pss / 1024 };
     };
     const ids = Array.from({ length: ACTION_SCRAPES }, (_, i) => i);
     const a0 = performance.now();
     await pool(ids.slice(0, 100), 4, actionScrape);
-    const rssAfter100 = await settledRssMb();
+    const after100 = await settled();
     await pool(ids.slice(100), 4, actionScrape);
     const actionSecs = (performance.now() - a0) / 1000;
-    const rssAfterAll = await settledRssMb();
+    const afterAll = await settled();
 
     console.log(`\nScrape benchmark: ${PAGES} pages from a local static site, concurrency ${CONCURRENCY}\n`);
     console.log('| path | pages/s | p50 ms | p95 ms |');
@@ -172,15 +176,17 @@ async function main(): Promise<void> {
       `| batch of 500 URLs (to done) | ${(500 / batchSecs).toFixed(1)} | total ${(batchSecs * 1000).toFixed(0)} ms | ${completed} completed |`,
     );
     console.log(`\nscrape failures: ${failures}`);
-    const growth = ((rssAfterAll - rssAfter100) / rssAfter100) * 100;
+    const pct = (a: number, b: number) => ((b - a) / a) * 100;
+    const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(1)} %`;
+    const growth = pct(after100.pss, afterAll.pss);
     console.log(
       `\nactions + screenshot: ${ACTION_SCRAPES} scrapes (concurrency 4) in ${actionSecs.toFixed(1)} s ` +
         `(${(ACTION_SCRAPES / actionSecs).toFixed(1)}/s), ${actionsSeen} with the revealed text, ${actionFailures} failed`,
     );
     console.log(
-      `scrape worker RSS (incl. Chromium): after 100 ${rssAfter100.toFixed(0)} MB, after ${ACTION_SCRAPES} ` +
-        `${rssAfterAll.toFixed(0)} MB (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} %, target within 20 %: ` +
-        `${Math.abs(growth) <= 20 ? 'met' : 'NOT met'})`,
+      `scrape worker (incl. Chromium), settled: after 100 PSS ${after100.pss.toFixed(0)} MB / RSS ${after100.rss.toFixed(0)} MB; ` +
+        `after ${ACTION_SCRAPES} PSS ${afterAll.pss.toFixed(0)} MB (${signed(growth)}) / RSS ${afterAll.rss.toFixed(0)} MB ` +
+        `(${signed(pct(after100.rss, afterAll.rss))}); growth target ≤ 20 % (PSS): ${growth <= 20 ? 'met' : 'NOT met'}`,
     );
     console.log(
       `peak RSS: gateway ${(peaks.gateway / 1024).toFixed(0)} MB, scrape worker (incl. browser) ${(peaks.worker / 1024).toFixed(0)} MB`,

@@ -29,10 +29,7 @@ const DEFAULT_ACCEPT = '*/*';
 /** Connect budget of a one-request proxy dispatcher (also bounded by the request's timeout). */
 const ONE_SHOT_PROXY_CONNECT_MS = 10_000;
 
-/**
- * What a caller may set per request, passed through as one object from the API to the wire (the
- * page-options issue adds its fields here and nowhere else).
- */
+/** What a caller may set per request, passed through as one object from the API to the wire. */
 export interface RequestOptions {
   /** Extra request headers (framing headers such as host/content-length are ignored). */
   headers?: Record<string, string>;

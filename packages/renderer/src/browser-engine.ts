@@ -1,7 +1,7 @@
 /**
- * Chromium engine (Playwright). Every request a page makes goes through a route handler that blocks
- * images/media/fonts (images and fonts load when the render takes a screenshot) and aborts requests
- * to forbidden hosts; a forbidden main document (or redirect hop) becomes TargetForbiddenError.
+ * Chromium engine (Playwright). Every request a page makes goes through the request guard
+ * (browser-request-guard: resource types, address policy, redirect bound); a forbidden main document
+ * (or redirect hop) becomes TargetForbiddenError.
  * Page options: cookies become browser cookies of the target, `mobile`/`location` are emulated per
  * page (browser-emulation, reset when the slot is released), `actions` run after the load
  * (browser-actions) and `screenshot` is taken after them (browser-screenshot). A render is
@@ -14,31 +14,34 @@
 import {
   ServiceError,
   ServiceUnavailableError,
-  TargetForbiddenError,
   TargetTooLargeError,
   TargetUnreachableError,
-  TooManyRedirectsError,
 } from '@wcs/errors';
 import {
   type AddressPolicy,
   abortReason,
-  checkUrl,
   decodeBody,
   HTML_TYPES,
   isForbiddenAddress,
-  mapNetworkError,
   mimeTypeOf,
   parseTargetUrl,
   SNIFF_WINDOW_BYTES,
 } from '@wcs/net';
-import type { Page, Request, Response, Route } from 'playwright-core';
+import type { Page, Request, Response } from 'playwright-core';
 import { actionsDeadline, afterNavigation, assertActionLimits, runActions } from './browser-actions';
 import { ByteMeter } from './browser-byte-meter';
 import { deviceScaleFactorOf, PageEmulation } from './browser-emulation';
-import { asServiceError, mapBrowserError, renderedTooLarge, tooLargeError } from './browser-errors';
+import {
+  asServiceError,
+  mapBrowserError,
+  proxyFailure,
+  renderedTooLarge,
+  tooLargeError,
+} from './browser-errors';
 import { type ChromiumProcess, MemoryWatchdog } from './browser-memory-watchdog';
 import { BrowserPool, type BrowserSlot } from './browser-pool';
 import { type GuardedProxy, PROXY_ERROR_HEADER, startGuardedProxy } from './browser-proxy';
+import { guardRequest, type Lease } from './browser-request-guard';
 import { captureScreenshot } from './browser-screenshot';
 import { assertSupportedContentType, assertTextBody } from './content-type';
 import type {
@@ -50,8 +53,6 @@ import type {
   RenderResult,
 } from './types';
 
-/** Resource types never needed for text content; blocking them saves most of the bandwidth/CPU. */
-const BLOCKED_RESOURCE_TYPES = new Set(['image', 'media', 'font']);
 /** After load, wait at most this long for the network to go quiet (SPAs fetch their data late). */
 const NETWORK_IDLE_MS = 1_500;
 /** Evaluated in the page (this package has no DOM typings). */
@@ -85,20 +86,6 @@ export interface BrowserEngineOptions {
 export const DEFAULT_RENDERER_MAX_MB = 1024;
 export const PAGE_BYTES_PER_BODY = 4;
 
-interface Lease {
-  /** Why the main document (or one of its redirect hops) was refused. */
-  refused?: ServiceError;
-  /** A byte cap was passed while loading. */
-  tooLarge?: ServiceError;
-  /** Set when the main document's first bytes are binary (the page is stopped at once). */
-  unsupported?: ServiceError;
-  blocked: number;
-  /** The render takes a screenshot: images and fonts load (through the same checks and meter). */
-  loadImages: boolean;
-  /** An action failed: the page is in a state nobody chose, so it is not reused. */
-  actionFailed?: boolean;
-}
-
 export class BrowserEngine implements Engine {
   readonly name = 'browser' as const;
   private readonly pool: BrowserPool;
@@ -125,7 +112,13 @@ export class BrowserEngine implements Engine {
       logger: opts.logger,
       proxyServer: async () => (await this.startProxy()).server,
       setup: async (slot) => {
-        await slot.context.route('**/*', (route, request) => this.onRoute(slot, route, request));
+        await slot.context.route('**/*', (route, request) =>
+          guardRequest(slot, this.leases.get(slot) ?? { blocked: 0, loadImages: false }, route, request, {
+            policy: this.policy,
+            maxRedirects: opts.maxRedirects,
+            logger: opts.logger,
+          }),
+        );
         this.meters.set(slot, await ByteMeter.attach(slot.page));
         this.emulations.set(slot, await PageEmulation.attach(slot.page, opts.userAgent, opts.logger));
       },
@@ -220,7 +213,7 @@ export class BrowserEngine implements Engine {
       }
       // Chromium only says "tunnel failed" for proxied HTTPS; the proxy knows why.
       if (/ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY_CONNECTION_FAILED/.test(String(err))) {
-        const why = await this.proxyFailure(undefined, target, ctx.started);
+        const why = await proxyFailure(this.proxy, undefined, target, ctx.started);
         if (why) throw why;
       }
       throw mapBrowserError(err, target);
@@ -267,28 +260,6 @@ export class BrowserEngine implements Engine {
     return this.proxy;
   }
 
-  /** Turns a proxy refusal/failure into the matching service error. */
-  private async proxyFailure(
-    code: string | undefined,
-    url: string,
-    since: number,
-  ): Promise<ServiceError | undefined> {
-    let failure = code;
-    let host = new URL(url).hostname;
-    if (!failure) {
-      const last = (await this.proxy)?.lastFailureSince(since);
-      if (!last) return undefined;
-      failure = last.code;
-      host = last.host;
-    }
-    if (failure === 'FORBIDDEN') {
-      return new TargetForbiddenError(`Target host ${host} is a private or reserved address`, {
-        details: { host },
-      });
-    }
-    return mapNetworkError(Object.assign(new Error(failure), { code: failure }), host);
-  }
-
   private async visit(
     slot: BrowserSlot,
     lease: Lease,
@@ -332,7 +303,8 @@ export class BrowserEngine implements Engine {
     const proxyError = await response.headerValue(PROXY_ERROR_HEADER);
     if (proxyError)
       throw (
-        (await this.proxyFailure(proxyError, response.url(), ctx.started)) ?? new TargetUnreachableError(url)
+        (await proxyFailure(this.proxy, proxyError, response.url(), ctx.started)) ??
+        new TargetUnreachableError(url)
       );
 
     const rawType = (await response.headerValue('content-type')) ?? undefined;
@@ -375,7 +347,7 @@ export class BrowserEngine implements Engine {
         navigated && navigated !== response ? await navigated.headerValue(PROXY_ERROR_HEADER) : null;
       if (navigated && failed) {
         throw (
-          (await this.proxyFailure(failed, navigated.url(), ctx.started)) ??
+          (await proxyFailure(this.proxy, failed, navigated.url(), ctx.started)) ??
           new TargetUnreachableError(navigated.url())
         );
       }
@@ -408,38 +380,6 @@ export class BrowserEngine implements Engine {
       elapsedMs: Date.now() - ctx.started,
     };
   }
-
-  private async onRoute(slot: BrowserSlot, route: Route, request: Request): Promise<void> {
-    const lease: Lease = this.leases.get(slot) ?? { blocked: 0, loadImages: false };
-    const isMainDocument = request.isNavigationRequest() && request.frame() === slot.page.mainFrame();
-    try {
-      const type = request.resourceType();
-      if (BLOCKED_RESOURCE_TYPES.has(type) && !(lease.loadImages && (type === 'image' || type === 'font'))) {
-        lease.blocked++;
-        return await route.abort('blockedbyclient');
-      }
-      const url = request.url();
-      // A document of this origin may store data: the pool wipes it before the slot's next caller.
-      if (request.isNavigationRequest() && /^https?:/i.test(url)) slot.origins.add(new URL(url).origin);
-      if (!url.startsWith('data:') && !url.startsWith('blob:')) {
-        try {
-          await checkUrl(url, this.policy);
-        } catch (err) {
-          lease.blocked++;
-          if (isMainDocument) lease.refused = asServiceError(err, url);
-          this.opts.logger?.debug({ url, reason: String(err) }, 'browser request refused');
-          return await route.abort('blockedbyclient');
-        }
-      }
-      if (isMainDocument && redirectDepth(request) > this.opts.maxRedirects) {
-        lease.refused = new TooManyRedirectsError(`More than ${this.opts.maxRedirects} redirects`);
-        return await route.abort('blockedbyclient');
-      }
-      await route.continue();
-    } catch {
-      // The page was closed mid-request (abort/timeout); nothing left to route.
-    }
-  }
 }
 
 function remaining(ctx: RenderContext): number {
@@ -450,12 +390,6 @@ function remaining(ctx: RenderContext): number {
 async function networkIdle(page: Page, ctx: RenderContext): Promise<void> {
   const timeout = Math.min(NETWORK_IDLE_MS, remaining(ctx));
   await page.waitForLoadState('networkidle', { timeout }).catch(() => undefined);
-}
-
-function redirectDepth(request: Request): number {
-  let n = 0;
-  for (let r = request.redirectedFrom(); r; r = r.redirectedFrom()) n++;
-  return n;
 }
 
 /** URLs the navigation was redirected to, in order (the last equals the final URL). */

@@ -10,7 +10,9 @@ import {
   TooManyRedirectsError,
   UnsupportedContentTypeError,
 } from '@wcs/errors';
+import { mapNetworkError } from '@wcs/net';
 import type { CapExceeded } from './browser-byte-meter';
+import type { GuardedProxy } from './browser-proxy';
 
 export function renderedTooLarge(maxBodyBytes: number): TargetTooLargeError {
   return new TargetTooLargeError(`Rendered page exceeds the ${maxBodyBytes} byte limit`, {
@@ -53,4 +55,31 @@ export function mapBrowserError(err: unknown, url: string): ServiceError {
   if (net === 'ERR_TOO_MANY_REDIRECTS')
     return new TooManyRedirectsError(`Too many redirects loading ${url}`, o);
   return new TargetUnreachableError(`Browser could not load ${url}: ${net ?? msg.split('\n')[0]}`, o);
+}
+
+/**
+ * A refusal or failure of the guarded proxy as the matching service error: from the code it put on
+ * its error answer, else from the last failure it recorded since `since` (Chromium only says
+ * "tunnel failed" for proxied HTTPS). undefined when the proxy has nothing to say.
+ */
+export async function proxyFailure(
+  proxy: Promise<GuardedProxy> | undefined,
+  code: string | undefined,
+  url: string,
+  since: number,
+): Promise<ServiceError | undefined> {
+  let failure = code;
+  let host = new URL(url).hostname;
+  if (!failure) {
+    const last = (await proxy)?.lastFailureSince(since);
+    if (!last) return undefined;
+    failure = last.code;
+    host = last.host;
+  }
+  if (failure === 'FORBIDDEN') {
+    return new TargetForbiddenError(`Target host ${host} is a private or reserved address`, {
+      details: { host },
+    });
+  }
+  return mapNetworkError(Object.assign(new Error(failure), { code: failure }), host);
 }
