@@ -18,16 +18,15 @@ import {
   UnsupportedContentTypeError,
 } from '@wcs/errors';
 import type { Dispatcher } from 'undici';
-import { type AddressPolicy, bareHost, checkUrl, isForbiddenAddress } from './address-policy';
+import { type AddressPolicy, bareHost, checkUrl } from './address-policy';
 import { mimeTypeOf, REDIRECT_STATUSES } from './http-constants';
 import { abortReason, mapNetworkError } from './network-errors';
-import { createProxyDispatcher, type ProxyDispatchers } from './proxy-dispatcher';
+import { dispatcherFor, type ProxyDispatchers } from './proxy-dispatcher';
+import { discard, settleByAbort } from './request-abort';
 
 export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; WebContentService/0.1)';
 export const DEFAULT_MAX_REDIRECTS = 10;
 const DEFAULT_ACCEPT = '*/*';
-/** Connect budget of a one-request proxy dispatcher (also bounded by the request's timeout). */
-const ONE_SHOT_PROXY_CONNECT_MS = 10_000;
 
 /** What a caller may set per request, passed through as one object from the API to the wire. */
 export interface RequestOptions {
@@ -130,13 +129,6 @@ function flattenHeaders(h: Dispatcher.ResponseData['headers']): Record<string, s
   return out;
 }
 
-/** Destroy a body we stop reading; undici then emits an abort error nobody needs to see. */
-function discard(body: Readable): void {
-  if (body.destroyed) return;
-  body.on('error', () => undefined);
-  body.destroy();
-}
-
 function resolveLocation(location: string, base: URL): string {
   try {
     return new URL(location, base).href;
@@ -230,44 +222,6 @@ function gunzipByMagic(src: Readable): Readable {
   return out;
 }
 
-/**
- * The request, or the abort as soon as it fires: undici only notices an abort once a pending
- * connect ends, and a connect through a stuck proxy may outlast the request's budget.
- */
-function settleByAbort(
-  pending: Promise<Dispatcher.ResponseData>,
-  signal: AbortSignal,
-): Promise<Dispatcher.ResponseData> {
-  if (signal.aborted) {
-    pending.then(
-      (r) => discard(r.body),
-      () => undefined,
-    );
-    return Promise.reject(abortReason(signal));
-  }
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      pending.then(
-        (r) => discard(r.body),
-        () => undefined,
-      );
-      reject(abortReason(signal));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    pending.then(
-      (r) => {
-        signal.removeEventListener('abort', onAbort);
-        if (signal.aborted) discard(r.body);
-        else resolve(r);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
-}
-
 function tooLarge(host: string, max: number): TargetTooLargeError {
   return new TargetTooLargeError(`Response from ${host} exceeds the ${max} byte limit`, {
     details: { maxBodyBytes: max },
@@ -282,19 +236,7 @@ function tooLarge(host: string, max: number): TargetTooLargeError {
  * caller signal's reason.
  */
 export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<OpenedResponse> {
-  const proxyUrl = opts.request?.proxy;
-  let dispatcher = opts.dispatcher;
-  let transient: Dispatcher | undefined;
-  if (proxyUrl) {
-    if (opts.proxies) dispatcher = opts.proxies.get(proxyUrl);
-    else {
-      transient = createProxyDispatcher(proxyUrl, {
-        connectTimeoutMs: Math.min(opts.timeoutMs, ONE_SHOT_PROXY_CONNECT_MS),
-        isForbidden: opts.isForbidden ?? isForbiddenAddress,
-      });
-      dispatcher = transient;
-    }
-  }
+  const { dispatcher, transient } = dispatcherFor(opts.request?.proxy, opts);
   const controller = new AbortController();
   let host = '';
   const timer = setTimeout(

@@ -7,7 +7,7 @@
  * runs over the tunnel, so the proxy sees only host:port for https.
  */
 import { Agent, buildConnector, type Dispatcher } from 'undici';
-import { type AddressPolicy, bareHost } from './address-policy';
+import { type AddressPolicy, bareHost, isForbiddenAddress } from './address-policy';
 import { openCheckedTunnel } from './proxy-tunnel';
 import { type ProxyEndpoint, parseProxyUrl } from './proxy-url';
 
@@ -71,4 +71,31 @@ export class ProxyDispatchers {
     this.byUrl.clear();
     await Promise.all(agents.map((a) => a.destroy().catch(() => undefined)));
   }
+}
+
+/** Connect budget of a one-request proxy dispatcher (also bounded by the request's timeout). */
+const ONE_SHOT_PROXY_CONNECT_MS = 10_000;
+
+/**
+ * The dispatcher a request goes out on: the caller's own without a proxy; with one, the pooled
+ * dispatcher of that proxy, or a one-request dispatcher (`transient`, destroyed by the caller after
+ * the request) that checks targets with the caller's policy or, when none is given,
+ * isForbiddenAddress (the caller's own connect-time policy is not known here).
+ */
+export function dispatcherFor(
+  proxyUrl: string | undefined,
+  opts: {
+    dispatcher: Dispatcher;
+    proxies?: ProxyDispatchers | undefined;
+    isForbidden?: AddressPolicy | undefined;
+    timeoutMs: number;
+  },
+): { dispatcher: Dispatcher; transient?: Dispatcher } {
+  if (!proxyUrl) return { dispatcher: opts.dispatcher };
+  if (opts.proxies) return { dispatcher: opts.proxies.get(proxyUrl) };
+  const transient = createProxyDispatcher(proxyUrl, {
+    connectTimeoutMs: Math.min(opts.timeoutMs, ONE_SHOT_PROXY_CONNECT_MS),
+    isForbidden: opts.isForbidden ?? isForbiddenAddress,
+  });
+  return { dispatcher: transient, transient };
 }
