@@ -1,5 +1,5 @@
 import { deflateRawSync, gzipSync } from 'node:zlib';
-import { binarySignature, sniffBinary, sniffContent } from './content-sniff';
+import { binarySignature, mayBeDocument, sniffBinary, sniffContent, sniffDocument } from './content-sniff';
 
 const PNG = Buffer.from([
   0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52,
@@ -104,5 +104,70 @@ describe('sniffContent', () => {
     expect(sniffContent(Buffer.from('{"a":1}'), '').mime).toBe('application/json');
     expect(sniffContent(Buffer.from('just words\n'), undefined).mime).toBe('text/plain');
     expect(sniffContent(Buffer.alloc(0), undefined)).toEqual({ mime: 'text/plain', binary: false });
+  });
+});
+
+describe('sniffDocument', () => {
+  const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+  /** A ZIP local file header naming `name` (sizes zero, as with a data descriptor), then `data`. */
+  const zipEntry = (name: string, data = Buffer.alloc(0)): Buffer => {
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(Buffer.byteLength(name), 26);
+    return Buffer.concat([header, Buffer.from(name), data]);
+  };
+  const docx = Buffer.concat([
+    zipEntry('[Content_Types].xml', deflateRawSync(Buffer.from('<Types/>'.repeat(40)))),
+    zipEntry('_rels/.rels', randomBytes(300)),
+    zipEntry('word/document.xml'),
+  ]);
+  const xlsx = Buffer.concat([zipEntry('[Content_Types].xml'), zipEntry('xl/workbook.xml')]);
+
+  it.each([
+    ['a PDF declared as PDF', PDF, 'application/pdf', 'pdf'],
+    ['a PDF served as octet-stream', PDF, 'application/octet-stream', 'pdf'],
+    ['a PDF without a type', PDF, undefined, 'pdf'],
+    ['a PDF served as text/html', PDF, 'text/html', 'pdf'],
+    [
+      'a PDF after leading junk, declared binary',
+      Buffer.concat([randomBytes(200), PDF]),
+      'application/pdf',
+      'pdf',
+    ],
+    ['a DOCX found by its word/ entry, untyped', docx, undefined, 'docx'],
+    ['a DOCX served as application/zip', docx, 'application/zip', 'docx'],
+    ['a ZIP declared as DOCX', xlsx, `${DOCX_TYPE}; charset=binary`, 'docx'],
+    ['an XLSX served as octet-stream', xlsx, 'application/octet-stream', undefined],
+    ['a plain ZIP', ZIP.subarray(0, 8), 'application/zip', undefined],
+    [
+      'an HTML page quoting %PDF-',
+      Buffer.from('<html><body>Files start with %PDF-1.7</body>'),
+      'text/html',
+      undefined,
+    ],
+    ['an HTML page quoting %PDF-, untyped', Buffer.from('<p>%PDF-1.7 header</p>'), undefined, undefined],
+    [
+      'an HTML error page declared as PDF',
+      Buffer.from('<html>Not found</html>'),
+      'application/pdf',
+      undefined,
+    ],
+    ['a PNG', PNG, 'image/png', undefined],
+    ['nothing', Buffer.alloc(0), 'application/pdf', undefined],
+  ])('%s', (_name, head, type, kind) => {
+    expect(sniffDocument(head, type)).toBe(kind);
+  });
+
+  it('does not look for %PDF- past the first KiB', () => {
+    expect(
+      sniffDocument(Buffer.concat([randomBytes(1100), PDF]), 'application/octet-stream'),
+    ).toBeUndefined();
+  });
+
+  it('knows which declared types may hide a document', () => {
+    for (const t of ['', 'application/pdf', DOCX_TYPE, 'application/octet-stream', 'application/zip'])
+      expect(mayBeDocument(t)).toBe(true);
+    for (const t of ['image/png', 'video/mp4', 'application/x-msdownload', 'text/html'])
+      expect(mayBeDocument(t)).toBe(false);
   });
 });

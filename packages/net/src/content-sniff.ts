@@ -153,3 +153,88 @@ export function sniffContent(bytes: Uint8Array, contentType: string | undefined)
     return { mime: 'application/octet-stream', binary: true, reason: 'binary-bytes' };
   return { mime: declared || guessTextType(bytes), binary: false };
 }
+
+/** The documents the service converts (PDF, Word OOXML); everything else binary stays 415. */
+export type DocumentKind = 'pdf' | 'docx';
+
+export const PDF_MEDIA_TYPE = 'application/pdf';
+export const DOCX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+/**
+ * Declared types a document may hide behind (download buttons, misconfigured servers): the bytes
+ * decide. Any other non-text declared type (image/png, application/x-msdownload) is refused unread.
+ */
+const GENERIC_BINARY_TYPES: ReadonlySet<string> = new Set([
+  'application/octet-stream',
+  'binary/octet-stream',
+  'application/binary',
+  'application/download',
+  'application/force-download',
+  'application/x-download',
+  'application/x-pdf',
+  'application/acrobat',
+  'application/zip',
+  'application/x-zip-compressed',
+]);
+
+/** True when a response declared as `mime` may still be a document (read its head and sniff). */
+export function mayBeDocument(mime: string): boolean {
+  return mime === '' || mime === PDF_MEDIA_TYPE || mime === DOCX_MEDIA_TYPE || GENERIC_BINARY_TYPES.has(mime);
+}
+
+/** How far a ZIP's head is read to find a `word/` entry (Word writes it within the first entries). */
+export const DOCUMENT_SNIFF_BYTES = 64 * 1024;
+
+const PDF_MAGIC = ascii('%PDF-');
+const ZIP_LOCAL_HEADER = [0x50, 0x4b, 0x03, 0x04];
+
+function indexOfBytes(hay: Uint8Array, needle: readonly number[], end: number): number {
+  const last = Math.min(hay.length, end) - needle.length;
+  outer: for (let i = 0; i <= last; i++) {
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/**
+ * True when a local file header in `head` names an entry under `word/` (a WordprocessingML
+ * package). Every `PK\x03\x04` is checked, not only a walk of the headers: entries written with a
+ * data descriptor carry no size in their header, so the next one cannot be found by arithmetic.
+ */
+function zipHasWordEntry(head: Uint8Array): boolean {
+  for (let i = 0; i + 30 <= head.length; i++) {
+    if (head[i] !== 0x50 || head[i + 1] !== 0x4b || head[i + 2] !== 0x03 || head[i + 3] !== 0x04) continue;
+    const nameLength = head[i + 26]! | (head[i + 27]! << 8);
+    const start = i + 30;
+    if (nameLength === 0 || start + nameLength > head.length) continue;
+    const name = Buffer.from(head.buffer, head.byteOffset + start, nameLength).toString('latin1');
+    if (name.startsWith('word/')) return true;
+  }
+  return false;
+}
+
+/**
+ * Which document `head` (the first bytes of a body: ≥ SNIFF_WINDOW_BYTES, or up to
+ * DOCUMENT_SNIFF_BYTES for a ZIP, or the whole body if shorter) is, given its raw Content-Type.
+ * PDF: `%PDF-` at the start, or anywhere in the first KiB (the PDF spec allows leading junk) when
+ * the declared type is PDF or a generic binary one — a text or untyped body only at the start, so
+ * an HTML page quoting "%PDF-" stays HTML. DOCX: a ZIP declared as DOCX, or a ZIP with a `word/`
+ * entry in its head (an XLSX, a JAR or a plain ZIP is not a document). The bytes always have to
+ * agree: an HTML error page served as application/pdf is not a PDF.
+ */
+export function sniffDocument(head: Uint8Array, contentType: string | undefined): DocumentKind | undefined {
+  const declared = mimeTypeOf(contentType);
+  const looseType = declared === PDF_MEDIA_TYPE || GENERIC_BINARY_TYPES.has(declared);
+  const pdfAt = indexOfBytes(head, PDF_MAGIC, looseType ? SNIFF_WINDOW_BYTES : PDF_MAGIC.length);
+  if (pdfAt >= 0) return 'pdf';
+  if (indexOfBytes(head, ZIP_LOCAL_HEADER, 4) === 0) {
+    if (declared === DOCX_MEDIA_TYPE || zipHasWordEntry(head)) return 'docx';
+  }
+  return undefined;
+}
+
+/** The media type a sniffed document is returned as (RenderResult.contentType). */
+export function documentMediaType(kind: DocumentKind): string {
+  return kind === 'pdf' ? PDF_MEDIA_TYPE : DOCX_MEDIA_TYPE;
+}

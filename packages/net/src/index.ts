@@ -13,11 +13,18 @@ export {
 export { type DecodedBody, decodeBody } from './charset';
 export {
   binarySignature,
+  DOCUMENT_SNIFF_BYTES,
+  DOCX_MEDIA_TYPE,
+  type DocumentKind,
+  documentMediaType,
   isBinaryDataByte,
+  mayBeDocument,
+  PDF_MEDIA_TYPE,
   SNIFF_WINDOW_BYTES,
   type SniffedContent,
   sniffBinary,
   sniffContent,
+  sniffDocument,
 } from './content-sniff';
 export {
   BLOCK_STATUSES,
