@@ -166,9 +166,12 @@ export class BlockRenderer {
         append(out, t ?? this.blocks(el));
         return;
       }
-      case 'hr':
-        if (md) out.push('---');
+      case 'hr': {
+        // <hr data-page="N"> marks where page N of a converted PDF starts (@wcs/documents).
+        const page = el.attribs['data-page'];
+        if (md) out.push(page !== undefined && /^\d{1,6}$/.test(page) ? `<!-- page ${page} -->` : '---');
         return;
+      }
       case 'br':
         return;
       default:

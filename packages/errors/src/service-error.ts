@@ -226,6 +226,16 @@ export class ContentProcessingError extends ServiceError {
     });
   }
 }
+/** Why a document (PDF, DOCX) could not be read: damaged, password-protected, or cut short. */
+export type DocumentUnreadableReason = 'corrupt' | 'encrypted' | 'truncated';
+
+/** A PDF or Word file that cannot be read: a property of the file, so retrying does not help. */
+export class DocumentUnreadableError extends ServiceError {
+  static readonly code = 'DOCUMENT_UNREADABLE';
+  constructor(reason: DocumentUnreadableReason, message: string, o: Opts = {}) {
+    super(DocumentUnreadableError.code, 422, message, { ...o, details: { reason, ...o.details } });
+  }
+}
 export class InternalError extends ServiceError {
   static readonly code = 'INTERNAL';
   constructor(message = 'Internal error', o: Opts = {}) {

@@ -4,6 +4,7 @@ import {
   ConflictError,
   ContentProcessingError,
   DnsResolutionError,
+  DocumentUnreadableError,
   ExtractionFailedError,
   ForbiddenError,
   InsufficientCreditsError,
@@ -35,6 +36,7 @@ import { decodeError, ERROR_KINDS, encodeError, toServiceError } from './wire';
 /** One instance of every kind, with non-default messages and details where the kind allows them. */
 const samples: ServiceError[] = [
   new InvalidJsonError(),
+  new DocumentUnreadableError('encrypted', 'The PDF is password-protected'),
   new ValidationError('url: required', { details: { unrecognized: ['onlyMaincontent'] } }),
   new InvalidUrlError('Not a URL: "ht tp://x"'),
   new UnauthorizedError(),

@@ -1,4 +1,5 @@
 export * from './crawl-fixture-pages';
+export * from './document-fixtures';
 export * from './fake-anthropic';
 export * from './fake-openai';
 export * from './fixture-site';

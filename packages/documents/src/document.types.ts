@@ -1,0 +1,29 @@
+/** What a document conversion produces. */
+
+export type DocumentKind = 'pdf' | 'docx';
+
+export interface DocumentMetadata {
+  title: string | null;
+  author: string | null;
+  /** Pages in the file (PDF); null when the format has no fixed pages (DOCX). */
+  pages: number | null;
+  /** When the document was created, ISO time; null when it does not say. */
+  createdAt: string | null;
+}
+
+export interface ConvertedDocument {
+  /** HTML for @wcs/content; PDF page starts are `<hr data-page="N">`. */
+  html: string;
+  metadata: DocumentMetadata;
+  /** The page cap cut the document, or the PDF has no text layer (`NO_TEXT_LAYER`). */
+  warning?: string;
+}
+
+export interface ConvertOptions {
+  bytes: Uint8Array;
+  kind: DocumentKind;
+  /** Drop running headers/footers and page numbers (PDF). */
+  onlyMainContent: boolean;
+  /** Pages read at most (PDF); default 500. */
+  maxPages?: number;
+}

@@ -1,0 +1,4 @@
+export { convertDocument, DEFAULT_MAX_PAGES } from './convert-document';
+export type { ConvertedDocument, ConvertOptions, DocumentKind, DocumentMetadata } from './document.types';
+export { DOCX_MEDIA_TYPE, PDF_MEDIA_TYPE, sniffDocumentKind } from './document-kind';
+export { NO_TEXT_LAYER, pdfDate } from './pdf.converter';
