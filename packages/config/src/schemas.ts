@@ -76,6 +76,8 @@ export const renderEnv = z.object({
   FETCH_TIMEOUT_MS: int(15_000, 100),
   FETCH_CONNECT_TIMEOUT_MS: int(5_000, 100),
   MAX_BODY_BYTES: int(10 * 1024 * 1024, 1024),
+  /** Cap on a PDF/DOCX download (documents are bigger than pages); MAX_BODY_BYTES stays for text. */
+  MAX_DOCUMENT_BYTES: int(50 * 1024 * 1024, 1024),
   MAX_REDIRECTS: int(10, 0),
   BROWSER_EXECUTABLE: z.string().default('/usr/bin/chromium'),
   BROWSER_MAX_PAGES: int(4, 1),

@@ -110,7 +110,7 @@ describe('sniffContent', () => {
 describe('sniffDocument', () => {
   const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
   /** A ZIP local file header naming `name` (sizes zero, as with a data descriptor), then `data`. */
-  const zipEntry = (name: string, data = Buffer.alloc(0)): Buffer => {
+  const zipEntry = (name: string, data: Uint8Array = Buffer.alloc(0)): Buffer => {
     const header = Buffer.alloc(30);
     header.writeUInt32LE(0x04034b50, 0);
     header.writeUInt16LE(Buffer.byteLength(name), 26);

@@ -279,7 +279,7 @@ describe('fetch engine: content decided by the bytes', () => {
     await new Promise((r) => server.close(r));
   });
 
-  it.each(['/png-as-html', '/pdf-as-html', '/zip-as-text', '/random-as-html', '/random-untyped'])(
+  it.each(['/png-as-html', '/zip-as-text', '/random-as-html', '/random-untyped'])(
     '%s is 415 UNSUPPORTED_CONTENT_TYPE',
     async (path) => {
       const err = await renderer.render({ url: `${base}${path}`, engine: 'fetch' }).catch((e: unknown) => e);
@@ -287,6 +287,12 @@ describe('fetch engine: content decided by the bytes', () => {
       expect((err as UnsupportedContentTypeError).status).toBe(415);
     },
   );
+
+  it('a PDF served as HTML is a document (renderer-documents.test.ts has the rest)', async () => {
+    const res = await renderer.render({ url: `${base}/pdf-as-html`, engine: 'fetch' });
+    expect(res).toMatchObject({ contentType: 'application/pdf', body: '', documentKind: 'pdf' });
+    expect(res.bytes?.equals(PDF)).toBe(true);
+  });
 
   it('names the detected type next to the declared one', async () => {
     const err = await renderer

@@ -2,19 +2,27 @@
  * Plain HTTP engine: one `openUrl` from @wcs/net (address policy on every hop and at connect time,
  * redirects, decompression, typed errors), then the renderer's own rules: refuse non-text types
  * before reading and binary bytes after the first KiB (415 either way), cap the body after
- * decompression, decode the charset. `request.proxy` (chosen by the renderer) sends it through
+ * decompression, decode the charset. A document (PDF, DOCX: sniffDocument, by type and bytes) is
+ * the exception: read whole as bytes under its own cap (maxDocumentBytes) and returned undecoded. `request.proxy` (chosen by the renderer) sends it through
  * that upstream proxy; `mobile` and `location` set the user agent and Accept-Language.
  */
+import { ServiceError, TargetTooLargeError } from '@wcs/errors';
 import {
   type AddressPolicy,
   createGuardedAgent,
   type Dispatcher,
+  DOCUMENT_SNIFF_BYTES,
+  type DocumentKind,
   decodeBody,
+  documentMediaType,
   isForbiddenAddress,
+  mayBeDocument,
+  type OpenedResponse,
   openUrl,
   ProxyDispatchers,
-  readBody,
   redactProxyUrl,
+  SNIFF_WINDOW_BYTES,
+  sniffDocument,
 } from '@wcs/net';
 import { assertSupportedContentType, assertTextBody } from './content-type';
 import { MOBILE_USER_AGENT, resolveLocation } from './emulation';
@@ -24,6 +32,8 @@ export interface FetchEngineOptions {
   allowPrivateTargets: boolean;
   connectTimeoutMs: number;
   maxBodyBytes: number;
+  /** Cap on a document (PDF/DOCX) instead of maxBodyBytes; default DEFAULT_MAX_DOCUMENT_BYTES. */
+  maxDocumentBytes?: number;
   maxRedirects: number;
   userAgent: string;
   logger?: RendererLogger;
@@ -32,6 +42,21 @@ export interface FetchEngineOptions {
 }
 
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
+
+/** MAX_DOCUMENT_BYTES' default: 50 MB. */
+export const DEFAULT_MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
+
+function tooLarge(url: string, max: number, kind: DocumentKind | undefined): TargetTooLargeError {
+  const host = new URL(url).host;
+  if (!kind)
+    return new TargetTooLargeError(`Response from ${host} exceeds the ${max} byte limit`, {
+      details: { maxBodyBytes: max },
+    });
+  return new TargetTooLargeError(
+    `The ${kind === 'pdf' ? 'PDF' : 'Word'} document from ${host} exceeds the ${max} byte document limit (MAX_DOCUMENT_BYTES)`,
+    { details: { maxDocumentBytes: max, documentKind: kind } },
+  );
+}
 
 export class FetchEngine implements Engine {
   readonly name = 'fetch' as const;
@@ -70,12 +95,13 @@ export class FetchEngine implements Engine {
       timeoutMs: Math.max(1, ctx.deadline - Date.now()),
       signal: ctx.signal,
       maxRedirects: this.opts.maxRedirects,
-      maxBytes: this.opts.maxBodyBytes,
+      // No cap up front: readCapped checks Content-Length against the right cap once the head
+      // tells document or text (one KiB read, so a too-big PDF is named as one).
     });
     if (res.redirects.length > 0)
       this.opts.logger?.debug({ from: req.url, to: res.url, hops: res.redirects.length }, 'redirected');
-    // Refuse binary types before downloading them.
-    if (res.mime) {
+    // Refuse binary types before downloading them (unless a document may hide behind the type).
+    if (res.mime && !mayBeDocument(res.mime)) {
       try {
         assertSupportedContentType(res.mime);
       } catch (err) {
@@ -83,25 +109,82 @@ export class FetchEngine implements Engine {
         throw err;
       }
     }
-    // …and binary bytes whatever the header says, from the first KiB, before reading the rest.
-    let mime = res.mime;
-    const bytes = await readBody(res, {
-      maxBytes: this.opts.maxBodyBytes,
-      onHead: (head) => {
-        mime = assertTextBody(head, res.contentType || undefined);
-      },
-    });
-    return {
+    const body = await this.readCapped(res);
+    const common = {
       requestedUrl: req.url,
       finalUrl: res.url,
       statusCode: res.statusCode,
-      contentType: mime,
-      body: decodeBody(bytes, res.contentType || undefined).text,
-      engine: 'fetch',
+      engine: 'fetch' as const,
       headers: res.headers,
       redirects: res.redirects,
       elapsedMs: Date.now() - ctx.started,
     };
+    if (body.kind)
+      return {
+        ...common,
+        contentType: documentMediaType(body.kind),
+        body: '',
+        bytes: body.bytes,
+        documentKind: body.kind,
+      };
+    return {
+      ...common,
+      contentType: body.mime,
+      body: decodeBody(body.bytes, res.contentType || undefined).text,
+    };
+  }
+
+  /**
+   * The decoded body, its cap chosen by its head: the first KiB (more for a ZIP, whose `word/`
+   * entry may come later) says document or text before the rest is read, and refuses binary
+   * bytes (415) unread. A document may grow to maxDocumentBytes, text to maxBodyBytes; a declared
+   * Content-Length over the cap is refused without reading on. The whole read stays inside the
+   * request's time budget (openUrl's timeout covers the body).
+   */
+  private async readCapped(
+    res: OpenedResponse,
+  ): Promise<{ bytes: Buffer; kind?: DocumentKind; mime: string }> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let decided: { kind?: DocumentKind; mime: string; max: number } | undefined;
+    const declaredLength = Number(res.headers['content-length']);
+    const decide = () => {
+      const head = Buffer.concat(chunks, size);
+      const kind = sniffDocument(head, res.contentType || undefined);
+      const max = kind ? (this.opts.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES) : this.opts.maxBodyBytes;
+      decided = kind
+        ? { kind, mime: documentMediaType(kind), max }
+        : { mime: assertTextBody(head, res.contentType || undefined), max };
+      // Content-Length is of the encoded body; past the cap it is too large either way.
+      if (Number.isFinite(declaredLength) && declaredLength > max && !res.headers['content-encoding'])
+        throw tooLarge(res.url, max, kind);
+    };
+    // A ZIP that is not yet known as a DOCX is read further before deciding (its word/ entry tells).
+    const headComplete = (head: Buffer) =>
+      size >= DOCUMENT_SNIFF_BYTES ||
+      head[0] !== 0x50 ||
+      head[1] !== 0x4b ||
+      sniffDocument(head, res.contentType || undefined) !== undefined;
+    try {
+      for await (const chunk of res.body) {
+        const buf = chunk as Buffer;
+        chunks.push(buf);
+        size += buf.length;
+        if (!decided) {
+          if (size < SNIFF_WINDOW_BYTES || !headComplete(Buffer.concat(chunks, size))) continue;
+          decide();
+        }
+        if (decided && size > decided.max) throw tooLarge(res.url, decided.max, decided.kind);
+      }
+      if (!decided) decide();
+    } catch (err) {
+      if (err instanceof ServiceError) throw err;
+      throw res.mapBodyError(err);
+    } finally {
+      res.close();
+    }
+    const { kind, mime } = decided as NonNullable<typeof decided>;
+    return { bytes: Buffer.concat(chunks, size), mime, ...(kind ? { kind } : {}) };
   }
 
   async close(): Promise<void> {

@@ -10,6 +10,8 @@ export interface RenderSettings {
   FETCH_TIMEOUT_MS: number;
   FETCH_CONNECT_TIMEOUT_MS: number;
   MAX_BODY_BYTES: number;
+  /** Cap on a PDF/DOCX download; absent = the renderer's default (50 MB). */
+  MAX_DOCUMENT_BYTES?: number;
   MAX_REDIRECTS: number;
   USER_AGENT: string;
   BROWSER_ENABLED: boolean;
@@ -28,6 +30,7 @@ export function createRendererFromEnv(env: RenderSettings, logger?: RendererLogg
     fetchTimeoutMs: env.FETCH_TIMEOUT_MS,
     connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
     maxBodyBytes: env.MAX_BODY_BYTES,
+    ...(env.MAX_DOCUMENT_BYTES ? { maxDocumentBytes: env.MAX_DOCUMENT_BYTES } : {}),
     maxRedirects: env.MAX_REDIRECTS,
     userAgent: env.USER_AGENT,
     ...(env.PROXY_URLS && env.PROXY_URLS.length > 0 ? { proxies: env.PROXY_URLS } : {}),

@@ -3,10 +3,12 @@
  * HTML needs JavaScript or the request asks for it), owns the total time budget and abort wiring.
  */
 import {
+  ActionFailedError,
   ServiceUnavailableError,
   TargetForbiddenError,
   TargetTooLargeError,
   TimeoutError,
+  UnsupportedContentTypeError,
   ValidationError,
 } from '@wcs/errors';
 import { abortReason, HTML_TYPES } from '@wcs/net';
@@ -53,6 +55,51 @@ export function createRenderer(opts: RendererOptions): Renderer {
     return { ...req, request: { ...req.request, proxy } };
   };
 
+  /**
+   * The browser, unless the URL answers with a document: Chromium refuses a non-HTML main response
+   * (415, a download), may pass a big document's byte cap first, and shows an untyped PDF in its
+   * viewer; in those cases the fetch engine reads the URL once more (inside the same budget), and
+   * a document comes back as its bytes, anything else keeps the browser's outcome. On a document,
+   * `actions` are refused (422 ACTION_FAILED: there is no page to click or type in, and their
+   * outputs cannot be produced) while `screenshot` is ignored (the result simply has none), so a
+   * crawl asking for screenshots still converts the PDFs it meets.
+   */
+  const browserOrDocument = async (req: RenderRequest, ctx: RenderContext): Promise<RenderResult> => {
+    const asDocument = async (): Promise<RenderResult | undefined> => {
+      let fetched: RenderResult;
+      try {
+        fetched = await run(fetchEngine, { ...req, actions: undefined, screenshot: undefined }, ctx);
+      } catch (err) {
+        // A document too big for MAX_DOCUMENT_BYTES says so; other failures keep the browser's error.
+        if (err instanceof TargetTooLargeError && err.details?.documentKind) throw err;
+        return undefined;
+      }
+      if (!fetched.bytes) return undefined;
+      if ((req.actions?.length ?? 0) > 0)
+        throw new ActionFailedError(
+          `Actions cannot run on a document: ${req.url} is ${fetched.contentType}, not a web page`,
+          { details: { action: req.actions?.[0]?.type ?? 'unknown', index: 0 } },
+        );
+      if (req.screenshot) opts.logger?.debug({ url: req.url }, 'screenshot ignored: the URL is a document');
+      return fetched;
+    };
+    let rendered: RenderResult;
+    try {
+      rendered = await run(browser(), req, ctx);
+    } catch (err) {
+      if (
+        ctx.signal.aborted ||
+        !(err instanceof UnsupportedContentTypeError || err instanceof TargetTooLargeError)
+      )
+        throw err;
+      const document = await asDocument();
+      if (document) return document;
+      throw err;
+    }
+    if (rendered.headers['content-type']) return rendered;
+    return (await asDocument()) ?? rendered;
+  };
+
   const renderWithin = async (asked: RenderRequest, ctx: RenderContext): Promise<RenderResult> => {
     const req = pickProxy(asked);
     const mode = req.engine ?? 'auto';
@@ -65,12 +112,14 @@ export function createRenderer(opts: RendererOptions): Renderer {
       throw new ValidationError('Actions and screenshots need the browser: engine "fetch" cannot run them');
     const wantsBrowser = mode === 'browser' || needsBrowser || (mode === 'auto' && (req.waitForMs ?? 0) > 0);
     if (wantsBrowser) {
-      if (opts.browser.enabled) return run(browser(), req, ctx);
+      if (opts.browser.enabled) return browserOrDocument(req, ctx);
       if (mode === 'browser')
         throw new ServiceUnavailableError('Browser rendering is disabled on this server');
       opts.logger?.warn({ url: req.url }, 'waitForMs ignored: browser disabled, using fetch');
     }
     const fetched = await run(fetchEngine, req, ctx);
+    // A document never goes through Chromium: its bytes are the result.
+    if (fetched.bytes) return fetched;
     if (mode !== 'auto' || !opts.browser.enabled) return fetched;
     if (!HTML_TYPES.has(fetched.contentType) || !needsJavaScript(fetched.body)) return fetched;
 

@@ -1,5 +1,5 @@
 /** Public types of @wcs/renderer plus the internal Engine contract (Crawlee-style). */
-import type { Dispatcher, RequestOptions } from '@wcs/net';
+import type { Dispatcher, DocumentKind, RequestOptions } from '@wcs/net';
 
 export type EngineName = 'fetch' | 'browser';
 
@@ -64,10 +64,17 @@ export interface RenderResult {
   requestedUrl: string;
   finalUrl: string;
   statusCode: number;
-  /** Mime type only, lowercased, e.g. 'text/html'. */
+  /** Mime type only, lowercased, e.g. 'text/html'; a document's own type (application/pdf, …). */
   contentType: string;
-  /** Decoded text. */
+  /** Decoded text; '' for a document (its bytes are in `bytes`). */
   body: string;
+  /**
+   * The raw bytes of a document (PDF or DOCX, told by sniffDocument of @wcs/net), set only for
+   * documents: they are converted by the content step, never decoded as text or rendered.
+   */
+  bytes?: Buffer;
+  /** Which document `bytes` holds. */
+  documentKind?: DocumentKind;
   engine: EngineName;
   headers: Record<string, string>;
   /** Every redirect target in order (the last one equals finalUrl); empty when not redirected. */
@@ -89,6 +96,8 @@ export interface RendererOptions {
   fetchTimeoutMs: number;
   connectTimeoutMs: number;
   maxBodyBytes: number;
+  /** Cap on a document (PDF/DOCX) download instead of maxBodyBytes; default 50 MB. */
+  maxDocumentBytes?: number;
   maxRedirects: number;
   userAgent: string;
   /** Upstream proxies (http://, https://, socks5://, with credentials), rotated per request; empty = direct. */
@@ -130,4 +139,4 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-export type { Dispatcher };
+export type { Dispatcher, DocumentKind };
