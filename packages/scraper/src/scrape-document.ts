@@ -82,7 +82,8 @@ export async function fetchPage(
     });
   }
   if (page.statusCode >= 400) throw new TargetHttpError(page.statusCode);
-  if (!req.cache || !key) return page;
+  // The cache keeps text bodies: a document (bytes, up to MAX_DOCUMENT_BYTES) is never stored.
+  if (!req.cache || !key || page.bytes) return page;
   const fetchedAt = new Date();
   // Best effort: a cache that cannot store must not fail a page that was fetched fine.
   await req.cache.put(key, toCached(req.url, page, fetchedAt)).catch(() => undefined);
@@ -185,6 +186,8 @@ export async function documentFromPage(
       ...(options?.formats ? { formats: options.formats } : {}),
       ...(options?.includeTags ? { includeTags: options.includeTags } : {}),
       ...(options?.excludeTags ? { excludeTags: options.excludeTags } : {}),
+      // A document (PDF/DOCX) is converted from its bytes, not from `body`.
+      ...(page.bytes && page.documentKind ? { bytes: page.bytes, documentKind: page.documentKind } : {}),
     },
     req.signal,
     req.budgetMs,
