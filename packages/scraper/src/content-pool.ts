@@ -77,11 +77,12 @@ export class ContentPool {
    * Convert one page. Rejects with TimeoutError past the budget, TargetTooLargeError when the
    * page needs more than the thread's heap, the caller signal's reason when it aborts, and
    * ContentProcessingError (or the task's own typed error) otherwise. The budget counts from
-   * here: a page waiting for a free thread spends it too.
+   * here: a page waiting for a free thread spends it too. A document's `task.bytes` are moved to
+   * the thread when they fill their buffer alone: the caller must not use them afterwards.
    */
   async run(task: ContentTask, signal?: AbortSignal, budgetMs?: number): Promise<ConvertedPage> {
     signal?.throwIfAborted();
-    if (this.options.threads === 0) return settle(runContentTask(task));
+    if (this.options.threads === 0) return settle(await runContentTask(task));
     // A caller with less time left than the pool's budget (a job near its deadline) passes it.
     const budget = Math.max(1, Math.min(this.options.taskTimeoutMs, budgetMs ?? Number.POSITIVE_INFINITY));
     const ac = new AbortController();
@@ -98,7 +99,8 @@ export class ContentPool {
     signal?.addEventListener('abort', onAbort, { once: true });
     let out: ContentTaskResult;
     try {
-      out = await this.pool().run(task, { signal: ac.signal });
+      const transfer = transferable(task);
+      out = await this.pool().run(transfer.task, { signal: ac.signal, transferList: transfer.list });
     } catch (err) {
       if (ac.signal.aborted) throw ac.signal.reason;
       if (isOutOfMemory(err)) {
@@ -120,6 +122,21 @@ export class ContentPool {
     this.piscina = undefined;
     await p?.destroy();
   }
+}
+
+/**
+ * A document's bytes go to the thread by transfer, not by copy. Only a buffer the bytes fill
+ * alone is moved (a pooled or sliced Buffer shares its ArrayBuffer with others): the caller's
+ * `task.bytes` is then detached, which is why `run` says it takes them. Otherwise they are
+ * copied once into a buffer of their own, which is moved (cloning the view would copy its whole
+ * backing buffer).
+ */
+function transferable(task: ContentTask): { task: ContentTask; list: ArrayBuffer[] } {
+  const b = task.bytes;
+  if (!b) return { task, list: [] };
+  const own = b.buffer instanceof ArrayBuffer && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+  const bytes = own ? b : new Uint8Array(b);
+  return { task: { ...task, bytes }, list: [bytes.buffer as ArrayBuffer] };
 }
 
 function settle(out: ContentTaskResult): ConvertedPage {

@@ -1,6 +1,8 @@
 import { processDocument } from '@wcs/content';
-import { decodeError, ValidationError } from '@wcs/errors';
-import { type ContentTask, runContentTask } from './content.task';
+import { DocumentUnreadableError, decodeError, ValidationError } from '@wcs/errors';
+import { scrapeDocument } from '@wcs/queues';
+import { encryptedPdf, REPORT_PDF, reportPdf, SAMPLE_DOCX, sampleDocx, scannedPdf } from '@wcs/testing';
+import { type ContentTask, runContentTask, runPageTask } from './content.task';
 import { ContentPool } from './content-pool';
 
 const URL = 'http://site.test/docs/page';
@@ -31,7 +33,7 @@ const task = (over: Partial<ContentTask> = {}): ContentTask => ({
 });
 
 function ok(t: ContentTask) {
-  const out = runContentTask(t);
+  const out = runPageTask(t);
   if (!out.ok) throw decodeError(out.error);
   return out;
 }
@@ -164,7 +166,7 @@ describe('runContentTask tag options', () => {
   });
 
   it('an invalid selector comes back as a ValidationError naming it', () => {
-    const out = runContentTask(task({ excludeTags: ['p', 'a['] }));
+    const out = runPageTask(task({ excludeTags: ['p', 'a['] }));
     expect(out.ok).toBe(false);
     const err = decodeError(out.ok ? '' : out.error);
     expect(err).toBeInstanceOf(ValidationError);
@@ -180,5 +182,103 @@ describe('through a content thread', () => {
     const out = await pool.run(task({ formats: ['links', 'images'], includeTags: ['article'] }));
     expect(out.data).toEqual(ok(task({ formats: ['links', 'images'], includeTags: ['article'] })).data);
     await expect(pool.run(task({ includeTags: ['::before'] }))).rejects.toBeInstanceOf(ValidationError);
+  });
+});
+
+const PDF_TYPE = 'application/pdf';
+const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+async function okDocument(t: ContentTask) {
+  const out = await runContentTask(t);
+  if (!out.ok) throw decodeError(out.error);
+  return out;
+}
+
+describe('runContentTask on documents', () => {
+  it('a PDF: headings, page markers in markdown only, document metadata, running text dropped', async () => {
+    const bytes = await reportPdf();
+    const { data } = await okDocument(
+      task({ body: '', contentType: PDF_TYPE, bytes, documentKind: 'pdf', onlyMainContent: true }),
+    );
+    expect(scrapeDocument.safeParse(data).success).toBe(true);
+    expect(data.markdown).toContain(`# ${REPORT_PDF.heading1}`);
+    expect(data.markdown).toContain(`## ${REPORT_PDF.heading2}`);
+    expect(data.markdown).toMatch(/<!-- page 1 -->[\s\S]*<!-- page 2 -->[\s\S]*<!-- page 3 -->/);
+    expect(data.markdown!.indexOf(REPORT_PDF.body2)).toBeGreaterThan(
+      data.markdown!.indexOf('<!-- page 2 -->'),
+    );
+    expect(data.markdown).not.toContain('Confidential');
+    expect(data.markdown).not.toContain('Acme Corp Quarterly Report');
+    expect(data.text).not.toContain('page 2');
+    expect(data.text).toContain(REPORT_PDF.body2);
+    expect(data.html).not.toContain('<!--');
+    expect(data.metadata).toMatchObject({
+      title: REPORT_PDF.title,
+      author: REPORT_PDF.author,
+      contentType: PDF_TYPE,
+      statusCode: 200,
+      sourceURL: 'http://site.test/start',
+    });
+    expect(data.warning).toBeUndefined();
+  });
+
+  it('without onlyMainContent the running headers stay', async () => {
+    const bytes = await reportPdf();
+    const { data } = await okDocument(
+      task({ body: '', contentType: PDF_TYPE, bytes, documentKind: 'pdf', onlyMainContent: false }),
+    );
+    expect(data.markdown).toContain('Acme Corp Quarterly Report');
+    expect(data.markdown).toContain('Page 3 of 3');
+  });
+
+  it('a scanned PDF: empty content and the NO_TEXT_LAYER warning', async () => {
+    const bytes = await scannedPdf();
+    const { data } = await okDocument(task({ body: '', contentType: PDF_TYPE, bytes, documentKind: 'pdf' }));
+    expect(data.markdown).toBe('');
+    expect(data.warning).toContain('NO_TEXT_LAYER');
+  });
+
+  it('a DOCX: headings, list, GFM table and link in markdown', async () => {
+    const d = SAMPLE_DOCX;
+    const bytes = await sampleDocx();
+    const { data } = await okDocument(
+      task({ body: '', contentType: DOCX_TYPE, bytes, documentKind: 'docx', formats: ['markdown', 'links'] }),
+    );
+    expect(data.markdown).toContain(`# ${d.heading}`);
+    expect(data.markdown).toContain(`## ${d.subheading}`);
+    expect(data.markdown).toMatch(/^- Design the API$/m);
+    expect(data.markdown).toMatch(/\| Phase \| Owner \|\n\| -+ \| -+ \|\n\| Design \| Alice \|/);
+    expect(data.markdown).toContain(`[${d.linkText}](${d.linkUrl})`);
+    expect(data.links).toEqual([d.linkUrl]);
+    expect(data.metadata).toMatchObject({ title: d.title, author: d.author, contentType: DOCX_TYPE });
+  });
+
+  it('an encrypted PDF is a DOCUMENT_UNREADABLE error', async () => {
+    const out = await runContentTask(
+      task({ body: '', contentType: PDF_TYPE, bytes: await encryptedPdf(), documentKind: 'pdf' }),
+    );
+    expect(out.ok).toBe(false);
+    const err = decodeError(out.ok ? '' : out.error);
+    expect(err).toBeInstanceOf(DocumentUnreadableError);
+    expect(err.details).toMatchObject({ reason: 'encrypted' });
+  });
+});
+
+describe('documents through a content thread', () => {
+  const pool = new ContentPool({ threads: 1, idleTimeoutMs: 300, taskTimeoutMs: 30_000, heapMb: 256 });
+  afterAll(() => pool.close());
+
+  it('a PDF converts in the thread (its bytes moved there), an encrypted one fails typed', async () => {
+    const bytes = new Uint8Array(await reportPdf());
+    const out = await pool.run(task({ body: '', contentType: PDF_TYPE, bytes, documentKind: 'pdf' }));
+    expect(out.data.markdown).toContain(`# ${REPORT_PDF.heading1}`);
+    expect(out.data.markdown).toContain('<!-- page 3 -->');
+    expect(out.data.metadata.author).toBe(REPORT_PDF.author);
+    // Moved, not copied: the caller's view is detached.
+    expect(bytes.byteLength).toBe(0);
+    const locked = new Uint8Array(await encryptedPdf());
+    await expect(
+      pool.run(task({ body: '', contentType: PDF_TYPE, bytes: locked, documentKind: 'pdf' })),
+    ).rejects.toBeInstanceOf(DocumentUnreadableError);
   });
 });

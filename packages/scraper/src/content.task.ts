@@ -13,6 +13,7 @@ import {
   processDocument,
 } from '@wcs/content';
 import { type ExtractedLink, identifyUrl } from '@wcs/discovery';
+import { type ConvertedDocument, convertDocument, type DocumentKind } from '@wcs/documents';
 import { encodeError } from '@wcs/errors';
 import type { DocumentData, PageFormat } from '@wcs/queues';
 
@@ -38,6 +39,14 @@ export interface ContentTask {
   includeTags?: string[];
   /** CSS selectors: remove these elements before the main-content step. */
   excludeTags?: string[];
+  /**
+   * A PDF or Word file: converted to HTML by @wcs/documents first (`body` is then ignored), and
+   * that HTML goes through the same pipeline. The pool transfers these bytes to the thread.
+   */
+  bytes?: Uint8Array;
+  documentKind?: DocumentKind;
+  /** Pages of a PDF read at most (default 500 of @wcs/documents). */
+  maxPages?: number;
 }
 
 export type ContentTaskResult =
@@ -113,25 +122,60 @@ function pickFormats(
   };
 }
 
-export function runContentTask(task: ContentTask): ContentTaskResult {
+/** Document metadata over what the pipeline found in the converted HTML (a PDF's title wins). */
+function documentMetadata(found: DocumentData['metadata'], doc: ConvertedDocument): DocumentData['metadata'] {
+  return {
+    ...found,
+    title: doc.metadata.title ?? found.title,
+    ...(doc.metadata.author !== null ? { author: doc.metadata.author } : {}),
+  };
+}
+
+/**
+ * One page or document, as the content thread runs it: documents (PDF/DOCX bytes) are converted
+ * to HTML first and then processed like a page, with `onlyMainContent` already applied by the
+ * converter (it knows running headers/footers; the HTML heuristics would misjudge a document).
+ */
+export async function runContentTask(task: ContentTask): Promise<ContentTaskResult> {
+  if (!task.bytes || !task.documentKind) return runPageTask(task);
+  let doc: ConvertedDocument;
+  try {
+    doc = await convertDocument({
+      bytes: task.bytes,
+      kind: task.documentKind,
+      onlyMainContent: task.onlyMainContent,
+      ...(task.maxPages !== undefined ? { maxPages: task.maxPages } : {}),
+    });
+  } catch (err) {
+    return { ok: false, error: encodeError(err) };
+  }
+  const { bytes: _bytes, ...rest } = task;
+  const out = runPageTask({ ...rest, body: doc.html, onlyMainContent: false }, doc);
+  return out;
+}
+
+/** One HTML (or text) page: synchronous, as the content thread ran it before documents. */
+export function runPageTask(task: ContentTask, converted?: ConvertedDocument): ContentTaskResult {
   try {
     const doc = processDocument(
       {
         body: task.body,
-        contentType: task.contentType,
+        // A converted document is HTML now; its own type stays in metadata.contentType.
+        contentType: converted ? 'text/html' : task.contentType,
         url: task.finalUrl,
         sourceUrl: task.sourceUrl,
         statusCode: task.statusCode,
       },
       processOptions(task),
     );
-    const metadata: DocumentData['metadata'] = {
+    let metadata: DocumentData['metadata'] = {
       ...doc.metadata,
       title: doc.metadata.title,
       statusCode: task.statusCode,
       sourceURL: task.sourceUrl,
       ...(task.contentType ? { contentType: task.contentType } : {}),
     };
+    if (converted) metadata = documentMetadata(metadata, converted);
     const data: DocumentData = task.formats
       ? pickFormats(task.formats, task, doc, metadata)
       : {
@@ -141,7 +185,8 @@ export function runContentTask(task: ContentTask): ContentTaskResult {
           ...(doc.json !== undefined ? { json: doc.json } : {}),
           metadata,
         };
-    if (doc.warning) data.warning = doc.warning;
+    const warning = [converted?.warning, doc.warning].filter((w) => w).join(' ');
+    if (warning) data.warning = warning;
     if (!task.links) return { ok: true, data };
     return { ok: true, data, links: doc.links ? resolveLinks(doc.links, task.finalUrl) : [] };
   } catch (err) {
