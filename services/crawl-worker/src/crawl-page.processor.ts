@@ -203,9 +203,12 @@ async function releaseSeeds(deps: CrawlPageDeps, task: CrawlPageTask): Promise<v
   }
 }
 
-/** An HTML page's links are wanted when one level deeper is still within maxDepth. */
+/**
+ * An HTML page's links are wanted when one level deeper is still within maxDepth; a document
+ * (PDF/DOCX bytes) has no HTML to read links from, so it ends its branch.
+ */
 function wantsLinks(task: CrawlPageTask, page: RenderResult): boolean {
-  return task.depth + 1 <= task.options.maxDepth && HTML_TYPES.has(page.contentType);
+  return task.depth + 1 <= task.options.maxDepth && !page.bytes && HTML_TYPES.has(page.contentType);
 }
 
 /** The page's links (from the content pool) one level deeper, filtered for the frontier. */

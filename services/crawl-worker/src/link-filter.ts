@@ -3,9 +3,10 @@ import { CpuSlicer, compilePathRules, isSameSite, type UrlIdentity } from '@wcs/
 import type { RobotsCache } from './robots-cache';
 
 // Links to files that are never pages: following them would spend the crawl's maxPages budget
-// on 415 failures. Anything else is tried (a page's content type decides).
-const NOT_A_PAGE =
-  /\.(?:png|jpe?g|gif|webp|svg|ico|bmp|tiff?|avif|css|js|mjs|map|json|xml|rss|atom|pdf|zip|gz|tgz|bz2|xz|7z|rar|tar|exe|dmg|msi|apk|iso|bin|woff2?|ttf|otf|eot|mp3|mp4|m4a|m4v|webm|ogg|ogv|wav|flac|avi|mov|mkv|wmv|docx?|xlsx?|pptx?|odt|ods|csv)$/i;
+// on 415 failures. Anything else is tried (a page's content type decides). PDF and DOCX are
+// documents the service converts, so they are followed; legacy .doc and other office files are not.
+export const NOT_A_PAGE =
+  /\.(?:png|jpe?g|gif|webp|svg|ico|bmp|tiff?|avif|css|js|mjs|map|json|xml|rss|atom|zip|gz|tgz|bz2|xz|7z|rar|tar|exe|dmg|msi|apk|iso|bin|woff2?|ttf|otf|eot|mp3|mp4|m4a|m4v|webm|ogg|ogv|wav|flac|avi|mov|mkv|wmv|doc|xlsx?|pptx?|odt|ods|csv)$/i;
 
 export interface CrawlScope {
   crawlId: string;
