@@ -1,4 +1,14 @@
-import { type FixtureSite, startFixtureSite } from '@wcs/testing';
+import { createServer } from 'node:http';
+import {
+  type FixtureSite,
+  type ListeningServer,
+  listenLocal,
+  REPORT_PDF,
+  reportPdf,
+  SAMPLE_DOCX,
+  sampleDocx,
+  startFixtureSite,
+} from '@wcs/testing';
 import request from 'supertest';
 import { balanceOf, createTestAccount, type Stack, startStack, type TestAccount } from './harness';
 
@@ -69,6 +79,61 @@ describe('POST /v1/scrape', () => {
     const img = await scrape({ url: `${site.url}/image.png` });
     expect(img.status).toBe(415);
     expect(img.body.code).toBe('UNSUPPORTED_CONTENT_TYPE');
+  });
+
+  describe('documents', () => {
+    let files: ListeningServer;
+    beforeAll(async () => {
+      const pdf = await reportPdf();
+      const docx = await sampleDocx();
+      const zip = Buffer.concat([
+        Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0]),
+        Buffer.alloc(2048, 7),
+      ]);
+      const bodies: Record<string, [Buffer, string | undefined]> = {
+        '/report.pdf': [pdf, 'application/pdf'],
+        '/download': [pdf, 'application/octet-stream'],
+        '/untyped': [pdf, undefined],
+        '/plan.docx': [docx, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+        '/plan-as-zip': [docx, 'application/zip'],
+        '/archive.zip': [zip, 'application/zip'],
+      };
+      files = await listenLocal(
+        createServer((req, res) => {
+          const entry = bodies[req.url ?? ''];
+          if (!entry) return void res.writeHead(404).end();
+          res.writeHead(200, entry[1] ? { 'content-type': entry[1] } : {});
+          res.end(entry[0]);
+        }),
+      );
+    });
+    afterAll(async () => {
+      await files?.close();
+    });
+
+    it('a PDF is scraped whatever it is served as (also with engine browser)', async () => {
+      for (const [path, engine] of [
+        ['/report.pdf', 'auto'],
+        ['/download', 'auto'],
+        ['/untyped', 'fetch'],
+        ['/report.pdf', 'browser'],
+      ] as const) {
+        const res = await scrape({ url: `${files.url}${path}`, engine });
+        expect({ path, engine, status: res.status }).toEqual({ path, engine, status: 200 });
+        expect(res.body.data.markdown).toContain(REPORT_PDF.body1);
+      }
+    });
+
+    it('a Word file is scraped, by its type or its bytes; a plain ZIP stays 415', async () => {
+      for (const path of ['/plan.docx', '/plan-as-zip']) {
+        const res = await scrape({ url: `${files.url}${path}` });
+        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+        expect(res.body.data.markdown).toContain(SAMPLE_DOCX.paragraph);
+      }
+      const zip = await scrape({ url: `${files.url}/archive.zip` });
+      expect(zip.status).toBe(415);
+      expect(zip.body.code).toBe('UNSUPPORTED_CONTENT_TYPE');
+    });
   });
 
   it('a redirect loop is a 502 TOO_MANY_REDIRECTS and is refunded', async () => {
