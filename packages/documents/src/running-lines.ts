@@ -1,7 +1,7 @@
 /**
  * Running headers/footers and page numbers (for `onlyMainContent`): lines near a page's top or
- * bottom that repeat across pages (digits ignored: "Page 3 of 9" repeats as "Page # of #"), and
- * lone page numbers there.
+ * bottom that repeat across pages at the same height (digits ignored: "Page 3 of 9" repeats as
+ * "Page # of #"), and lone page numbers there.
  */
 import type { PdfLine } from './pdf-layout';
 
@@ -9,8 +9,9 @@ import type { PdfLine } from './pdf-layout';
 const EDGE_LINES = 3;
 const PAGE_NUMBER = /^(?:page\s*)?[-–—]?\s*\d{1,5}\s*[-–—]?(?:\s*(?:of|\/)\s*\d{1,5})?$/i;
 
-function shape(text: string): string {
-  return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+/** A running line repeats its words (digits aside) at the same height of the page. */
+function shape(l: PdfLine): string {
+  return `${Math.round(l.y / 4)}|${l.text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim()}`;
 }
 
 function edgeIndexes(n: number): number[] {
@@ -26,7 +27,7 @@ export function dropRunningLines(pages: PdfLine[][]): PdfLine[][] {
   const counts = new Map<string, number>();
   for (const page of pages) {
     const seen = new Set<string>();
-    for (const i of edgeIndexes(page.length)) seen.add(shape(page[i]!.text));
+    for (const i of edgeIndexes(page.length)) seen.add(shape(page[i]!));
     for (const s of seen) counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   // Repeats on at least half of the pages (and on two at least).
@@ -35,7 +36,7 @@ export function dropRunningLines(pages: PdfLine[][]): PdfLine[][] {
     const drop = new Set<number>();
     for (const i of edgeIndexes(page.length)) {
       const l = page[i]!;
-      if (PAGE_NUMBER.test(l.text) || (counts.get(shape(l.text)) ?? 0) >= min) drop.add(i);
+      if (PAGE_NUMBER.test(l.text) || (counts.get(shape(l)) ?? 0) >= min) drop.add(i);
     }
     return page.filter((_, i) => !drop.has(i));
   });
