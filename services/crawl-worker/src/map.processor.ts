@@ -63,7 +63,8 @@ export interface MapRunOptions {
 }
 
 const SITEMAP_HARD_CAP = 100_000;
-// Not worth a shallow-crawl fetch: they cannot contain links we parse.
+// Not worth a shallow-crawl fetch: they cannot contain links we parse. Only the fetch is skipped:
+// such URLs are still listed (a PDF or DOCX is a scrapeable document).
 const NOT_A_PAGE =
   /\.(?:pdf|jpe?g|png|gif|svg|webp|avif|ico|css|js|mjs|json|xml|txt|zip|gz|tgz|rar|7z|mp[34]|webm|mov|avi|woff2?|ttf|eot|docx?|xlsx?|pptx?|csv)$/i;
 
