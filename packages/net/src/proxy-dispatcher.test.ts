@@ -162,7 +162,10 @@ describe('openUrl through an upstream proxy', () => {
         }),
       );
       expect(err).toBeInstanceOf(TimeoutError);
-      expect(err?.message).toBe(`Proxy 127.0.0.1:${silent.port} did not open a tunnel within 300 ms`);
+      // The budget is what is left of the 300 ms when the tunnel starts (299 on a busy machine).
+      expect(err?.message).toMatch(
+        new RegExp(`^Proxy 127\\.0\\.0\\.1:${silent.port} did not open a tunnel within (2\\d\\d|300) ms$`),
+      );
     } finally {
       await slow.close();
     }
