@@ -132,7 +132,7 @@ describe('map: fetched as given; a failing start page is a warning when other so
       ['/blocked/', /403/],
       ['/error/', /500/],
       ['/hang/', /TIMEOUT/],
-      ['/file.pdf', /UNSUPPORTED_CONTENT_TYPE/],
+      ['/file.pdf', /not HTML \(application\/pdf\)/],
     ];
     for (const [start, why] of cases) {
       const res = await map(account.auth, { url: `${s.url}${start}`, timeout: 3_000 });
