@@ -4,6 +4,7 @@
  * paragraphs from vertical gaps larger than the line spacing.
  */
 import { escapeText } from './html-escape';
+import { readingGroups, type TextRun } from './pdf-columns';
 import type { PdfTextItem } from './pdfjs.loader';
 
 export interface PdfLine {
@@ -18,9 +19,29 @@ function isTextItem(i: PdfTextItem | { type: string }): i is PdfTextItem {
   return typeof (i as PdfTextItem).str === 'string';
 }
 
-/** Items → lines, in reading order. */
+interface LineRuns {
+  y: number;
+  size: number;
+  runs: TextRun[];
+}
+
+/** Runs → lines by baseline, top to bottom. */
+function groupLines(runs: TextRun[]): LineRuns[] {
+  runs.sort((a, b) => b.y - a.y || a.x - b.x);
+  const lines: LineRuns[] = [];
+  for (const r of runs) {
+    const last = lines[lines.length - 1];
+    if (last && Math.abs(last.y - r.y) <= Math.min(last.size, r.size) * 0.5) {
+      last.runs.push(r);
+      last.size = Math.max(last.size, r.size);
+    } else lines.push({ y: r.y, size: r.size, runs: [r] });
+  }
+  return lines;
+}
+
+/** Items → lines, in reading order (columns first, see pdf-columns.ts). */
 export function pageLines(items: Array<PdfTextItem | { type: string }>): PdfLine[] {
-  const runs = items
+  const runs: TextRun[] = items
     .filter(isTextItem)
     .filter((i) => i.str.trim() !== '' && i.transform.length >= 6)
     .map((i) => ({
@@ -30,15 +51,8 @@ export function pageLines(items: Array<PdfTextItem | { type: string }>): PdfLine
       width: i.width,
       size: Math.abs(Math.hypot(i.transform[2] ?? 0, i.transform[3] ?? 0)) || i.height || 1,
     }));
-  runs.sort((a, b) => b.y - a.y || a.x - b.x);
-  const lines: Array<{ y: number; size: number; runs: typeof runs }> = [];
-  for (const r of runs) {
-    const last = lines[lines.length - 1];
-    if (last && Math.abs(last.y - r.y) <= Math.min(last.size, r.size) * 0.5) {
-      last.runs.push(r);
-      last.size = Math.max(last.size, r.size);
-    } else lines.push({ y: r.y, size: r.size, runs: [r] });
-  }
+  const lines: LineRuns[] = [];
+  for (const group of readingGroups(runs)) for (const l of groupLines(group)) lines.push(l);
   return lines.map((l) => {
     l.runs.sort((a, b) => a.x - b.x);
     let text = '';

@@ -7,7 +7,9 @@ import {
   REPORT_PDF,
   reportPdf,
   scannedPdf,
+  TWO_COLUMN_PDF,
   truncatedPdf,
+  twoColumnPdf,
 } from '@wcs/testing';
 import { convertDocument } from './convert-document';
 import { NO_TEXT_LAYER } from './pdf.converter';
@@ -66,6 +68,19 @@ describe('convertDocument (pdf)', () => {
     const later = out.html.indexOf(REPORT_PDF.laterParagraph);
     expect(earlier).toBeGreaterThan(-1);
     expect(later).toBeGreaterThan(earlier);
+  });
+
+  it('reads a two-column page column by column, a two-column table row by row', async () => {
+    const out = await convertDocument({ bytes: await twoColumnPdf(), kind: 'pdf', onlyMainContent: false });
+    const t = TWO_COLUMN_PDF;
+    const pos = (s: string) => out.html.indexOf(s);
+    expect(pos(t.title)).toBeGreaterThan(-1);
+    const order = [t.title, ...t.left, ...t.right].map(pos);
+    expect(order.every((p) => p >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    const rows = t.table.map(([name, age]) => pos(`${name} ${age}`));
+    expect(rows.every((p) => p > pos('<hr data-page="2">'))).toBe(true);
+    expect(rows).toEqual([...rows].sort((a, b) => a - b));
   });
 
   it('drops running headers, footers and page numbers with onlyMainContent', async () => {

@@ -131,6 +131,40 @@ export function corruptPdf(): Buffer {
   return Buffer.concat([Buffer.from('%PDF-1.7\n'), junk, Buffer.from('\n%%EOF\n')]);
 }
 
+export const TWO_COLUMN_PDF = {
+  title: 'Two Column Article',
+  /** Lines of each column, drawn row by row (left, right, left, ...). */
+  left: Array.from({ length: 8 }, (_, k) => `Left column line ${k + 1} carries enough words to fill it.`),
+  right: Array.from({ length: 8 }, (_, k) => `Right column line ${k + 1} carries enough words too.`),
+  /** A table on page 2: short cells in aligned rows (read row by row). */
+  table: [
+    ['Alice', '30'],
+    ['Bob', '41'],
+    ['Carol', '27'],
+    ['Dave', '35'],
+    ['Erin', '52'],
+    ['Frank', '44'],
+  ],
+} as const;
+
+/** Page 1: a title over two columns of text; page 2: a two-column table. */
+export function twoColumnPdf(): Promise<Buffer> {
+  const t = TWO_COLUMN_PDF;
+  return pdfBytes({ info: { Title: t.title } }, (doc) => {
+    doc.addPage({ size: 'LETTER', margin: 72 });
+    at(doc, t.title, 72, 80, 20);
+    t.left.forEach((line, k) => {
+      at(doc, line, 72, 140 + k * 15, 9);
+      at(doc, t.right[k] ?? '', 320, 140 + k * 15, 9);
+    });
+    doc.addPage({ size: 'LETTER', margin: 72 });
+    t.table.forEach(([name, age], k) => {
+      at(doc, name ?? '', 72, 100 + k * 15, 11);
+      at(doc, age ?? '', 300, 100 + k * 15, 11);
+    });
+  });
+}
+
 export const SAMPLE_DOCX = {
   title: 'Project Plan',
   author: 'John Smith',
