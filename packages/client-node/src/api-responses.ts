@@ -41,6 +41,8 @@ export interface PageMetadata {
   cachedAt?: string;
   cacheState?: 'hit' | 'miss';
   contentType?: string;
+  pages?: number;
+  createdAt?: string;
 }
 
 export interface StructuredDocument {
@@ -70,6 +72,8 @@ export interface StructuredMetadata {
   cachedAt?: string;
   cacheState?: 'hit' | 'miss';
   contentType?: string;
+  pages?: number;
+  createdAt?: string;
 }
 
 export interface StructuredBlock {

@@ -33,6 +33,10 @@ export const pageMetadata = z.strictObject({
   cacheState: z.enum(['hit', 'miss']).optional(),
   /** The response's media type, e.g. `text/html`. */
   contentType: z.string().optional(),
+  /** Documents (PDF): pages in the file (all of them, also past the page cap). */
+  pages: z.number().int().optional(),
+  /** Documents (PDF, DOCX): when the document says it was created (ISO time). */
+  createdAt: z.string().optional(),
 });
 
 const structuredBlock = z.strictObject({

@@ -1,7 +1,15 @@
 import { processDocument } from '@wcs/content';
 import { DocumentUnreadableError, decodeError, ValidationError } from '@wcs/errors';
 import { scrapeDocument } from '@wcs/queues';
-import { encryptedPdf, REPORT_PDF, reportPdf, SAMPLE_DOCX, sampleDocx, scannedPdf } from '@wcs/testing';
+import {
+  DOCUMENT_FIXTURE_CREATED,
+  encryptedPdf,
+  REPORT_PDF,
+  reportPdf,
+  SAMPLE_DOCX,
+  sampleDocx,
+  scannedPdf,
+} from '@wcs/testing';
 import { type ContentTask, runContentTask, runPageTask } from './content.task';
 import { ContentPool } from './content-pool';
 
@@ -215,6 +223,8 @@ describe('runContentTask on documents', () => {
     expect(data.metadata).toMatchObject({
       title: REPORT_PDF.title,
       author: REPORT_PDF.author,
+      pages: 3,
+      createdAt: DOCUMENT_FIXTURE_CREATED.toISOString(),
       contentType: PDF_TYPE,
       statusCode: 200,
       sourceURL: 'http://site.test/start',

@@ -128,6 +128,8 @@ function documentMetadata(found: DocumentData['metadata'], doc: ConvertedDocumen
     ...found,
     title: doc.metadata.title ?? found.title,
     ...(doc.metadata.author !== null ? { author: doc.metadata.author } : {}),
+    ...(doc.metadata.pages !== null ? { pages: doc.metadata.pages } : {}),
+    ...(doc.metadata.createdAt !== null ? { createdAt: doc.metadata.createdAt } : {}),
   };
 }
 

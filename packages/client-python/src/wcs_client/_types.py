@@ -169,6 +169,10 @@ class PageMetadata(_PageMetadataRequired, total=False):
     cacheState: Literal["hit", "miss"]
     """``hit`` when served from the page cache (``max_age``), ``miss`` when fetched and stored."""
     contentType: str
+    pages: int
+    """Documents (PDF): pages in the file."""
+    createdAt: str
+    """Documents (PDF, DOCX): when the document says it was created (ISO time)."""
 
 
 class ActionOutputs(TypedDict):
