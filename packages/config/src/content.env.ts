@@ -20,6 +20,10 @@ export const contentEnv = z.object({
   CONTENT_TASK_TIMEOUT_MS: int(20_000, 100),
   /** Heap cap of one thread (old generation); a page that needs more fails TARGET_TOO_LARGE. */
   CONTENT_THREAD_HEAP_MB: int(512, 64),
+  /** Pages of a PDF that are read; more are cut with a warning saying how many were read. */
+  DOCUMENT_MAX_PAGES: int(500, 1),
+  /** Budget of one document's conversion (PDF, DOCX) instead of CONTENT_TASK_TIMEOUT_MS. */
+  DOCUMENT_TIMEOUT_MS: int(60_000, 100),
 });
 
 export type ContentEnv = z.infer<typeof contentEnv>;

@@ -21,6 +21,10 @@ export interface ContentPoolOptions {
   /** Budget of one page, from when it is handed to the pool (queueing included). */
   taskTimeoutMs: number;
   heapMb: number;
+  /** Budget of one document (PDF, DOCX) instead of taskTimeoutMs; default taskTimeoutMs. */
+  documentTimeoutMs?: number;
+  /** Pages of a PDF that are read (the task's own `maxPages` wins); default @wcs/documents' 500. */
+  documentMaxPages?: number;
 }
 
 export interface ConvertedPage {
@@ -37,6 +41,8 @@ export function contentPoolOptions(env: ContentEnv): ContentPoolOptions {
     idleTimeoutMs: env.CONTENT_POOL_IDLE_MS,
     taskTimeoutMs: env.CONTENT_TASK_TIMEOUT_MS,
     heapMb: env.CONTENT_THREAD_HEAP_MB,
+    documentTimeoutMs: env.DOCUMENT_TIMEOUT_MS,
+    documentMaxPages: env.DOCUMENT_MAX_PAGES,
   };
 }
 
@@ -80,11 +86,19 @@ export class ContentPool {
    * here: a page waiting for a free thread spends it too. A document's `task.bytes` are moved to
    * the thread when they fill their buffer alone: the caller must not use them afterwards.
    */
-  async run(task: ContentTask, signal?: AbortSignal, budgetMs?: number): Promise<ConvertedPage> {
+  async run(asked: ContentTask, signal?: AbortSignal, budgetMs?: number): Promise<ConvertedPage> {
     signal?.throwIfAborted();
+    const isDocument = asked.bytes !== undefined;
+    const task: ContentTask =
+      isDocument && asked.maxPages === undefined && this.options.documentMaxPages !== undefined
+        ? { ...asked, maxPages: this.options.documentMaxPages }
+        : asked;
     if (this.options.threads === 0) return settle(await runContentTask(task));
+    const own = isDocument
+      ? (this.options.documentTimeoutMs ?? this.options.taskTimeoutMs)
+      : this.options.taskTimeoutMs;
     // A caller with less time left than the pool's budget (a job near its deadline) passes it.
-    const budget = Math.max(1, Math.min(this.options.taskTimeoutMs, budgetMs ?? Number.POSITIVE_INFINITY));
+    const budget = Math.max(1, Math.min(own, budgetMs ?? Number.POSITIVE_INFINITY));
     const ac = new AbortController();
     const timer = setTimeout(
       () =>
