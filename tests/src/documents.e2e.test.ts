@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { CreditsRepository, createDb } from '@wcs/db';
 import {
   corruptPdf,
+  DOCUMENT_FIXTURE_CREATED,
   encryptedPdf,
   type FakeLlmServer,
   type ListeningServer,
@@ -155,6 +156,16 @@ describe('POST /v1/scrape of documents', () => {
     }
   });
 
+  it('a PDF: metadata has the page count and the creation date', async () => {
+    const res = await scrape({ url: `${site.url}/report.pdf` });
+    expect(res.status).toBe(200);
+    expect(res.body.data.metadata).toMatchObject({
+      pages: REPORT_PDF.pages,
+      createdAt: DOCUMENT_FIXTURE_CREATED.toISOString(),
+      contentType: 'application/pdf',
+    });
+  });
+
   it('formats html and text: the same text, no markdown, no page comments', async () => {
     const res = await scrape({ url: `${site.url}/report.pdf`, formats: ['html', 'text'] });
     expect(res.status).toBe(200);
@@ -189,13 +200,9 @@ describe('POST /v1/scrape of documents', () => {
   });
 
   it('the page cap: the first 500 pages of 1,000 are read and the warning says so', async () => {
-    // onlyMainContent false: "Body of page k." sits at the same height on every page, and the
-    // running-line rule (digits ignored) would take it for a running header.
-    const res = await scrape({
-      url: `${site.url}/thousand.pdf`,
-      formats: ['markdown'],
-      onlyMainContent: false,
-    });
+    // onlyMainContent (the default) on: "Body of page k." sits at the same height on every page
+    // and looks like a running line, but a page is never emptied by the running-line rule.
+    const res = await scrape({ url: `${site.url}/thousand.pdf`, formats: ['markdown'] });
     expect(res.status).toBe(200);
     const md: string = res.body.data.markdown;
     expect(md).toContain('Body of page 1.');

@@ -32,6 +32,23 @@ describe('dropRunningLines', () => {
   });
 });
 
+describe('dropRunningLines never empties a page', () => {
+  it('a page whose every line looks running keeps its body (only exact repeats and numbers go)', () => {
+    const pages = [1, 2, 3, 4].map((n) => [
+      line('Confidential', 780),
+      line(`Body of page ${n}.`, 600),
+      line(`${n}`, 30),
+    ]);
+    expect(dropRunningLines(pages).map((p) => p.map((l) => l.text))).toEqual(
+      [1, 2, 3, 4].map((n) => [`Body of page ${n}.`]),
+    );
+    const bare = [1, 2, 3].map((n) => [line(`Body of page ${n}.`, 600)]);
+    expect(dropRunningLines(bare).map((p) => p.map((l) => l.text))).toEqual(
+      [1, 2, 3].map((n) => [`Body of page ${n}.`]),
+    );
+  });
+});
+
 describe('pdfDate', () => {
   it.each([
     ["D:20240315103000+01'00'", '2024-03-15T09:30:00.000Z'],

@@ -23,21 +23,39 @@ function edgeIndexes(n: number): number[] {
   return [...out];
 }
 
-export function dropRunningLines(pages: PdfLine[][]): PdfLine[][] {
+/** The same line exactly (digits too) at the same height: "Confidential", a report's title. */
+function exact(l: PdfLine): string {
+  return `${Math.round(l.y / 4)}|${l.text.toLowerCase().replace(/\s+/g, ' ').trim()}`;
+}
+
+function repeats(pages: PdfLine[][], key: (l: PdfLine) => string): Map<string, number> {
   const counts = new Map<string, number>();
   for (const page of pages) {
     const seen = new Set<string>();
-    for (const i of edgeIndexes(page.length)) seen.add(shape(page[i]!));
+    for (const i of edgeIndexes(page.length)) seen.add(key(page[i]!));
     for (const s of seen) counts.set(s, (counts.get(s) ?? 0) + 1);
   }
+  return counts;
+}
+
+/**
+ * A page is never emptied: when every line of it looks running (a one-line page of "Body of page
+ * 7." repeats its shape on every page), only exact repeats and page numbers go; and when even that
+ * would leave nothing, only the page numbers.
+ */
+export function dropRunningLines(pages: PdfLine[][]): PdfLine[][] {
+  const shapes = repeats(pages, shape);
+  const exacts = repeats(pages, exact);
   // Repeats on at least half of the pages (and on two at least).
   const min = Math.max(2, Math.ceil(pages.length / 2));
+  const keep = (page: PdfLine[], dropped: (l: PdfLine) => boolean) => {
+    const edges = new Set(edgeIndexes(page.length));
+    return page.filter((l, i) => !(edges.has(i) && (PAGE_NUMBER.test(l.text) || dropped(l))));
+  };
   return pages.map((page) => {
-    const drop = new Set<number>();
-    for (const i of edgeIndexes(page.length)) {
-      const l = page[i]!;
-      if (PAGE_NUMBER.test(l.text) || (counts.get(shape(l)) ?? 0) >= min) drop.add(i);
-    }
-    return page.filter((_, i) => !drop.has(i));
+    const byShape = keep(page, (l) => (shapes.get(shape(l)) ?? 0) >= min);
+    if (byShape.length > 0 || page.length === 0) return byShape;
+    const byText = keep(page, (l) => (exacts.get(exact(l)) ?? 0) >= min);
+    return byText.length > 0 ? byText : keep(page, () => false);
   });
 }
