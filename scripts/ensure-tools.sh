@@ -34,6 +34,19 @@ if ! /usr/bin/python3 -c 'import httpx, pytest' >/dev/null 2>&1 && [ "$(id -u)" 
     || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-httpx python3-pytest >/dev/null; }
 fi
 
+# Optional OCR of PDFs without a text layer (OCR_ENABLED): Debian's tesseract-ocr and poppler-utils
+# (pdftoppm). Without them the OCR tests are skipped and such PDFs answer NO_TEXT_LAYER.
+if ! { command -v tesseract && command -v pdftoppm; } >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ]; then
+    echo "[setup] installing tesseract-ocr, tesseract-ocr-eng and poppler-utils (optional OCR)" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng poppler-utils >/dev/null 2>&1 \
+      || { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng poppler-utils >/dev/null 2>&1; } \
+      || echo "[setup] could not install tesseract-ocr/poppler-utils: the OCR tests will be skipped" >&2
+  else
+    echo "[setup] tesseract/pdftoppm missing (sudo apt-get install -y tesseract-ocr tesseract-ocr-eng poppler-utils): the OCR tests will be skipped" >&2
+  fi
+fi
+
 export TURBO_TELEMETRY_DISABLED=1
 pnpm install --frozen-lockfile --reporter=silent 2>&1 | grep -v 'nodedir' >&2 || true
 pnpm --silent db:generate >/dev/null

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { loadEnv } from './load-env';
-import { envInt as int } from './schemas';
+import { envBool as bool, envInt as int } from './schemas';
 
 /**
  * The content thread pool (packages/scraper/src/content-pool.ts): where every page's parse, main
@@ -24,6 +24,10 @@ export const contentEnv = z.object({
   DOCUMENT_MAX_PAGES: int(500, 1),
   /** Budget of one document's conversion (PDF, DOCX) instead of CONTENT_TASK_TIMEOUT_MS. */
   DOCUMENT_TIMEOUT_MS: int(60_000, 100),
+  /** OCR of PDFs without a text layer with Debian's tesseract-ocr + poppler-utils, when installed. */
+  OCR_ENABLED: bool(false),
+  /** tesseract languages (`-l`), e.g. `eng` or `eng+deu` (their tesseract-ocr-* packages installed). */
+  OCR_LANGUAGES: z.string().trim().min(1).default('eng'),
 });
 
 export type ContentEnv = z.infer<typeof contentEnv>;

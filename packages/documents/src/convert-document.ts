@@ -10,5 +10,6 @@ export function convertDocument(o: ConvertOptions): Promise<ConvertedDocument> {
   return convertPdf(o.bytes, {
     onlyMainContent: o.onlyMainContent,
     maxPages: o.maxPages ?? DEFAULT_MAX_PAGES,
+    ...(o.ocr ? { ocr: o.ocr } : {}),
   });
 }

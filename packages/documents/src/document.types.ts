@@ -1,4 +1,5 @@
 /** What a document conversion produces. */
+import type { OcrOptions } from './ocr.engine';
 
 export type DocumentKind = 'pdf' | 'docx';
 
@@ -15,7 +16,7 @@ export interface ConvertedDocument {
   /** HTML for @wcs/content; PDF page starts are `<hr data-page="N">`. */
   html: string;
   metadata: DocumentMetadata;
-  /** The page cap cut the document, or the PDF has no text layer (`NO_TEXT_LAYER`). */
+  /** The page cap cut the document, or the PDF has no text layer (`NO_TEXT_LAYER`, or `OCR:` when it was read by OCR). */
   warning?: string;
 }
 
@@ -26,4 +27,6 @@ export interface ConvertOptions {
   onlyMainContent: boolean;
   /** Pages read at most (PDF); default 500. */
   maxPages?: number;
+  /** OCR of a PDF without a text layer, when enabled and tesseract/pdftoppm are installed. */
+  ocr?: OcrOptions;
 }

@@ -5,6 +5,7 @@
 import { DocumentUnreadableError, type DocumentUnreadableReason } from '@wcs/errors';
 import type { ConvertedDocument, DocumentMetadata } from './document.types';
 import { escapeAttribute } from './html-escape';
+import { type OcrOptions, ocrHtml, ocrPages, ocrUsable } from './ocr.engine';
 import { bodySize, type PdfLine, pageHtml, pageLines } from './pdf-layout';
 import { hostBytes, loadPdfjs, type PdfDocument, standardFontDataUrl } from './pdfjs.loader';
 import { dropRunningLines } from './running-lines';
@@ -51,6 +52,8 @@ function infoString(info: Record<string, unknown>, key: string): string | null {
 export interface PdfOptions {
   onlyMainContent: boolean;
   maxPages: number;
+  /** Optional OCR of a PDF without a text layer (off, or tools missing: NO_TEXT_LAYER). */
+  ocr?: OcrOptions;
 }
 
 export async function convertPdf(bytes: Uint8Array, o: PdfOptions): Promise<ConvertedDocument> {
@@ -100,8 +103,21 @@ export async function convertPdf(bytes: Uint8Array, o: PdfOptions): Promise<Conv
     if (read < pages)
       warnings.push(`The PDF has ${pages} pages; only the first ${read} were read (page cap ${read}).`);
     if (lines.every((p) => p.length === 0)) {
+      let ocrFailed = false;
+      if (ocrUsable(o.ocr)) {
+        const numbers = lines.map((_, i) => i + 1);
+        try {
+          const texts = await ocrPages(bytes, numbers, o.ocr);
+          const html = numbers.map((n) => `<hr data-page="${n}">\n${ocrHtml(texts.get(n) ?? '')}`).join('\n');
+          warnings.push(`OCR: ${numbers.length} pages read by tesseract (the PDF has no text layer).`);
+          return { html, metadata, warning: warnings.join(' ') };
+        } catch {
+          if (o.ocr.signal?.aborted) throw o.ocr.signal.reason;
+          ocrFailed = true; // a tool error or the deadline: answered as without OCR
+        }
+      }
       warnings.push(
-        `${NO_TEXT_LAYER}: the PDF has no text layer (scanned pages?); its text was not extracted.`,
+        `${NO_TEXT_LAYER}: the PDF has no text layer (scanned pages?); its text was not extracted${ocrFailed ? ' (OCR failed)' : ''}.`,
       );
       return { html: '', metadata, warning: warnings.join(' ') };
     }
@@ -112,7 +128,7 @@ export async function convertPdf(bytes: Uint8Array, o: PdfOptions): Promise<Conv
       .join('\n');
     return { html, metadata, ...(warnings.length > 0 ? { warning: warnings.join(' ') } : {}) };
   } catch (err) {
-    if (err instanceof DocumentUnreadableError) throw err;
+    if (err instanceof DocumentUnreadableError || o.ocr?.signal?.aborted) throw err;
     throw unreadable(err, bytes);
   } finally {
     await doc.destroy().catch(() => undefined);

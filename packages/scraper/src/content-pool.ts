@@ -25,6 +25,8 @@ export interface ContentPoolOptions {
   documentTimeoutMs?: number;
   /** Pages of a PDF that are read (the task's own `maxPages` wins); default @wcs/documents' 500. */
   documentMaxPages?: number;
+  /** OCR of PDFs without a text layer (OCR_ENABLED, OCR_LANGUAGES); default off. */
+  ocr?: { enabled: boolean; languages: string };
 }
 
 export interface ConvertedPage {
@@ -43,6 +45,7 @@ export function contentPoolOptions(env: ContentEnv): ContentPoolOptions {
     heapMb: env.CONTENT_THREAD_HEAP_MB,
     documentTimeoutMs: env.DOCUMENT_TIMEOUT_MS,
     documentMaxPages: env.DOCUMENT_MAX_PAGES,
+    ocr: { enabled: env.OCR_ENABLED, languages: env.OCR_LANGUAGES },
   };
 }
 
@@ -89,10 +92,16 @@ export class ContentPool {
   async run(asked: ContentTask, signal?: AbortSignal, budgetMs?: number): Promise<ConvertedPage> {
     signal?.throwIfAborted();
     const isDocument = asked.bytes !== undefined;
-    const task: ContentTask =
+    let task: ContentTask =
       isDocument && asked.maxPages === undefined && this.options.documentMaxPages !== undefined
         ? { ...asked, maxPages: this.options.documentMaxPages }
         : asked;
+    if (isDocument && task.ocr === undefined && this.options.ocr?.enabled) {
+      // Children of the thread must end by its budget: the engine kills them at this deadline.
+      const own = this.options.documentTimeoutMs ?? this.options.taskTimeoutMs;
+      const deadlineAt = Date.now() + Math.min(own, budgetMs ?? Number.POSITIVE_INFINITY);
+      task = { ...task, ocr: { ...this.options.ocr, deadlineAt } };
+    }
     if (this.options.threads === 0) return settle(await runContentTask(task));
     const own = isDocument
       ? (this.options.documentTimeoutMs ?? this.options.taskTimeoutMs)

@@ -13,7 +13,12 @@ import {
   processDocument,
 } from '@wcs/content';
 import { type ExtractedLink, identifyUrl } from '@wcs/discovery';
-import { type ConvertedDocument, convertDocument, type DocumentKind } from '@wcs/documents';
+import {
+  type ConvertedDocument,
+  type ConvertOptions,
+  convertDocument,
+  type DocumentKind,
+} from '@wcs/documents';
 import { encodeError } from '@wcs/errors';
 import type { DocumentData, PageFormat } from '@wcs/queues';
 
@@ -47,6 +52,8 @@ export interface ContentTask {
   documentKind?: DocumentKind;
   /** Pages of a PDF read at most (default 500 of @wcs/documents). */
   maxPages?: number;
+  /** OCR of a PDF without a text layer (the pool sets it from OCR_ENABLED / OCR_LANGUAGES). */
+  ocr?: ConvertOptions['ocr'];
 }
 
 export type ContentTaskResult =
@@ -147,6 +154,7 @@ export async function runContentTask(task: ContentTask): Promise<ContentTaskResu
       kind: task.documentKind,
       onlyMainContent: task.onlyMainContent,
       ...(task.maxPages !== undefined ? { maxPages: task.maxPages } : {}),
+      ...(task.ocr !== undefined ? { ocr: task.ocr } : {}),
     });
   } catch (err) {
     return { ok: false, error: encodeError(err) };
