@@ -83,13 +83,24 @@ function imageOnlyPdf(source: Buffer, pages: number): Buffer {
   }
 }
 
-/** pdftoppm / tesseract processes that are children of this process. */
+/** pdftoppm / tesseract processes that descend from this process (the engine wraps them in `timeout`). */
 function ocrChildren(): string[] {
-  const out = spawnSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)]).stdout?.toString() ?? '';
-  return out
+  const rows = (spawnSync('ps', ['-eo', 'pid=,ppid=,comm=']).stdout?.toString() ?? '')
     .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => /\b(pdftoppm|tesseract)\b/.test(l));
+    .map((l) => l.trim().split(/\s+/))
+    .filter((r) => r.length >= 3);
+  const ours = new Set([String(process.pid)]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of rows)
+      if (pid && ppid && ours.has(ppid) && !ours.has(pid)) {
+        ours.add(pid);
+        grew = true;
+      }
+  }
+  return rows
+    .filter(([pid, , comm]) => pid && ours.has(pid) && /^(pdftoppm|tesseract)$/.test(comm ?? ''))
+    .map((r) => r.join(' '));
 }
 
 async function until(cond: () => boolean, ms: number): Promise<boolean> {

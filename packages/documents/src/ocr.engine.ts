@@ -31,7 +31,7 @@ function onPath(tool: string): boolean {
 
 /** Both tools installed (checked once per thread). */
 export function ocrToolsAvailable(): boolean {
-  available ??= onPath('pdftoppm') && onPath('tesseract');
+  available ??= onPath('pdftoppm') && onPath('tesseract') && onPath('timeout');
   return available;
 }
 
@@ -50,11 +50,15 @@ function run(cmd: string, args: string[], o: OcrOptions): Promise<string> {
   const left = o.deadlineAt === undefined ? OCR_PAGE_TIMEOUT_MS : o.deadlineAt - Date.now();
   if (left <= 0) return Promise.reject(new Error('OCR deadline passed'));
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, {
+    const limitMs = Math.min(OCR_PAGE_TIMEOUT_MS, left);
+    // coreutils `timeout` kills the tool at the deadline even when the content pool has terminated
+    // this thread (its JS timers and signal die with it; the process would not). It forwards the
+    // SIGTERM that an abort or Node's own timeout sends it.
+    const child = spawn('timeout', ['-s', 'KILL', (limitMs / 1000).toFixed(3), cmd, ...args], {
       detached: false,
       stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: Math.min(OCR_PAGE_TIMEOUT_MS, left),
-      killSignal: 'SIGKILL',
+      timeout: limitMs,
+      killSignal: 'SIGTERM',
       ...(o.signal ? { signal: o.signal } : {}),
     });
     const out: Buffer[] = [];

@@ -52,8 +52,8 @@ export interface ContentTask {
   documentKind?: DocumentKind;
   /** Pages of a PDF read at most (default 500 of @wcs/documents). */
   maxPages?: number;
-  /** OCR of a PDF without a text layer (the pool sets it from OCR_ENABLED / OCR_LANGUAGES). */
-  ocr?: ConvertOptions['ocr'];
+  /** OCR of a PDF without a text layer (the pool sets it from OCR_ENABLED / OCR_LANGUAGES; no signal: it crosses threads). */
+  ocr?: Omit<NonNullable<ConvertOptions['ocr']>, 'signal'>;
 }
 
 export type ContentTaskResult =
