@@ -173,4 +173,18 @@ describe('ocrHtml', () => {
     expect((outcome as Error).message).toBe('stop reading');
     expect(await until(() => ocrChildren().length === 0, 5_000)).toBe(true);
   }, 60_000);
+
+  it('stops at the deadline: no process left, answered as NO_TEXT_LAYER (OCR failed)', async () => {
+    const many = imageOnlyPdf(await reportPdf(), 6);
+    const doc = await convertDocument({
+      bytes: new Uint8Array(many),
+      kind: 'pdf',
+      onlyMainContent: false,
+      // Six pages take seconds: 400 ms is never enough.
+      ocr: { enabled: true, languages: 'eng', deadlineAt: Date.now() + 400 },
+    });
+    expect(doc.html).toBe('');
+    expect(doc.warning).toMatch(new RegExp(`^${NO_TEXT_LAYER}: .*\\(OCR failed\\)`));
+    expect(await until(() => ocrChildren().length === 0, 5_000)).toBe(true);
+  }, 60_000);
 });
