@@ -75,7 +75,10 @@ export function freePort(): Promise<number> {
 
 /** A service as `pnpm start` runs it: its own process, from its src/main.ts. */
 export function startService(name: string, extra: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const prof = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  return spawn(process.execPath, [...prof, '--import', 'tsx', 'src/main.ts'], {
     cwd: path.join(ROOT, 'services', name),
     env: { ...process.env, ...extra },
     stdio: ['ignore', 'ignore', 'inherit'],

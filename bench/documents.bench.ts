@@ -154,6 +154,8 @@ interface Row {
   mb: number;
   libMs: number;
   svcMs: number;
+  /** A plain GET of the file in this process (the download the service also does). */
+  dlMs: number;
 }
 
 async function main(): Promise<void> {
@@ -186,6 +188,7 @@ async function main(): Promise<void> {
       mb: f.bytes.length / MB,
       libMs: (performance.now() - t) / RUNS,
       svcMs: 0,
+      dlMs: 0,
     });
   }
 
@@ -235,6 +238,11 @@ async function main(): Promise<void> {
     await scrape('/50mb.pdf');
     sampling = false;
     for (const row of rows) {
+      const t = performance.now();
+      for (let i = 0; i < RUNS; i++) await (await request(`${site.url}${row.file}`)).body.arrayBuffer();
+      row.dlMs = (performance.now() - t) / RUNS;
+    }
+    for (const row of rows) {
       await scrape(row.file); // warm-up
       const t = performance.now();
       for (let i = 0; i < RUNS; i++) await scrape(row.file);
@@ -243,14 +251,14 @@ async function main(): Promise<void> {
 
     console.log(`\nruns per file: ${RUNS} (sequential, one at a time)\n`);
     console.log(
-      '| file | pages | MB | library pages/s | library MB/s | service pages/s | service MB/s | service / library |',
+      '| file | pages | MB | library pages/s | library MB/s | service pages/s | service MB/s | service / library | library ms | download ms | service ms |',
     );
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       const lib = r.pages / (r.libMs / 1000);
       const svc = r.pages / (r.svcMs / 1000);
       console.log(
-        `| ${r.file} | ${r.pages} | ${r.mb.toFixed(1)} | ${lib.toFixed(0)} | ${(r.mb / (r.libMs / 1000)).toFixed(1)} | ${svc.toFixed(0)} | ${(r.mb / (r.svcMs / 1000)).toFixed(1)} | ${((100 * r.libMs) / r.svcMs).toFixed(0)} % |`,
+        `| ${r.file} | ${r.pages} | ${r.mb.toFixed(1)} | ${lib.toFixed(0)} | ${(r.mb / (r.libMs / 1000)).toFixed(1)} | ${svc.toFixed(0)} | ${(r.mb / (r.svcMs / 1000)).toFixed(1)} | ${((100 * r.libMs) / r.svcMs).toFixed(0)} % | ${r.libMs.toFixed(0)} | ${r.dlMs.toFixed(0)} | ${r.svcMs.toFixed(0)} |`,
       );
     }
     console.log(

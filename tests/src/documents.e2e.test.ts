@@ -156,6 +156,18 @@ describe('POST /v1/scrape of documents', () => {
     }
   });
 
+  it('documents never enter the page cache: maxAge fetches the file again', async () => {
+    site.set('/cached.pdf', await reportPdf(), PDF);
+    const first = await scrape({ url: `${site.url}/cached.pdf`, maxAge: 600_000 });
+    expect(first.status).toBe(200);
+    expect(first.body.data.metadata.pages).toBe(3);
+    site.set('/cached.pdf', await manyPagesPdf(2), PDF);
+    const second = await scrape({ url: `${site.url}/cached.pdf`, maxAge: 600_000 });
+    expect(second.status).toBe(200);
+    expect(second.body.data.metadata.pages).toBe(2);
+    expect(second.body.data.metadata.cacheState).not.toBe('hit');
+  });
+
   it('a PDF: metadata has the page count and the creation date', async () => {
     const res = await scrape({ url: `${site.url}/report.pdf` });
     expect(res.status).toBe(200);

@@ -1,4 +1,4 @@
-import { CreditsRepository, createDb, type Db } from '@wcs/db';
+import { CreditsRepository, createDb, type Db, DocumentsRepository } from '@wcs/db';
 import {
   type FixtureSite,
   fixtureArticle,
@@ -202,6 +202,17 @@ describe('POST /v1/search with the embedded index (default provider)', () => {
       const r = await request(web.url).get(`/v1/batch/scrape/${batch.body.id}`).set(mine.auth);
       return r.body.status === 'done' ? r.body : undefined;
     }, 20_000);
+    // Index entries are written just behind the answer (README: Search).
+    const documents = new DocumentsRepository(db);
+    for (const [account, page] of [
+      [mine, 3],
+      [theirs, 4],
+      [mine, 7],
+    ] as const)
+      await pollUntil(
+        async () => (await documents.get(account.accountId, `${site.url}/article/${page}`)) ?? undefined,
+        10_000,
+      );
 
     const tidal = await search(embedded, mine, { query: 'tidal turbines', num_results: 3, lang: 'en' });
     expect(tidal.status).toBe(200);

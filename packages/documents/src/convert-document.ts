@@ -11,5 +11,6 @@ export function convertDocument(o: ConvertOptions): Promise<ConvertedDocument> {
     onlyMainContent: o.onlyMainContent,
     maxPages: o.maxPages ?? DEFAULT_MAX_PAGES,
     ...(o.ocr ? { ocr: o.ocr } : {}),
+    ...(o.consumeBytes ? { consumeBytes: true } : {}),
   });
 }

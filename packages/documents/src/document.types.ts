@@ -29,4 +29,6 @@ export interface ConvertOptions {
   maxPages?: number;
   /** OCR of a PDF without a text layer, when enabled and tesseract/pdftoppm are installed. */
   ocr?: OcrOptions;
+  /** The caller hands `bytes` over: the PDF parser may take (detach) their buffer instead of a copy. */
+  consumeBytes?: boolean;
 }

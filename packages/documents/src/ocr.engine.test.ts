@@ -12,8 +12,11 @@ const TOOLS = ocrToolsAvailable();
 if (!TOOLS)
   console.log('OCR tests skipped: pdftoppm and tesseract are not both installed (scripts/ensure-tools.sh)');
 
-/** A PDF whose pages are grey images only (no text layer), each one page rendered from `source`. */
-function imageOnlyPdf(source: Buffer, pages: number): Buffer {
+/**
+ * A PDF whose pages are grey images only (no text layer), each one page rendered from `source`;
+ * with `textPage`, page 1 is instead a page with that line in its text layer (a mixed PDF).
+ */
+function imageOnlyPdf(source: Buffer, pages: number, textPage?: string): Buffer {
   const dir = mkdtempSync(path.join(tmpdir(), 'wcs-ocr-test-'));
   try {
     writeFileSync(path.join(dir, 'in.pdf'), source);
@@ -48,6 +51,16 @@ function imageOnlyPdf(source: Buffer, pages: number): Buffer {
     );
     const draw = 'q 612 0 0 792 0 0 cm /Im0 Do Q';
     for (let i = 0; i < pages; i++) {
+      if (i === 0 && textPage !== undefined) {
+        const text = `BT /F1 14 Tf 72 700 Td (${textPage.replace(/[()\\]/g, '')}) Tj ET`;
+        objects.push(
+          Buffer.from(
+            `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> /Contents ${5 + 2 * i} 0 R >>`,
+          ),
+        );
+        objects.push(Buffer.from(`<< /Length ${text.length} >>\nstream\n${text}\nendstream`));
+        continue;
+      }
       objects.push(
         Buffer.from(
           `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im0 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`,
@@ -140,6 +153,30 @@ describe('ocrHtml', () => {
     for (const word of ['revenue', 'quarter', 'region']) expect(text).toContain(word);
     expect(REPORT_PDF.body1.toLowerCase()).toContain('revenue');
     expect(doc.metadata.pages).toBe(1);
+  }, 60_000);
+
+  it('reads only the scanned pages of a mixed PDF, keeping the text layer of the others', async () => {
+    const mixed = imageOnlyPdf(await reportPdf(), 2, 'Typed cover page of the quarterly statement');
+    const doc = await convertDocument({
+      bytes: new Uint8Array(mixed),
+      kind: 'pdf',
+      onlyMainContent: false,
+      ocr: { enabled: true, languages: 'eng' },
+    });
+    expect(doc.warning).toMatch(/^OCR: 1 of 2 pages read by tesseract/);
+    const [page1, page2] = doc.html.split('<hr data-page="2">');
+    expect(page1).toContain('Typed cover page of the quarterly statement');
+    expect(page2?.toLowerCase()).toContain('revenue');
+    expect(page1?.toLowerCase()).not.toContain('revenue');
+    // Without OCR the text page is read and the scanned one stays empty, with no warning.
+    const plain = await convertDocument({
+      bytes: new Uint8Array(mixed),
+      kind: 'pdf',
+      onlyMainContent: false,
+    });
+    expect(plain.warning).toBeUndefined();
+    expect(plain.html).toContain('Typed cover page');
+    expect(plain.html.toLowerCase()).not.toContain('revenue');
   }, 60_000);
 
   it('answers NO_TEXT_LAYER as before when OCR is disabled', async () => {

@@ -5,7 +5,7 @@
  * pool terminates its thread on the budget, and a child must not outlive that).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { escapeText } from './html-escape';
@@ -17,6 +17,14 @@ export interface OcrOptions {
   /** Epoch ms past which no child process may still run (the conversion's budget). */
   deadlineAt?: number;
   signal?: AbortSignal;
+  /**
+   * A cell over a SharedArrayBuffer where the engine keeps the pid of the tool running now (0
+   * when none): the content pool, which cannot signal into a thread it terminates (a cancelled
+   * job), stops that process itself.
+   */
+  processSlot?: Int32Array;
+  /** The temp dir to use (created here, mode 0700); the pool removes it too when it ends the thread. */
+  workDir?: string;
 }
 
 /** One page's render + read at most (the deadline may cut it shorter). */
@@ -61,10 +69,12 @@ function run(cmd: string, args: string[], o: OcrOptions): Promise<string> {
       killSignal: 'SIGTERM',
       ...(o.signal ? { signal: o.signal } : {}),
     });
+    if (o.processSlot) Atomics.store(o.processSlot, 0, child.pid ?? 0);
     const out: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.on('error', reject);
     child.on('close', (code, sig) => {
+      if (o.processSlot) Atomics.store(o.processSlot, 0, 0);
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
       else reject(new Error(`${cmd} ended with ${sig ?? `code ${code}`}`));
     });
@@ -90,7 +100,11 @@ export async function ocrPages(
   pages: number[],
   o: OcrOptions,
 ): Promise<Map<number, string>> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'wcs-ocr-'));
+  let dir: string;
+  if (o.workDir) {
+    await mkdir(o.workDir, { mode: 0o700 });
+    dir = o.workDir;
+  } else dir = await mkdtemp(path.join(tmpdir(), 'wcs-ocr-'));
   const texts = new Map<number, string>();
   try {
     const file = path.join(dir, 'in.pdf');

@@ -2,7 +2,7 @@
  * PDF bytes → HTML + metadata, from the text layer (pdfjs-dist, no worker thread of its own: the
  * caller already runs in the content pool's thread). Pages past `maxPages` are not read.
  */
-import { DocumentUnreadableError, type DocumentUnreadableReason } from '@wcs/errors';
+import { DocumentUnreadableError } from '@wcs/errors';
 import type { ConvertedDocument, DocumentMetadata } from './document.types';
 import { escapeAttribute } from './html-escape';
 import { type OcrOptions, ocrHtml, ocrPages, ocrUsable } from './ocr.engine';
@@ -18,17 +18,12 @@ function endsWithEof(bytes: Uint8Array): boolean {
   return tail.includes('%%EOF');
 }
 
-function unreadable(err: unknown, bytes: Uint8Array): DocumentUnreadableError {
+/** A PDF that ends well (checked first: a cut one is `truncated`) but pdfjs cannot read. */
+function unreadable(err: unknown): DocumentUnreadableError {
   const name = (err as { name?: unknown } | null)?.name;
   if (name === 'PasswordException')
     return new DocumentUnreadableError('encrypted', 'The PDF is password-protected and cannot be read');
-  const reason: DocumentUnreadableReason = endsWithEof(bytes) ? 'corrupt' : 'truncated';
-  return new DocumentUnreadableError(
-    reason,
-    reason === 'truncated'
-      ? 'The PDF is truncated (its end is missing)'
-      : 'The PDF is damaged and cannot be read',
-  );
+  return new DocumentUnreadableError('corrupt', 'The PDF is damaged and cannot be read');
 }
 
 /** PDF dates: D:YYYYMMDDHHmmSS+HH'mm' (every part after the year optional). */
@@ -52,15 +47,51 @@ function infoString(info: Record<string, unknown>, key: string): string | null {
 export interface PdfOptions {
   onlyMainContent: boolean;
   maxPages: number;
-  /** Optional OCR of a PDF without a text layer (off, or tools missing: NO_TEXT_LAYER). */
+  /** Optional OCR of pages without a text layer (off, or tools missing: NO_TEXT_LAYER). */
   ocr?: OcrOptions;
+  /**
+   * The caller hands the bytes over: pdfjs may take their buffer (it transfers it to its worker
+   * side, detaching the caller's view) instead of a copy. The content thread does, for its own
+   * transferred bytes; a 50 MB PDF then costs one copy less.
+   */
+  consumeBytes?: boolean;
+}
+
+const HostUint8Array = Object.getPrototypeOf(Buffer.prototype).constructor as Uint8ArrayConstructor;
+
+/** pdfjs uses an array of this realm that fills its buffer as is (a Buffer it refuses). */
+function usableAsIs(bytes: Uint8Array): boolean {
+  return (
+    bytes instanceof HostUint8Array &&
+    !Buffer.isBuffer(bytes) &&
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength
+  );
+}
+
+/** OCR of the pages that have no text layer, as HTML by page number. */
+async function ocrMissingPages(
+  bytes: Uint8Array,
+  numbers: number[],
+  ocr: OcrOptions,
+): Promise<{ html: Map<number, string>; failed: boolean }> {
+  try {
+    const texts = await ocrPages(bytes, numbers, ocr);
+    return { html: new Map(numbers.map((n) => [n, ocrHtml(texts.get(n) ?? '')])), failed: false };
+  } catch {
+    if (ocr.signal?.aborted) throw ocr.signal.reason;
+    return { html: new Map(), failed: true }; // a tool error or the deadline: answered as without OCR
+  }
 }
 
 export async function convertPdf(bytes: Uint8Array, o: PdfOptions): Promise<ConvertedDocument> {
   if (!endsWithEof(bytes))
     throw new DocumentUnreadableError('truncated', 'The PDF is truncated (its end is missing)');
+  const ocr = ocrUsable(o.ocr) ? o.ocr : undefined;
+  // OCR reads the bytes again after pdfjs: then pdfjs gets a copy.
+  const handOver = o.consumeBytes === true && ocr === undefined && usableAsIs(bytes);
   const task = loadPdfjs().getDocument({
-    data: hostBytes(bytes),
+    data: handOver ? bytes : hostBytes(bytes),
     isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,
@@ -73,7 +104,7 @@ export async function convertPdf(bytes: Uint8Array, o: PdfOptions): Promise<Conv
     doc = await task.promise;
   } catch (err) {
     await task.destroy().catch(() => undefined);
-    throw unreadable(err, bytes);
+    throw unreadable(err);
   }
   try {
     const info = ((await doc.getMetadata().catch(() => ({ info: {} }))).info ?? {}) as Record<
@@ -88,7 +119,7 @@ export async function convertPdf(bytes: Uint8Array, o: PdfOptions): Promise<Conv
       try {
         page = await doc.getPage(n);
       } catch (err) {
-        throw unreadable(err, bytes);
+        throw unreadable(err);
       }
       lines.push(pageLines((await page.getTextContent()).items));
       page.cleanup();
@@ -102,34 +133,38 @@ export async function convertPdf(bytes: Uint8Array, o: PdfOptions): Promise<Conv
     const warnings: string[] = [];
     if (read < pages)
       warnings.push(`The PDF has ${pages} pages; only the first ${read} were read (page cap ${read}).`);
-    if (lines.every((p) => p.length === 0)) {
-      let ocrFailed = false;
-      if (ocrUsable(o.ocr)) {
-        const numbers = lines.map((_, i) => i + 1);
-        try {
-          const texts = await ocrPages(bytes, numbers, o.ocr);
-          const html = numbers.map((n) => `<hr data-page="${n}">\n${ocrHtml(texts.get(n) ?? '')}`).join('\n');
-          warnings.push(`OCR: ${numbers.length} pages read by tesseract (the PDF has no text layer).`);
-          return { html, metadata, warning: warnings.join(' ') };
-        } catch {
-          if (o.ocr.signal?.aborted) throw o.ocr.signal.reason;
-          ocrFailed = true; // a tool error or the deadline: answered as without OCR
-        }
-      }
+    // Pages without a text layer (scanned): OCR when usable, else a wholly scanned PDF is NO_TEXT_LAYER.
+    const missing = lines.flatMap((p, i) => (p.length === 0 ? [i + 1] : []));
+    const scanned = missing.length === lines.length;
+    const ocred = ocr && missing.length > 0 ? await ocrMissingPages(bytes, missing, ocr) : undefined;
+    if (ocred && !ocred.failed)
       warnings.push(
-        `${NO_TEXT_LAYER}: the PDF has no text layer (scanned pages?); its text was not extracted${ocrFailed ? ' (OCR failed)' : ''}.`,
+        scanned
+          ? `OCR: ${missing.length} pages read by tesseract (the PDF has no text layer).`
+          : `OCR: ${missing.length} of ${lines.length} pages read by tesseract (they have no text layer).`,
+      );
+    if (!scanned && ocred?.failed)
+      warnings.push(
+        `OCR failed: ${missing.length} of ${lines.length} pages have no text layer and were left empty.`,
+      );
+    if (scanned && (!ocred || ocred.failed)) {
+      warnings.push(
+        `${NO_TEXT_LAYER}: the PDF has no text layer (scanned pages?); its text was not extracted${ocred?.failed ? ' (OCR failed)' : ''}.`,
       );
       return { html: '', metadata, warning: warnings.join(' ') };
     }
     if (o.onlyMainContent) lines = dropRunningLines(lines);
     const body = bodySize(lines);
     const html = lines
-      .map((p, i) => `<hr data-page="${escapeAttribute(String(i + 1))}">\n${pageHtml(p, body)}`)
+      .map(
+        (p, i) =>
+          `<hr data-page="${escapeAttribute(String(i + 1))}">\n${ocred?.html.get(i + 1) ?? pageHtml(p, body)}`,
+      )
       .join('\n');
     return { html, metadata, ...(warnings.length > 0 ? { warning: warnings.join(' ') } : {}) };
   } catch (err) {
     if (err instanceof DocumentUnreadableError || o.ocr?.signal?.aborted) throw err;
-    throw unreadable(err, bytes);
+    throw unreadable(err);
   } finally {
     await doc.destroy().catch(() => undefined);
   }

@@ -24,6 +24,7 @@ import {
   SNIFF_WINDOW_BYTES,
   sniffDocument,
 } from '@wcs/net';
+import { BodyBytes } from './body-bytes';
 import { assertSupportedContentType, assertTextBody } from './content-type';
 import { MOBILE_USER_AGENT, resolveLocation } from './emulation';
 import type { Engine, RenderContext, RendererLogger, RenderRequest, RenderResult } from './types';
@@ -144,12 +145,13 @@ export class FetchEngine implements Engine {
   private async readCapped(
     res: OpenedResponse,
   ): Promise<{ bytes: Buffer; kind?: DocumentKind; mime: string }> {
-    const chunks: Buffer[] = [];
-    let size = 0;
     let decided: { kind?: DocumentKind; mime: string; max: number } | undefined;
     const declaredLength = Number(res.headers['content-length']);
+    const body = new BodyBytes(
+      Number.isSafeInteger(declaredLength) && !res.headers['content-encoding'] ? declaredLength : undefined,
+    );
     const decide = () => {
-      const head = Buffer.concat(chunks, size);
+      const head = body.head();
       const kind = sniffDocument(head, res.contentType || undefined);
       const max = kind ? (this.opts.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES) : this.opts.maxBodyBytes;
       decided = kind
@@ -158,23 +160,22 @@ export class FetchEngine implements Engine {
       // Content-Length is of the encoded body; past the cap it is too large either way.
       if (Number.isFinite(declaredLength) && declaredLength > max && !res.headers['content-encoding'])
         throw tooLarge(res.url, max, kind);
+      if (kind) body.presize();
     };
     // A ZIP that is not yet known as a DOCX is read further before deciding (its word/ entry tells).
     const headComplete = (head: Buffer) =>
-      size >= DOCUMENT_SNIFF_BYTES ||
+      body.size >= DOCUMENT_SNIFF_BYTES ||
       head[0] !== 0x50 ||
       head[1] !== 0x4b ||
       sniffDocument(head, res.contentType || undefined) !== undefined;
     try {
       for await (const chunk of res.body) {
-        const buf = chunk as Buffer;
-        chunks.push(buf);
-        size += buf.length;
+        body.push(chunk as Buffer);
         if (!decided) {
-          if (size < SNIFF_WINDOW_BYTES || !headComplete(Buffer.concat(chunks, size))) continue;
+          if (body.size < SNIFF_WINDOW_BYTES || !headComplete(body.head())) continue;
           decide();
         }
-        if (decided && size > decided.max) throw tooLarge(res.url, decided.max, decided.kind);
+        if (decided && body.size > decided.max) throw tooLarge(res.url, decided.max, decided.kind);
       }
       if (!decided) decide();
     } catch (err) {
@@ -184,7 +185,7 @@ export class FetchEngine implements Engine {
       res.close();
     }
     const { kind, mime } = decided as NonNullable<typeof decided>;
-    return { bytes: Buffer.concat(chunks, size), mime, ...(kind ? { kind } : {}) };
+    return { bytes: body.bytes(), mime, ...(kind ? { kind } : {}) };
   }
 
   async close(): Promise<void> {

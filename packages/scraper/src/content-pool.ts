@@ -5,6 +5,9 @@
  * idle timeout), a heap cap per thread and a time budget per page: past either, only that page's
  * thread dies (piscina terminates it on abort) and its job fails with a typed error.
  */
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { type ContentEnv, contentEnvFromProcess } from '@wcs/config';
@@ -26,7 +29,11 @@ export interface ContentPoolOptions {
   /** Pages of a PDF that are read (the task's own `maxPages` wins); default @wcs/documents' 500. */
   documentMaxPages?: number;
   /** OCR of PDFs without a text layer (OCR_ENABLED, OCR_LANGUAGES); default off. */
-  ocr?: { enabled: boolean; languages: string };
+  ocr?: {
+    enabled: boolean;
+    languages: string /** Where OCR work dirs go; default os.tmpdir(). */;
+    tmpDir?: string;
+  };
 }
 
 export interface ConvertedPage {
@@ -96,11 +103,14 @@ export class ContentPool {
       isDocument && asked.maxPages === undefined && this.options.documentMaxPages !== undefined
         ? { ...asked, maxPages: this.options.documentMaxPages }
         : asked;
+    let ocrChild: OcrChild | undefined;
     if (isDocument && task.ocr === undefined && this.options.ocr?.enabled) {
       // Children of the thread must end by its budget: the engine kills them at this deadline.
       const own = this.options.documentTimeoutMs ?? this.options.taskTimeoutMs;
       const deadlineAt = Date.now() + Math.min(own, budgetMs ?? Number.POSITIVE_INFINITY);
-      task = { ...task, ocr: { ...this.options.ocr, deadlineAt } };
+      const { tmpDir, ...ocr } = this.options.ocr;
+      ocrChild = newOcrChild(tmpDir ?? tmpdir());
+      task = { ...task, ocr: { ...ocr, deadlineAt, processSlot: ocrChild.slot, workDir: ocrChild.dir } };
     }
     if (this.options.threads === 0) return settle(await runContentTask(task));
     const own = isDocument
@@ -136,6 +146,8 @@ export class ContentPool {
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
+      // A terminated thread (cancel, budget) leaves its OCR tool and temp dir behind: end them here.
+      if (ocrChild) await endOcrChild(ocrChild);
     }
     return settle(out);
   }
@@ -160,6 +172,32 @@ function transferable(task: ContentTask): { task: ContentTask; list: ArrayBuffer
   const own = b.buffer instanceof ArrayBuffer && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
   const bytes = own ? b : new Uint8Array(b);
   return { task: { ...task, bytes }, list: [bytes.buffer as ArrayBuffer] };
+}
+
+/** Where a thread's OCR tool leaves its pid and files, so the pool can clean up after the thread. */
+interface OcrChild {
+  slot: Int32Array;
+  dir: string;
+}
+
+function newOcrChild(tmpDir: string): OcrChild {
+  return {
+    slot: new Int32Array(new SharedArrayBuffer(4)),
+    dir: path.join(tmpDir, `wcs-ocr-${randomUUID()}`),
+  };
+}
+
+async function endOcrChild(c: OcrChild): Promise<void> {
+  const pid = Atomics.load(c.slot, 0);
+  // SIGTERM to coreutils `timeout`, which forwards it to pdftoppm/tesseract and exits.
+  if (pid > 0) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  await rm(c.dir, { recursive: true, force: true });
 }
 
 function settle(out: ContentTaskResult): ConvertedPage {

@@ -153,6 +153,8 @@ export async function runContentTask(task: ContentTask): Promise<ContentTaskResu
       bytes: task.bytes,
       kind: task.documentKind,
       onlyMainContent: task.onlyMainContent,
+      // The bytes are the thread's own (moved here by the pool) and unused after the conversion.
+      consumeBytes: true,
       ...(task.maxPages !== undefined ? { maxPages: task.maxPages } : {}),
       ...(task.ocr !== undefined ? { ocr: task.ocr } : {}),
     });

@@ -1,10 +1,4 @@
-import type {
-  CrawlOptions,
-  CrawlPageTask,
-  CrawlsRepository,
-  DocumentsRepository,
-  FrontierCandidate,
-} from '@wcs/db';
+import type { CrawlOptions, CrawlPageTask, CrawlsRepository, FrontierCandidate } from '@wcs/db';
 import { type ExtractedLink, urlKey } from '@wcs/discovery';
 import { type ServiceError, toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
@@ -23,6 +17,7 @@ import {
 } from '@wcs/queues';
 import type { Renderer, RenderResult } from '@wcs/renderer';
 import { documentFromPage, type FetchedPage, fetchPage, type PageStores } from '@wcs/scraper';
+import type { SearchIndexer } from '@wcs/search';
 import type { HostSlots } from './host-slots';
 import { LinkFilter } from './link-filter';
 import { enqueuePages, removePageJobs } from './page-jobs';
@@ -36,8 +31,8 @@ export interface CrawlPageSettings {
 
 export interface CrawlPageDeps {
   crawls: CrawlsRepository;
-  /** The embedded search index; every crawled page is searchable (best effort). */
-  documents?: DocumentsRepository;
+  /** The embedded search index; every crawled page is searchable shortly after (best effort). */
+  indexer?: SearchIndexer;
   producer: QueueProducer;
   renderer: Renderer;
   slots: HostSlots;
@@ -178,7 +173,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
           deps.logger.warn({ err, crawlId }, 'enqueue of new pages failed; left to the reconciler'),
         );
       if (outcome.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
-      await index(deps, task, data);
+      await deps.indexer?.add(task.accountId, task.url, data);
       return { pageId, status: 'done' };
     } catch (err) {
       return handleError(deps, task, job, ctx, toServiceError(err));
@@ -262,21 +257,4 @@ async function fail(
   const r = await deps.crawls.failPage(task.crawlId, task.pageId, { error, code, statusCode });
   deps.logger.debug({ crawlId: task.crawlId, url: task.url, code }, 'crawl page failed');
   if (r.crawlFinished) deps.logger.info({ crawlId: task.crawlId }, 'crawl done');
-}
-
-async function index(deps: CrawlPageDeps, task: CrawlPageTask, data: DocumentData): Promise<void> {
-  if (!deps.documents) return;
-  const meta = data.metadata as { title?: unknown; description?: unknown; language?: unknown };
-  try {
-    await deps.documents.upsert({
-      accountId: task.accountId,
-      url: task.url,
-      title: typeof meta.title === 'string' ? meta.title : null,
-      description: typeof meta.description === 'string' ? meta.description : null,
-      language: typeof meta.language === 'string' ? meta.language : null,
-      markdown: data.markdown ?? '',
-    });
-  } catch (err) {
-    deps.logger.warn({ err, url: task.url }, 'indexing a crawled page failed');
-  }
 }

@@ -17,6 +17,7 @@ import {
   workerDefiner,
 } from '@wcs/queues';
 import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
+import { SearchIndexer } from '@wcs/search';
 import { crawlPageProcessor } from './crawl-page.processor';
 import { CrawlReconciler } from './crawl-reconciler';
 import { crawlStartProcessor } from './crawl-start.processor';
@@ -45,6 +46,7 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
     connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
   });
   const renderer = createRendererFromEnv(env, logger);
+  const indexer = new SearchIndexer(new DocumentsRepository(db), logger);
   const robots = new RobotsCache({
     dispatcher,
     userAgent: env.USER_AGENT,
@@ -69,7 +71,7 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
       crawlPageProcessor(
         {
           crawls,
-          documents: new DocumentsRepository(db),
+          indexer,
           producer,
           renderer,
           slots: new HostSlots(redis, env.QUEUE_PREFIX, env.CRAWL_HOST_CONCURRENCY),
@@ -104,6 +106,7 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
       await reconciler.stop();
       await Promise.allSettled(workers.map((w) => w.close()));
       await renderer.close();
+      await indexer.close();
       await producer.close();
       redis.disconnect();
       await dispatcher.close().catch(() => undefined);

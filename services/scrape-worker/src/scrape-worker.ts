@@ -14,6 +14,7 @@ import {
   workerDefiner,
 } from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
+import { SearchIndexer } from '@wcs/search';
 import { batchItemProcessor } from './batch-item.processor';
 import { BatchReconciler } from './batch-reconciler';
 import { createDocumentIndexer } from './document-indexer';
@@ -32,7 +33,8 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
   const db = createDb(env.DATABASE_URL);
   const batches = new BatchesRepository(db);
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
-  const index = createDocumentIndexer({ documents: new DocumentsRepository(db), logger });
+  const indexer = new SearchIndexer(new DocumentsRepository(db), logger);
+  const index = createDocumentIndexer(indexer);
   const renderer = createRendererFromEnv(env, logger);
   const screenshots = createScreenshotStore(env, db);
   const pageCache = new PageCacheRepository(db);
@@ -71,6 +73,7 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
       await sweep.close();
       await Promise.allSettled(workers.map((w) => w.close()));
       await renderer.close();
+      await indexer.close();
       await secrets.close();
       await producer.close();
       await db.close();

@@ -61,7 +61,7 @@ export function scrapeProcessor(
       logOwnFailure(logger, payload.url, err);
       throw err;
     }
-    // Searchable afterwards through the embedded search provider (best effort, never throws).
+    // Searchable shortly after through the embedded search provider (written behind the answer).
     await index?.(payload.accountId, outcome.data);
     return { data: outcome.data, engine: outcome.engine, elapsedMs: outcome.elapsedMs };
   };

@@ -121,7 +121,13 @@ describe('Node client against the service', () => {
 
   it('search finds a scraped page and bills 2 credits per result', async () => {
     await client.scrape(`${s.site.url}/article/3`);
-    const res = await client.search('extraction', { numResults: 20 });
+    // The page is indexed just behind the scrape's answer: search until it is found.
+    let res = await client.search('extraction', { numResults: 20 });
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+      if (res.data.some((r) => r.url.startsWith(s.site.url))) break;
+      await new Promise((resolve) => setTimeout(resolve, 200)); // poll interval
+      res = await client.search('extraction', { numResults: 20 });
+    }
     expect(res.data.length).toBeGreaterThanOrEqual(1);
     expect(res.creditsUsed).toBe(2 * res.data.filter((r) => r.markdown !== null).length);
     expect(res.data.some((r) => r.url.startsWith(s.site.url))).toBe(true);

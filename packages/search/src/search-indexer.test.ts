@@ -1,0 +1,71 @@
+import { rawEnv } from '@wcs/config';
+import { AccountsRepository, createDb, type Db, DocumentsRepository, migrateDatabase } from '@wcs/db';
+import { SearchIndexer } from './search-indexer';
+
+let db: Db;
+beforeAll(async () => {
+  const url = rawEnv('DATABASE_URL') ?? 'postgresql://postgres@127.0.0.1:5432/wcs_test';
+  await migrateDatabase(url);
+  db = createDb(url, { poolSize: 2 });
+});
+
+async function createTestAccount(db: Db): Promise<{ accountId: string }> {
+  return new AccountsRepository(db).create({ plan: 'free', credits: 0 });
+}
+afterAll(async () => {
+  await db.close();
+});
+
+describe('SearchIndexer', () => {
+  it('idle() resolves once every page handed over is written and searchable', async () => {
+    const account = await createTestAccount(db);
+    const documents = new DocumentsRepository(db);
+    const indexer = new SearchIndexer(documents, { warn: () => undefined });
+    const pages = Array.from({ length: 5 }, (_, i) => `https://indexer.test/page/${i}`);
+    for (const [i, url] of pages.entries())
+      await indexer.add(account.accountId, url, {
+        markdown: `Page ${i} about quasar spectroscopy`,
+        metadata: { title: `P${i}` },
+      });
+    await indexer.idle();
+    for (const url of pages) expect((await documents.get(account.accountId, url))?.title).toMatch(/^P\d$/);
+    const hits = await documents.search({ accountId: account.accountId, query: 'quasar', limit: 10 });
+    expect(hits.map((h) => h.url).sort()).toEqual([...pages].sort());
+  });
+
+  it('skips pages without markdown, logs a failed write and keeps going', async () => {
+    const account = await createTestAccount(db);
+    const documents = new DocumentsRepository(db);
+    const warnings: string[] = [];
+    const indexer = new SearchIndexer(documents, { warn: (_o, msg) => warnings.push(msg) });
+    await indexer.add(account.accountId, 'https://indexer.test/no-markdown', { metadata: { title: 'x' } });
+    // Not a UUID: the repository refuses it, the indexer logs and carries on with the next page.
+    await indexer.add('not-an-account', 'https://indexer.test/bad', { markdown: 'text', metadata: {} });
+    await indexer.add(account.accountId, 'https://indexer.test/ok', { markdown: 'fine text', metadata: {} });
+    await indexer.close();
+    expect(warnings).toEqual(['indexing a page for search failed']);
+    expect(await documents.get(account.accountId, 'https://indexer.test/no-markdown')).toBeNull();
+    expect(await documents.get(account.accountId, 'https://indexer.test/ok')).not.toBeNull();
+  });
+
+  it('makes add() wait while the backlog is over its character budget (backpressure)', async () => {
+    const account = await createTestAccount(db);
+    const documents = new DocumentsRepository(db);
+    const indexer = new SearchIndexer(documents, { warn: () => undefined }, { maxPendingChars: 10 });
+    await indexer.add(account.accountId, 'https://indexer.test/a', {
+      markdown: 'first page body',
+      metadata: {},
+    });
+    let second = false;
+    const added = indexer
+      .add(account.accountId, 'https://indexer.test/b', { markdown: 'second page', metadata: {} })
+      .then(() => {
+        second = true;
+      });
+    expect(second).toBe(false); // the first page (15 chars) fills the budget of 10
+    await added; // accepted once the first is written
+    expect(await documents.get(account.accountId, 'https://indexer.test/a')).not.toBeNull();
+    await indexer.idle();
+    expect(await documents.get(account.accountId, 'https://indexer.test/b')).not.toBeNull();
+  });
+});
