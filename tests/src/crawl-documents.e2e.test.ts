@@ -7,8 +7,9 @@ import {
   SAMPLE_DOCX,
   sampleDocx,
 } from '@wcs/testing';
+import request from 'supertest';
 import { startCrawl, waitForCrawl } from './crawl-helpers';
-import { createTestAccount, type Stack, startStack } from './harness';
+import { createTestAccount, pollUntil, type Stack, startStack } from './harness';
 
 let stack: Stack;
 let site: ListeningServer;
@@ -40,7 +41,7 @@ beforeAll(async () => {
       res.end(entry[0]);
     }),
   );
-  stack = await startStack({ worker: false, crawlWorker: true, env: { CRAWL_PAGE_TIMEOUT_MS: '10000' } });
+  stack = await startStack({ crawlWorker: true, mapWorker: true, env: { CRAWL_PAGE_TIMEOUT_MS: '10000' } });
 });
 afterAll(async () => {
   await stack?.close();
@@ -62,5 +63,30 @@ describe('crawls and documents', () => {
     for (const path of ['/logo.png', '/old.doc', '/sheet.xlsx']) expect(requested).not.toContain(path);
     // The PDF, linked twice, was fetched once.
     expect(requested.filter((p) => p === '/report.pdf')).toHaveLength(1);
+  });
+
+  it('map lists the documents; a search hit that is a PDF is scraped as a document', async () => {
+    const account = await createTestAccount({ credits: 50 });
+    const map = await request(stack.url)
+      .post('/v1/map')
+      .set(account.auth)
+      .send({ url: `${site.url}/` });
+    expect(map.status).toBe(200);
+    expect(map.body.links).toEqual(
+      expect.arrayContaining([`${site.url}/report.pdf`, `${site.url}/plan.docx`]),
+    );
+    // A crawled PDF is in the account's search index; a fresh search scrapes the hit again.
+    const id = await startCrawl(stack.url, account.auth, { url: `${site.url}/`, maxDepth: 1 });
+    expect((await waitForCrawl(stack.url, id, account.auth)).status).toBe('done');
+    const hit = await pollUntil(async () => {
+      const r = await request(stack.url)
+        .post('/v1/search')
+        .set(account.auth)
+        .send({ query: 'revenue grew twelve percent', num_results: 1, fresh: true });
+      return r.status === 200 && r.body.data.length > 0 ? r.body.data[0] : undefined;
+    }, 15_000);
+    expect(hit.url).toBe(`${site.url}/report.pdf`);
+    expect(hit.markdown).toContain(REPORT_PDF.body1);
+    expect(hit.metadata).toMatchObject({ pages: 3, contentType: 'application/pdf' });
   });
 });
