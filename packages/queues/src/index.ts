@@ -6,6 +6,7 @@ export * from './document.contract';
 export * from './job-budget';
 export * from './job-cancel';
 export * from './job-secrets';
+export * from './job-webhook.contract';
 export * from './page-options.contract';
 export * from './producer';
 export * from './redis-errors';

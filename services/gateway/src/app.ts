@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { Registry } from 'prom-client';
 import type { GatewayDeps } from './deps';
+import { firecrawlRoutes } from './firecrawl/firecrawl.routes';
 import { authMiddleware } from './middleware/auth.middleware';
 import { errorHandler, notFoundHandler } from './middleware/error.middleware';
 import { metricsMiddleware } from './middleware/metrics.middleware';
@@ -67,6 +68,8 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(keysRoutes(deps));
   app.use(jobListingRoutes(deps));
   app.use(screenshotRoutes(deps));
+  // The Firecrawl-compatible API (issue 16): its own body parser, auth and rate limit.
+  app.use('/firecrawl', firecrawlRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,0 +1,54 @@
+/**
+ * Webhooks of crawls and batches (issue 16), in Firecrawl's convention so its clients' receivers
+ * work unchanged: `webhook` is a URL or `{ url, headers, metadata, events }`; each event is a POST
+ * of `{ success, type, id, data, error?, metadata }` with `type` like `crawl.page` or
+ * `batch_scrape.completed`, signed `X-Firecrawl-Signature: sha256=<HMAC-SHA256 of the raw body>`
+ * with the account's webhook secret (the one of monitor webhooks, GET /v1/webhook/secret).
+ * Headers are secrets (they often carry a receiver's token): never logged, never in a job payload.
+ */
+import { z } from 'zod';
+import { pageHeaders } from './page-options.contract';
+
+export const jobWebhookEvent = z.enum(['started', 'page', 'completed', 'failed']);
+export type JobWebhookEvent = z.infer<typeof jobWebhookEvent>;
+
+/** The caller's own JSON echoed in every event (at most 16 KiB serialized, checked by the route). */
+export const MAX_WEBHOOK_METADATA_BYTES = 16 * 1024;
+
+export const jobWebhookObject = z.strictObject({
+  url: z.string({ error: 'is required and must be a string' }),
+  headers: pageHeaders.optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  /** Which events are sent; default all four. */
+  events: z.array(jobWebhookEvent).min(1).max(4).optional(),
+});
+
+/** The request-body field: a URL, or the object form. */
+export const jobWebhook = z.union([
+  z.string({ error: 'must be a URL string or an object' }),
+  jobWebhookObject,
+]);
+export type JobWebhookInput = z.infer<typeof jobWebhook>;
+
+/** What a crawl or batch keeps (the URL checked against the address policy at creation). */
+export interface JobWebhook {
+  url: string;
+  headers?: Record<string, string>;
+  metadata?: Record<string, unknown>;
+  events: JobWebhookEvent[];
+}
+
+/** `crawl` or `batch_scrape`: the prefix of the event types. */
+export type JobWebhookKind = 'crawl' | 'batch_scrape';
+
+/** The body of one event POST (Firecrawl's shape). */
+export interface JobWebhookBody {
+  success: boolean;
+  type: `${JobWebhookKind}.${JobWebhookEvent}`;
+  id: string;
+  data: unknown[];
+  error?: string;
+  metadata: Record<string, unknown>;
+}
+
+export const FIRECRAWL_SIGNATURE_HEADER = 'x-firecrawl-signature';

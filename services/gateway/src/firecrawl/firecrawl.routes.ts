@@ -1,0 +1,35 @@
+/**
+ * The Firecrawl-compatible API (issue 16): `/firecrawl/v2/...` and `/firecrawl/v1/...`, so the
+ * official SDKs, the Firecrawl MCP server and LangChain's loader work with
+ * `apiUrl = http://<host>:3002/firecrawl`. Same accounts, keys, credits, rate limits and address
+ * policy as `/v1`: this layer only translates requests, responses and errors; every operation runs
+ * the native one (the `*Operation` functions of `../routes`).
+ */
+import express, { Router } from 'express';
+import type { GatewayDeps } from '../deps';
+import { authMiddleware } from '../middleware/auth.middleware';
+import { rateLimitMiddleware } from '../middleware/rate-limit.middleware';
+import { batchCompatRoutes } from './batch.compat';
+import { crawlCompatRoutes } from './crawl.compat';
+import { extractCompatRoutes } from './extract.compat';
+import { mapCompatRoutes } from './map.compat';
+import { scrapeCompatRoutes } from './scrape.compat';
+import { searchCompatRoutes } from './search.compat';
+import { teamCompatRoutes } from './team.compat';
+import { unsupportedCompatRoutes } from './unsupported.compat';
+
+/** Mounted at `/firecrawl`; each compat router registers its own `/v1/...` and `/v2/...` paths. */
+export function firecrawlRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+  router.use(express.json({ limit: deps.settings.bodyLimitBytes, type: () => true, strict: true }));
+  router.use(authMiddleware(deps), rateLimitMiddleware(deps));
+  router.use(scrapeCompatRoutes(deps));
+  router.use(batchCompatRoutes(deps));
+  router.use(crawlCompatRoutes(deps));
+  router.use(mapCompatRoutes(deps));
+  router.use(searchCompatRoutes(deps));
+  router.use(extractCompatRoutes(deps));
+  router.use(teamCompatRoutes(deps));
+  router.use(unsupportedCompatRoutes(deps));
+  return router;
+}
