@@ -1,10 +1,12 @@
+import type { BatchWithItems } from '@wcs/db';
 import { NotFoundError, ValidationError } from '@wcs/errors';
-import { outputFormat, pageOptionFields } from '@wcs/queues';
+import { jobWebhook, outputFormat, pageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { GatewayDeps } from '../deps';
+import type { AuthContext, GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import type { Body, batchStartResponse } from '../openapi/responses';
+import { checkJobWebhook } from '../validation/job-webhook';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
@@ -25,7 +27,10 @@ export const batchBody = z.strictObject({
   onlyMainContent: z.boolean().default(true),
   /** Page options applied to every item (extensions; README "Page options"). */
   ...pageOptionFields,
+  /** Firecrawl-style events (started/page/completed/failed) POSTed to the caller (issue 16). */
+  webhook: jobWebhook.optional(),
 });
+export type BatchBody = z.infer<typeof batchBody>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -50,56 +55,86 @@ function assertUniqueIds(items: ReadonlyArray<{ id?: string | undefined }>): voi
   });
 }
 
+/**
+ * Start a batch (POST /v1/batch/scrape and the Firecrawl-compatible routes): validates the items
+ * and page options, charges and stores the batch, enqueues one job per item.
+ */
+export async function startBatchOperation(
+  deps: GatewayDeps,
+  auth: AuthContext,
+  body: BatchBody,
+): Promise<{ batchId: string; total: number }> {
+  // `items` takes precedence over `urls` (spec 4.5).
+  const field = body.items ? 'items' : 'urls';
+  const raw = body.items ?? body.urls?.map((url) => ({ url, id: undefined }));
+  if (!raw) throw new ValidationError('Either urls or items is required');
+  if (raw.length === 0) throw new ValidationError(`${field}: must contain at least one URL`);
+  if (raw.length > MAX_BATCH_ITEMS) {
+    throw new ValidationError(`${field}: at most ${MAX_BATCH_ITEMS} URLs per batch (got ${raw.length})`);
+  }
+  assertUniqueIds(raw);
+  const { webhook: webhookInput, ...pageBody } = body;
+  const { options, secrets } = checkPageOptions(pageBody, { format: body.format });
+  // No https:// prefix for bare domains here: the spec asks callers to send full URLs.
+  const items = raw.map((it, i) => ({
+    url: normalizeTargetUrl(it.url, {
+      prependHttps: false,
+      field: field === 'items' ? `items.${i}.url` : `urls.${i}`,
+    }),
+    ...(it.id !== undefined ? { clientId: it.id } : {}),
+  }));
+
+  const webhook =
+    webhookInput !== undefined
+      ? await checkJobWebhook(webhookInput, { allowPrivateTargets: deps.settings.allowPrivateTargets })
+      : undefined;
+  const batch = await deps.batches.create({
+    accountId: auth.accountId,
+    items,
+    format: body.format ?? 'markdown',
+    onlyMainContent: body.onlyMainContent,
+    ...(Object.keys(options).length > 0 ? { pageOptions: options } : {}),
+    ...(secrets ? { pageSecrets: secrets } : {}),
+    ...(webhook ? { webhook } : {}),
+  });
+  try {
+    await deps.producer.enqueueBulk(
+      'scrape-batch',
+      batch.items.map((it) => ({
+        payload: { batchId: batch.batchId, itemId: it.itemId },
+        opts: { jobId: it.itemId },
+      })),
+    );
+  } catch (err) {
+    // The batch and its items are committed; the scrape worker's reconciler enqueues them
+    // once Redis is back, so the caller still gets its batch id.
+    deps.logger.warn({ err, batchId: batch.batchId }, 'batch enqueue failed; left to the reconciler');
+  }
+  return { batchId: batch.batchId, total: batch.items.length };
+}
+
+/** The caller's batch with its items; unknown ids and other accounts' ids are the same 404. */
+export async function batchStatusOperation(
+  deps: GatewayDeps,
+  auth: AuthContext,
+  id: string,
+): Promise<BatchWithItems> {
+  // Never confirm another account's job.
+  const batch = UUID.test(id) ? await deps.batches.get(auth.accountId, id) : null;
+  if (!batch) throw new NotFoundError('Batch not found');
+  return batch;
+}
+
 /** POST/GET /v1/batch/scrape — spec 4.5 and 4.6. */
 export function batchRoutes(deps: GatewayDeps): Router {
   const router = Router();
 
   router.post('/v1/batch/scrape', async (req, res) => {
-    const auth = authOf(res);
     const body = parseBody(batchBody, req.body);
-    // `items` takes precedence over `urls` (spec 4.5).
-    const field = body.items ? 'items' : 'urls';
-    const raw = body.items ?? body.urls?.map((url) => ({ url, id: undefined }));
-    if (!raw) throw new ValidationError('Either urls or items is required');
-    if (raw.length === 0) throw new ValidationError(`${field}: must contain at least one URL`);
-    if (raw.length > MAX_BATCH_ITEMS) {
-      throw new ValidationError(`${field}: at most ${MAX_BATCH_ITEMS} URLs per batch (got ${raw.length})`);
-    }
-    assertUniqueIds(raw);
-    const { options, secrets } = checkPageOptions(body, { format: body.format });
-    // No https:// prefix for bare domains here: the spec asks callers to send full URLs.
-    const items = raw.map((it, i) => ({
-      url: normalizeTargetUrl(it.url, {
-        prependHttps: false,
-        field: field === 'items' ? `items.${i}.url` : `urls.${i}`,
-      }),
-      ...(it.id !== undefined ? { clientId: it.id } : {}),
-    }));
-
-    const batch = await deps.batches.create({
-      accountId: auth.accountId,
-      items,
-      format: body.format ?? 'markdown',
-      onlyMainContent: body.onlyMainContent,
-      ...(Object.keys(options).length > 0 ? { pageOptions: options } : {}),
-      ...(secrets ? { pageSecrets: secrets } : {}),
-    });
-    try {
-      await deps.producer.enqueueBulk(
-        'scrape-batch',
-        batch.items.map((it) => ({
-          payload: { batchId: batch.batchId, itemId: it.itemId },
-          opts: { jobId: it.itemId },
-        })),
-      );
-    } catch (err) {
-      // The batch and its items are committed; the scrape worker's reconciler enqueues them
-      // once Redis is back, so the caller still gets its batch id.
-      deps.logger.warn({ err, batchId: batch.batchId }, 'batch enqueue failed; left to the reconciler');
-    }
+    const batch = await startBatchOperation(deps, authOf(res), body);
     res
       .status(202)
-      .json({ success: true, id: batch.batchId, total: batch.items.length } satisfies Body<
+      .json({ success: true, id: batch.batchId, total: batch.total } satisfies Body<
         typeof batchStartResponse
       >);
   });
@@ -110,9 +145,7 @@ export function batchRoutes(deps: GatewayDeps): Router {
     const page = pageQuery.safeParse(req.query);
     if (!page.success)
       throw new ValidationError('skip and limit must be non-negative integers (limit ≤ 500)');
-    // Unknown ids and ids of other accounts are the same 404: never confirm another account's job.
-    const batch = UUID.test(id) ? await deps.batches.get(auth.accountId, id) : null;
-    if (!batch) throw new NotFoundError('Batch not found');
+    const batch = await batchStatusOperation(deps, auth, id);
     const finished = batch.items.filter((it) => it.status === 'done' || it.status === 'failed');
     const results = finished.slice(page.data.skip, page.data.skip + page.data.limit).map((it) => ({
       ...(it.clientId !== null ? { id: it.clientId } : {}),

@@ -1,13 +1,14 @@
 import type { CrawlPageView, CrawlView } from '@wcs/db';
 import { compilePathRules, resolveUrl } from '@wcs/discovery';
 import { InsufficientCreditsError, InvalidUrlError, NotFoundError, ValidationError } from '@wcs/errors';
-import { outputFormat, pageOptionFields } from '@wcs/queues';
+import { jobWebhook, outputFormat, pageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { GatewayDeps } from '../deps';
+import type { AuthContext, GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import type { Body, crawlStartResponse } from '../openapi/responses';
 import { assertFetchableLater } from '../validation/fetch-later-url';
+import { checkJobWebhook } from '../validation/job-webhook';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
@@ -34,7 +35,10 @@ export const crawlBody = z.strictObject({
   delayMs: z.number().int().min(0).max(60_000).default(0),
   /** Page options applied to every page (extensions; README "Page options"). */
   scrapeOptions: z.strictObject(pageOptionFields).optional(),
+  /** Firecrawl-style events (started/page/completed/failed) POSTed to the caller (issue 16). */
+  webhook: jobWebhook.optional(),
 });
+export type CrawlBody = z.infer<typeof crawlBody>;
 
 const pageQuery = z.object({
   skip: z.coerce.number().int().min(0).default(0),
@@ -75,44 +79,90 @@ function statusOut(c: CrawlView): Record<string, unknown> {
   };
 }
 
+/**
+ * Start a crawl (POST /v1/crawl and the Firecrawl-compatible routes): checks the URL, the path
+ * rules, the address policy and the balance, stores the crawl and enqueues its start job.
+ */
+export async function startCrawlOperation(
+  deps: GatewayDeps,
+  auth: AuthContext,
+  body: CrawlBody,
+): Promise<{ crawlId: string; url: string }> {
+  const target = normalizeTargetUrl(body.url, { prependHttps: true });
+  // Fetched exactly as sent (only the fragment goes): `/docs/` and `/docs` are two resources.
+  const url = resolveUrl(target);
+  if (!url) throw new InvalidUrlError(`url: "${body.url.slice(0, 200)}" is not a crawlable URL`);
+  // Throws ValidationError naming the bad pattern (includePaths.2: …).
+  compilePathRules({ includePaths: body.includePaths, excludePaths: body.excludePaths });
+  const policy = { allowPrivateTargets: deps.settings.allowPrivateTargets };
+  // A private start URL is refused now, not reported later as a failed crawl.
+  await assertFetchableLater(url, policy);
+  const webhook = body.webhook !== undefined ? await checkJobWebhook(body.webhook, policy) : undefined;
+  const balance = await deps.credits.balance(auth.accountId);
+  if (balance <= 0) {
+    throw new InsufficientCreditsError('Insufficient credits: a crawl needs at least 1 credit (1 per page)', {
+      details: { required: 1, balance },
+    });
+  }
+  const page = checkPageOptions(body.scrapeOptions ?? {}, { prefix: 'scrapeOptions.' });
+  const { url: _asked, scrapeOptions: _page, webhook: _webhook, ...options } = body;
+  const { crawlId } = await deps.crawls.create({
+    accountId: auth.accountId,
+    url,
+    options: { ...options, ...(Object.keys(page.options).length > 0 ? { page: page.options } : {}) },
+    ...(page.secrets ? { pageSecrets: page.secrets } : {}),
+    ...(webhook ? { webhook } : {}),
+  });
+  try {
+    await deps.producer.enqueue('crawl', { crawlId }, { jobId: crawlId });
+  } catch (err) {
+    // The crawl is committed as `pending`; the crawl-worker's reconciler starts it once Redis is back.
+    deps.logger.warn({ err, crawlId }, 'crawl enqueue failed; left to the reconciler');
+  }
+  return { crawlId, url };
+}
+
+/** The caller's crawl; unknown ids and other accounts' ids are the same 404. */
+export async function crawlStatusOperation(
+  deps: GatewayDeps,
+  auth: AuthContext,
+  id: string,
+): Promise<CrawlView> {
+  // Never confirm another account's job.
+  const crawl = UUID.test(id) ? await deps.crawls.get(auth.accountId, id) : null;
+  if (!crawl) throw new NotFoundError('Crawl not found');
+  return crawl;
+}
+
+/** Cancel (idempotent): the crawl ends `failed` / `cancelled`; its queued jobs are removed. */
+export async function cancelCrawlOperation(
+  deps: GatewayDeps,
+  auth: AuthContext,
+  id: string,
+): Promise<CrawlView> {
+  const cancelled = UUID.test(id) ? await deps.crawls.cancel(auth.accountId, id) : null;
+  if (!cancelled) throw new NotFoundError('Crawl not found');
+  // Best effort: workers skip pages of a finished crawl anyway, these removals just save them the trip.
+  try {
+    await deps.producer.queue('crawl').remove(cancelled.crawl.crawlId);
+    const pages = deps.producer.queue('crawl-page');
+    for (let i = 0; i < cancelled.skippedPageIds.length; i += 200) {
+      const chunk = cancelled.skippedPageIds.slice(i, i + 200);
+      await Promise.all(chunk.map((jobId) => pages.remove(jobId).catch(() => 0)));
+    }
+  } catch (err) {
+    deps.logger.warn({ err, crawlId: id }, 'removing cancelled crawl jobs failed');
+  }
+  return cancelled.crawl;
+}
+
 /** POST/GET/DELETE /v1/crawl — issue 3; billing is per page, by the crawl-worker, as pages complete. */
 export function crawlRoutes(deps: GatewayDeps): Router {
   const router = Router();
 
   router.post('/v1/crawl', async (req, res) => {
-    const auth = authOf(res);
     const body = parseBody(crawlBody, req.body);
-    const target = normalizeTargetUrl(body.url, { prependHttps: true });
-    // Fetched exactly as sent (only the fragment goes): `/docs/` and `/docs` are two resources.
-    const url = resolveUrl(target);
-    if (!url) throw new InvalidUrlError(`url: "${body.url.slice(0, 200)}" is not a crawlable URL`);
-    // Throws ValidationError naming the bad pattern (includePaths.2: …).
-    compilePathRules({ includePaths: body.includePaths, excludePaths: body.excludePaths });
-    // A private start URL is refused now, not reported later as a failed crawl.
-    await assertFetchableLater(url, { allowPrivateTargets: deps.settings.allowPrivateTargets });
-    const balance = await deps.credits.balance(auth.accountId);
-    if (balance <= 0) {
-      throw new InsufficientCreditsError(
-        'Insufficient credits: a crawl needs at least 1 credit (1 per page)',
-        {
-          details: { required: 1, balance },
-        },
-      );
-    }
-    const page = checkPageOptions(body.scrapeOptions ?? {}, { prefix: 'scrapeOptions.' });
-    const { url: _asked, scrapeOptions: _page, ...options } = body;
-    const { crawlId } = await deps.crawls.create({
-      accountId: auth.accountId,
-      url,
-      options: { ...options, ...(Object.keys(page.options).length > 0 ? { page: page.options } : {}) },
-      ...(page.secrets ? { pageSecrets: page.secrets } : {}),
-    });
-    try {
-      await deps.producer.enqueue('crawl', { crawlId }, { jobId: crawlId });
-    } catch (err) {
-      // The crawl is committed as `pending`; the crawl-worker's reconciler starts it once Redis is back.
-      deps.logger.warn({ err, crawlId }, 'crawl enqueue failed; left to the reconciler');
-    }
+    const { crawlId, url } = await startCrawlOperation(deps, authOf(res), body);
     res.status(202).json({ success: true, id: crawlId, url } satisfies Body<typeof crawlStartResponse>);
   });
 
@@ -125,9 +175,7 @@ export function crawlRoutes(deps: GatewayDeps): Router {
         `skip and limit must be non-negative integers (1 ≤ limit ≤ ${MAX_PAGE_LIMIT})`,
       );
     }
-    // Unknown ids and ids of other accounts are the same 404: never confirm another account's job.
-    const crawl = UUID.test(id) ? await deps.crawls.get(auth.accountId, id) : null;
-    if (!crawl) throw new NotFoundError('Crawl not found');
+    const crawl = await crawlStatusOperation(deps, auth, id);
     const { skip, limit } = q.data;
     const [done, failed] = await Promise.all([
       deps.crawls.listPages(crawl.crawlId, 'done', skip, limit),
@@ -143,22 +191,7 @@ export function crawlRoutes(deps: GatewayDeps): Router {
   });
 
   router.delete('/v1/crawl/:id', async (req, res) => {
-    const auth = authOf(res);
-    const id = String(req.params.id);
-    const cancelled = UUID.test(id) ? await deps.crawls.cancel(auth.accountId, id) : null;
-    if (!cancelled) throw new NotFoundError('Crawl not found');
-    // Best effort: workers skip pages of a finished crawl anyway, these removals just save them the trip.
-    try {
-      await deps.producer.queue('crawl').remove(cancelled.crawl.crawlId);
-      const pages = deps.producer.queue('crawl-page');
-      for (let i = 0; i < cancelled.skippedPageIds.length; i += 200) {
-        const chunk = cancelled.skippedPageIds.slice(i, i + 200);
-        await Promise.all(chunk.map((jobId) => pages.remove(jobId).catch(() => 0)));
-      }
-    } catch (err) {
-      deps.logger.warn({ err, crawlId: id }, 'removing cancelled crawl jobs failed');
-    }
-    res.json(statusOut(cancelled.crawl));
+    res.json(statusOut(await cancelCrawlOperation(deps, authOf(res), String(req.params.id))));
   });
 
   return router;
