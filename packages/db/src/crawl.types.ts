@@ -26,6 +26,10 @@ export interface CrawlOptions {
   format: 'markdown' | 'html' | 'text' | 'json';
   onlyMainContent: boolean;
   delayMs: number;
+  /** `skip`: no sitemap seeds, only what links lead to (absent = `include`, the sitemap seeds too). */
+  sitemap?: 'include' | 'skip';
+  /** De-duplicate URLs without their query string: one page per path (Firecrawl's option). */
+  ignoreQueryParameters?: boolean;
   /** `scrapeOptions`' plain page options (issue 14), parsed by the worker with @wcs/queues' pageOptions. */
   page?: Prisma.InputJsonObject;
 }

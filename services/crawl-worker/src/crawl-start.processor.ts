@@ -4,7 +4,7 @@ import { toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import type { Dispatcher } from '@wcs/net';
 import type { Job, JobContext, PayloadOf, QueueProducer } from '@wcs/queues';
-import { LinkFilter } from './link-filter';
+import { frontierKey, LinkFilter } from './link-filter';
 import { enqueuePages, removePageJobs } from './page-jobs';
 import type { RobotsCache } from './robots-cache';
 
@@ -25,7 +25,8 @@ export interface CrawlStartDeps {
 /**
  * `crawl` jobs: robots.txt (stored on the crawl, with its Crawl-delay), then the frontier's seeds —
  * the start URL at depth 0 and sitemap URLs (robots `Sitemap:` lines, else /sitemap.xml) at their
- * path depth below the start URL (`pathDepth`; deeper than maxDepth = left out), same site,
+ * path depth below the start URL (`pathDepth`; deeper than maxDepth = left out; none with
+ * `sitemap: "skip"`), same site,
  * allowed by the rules and robots, within maxPages — and the start page's job.
  * Safe to run twice: seeding inserts nothing twice and page jobs share their page's id.
  * A crawl that cannot start ends `failed` (stop reason `error`) with the code in its error text:
@@ -70,9 +71,9 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
         );
         return { crawlId: crawl.crawlId, seeded: 0 };
       }
-      const startKey = urlKey(crawl.url) ?? crawl.url;
+      const startKey = frontierKey(urlKey(crawl.url) ?? crawl.url, o);
       const seeds = [{ url: crawl.url, key: startKey, depth: 0 }];
-      if (o.maxDepth >= 1 && o.maxPages > 1 && s.sitemapMaxUrls > 0) {
+      if (o.sitemap !== 'skip' && o.maxDepth >= 1 && o.maxPages > 1 && s.sitemapMaxUrls > 0) {
         const sitemaps = robots?.sitemaps.length
           ? robots.sitemaps
           : [new URL('/sitemap.xml', crawl.url).href];
@@ -83,7 +84,7 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
         });
         // A sitemap never smuggles pages deeper than maxDepth into a crawl.
         const shallow = found.urls
-          .filter((u) => u.key !== startKey)
+          .filter((u) => frontierKey(u.key, o) !== startKey)
           .map((u) => ({ ...u, depth: pathDepth(u.url, crawl.url) }))
           .filter((u) => u.depth <= o.maxDepth);
         seeds.push(...(await filter.accept(shallow, o.maxPages - 1)));

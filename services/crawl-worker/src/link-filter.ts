@@ -8,6 +8,13 @@ import type { RobotsCache } from './robots-cache';
 export const NOT_A_PAGE =
   /\.(?:png|jpe?g|gif|webp|svg|ico|bmp|tiff?|avif|css|js|mjs|map|json|xml|rss|atom|zip|gz|tgz|bz2|xz|7z|rar|tar|exe|dmg|msi|apk|iso|bin|woff2?|ttf|otf|eot|mp3|mp4|m4a|m4v|webm|ogg|ogv|wav|flac|avi|mov|mkv|wmv|doc|xlsx?|pptx?|odt|ods|csv)$/i;
 
+/** The frontier key of a URL key: without its query when the crawl ignores query parameters. */
+export function frontierKey(key: string, options: Pick<CrawlOptions, 'ignoreQueryParameters'>): string {
+  if (!options.ignoreQueryParameters) return key;
+  const q = key.indexOf('?');
+  return q < 0 ? key : key.slice(0, q);
+}
+
 export interface CrawlScope {
   crawlId: string;
   crawlUrl: string;
@@ -34,7 +41,7 @@ export class LinkFilter {
   }
 
   /**
-   * The accepted URLs among `found`, de-duplicated by key, in input order, at most `max`. Yields
+   * The accepted URLs among `found`, de-duplicated by (frontier) key, in input order, at most `max`. Yields
    * to the event loop every ~10 ms: a start job filters up to CRAWL_SITEMAP_MAX_URLS sitemap URLs,
    * and awaiting cached robots alone never lets the worker's other jobs (or lock renewal) run.
    */
@@ -42,11 +49,13 @@ export class LinkFilter {
     const out: T[] = [];
     const seen = new Set<string>();
     const slicer = new CpuSlicer();
-    for (const id of found) {
+    for (const candidate of found) {
       if (out.length >= max) break;
       if (slicer.due()) await slicer.pause();
-      if (seen.has(id.key)) continue;
-      seen.add(id.key);
+      const key = frontierKey(candidate.key, this.scope.options);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const id = key === candidate.key ? candidate : { ...candidate, key };
       const url = id.url;
       if (!isSameSite(url, this.scope.crawlUrl, this.scope.options.allowSubdomains)) continue;
       if (NOT_A_PAGE.test(new URL(url).pathname)) continue;

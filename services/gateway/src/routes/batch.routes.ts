@@ -125,7 +125,39 @@ export async function batchStatusOperation(
   return batch;
 }
 
-/** POST/GET /v1/batch/scrape — spec 4.5 and 4.6. */
+/** The error code of items a cancel stopped (they are refunded like any failed item). */
+export const BATCH_CANCELLED_CODE = 'CANCELLED';
+
+/**
+ * Cancel a batch (idempotent): every item not finished yet ends `failed` with code CANCELLED and
+ * is refunded, through the same guarded transition as a failure, so a worker that has not started
+ * it skips it and one that is running it records nothing. Their queue jobs are removed (best effort).
+ */
+export async function cancelBatchOperation(
+  deps: GatewayDeps,
+  auth: AuthContext,
+  id: string,
+): Promise<{ batch: BatchWithItems; cancelled: number }> {
+  const before = await batchStatusOperation(deps, auth, id);
+  const open = before.items.filter((it) => it.status === 'queued' || it.status === 'running');
+  let cancelled = 0;
+  for (const it of open) {
+    const stopped = await deps.batches.failItem(it.itemId, {
+      error: 'Cancelled by the caller',
+      code: BATCH_CANCELLED_CODE,
+    });
+    if (stopped) cancelled += 1;
+  }
+  try {
+    const queue = deps.producer.queue('scrape-batch');
+    await Promise.all(open.map((it) => queue.remove(it.itemId).catch(() => 0)));
+  } catch (err) {
+    deps.logger.warn({ err, batchId: id }, 'removing cancelled batch jobs failed');
+  }
+  return { batch: await batchStatusOperation(deps, auth, id), cancelled };
+}
+
+/** POST/GET/DELETE /v1/batch/scrape — spec 4.5 and 4.6; DELETE cancels (issue 16). */
 export function batchRoutes(deps: GatewayDeps): Router {
   const router = Router();
 
@@ -169,6 +201,20 @@ export function batchRoutes(deps: GatewayDeps): Router {
             next: `/v1/batch/scrape/${batch.batchId}?skip=${page.data.skip + page.data.limit}&limit=${page.data.limit}`,
           }
         : {}),
+    });
+  });
+
+  router.delete('/v1/batch/scrape/:id', async (req, res) => {
+    const { batch, cancelled } = await cancelBatchOperation(deps, authOf(res), String(req.params.id));
+    res.json({
+      success: true,
+      id: batch.batchId,
+      status: batch.status,
+      total: batch.total,
+      completed: batch.completed,
+      failed: batch.failed,
+      creditsUsed: batch.creditsUsed,
+      cancelled,
     });
   });
 

@@ -33,6 +33,10 @@ export const crawlBody = z.strictObject({
   onlyMainContent: z.boolean().default(true),
   /** Politeness: at least this long between two requests of this crawl to one host. */
   delayMs: z.number().int().min(0).max(60_000).default(0),
+  /** `skip`: seed only the start URL, not the site's sitemap URLs (default `include`). */
+  sitemap: z.enum(['include', 'skip']).optional(),
+  /** One page per path: URLs that differ only in their query string are crawled once. */
+  ignoreQueryParameters: z.boolean().optional(),
   /** Page options applied to every page (extensions; README "Page options"). */
   scrapeOptions: z.strictObject(pageOptionFields).optional(),
   /** Firecrawl-style events (started/page/completed/failed) POSTed to the caller (issue 16). */
