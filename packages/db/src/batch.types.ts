@@ -1,4 +1,5 @@
 import type { Prisma } from './generated/prisma/client';
+import type { JobWebhookConfig } from './job-webhook.types';
 export type BatchStatus = 'pending' | 'processing' | 'done';
 export type BatchItemStatus = 'queued' | 'running' | 'done' | 'failed';
 
@@ -53,4 +54,6 @@ export interface NewBatch {
   /** Page options of every item (plain JSON); secrets are cleared when the batch is done. */
   pageOptions?: Prisma.InputJsonObject;
   pageSecrets?: Prisma.InputJsonObject;
+  /** Issue 16: the batch's webhook (its `started` event commits with the batch). */
+  webhook?: JobWebhookConfig;
 }

@@ -4,6 +4,8 @@ import type { BatchItemStatus, BatchStatus, BatchWithItems, NewBatch, StartedBat
 import { chargeInTx, creditInTx } from './credits.ops';
 import { type Db, inTransaction, type Tx } from './db';
 import { isUuid } from './ids';
+import type { JobWebhookNotifier } from './job-webhook.types';
+import { addPageEventsTx, createJobWebhookTx, finishJobWebhookTx } from './job-webhook-outbox.ops';
 
 /** Credits per batch item, deducted upfront and refunded per failed item (spec §8). */
 const CREDITS_PER_ITEM = 1;
@@ -16,9 +18,24 @@ type Outcome = { status: 'done'; result: unknown } | { status: 'failed'; error: 
  * Lock order everywhere: item -> batch -> account.
  */
 export class BatchesRepository {
-  constructor(private readonly db: Db) {}
+  /**
+   * `onWebhookEvents`: told the ids of webhook outbox events after their transaction commits (the
+   * scrape worker enqueues their dispatch jobs at once); without it the dispatcher's relay does.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly opts: { onWebhookEvents?: JobWebhookNotifier } = {},
+  ) {}
 
-  /** Charge the whole batch upfront (InsufficientCreditsError if it can't pay), then insert it. */
+  private async notify(eventIds: string[]): Promise<void> {
+    if (eventIds.length === 0 || !this.opts.onWebhookEvents) return;
+    await this.opts.onWebhookEvents(eventIds).catch(() => undefined);
+  }
+
+  /**
+   * Charge the whole batch upfront (InsufficientCreditsError if it can't pay), then insert it. With
+   * a `webhook` (issue 16) its webhook row and `started` event commit with the batch.
+   */
   async create(
     i: NewBatch,
   ): Promise<{ batchId: string; items: Array<{ itemId: string; position: number; url: string }> }> {
@@ -32,7 +49,8 @@ export class BatchesRepository {
       clientId: it.clientId ?? null,
     }));
     const cost = items.length * CREDITS_PER_ITEM;
-    await inTransaction(this.db, async (tx) => {
+    const { webhook } = i;
+    const events = await inTransaction(this.db, async (tx) => {
       await chargeInTx(tx, i.accountId, cost, { reason: 'batch', reference: batchId });
       await tx.batch.create({
         data: {
@@ -48,7 +66,15 @@ export class BatchesRepository {
         },
       });
       await tx.batchItem.createMany({ data: items });
+      if (!webhook) return [];
+      return createJobWebhookTx(tx, {
+        jobId: batchId,
+        kind: 'batch_scrape',
+        accountId: i.accountId,
+        webhook,
+      });
     });
+    await this.notify(events);
     return { batchId, items: items.map((it) => ({ itemId: it.id, position: it.position, url: it.url })) };
   }
 
@@ -135,10 +161,10 @@ export class BatchesRepository {
 
   private async finish(itemId: string, o: Outcome): Promise<boolean> {
     if (!isUuid(itemId)) return false;
-    return inTransaction(this.db, async (tx) => {
+    const r = await inTransaction(this.db, async (tx) => {
       const batchId = await finishItemRow(tx, itemId, o);
-      if (!batchId) return false;
-      const accountId = await bumpBatch(tx, batchId, o.status);
+      if (!batchId) return { applied: false, events: [] };
+      const { accountId, closed, hooked } = await bumpBatch(tx, batchId, o.status);
       if (o.status === 'failed') {
         const r = await creditInTx(tx, accountId, CREDITS_PER_ITEM, {
           reason: 'batch_refund',
@@ -150,8 +176,14 @@ export class BatchesRepository {
             WHERE id = ${batchId}::uuid`;
         }
       }
-      return true;
+      // Webhook outbox (issue 16), same transaction; statements only for batches with a webhook.
+      if (!hooked) return { applied: true, events: [] };
+      const events = await addPageEventsTx(tx, batchId, [itemId]);
+      if (closed) events.push(...(await finishJobWebhookTx(tx, batchId, { failed: false, error: null })));
+      return { applied: true, events };
     });
+    await this.notify(r.events);
+    return r.applied;
   }
 }
 
@@ -178,10 +210,14 @@ async function finishItemRow(tx: Tx, itemId: string, o: Outcome): Promise<string
 }
 
 /** Count the item; the last one closes the batch. SET expressions see the pre-update row. */
-async function bumpBatch(tx: Tx, batchId: string, status: 'done' | 'failed'): Promise<string> {
+async function bumpBatch(
+  tx: Tx,
+  batchId: string,
+  status: 'done' | 'failed',
+): Promise<{ accountId: string; closed: boolean; hooked: boolean }> {
   const dc = status === 'done' ? 1 : 0;
   const df = status === 'failed' ? 1 : 0;
-  const rows = await tx.$queryRaw<Array<{ accountId: string }>>`
+  const rows = await tx.$queryRaw<Array<{ accountId: string; closed: boolean; hooked: boolean }>>`
     UPDATE batches SET
       completed = completed + ${dc}::int,
       failed = failed + ${df}::int,
@@ -191,6 +227,7 @@ async function bumpBatch(tx: Tx, batchId: string, status: 'done' | 'failed'): Pr
       page_secrets = CASE WHEN completed + failed + 1 >= total THEN NULL ELSE page_secrets END,
       updated_at = now()
     WHERE id = ${batchId}::uuid
-    RETURNING account_id AS "accountId"`;
-  return rows[0]!.accountId;
+    RETURNING account_id AS "accountId", status = 'done' AS closed,
+              EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = batches.id) AS hooked`;
+  return rows[0]!;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CrawlStopReason, FrontierCandidate, FrontierPage } from './crawl.types';
 import { type Db, inTransaction, type Tx } from './db';
+import { addPageEventsTx, finishCrawlWebhookTx } from './job-webhook-outbox.ops';
 
 /**
  * Frontier bookkeeping inside a caller's transaction that already holds the crawl row's lock
@@ -12,13 +13,30 @@ export interface LockedCrawl {
   accountId: string;
   maxPages: number;
   discovered: number;
+  /** The crawl has a webhook (issue 16): its transitions write outbox events. */
+  hooked: boolean;
 }
 
 export async function lockCrawl(tx: Tx, crawlId: string): Promise<LockedCrawl | null> {
   const rows = await tx.$queryRaw<LockedCrawl[]>`
-    SELECT status, account_id AS "accountId", (options->>'maxPages')::int AS "maxPages", discovered
+    SELECT status, account_id AS "accountId", (options->>'maxPages')::int AS "maxPages", discovered,
+           EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = crawls.id) AS hooked
     FROM crawls WHERE id = ${crawlId}::uuid FOR UPDATE`;
   return rows[0] ?? null;
+}
+
+/**
+ * The outbox events of a page that just finished in this transaction (`page`, when asked) and of
+ * the crawl when that page closed it. Only for crawls with a webhook (`LockedCrawl.hooked`).
+ */
+export async function pageEventsTx(
+  tx: Tx,
+  crawlId: string,
+  finished: { pageId: string | null; crawlFinished: boolean },
+): Promise<string[]> {
+  const ids = finished.pageId ? await addPageEventsTx(tx, crawlId, [finished.pageId]) : [];
+  if (finished.crawlFinished) ids.push(...(await finishCrawlWebhookTx(tx, crawlId)));
+  return ids;
 }
 
 /** Candidates unique by key, first one wins (callers order them: start URL, links in page order). */
@@ -103,8 +121,8 @@ export async function bumpCrawl(
 export type CompletionResult =
   | { kind: 'skipped' }
   | { kind: 'unpaid' }
-  | { kind: 'duplicate'; crawlFinished: boolean }
-  | { kind: 'done'; newPages: FrontierPage[]; crawlFinished: boolean };
+  | { kind: 'duplicate'; crawlFinished: boolean; events: string[] }
+  | { kind: 'done'; newPages: FrontierPage[]; crawlFinished: boolean; events: string[] };
 
 /**
  * The page of a running row turned out to be one the crawl already has (its URL, or the URL its
@@ -115,12 +133,12 @@ export async function markDuplicateTx(
   tx: Tx,
   crawlId: string,
   pageId: string,
-): Promise<{ applied: boolean; crawlFinished: boolean }> {
+): Promise<{ applied: boolean; crawlFinished: boolean; events: string[] }> {
   const marked = await tx.$queryRaw<Array<{ id: string }>>`
     UPDATE crawl_pages SET status = 'duplicate', finished_at = now(), updated_at = now()
     WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
     RETURNING id`;
-  if (marked.length === 0) return { applied: false, crawlFinished: false };
+  if (marked.length === 0) return { applied: false, crawlFinished: false, events: [] };
   const crawlFinished = await bumpCrawl(tx, crawlId, {
     completed: 0,
     failed: 0,
@@ -128,7 +146,9 @@ export async function markDuplicateTx(
     discovered: -1,
     capped: false,
   });
-  return { applied: true, crawlFinished };
+  // A duplicate is not a page of its own (no page event), but it may close the crawl.
+  const events = crawlFinished ? await finishCrawlWebhookTx(tx, crawlId) : [];
+  return { applied: true, crawlFinished, events };
 }
 
 type CompletionRow = {
@@ -166,12 +186,13 @@ export async function completePageTx(
   const depths = unique.map((c) => c.depth);
   // inTransaction, not a batch $transaction: a batch gets Prisma's default 2 s / 5 s waits, and a
   // completion may queue behind a long lock holder (a cancel skipping a big frontier).
-  const rows = await inTransaction(db, async (tx) => {
-    const locked = await tx.$queryRaw<Array<{ status: string }>>`
-      SELECT c.status FROM crawls c JOIN accounts a ON a.id = c.account_id
+  const { rows, events } = await inTransaction(db, async (tx) => {
+    const locked = await tx.$queryRaw<Array<{ status: string; hooked: boolean }>>`
+      SELECT c.status, EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = c.id) AS hooked
+      FROM crawls c JOIN accounts a ON a.id = c.account_id
       WHERE c.id = ${crawlId}::uuid FOR UPDATE OF c, a`;
-    if (locked[0]?.status !== 'processing') return [];
-    return tx.$queryRaw<CompletionRow[]>`
+    if (locked[0]?.status !== 'processing') return { rows: [], events: [] };
+    const rows = await tx.$queryRaw<CompletionRow[]>`
       WITH c AS (
         SELECT account_id, status, GREATEST(0, (options->>'maxPages')::int - discovered) AS room
         FROM crawls WHERE id = ${crawlId}::uuid
@@ -262,32 +283,44 @@ export async function completePageTx(
              (SELECT status FROM bump) AS "newStatus",
              (SELECT json_agg(json_build_object('pageId', "pageId", 'url', url, 'depth', depth)) FROM ins)
                AS "newPages"`;
+    const row = rows[0];
+    // Webhook outbox (issue 16), same transaction: a third statement only for crawls with a webhook.
+    if (!locked[0].hooked || !row?.eligible || (!row.duplicate && !row.paid)) return { rows, events: [] };
+    const events = await pageEventsTx(tx, crawlId, {
+      pageId: row.duplicate ? null : pageId,
+      crawlFinished: row.newStatus === 'done',
+    });
+    return { rows, events };
   });
   const row = rows[0];
   if (!row?.eligible) return { kind: 'skipped' };
-  if (row.duplicate) return { kind: 'duplicate', crawlFinished: row.newStatus === 'done' };
+  if (row.duplicate) return { kind: 'duplicate', crawlFinished: row.newStatus === 'done', events };
   if (!row.paid) return { kind: 'unpaid' };
-  return { kind: 'done', newPages: row.newPages ?? [], crawlFinished: row.newStatus === 'done' };
+  return { kind: 'done', newPages: row.newPages ?? [], crawlFinished: row.newStatus === 'done', events };
 }
 
-/** Fail a running crawl (guarded) and skip its unfinished pages; returns the skipped page ids. */
+/**
+ * Fail a running crawl (guarded) and skip its unfinished pages; returns the skipped page ids and the
+ * webhook's outbox events (`failed`, when asked).
+ */
 export async function stopCrawlInTx(
   tx: Tx,
   crawlId: string,
   reason: CrawlStopReason,
   error: string,
-): Promise<string[]> {
+): Promise<{ skippedPageIds: string[]; events: string[] }> {
   const stopped = await tx.$queryRaw<Array<{ id: string }>>`
     UPDATE crawls SET status = 'failed', stop_reason = ${reason}, error = ${error}, finished_at = now(),
            page_secrets = NULL, updated_at = now()
     WHERE id = ${crawlId}::uuid AND status IN ('pending', 'processing')
     RETURNING id`;
-  if (stopped.length === 0) return [];
+  if (stopped.length === 0) return { skippedPageIds: [], events: [] };
   const skipped = await tx.$queryRaw<Array<{ id: string }>>`
     UPDATE crawl_pages SET status = 'skipped', updated_at = now()
     WHERE crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
     RETURNING id`;
-  return skipped.map((s) => s.id);
+  const events = await finishCrawlWebhookTx(tx, crawlId);
+  return { skippedPageIds: skipped.map((s) => s.id), events };
 }
 
 /**

@@ -1,5 +1,7 @@
 import { stopCrawlInTx } from './crawl-frontier.ops';
-import { type Db, inTransaction } from './db';
+import { type Db, inTransaction, type Tx } from './db';
+import type { JobWebhookNotifier } from './job-webhook.types';
+import { finishCrawlWebhookTx } from './job-webhook-outbox.ops';
 
 /**
  * What the crawl-worker's reconciler asks of the database: frontier rows whose job may be lost,
@@ -7,7 +9,16 @@ import { type Db, inTransaction } from './db';
  * do. Every query uses the database clock on both sides of a comparison.
  */
 export class CrawlRecoveryRepository {
-  constructor(private readonly db: Db) {}
+  /** `onWebhookEvents`: as for CrawlsRepository (crawls it ends get their terminal webhook event). */
+  constructor(
+    private readonly db: Db,
+    private readonly opts: { onWebhookEvents?: JobWebhookNotifier } = {},
+  ) {}
+
+  private async notify(eventIds: string[]): Promise<void> {
+    if (eventIds.length === 0 || !this.opts.onWebhookEvents) return;
+    await this.opts.onWebhookEvents(eventIds).catch(() => undefined);
+  }
 
   /** Queued/running pages of running crawls untouched for olderThanMs, oldest first. */
   findStrandedPages(
@@ -53,7 +64,7 @@ export class CrawlRecoveryRepository {
     const minutes = Math.round(deadlineMs / 60_000);
     const out: Array<{ crawlId: string; skippedPageIds: string[] }> = [];
     for (const { crawlId } of overdue) {
-      const skippedPageIds = await inTransaction(this.db, (tx) =>
+      const r = await inTransaction(this.db, (tx) =>
         stopCrawlInTx(
           tx,
           crawlId,
@@ -61,15 +72,28 @@ export class CrawlRecoveryRepository {
           `The crawl did not finish within its deadline (${minutes > 0 ? `${minutes} min` : `${deadlineMs} ms`}); pages already crawled are kept`,
         ),
       );
-      out.push({ crawlId, skippedPageIds });
+      await this.notify(r.events);
+      out.push({ crawlId, skippedPageIds: r.skippedPageIds });
     }
     return out;
   }
 
   /** Close running crawls whose every frontier page has finished (a missed close); returns how many. */
   async closeIdleCrawls(): Promise<number> {
+    const { closed, events } = await inTransaction(this.db, async (tx) => {
+      const ids = await this.closeIdleInTx(tx);
+      const events: string[] = [];
+      // Their webhooks' terminal events commit with the close (issue 16).
+      for (const id of ids) events.push(...(await finishCrawlWebhookTx(tx, id)));
+      return { closed: ids.length, events };
+    });
+    await this.notify(events);
+    return closed;
+  }
+
+  private async closeIdleInTx(tx: Tx): Promise<string[]> {
     // Same rule as a closing page: a crawl that crawled nothing is failed, naming its start page's error.
-    return this.db.prisma.$executeRaw`
+    const rows = await tx.$queryRaw<Array<{ id: string }>>`
       UPDATE crawls SET
              status = CASE WHEN completed = 0 THEN 'failed' ELSE 'done' END,
              stop_reason = CASE WHEN completed = 0 THEN 'error' ELSE COALESCE(stop_reason, 'completed') END,
@@ -81,6 +105,8 @@ export class CrawlRecoveryRepository {
              finished_at = now(), page_secrets = NULL, updated_at = now()
       WHERE status = 'processing' AND completed + failed >= discovered
         AND NOT EXISTS (SELECT 1 FROM crawl_pages p
-                        WHERE p.crawl_id = crawls.id AND p.status IN ('queued', 'running'))`;
+                        WHERE p.crawl_id = crawls.id AND p.status IN ('queued', 'running'))
+      RETURNING id`;
+    return rows.map((r) => r.id);
   }
 }

@@ -16,11 +16,14 @@ import {
   insertFrontier,
   lockCrawl,
   markDuplicateTx,
+  pageEventsTx,
   stopCrawlInTx,
 } from './crawl-frontier.ops';
 import { type Db, inTransaction, type Tx } from './db';
 import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
+import type { JobWebhookConfig, JobWebhookNotifier } from './job-webhook.types';
+import { createJobWebhookTx } from './job-webhook-outbox.ops';
 
 const TASK_COLUMNS =
   Prisma.raw(`p.id AS "pageId", p.crawl_id AS "crawlId", c.account_id AS "accountId", p.url,
@@ -98,27 +101,51 @@ async function failIfNothingCrawled(tx: Tx, crawlId: string): Promise<void> {
  * or alone in one statement, so that order cannot deadlock).
  */
 export class CrawlsRepository {
-  constructor(private readonly db: Db) {}
+  /**
+   * `onWebhookEvents`: told the ids of webhook outbox events after their transaction commits (the
+   * crawl-worker enqueues their dispatch jobs at once); without it the dispatcher's relay does.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly opts: { onWebhookEvents?: JobWebhookNotifier } = {},
+  ) {}
 
-  /** A new crawl in `pending`; the crawl-worker's start job seeds its frontier. */
+  private async notify(eventIds: string[]): Promise<void> {
+    if (eventIds.length === 0 || !this.opts.onWebhookEvents) return;
+    await this.opts.onWebhookEvents(eventIds).catch(() => undefined);
+  }
+
+  /**
+   * A new crawl in `pending`; the crawl-worker's start job seeds its frontier. With a `webhook`
+   * (issue 16) the crawl's webhook row and its `started` event commit with the crawl.
+   */
   async create(i: {
     accountId: string;
     url: string;
     options: CrawlOptions;
     /** Headers and actions of every page: cleared when the crawl ends. */
     pageSecrets?: Prisma.InputJsonObject;
+    webhook?: JobWebhookConfig;
   }): Promise<{ crawlId: string }> {
     const crawlId = randomUUID();
-    await this.db.prisma.crawl.create({
-      data: {
-        id: crawlId,
-        accountId: i.accountId,
-        url: i.url,
-        status: 'pending',
-        options: { ...i.options },
-        ...(i.pageSecrets ? { pageSecrets: i.pageSecrets } : {}),
-      },
+    const data = {
+      id: crawlId,
+      accountId: i.accountId,
+      url: i.url,
+      status: 'pending',
+      options: { ...i.options },
+      ...(i.pageSecrets ? { pageSecrets: i.pageSecrets } : {}),
+    };
+    const { webhook } = i;
+    if (!webhook) {
+      await this.db.prisma.crawl.create({ data });
+      return { crawlId };
+    }
+    const events = await inTransaction(this.db, async (tx) => {
+      await tx.crawl.create({ data });
+      return createJobWebhookTx(tx, { jobId: crawlId, kind: 'crawl', accountId: i.accountId, webhook });
     });
+    await this.notify(events);
     return { crawlId };
   }
 
@@ -169,9 +196,11 @@ export class CrawlsRepository {
   }
 
   /** Fail a crawl that is still running (guarded); returns the ids of the pages it skipped. */
-  stop(crawlId: string, reason: CrawlStopReason, error: string): Promise<string[]> {
-    if (!isUuid(crawlId)) return Promise.resolve([]);
-    return inTransaction(this.db, (tx) => stopCrawlInTx(tx, crawlId, reason, error));
+  async stop(crawlId: string, reason: CrawlStopReason, error: string): Promise<string[]> {
+    if (!isUuid(crawlId)) return [];
+    const r = await inTransaction(this.db, (tx) => stopCrawlInTx(tx, crawlId, reason, error));
+    await this.notify(r.events);
+    return r.skippedPageIds;
   }
 
   /**
@@ -259,11 +288,13 @@ export class CrawlsRepository {
     pageId: string,
   ): Promise<{ applied: boolean; crawlFinished: boolean }> {
     if (!isUuid(crawlId) || !isUuid(pageId)) return { applied: false, crawlFinished: false };
-    return inTransaction(this.db, async (tx) => {
+    const r = await inTransaction(this.db, async (tx) => {
       const crawl = await lockCrawl(tx, crawlId);
-      if (crawl?.status !== 'processing') return { applied: false, crawlFinished: false };
+      if (crawl?.status !== 'processing') return { applied: false, crawlFinished: false, events: [] };
       return markDuplicateTx(tx, crawlId, pageId);
     });
+    await this.notify(r.events);
+    return { applied: r.applied, crawlFinished: r.crawlFinished };
   }
 
   /**
@@ -279,6 +310,7 @@ export class CrawlsRepository {
   ): Promise<CompletePageOutcome> {
     if (!isUuid(crawlId) || !isUuid(pageId)) return { outcome: 'skipped' };
     const done = await completePageTx(this.db, crawlId, pageId, CREDITS_PER_PAGE, r);
+    if (done.kind === 'done' || done.kind === 'duplicate') await this.notify(done.events);
     if (done.kind === 'skipped') return { outcome: 'skipped' };
     if (done.kind === 'duplicate') return { outcome: 'duplicate', crawlFinished: done.crawlFinished };
     if (done.kind === 'done') {
@@ -299,16 +331,16 @@ export class CrawlsRepository {
     e: { error: string; code: string; statusCode: number | null },
   ): Promise<{ applied: boolean; crawlFinished: boolean }> {
     if (!isUuid(crawlId) || !isUuid(pageId)) return { applied: false, crawlFinished: false };
-    return inTransaction(this.db, async (tx) => {
+    const r = await inTransaction(this.db, async (tx) => {
       const crawl = await lockCrawl(tx, crawlId);
-      if (crawl?.status !== 'processing') return { applied: false, crawlFinished: false };
+      if (crawl?.status !== 'processing') return { applied: false, crawlFinished: false, events: [] };
       const failed = await tx.$queryRaw<Array<{ id: string }>>`
         UPDATE crawl_pages
         SET status = 'failed', error = ${e.error.replaceAll('\0', '')}, error_code = ${e.code},
             status_code = ${e.statusCode}::int, finished_at = now(), updated_at = now()
         WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
         RETURNING id`;
-      if (failed.length === 0) return { applied: false, crawlFinished: false };
+      if (failed.length === 0) return { applied: false, crawlFinished: false, events: [] };
       const crawlFinished = await bumpCrawl(tx, crawlId, {
         completed: 0,
         failed: 1,
@@ -317,7 +349,11 @@ export class CrawlsRepository {
         capped: false,
       });
       if (crawlFinished) await failIfNothingCrawled(tx, crawlId);
-      return { applied: true, crawlFinished };
+      // After failIfNothingCrawled: the crawl's terminal event follows its final status.
+      const events = crawl.hooked ? await pageEventsTx(tx, crawlId, { pageId, crawlFinished }) : [];
+      return { applied: true, crawlFinished, events };
     });
+    await this.notify(r.events);
+    return { applied: r.applied, crawlFinished: r.crawlFinished };
   }
 }

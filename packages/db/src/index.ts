@@ -44,6 +44,19 @@ export {
   type JobResultDetail,
   type JobResultRow,
 } from './job-listings.repository';
+export type {
+  JobWebhookBegin,
+  JobWebhookConfig,
+  JobWebhookDeliveryView,
+  JobWebhookDispatch,
+  JobWebhookEventName,
+  JobWebhookEventState,
+  JobWebhookEventView,
+  JobWebhookKindName,
+  JobWebhookNotifier,
+  JobWebhookPage,
+} from './job-webhook.types';
+export { INTERRUPTED_JOB_DELIVERY, JobWebhooksRepository } from './job-webhooks.repository';
 export { LEDGER_REASONS, type LedgerReason } from './ledger-reason';
 export { migrateDatabase } from './migrations';
 export type {

@@ -87,6 +87,9 @@ export const monitorCheckPayload = z.object({ monitorId: z.string().min(1) });
 /** One webhook POST for a detected change; the change row holds everything else. */
 export const webhookPayload = z.object({ changeId: z.string().min(1) });
 
+/** One event of a crawl's or batch's webhook (issue 16); its outbox row holds everything else. */
+export const jobWebhookPayload = z.object({ eventId: z.string().min(1) });
+
 const keepFinished = {
   removeOnComplete: { age: 600, count: 2_000 },
   removeOnFail: { age: 3_600, count: 5_000 },
@@ -141,6 +144,15 @@ export const queueCatalog = {
   /** Spec: webhooks are never retried; the processor records every attempt and never throws for HTTP failures. */
   webhook: {
     payload: webhookPayload,
+    jobOptions: { attempts: 1, ...keepFinished } satisfies JobsOptions,
+  },
+  /**
+   * Job webhooks (issue 16). Job id = event id. Attempts 1: a failed POST is retried by the
+   * dispatcher itself (the same job delayed, attempts counted in PostgreSQL, capped), so an
+   * attempt is logged once and a crash mid-send is never sent twice.
+   */
+  'job-webhook': {
+    payload: jobWebhookPayload,
     jobOptions: { attempts: 1, ...keepFinished } satisfies JobsOptions,
   },
 } as const;

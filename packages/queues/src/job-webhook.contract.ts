@@ -41,14 +41,33 @@ export interface JobWebhook {
 /** `crawl` or `batch_scrape`: the prefix of the event types. */
 export type JobWebhookKind = 'crawl' | 'batch_scrape';
 
+export type JobWebhookType = `${JobWebhookKind}.${JobWebhookEvent}`;
+
 /** The body of one event POST (Firecrawl's shape). */
 export interface JobWebhookBody {
   success: boolean;
-  type: `${JobWebhookKind}.${JobWebhookEvent}`;
+  type: JobWebhookType;
+  /** the crawl's or batch's id */
   id: string;
+  /** `page`: the page's document (`metadata.url` set); a failed page: its metadata only. Else []. */
   data: unknown[];
+  /** `failed` events and failed pages */
   error?: string;
+  /** the caller's `metadata`, echoed ({} when none) */
   metadata: Record<string, unknown>;
+  /** when the event happened (ISO 8601) */
+  timestamp?: string;
 }
+
+/** A receiver's check of a body (tests, examples): the fields every event has. */
+export const jobWebhookBody = z.object({
+  success: z.boolean(),
+  type: z.templateLiteral([z.enum(['crawl', 'batch_scrape']), '.', jobWebhookEvent]),
+  id: z.string(),
+  data: z.array(z.unknown()),
+  error: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()),
+  timestamp: z.string().optional(),
+});
 
 export const FIRECRAWL_SIGNATURE_HEADER = 'x-firecrawl-signature';
