@@ -7,8 +7,10 @@
  */
 import type { BatchWithItems, CrawlView } from '@wcs/db';
 import { ValidationError } from '@wcs/errors';
+import type { DocumentData } from '@wcs/queues';
 import type { Request } from 'express';
 import { z } from 'zod';
+import { toFirecrawlDocument } from './document.compat';
 
 export type FirecrawlJobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 
@@ -116,5 +118,20 @@ export function statusBody(s: {
     ...(s.page.nextSkip !== null ? { next: s.nextUrl(s.page.nextSkip) } : {}),
     data: s.page.data,
     ...(s.error && s.status === 'failed' ? { error: s.error } : {}),
+  };
+}
+
+/**
+ * A stored page/item result (the native document the worker saved) as a Firecrawl document. A
+ * result without metadata (never written by the current workers) still gets the fields the
+ * clients read.
+ */
+export function storedDocument(result: unknown, fallback: { url: string; statusCode?: number | null }) {
+  const r = result as Partial<DocumentData> | null;
+  if (r && typeof r === 'object' && r.metadata && typeof r.metadata === 'object') {
+    return toFirecrawlDocument(r as DocumentData) as unknown as Record<string, unknown>;
+  }
+  return {
+    metadata: { sourceURL: fallback.url, url: fallback.url, statusCode: fallback.statusCode ?? 200 },
   };
 }
