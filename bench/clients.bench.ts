@@ -4,11 +4,15 @@
  *   - POST /v1/scrape via plain fetch vs the Node client, at concurrency 1 and 8 (p50, pages/s);
  *   - the same via plain httpx vs the Python client (sync);
  *   - one service_scrape tool call through service-mcp over stdio (p50);
- *   - batchScrapeAndWait of 50 URLs with the default 2 s poll vs a 200 ms poll (wall time).
+ *   - batchScrapeAndWait of 50 URLs with the default 2 s poll vs a 200 ms poll (wall time);
+ *   - the Firecrawl JS SDK (pinned in tests/) on the Firecrawl-compatible API vs the Node client on
+ *     the native one, on the same pages in the same run: scrape and map (p50, per second), with plain
+ *     fetch to /firecrawl/v2/* in between so the SDK's share and the compat layer's share show apart.
  *
- *   pnpm bench:clients [--calls 100]
+ *   pnpm bench:clients [--calls 100] [--firecrawl-only]
  */
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,7 +29,13 @@ const env = loadEnv(
     WCS_EXAMPLE_SITE: z.string().url(),
   }),
 );
-const { values } = parseArgs({ options: { calls: { type: 'string', default: '100' } } });
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '100' },
+    // Only the Firecrawl SDK phase (issue 16), for a quick comparison.
+    'firecrawl-only': { type: 'boolean', default: false },
+  },
+});
 const CALLS = Number(values.calls);
 const urls = Array.from({ length: CALLS }, (_, i) => `${env.WCS_EXAMPLE_SITE}/article/${i % 5}`);
 
@@ -62,6 +72,47 @@ async function rawScrape(url: string): Promise<void> {
   await res.json();
 }
 
+/** The slice of the Firecrawl SDK's v2 client this bench calls (the package lives in tests/). */
+interface FirecrawlSdk {
+  scrape(url: string, o?: { formats?: string[] }): Promise<{ markdown?: string }>;
+  map(url: string, o?: { limit?: number }): Promise<{ links: Array<{ url: string }> }>;
+}
+type FirecrawlCtor = new (o: { apiKey: string; apiUrl: string }) => FirecrawlSdk;
+
+async function compatPost(pathname: string, body: unknown): Promise<void> {
+  const res = await fetch(`${env.SERVICE_BASE_URL}/firecrawl${pathname}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${env.SERVICE_API_KEY}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`HTTP ${res.status} on /firecrawl${pathname}`);
+  await res.json();
+}
+
+/** Firecrawl SDK on /firecrawl vs the Node client on /v1: same pages, same run (issue 16). */
+async function firecrawlSdkPhase(client: ServiceClient): Promise<void> {
+  const fromTests = createRequire(path.join(ROOT, 'tests/package.json'));
+  const { Firecrawl } = fromTests('@mendable/firecrawl-js') as { Firecrawl: FirecrawlCtor };
+  const sdk = new Firecrawl({ apiKey: env.SERVICE_API_KEY, apiUrl: `${env.SERVICE_BASE_URL}/firecrawl` });
+  const site = `${env.WCS_EXAMPLE_SITE}/`;
+  const rows: Array<[string, (url: string) => Promise<void>]> = [
+    ['scrape  Node client  /v1/scrape           ', async (u) => void (await client.scrape(u))],
+    ['scrape  fetch        /firecrawl/v2/scrape ', (u) => compatPost('/v2/scrape', { url: u })],
+    ['scrape  Firecrawl SDK /firecrawl/v2/scrape', async (u) => void (await sdk.scrape(u))],
+    [
+      'map     Node client  /v1/map              ',
+      async () => void (await client.map(site, { max_urls: 100 })),
+    ],
+    ['map     fetch        /firecrawl/v2/map    ', () => compatPost('/v2/map', { url: site, limit: 100 })],
+    ['map     Firecrawl SDK /firecrawl/v2/map   ', async () => void (await sdk.map(site, { limit: 100 }))],
+  ];
+  console.log(`Firecrawl SDK vs Node client, ${CALLS} calls each, concurrency 1 and 8`);
+  for (const c of [1, 8]) {
+    for (const [label, call] of rows)
+      console.log(`  concurrency ${c}: ${label} ${fmt(await measure(c, call))}`);
+  }
+}
+
 const PYTHON_BENCH = `
 import json, os, statistics, sys, time
 import httpx
@@ -87,6 +138,7 @@ print(json.dumps({"raw": raw, "client": client}))
 
 async function main(): Promise<void> {
   const client = new ServiceClient();
+  if (values['firecrawl-only']) return firecrawlSdkPhase(client);
   const clientScrape = async (url: string) => {
     await client.scrape(url);
   };
@@ -140,6 +192,8 @@ async function main(): Promise<void> {
       `batchScrapeAndWait 50 URLs, poll ${pollIntervalMs} ms: ${secs.toFixed(2)} s (${done.completed} done, ${done.failed} failed)`,
     );
   }
+
+  await firecrawlSdkPhase(client);
 }
 
 main().then(
