@@ -178,9 +178,7 @@ export class BatchesRepository {
       }
       // Webhook outbox (issue 16), same transaction; statements only for batches with a webhook.
       if (!hooked) return { applied: true, events: [] };
-      const events = await addPageEventsTx(tx, batchId, [itemId]);
-      if (closed) events.push(...(await finishJobWebhookTx(tx, batchId, { failed: false, error: null })));
-      return { applied: true, events };
+      return { applied: true, events: await batchEventsTx(tx, batchId, itemId, o, closed) };
     });
     await this.notify(r.events);
     return r.applied;
@@ -193,6 +191,38 @@ export class BatchesRepository {
  */
 function toJsonb(value: unknown): string {
   return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1');
+}
+
+/** Items a cancel stopped (DELETE /v1/batch/scrape/:id) fail with this code. */
+const CANCELLED_CODE = 'CANCELLED';
+
+/**
+ * Webhook outbox events of an item that just finished (issue 16): its `page` event (not for an
+ * item a cancel stopped: it was never scraped) and, when it closed the batch, the terminal event —
+ * `failed` when the batch was cancelled (Firecrawl's convention), `completed` otherwise.
+ */
+async function batchEventsTx(
+  tx: Tx,
+  batchId: string,
+  itemId: string,
+  o: Outcome,
+  closed: boolean,
+): Promise<string[]> {
+  const cancelled = o.status === 'failed' && o.code === CANCELLED_CODE;
+  const events = cancelled ? [] : await addPageEventsTx(tx, batchId, [itemId]);
+  if (!closed) return events;
+  const c = await tx.$queryRaw<Array<{ found: boolean }>>`
+    SELECT EXISTS (
+      SELECT 1 FROM batch_items WHERE batch_id = ${batchId}::uuid AND error_code = ${CANCELLED_CODE}
+    ) AS found`;
+  const wasCancelled = c[0]?.found ?? false;
+  events.push(
+    ...(await finishJobWebhookTx(tx, batchId, {
+      failed: wasCancelled,
+      error: wasCancelled ? 'Cancelled by the caller' : null,
+    })),
+  );
+  return events;
 }
 
 /** The guarded transition; the row lock makes concurrent finishers wait, then find it finished. */

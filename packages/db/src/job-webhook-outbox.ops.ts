@@ -67,10 +67,10 @@ export async function finishJobWebhookTx(
     WITH pending AS (
       SELECT EXISTS (
         SELECT 1 FROM job_webhook_events WHERE job_id = ${jobId}::uuid AND state = 'pending'
-      ) AS any
+      ) AS found
     ), w AS (
       UPDATE job_webhooks SET finished_at = now(),
-        headers = CASE WHEN (SELECT any FROM pending) OR ${event} = ANY(events) THEN headers END
+        headers = CASE WHEN (SELECT found FROM pending) OR ${event} = ANY(events) THEN headers END
       WHERE job_id = ${jobId}::uuid AND finished_at IS NULL
       RETURNING job_id, events
     )

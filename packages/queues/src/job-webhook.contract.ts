@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { pageHeaders } from './page-options.contract';
+import type { QueueProducer } from './producer';
 
 export const jobWebhookEvent = z.enum(['started', 'page', 'completed', 'failed']);
 export type JobWebhookEvent = z.infer<typeof jobWebhookEvent>;
@@ -71,3 +72,24 @@ export const jobWebhookBody = z.object({
 });
 
 export const FIRECRAWL_SIGNATURE_HEADER = 'x-firecrawl-signature';
+
+/**
+ * What a worker hands its repositories (`onWebhookEvents`): add the dispatch jobs of outbox events
+ * that just committed (job id = event id: adding one twice is a no-op). A failure is only logged —
+ * the webhook dispatcher's relay adds every event that has no job yet.
+ */
+export function enqueueJobWebhooks(
+  producer: QueueProducer,
+  logger: { warn(obj: object, msg?: string): void },
+): (eventIds: string[]) => Promise<void> {
+  return async (eventIds) => {
+    try {
+      await producer.enqueueBulk(
+        'job-webhook',
+        eventIds.map((eventId) => ({ payload: { eventId }, opts: { jobId: eventId } })),
+      );
+    } catch (err) {
+      logger.warn({ err, events: eventIds.length }, 'job webhook enqueue failed; left to the relay');
+    }
+  };
+}

@@ -11,6 +11,7 @@ import { createSafeDispatcher } from '@wcs/net';
 import {
   createRedisConnection,
   type DefinedWorker,
+  enqueueJobWebhooks,
   QueueProducer,
   RETRY_BUDGET_FACTOR,
   RedisErrorLog,
@@ -36,8 +37,10 @@ export interface RunningCrawlWorker {
 /** Wire the crawl worker: queues `crawl` (start) and `crawl-page`, plus the crawl reconciler. */
 export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Promise<RunningCrawlWorker> {
   const db = createDb(env.DATABASE_URL);
-  const crawls = new CrawlsRepository(db);
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
+  // Webhook events (issue 16) get their dispatch jobs as soon as their transaction commits.
+  const onWebhookEvents = enqueueJobWebhooks(producer, logger);
+  const crawls = new CrawlsRepository(db, { onWebhookEvents });
   const redis = createRedisConnection(env.REDIS_URL, 'worker');
   new RedisErrorLog(logger).watch(redis, 'crawl');
   await redis.ping();
@@ -90,7 +93,7 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
     ),
   ];
   const reconciler = new CrawlReconciler(
-    { recovery: new CrawlRecoveryRepository(db), producer, logger },
+    { recovery: new CrawlRecoveryRepository(db, { onWebhookEvents }), producer, logger },
     {
       intervalMs: env.CRAWL_RECONCILE_INTERVAL_MS,
       minAgeMs: env.CRAWL_RECONCILE_MIN_AGE_MS,

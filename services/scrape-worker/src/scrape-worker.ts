@@ -8,6 +8,7 @@ import {
 import type { Logger } from '@wcs/logger';
 import {
   type DefinedWorker,
+  enqueueJobWebhooks,
   JobSecrets,
   QueueProducer,
   RETRY_BUDGET_FACTOR,
@@ -31,8 +32,9 @@ export interface RunningScrapeWorker {
 /** Wire the scrape worker: queues `scrape` and `scrape-batch`, plus the batch reconciler. */
 export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): Promise<RunningScrapeWorker> {
   const db = createDb(env.DATABASE_URL);
-  const batches = new BatchesRepository(db);
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
+  // Webhook events (issue 16) get their dispatch jobs as soon as their transaction commits.
+  const batches = new BatchesRepository(db, { onWebhookEvents: enqueueJobWebhooks(producer, logger) });
   const indexer = new SearchIndexer(new DocumentsRepository(db), logger);
   const index = createDocumentIndexer(indexer);
   const renderer = createRendererFromEnv(env, logger);

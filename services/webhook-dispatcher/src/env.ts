@@ -1,5 +1,17 @@
-import { baseEnv, databaseEnv, loadEnv, renderEnv, webhookEnv, workerEnv } from '@wcs/config';
-import type { z } from 'zod';
+import { baseEnv, databaseEnv, envInt, loadEnv, renderEnv, webhookEnv, workerEnv } from '@wcs/config';
+import { z } from 'zod';
+
+/** Webhooks of crawls and batches (issue 16): retries and the outbox relay. */
+export const jobWebhookEnv = z.object({
+  /** Attempts per event, the first included (1 = never retried). */
+  JOB_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  /** Wait before the first retry; doubles for each further one. */
+  JOB_WEBHOOK_RETRY_DELAY_MS: envInt(2_000, 10),
+  /** How often the relay adds dispatch jobs for new outbox events and looks for lost ones. */
+  JOB_WEBHOOK_RELAY_INTERVAL_MS: envInt(1_000, 50),
+  /** A pending event untouched this long may have lost its job (Redis restarted empty): checked. */
+  JOB_WEBHOOK_STALE_MS: envInt(60_000, 100),
+});
 
 /** No renderer: of the fetch settings only the address policy, connect timeout and User-Agent. */
 export const webhookDispatcherEnvSchema = baseEnv
@@ -8,7 +20,8 @@ export const webhookDispatcherEnvSchema = baseEnv
     renderEnv.pick({ ALLOW_PRIVATE_TARGETS: true, FETCH_CONNECT_TIMEOUT_MS: true, USER_AGENT: true }).shape,
   )
   .extend(workerEnv.shape)
-  .extend(webhookEnv.shape);
+  .extend(webhookEnv.shape)
+  .extend(jobWebhookEnv.shape);
 export type WebhookDispatcherEnv = z.infer<typeof webhookDispatcherEnvSchema>;
 
 export function loadWebhookDispatcherEnv(env?: NodeJS.ProcessEnv): WebhookDispatcherEnv {

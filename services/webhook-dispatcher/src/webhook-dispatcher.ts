@@ -1,16 +1,21 @@
-import { createDb, MonitorsRepository } from '@wcs/db';
+import { createDb, JobWebhooksRepository, MonitorsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import { createSafeDispatcher } from '@wcs/net';
-import { type DefinedWorker, workerDefiner } from '@wcs/queues';
+import { type DefinedWorker, QueueProducer, workerDefiner } from '@wcs/queues';
 import type { WebhookDispatcherEnv } from './env';
+import { jobWebhookProcessor } from './job-webhook.processor';
+import { JobWebhookRelay } from './job-webhook-relay';
 import { webhookProcessor } from './webhook.processor';
 
 export interface RunningWebhookDispatcher {
   worker: DefinedWorker;
+  /** The `job-webhook` queue's consumer (crawl and batch webhooks, issue 16). */
+  jobWorker: DefinedWorker;
+  relay: JobWebhookRelay;
   close(): Promise<void>;
 }
 
-/** The `webhook` queue's consumer. */
+/** The `webhook` (monitor changes) and `job-webhook` (crawls, batches) queues' consumers, plus the outbox relay. */
 export async function startWebhookDispatcher(
   env: WebhookDispatcherEnv,
   logger: Logger,
@@ -20,21 +25,36 @@ export async function startWebhookDispatcher(
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
     connectTimeoutMs: Math.min(env.FETCH_CONNECT_TIMEOUT_MS, env.WEBHOOK_TIMEOUT_MS),
   });
-  const worker = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY })(
-    'webhook',
-    webhookProcessor(
-      { monitors: new MonitorsRepository(db), dispatcher, logger },
-      {
-        timeoutMs: env.WEBHOOK_TIMEOUT_MS,
-        allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
-        userAgent: env.USER_AGENT,
-      },
+  const monitors = new MonitorsRepository(db);
+  const webhooks = new JobWebhooksRepository(db);
+  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
+  const define = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY });
+  const post = {
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
+    userAgent: env.USER_AGENT,
+  };
+  const worker = define('webhook', webhookProcessor({ monitors, dispatcher, logger }, post));
+  const jobWorker = define(
+    'job-webhook',
+    jobWebhookProcessor(
+      { webhooks, secret: (accountId) => monitors.webhookSecret(accountId), dispatcher, logger },
+      { ...post, maxAttempts: env.JOB_WEBHOOK_MAX_ATTEMPTS, retryDelayMs: env.JOB_WEBHOOK_RETRY_DELAY_MS },
     ),
   );
+  const relay = new JobWebhookRelay(
+    { webhooks, producer, logger },
+    { intervalMs: env.JOB_WEBHOOK_RELAY_INTERVAL_MS, staleMs: env.JOB_WEBHOOK_STALE_MS },
+  );
+  relay.start();
   return {
     worker,
+    jobWorker,
+    relay,
     async close() {
-      await worker.close();
+      await relay.stop();
+      await Promise.allSettled([worker.close(), jobWorker.close()]);
+      await producer.close();
       await dispatcher.close().catch(() => undefined);
       await db.close();
     },
