@@ -280,3 +280,22 @@ describe('v2 batch scrape', () => {
     );
   });
 });
+
+describe('native DELETE /v1/batch/scrape/:id', () => {
+  it('answers the batch summary with how many items it stopped; again, it stops none; 404 for others', async () => {
+    const urls = Array.from({ length: 6 }, (_, i) => `${site.url}/article/${i}?delay=1000&native=${i}`);
+    const start = await request(stack.url).post('/v1/batch/scrape').set(account.auth).send({ urls });
+    expect(start.status).toBe(202);
+    const first = await request(stack.url).delete(`/v1/batch/scrape/${start.body.id}`).set(account.auth);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ success: true, id: start.body.id, status: 'done', total: 6 });
+    expect(first.body.cancelled).toBe(6 - first.body.completed);
+    expect(first.body.failed).toBe(first.body.cancelled);
+    expect(first.body.creditsUsed).toBe(first.body.completed);
+    const again = await request(stack.url).delete(`/v1/batch/scrape/${start.body.id}`).set(account.auth);
+    expect(again.body).toMatchObject({ success: true, cancelled: 0, creditsUsed: first.body.completed });
+    const other = await createTestAccount({ plan: 'hobby' });
+    const foreign = await request(stack.url).delete(`/v1/batch/scrape/${start.body.id}`).set(other.auth);
+    expect(foreign.status).toBe(404);
+  });
+});

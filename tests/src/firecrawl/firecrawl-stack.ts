@@ -79,9 +79,9 @@ export const HOME_TITLE = 'Understanding Web Content Extraction';
 export const HOME_TABLE_CELL = 'Headless browser';
 
 /**
- * A site of `pages` large pages (`/big/0` … each about `bytes` of distinct text, linking to all the
- * others): a crawl of a few of them overflows one status page (~10 MB of documents), so `next` paging
- * shows with a handful of pages.
+ * A site of `pages` large pages (`/big/0` … each about `bytes` of text) under a small hub `/big`
+ * that links to them (a crawl stays below its start path): a crawl of a few of them overflows one
+ * status page (~10 MB of documents), so `next` paging shows with a handful of pages.
  */
 export async function startBigPageSite(pages: number, bytes: number) {
   const paragraph = (n: number, i: number) =>
@@ -97,9 +97,13 @@ export async function startBigPageSite(pages: number, bytes: number) {
     }
     return `<!DOCTYPE html><html><head><title>Big page ${n}</title></head><body><main><h1>Big page ${n}</h1><nav>${links}</nav>${parts.join('')}</main></body></html>`;
   });
+  const hub = `<!DOCTYPE html><html><head><title>Big pages</title></head><body><main><h1>Big pages</h1>${Array.from(
+    { length: pages },
+    (_, k) => `<p><a href="/big/${k}">page ${k}</a></p>`,
+  ).join('')}</main></body></html>`;
   const server = createServer((req, res) => {
     const m = /^\/big\/(\d+)$/.exec(req.url ?? '');
-    const body = m ? bodies[Number(m[1])] : undefined;
+    const body = req.url === '/big' ? hub : m ? bodies[Number(m[1])] : undefined;
     if (!body) return void res.writeHead(404).end('not found');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
   });
