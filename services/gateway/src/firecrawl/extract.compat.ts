@@ -1,7 +1,203 @@
-import { Router } from 'express';
-import type { GatewayDeps } from '../deps';
+/**
+ * POST/GET /firecrawl/v2/extract[/:id] and /firecrawl/v1/extract[/:id] (issue 16). The start
+ * answers `{ success, id }` once the request is checked (URL, schema, page options: 400s) and the
+ * balance covers the native cost (402); the native extract then runs in the background and its
+ * outcome is kept for 24 hours (extract-store.compat.ts). One URL per extract (the native one);
+ * the caller's JSON Schema becomes the native plain schema, so every field comes back, `null`
+ * when the page does not hold it. Billing is the native extract's (5 credits, refunded on failure).
+ */
+import { randomUUID } from 'node:crypto';
+import { InsufficientCreditsError, NotFoundError, toServiceError, ValidationError } from '@wcs/errors';
+import { type Request, type Response, Router } from 'express';
+import { z } from 'zod';
+import type { AuthContext, GatewayDeps } from '../deps';
+import { authOf } from '../middleware/auth.middleware';
+import {
+  EXTRACT_COST,
+  EXTRACT_DEFAULT_TIMEOUT_MS,
+  extractBody,
+  prepareExtract,
+  runExtract,
+} from '../routes/extract.routes';
+import { parseBody } from '../validation/parse-body';
+import { EXTRACT_RESULT_TTL_SECONDS, ExtractStore } from './extract-store.compat';
+import { parseAs } from './field-names.compat';
+import { toPlainSchema } from './json-schema.compat';
+import {
+  firecrawlScrapeOptionsV1,
+  firecrawlScrapeOptionsV2,
+  type TranslatedScrapeOptions,
+  toNativePageFields,
+  toNativePageFieldsV1,
+} from './scrape-options.compat';
 
-/** Firecrawl-compatible extract routes (v1 and v2). */
-export function extractCompatRoutes(_deps: GatewayDeps): Router {
-  return Router();
+const common = {
+  urls: z.array(z.string({ error: 'must be a URL string' }), { error: 'is required: an array with one URL' }),
+  prompt: z.string({ error: 'must be a string' }).optional(),
+  schema: z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }).optional(),
+  systemPrompt: z.unknown().optional(),
+  allowExternalLinks: z.unknown().optional(),
+  enableWebSearch: z.unknown().optional(),
+  showSources: z.unknown().optional(),
+  ignoreInvalidURLs: z.boolean({ error: 'must be a boolean' }).optional(),
+  agent: z.unknown().optional(),
+  origin: z.string().optional(),
+  integration: z.string().nullable().optional(),
+};
+
+export const firecrawlExtractBodyV2 = z.strictObject({
+  ...common,
+  scrapeOptions: firecrawlScrapeOptionsV2.optional(),
+  webhook: z.unknown().optional(),
+  threatProtection: z.unknown().optional(),
+});
+
+export const firecrawlExtractBodyV1 = z.strictObject({
+  ...common,
+  includeSubdomains: z.unknown().optional(),
+  scrapeOptions: firecrawlScrapeOptionsV1.optional(),
+});
+
+type Body = z.infer<typeof firecrawlExtractBodyV2> | z.infer<typeof firecrawlExtractBodyV1>;
+
+function refuse(field: string, message: string): never {
+  throw new ValidationError(`${field}: ${message}`, { details: { field } });
+}
+
+/** Present with a value that asks for something. */
+function given(v: unknown): boolean {
+  return v !== undefined && v !== null && v !== false;
+}
+
+/** The Firecrawl body → the native extract body, checked by the native schema and `prepareExtract`. */
+function nativeExtract(auth: AuthContext, body: Body, t: TranslatedScrapeOptions | undefined) {
+  if (body.urls.length !== 1)
+    refuse(
+      'urls',
+      `give exactly one URL (this service extracts from one page per request; got ${body.urls.length})`,
+    );
+  const target = body.urls[0] as string;
+  if (/\/\*+$/.test(target)) refuse('urls.0', 'wildcards (/*) are not supported: give the page URL');
+  for (const name of [
+    'systemPrompt',
+    'allowExternalLinks',
+    'enableWebSearch',
+    'showSources',
+    'agent',
+  ] as const) {
+    if (given(body[name])) refuse(name, 'is not supported by this service');
+  }
+  for (const name of ['webhook', 'threatProtection', 'includeSubdomains'] as const) {
+    if (name in body && given((body as Record<string, unknown>)[name]))
+      refuse(name, 'is not supported by this service');
+  }
+  const schema = body.schema === undefined ? undefined : toPlainSchema(body.schema, 'schema');
+  const page = t?.page;
+  if (page) {
+    const raw = body.scrapeOptions as Record<string, unknown>;
+    if (raw.formats !== undefined)
+      refuse('scrapeOptions.formats', 'is not used by extract (it reads the page itself)');
+    for (const name of ['onlyMainContent', 'timeout', 'maxAge'] as const) {
+      if (page[name] !== undefined) refuse(`scrapeOptions.${name}`, 'is not supported by extract');
+    }
+  }
+  const native = parseAs(
+    extractBody,
+    {
+      url: target,
+      ...(schema ? { schema } : {}),
+      ...(body.prompt !== undefined ? { prompt: body.prompt } : {}),
+      ...Object.fromEntries(
+        Object.entries(page ?? {}).filter(([k, v]) => k !== 'formats' && v !== undefined),
+      ),
+    },
+    {
+      url: 'urls.0',
+      headers: 'scrapeOptions.headers',
+      actions: 'scrapeOptions.actions',
+      mobile: 'scrapeOptions.mobile',
+      location: 'scrapeOptions.location',
+      includeTags: 'scrapeOptions.includeTags',
+      excludeTags: 'scrapeOptions.excludeTags',
+      waitFor: 'scrapeOptions.waitFor',
+    },
+  );
+  return prepareExtract(auth, native);
+}
+
+/**
+ * Check, pre-check the balance (so a broke account gets its 402 at the start, as Firecrawl
+ * answers), store the job as processing and run the native extract behind the answer.
+ */
+async function startExtract(
+  deps: GatewayDeps,
+  auth: AuthContext,
+  body: Body,
+  t: TranslatedScrapeOptions | undefined,
+) {
+  const prepared = nativeExtract(auth, body, t);
+  const balance = await deps.credits.balance(auth.accountId);
+  if (balance < EXTRACT_COST) {
+    throw new InsufficientCreditsError(`Insufficient credits: an extract needs ${EXTRACT_COST} credits`, {
+      details: { required: EXTRACT_COST, balance },
+    });
+  }
+  const store = new ExtractStore(deps.redis);
+  const id = randomUUID();
+  const expiresAt = new Date(Date.now() + EXTRACT_RESULT_TTL_SECONDS * 1000).toISOString();
+  const base = {
+    accountId: auth.accountId,
+    expiresAt,
+    deadlineAt: Date.now() + (prepared.body.timeout ?? EXTRACT_DEFAULT_TIMEOUT_MS) + 60_000,
+  };
+  await store.put(id, { ...base, status: 'processing' });
+  void (async () => {
+    try {
+      const { data } = await runExtract(deps, prepared);
+      await store.put(id, { ...base, status: 'completed', data, creditsUsed: EXTRACT_COST });
+    } catch (err) {
+      const se = toServiceError(err);
+      if (se.code === 'INTERNAL') deps.logger.error({ err, extractId: id }, 'firecrawl extract failed');
+      const error = se.code === 'INTERNAL' ? 'Internal error' : se.message;
+      await store.put(id, { ...base, status: 'failed', error, code: se.code }).catch((e: unknown) => {
+        deps.logger.warn({ err: e, extractId: id }, 'firecrawl extract outcome not stored');
+      });
+    }
+  })();
+  return id;
+}
+
+async function extractStatus(deps: GatewayDeps, req: Request, res: Response) {
+  const job = await new ExtractStore(deps.redis).get(authOf(res).accountId, String(req.params.id));
+  if (!job) throw new NotFoundError('Extract job not found');
+  res.json({
+    success: job.status !== 'failed',
+    status: job.status,
+    data: job.data ?? null,
+    expiresAt: job.expiresAt,
+    ...(job.creditsUsed !== undefined ? { creditsUsed: job.creditsUsed } : {}),
+    ...(job.error ? { error: job.error, code: job.code } : {}),
+  });
+}
+
+/** Firecrawl extract routes (v1 and v2): start `{ success, id }`, status `{ success, status, data }`. */
+export function extractCompatRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+  router.post('/v2/extract', async (req: Request, res: Response) => {
+    const body = parseBody(firecrawlExtractBodyV2, req.body);
+    const t = body.scrapeOptions
+      ? toNativePageFields(body.scrapeOptions, { prefix: 'scrapeOptions.', allowJson: false })
+      : undefined;
+    res.json({ success: true, id: await startExtract(deps, authOf(res), body, t) });
+  });
+  router.post('/v1/extract', async (req: Request, res: Response) => {
+    const body = parseBody(firecrawlExtractBodyV1, req.body);
+    const t = body.scrapeOptions
+      ? toNativePageFieldsV1(body.scrapeOptions, { prefix: 'scrapeOptions.', allowJson: false })
+      : undefined;
+    res.json({ success: true, id: await startExtract(deps, authOf(res), body, t) });
+  });
+  router.get('/v2/extract/:id', (req, res) => extractStatus(deps, req, res));
+  router.get('/v1/extract/:id', (req, res) => extractStatus(deps, req, res));
+  return router;
 }

@@ -1,8 +1,8 @@
-import { LEDGER_REASONS, type LedgerEntryView, PLANS, USAGE_OPERATIONS } from '@wcs/db';
+import { type AccountInfo, LEDGER_REASONS, type LedgerEntryView, PLANS, USAGE_OPERATIONS } from '@wcs/db';
 import { NotFoundError } from '@wcs/errors';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { GatewayDeps } from '../deps';
+import type { AuthContext, GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import { peekCount } from '../middleware/fixed-window';
 import { rateLimitKey } from '../middleware/rate-limit.middleware';
@@ -61,6 +61,13 @@ function entryOut(e: LedgerEntryView) {
   };
 }
 
+/** The caller's account (balance, plan); the Firecrawl-compatible credit usage reads it too. */
+export async function accountOperation(deps: GatewayDeps, auth: AuthContext): Promise<AccountInfo> {
+  const account = await deps.accounts.get(auth.accountId);
+  if (!account) throw new NotFoundError('Account not found');
+  return account;
+}
+
 /**
  * The account as its owner sees it (issue 13): balance and plan, usage per day, the ledger and its
  * CSV export. Every number is read from PostgreSQL and aggregated there, scoped to the caller.
@@ -71,11 +78,10 @@ export function accountRoutes(deps: GatewayDeps): Router {
   router.get('/v1/account', async (_req, res) => {
     const auth = authOf(res);
     const [account, usage, rateLimit] = await Promise.all([
-      deps.accounts.get(auth.accountId),
+      accountOperation(deps, auth),
       deps.usage.usageByDay(auth.accountId, 30),
       rateLimitWindow(deps, auth.keyId, auth.plan),
     ]);
-    if (!account) throw new NotFoundError('Account not found');
     const plan = PLANS[account.plan];
     res.json({
       success: true,

@@ -4,11 +4,12 @@ import { assertPlainSchemaDepth, compilePlainSchema } from '@wcs/llm';
 import { readPageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { GatewayDeps } from '../deps';
+import type { AuthContext, GatewayDeps } from '../deps';
+import type { CallerResponse } from '../jobs/caller-gone';
 import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
 import type { Body, extractResponse } from '../openapi/responses';
-import { checkPageOptions } from '../validation/page-options';
+import { type CheckedPageOptions, checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
@@ -34,6 +35,86 @@ export const extractBody = z.strictObject({
   ...readPageOptionFields,
 });
 
+export type ExtractBody = z.infer<typeof extractBody>;
+
+/** An extract whose request was checked: what `runExtract` needs. */
+export interface PreparedExtract {
+  accountId: string;
+  body: ExtractBody;
+  url: string;
+  checked: CheckedPageOptions;
+}
+
+/**
+ * Everything the caller can get wrong (url, schema, neither schema nor prompt, page options) as a
+ * 400, before any charge. `rawSchema` is the schema as sent, for its own depth limit (8) first, so
+ * a deep schema is told that limit, not the body's.
+ */
+export function prepareExtract(
+  auth: AuthContext,
+  body: ExtractBody,
+  rawSchema: unknown = body.schema,
+): PreparedExtract {
+  if (rawSchema !== undefined) assertPlainSchemaDepth(rawSchema);
+  const url = normalizeTargetUrl(body.url, { prependHttps: true });
+  if (body.schema === undefined && body.prompt === undefined) {
+    throw new ValidationError('Provide `schema` (the shape wanted back), `prompt` (an instruction), or both');
+  }
+  // Compiled here for the 400 naming the bad path; the worker's compile hits its own cache.
+  if (body.schema !== undefined) compilePlainSchema(body.schema);
+  const checked = checkPageOptions(body, { keepsNoScreenshots: 'extract' });
+  return { accountId: auth.accountId, body, url, checked };
+}
+
+/**
+ * Run a prepared extract: 5 credits, charged up front and refunded on any failure (ours, the
+ * target's or the model's). Returns the data shaped exactly like the schema (`null` for what the
+ * page does not contain) and the request id (ledger reference).
+ */
+export async function runExtract(
+  deps: GatewayDeps,
+  p: PreparedExtract,
+  caller?: CallerResponse,
+): Promise<{ requestId: string; data: Record<string, unknown> }> {
+  const { body, url } = p;
+  const { options, secrets } = p.checked;
+  const requestId = randomUUID();
+  const result = await runChargedJob(deps, {
+    accountId: p.accountId,
+    requestId,
+    secrets,
+    cost: EXTRACT_COST,
+    reason: 'extract',
+    refundReason: 'extract_refund',
+    queue: 'extract',
+    payload: {
+      requestId,
+      accountId: p.accountId,
+      url,
+      ...(body.schema !== undefined ? { schema: body.schema } : {}),
+      ...(body.prompt ? { prompt: body.prompt } : {}),
+      timeoutMs: body.timeout,
+      ...(body.waitFor > 0 ? { waitForMs: body.waitFor } : {}),
+      ...(Object.keys(options).length > 0 ? { page: options } : {}),
+    },
+    // The worker answers before its budget ends; the margin covers queueing and Redis.
+    waitMs: body.timeout + 5_000,
+    ...(caller ? { caller } : {}),
+  });
+  return { requestId, data: result.data };
+}
+
+/** One extract (POST /v1/extract and the Firecrawl-compatible routes): `prepareExtract` then `runExtract`. */
+export async function extractOperation(
+  deps: GatewayDeps,
+  auth: AuthContext,
+  body: ExtractBody,
+  caller?: CallerResponse,
+  rawSchema?: unknown,
+): Promise<{ requestId: string; data: Record<string, unknown> }> {
+  return runExtract(deps, prepareExtract(auth, body, rawSchema ?? body.schema), caller);
+}
+
 /**
  * POST /v1/extract: 5 credits, charged up front and refunded on any failure (ours, the target's or
  * the model's). Everything the caller can get wrong (url, schema, neither schema nor prompt) is a
@@ -48,39 +129,8 @@ export function extractRoutes(deps: GatewayDeps): Router {
     const rawSchema: unknown = (req.body as { schema?: unknown } | undefined)?.schema;
     if (rawSchema !== undefined) assertPlainSchemaDepth(rawSchema);
     const body = parseBody(extractBody, req.body);
-    const url = normalizeTargetUrl(body.url, { prependHttps: true });
-    if (body.schema === undefined && body.prompt === undefined) {
-      throw new ValidationError(
-        'Provide `schema` (the shape wanted back), `prompt` (an instruction), or both',
-      );
-    }
-    // Compiled here for the 400 naming the bad path; the worker's compile hits its own cache.
-    if (body.schema !== undefined) compilePlainSchema(body.schema);
-    const { options, secrets } = checkPageOptions(body, { keepsNoScreenshots: 'extract' });
-    const requestId = randomUUID();
-    const result = await runChargedJob(deps, {
-      accountId: auth.accountId,
-      requestId,
-      secrets,
-      cost: EXTRACT_COST,
-      reason: 'extract',
-      refundReason: 'extract_refund',
-      queue: 'extract',
-      payload: {
-        requestId,
-        accountId: auth.accountId,
-        url,
-        ...(body.schema !== undefined ? { schema: body.schema } : {}),
-        ...(body.prompt ? { prompt: body.prompt } : {}),
-        timeoutMs: body.timeout,
-        ...(body.waitFor > 0 ? { waitForMs: body.waitFor } : {}),
-        ...(Object.keys(options).length > 0 ? { page: options } : {}),
-      },
-      // The worker answers before its budget ends; the margin covers queueing and Redis.
-      waitMs: body.timeout + 5_000,
-      caller: res,
-    });
-    res.json({ success: true, data: result.data } satisfies Body<typeof extractResponse>);
+    const { data } = await extractOperation(deps, auth, body, res, rawSchema);
+    res.json({ success: true, data } satisfies Body<typeof extractResponse>);
   });
   return router;
 }

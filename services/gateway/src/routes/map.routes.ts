@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { MapJobResult } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { GatewayDeps } from '../deps';
+import type { AuthContext, GatewayDeps } from '../deps';
+import type { CallerResponse } from '../jobs/caller-gone';
 import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
 import type { Body, mapResponse } from '../openapi/responses';
@@ -30,6 +32,43 @@ export const mapBody = z.strictObject({
   timeout: z.number().int().min(1_000).max(120_000).default(MAP_DEFAULT_TIMEOUT_MS),
 });
 
+export type MapBody = z.infer<typeof mapBody>;
+
+/**
+ * One map (POST /v1/map and the Firecrawl-compatible routes): 1 credit per job, charged up front
+ * and refunded if the job fails.
+ */
+export async function mapOperation(
+  deps: GatewayDeps,
+  auth: AuthContext,
+  body: MapBody,
+  caller?: CallerResponse,
+): Promise<MapJobResult> {
+  const url = normalizeTargetUrl(body.url, { prependHttps: true });
+  const requestId = randomUUID();
+  return runChargedJob(deps, {
+    accountId: auth.accountId,
+    requestId,
+    cost: 1,
+    reason: 'map',
+    refundReason: 'map_refund',
+    queue: 'map',
+    payload: {
+      requestId,
+      accountId: auth.accountId,
+      url,
+      maxUrls: body.max_urls ?? body.maxUrls ?? MAP_DEFAULT_MAX_URLS,
+      ...(body.search ? { search: body.search } : {}),
+      includeSubdomains: body.includeSubdomains,
+      ignoreSitemap: body.ignoreSitemap,
+      timeoutMs: body.timeout,
+    },
+    // The worker answers before its budget ends; the margin covers queueing and Redis.
+    waitMs: body.timeout + 5_000,
+    ...(caller ? { caller } : {}),
+  });
+}
+
 /**
  * POST /v1/map: 1 credit per job, charged up front and refunded if the job fails. The answer is
  * not wrapped in `data`: `{ success: true, links, total }`.
@@ -37,31 +76,8 @@ export const mapBody = z.strictObject({
 export function mapRoutes(deps: GatewayDeps): Router {
   const router = Router();
   router.post('/v1/map', async (req, res) => {
-    const auth = authOf(res);
     const body = parseBody(mapBody, req.body);
-    const url = normalizeTargetUrl(body.url, { prependHttps: true });
-    const requestId = randomUUID();
-    const result = await runChargedJob(deps, {
-      accountId: auth.accountId,
-      requestId,
-      cost: 1,
-      reason: 'map',
-      refundReason: 'map_refund',
-      queue: 'map',
-      payload: {
-        requestId,
-        accountId: auth.accountId,
-        url,
-        maxUrls: body.max_urls ?? body.maxUrls ?? MAP_DEFAULT_MAX_URLS,
-        ...(body.search ? { search: body.search } : {}),
-        includeSubdomains: body.includeSubdomains,
-        ignoreSitemap: body.ignoreSitemap,
-        timeoutMs: body.timeout,
-      },
-      // The worker answers before its budget ends; the margin covers queueing and Redis.
-      waitMs: body.timeout + 5_000,
-      caller: res,
-    });
+    const result = await mapOperation(deps, authOf(res), body, res);
     res.json({
       success: true,
       links: result.links,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { engineChoice, outputFormat, pageOptionFields } from '@wcs/queues';
+import { type DocumentData, engineChoice, outputFormat, pageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { GatewayDeps } from '../deps';
+import type { AuthContext, GatewayDeps } from '../deps';
+import type { CallerResponse } from '../jobs/caller-gone';
 import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
 import type { Body, scrapeResponse } from '../openapi/responses';
@@ -22,41 +23,57 @@ export const scrapeBody = z.strictObject({
   ...pageOptionFields,
 });
 
+export type ScrapeBody = z.infer<typeof scrapeBody>;
+
+/**
+ * One scrape (POST /v1/scrape and the Firecrawl-compatible routes): checks the URL and the page
+ * options, charges 1 credit (refunded if the scrape fails), runs the `scrape` job and returns its
+ * document. `requestId` is the job's id and the ledger reference.
+ */
+export async function scrapeOperation(
+  deps: GatewayDeps,
+  auth: AuthContext,
+  body: ScrapeBody,
+  caller?: CallerResponse,
+): Promise<{ requestId: string; data: DocumentData }> {
+  const url = normalizeTargetUrl(body.url, { prependHttps: true });
+  const { options, secrets } = checkPageOptions(body, { engine: body.engine, format: body.format });
+  const timeoutMs = body.timeout ?? deps.settings.scrapeTimeoutMs;
+  const requestId = randomUUID();
+
+  const result = await runChargedJob(deps, {
+    accountId: auth.accountId,
+    requestId,
+    secrets,
+    cost: 1,
+    reason: 'scrape',
+    refundReason: 'scrape_refund',
+    queue: 'scrape',
+    payload: {
+      requestId,
+      accountId: auth.accountId,
+      url,
+      format: body.format ?? 'markdown',
+      onlyMainContent: body.onlyMainContent,
+      engine: body.engine,
+      waitForMs: body.waitFor,
+      timeoutMs,
+      ...(Object.keys(options).length > 0 ? { page: options } : {}),
+    },
+    // Small margin over the job's own budget so the worker's timeout error wins the race.
+    waitMs: timeoutMs + 5_000,
+    ...(caller ? { caller } : {}),
+  });
+  return { requestId, data: result.data };
+}
+
 /** POST /v1/scrape: 1 credit, charged up front and refunded if the scrape fails. */
 export function scrapeRoutes(deps: GatewayDeps): Router {
   const router = Router();
   router.post('/v1/scrape', async (req, res) => {
-    const auth = authOf(res);
     const body = parseBody(scrapeBody, req.body);
-    const url = normalizeTargetUrl(body.url, { prependHttps: true });
-    const { options, secrets } = checkPageOptions(body, { engine: body.engine, format: body.format });
-    const timeoutMs = body.timeout ?? deps.settings.scrapeTimeoutMs;
-    const requestId = randomUUID();
-
-    const result = await runChargedJob(deps, {
-      accountId: auth.accountId,
-      requestId,
-      secrets,
-      cost: 1,
-      reason: 'scrape',
-      refundReason: 'scrape_refund',
-      queue: 'scrape',
-      payload: {
-        requestId,
-        accountId: auth.accountId,
-        url,
-        format: body.format ?? 'markdown',
-        onlyMainContent: body.onlyMainContent,
-        engine: body.engine,
-        waitForMs: body.waitFor,
-        timeoutMs,
-        ...(Object.keys(options).length > 0 ? { page: options } : {}),
-      },
-      // Small margin over the job's own budget so the worker's timeout error wins the race.
-      waitMs: timeoutMs + 5_000,
-      caller: res,
-    });
-    res.json({ success: true, data: result.data } satisfies Body<typeof scrapeResponse>);
+    const { data } = await scrapeOperation(deps, authOf(res), body, res);
+    res.json({ success: true, data } satisfies Body<typeof scrapeResponse>);
   });
   return router;
 }

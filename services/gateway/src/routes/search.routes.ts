@@ -4,8 +4,8 @@ import { type DocumentData, type Job, outputFormat } from '@wcs/queues';
 import type { SearchHit } from '@wcs/search';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { GatewayDeps } from '../deps';
-import { callerGone } from '../jobs/caller-gone';
+import type { AuthContext, GatewayDeps } from '../deps';
+import { type CallerResponse, callerGone } from '../jobs/caller-gone';
 import { runChargedWork } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
 import { parseBody } from '../validation/parse-body';
@@ -36,10 +36,10 @@ export const searchBody = z.strictObject({
   timeout: z.number().int().min(1_000).max(120_000).optional(),
 });
 
-type SearchBody = z.infer<typeof searchBody>;
+export type SearchBody = z.infer<typeof searchBody>;
 
 /** One entry of `data`: the hit, its page when scraped, or `markdown: null` + `error`/`code`. */
-type SearchResult = {
+export type SearchResult = {
   url: string;
   title: string;
   description: string;
@@ -93,45 +93,56 @@ function failedResult(hit: SearchHit, err: unknown): SearchResult {
 }
 
 /**
- * POST /v1/search: ask the configured provider, then scrape every hit concurrently through the
- * `scrape` queue within one time budget. num_results × 2 credits are reserved up front and the call
- * settles to 2 per result returned with content: hits the provider did not return and pages that
- * failed are refunded in one ledger row (`search_refund`, same reference), so a failed page is
- * never billed; a call that fails as a whole is refunded completely (`runChargedWork`).
+ * One search (POST /v1/search and the Firecrawl-compatible routes): ask the configured provider,
+ * then scrape every hit concurrently through the `scrape` queue within one time budget.
+ * num_results × 2 credits are reserved up front and the call settles to 2 per result returned with
+ * content: hits the provider did not return and pages that failed are refunded in one ledger row
+ * (`search_refund`, same reference), so a failed page is never billed; a call that fails as a
+ * whole is refunded completely (`runChargedWork`).
  */
+export async function searchOperation(
+  deps: GatewayDeps,
+  auth: AuthContext,
+  body: SearchBody,
+  caller?: CallerResponse,
+): Promise<{ results: SearchResult[]; creditsUsed: number }> {
+  const budgetMs = body.timeout ?? deps.search.timeoutMs;
+  const deadline = Date.now() + budgetMs;
+  const requestId = randomUUID();
+  // The client going away cancels the hits' scrapes (and refunds them, as failed pages).
+  const gone = caller ? callerGone(caller) : new AbortController().signal;
+  const { value: results, cost } = await runChargedWork(
+    deps,
+    {
+      accountId: auth.accountId,
+      requestId,
+      reserve: body.num_results * CREDITS_PER_SEARCH_RESULT,
+      reason: 'search',
+      refundReason: 'search_refund',
+    },
+    async () => {
+      const results = await searchAndScrape(deps, {
+        body,
+        budgetMs,
+        deadline,
+        requestId,
+        accountId: auth.accountId,
+        gone,
+      });
+      const delivered = results.filter((r) => r.markdown !== null).length;
+      return { value: results, cost: delivered * CREDITS_PER_SEARCH_RESULT };
+    },
+  );
+  return { results, creditsUsed: cost };
+}
+
+/** POST /v1/search: `searchOperation`, answered as `{ success, data, creditsUsed }`. */
 export function searchRoutes(deps: GatewayDeps): Router {
   const router = Router();
   router.post('/v1/search', async (req, res) => {
-    const auth = authOf(res);
     const body = parseBody(searchBody, req.body);
-    const budgetMs = body.timeout ?? deps.search.timeoutMs;
-    const deadline = Date.now() + budgetMs;
-    const requestId = randomUUID();
-    // The client going away cancels the hits' scrapes (and refunds them, as failed pages).
-    const gone = callerGone(res);
-    const { value: results, cost } = await runChargedWork(
-      deps,
-      {
-        accountId: auth.accountId,
-        requestId,
-        reserve: body.num_results * CREDITS_PER_SEARCH_RESULT,
-        reason: 'search',
-        refundReason: 'search_refund',
-      },
-      async () => {
-        const results = await searchAndScrape(deps, {
-          body,
-          budgetMs,
-          deadline,
-          requestId,
-          accountId: auth.accountId,
-          gone,
-        });
-        const delivered = results.filter((r) => r.markdown !== null).length;
-        return { value: results, cost: delivered * CREDITS_PER_SEARCH_RESULT };
-      },
-    );
-    res.json({ success: true, data: results, creditsUsed: cost });
+    const { results, creditsUsed } = await searchOperation(deps, authOf(res), body, res);
+    res.json({ success: true, data: results, creditsUsed });
   });
   return router;
 }
