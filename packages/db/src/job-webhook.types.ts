@@ -61,6 +61,8 @@ export type JobWebhookBegin =
   | { kind: 'skip'; reason: 'unknown' | 'final' }
   /** an earlier event of the job must end first (started before pages, everything before the end) */
   | { kind: 'blocked' }
+  /** another run is sending it right now */
+  | { kind: 'busy' }
   /** an earlier attempt was cut off mid-send (crash): recorded, not sent again */
   | { kind: 'interrupted'; attempt: number }
   | { kind: 'send'; dispatch: JobWebhookDispatch };

@@ -39,6 +39,8 @@ afterAll(async () => {
 });
 
 const SITE = 'https://site.test';
+/** Any claim older than this is an interrupted attempt (0: every unsettled claim). */
+const CLAIM = { inFlightMs: 0 };
 // A reserved name: should a dispatcher on this database ever pick one up, it fails at once.
 const hook = (over: Partial<JobWebhookConfig> = {}): JobWebhookConfig => ({
   url: 'http://receiver.invalid/hook',
@@ -87,7 +89,7 @@ async function deliverAll(jobId: string): Promise<void> {
       SELECT id FROM job_webhook_events WHERE job_id = ${jobId}::uuid AND state = 'pending' ORDER BY seq`;
     if (pending.length === 0) return;
     for (const { id } of pending) {
-      const b = await webhooks.begin(id);
+      const b = await webhooks.begin(id, CLAIM);
       if (b.kind !== 'send') continue;
       await webhooks.finishAttempt({
         eventId: id,
@@ -247,10 +249,10 @@ describe('JobWebhooksRepository: dispatch', () => {
       links: [],
     });
     const [started, page, completed] = await webhooks.events(accountId, crawlId);
-    expect(await webhooks.begin(completed!.eventId)).toEqual({ kind: 'blocked' });
-    expect(await webhooks.begin(page!.eventId)).toEqual({ kind: 'blocked' });
+    expect(await webhooks.begin(completed!.eventId, CLAIM)).toEqual({ kind: 'blocked' });
+    expect(await webhooks.begin(page!.eventId, CLAIM)).toEqual({ kind: 'blocked' });
 
-    const s = await webhooks.begin(started!.eventId);
+    const s = await webhooks.begin(started!.eventId, CLAIM);
     expect(s).toMatchObject({
       kind: 'send',
       dispatch: {
@@ -270,8 +272,8 @@ describe('JobWebhooksRepository: dispatch', () => {
       error: 'Receiver answered HTTP 503',
       outcome: 'retry',
     });
-    expect(await webhooks.begin(page!.eventId)).toEqual({ kind: 'blocked' });
-    const again = await webhooks.begin(started!.eventId);
+    expect(await webhooks.begin(page!.eventId, CLAIM)).toEqual({ kind: 'blocked' });
+    const again = await webhooks.begin(started!.eventId, CLAIM);
     expect(again).toMatchObject({ kind: 'send', dispatch: { attempt: 2 } });
     await webhooks.finishAttempt({
       eventId: started!.eventId,
@@ -290,14 +292,14 @@ describe('JobWebhooksRepository: dispatch', () => {
       error: 'late',
       outcome: 'failed',
     });
-    expect(await webhooks.begin(started!.eventId)).toEqual({ kind: 'skip', reason: 'final' });
+    expect(await webhooks.begin(started!.eventId, CLAIM)).toEqual({ kind: 'skip', reason: 'final' });
 
-    const p = await webhooks.begin(page!.eventId);
+    const p = await webhooks.begin(page!.eventId, CLAIM);
     expect(p).toMatchObject({
       kind: 'send',
       dispatch: { event: 'page', page: { status: 'done', url: `${SITE}/a`, result: doc } },
     });
-    expect(await webhooks.begin(completed!.eventId)).toEqual({ kind: 'blocked' });
+    expect(await webhooks.begin(completed!.eventId, CLAIM)).toEqual({ kind: 'blocked' });
     await webhooks.finishAttempt({
       eventId: page!.eventId,
       attempt: 1,
@@ -325,10 +327,12 @@ describe('JobWebhooksRepository: dispatch', () => {
   test('an attempt found still in flight was interrupted: logged as such, not sent again', async () => {
     const { accountId, crawlId } = await crawlWith(hook(), ['/a']);
     const [started] = await webhooks.events(accountId, crawlId);
-    expect((await webhooks.begin(started!.eventId)).kind).toBe('send');
-    // The dispatcher died here, mid-POST; the job runs again.
-    expect(await webhooks.begin(started!.eventId)).toEqual({ kind: 'interrupted', attempt: 1 });
-    expect(await webhooks.begin(started!.eventId)).toEqual({ kind: 'skip', reason: 'final' });
+    expect((await webhooks.begin(started!.eventId, CLAIM)).kind).toBe('send');
+    // Another run while the attempt may still be in flight waits for it.
+    expect(await webhooks.begin(started!.eventId, { inFlightMs: 60_000 })).toEqual({ kind: 'busy' });
+    // The dispatcher died mid-POST; the job runs again once the attempt cannot be in flight any more.
+    expect(await webhooks.begin(started!.eventId, CLAIM)).toEqual({ kind: 'interrupted', attempt: 1 });
+    expect(await webhooks.begin(started!.eventId, CLAIM)).toEqual({ kind: 'skip', reason: 'final' });
     const log = await webhooks.deliveries(accountId, crawlId);
     expect(log).toEqual([
       expect.objectContaining({

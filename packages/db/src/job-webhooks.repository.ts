@@ -25,6 +25,7 @@ type EventRow = {
   state: JobWebhookEventState;
   attempts: number;
   sending_since: Date | null;
+  in_flight: boolean | null;
   created_at: Date;
   kind: JobWebhookKindName;
   account_id: string;
@@ -45,22 +46,26 @@ export class JobWebhooksRepository {
 
   /**
    * Claim the next attempt of an event, unless it is final, blocked by an earlier event of its job
-   * (page events wait for `started`; `completed`/`failed` wait for every earlier event) or was
-   * interrupted. `maxAttempts`: an interrupted event past it is final too.
+   * (page events wait for `started`; `completed`/`failed` wait for every earlier event), being sent
+   * right now by another run (claimed less than `inFlightMs` ago: longer than any attempt can take),
+   * or was interrupted (claimed longer ago and never settled: its dispatcher died).
    */
-  async begin(eventId: string): Promise<JobWebhookBegin> {
+  async begin(eventId: string, opts: { inFlightMs: number }): Promise<JobWebhookBegin> {
     if (!isUuid(eventId)) return { kind: 'skip', reason: 'unknown' };
     const r = await inTransaction(
       this.db,
       async (tx): Promise<{ done: JobWebhookBegin } | { row: EventRow }> => {
         const rows = await tx.$queryRaw<EventRow[]>`
         SELECT e.id, e.seq, e.job_id, e.event, e.page_id, e.error, e.state, e.attempts, e.sending_since,
+               e.sending_since > now() - (${Math.max(0, opts.inFlightMs)}::float8 * interval '1 millisecond')
+                 AS in_flight,
                e.created_at, w.kind, w.account_id, w.url, w.headers, w.metadata
         FROM job_webhook_events e JOIN job_webhooks w ON w.job_id = e.job_id
         WHERE e.id = ${eventId}::uuid FOR UPDATE OF e`;
         const e = rows[0];
         if (!e) return { done: { kind: 'skip', reason: 'unknown' } };
         if (e.state !== 'pending') return { done: { kind: 'skip', reason: 'final' } };
+        if (e.in_flight) return { done: { kind: 'busy' } };
         if (e.sending_since) {
           await settleTx(tx, e, {
             attempt: e.attempts,

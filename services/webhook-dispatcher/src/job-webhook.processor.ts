@@ -29,8 +29,8 @@ export interface JobWebhookOptions {
 
 export type JobWebhookResult =
   | { sent: false; reason: 'unknown' | 'final' | 'interrupted' }
-  /** an earlier event of the job has to end first: look again after delayMs */
-  | { sent: false; reason: 'blocked'; delayMs: number }
+  /** an earlier event of the job has to end first, or another run is sending it: look again after delayMs */
+  | { sent: false; reason: 'blocked' | 'busy'; delayMs: number }
   | {
       sent: true;
       attempt: number;
@@ -42,6 +42,8 @@ export type JobWebhookResult =
     };
 
 const BLOCKED_DELAY_MS = 250;
+const BUSY_DELAY_MS = 1_000;
+const IN_FLIGHT_MARGIN_MS = 15_000;
 const MAX_RETRY_DELAY_MS = 10 * 60_000;
 
 /** The receiver may do better next time: no answer, a timeout, 408, 425, 429 or a 5xx. */
@@ -64,10 +66,13 @@ export async function deliverJobWebhook(
   opts: JobWebhookOptions,
   eventId: string,
 ): Promise<JobWebhookResult> {
-  const begun = await deps.webhooks.begin(eventId);
+  // An attempt cannot outlast the POST's budget plus the reads around it: a claim older than that
+  // was cut off by a crash; a younger one is another run's (a job re-added under another prefix).
+  const begun = await deps.webhooks.begin(eventId, { inFlightMs: opts.timeoutMs + IN_FLIGHT_MARGIN_MS });
   if (begun.kind === 'skip') return { sent: false, reason: begun.reason };
-  if (begun.kind === 'blocked') {
-    return { sent: false, reason: 'blocked', delayMs: opts.blockedDelayMs ?? BLOCKED_DELAY_MS };
+  if (begun.kind === 'blocked' || begun.kind === 'busy') {
+    const delayMs = begun.kind === 'busy' ? BUSY_DELAY_MS : (opts.blockedDelayMs ?? BLOCKED_DELAY_MS);
+    return { sent: false, reason: begun.kind, delayMs };
   }
   if (begun.kind === 'interrupted') {
     deps.logger.warn(
@@ -149,7 +154,7 @@ async function post(
 export function jobWebhookProcessor(deps: JobWebhookDeps, opts: JobWebhookOptions) {
   return async (payload: PayloadOf<'job-webhook'>, job: Job): Promise<JobWebhookResult> => {
     const r = await deliverJobWebhook(deps, opts, payload.eventId);
-    const delayMs = r.sent ? r.delayMs : r.reason === 'blocked' ? r.delayMs : undefined;
+    const delayMs = r.sent || r.reason === 'blocked' || r.reason === 'busy' ? r.delayMs : undefined;
     if (delayMs === undefined) return r;
     await job.moveToDelayed(Date.now() + delayMs, job.token);
     throw new DelayedError();
