@@ -156,6 +156,14 @@ describe('v2 crawl', () => {
     expect(errors.body.errors.length).toBe((done.total as number) - (done.completed as number));
 
     const slow = await post('/v2/crawl', { url: `${site.url}/endless?page=0`, limit: 500 });
+    const active = await get('/v2/crawl/active');
+    expect(active.body.success).toBe(true);
+    expect(active.body.crawls).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: slow.body.id, url: `${site.url}/endless?page=0` }),
+      ]),
+    );
+    expect(active.body.crawls.map((c: { id: string }) => c.id)).not.toContain(start.body.id);
     const cancel = await request(stack.url).delete(`/firecrawl/v2/crawl/${slow.body.id}`).set(account.auth);
     expect(cancel.status).toBe(200);
     expect(cancel.body).toEqual({ success: true, status: 'cancelled' });

@@ -122,7 +122,7 @@ describe('v2 map, search, extract, credit usage', () => {
     expect((found.hit as { markdown?: string }).markdown).toContain('Coffee Roasting');
   });
 
-  it('extract (start + wait) returns the schema-shaped data and is billed', async () => {
+  it('extract (start + wait) returns the schema-shaped data, 5 credits', async () => {
     const before = await balanceOf(s.account.accountId);
     const res = await fc.extract({
       urls: [`${s.site.url}/`],
@@ -133,7 +133,7 @@ describe('v2 map, search, extract, credit usage', () => {
     });
     expect(res.status).toBe('completed');
     expect(res.data).toEqual(FAKE_EXTRACTION);
-    expect(await balanceOf(s.account.accountId)).toBeLessThan(before);
+    expect(await balanceOf(s.account.accountId)).toBe(before - 5); // the native extract price
   });
 
   it('getCreditUsage reports the account balance', async () => {
@@ -174,5 +174,22 @@ describe('v2 errors as the SDK surfaces them', () => {
     const err = await sdkError(fc.scrape(`${s.site.url}/`, { proxy: 'stealth' }));
     expect([400, 501]).toContain(err.status);
     expect(err.message).toMatch(/proxy|stealth/i);
+  });
+
+  it('an endpoint the service does not offer is a 501 naming it', async () => {
+    const err = await sdkError(fc.getConcurrency());
+    expect(err.status).toBe(501);
+    expect(err.message).toMatch(/concurrency-check/);
+    expect(err.code).toBe('NOT_SUPPORTED');
+  });
+
+  it('extract of several URLs is a 400 saying it takes one page (nothing is charged)', async () => {
+    const before = await balanceOf(s.account.accountId);
+    const err = await sdkError(
+      fc.startExtract({ urls: [`${s.site.url}/`, `${s.site.url}/about`], prompt: 'titles' }),
+    );
+    expect(err.status).toBe(400);
+    expect(err.message).toMatch(/^urls: /);
+    expect(await balanceOf(s.account.accountId)).toBe(before);
   });
 });
