@@ -1,0 +1,141 @@
+import { ValidationError } from '@wcs/errors';
+import { firecrawlScrapeOptionsV2, toNativePageFields, toNativePageFieldsV1 } from './scrape-options.compat';
+
+/** The ValidationError `fn` throws (fails the test if it returns or throws something else). */
+function refusal(fn: () => unknown): ValidationError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ValidationError) return err;
+    throw err;
+  }
+  throw new Error('expected a ValidationError');
+}
+
+describe('toNativePageFields (v2)', () => {
+  it('maps string and object formats to native formats, markdown by default', () => {
+    expect(toNativePageFields({}).page).toEqual({ formats: ['markdown'] });
+    const t = toNativePageFields({
+      formats: [
+        'markdown',
+        { type: 'html' },
+        'rawHtml',
+        'links',
+        'images',
+        { type: 'screenshot', fullPage: true },
+      ],
+      onlyMainContent: false,
+      includeTags: ['main'],
+      waitFor: 500,
+      maxAge: 0,
+    });
+    expect(t.page).toEqual({
+      formats: ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot@fullPage'],
+      onlyMainContent: false,
+      includeTags: ['main'],
+      waitFor: 500,
+      maxAge: 0,
+    });
+    expect(t.wanted).toEqual(['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot']);
+    expect(t.json).toBeUndefined();
+  });
+
+  it('a json format becomes an extraction with a plain schema; json alone still scrapes markdown', () => {
+    const t = toNativePageFields({
+      formats: [
+        {
+          type: 'json',
+          prompt: ' The title ',
+          schema: { type: 'object', properties: { title: { type: 'string' }, n: { type: 'integer' } } },
+        },
+      ],
+    });
+    expect(t.json).toEqual({
+      field: 'formats.0',
+      prompt: 'The title',
+      schema: { title: 'string', n: 'number' },
+    });
+    expect(t.page.formats).toEqual(['markdown']);
+    expect(t.wanted).toEqual(['json']);
+  });
+
+  it('refuses what it cannot honour, naming the caller field', () => {
+    expect(refusal(() => toNativePageFields({ proxy: 'stealth' })).message).toMatch(/^proxy: "stealth"/);
+    expect(refusal(() => toNativePageFields({ formats: ['markdown', 'html', 'summary'] })).message).toMatch(
+      /^formats\.2: the "summary" format is not supported/,
+    );
+    expect(refusal(() => toNativePageFields({ formats: ['json'] })).message).toMatch(
+      /^formats\.0: the json format is an object/,
+    );
+    expect(refusal(() => toNativePageFields({ formats: [{ type: 'changeTracking' }] })).message).toMatch(
+      /^formats\.0:/,
+    );
+    expect(
+      refusal(() => toNativePageFields({ formats: [{ type: 'screenshot', quality: 50 }] })).message,
+    ).toMatch(/^formats\.0\.quality: is not supported/);
+    expect(refusal(() => toNativePageFields({ parsers: [] })).message).toMatch(/^parsers:/);
+    expect(refusal(() => toNativePageFields({ parsers: [{ type: 'pdf', maxPages: 2 }] })).message).toMatch(
+      /^parsers\.0\.maxPages/,
+    );
+    expect(refusal(() => toNativePageFields({ skipTlsVerification: true })).message).toMatch(
+      /^skipTlsVerification/,
+    );
+    expect(
+      refusal(() => toNativePageFields({ actions: [{ type: 'wait', milliseconds: 1 }, { type: 'pdf' }] }))
+        .message,
+    ).toMatch(/^actions\.1\.type: the "pdf" action/);
+    expect(refusal(() => toNativePageFields({ fastMode: true })).message).toMatch(
+      /^fastMode: is not supported/,
+    );
+    expect(
+      refusal(() =>
+        toNativePageFields(
+          { formats: [{ type: 'json', prompt: 'x' }] },
+          { prefix: 'scrapeOptions.', allowJson: false },
+        ),
+      ).message,
+    ).toMatch(/^scrapeOptions\.formats\.0: the json format/);
+  });
+
+  it('accepts the values that match what the service does', () => {
+    expect(() =>
+      toNativePageFields({
+        proxy: 'basic',
+        parsers: ['pdf', { type: 'pdf' }],
+        removeBase64Images: true,
+        blockAds: false,
+        storeInCache: true,
+        skipTlsVerification: false,
+        fastMode: false,
+        origin: 'js-sdk@4.42.0',
+      }),
+    ).not.toThrow();
+  });
+
+  it('the schema rejects unknown fields (strict, like Firecrawl)', () => {
+    expect(firecrawlScrapeOptionsV2.safeParse({ onlyMainContnet: true }).success).toBe(false);
+  });
+});
+
+describe('toNativePageFieldsV1', () => {
+  it('reads v1 names: screenshot@fullPage, json with jsonOptions, extract with extract', () => {
+    const t = toNativePageFieldsV1({
+      formats: ['markdown', 'screenshot@fullPage', 'json'],
+      jsonOptions: { prompt: 'p', schema: { type: 'object', properties: { a: { type: 'boolean' } } } },
+    });
+    expect(t.page.formats).toEqual(['markdown', 'screenshot@fullPage']);
+    expect(t.json).toEqual({ field: 'jsonOptions', prompt: 'p', schema: { a: 'boolean' } });
+    expect(toNativePageFieldsV1({ formats: ['extract'], extract: { prompt: 'q' } }).json?.field).toBe(
+      'extract',
+    );
+  });
+
+  it('refuses a json format without its options, and v1-only unsupported options', () => {
+    expect(refusal(() => toNativePageFieldsV1({ formats: ['json'] })).message).toMatch(
+      /^formats\.0: the json format needs jsonOptions/,
+    );
+    expect(refusal(() => toNativePageFieldsV1({ formats: ['content'] })).message).toMatch(/^formats\.0:/);
+    expect(refusal(() => toNativePageFieldsV1({ parsePDF: false })).message).toMatch(/^parsePDF/);
+    expect(refusal(() => toNativePageFieldsV1({ agent: { model: 'FIRE-1' } })).message).toMatch(/^agent/);
+  });
+});
