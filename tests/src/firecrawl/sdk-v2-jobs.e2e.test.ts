@@ -52,14 +52,31 @@ describe('v2 batch scrape', () => {
     expect(await balanceOf(s.account.accountId)).toBe(before - 3);
   });
 
-  it('startBatchScrape + cancelBatchScrape: the job ends cancelled', async () => {
+  it('startBatchScrape + cancelBatchScrape: the job ends cancelled, only finished pages billed', async () => {
+    const before = await balanceOf(s.account.accountId);
     const urls = Array.from({ length: 12 }, (_, i) => `${s.site.url}/article/${i}?delay=3000`);
-    const started = await fc.startBatchScrape(urls, { options: { formats: ['markdown'] } });
+    const started = await fc.startBatchScrape(urls, {
+      options: { formats: ['markdown'] },
+      webhook: { url: `${receiver.url}/cancel-hook`, events: ['failed'] },
+    });
     expect(started.id).toEqual(expect.any(String));
     expect(await fc.cancelBatchScrape(started.id)).toBe(true);
     const status = await fc.getBatchScrapeStatus(started.id);
     expect(status.status).toBe('cancelled');
     expect(status.completed).toBeLessThan(12);
+    // Reserved up front, the unfinished items refunded by the cancel.
+    await pollUntil(
+      async () =>
+        (await balanceOf(s.account.accountId)) === before - (status.creditsUsed ?? -1) ? true : undefined,
+      10_000,
+    );
+    // A cancelled batch ends with Firecrawl's failed event, success: false and a reason.
+    const failed = await pollUntil(
+      async () => receiver.received.find((h) => h.path === '/cancel-hook' && h.body.id === started.id),
+      15_000,
+    );
+    expect(failed.body).toMatchObject({ type: 'batch_scrape.failed', success: false });
+    expect(failed.body.error).toEqual(expect.any(String));
   });
 });
 
