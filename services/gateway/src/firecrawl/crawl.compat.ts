@@ -1,6 +1,6 @@
 /**
  * Firecrawl-compatible crawl (issue 16): POST `/v2/crawl`, GET/DELETE `/v2/crawl/:id`,
- * GET `/v2/crawl/:id/errors`, GET `/v2/crawl/active`, and the same under `/v1`. The native
+ * GET `/v2/crawl/:id/errors`, GET `/v2/crawl/active` (or `/ongoing`), and the same under `/v1`. The native
  * operations of ../routes/crawl.routes run everything; this file translates requests and answers.
  */
 import type { CrawlView } from '@wcs/db';
@@ -115,7 +115,8 @@ export function crawlCompatRoutes(deps: GatewayDeps): Router {
   for (const version of ['v1', 'v2'] as const) {
     router.post(`/${version}/crawl`, (req, res) => startCrawl(deps, req, res, version));
 
-    router.get(`/${version}/crawl/active`, async (_req, res) => {
+    // Firecrawl serves both names.
+    router.get([`/${version}/crawl/active`, `/${version}/crawl/ongoing`], async (_req, res) => {
       const auth = authOf(res);
       const { rows } = await deps.jobs.listCrawls(auth.accountId, 0, 100);
       const running = rows.filter((c) => c.status === 'pending' || c.status === 'processing');
