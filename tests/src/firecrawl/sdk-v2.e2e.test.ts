@@ -6,7 +6,7 @@
  */
 import { Firecrawl, SdkError } from '@mendable/firecrawl-js';
 import { FAKE_EXTRACTION } from '../clients/client-stack';
-import { balanceOf, pollUntil } from '../harness';
+import { balanceOf, pollUntil, startStack } from '../harness';
 import {
   accountWithCredits,
   type FirecrawlStack,
@@ -191,5 +191,35 @@ describe('v2 errors as the SDK surfaces them', () => {
     expect(err.status).toBe(400);
     expect(err.message).toMatch(/^urls: /);
     expect(await balanceOf(s.account.accountId)).toBe(before);
+  });
+
+  it('over the rate limit: a 429 SdkError, and the answer carries Retry-After', async () => {
+    // A second gateway on the same stores with a plan limit of 2 requests per window.
+    const limited = await startStack({ worker: false, env: { RATE_LIMIT_HOBBY: '2' } });
+    try {
+      const account = await accountWithCredits(10);
+      const fcl = new Firecrawl({ apiKey: account.apiKey, apiUrl: `${limited.url}/firecrawl` });
+      // Fixed windows: two calls pass per window, so the third or (across a boundary) the fifth fails.
+      let passed = 0;
+      let err: unknown;
+      while (passed < 5 && err === undefined) {
+        await fcl.getCreditUsage().then(
+          () => passed++,
+          (e: unknown) => (err = e),
+        );
+      }
+      expect(err).toBeInstanceOf(SdkError);
+      if (!(err instanceof SdkError)) return;
+      expect(passed).toBeGreaterThanOrEqual(2);
+      expect(passed).toBeLessThanOrEqual(4);
+      expect(err.status).toBe(429);
+      expect(err.message).toMatch(/rate limit/i);
+      const raw = await fetch(`${limited.url}/firecrawl/v2/team/credit-usage`, { headers: account.auth });
+      expect(raw.status).toBe(429);
+      expect(Number(raw.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await raw.json()).toMatchObject({ success: false, error: expect.stringMatching(/rate limit/i) });
+    } finally {
+      await limited.close();
+    }
   });
 });
