@@ -95,7 +95,9 @@ export async function startBatchOperation(
     onlyMainContent: body.onlyMainContent,
     ...(Object.keys(options).length > 0 ? { pageOptions: options } : {}),
     ...(secrets ? { pageSecrets: secrets } : {}),
-    ...(webhook ? { webhook } : {}),
+    ...(webhook
+      ? ({ webhook } satisfies Pick<Parameters<GatewayDeps['batches']['create']>[0], 'webhook'>)
+      : {}),
   });
   try {
     await deps.producer.enqueueBulk(

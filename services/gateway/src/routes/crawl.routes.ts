@@ -115,7 +115,10 @@ export async function startCrawlOperation(
     url,
     options: { ...options, ...(Object.keys(page.options).length > 0 ? { page: page.options } : {}) },
     ...(page.secrets ? { pageSecrets: page.secrets } : {}),
-    ...(webhook ? { webhook } : {}),
+    // `satisfies`: a spread escapes excess-property checks, this keeps the repository's type binding.
+    ...(webhook
+      ? ({ webhook } satisfies Pick<Parameters<GatewayDeps['crawls']['create']>[0], 'webhook'>)
+      : {}),
   });
   try {
     await deps.producer.enqueue('crawl', { crawlId }, { jobId: crawlId });
