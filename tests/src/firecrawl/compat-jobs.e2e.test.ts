@@ -87,6 +87,11 @@ describe('v2 crawl', () => {
     expect(first.body.next).toBe(`${stack.url}/firecrawl/v2/crawl/${start.body.id}?skip=3&limit=3`);
     const second = await getAbsolute(first.body.next);
     expect(second.body).toMatchObject({ success: true, status: 'completed' });
+    // Behind a TLS-terminating proxy the links keep the caller's scheme.
+    const proxied = await get(`/v2/crawl/${start.body.id}?limit=3`).set('X-Forwarded-Proto', 'https');
+    expect(proxied.body.next).toBe(
+      `${stack.url.replace(/^http:/, 'https:')}/firecrawl/v2/crawl/${start.body.id}?skip=3&limit=3`,
+    );
     expect(second.body.data).toHaveLength(1);
     expect(second.body.next).toBeUndefined();
     const paths = [...first.body.data, ...second.body.data].map(pathOf).sort();

@@ -62,9 +62,15 @@ export function expiresAtOf(createdAt: Date, finishedAt: Date | null): string {
   return new Date((finishedAt ?? createdAt).getTime() + RESULT_TTL_MS).toISOString();
 }
 
-/** The absolute URL of a compat path (`/v2/crawl/…`) as the caller reached this router. */
+/**
+ * The absolute URL of a compat path (`/v2/crawl/…`) as the caller reached this router. Behind a
+ * TLS-terminating proxy the gateway sees http, so a forwarded `X-Forwarded-Proto` of http/https is
+ * used for the scheme: the URL only goes back to the caller who sent the header.
+ */
 export function compatUrl(req: Request, path: string): string {
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}${path}`;
+  const forwarded = req.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  const scheme = forwarded === 'https' || forwarded === 'http' ? forwarded : req.protocol;
+  return `${scheme}://${req.get('host') ?? 'localhost'}${req.baseUrl}${path}`;
 }
 
 export interface StatusPage {
