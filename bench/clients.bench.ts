@@ -6,8 +6,9 @@
  *   - one service_scrape tool call through service-mcp over stdio (p50);
  *   - batchScrapeAndWait of 50 URLs with the default 2 s poll vs a 200 ms poll (wall time);
  *   - the Firecrawl JS SDK (pinned in tests/) on the Firecrawl-compatible API vs the Node client on
- *     the native one, on the same pages in the same run: scrape and map (p50, per second), with plain
- *     fetch to /firecrawl/v2/* in between so the SDK's share and the compat layer's share show apart.
+ *     the native one, same pages, same run: scrape and map (p50, p95; rows interleaved call by
+ *     call), with plain fetch to /firecrawl/v2/* in between so the SDK's share and the compat
+ *     layer's share show apart.
  *
  *   pnpm bench:clients [--calls 100] [--firecrawl-only]
  */
