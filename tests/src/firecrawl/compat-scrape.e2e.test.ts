@@ -78,7 +78,7 @@ describe('scrape', () => {
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     const doc = res.body.data;
-    expect(Object.keys(doc).sort()).toEqual(['html', 'images', 'links', 'markdown', 'metadata']);
+    expect(Object.keys(doc).sort()).toEqual(['html', 'images', 'links', 'markdown', 'metadata', 'success']);
     expect(doc.markdown).toContain(TITLE);
     expect(doc.html).toContain('<h1');
     expect(doc.links).toEqual(expect.arrayContaining([`${site.url}/article/0`]));

@@ -84,7 +84,9 @@ export function scrapeCompatRoutes(deps: GatewayDeps): Router {
     const body = parseBody(firecrawlScrapeBodyV2, req.body);
     const { url: target, ...options } = body;
     const doc = await firecrawlScrape(deps, authOf(res), target, toNativePageFields(options), res);
-    res.json({ success: true, data: doc });
+    // The v2 SDK returns `data` spread; LangChain's FireCrawlLoader (1.1.x) calls it through the
+    // `scrapeUrl` alias and checks `success` on that object (a v1-era check), so it is in `data` too.
+    res.json({ success: true, data: { ...doc, success: true } });
   });
   router.post('/v1/scrape', async (req: Request, res: Response) => {
     const body = parseBody(firecrawlScrapeBodyV1, req.body);
