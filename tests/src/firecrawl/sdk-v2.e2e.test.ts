@@ -5,6 +5,16 @@
  * sdk-v2-jobs.e2e.test.ts.
  */
 import { Firecrawl, SdkError } from '@mendable/firecrawl-js';
+import {
+  type PageOptionsSite,
+  PO_CLICK_TEXT,
+  PO_GATE_HEADER,
+  PO_GATE_VALUE,
+  PO_GATED_TEXT,
+  PO_SIGN_IN_TEXT,
+  PO_TAGGED,
+  startPageOptionsSite,
+} from '@wcs/testing';
 import { FAKE_EXTRACTION } from '../clients/client-stack';
 import { balanceOf, pollUntil, startStack } from '../harness';
 import {
@@ -94,6 +104,52 @@ describe('v2 scrape', () => {
     const doc = await fc.scrape(`${s.site.url}/`, { formats: ['markdown'], includeTags: ['table'] });
     expect(doc.markdown).toContain(HOME_TABLE_CELL);
     expect(doc.markdown).not.toContain('Extracting the main content');
+  });
+});
+
+describe('v2 page options reach the native fetch', () => {
+  let po: PageOptionsSite;
+  beforeAll(async () => {
+    po = await startPageOptionsSite();
+  });
+  afterAll(async () => {
+    await po?.close();
+  });
+
+  it('headers are sent to the target', async () => {
+    const open = await fc.scrape(`${po.url}/gated`, { headers: { [PO_GATE_HEADER]: PO_GATE_VALUE } });
+    expect(open.markdown).toContain(PO_GATED_TEXT);
+    const closed = await fc.scrape(`${po.url}/gated`);
+    expect(closed.markdown).toContain(PO_SIGN_IN_TEXT);
+  });
+
+  it('excludeTags removes the selected elements', async () => {
+    const doc = await fc.scrape(`${po.url}/tagged`, {
+      onlyMainContent: false,
+      excludeTags: ['aside', 'nav'],
+    });
+    expect(doc.markdown).toContain(PO_TAGGED.article);
+    expect(doc.markdown).not.toContain(PO_TAGGED.aside);
+    expect(doc.markdown).not.toContain(PO_TAGGED.nav);
+  });
+
+  it('actions run in the browser before the content is read', async () => {
+    const doc = await fc.scrape(`${po.url}/click`, {
+      actions: [
+        { type: 'click', selector: '#more' },
+        { type: 'wait', milliseconds: 200 },
+      ],
+    });
+    expect(doc.markdown).toContain(PO_CLICK_TEXT);
+  });
+
+  it('maxAge serves the second scrape from the page cache (metadata.cacheState)', async () => {
+    const url = `${po.url}/counter?sdk-v2=${Date.now()}`;
+    const first = await fc.scrape(url, { maxAge: 600_000 });
+    expect(first.metadata?.cacheState).toBe('miss');
+    const second = await fc.scrape(url, { maxAge: 600_000 });
+    expect(second.metadata?.cacheState).toBe('hit');
+    expect(second.markdown).toBe(first.markdown);
   });
 });
 
