@@ -355,6 +355,7 @@ describe('extract', () => {
       [{ urls: [`${site.url}/*`], prompt: 'x' }, /^urls\.0: wildcards/],
       [{ urls: [`${site.url}/`], prompt: 'x', enableWebSearch: true }, /^enableWebSearch/],
       [{ urls: [`${site.url}/`] }, /schema|prompt/],
+      [{ urls: ['ftp://example.com/x'], prompt: 'x' }, /^urls\.0: /],
       [
         { urls: [`${site.url}/`], prompt: 'x', scrapeOptions: { waitFor: 99_999 } },
         /^scrapeOptions\.waitFor: /,

@@ -21,7 +21,7 @@ import {
 } from '../routes/extract.routes';
 import { parseBody } from '../validation/parse-body';
 import { EXTRACT_RESULT_TTL_SECONDS, ExtractStore } from './extract-store.compat';
-import { parseAs } from './field-names.compat';
+import { parseAs, renameFields } from './field-names.compat';
 import { toPlainSchema } from './json-schema.compat';
 import {
   firecrawlScrapeOptionsV1,
@@ -122,7 +122,12 @@ function nativeExtract(auth: AuthContext, body: Body, t: TranslatedScrapeOptions
       waitFor: 'scrapeOptions.waitFor',
     },
   );
-  return prepareExtract(auth, native);
+  try {
+    return prepareExtract(auth, native);
+  } catch (err) {
+    // The URL's and the schema's checks name the native `url`; the caller sent `urls`.
+    throw renameFields(err, { url: 'urls.0' });
+  }
 }
 
 /**

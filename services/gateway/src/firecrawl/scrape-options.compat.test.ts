@@ -89,6 +89,11 @@ describe('toNativePageFields (v2)', () => {
     );
     expect(
       refusal(() =>
+        toNativePageFields({ formats: [{ type: 'json', prompt: 'p', checkPromptInjection: true }] }),
+      ).message,
+    ).toMatch(/^formats\.0\.checkPromptInjection/);
+    expect(
+      refusal(() =>
         toNativePageFields(
           { formats: [{ type: 'json', prompt: 'x' }] },
           { prefix: 'scrapeOptions.', allowJson: false },

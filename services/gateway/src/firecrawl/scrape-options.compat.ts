@@ -347,12 +347,14 @@ function jsonFormat(fmt: Record<string, unknown>, field: string, o: TranslateOpt
 }
 
 function extraction(
-  llm: { schema?: unknown; prompt?: unknown; systemPrompt?: unknown },
+  llm: { schema?: unknown; prompt?: unknown; systemPrompt?: unknown; checkPromptInjection?: unknown },
   field: string,
   o: TranslateOptions,
 ): JsonExtraction {
   if (o.allowJson === false) refuse(field, 'the json format (LLM extraction) is only supported by scrape');
   if (llm.systemPrompt !== undefined) refuse(`${field}.systemPrompt`, 'is not supported; put it in prompt');
+  if (llm.checkPromptInjection === true)
+    refuse(`${field}.checkPromptInjection`, 'is not supported by this service');
   if (llm.prompt !== undefined && typeof llm.prompt !== 'string')
     refuse(`${field}.prompt`, 'must be a string');
   const prompt = typeof llm.prompt === 'string' && llm.prompt.trim() ? llm.prompt.trim() : undefined;

@@ -13,7 +13,7 @@ import { EXTRACT_COST, extractBody, prepareExtract, runExtract } from '../routes
 import { scrapeBody, scrapeOperation } from '../routes/scrape.routes';
 import { parseBody } from '../validation/parse-body';
 import { type FirecrawlDocument, toFirecrawlDocument } from './document.compat';
-import { parseAs } from './field-names.compat';
+import { parseAs, renameFields } from './field-names.compat';
 import {
   firecrawlScrapeOptionsV1Fields,
   firecrawlScrapeOptionsV2Fields,
@@ -74,7 +74,11 @@ function prepareJson(auth: AuthContext, target: string, t: TranslatedScrapeOptio
     },
     { schema: `${json.field}.schema`, prompt: `${json.field}.prompt` },
   );
-  return prepareExtract(auth, body);
+  try {
+    return prepareExtract(auth, body);
+  } catch (err) {
+    throw renameFields(err, { schema: `${json.field}.schema` });
+  }
 }
 
 /** Firecrawl scrape routes (v1 and v2): `{ success: true, data: Document }`. */

@@ -116,7 +116,7 @@ function nativeSearch(body: { [K in keyof typeof common]?: unknown } & { lang?: 
       format: hits.format,
       ...(hits.onlyMainContent !== undefined ? { onlyMainContent: hits.onlyMainContent } : {}),
     },
-    { num_results: 'limit' },
+    { num_results: 'limit', onlyMainContent: 'scrapeOptions.onlyMainContent' },
   );
 }
 
