@@ -121,3 +121,14 @@ it('a tool call the service refuses comes back as isError with the server messag
   const first = result.content[0];
   expect(first?.type === 'text' ? first.text : '').toMatch(/404|not found/i);
 });
+
+it('a tool whose endpoint the service does not offer answers isError naming it (501)', async () => {
+  const raw = await client.callTool(
+    { name: 'firecrawl_agent', arguments: { prompt: 'find the pricing page' } },
+    CallToolResultSchema,
+  );
+  const result = CallToolResultSchema.parse(raw);
+  expect(result.isError).toBe(true);
+  const first = result.content[0];
+  expect(first?.type === 'text' ? first.text : '').toMatch(/agent is not supported/i);
+});

@@ -105,6 +105,22 @@ function waitV1(id: string): Promise<V1Job> {
   );
 }
 
+it('cancelCrawl stops a running crawl; checkCrawlErrors answers its shape', async () => {
+  const started = ok(
+    (await app.asyncCrawlUrl(`${s.site.url}/endless?page=0`, { limit: 500 })) as {
+      success: boolean;
+      id?: string;
+    },
+  );
+  const id = started.id ?? '';
+  const cancelled = (await app.cancelCrawl(id)) as { status?: string; success?: boolean };
+  expect(cancelled.status).toBe('cancelled');
+  expect((await waitV1(id)).status).toBe('cancelled');
+  const errors = (await app.checkCrawlErrors(id)) as { errors?: unknown[]; robotsBlocked?: unknown[] };
+  expect(Array.isArray(errors.errors)).toBe(true);
+  expect(Array.isArray(errors.robotsBlocked)).toBe(true);
+});
+
 it('mapUrl returns links as plain strings', async () => {
   const res = ok(
     (await app.mapUrl(`${s.site.url}/`, { limit: 100 })) as { success: boolean; links?: string[] },

@@ -105,6 +105,22 @@ describe('v2 crawl', () => {
     expect(await balanceOf(s.account.accountId)).toBe(before - 8);
   });
 
+  it('maxDiscoveryDepth bounds the crawl by link depth', async () => {
+    const job = await fc.crawl(`${s.site.url}/tree`, {
+      maxDiscoveryDepth: 1,
+      limit: 50,
+      pollInterval: 1,
+      timeout: 30,
+    });
+    expect(job.status).toBe('completed');
+    expect(job.data.map((d) => pathOf(sourceOf(d))).sort()).toEqual([
+      '/tree',
+      '/tree/1',
+      '/tree/2',
+      '/tree/3',
+    ]);
+  });
+
   it('status pages across `next` (cut by size): autoPaginate: false shows one page, the default gathers all', async () => {
     const big = await startBigPageSite(4, 1_200_000);
     try {
