@@ -1,12 +1,12 @@
 /**
  * LangChain's `FireCrawlLoader` (`@langchain/community` 1.1.29) with `apiUrl = <gateway>/firecrawl`
  * (issue 16). The loader builds the SDK's default export (`@mendable/firecrawl-js` 4.42.0: the v2
- * client) with `{ apiKey, apiUrl }` and calls its `scrapeUrl` / `crawlUrl` / `mapUrl` aliases, then
- * checks `response.success` — a v1-era check: the v2 client's crawl and map results are objects the
- * SDK builds itself, without `success`, so with these pinned versions crawl and map mode fail in the
- * loader whatever the server answers (checked here against the service, so a fixed release shows).
- * The same loader code with the SDK's v1 client (what LangChain ran on before the 4.x SDK) loads
- * crawl and map documents through `/firecrawl/v1`.
+ * client) with `{ apiKey, apiUrl }`, calls its `scrapeUrl` / `crawlUrl` / `mapUrl` aliases and then
+ * checks `response.success` — a v1-era check. Scrape mode works because the v2 scrape `data` here
+ * also carries `success`; the v2 client's crawl and map results are objects the SDK builds itself,
+ * without `success`, so with these pinned versions crawl and map mode fail in the loader whatever
+ * the server answers (checked here, so a fixed release shows). The same loader code on the SDK's v1
+ * client (what LangChain was written for) loads documents in every mode through `/firecrawl/v1`.
  */
 import { FireCrawlLoader } from '@langchain/community/document_loaders/web/firecrawl';
 import { fixtureArticle } from '@wcs/testing';
@@ -72,6 +72,17 @@ describe('pinned versions (loader on the v2 SDK client)', () => {
     await expect(loader.load()).rejects.toThrow('Firecrawl: Failed to crawl URL. Error: undefined');
     // The crawl itself completed and was billed: the failure is the loader's check, not the service.
     expect(await balanceOf(s.account.accountId)).toBe(before - 3);
+  });
+
+  it('map mode: rejected by the loader for the same reason', async () => {
+    const loader = new FireCrawlLoader({
+      url: `${s.site.url}/`,
+      apiKey: s.apiKey,
+      apiUrl: s.apiUrl,
+      mode: 'map',
+      params: { limit: 5 },
+    });
+    await expect(loader.load()).rejects.toThrow('Firecrawl: Failed to map URL. Error: undefined');
   });
 });
 
