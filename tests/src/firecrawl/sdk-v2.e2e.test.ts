@@ -175,6 +175,11 @@ describe('v2 map, search, extract, credit usage', () => {
       return hit ? { r, hit } : undefined;
     }, 20_000);
     expect(found.hit).toMatchObject({ url: `${s.site.url}/article/7` });
+    // Billed like the native search: 2 credits per result returned.
+    const before = await balanceOf(s.account.accountId);
+    const again = await fc.search('roasting', { limit: 3 });
+    expect(again.web?.length).toBeGreaterThan(0);
+    expect(await balanceOf(s.account.accountId)).toBe(before - 2 * (again.web?.length ?? 0));
     expect((found.hit as { markdown?: string }).markdown).toContain('Coffee Roasting');
   });
 
@@ -277,5 +282,13 @@ describe('v2 errors as the SDK surfaces them', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('a page slower than `timeout` is a 408/504 SdkError saying so, refunded', async () => {
+    const before = await balanceOf(s.account.accountId);
+    const err = await sdkError(fc.scrape(`${s.site.url}/slow`, { timeout: 1500 }));
+    expect([408, 504]).toContain(err.status);
+    expect(err.message).toMatch(/longer than 1500 ms|timed? ?out/i);
+    expect(await balanceOf(s.account.accountId)).toBe(before);
   });
 });
