@@ -107,6 +107,13 @@ export class ConflictError extends ServiceError {
     super(ConflictError.code, 409, message, o);
   }
 }
+/** An endpoint or option this service does not offer (e.g. Firecrawl's agent): 501, naming it. */
+export class NotSupportedError extends ServiceError {
+  static readonly code = 'NOT_SUPPORTED';
+  constructor(message: string, o: Opts = {}) {
+    super(NotSupportedError.code, 501, message, o);
+  }
+}
 export class PayloadTooLargeError extends ServiceError {
   static readonly code = 'PAYLOAD_TOO_LARGE';
   constructor(message = 'Request body is too large', o: Opts = {}) {

@@ -13,6 +13,7 @@ import {
   InvalidUrlError,
   ModelNotConfiguredError,
   NotFoundError,
+  NotSupportedError,
   PayloadTooLargeError,
   RateLimitedError,
   RequestTimeoutError,
@@ -37,6 +38,9 @@ import { decodeError, ERROR_KINDS, encodeError, toServiceError } from './wire';
 const samples: ServiceError[] = [
   new InvalidJsonError(),
   new DocumentUnreadableError('encrypted', 'The PDF is password-protected'),
+  new NotSupportedError('Firecrawl v2 agent is not supported by this service', {
+    details: { endpoint: 'agent' },
+  }),
   new ValidationError('url: required', { details: { unrecognized: ['onlyMaincontent'] } }),
   new InvalidUrlError('Not a URL: "ht tp://x"'),
   new UnauthorizedError(),

@@ -3,16 +3,9 @@
  * silent default or a generic 404, so a client (or its user) learns at once what is missing.
  * Mounted after the real compat routes.
  */
-import { ServiceError } from '@wcs/errors';
+import { NotSupportedError } from '@wcs/errors';
 import { Router } from 'express';
 import type { GatewayDeps } from '../deps';
-
-/** 501 with Firecrawl's error shape; `code` says why in a stable way. */
-export class NotSupportedError extends ServiceError {
-  constructor(endpoint: string) {
-    super('NOT_SUPPORTED', 501, `${endpoint} is not supported by this service`, { details: { endpoint } });
-  }
-}
 
 /** [methods, Express path, name shown in the message]. `{/*rest}` also matches what is under it. */
 const UNSUPPORTED: Array<[string[], string, string]> = [
@@ -42,7 +35,10 @@ export function unsupportedCompatRoutes(_deps: GatewayDeps): Router {
     const version = path.slice(1, 3);
     for (const method of methods) {
       router[method as 'all' | 'post'](path, () => {
-        throw new NotSupportedError(`Firecrawl ${version} ${name}`);
+        const endpoint = `Firecrawl ${version} ${name}`;
+        throw new NotSupportedError(`${endpoint} is not supported by this service`, {
+          details: { endpoint },
+        });
       });
     }
   }

@@ -8,6 +8,7 @@ import { ACCOUNT_OPERATIONS } from './account.operations';
 import { MONITOR_OPERATIONS } from './monitor.operations';
 import type { OperationSpec } from './openapi.document';
 import {
+  batchCancelResponse,
   batchStartResponse,
   batchStatusResponse,
   crawlCancelResponse,
@@ -61,6 +62,16 @@ export const OPERATIONS: OperationSpec[] = [
       description: 'batch status and finished results in submission order',
       schema: batchStatusResponse,
     },
+    errors: [400, 401, 404, 429],
+  },
+  {
+    method: 'delete',
+    path: '/v1/batch/scrape/:id',
+    summary: 'Cancel a batch (idempotent): unfinished items fail CANCELLED and are refunded',
+    description:
+      'Items not yet started are never run or billed; an item already fetching finishes but its result is not kept or billed. Done items stay billed.',
+    params: { id: { in: 'path', description: 'batch id' } },
+    success: { status: 200, description: 'the batch counts after the cancel', schema: batchCancelResponse },
     errors: [400, 401, 404, 429],
   },
   {

@@ -40,6 +40,11 @@ export const batchStatusResponse = z.strictObject({
   next: z.string().describe('present when more results remain').optional(),
 });
 
+/** DELETE /v1/batch/scrape/:id: the batch's counts after the cancel, and how many items it stopped. */
+export const batchCancelResponse = batchStatusResponse
+  .omit({ results: true, next: true })
+  .extend({ cancelled: count.describe('items that had not finished: failed CANCELLED and refunded') });
+
 export const crawlStartResponse = z.strictObject({ success: ok, id: z.uuid(), url: z.string() });
 
 /** A crawled page: the scrape document (fields per `format`, or exactly `scrapeOptions.formats`) and its URL. */
