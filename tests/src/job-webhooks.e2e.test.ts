@@ -183,6 +183,33 @@ describe('job webhooks', () => {
     expect(typesOf(id)).toEqual(['batch_scrape.completed', 'batch_scrape.completed']);
   });
 
+  it('a cancelled crawl ends with crawl.failed, a cancelled batch with batch_scrape.failed (the error says why)', async () => {
+    const account = await createTestAccount({ credits: 20 });
+    // The pages answer in 3 s: the cancels come first.
+    const crawlId = await startCrawl(stack.url, account.auth, {
+      url: `${site.url}/article/1?delay=3000`,
+      maxDepth: 1,
+      webhook: { url: `${receiver.url}/cancel`, metadata: { k: 'crawl' } },
+    });
+    await request(stack.url).delete(`/v1/crawl/${crawlId}`).set(account.auth).expect(200);
+    const crawl = await untilEnd(crawlId, 'crawl');
+    expect(crawl.map((r) => [r.body.type, r.body.success, r.body.error])).toEqual([
+      ['crawl.started', true, undefined],
+      ['crawl.failed', false, 'Cancelled by the caller'],
+    ]);
+    expect(crawl.every((r) => r.body.metadata.k === 'crawl')).toBe(true);
+
+    const batchId = await batch(account.auth, {
+      urls: [2, 3].map((n) => `${site.url}/article/${n}?delay=3000`),
+      webhook: { url: `${receiver.url}/cancel`, events: ['page', 'failed', 'completed'] },
+    });
+    await request(stack.url).delete(`/v1/batch/scrape/${batchId}`).set(account.auth).expect(200);
+    const cancelled = await untilEnd(batchId, 'batch_scrape');
+    expect(cancelled.map((r) => [r.body.type, r.body.error])).toEqual([
+      ['batch_scrape.failed', 'Cancelled by the caller'],
+    ]);
+  });
+
   it('a receiver on a private address is refused at creation unless private targets are allowed', async () => {
     const strict = await startStack({ worker: false, env: { ALLOW_PRIVATE_TARGETS: 'false' } });
     try {
