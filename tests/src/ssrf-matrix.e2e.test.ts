@@ -171,14 +171,19 @@ const ENDPOINTS: Record<string, Cell> = {
   },
 };
 
-/** Crawl and batch have no webhook option: naming one is refused as an unknown field, whatever its URL. */
-const WEBHOOKLESS: Record<string, Cell> = {
+/** Crawl and batch webhooks (issue 16): the receiver is checked when the job is created, like a monitor's. */
+const WEBHOOKS: Record<string, Cell> = {
   'crawl webhook': async (v) =>
     refused(await call('POST', '/v1/crawl', { url: `http://${PUBLIC_LOOKING}/`, webhook: v.url })),
   'batch webhook': async (v) =>
-    refused(await call('POST', '/v1/batch/scrape', { urls: [`http://${PUBLIC_LOOKING}/`], webhook: v.url })),
+    refused(
+      await call('POST', '/v1/batch/scrape', {
+        urls: [`http://${PUBLIC_LOOKING}/`],
+        webhook: { url: v.url, events: ['completed'] },
+      }),
+    ),
 };
-const ALL: Record<string, Cell> = { ...ENDPOINTS, ...WEBHOOKLESS };
+const ALL: Record<string, Cell> = { ...ENDPOINTS, ...WEBHOOKS };
 
 describe('SSRF matrix (ALLOW_PRIVATE_TARGETS=false)', () => {
   it('every endpoint × every vector is refused with its code, without a connection', async () => {
@@ -188,12 +193,7 @@ describe('SSRF matrix (ALLOW_PRIVATE_TARGETS=false)', () => {
       for (const endpoint of Object.keys(ALL)) {
         const dropped =
           endpoint === 'search hits' && (vector.group === 'scheme' || vector.group === 'credentials');
-        const expected: [number, string] =
-          endpoint in WEBHOOKLESS
-            ? [400, 'VALIDATION_FAILED']
-            : dropped
-              ? [200, 'DROPPED']
-              : [400, vector.code];
+        const expected: [number, string] = dropped ? [200, 'DROPPED'] : [400, vector.code];
         cells.push({ endpoint, vector, expected });
       }
     }
