@@ -1,9 +1,9 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { REPORT_PDF, reportPdf } from '@wcs/testing';
+import { descendantProcesses, REPORT_PDF, reportPdf } from '@wcs/testing';
 import { convertDocument } from './convert-document';
 import { ocrHtml, ocrToolsAvailable } from './ocr.engine';
 import { NO_TEXT_LAYER } from './pdf.converter';
@@ -96,25 +96,7 @@ function imageOnlyPdf(source: Buffer, pages: number, textPage?: string): Buffer 
   }
 }
 
-/** pdftoppm / tesseract processes that descend from this process (the engine wraps them in `timeout`). */
-function ocrChildren(): string[] {
-  const rows = (spawnSync('ps', ['-eo', 'pid=,ppid=,comm=']).stdout?.toString() ?? '')
-    .split('\n')
-    .map((l) => l.trim().split(/\s+/))
-    .filter((r) => r.length >= 3);
-  const ours = new Set([String(process.pid)]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, ppid] of rows)
-      if (pid && ppid && ours.has(ppid) && !ours.has(pid)) {
-        ours.add(pid);
-        grew = true;
-      }
-  }
-  return rows
-    .filter(([pid, , comm]) => pid && ours.has(pid) && /^(pdftoppm|tesseract)$/.test(comm ?? ''))
-    .map((r) => r.join(' '));
-}
+const ocrChildren = () => descendantProcesses(/^(pdftoppm|tesseract)$/);
 
 async function until(cond: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { scannedPdf } from '@wcs/testing';
+import { descendantProcesses, scannedPdf } from '@wcs/testing';
 import type { ContentTask } from './content.task';
 import { ContentPool } from './content-pool';
 
@@ -10,25 +10,7 @@ const TOOLS = ['pdftoppm', 'tesseract', 'timeout'].every(
   (t) => spawnSync('sh', ['-c', `command -v ${t}`], { stdio: 'ignore' }).status === 0,
 );
 
-/** pdftoppm / tesseract processes descending from this process. */
-function ocrProcesses(): string[] {
-  const rows = (spawnSync('ps', ['-eo', 'pid=,ppid=,comm=']).stdout?.toString() ?? '')
-    .split('\n')
-    .map((l) => l.trim().split(/\s+/))
-    .filter((r) => r.length >= 3);
-  const ours = new Set([String(process.pid)]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, ppid] of rows)
-      if (pid && ppid && ours.has(ppid) && !ours.has(pid)) {
-        ours.add(pid);
-        grew = true;
-      }
-  }
-  return rows
-    .filter(([pid, , comm]) => pid && ours.has(pid) && /^(pdftoppm|tesseract)$/.test(comm ?? ''))
-    .map((r) => r.join(' '));
-}
+const ocrProcesses = () => descendantProcesses(/^(pdftoppm|tesseract)$/);
 
 async function until(cond: () => boolean, ms: number): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20)))

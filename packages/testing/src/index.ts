@@ -1,3 +1,4 @@
+export * from './child-processes';
 export * from './crawl-fixture-pages';
 export * from './document-fixtures';
 export * from './fake-anthropic';
