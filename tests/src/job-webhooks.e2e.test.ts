@@ -253,7 +253,12 @@ describe('job webhooks', () => {
       const r = await request(stack.url).get(`/v1/batch/scrape/${id}`).set(account.auth);
       return r.body.status === 'done' ? true : undefined;
     }, 30_000);
-    // Redis restarted empty: the dispatch jobs the scrape worker added are gone.
+    // Redis restarted empty: the dispatch jobs the scrape worker added are gone — and the relay had
+    // seen them added (enqueued), so only its stale scan (JOB_WEBHOOK_STALE_MS) can find them.
+    // (Another test file's dispatcher on this database may have sent `started`, added by the relay.)
+    const pending = (await webhooks.events(account.accountId, id)).filter((e) => e.state === 'pending');
+    expect(pending.length).toBeGreaterThanOrEqual(4);
+    await webhooks.markEnqueued(pending.map((e) => e.eventId));
     const producer = new QueueProducer(stack.env.REDIS_URL!, stack.env.QUEUE_PREFIX!);
     try {
       await producer.queue('job-webhook').obliterate({ force: true });

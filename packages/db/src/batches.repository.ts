@@ -5,7 +5,12 @@ import { chargeInTx, creditInTx } from './credits.ops';
 import { type Db, inTransaction, type Tx } from './db';
 import { isUuid } from './ids';
 import type { JobWebhookNotifier } from './job-webhook.types';
-import { addPageEventsTx, createJobWebhookTx, finishJobWebhookTx } from './job-webhook-outbox.ops';
+import {
+  addPageEventsTx,
+  createJobWebhookTx,
+  finishJobWebhookTx,
+  notifyJobWebhooks,
+} from './job-webhook-outbox.ops';
 
 /** Credits per batch item, deducted upfront and refunded per failed item (spec §8). */
 const CREDITS_PER_ITEM = 1;
@@ -27,9 +32,8 @@ export class BatchesRepository {
     private readonly opts: { onWebhookEvents?: JobWebhookNotifier } = {},
   ) {}
 
-  private async notify(eventIds: string[]): Promise<void> {
-    if (eventIds.length === 0 || !this.opts.onWebhookEvents) return;
-    await this.opts.onWebhookEvents(eventIds).catch(() => undefined);
+  private notify(eventIds: string[]): Promise<void> {
+    return notifyJobWebhooks(this.db, this.opts.onWebhookEvents, eventIds);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { stopCrawlInTx } from './crawl-frontier.ops';
 import { type Db, inTransaction, type Tx } from './db';
 import type { JobWebhookNotifier } from './job-webhook.types';
-import { finishCrawlWebhookTx } from './job-webhook-outbox.ops';
+import { finishCrawlWebhookTx, notifyJobWebhooks } from './job-webhook-outbox.ops';
 
 /**
  * What the crawl-worker's reconciler asks of the database: frontier rows whose job may be lost,
@@ -15,9 +15,8 @@ export class CrawlRecoveryRepository {
     private readonly opts: { onWebhookEvents?: JobWebhookNotifier } = {},
   ) {}
 
-  private async notify(eventIds: string[]): Promise<void> {
-    if (eventIds.length === 0 || !this.opts.onWebhookEvents) return;
-    await this.opts.onWebhookEvents(eventIds).catch(() => undefined);
+  private notify(eventIds: string[]): Promise<void> {
+    return notifyJobWebhooks(this.db, this.opts.onWebhookEvents, eventIds);
   }
 
   /** Queued/running pages of running crawls untouched for olderThanMs, oldest first. */

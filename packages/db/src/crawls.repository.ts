@@ -23,7 +23,7 @@ import { type Db, inTransaction, type Tx } from './db';
 import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 import type { JobWebhookConfig, JobWebhookNotifier } from './job-webhook.types';
-import { createJobWebhookTx } from './job-webhook-outbox.ops';
+import { createJobWebhookTx, notifyJobWebhooks } from './job-webhook-outbox.ops';
 
 const TASK_COLUMNS =
   Prisma.raw(`p.id AS "pageId", p.crawl_id AS "crawlId", c.account_id AS "accountId", p.url,
@@ -110,9 +110,8 @@ export class CrawlsRepository {
     private readonly opts: { onWebhookEvents?: JobWebhookNotifier } = {},
   ) {}
 
-  private async notify(eventIds: string[]): Promise<void> {
-    if (eventIds.length === 0 || !this.opts.onWebhookEvents) return;
-    await this.opts.onWebhookEvents(eventIds).catch(() => undefined);
+  private notify(eventIds: string[]): Promise<void> {
+    return notifyJobWebhooks(this.db, this.opts.onWebhookEvents, eventIds);
   }
 
   /**

@@ -1,5 +1,5 @@
-import type { Tx } from './db';
-import type { JobWebhookConfig, JobWebhookKindName } from './job-webhook.types';
+import type { Db, Tx } from './db';
+import type { JobWebhookConfig, JobWebhookKindName, JobWebhookNotifier } from './job-webhook.types';
 
 /**
  * The outbox of job webhooks, written inside the transaction of the state change each event
@@ -92,4 +92,25 @@ export async function finishCrawlWebhookTx(tx: Tx, crawlId: string): Promise<str
   const c = rows[0];
   if (!c || (c.status !== 'done' && c.status !== 'failed')) return [];
   return finishJobWebhookTx(tx, crawlId, { failed: c.status === 'failed', error: c.error });
+}
+
+/**
+ * After the commit: hand the events to the notifier (which adds their dispatch jobs) and mark the
+ * ones it added, so the dispatcher's relay leaves them alone. Never throws: an event not marked is
+ * added by the relay.
+ */
+export async function notifyJobWebhooks(
+  db: Db,
+  notifier: JobWebhookNotifier | undefined,
+  eventIds: string[],
+): Promise<void> {
+  if (eventIds.length === 0 || !notifier) return;
+  try {
+    if (!(await notifier(eventIds))) return;
+    await db.prisma.$executeRaw`
+      UPDATE job_webhook_events SET enqueued_at = now()
+      WHERE id = ANY(${eventIds}::text[]::uuid[]) AND enqueued_at IS NULL`;
+  } catch {
+    // The relay adds and marks what is left.
+  }
 }

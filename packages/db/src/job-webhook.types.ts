@@ -18,10 +18,11 @@ export interface JobWebhookConfig {
 
 /**
  * Called with the ids of outbox events after the transaction that created them committed, so the
- * dispatch jobs are added at once. Optional: without it (or when it fails) the webhook
- * dispatcher's relay adds them within its interval. Must not throw (errors are ignored).
+ * dispatch jobs are added at once; resolves true when it added them (they are then marked
+ * enqueued). Optional: without it (or when it fails) the webhook dispatcher's relay adds them
+ * within its interval.
  */
-export type JobWebhookNotifier = (eventIds: string[]) => Promise<void>;
+export type JobWebhookNotifier = (eventIds: string[]) => Promise<boolean>;
 
 export type JobWebhookEventState = 'pending' | 'delivered' | 'failed';
 

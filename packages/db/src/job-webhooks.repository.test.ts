@@ -25,6 +25,7 @@ beforeAll(async () => {
   accounts = new AccountsRepository(db);
   const onWebhookEvents = async (ids: string[]) => {
     notified.push(...ids);
+    return true;
   };
   crawls = new CrawlsRepository(db, { onWebhookEvents });
   batches = new BatchesRepository(db, { onWebhookEvents });
@@ -137,6 +138,9 @@ describe('job webhook outbox: crawls', () => {
       ['crawl.completed', null],
     ]);
     expect(events.every((e) => notified.includes(e.eventId))).toBe(true);
+    // Their jobs were added: the relay has nothing to add for them.
+    const unenqueued = await webhooks.unenqueued(100_000);
+    expect(events.filter((e) => unenqueued.includes(e.eventId))).toEqual([]);
     expect(await webhooks.holdsHeaders(crawlId)).toBe(true);
   });
 
@@ -188,6 +192,7 @@ describe('job webhook outbox: crawls', () => {
     const recovery = new CrawlRecoveryRepository(db, {
       onWebhookEvents: async (ids) => {
         notified.push(...ids);
+        return true;
       },
     });
     await db.prisma
@@ -344,8 +349,12 @@ describe('JobWebhooksRepository: dispatch', () => {
     ]);
   });
 
-  test('the relay sees events without a dispatch job until they are marked enqueued', async () => {
-    const { accountId, crawlId } = await crawlWith(hook(), ['/a']);
+  test('the relay sees events whose job could not be added until they are marked enqueued', async () => {
+    const { accountId } = await accounts.create({ plan: 'free', credits: 10 });
+    // The notifier could not add the jobs (Redis down).
+    const offline = new CrawlsRepository(db, { onWebhookEvents: async () => false });
+    const { crawlId } = await offline.create({ accountId, url: `${SITE}/`, options, webhook: hook() });
+    created.push(crawlId);
     const [started] = await webhooks.events(accountId, crawlId);
     expect(await webhooks.unenqueued(100_000)).toContain(started!.eventId);
     await webhooks.markEnqueued([started!.eventId]);

@@ -81,15 +81,17 @@ export const FIRECRAWL_SIGNATURE_HEADER = 'x-firecrawl-signature';
 export function enqueueJobWebhooks(
   producer: QueueProducer,
   logger: { warn(obj: object, msg?: string): void },
-): (eventIds: string[]) => Promise<void> {
+): (eventIds: string[]) => Promise<boolean> {
   return async (eventIds) => {
     try {
       await producer.enqueueBulk(
         'job-webhook',
         eventIds.map((eventId) => ({ payload: { eventId }, opts: { jobId: eventId } })),
       );
+      return true;
     } catch (err) {
       logger.warn({ err, events: eventIds.length }, 'job webhook enqueue failed; left to the relay');
+      return false;
     }
   };
 }
