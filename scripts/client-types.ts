@@ -42,6 +42,7 @@ export const CLIENT_TYPES: Array<[string, string, string, string, ...string[]]> 
   ['BatchStartResponse', '/v1/batch/scrape', 'post', '202'],
   ['BatchStatus', '/v1/batch/scrape/{id}', 'get', '200'],
   ['BatchResult', '/v1/batch/scrape/{id}', 'get', '200', 'results', '[]'],
+  ['BatchCancelResponse', '/v1/batch/scrape/{id}', 'delete', '200'],
   ['CrawlStartResponse', '/v1/crawl', 'post', '202'],
   ['CrawlStatus', '/v1/crawl/{id}', 'get', '200'],
   ['CrawledPage', '/v1/crawl/{id}', 'get', '200', 'pages', '[]'],

@@ -32,6 +32,7 @@ describe('contract drift', () => {
     BatchStartResponse: 'BatchStartResponse',
     BatchResult: 'BatchResult',
     BatchStatus: 'BatchStatus',
+    BatchCancelResponse: 'BatchCancelResponse',
     CrawlStartResponse: 'CrawlStartResponse',
     CrawlSummary: 'CrawlCancelResponse',
     CrawlStatus: 'CrawlStatus',

@@ -117,6 +117,18 @@ export interface BatchResult {
   code?: string;
 }
 
+export interface BatchCancelResponse {
+  success: true;
+  id: string;
+  status: 'pending' | 'processing' | 'done';
+  total: number;
+  completed: number;
+  failed: number;
+  creditsUsed: number;
+  /** items that had not finished: failed CANCELLED and refunded */
+  cancelled: number;
+}
+
 export interface CrawlStartResponse {
   success: true;
   id: string;

@@ -5,6 +5,7 @@
  */
 import type {
   AccountResponse,
+  BatchCancelResponse,
   BatchItem,
   BatchListResponse,
   BatchOptions,
@@ -272,6 +273,16 @@ export class ServiceClient {
   getBatchScrapeStatus(id: string, options: PagingOptions = {}): Promise<BatchStatus> {
     return this.http.request('GET', `/v1/batch/scrape/${encodeURIComponent(id)}`, {
       query: { skip: options.skip, limit: options.limit },
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * DELETE /v1/batch/scrape/:id — cancels the batch: every unfinished item fails with code
+   * `CANCELLED` and its credit is refunded; items already done are kept. Idempotent.
+   */
+  cancelBatchScrape(id: string, options: CallOptions = {}): Promise<BatchCancelResponse> {
+    return this.http.request('DELETE', `/v1/batch/scrape/${encodeURIComponent(id)}`, {
       signal: options.signal,
     });
   }

@@ -76,6 +76,9 @@ def test_async_other_methods(site: str) -> None:
             assert (await c.cancel_crawl(started["id"]))["stopReason"] == "cancelled"
             batch = await c.start_batch_scrape([site + "/article/9"])
             assert (await c.get_batch_scrape_status(batch["id"]))["total"] == 1
+            stopped = await c.cancel_batch_scrape(batch["id"])
+            assert (stopped["id"], stopped["status"], stopped["total"]) == (batch["id"], "done", 1)
+            assert stopped["completed"] + stopped["failed"] == 1
             assert (await c.get_webhook_secret())["data"]["secret"]
             found = await c.search("Extraction", num_results=1, scrape=False)
             assert found["success"] is True

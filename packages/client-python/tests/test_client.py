@@ -210,6 +210,29 @@ def test_batch_scrape_and_wait_with_a_failing_item(client: ServiceClient, site: 
     assert progress and progress[-1] == {"status": "done", "total": 2, "completed": 1, "failed": 1}
 
 
+def test_cancel_batch_scrape_refunds_the_unfinished_items(client: ServiceClient, site: str) -> None:
+    # Each page answers after 5 s: cancelled at once, the items are still queued or running.
+    urls = [f"{site}/article/{n}?delay=5000" for n in range(6)]
+    started = client.start_batch_scrape(urls)
+    res = client.cancel_batch_scrape(started["id"])
+    assert (res["success"], res["id"], res["status"], res["total"]) == (True, started["id"], "done", 6)
+    assert 1 <= res["cancelled"] <= res["failed"]
+    assert res["completed"] + res["failed"] == 6
+    assert res["creditsUsed"] == res["completed"]  # only finished items cost a credit
+
+    rows = client.batch_results(started["id"])["data"]
+    cancelled = [r for r in rows if r["code"] == "CANCELLED"]
+    assert len(cancelled) == res["cancelled"] and all(r["status"] == "failed" for r in cancelled)
+    # Every failed item (the cancelled ones included) got its credit back, once.
+    item_ids = {r["itemId"] for r in rows if r["status"] == "failed"}
+    refunds = [e for e in client.ledger(reason="batch_refund", limit=500)["data"] if e["reference"] in item_ids]
+    assert sorted(e["reference"] for e in refunds) == sorted(item_ids)
+    assert all(e["amount"] == 1 for e in refunds)
+
+    again = client.cancel_batch_scrape(started["id"])  # idempotent: nothing left to stop
+    assert (again["cancelled"], again["creditsUsed"]) == (0, res["creditsUsed"])
+
+
 def test_get_webhook_secret(client: ServiceClient) -> None:
     secret = client.get_webhook_secret()["data"]["secret"]
     assert isinstance(secret, str) and len(secret) >= 16

@@ -37,7 +37,7 @@ def test_invalid_crawl_pattern_names_the_pattern(client: ServiceClient, site: st
     assert "includePaths.1" in info.value.message
 
 
-@pytest.mark.parametrize("method", ["get_crawl_status", "cancel_crawl", "get_batch_scrape_status", "get_monitor", "delete_monitor"])
+@pytest.mark.parametrize("method", ["get_crawl_status", "cancel_crawl", "get_batch_scrape_status", "cancel_batch_scrape", "get_monitor", "delete_monitor"])
 def test_unknown_id_is_404(client: ServiceClient, method: str) -> None:
     with pytest.raises(ServiceError) as info:
         getattr(client, method)(UNKNOWN_ID)

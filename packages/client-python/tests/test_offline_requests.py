@@ -128,6 +128,7 @@ CASES: List[Any] = [
         {"items": [{"id": "a", "url": U}]},
     ),
     ("get_batch_scrape_status", lambda c: c.get_batch_scrape_status("b1", limit=10), "GET", "/v1/batch/scrape/b1?limit=10", None),
+    ("cancel_batch_scrape", lambda c: c.cancel_batch_scrape("b/1"), "DELETE", "/v1/batch/scrape/b%2F1", None),
     ("get_webhook_secret", lambda c: c.get_webhook_secret(), "GET", "/v1/webhook/secret", None),
     ("pause_monitor", lambda c: c.pause_monitor("m/1"), "POST", "/v1/monitor/m%2F1/pause", None),
     ("resume_monitor", lambda c: c.resume_monitor("m1"), "POST", "/v1/monitor/m1/resume", None),
@@ -178,12 +179,14 @@ def test_async_request_shapes_match_the_sync_client(fake: FakeApi) -> None:
             await c.start_crawl(U, max_depth=0, include_paths=["^/a"])
             await c.search("q", num_results=1)
             await c.start_batch_scrape(items=[{"id": "x", "url": U}])
+            await c.cancel_batch_scrape("b/1")
 
     asyncio.run(main())
     assert [(r.method, r.path, r.body) for r in fake.requests] == [
         ("POST", "/v1/crawl", {"url": U, "maxDepth": 0, "includePaths": ["^/a"]}),
         ("POST", "/v1/search", {"query": "q", "num_results": 1}),
         ("POST", "/v1/batch/scrape", {"items": [{"id": "x", "url": U}]}),
+        ("DELETE", "/v1/batch/scrape/b%2F1", None),
     ]
 
 

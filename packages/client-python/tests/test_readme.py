@@ -38,7 +38,7 @@ def test_readme_has_examples_for_every_method() -> None:
     methods = [
         "scrape", "start_crawl", "get_crawl_status", "cancel_crawl", "crawl_and_wait", "map", "search",
         "extract", "create_monitor", "list_monitors", "get_monitor", "delete_monitor", "start_batch_scrape",
-        "get_batch_scrape_status", "batch_scrape_and_wait", "get_webhook_secret", "pause_monitor",
+        "get_batch_scrape_status", "cancel_batch_scrape", "batch_scrape_and_wait", "get_webhook_secret", "pause_monitor",
         "resume_monitor", "account", "usage", "ledger", "ledger_csv", "list_keys", "create_key", "revoke_key",
         "list_batches", "batch_results", "batch_result", "list_crawls", "crawl_results", "crawl_result",
         "screenshot",

@@ -190,6 +190,32 @@ describe('Node client: account endpoints', () => {
     expect((await serviceError(client.batchResults(UNKNOWN_ID))).status).toBe(404);
   });
 
+  it('cancelBatchScrape fails every unfinished item CANCELLED and refunds its credit', async () => {
+    const { client } = await freshClient(100);
+    // Each page answers after 5 s: cancelled at once, the items are still queued or running.
+    const urls = Array.from({ length: 6 }, (_, i) => `${s.site.url}/article/${i}?delay=5000`);
+    const { id, total } = await client.startBatchScrape(urls);
+    expect(total).toBe(6);
+    expect((await client.account()).data.balance).toBe(94); // 1 credit per URL up front
+
+    const res = await client.cancelBatchScrape(id);
+    expect(res).toMatchObject({ success: true, id, status: 'done', total: 6 });
+    expect(res.cancelled).toBeGreaterThanOrEqual(1);
+    expect(res.completed + res.failed).toBe(6);
+    expect(res.cancelled).toBeLessThanOrEqual(res.failed);
+    expect(res.creditsUsed).toBe(res.completed); // only the items that finished cost a credit
+    expect((await client.account()).data.balance).toBe(100 - res.creditsUsed);
+
+    const status = await client.getBatchScrapeStatus(id);
+    const cancelledItems = status.results.filter((r) => r.code === 'CANCELLED');
+    expect(cancelledItems).toHaveLength(res.cancelled);
+    expect(cancelledItems.every((r) => r.status === 'failed')).toBe(true);
+
+    const again = await client.cancelBatchScrape(id); // idempotent: nothing left to stop
+    expect(again).toMatchObject({ cancelled: 0, creditsUsed: res.creditsUsed, completed: res.completed });
+    expect((await serviceError(client.cancelBatchScrape(UNKNOWN_ID))).status).toBe(404);
+  });
+
   it('listCrawls, crawlResults and crawlResult show a finished crawl page by page', async () => {
     const { client } = await freshClient(100);
     const first = await client.crawlAndWait(`${s.site.url}/`, {

@@ -79,6 +79,7 @@ describe('packages/client-node/README.md examples', () => {
       'batchScrapeAndWait',
       'startBatchScrape',
       'getBatchScrapeStatus',
+      'cancelBatchScrape',
       'pauseMonitor',
       'resumeMonitor',
       'account',

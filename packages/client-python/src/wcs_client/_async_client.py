@@ -25,6 +25,7 @@ from ._http import (
 )
 from ._types import (
     AccountResponse,
+    BatchCancelResponse,
     BatchListResponse,
     BatchProgressCallback,
     BatchResultResponse,
@@ -513,6 +514,11 @@ class AsyncServiceClient:
         """``GET /v1/batch/scrape/:id``: status plus the finished ``results`` so far."""
         request = endpoints.get_batch_scrape_status(batch_id, skip=skip, limit=limit)
         return cast(BatchStatus, await self._call(request))
+
+    async def cancel_batch_scrape(self, batch_id: str) -> BatchCancelResponse:
+        """``DELETE /v1/batch/scrape/:id``: every unfinished item fails with code ``CANCELLED``
+        and is refunded; items already done are kept. Idempotent: ``cancelled`` is 0 the second time."""
+        return cast(BatchCancelResponse, await self._call(endpoints.cancel_batch_scrape(batch_id)))
 
     async def batch_scrape_and_wait(
         self,

@@ -248,6 +248,10 @@ def get_batch_scrape_status(
     )
 
 
+def cancel_batch_scrape(batch_id: str) -> ApiRequest:
+    return ApiRequest("DELETE", f"/v1/batch/scrape/{path_id(batch_id)}")
+
+
 def get_webhook_secret() -> ApiRequest:
     return ApiRequest("GET", "/v1/webhook/secret")
 

@@ -509,6 +509,20 @@ class BatchStatus(_BatchStatusRequired, total=False):
     next: str
 
 
+class BatchCancelResponse(TypedDict):
+    """``DELETE /v1/batch/scrape/:id``: the batch's counts after the cancel (no ``results``) and
+    ``cancelled``, how many unfinished items it failed with code ``CANCELLED`` and refunded."""
+
+    success: bool
+    id: str
+    status: BatchStatusValue
+    total: int
+    completed: int
+    failed: int
+    creditsUsed: int
+    cancelled: int
+
+
 class BatchProgress(TypedDict):
     """What ``on_progress`` receives after every poll of ``batch_scrape_and_wait``."""
 
