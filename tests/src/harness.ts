@@ -103,7 +103,7 @@ export async function startStack(
   const webhookDispatcher = opts.webhookDispatcher
     ? await startWebhookDispatcher(loadWebhookDispatcherEnv(env), logger)
     : null;
-  return {
+  const stack: Stack = {
     url: `http://127.0.0.1:${gateway.port}`,
     gateway,
     worker,
@@ -114,15 +114,17 @@ export async function startStack(
     webhookDispatcher,
     env,
     async close() {
-      await webhookDispatcher?.close();
-      await monitorScheduler?.close();
-      await extractWorker?.close();
-      await mapWorker?.close();
-      await crawlWorker?.close();
-      await worker?.close();
-      await gateway.close();
+      // The fields, not the ones started here: a test may have restarted a service in its place.
+      await stack.webhookDispatcher?.close();
+      await stack.monitorScheduler?.close();
+      await stack.extractWorker?.close();
+      await stack.mapWorker?.close();
+      await stack.crawlWorker?.close();
+      await stack.worker?.close();
+      await stack.gateway.close();
     },
   };
+  return stack;
 }
 
 export interface TestAccount {

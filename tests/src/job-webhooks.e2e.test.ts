@@ -138,6 +138,8 @@ describe('job webhooks', () => {
     const log = await webhooks.deliveries(account.accountId, id);
     expect(log.every((d) => d.statusCode === 200 && d.error === null && d.attempt === 1)).toBe(true);
     expect(await webhooks.holdsHeaders(id)).toBe(false);
+    const api = await request(stack.url).get(`/v1/crawl/${id}/webhook-deliveries`).set(account.auth);
+    expect(api.body.data.map((d: { type: string }) => d.type)).toEqual(log.map((d) => d.type));
   });
 
   it('a batch with a bare URL: started, a page event per item (a failed item with success false), completed', async () => {
@@ -181,6 +183,25 @@ describe('job webhooks', () => {
       ['batch_scrape.completed', 'failed', 2],
     ]);
     expect(typesOf(id)).toEqual(['batch_scrape.completed', 'batch_scrape.completed']);
+    // The same log through the API, for the owner only.
+    const api = await request(stack.url).get(`/v1/batch/scrape/${id}/webhook-deliveries`).set(account.auth);
+    expect(api.status).toBe(200);
+    expect(
+      api.body.data.map((d: { type: string; attempt: number; statusCode: number; url: string }) => [
+        d.type,
+        d.attempt,
+        d.statusCode,
+        d.url,
+      ]),
+    ).toEqual([
+      ['batch_scrape.completed', 1, 500, `${receiver.url}/fail`],
+      ['batch_scrape.completed', 2, 500, `${receiver.url}/fail`],
+    ]);
+    const other = await createTestAccount({ credits: 1 });
+    const foreign = await request(stack.url).get(`/v1/batch/scrape/${id}/webhook-deliveries`).set(other.auth);
+    expect(foreign.status).toBe(404);
+    const notCrawl = await request(stack.url).get(`/v1/crawl/${id}/webhook-deliveries`).set(account.auth);
+    expect(notCrawl.status).toBe(404);
   });
 
   it('a cancelled crawl ends with crawl.failed, a cancelled batch with batch_scrape.failed (the error says why)', async () => {

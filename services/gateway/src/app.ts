@@ -17,6 +17,7 @@ import { dashboardSessionRoutes } from './routes/dashboard-session.routes';
 import { extractRoutes } from './routes/extract.routes';
 import { healthRoutes } from './routes/health.routes';
 import { jobListingRoutes } from './routes/job-listing.routes';
+import { jobWebhookRoutes } from './routes/job-webhook.routes';
 import { keysRoutes } from './routes/keys.routes';
 import { mapRoutes } from './routes/map.routes';
 import { metricsRoutes } from './routes/metrics.routes';
@@ -67,6 +68,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(accountRoutes(deps));
   app.use(keysRoutes(deps));
   app.use(jobListingRoutes(deps));
+  app.use(jobWebhookRoutes(deps));
   app.use(screenshotRoutes(deps));
   // The Firecrawl-compatible API (issue 16): its own body parser, auth and rate limit.
   app.use('/firecrawl', firecrawlRoutes(deps));

@@ -5,6 +5,7 @@ import type {
   CrawlsRepository,
   CreditsRepository,
   JobListingsRepository,
+  JobWebhooksRepository,
   MonitorsRepository,
   PlanId,
   ScreenshotsRepository,
@@ -35,6 +36,8 @@ export interface GatewayDeps {
   usage: UsageRepository;
   /** The account's batches and crawls and their results, one row at a time. */
   jobs: JobListingsRepository;
+  /** Crawl and batch webhooks: their delivery log (GET …/webhook-deliveries, issue 16). */
+  jobWebhooks: Pick<JobWebhooksRepository, 'deliveries'>;
   /** POST /v1/search: the configured provider and the default time budget of a search. */
   search: { provider: SearchProvider; timeoutMs: number };
   /** Liveness of PostgreSQL for /healthz. */

@@ -10,12 +10,19 @@ import {
   createScreenshotStore,
   DocumentsRepository,
   JobListingsRepository,
+  JobWebhooksRepository,
   MonitorsRepository,
   SessionsRepository,
   UsageRepository,
 } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
-import { createRedisConnection, JobSecrets, QueueProducer, RedisErrorLog } from '@wcs/queues';
+import {
+  createRedisConnection,
+  enqueueJobWebhooks,
+  JobSecrets,
+  QueueProducer,
+  RedisErrorLog,
+} from '@wcs/queues';
 import { httpDrainer } from '@wcs/runtime';
 import { createSearchProvider } from '@wcs/search';
 import { createApp } from './app';
@@ -43,6 +50,9 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
     createRedisConnection(env.REDIS_URL, 'producer'),
     'rate-limit',
   );
+  // Webhook events the gateway's statements commit (a job's `started`, a cancel's `failed`) are
+  // enqueued at once; the dispatcher's relay is only the fallback (Redis down).
+  const onWebhookEvents = enqueueJobWebhooks(producer, logger);
   const deps: GatewayDeps = {
     logger,
     producer,
@@ -50,8 +60,9 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
     accounts: new AccountsRepository(db),
     apiKeys: new ApiKeysRepository(db),
     credits: new CreditsRepository(db),
-    batches: new BatchesRepository(db),
-    crawls: new CrawlsRepository(db),
+    batches: new BatchesRepository(db, { onWebhookEvents }),
+    crawls: new CrawlsRepository(db, { onWebhookEvents }),
+    jobWebhooks: new JobWebhooksRepository(db),
     monitors: new MonitorsRepository(db),
     sessions: new SessionsRepository(db),
     usage: new UsageRepository(db),

@@ -45,6 +45,22 @@ export const batchCancelResponse = batchStatusResponse
   .omit({ results: true, next: true })
   .extend({ cancelled: count.describe('items that had not finished: failed CANCELLED and refunded') });
 
+/** GET /v1/crawl/:id/webhook-deliveries and /v1/batch/scrape/:id/webhook-deliveries. */
+export const jobWebhookDeliveriesResponse = z.strictObject({
+  success: ok,
+  data: z.array(
+    z.strictObject({
+      type: z.string().describe('crawl.started, crawl.page, … batch_scrape.completed'),
+      attempt: z.number().int().min(1),
+      url: z.string(),
+      statusCode: z.number().int().nullable().describe('null when no answer came'),
+      durationMs: count,
+      error: z.string().nullable(),
+      attemptedAt: z.string(),
+    }),
+  ),
+});
+
 export const crawlStartResponse = z.strictObject({ success: ok, id: z.uuid(), url: z.string() });
 
 /** A crawled page: the scrape document (fields per `format`, or exactly `scrapeOptions.formats`) and its URL. */
