@@ -1,9 +1,9 @@
 import type { JobWebhookDispatch, JobWebhooksRepository } from '@wcs/db';
-import { toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
-import { type Dispatcher, isForbiddenAddress, openUrl } from '@wcs/net';
+import type { Dispatcher } from '@wcs/net';
 import { DelayedError, FIRECRAWL_SIGNATURE_HEADER, type Job, type PayloadOf } from '@wcs/queues';
 import { jobWebhookBody } from './job-webhook-body';
+import { postToReceiver, type ReceiverAnswer } from './receiver-post';
 import { signBody } from './webhook-signature';
 
 export interface JobWebhookDeps {
@@ -109,45 +109,19 @@ export async function deliverJobWebhook(
   return { sent: true, attempt: d.attempt, statusCode, error, outcome, ...(delayMs ? { delayMs } : {}) };
 }
 
+/** The event's body, signed with the account's secret, to the caller's URL with their headers. */
 async function post(
   deps: JobWebhookDeps,
   opts: JobWebhookOptions,
   d: JobWebhookDispatch,
-): Promise<{ statusCode: number | null; error: string | null; retryable: boolean; durationMs: number }> {
+): Promise<ReceiverAnswer> {
   const body = JSON.stringify(jobWebhookBody(d));
   const secret = await deps.secret(d.accountId);
-  const started = performance.now();
-  let statusCode: number | null = null;
-  let error: string | null = null;
-  let retryable = false;
-  try {
-    // @wcs/net: address policy up front (every resolved address) and at connect time, typed errors.
-    const res = await openUrl(d.url, {
-      dispatcher: deps.dispatcher,
-      isForbidden: opts.allowPrivateTargets ? undefined : isForbiddenAddress,
-      method: 'POST',
-      redirect: 'manual',
-      userAgent: opts.userAgent,
-      request: {
-        // The caller's headers first: ours (lower-cased keys win in openUrl) cannot be overridden.
-        headers: {
-          ...d.headers,
-          'content-type': 'application/json',
-          [FIRECRAWL_SIGNATURE_HEADER]: signBody(secret, body),
-        },
-      },
-      body,
-      timeoutMs: opts.timeoutMs,
-    });
-    statusCode = res.statusCode;
-    res.close(); // the receiver's answer body is never read
-    if (statusCode < 200 || statusCode >= 300) error = `Receiver answered HTTP ${statusCode}`;
-  } catch (err) {
-    const se = toServiceError(err);
-    error = se.message;
-    retryable = se.retryable;
-  }
-  return { statusCode, error, retryable, durationMs: performance.now() - started };
+  return postToReceiver({ ...opts, dispatcher: deps.dispatcher }, d.url, body, {
+    ...d.headers,
+    'content-type': 'application/json',
+    [FIRECRAWL_SIGNATURE_HEADER]: signBody(secret, body),
+  });
 }
 
 /** The queue's processor: a blocked event or a retry is the same job moved to the delayed set. */

@@ -1,7 +1,8 @@
 import type { MonitorsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
-import { type Dispatcher, isForbiddenAddress, openUrl } from '@wcs/net';
+import type { Dispatcher } from '@wcs/net';
 import type { Job, PayloadOf } from '@wcs/queues';
+import { postToReceiver } from './receiver-post';
 import { SIGNATURE_HEADER, signBody, TIMESTAMP_HEADER } from './webhook-signature';
 
 export interface WebhookDeps {
@@ -63,34 +64,13 @@ export function webhookProcessor(deps: WebhookDeps, opts: WebhookOptions) {
       snapshot: task.snapshot,
     });
     const secret = await deps.monitors.webhookSecret(task.accountId);
-    const started = performance.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    try {
-      // @wcs/net: address policy up front (every resolved address) and at connect time, typed errors.
-      const res = await openUrl(task.webhookUrl, {
-        dispatcher: deps.dispatcher,
-        isForbidden: opts.allowPrivateTargets ? undefined : isForbiddenAddress,
-        method: 'POST',
-        redirect: 'manual',
-        userAgent: opts.userAgent,
-        request: {
-          headers: {
-            'content-type': 'application/json',
-            [SIGNATURE_HEADER]: signBody(secret, body),
-            [TIMESTAMP_HEADER]: new Date().toISOString(),
-          },
-        },
-        body,
-        timeoutMs: opts.timeoutMs,
-      });
-      statusCode = res.statusCode;
-      res.close(); // the receiver's answer body is never read
-      if (statusCode < 200 || statusCode >= 300) error = `Receiver answered HTTP ${statusCode}`;
-    } catch (err) {
-      error = err instanceof Error ? err.message : String(err);
-    }
-    const durationMs = Math.round(performance.now() - started);
+    const answer = await postToReceiver({ ...opts, dispatcher: deps.dispatcher }, task.webhookUrl, body, {
+      'content-type': 'application/json',
+      [SIGNATURE_HEADER]: signBody(secret, body),
+      [TIMESTAMP_HEADER]: new Date().toISOString(),
+    });
+    const { statusCode, error } = answer;
+    const durationMs = Math.round(answer.durationMs);
     await deps.monitors.recordDelivery({
       monitorId: task.monitorId,
       changeId: task.changeId,
