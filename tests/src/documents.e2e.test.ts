@@ -5,7 +5,6 @@
  * application/octet-stream and with no type. The crawl case is in crawl-documents.e2e.test.ts.
  */
 import { createServer } from 'node:http';
-import { CreditsRepository, createDb } from '@wcs/db';
 import {
   corruptPdf,
   DOCUMENT_FIXTURE_CREATED,
@@ -27,10 +26,10 @@ import request from 'supertest';
 import {
   balanceOf,
   createTestAccount,
+  lastTwoLedgerRows,
   pollUntil,
   type Stack,
   startStack,
-  TEST_DATABASE_URL,
   type TestAccount,
 } from './harness';
 
@@ -58,20 +57,6 @@ async function startFileSite(): Promise<FileSite> {
   return Object.assign(server, {
     set: (path: string, body: Buffer, type: string | undefined) => void files.set(path, [body, type]),
   });
-}
-
-/** The newest two ledger rows of an account (a charge and its refund share a reference). */
-async function lastTwoLedgerRows(accountId: string) {
-  const db = createDb(TEST_DATABASE_URL);
-  try {
-    return (await new CreditsRepository(db).ledger(accountId, 2)).map((r) => ({
-      amount: r.amount,
-      reason: r.reason,
-      reference: r.reference,
-    }));
-  } finally {
-    await db.close();
-  }
 }
 
 /** A body that starts like a PDF and is bigger than MAX_DOCUMENT_BYTES. */

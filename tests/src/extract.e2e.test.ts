@@ -4,7 +4,6 @@
  * @anthropic-ai/sdk (and the OpenAI-compatible client).
  */
 import { createServer } from 'node:net';
-import { CreditsRepository, createDb } from '@wcs/db';
 import {
   type FakeLlmServer,
   type FixtureSite,
@@ -17,9 +16,9 @@ import request from 'supertest';
 import {
   balanceOf,
   createTestAccount,
+  lastTwoLedgerRows,
   type Stack,
   startStack,
-  TEST_DATABASE_URL,
   type TestAccount,
 } from './harness';
 
@@ -35,20 +34,6 @@ const HOME_ANSWER = {
   approaches: [{ name: 'Readability', speed: 'fast' }, { name: 'Heuristics' }],
   // `price` left out: the page has none, so it must come back as null
 };
-
-/** The newest two ledger rows: the charge and its refund, same reference. */
-async function lastTwoLedgerRows(accountId: string) {
-  const db = createDb(TEST_DATABASE_URL);
-  try {
-    return (await new CreditsRepository(db).ledger(accountId, 2)).map((r) => ({
-      amount: r.amount,
-      reason: r.reason,
-      reference: r.reference,
-    }));
-  } finally {
-    await db.close();
-  }
-}
 
 async function closedPort(): Promise<number> {
   const srv = createServer();

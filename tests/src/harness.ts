@@ -156,6 +156,22 @@ export async function createTestAccount(
   }
 }
 
+/** The newest two ledger rows of an account: a charge and its refund share a reference. */
+export async function lastTwoLedgerRows(
+  accountId: string,
+): Promise<Array<{ amount: number; reason: string; reference: string | null }>> {
+  const db = createDb(TEST_DATABASE_URL);
+  try {
+    return (await new CreditsRepository(db).ledger(accountId, 2)).map((r) => ({
+      amount: r.amount,
+      reason: r.reason,
+      reference: r.reference,
+    }));
+  } finally {
+    await db.close();
+  }
+}
+
 export async function balanceOf(accountId: string): Promise<number> {
   const db = createDb(TEST_DATABASE_URL);
   try {

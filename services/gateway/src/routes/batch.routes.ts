@@ -159,6 +159,26 @@ export async function cancelBatchOperation(
   return { batch: await batchStatusOperation(deps, auth, id), cancelled };
 }
 
+/** The head of every batch answer (status and cancel): its id, status and counts. */
+function batchCounts(b: {
+  batchId: string;
+  status: string;
+  total: number;
+  completed: number;
+  failed: number;
+  creditsUsed: number;
+}) {
+  return {
+    success: true as const,
+    id: b.batchId,
+    status: b.status,
+    total: b.total,
+    completed: b.completed,
+    failed: b.failed,
+    creditsUsed: b.creditsUsed,
+  };
+}
+
 /** POST/GET/DELETE /v1/batch/scrape — spec 4.5 and 4.6; DELETE cancels (issue 16). */
 export function batchRoutes(deps: GatewayDeps): Router {
   const router = Router();
@@ -190,13 +210,7 @@ export function batchRoutes(deps: GatewayDeps): Router {
         : { error: it.error ?? 'Scrape failed', code: it.errorCode }),
     }));
     res.json({
-      success: true,
-      id: batch.batchId,
-      status: batch.status,
-      total: batch.total,
-      completed: batch.completed,
-      failed: batch.failed,
-      creditsUsed: batch.creditsUsed,
+      ...batchCounts(batch),
       results,
       ...(page.data.skip + page.data.limit < finished.length
         ? {
@@ -208,16 +222,7 @@ export function batchRoutes(deps: GatewayDeps): Router {
 
   router.delete('/v1/batch/scrape/:id', async (req, res) => {
     const { batch, cancelled } = await cancelBatchOperation(deps, authOf(res), String(req.params.id));
-    res.json({
-      success: true,
-      id: batch.batchId,
-      status: batch.status,
-      total: batch.total,
-      completed: batch.completed,
-      failed: batch.failed,
-      creditsUsed: batch.creditsUsed,
-      cancelled,
-    });
+    res.json({ ...batchCounts(batch), cancelled });
   });
 
   return router;
