@@ -5,6 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { loadEnv } from '@wcs/config';
 import { AccountsRepository, ApiKeysRepository, createDb } from '@wcs/db';
+import { compiledService, type ServiceName } from '@wcs/runtime';
 import { request } from 'undici';
 import { z } from 'zod';
 
@@ -73,13 +74,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** A service as `pnpm start` runs it: its own process, from its src/main.ts. */
-export function startService(name: string, extra: Record<string, string>): ChildProcess {
+/** A service as `pnpm start` runs it: its own process, compiled (`pnpm build` ran first). */
+export function startService(name: ServiceName, extra: Record<string, string>): ChildProcess {
   const prof = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  return spawn(process.execPath, [...prof, '--import', 'tsx', 'src/main.ts'], {
-    cwd: path.join(ROOT, 'services', name),
+  const { cwd, args } = compiledService(name);
+  return spawn(process.execPath, [...prof, ...args], {
+    cwd,
     env: { ...process.env, ...extra },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -124,8 +126,9 @@ export const benchEnv = loadEnv(
 /** A fresh account with `credits` and its API key, as request headers. */
 export async function benchAccount(
   credits: number,
+  databaseUrl = benchEnv.DATABASE_URL,
 ): Promise<{ accountId: string; headers: Record<string, string> }> {
-  const db = createDb(benchEnv.DATABASE_URL);
+  const db = createDb(databaseUrl);
   try {
     const account = await new AccountsRepository(db).create({ plan: 'scale', credits });
     const { apiKey } = await new ApiKeysRepository(db).create(account.accountId);

@@ -21,7 +21,6 @@ import { processHtml } from '../packages/content/src';
 import { ContentPool } from '../packages/scraper/src';
 
 const repoRoot = path.resolve(__dirname, '..');
-// biome-ignore lint/suspicious/noUndeclaredEnvVars: a bench-only override, not a build input
 const benchDir = process.env.BENCH_DIR ?? path.resolve(repoRoot, '../shared/bench');
 const outDir = path.join(repoRoot, 'bench/out');
 const args = process.argv.slice(2);

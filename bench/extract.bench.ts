@@ -23,7 +23,6 @@ import {
 } from '../packages/llm/src';
 
 const repoRoot = path.resolve(__dirname, '..');
-// biome-ignore lint/suspicious/noUndeclaredEnvVars: a bench-only override, not a build input
 const benchDir = process.env.BENCH_DIR ?? path.resolve(repoRoot, '../shared/bench');
 const args = process.argv.slice(2);
 const opt = (f: string): string | undefined => {

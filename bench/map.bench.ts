@@ -7,7 +7,7 @@
  *
  *   pnpm bench:map [--urls 50000] [--files 5] [--runs 3]
  */
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,7 +15,7 @@ import { startMapSite } from '@wcs/testing';
 import { request } from 'undici';
 import { collectSitemapUrls } from '../packages/discovery/src';
 import { createSafeDispatcher } from '../packages/net/src';
-import { benchAccount, benchEnv, freePort, median, ROOT, waitHealthy } from './bench-utils';
+import { benchAccount, benchEnv, freePort, median, startService, waitHealthy } from './bench-utils';
 
 const env = benchEnv;
 const { values } = parseArgs({
@@ -48,11 +48,7 @@ async function main(): Promise<void> {
     ALLOW_PRIVATE_TARGETS: 'true',
     RATE_LIMIT_SCALE: '1000000',
   };
-  const gateway: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: path.join(ROOT, 'services', 'gateway'),
-    env: { ...process.env, ...common, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const gateway = startService('gateway', { ...common, PORT: String(port), HOST: '127.0.0.1' });
   const worker = fork(path.join(__dirname, 'map-worker.process.ts'), [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, ...common },

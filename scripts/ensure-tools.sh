@@ -47,7 +47,6 @@ if ! { command -v tesseract && command -v pdftoppm; } >/dev/null 2>&1; then
   fi
 fi
 
-export TURBO_TELEMETRY_DISABLED=1
 pnpm install --frozen-lockfile --reporter=silent 2>&1 | grep -v 'nodedir' >&2 || true
 pnpm --silent db:generate >/dev/null
 # The published packages ship compiled JS (ESM + CommonJS + types); tests use what users get.

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The README's run command: install, build, migrate, start gateway + every worker on PORT (3002).
+# The README's run command: install, typecheck, build (incremental), then the supervisor starts
+# PostgreSQL/Redis if needed, migrates, and runs every compiled service on PORT (3002). The process
+# tree is one supervisor and one `node dist/main.js` per service: no pnpm, tsx or esbuild process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-tools.sh
-export TURBO_TELEMETRY_DISABLED=1
 pnpm --silent typecheck >&2
-exec pnpm --silent exec tsx scripts/with-stores.ts --write-env-file -- pnpm --silent exec tsx scripts/supervise.ts "$@"
+node scripts/build.mjs
+exec node scripts/dist/supervise.js --with-stores "$@"

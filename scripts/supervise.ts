@@ -1,34 +1,48 @@
 /**
  * Local "run everything": one child process per service (the same processes a cluster would
- * run), output prefixed with the service name, a crashed service restarted with backoff, and
- * Ctrl-C / SIGTERM passed to every child so each closes its workers, queues and browser cleanly.
+ * run: `node <SERVICE_NODE_FLAGS> dist/main.js`, compiled by `pnpm build`), output prefixed with
+ * the service name (pretty-printed when this terminal is a TTY), a crashed service restarted with
+ * backoff, and Ctrl-C / SIGTERM passed to every child so each closes its workers, queues and
+ * browser cleanly. No tsx, pnpm or esbuild process runs under it.
  *
- *   tsx scripts/supervise.ts [service …]   (default: all services)
+ *   node scripts/dist/supervise.js [--with-stores] [service …]   (default: all services)
+ *
+ * `--with-stores` resolves PostgreSQL and Redis first, in a child (`with-stores.js --print-env`:
+ * migrations, .env.local) that exits once done — or stays as the keeper of a store it had to start
+ * — so this process never loads the config and database modules (~25 MB it would hold for good).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
+import { parseArgs } from 'node:util';
+// The catalog and the source-map hook alone, not @wcs/runtime's index: that loads the logger
+// (pino, ~7 MB this process would hold for good); pino-pretty is loaded only on a terminal.
+import {
+  compiledService,
+  SERVICE_PROCESS_ENV,
+  SERVICES,
+  type ServiceName,
+} from '@wcs/runtime/service-catalog';
+import { installSourceMaps } from '@wcs/runtime/source-maps';
 
-const ROOT = path.resolve(__dirname, '..');
-export const SERVICES = [
-  'gateway',
-  'scrape-worker',
-  'crawl-worker',
-  'extract-worker',
-  'monitor-scheduler',
-  'webhook-dispatcher',
-] as const;
-
-const wanted = process.argv.slice(2);
-const services = wanted.length ? SERVICES.filter((s) => wanted.includes(s)) : [...SERVICES];
-const children = new Map<string, ChildProcess>();
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { 'with-stores': { type: 'boolean', default: false } },
+});
+const services = positionals.length ? SERVICES.filter((s) => positionals.includes(s)) : [...SERVICES];
+const children = new Map<ServiceName, ChildProcess>();
+const pretty: ((line: string) => string) | undefined = process.stdout.isTTY
+  ? (require('@wcs/logger') as typeof import('@wcs/logger')).prettyLogLine
+  : undefined;
+let childEnv: NodeJS.ProcessEnv = process.env;
+let storesKeeper: ChildProcess | undefined;
 let stopping = false;
 
-function start(name: string, restarts = 0): void {
-  const cwd = path.join(ROOT, 'services', name);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+function start(name: ServiceName, restarts = 0): void {
+  const { cwd, args } = compiledService(name);
+  const child = spawn(process.execPath, args, {
     cwd,
-    env: process.env,
+    env: { ...SERVICE_PROCESS_ENV, ...childEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.set(name, child);
@@ -37,13 +51,13 @@ function start(name: string, restarts = 0): void {
     if (!stream) continue;
     readline
       .createInterface({ input: stream })
-      .on('line', (line) => process.stdout.write(`${pad}| ${line}\n`));
+      .on('line', (line) => process.stdout.write(`${pad}| ${pretty ? pretty(line) : line}\n`));
   }
   const startedAt = Date.now();
   child.on('exit', (code, signal) => {
     children.delete(name);
     if (stopping) {
-      if (children.size === 0) process.exit(0);
+      if (children.size === 0) void exit(0);
       return;
     }
     // A service that ran a while gets its restart count reset; a crash loop backs off to 30 s.
@@ -54,21 +68,61 @@ function start(name: string, restarts = 0): void {
   });
 }
 
+async function exit(code: number): Promise<never> {
+  const keeper = storesKeeper;
+  if (keeper && keeper.exitCode === null && keeper.signalCode === null) {
+    await new Promise((resolve) => {
+      keeper.once('exit', resolve);
+      keeper.kill('SIGTERM');
+    });
+  }
+  process.exit(code);
+}
+
+/** DATABASE_URL and REDIS_URL from `with-stores --print-env` (see the header). */
+function resolveStores(): Promise<NodeJS.ProcessEnv> {
+  const compiled = __filename.endsWith('.js');
+  const script = path.join(__dirname, compiled ? 'with-stores.js' : 'with-stores.ts');
+  const child = spawn(process.execPath, [...process.execArgv, script, '--write-env-file', '--print-env'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  storesKeeper = child;
+  return new Promise((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      lines.close();
+      resolve(JSON.parse(line) as NodeJS.ProcessEnv);
+    });
+    child.once('exit', (code) => reject(new Error(`stores could not be prepared (exit ${code})`)));
+  });
+}
+
 function stopAll(signal: NodeJS.Signals): void {
   if (stopping) {
     for (const c of children.values()) c.kill('SIGKILL');
-    process.exit(1);
+    void exit(1);
+    return;
   }
   stopping = true;
   process.stdout.write(`supervisor        | ${signal}: stopping ${children.size} services\n`);
-  if (children.size === 0) process.exit(0);
+  if (children.size === 0) void exit(0);
   for (const c of children.values()) c.kill('SIGTERM');
   setTimeout(() => {
     for (const c of children.values()) c.kill('SIGKILL');
-    process.exit(1);
+    void exit(1);
   }, 25_000).unref();
 }
 
-process.on('SIGINT', () => stopAll('SIGINT'));
-process.on('SIGTERM', () => stopAll('SIGTERM'));
-for (const s of services) start(s);
+async function main(): Promise<void> {
+  installSourceMaps();
+  process.on('SIGINT', () => stopAll('SIGINT'));
+  process.on('SIGTERM', () => stopAll('SIGTERM'));
+  if (values['with-stores']) childEnv = { ...process.env, ...(await resolveStores()) };
+  if (stopping) return void exit(0);
+  for (const s of services) start(s);
+}
+
+main().catch(async (err: unknown) => {
+  console.error(`supervisor: ${err instanceof Error ? err.message : String(err)}`);
+  await exit(1);
+});

@@ -4,9 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-tools.sh
-export TURBO_TELEMETRY_DISABLED=1
-echo "== build (typecheck of every package in one program; turbo runs the per-package builds: pnpm build)"
+echo "== typecheck (every package in one program)"
 pnpm --silent typecheck
+echo "== build (compiled services for the tests that run them as processes: pnpm build)"
+node scripts/build.mjs
 echo "== lint"
 pnpm --silent lint
 echo "== dependency layers (dependency-cruiser, .dependency-cruiser.cjs)"

@@ -10,7 +10,7 @@ export default defineConfig({
   publicDir: false,
   esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
   build: {
-    outDir: `${here}dist`,
+    outDir: `${here}dist/web`,
     emptyOutDir: true,
     assetsDir: 'assets',
     // The polyfill would be an inline script in index.html under some setups; browsers we target

@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { AccountsRepository, ApiKeysRepository, createDb } from '@wcs/db';
 import { QueueProducer } from '@wcs/queues';
+import { SERVICES } from '@wcs/runtime';
 import { type FakeLlmServer, startFakeOpenAi } from '@wcs/testing';
 import { CountingSite, WebhookReceiver } from './fault-sites';
 import { freePort } from './private-redis';
 import { type ServiceName, ServiceProcess } from './service-process';
 
-export const ALL_SERVICES: ServiceName[] = [
-  'gateway',
-  'scrape-worker',
-  'crawl-worker',
-  'extract-worker',
-  'monitor-scheduler',
-  'webhook-dispatcher',
-];
+export const ALL_SERVICES: ServiceName[] = [...SERVICES];
 
 /** `hourly` fires every 3 s in a fault stack. */
 export const MONITOR_EVERY_MS = 3_000;

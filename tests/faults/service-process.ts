@@ -1,16 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import readline from 'node:readline';
+import { compiledService, type ServiceName } from '@wcs/runtime';
 
-const ROOT = path.resolve(__dirname, '../..');
-
-export type ServiceName =
-  | 'gateway'
-  | 'scrape-worker'
-  | 'crawl-worker'
-  | 'extract-worker'
-  | 'monitor-scheduler'
-  | 'webhook-dispatcher';
+export type { ServiceName };
 
 /** The line each service's main.ts logs once it is consuming (or, for the gateway, listening). */
 const READY: Record<ServiceName, string> = {
@@ -34,7 +26,7 @@ process.once('exit', () => {
 
 /**
  * One service as its own OS process, started the way scripts/supervise.ts starts it
- * (`node --import tsx src/main.ts` in its directory), so SIGKILL kills exactly that service.
+ * (`node --enable-source-maps dist/main.js` in its directory), so SIGKILL kills exactly that service.
  */
 export class ServiceProcess {
   private child: ChildProcess | null = null;
@@ -54,8 +46,9 @@ export class ServiceProcess {
   start(): Promise<void> {
     if (this.child) throw new Error(`${this.name} is already running`);
     this.starts++;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: path.join(ROOT, 'services', this.name),
+    const { cwd, args } = compiledService(this.name);
+    const child = spawn(process.execPath, args, {
+      cwd,
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -9,16 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { SERVICES as ALL_SERVICES, compiledService } from '@wcs/runtime';
 import { processTree } from './process-memory';
 
-const ROOT = path.resolve(__dirname, '../..');
-export const SERVICES = [
-  'gateway',
-  'scrape-worker',
-  'crawl-worker',
-  'extract-worker',
-  'monitor-scheduler',
-] as const;
+/** Every service but the webhook-dispatcher (no hostile cell posts a webhook). */
+export const SERVICES = ALL_SERVICES.filter((s) => s !== 'webhook-dispatcher');
 export type ServiceName = (typeof SERVICES)[number];
 
 export interface ProcessStack {
@@ -81,8 +76,9 @@ export async function startProcessStack(env: Record<string, string>): Promise<Pr
   };
   const children = new Map<ServiceName, ChildProcess>();
   const start = (name: ServiceName) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: path.join(ROOT, 'services', name),
+    const { cwd, args } = compiledService(name);
+    const child = spawn(process.execPath, args, {
+      cwd,
       env: { ...process.env, ...full },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

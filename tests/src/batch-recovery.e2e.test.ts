@@ -1,11 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
+import { compiledService } from '@wcs/runtime';
 import { type FixtureSite, startFixtureSite } from '@wcs/testing';
 import request from 'supertest';
 import { balanceOf, createTestAccount, pollUntil, type Stack, startStack } from './harness';
-
-const ROOT = path.resolve(__dirname, '../..');
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -73,8 +71,9 @@ it('a batch completes after its worker is killed mid-way: nothing lost, billed o
   const stack = await startStack({ worker: false, env: RECOVERY_ENV });
   const account = await createTestAccount({ credits: 100 });
   const env = { ...process.env, ...stack.env, WORKER_CONCURRENCY: '1', LOG_LEVEL: 'silent' };
-  const victim = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: path.join(ROOT, 'services/scrape-worker'),
+  const { cwd, args } = compiledService('scrape-worker');
+  const victim = spawn(process.execPath, args, {
+    cwd,
     env,
     stdio: 'ignore',
   });

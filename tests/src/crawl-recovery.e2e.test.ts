@@ -1,10 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import { compiledService } from '@wcs/runtime';
 import { type FixtureSite, startFixtureSite, treeSize } from '@wcs/testing';
 import { crawlStatus, fetched, ledgerOf, startCrawl, waitForCrawl } from './crawl-helpers';
 import { balanceOf, createTestAccount, pollUntil, type Stack, startStack } from './harness';
-
-const ROOT = path.resolve(__dirname, '../..');
 
 // Short locks so a killed worker's jobs come back within seconds.
 const RECOVERY_ENV = {
@@ -14,8 +12,9 @@ const RECOVERY_ENV = {
 };
 
 function spawnCrawlWorker(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: path.join(ROOT, 'services/crawl-worker'),
+  const { cwd, args } = compiledService('crawl-worker');
+  return spawn(process.execPath, args, {
+    cwd,
     env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
     stdio: 'ignore',
   });

@@ -1,22 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { crawlWorkerEnvSchema, mapWorkerEnvSchema } from '@wcs/crawl-worker';
-import { extractWorkerEnvSchema } from '@wcs/extract-worker';
-import { gatewayEnvSchema } from '@wcs/gateway';
-import { monitorSchedulerEnvSchema } from '@wcs/monitor-scheduler';
-import { scrapeWorkerEnvSchema } from '@wcs/scrape-worker';
-import { webhookDispatcherEnvSchema } from '@wcs/webhook-dispatcher';
+import { mapWorkerEnvSchema } from '@wcs/crawl-worker';
+import { SERVICE_ENV_SCHEMAS } from './service-env-schemas';
 
 /** Each service parses only the variables it uses, and every one of them is documented. */
 const ROOT = path.resolve(__dirname, '../..');
-const services = {
-  gateway: gatewayEnvSchema,
-  'scrape-worker': scrapeWorkerEnvSchema,
-  'crawl-worker': crawlWorkerEnvSchema,
-  'extract-worker': extractWorkerEnvSchema,
-  'monitor-scheduler': monitorSchedulerEnvSchema,
-  'webhook-dispatcher': webhookDispatcherEnvSchema,
-};
+const services = SERVICE_ENV_SCHEMAS;
 const variables = (schema: { shape: object }) => Object.keys(schema.shape);
 const readers = (name: string) =>
   Object.entries(services)
@@ -55,7 +44,7 @@ describe('service environments', () => {
   });
 
   it('the extract-worker and a map worker alone need no database and no WORKER_CONCURRENCY', () => {
-    for (const schema of [extractWorkerEnvSchema, mapWorkerEnvSchema]) {
+    for (const schema of [services['extract-worker'], mapWorkerEnvSchema]) {
       expect(variables(schema)).not.toContain('DATABASE_URL');
       expect(variables(schema)).not.toContain('WORKER_CONCURRENCY');
       expect(variables(schema)).toEqual(expect.arrayContaining(['REDIS_URL', 'WORKER_LOCK_MS']));

@@ -3,6 +3,7 @@ export * from './content.env';
 export * from './crawl.env';
 export * from './discovery.env';
 export * from './extract.env';
+export * from './health.env';
 export * from './load-env';
 export * from './monitor.env';
 export * from './page-store.env';

@@ -17,6 +17,8 @@ const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(d
 export const baseEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: pino-pretty when stdout is a terminal, JSON lines otherwise (pipes, containers). */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
   /** Prefix for every BullMQ key, so several deployments/tests can share one Redis. */
   QUEUE_PREFIX: z.string().min(1).default('wcs'),
@@ -86,6 +88,8 @@ export const renderEnv = z.object({
   BROWSER_MAX_PAGE_BYTES: int(0, 0),
   /** RSS ceiling of one Chromium renderer process (MiB): past it the renderer is killed (413). */
   BROWSER_MAX_RENDERER_MB: int(1024, 128),
+  /** Close an unused Chromium after this many ms (an idle worker runs no browser); 0 = never. */
+  BROWSER_IDLE_CLOSE_MS: int(60_000, 0),
   USER_AGENT: z
     .string()
     .default('Mozilla/5.0 (compatible; WebContentService/0.1; +https://example.invalid/bot)'),

@@ -3,9 +3,16 @@
  * + metadata from the package's core properties (docProps/core.xml).
  */
 import { DocumentUnreadableError } from '@wcs/errors';
-import JSZip from 'jszip';
-import mammoth from 'mammoth';
+import type JSZip from 'jszip';
 import type { ConvertedDocument, DocumentMetadata } from './document.types';
+
+/**
+ * JSZip and mammoth (~800 KB of JavaScript with their dependencies) load with the first DOCX:
+ * every worker imports this package on its main thread, where no document is ever converted.
+ */
+function docxLibraries(): { JSZip: typeof import('jszip'); mammoth: typeof import('mammoth') } {
+  return { JSZip: require('jszip'), mammoth: require('mammoth') };
+}
 
 /** OLE compound files: an encrypted OOXML package (or a legacy .doc), not a ZIP. */
 const CFB = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
@@ -44,9 +51,10 @@ export async function convertDocx(bytes: Uint8Array): Promise<ConvertedDocument>
     );
   if (!buf.subarray(-65_557).includes(EOCD))
     throw new DocumentUnreadableError('truncated', 'The Word file is truncated (its end is missing)');
+  const { JSZip: Zip, mammoth } = docxLibraries();
   let zip: JSZip;
   try {
-    zip = await JSZip.loadAsync(buf);
+    zip = await Zip.loadAsync(buf);
   } catch {
     throw new DocumentUnreadableError('corrupt', 'The Word file is damaged and cannot be read');
   }

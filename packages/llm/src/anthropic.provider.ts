@@ -4,7 +4,7 @@
  * `input` is the structured data. A repair turn is sent the way the API expects it: the previous
  * tool_use, then a `tool_result` with `is_error: true` carrying the validation errors.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { ExtractionFailedError, TimeoutError } from '@wcs/errors';
 import { type LlmAnswer, type LlmProvider, type LlmRequest, TOOL_NAME } from './llm-provider';
 
@@ -17,6 +17,15 @@ export interface AnthropicProviderOptions {
 }
 
 type MessageParam = Anthropic.MessageParam;
+type AnthropicSdk = typeof import('@anthropic-ai/sdk').default;
+
+/**
+ * The SDK (~1.5 MB of JavaScript, ~8 MB of heap) is loaded when a provider is made — in the extract
+ * worker — not by every process importing @wcs/llm for its schema checks (the gateway).
+ */
+function anthropicSdk(): AnthropicSdk {
+  return (require('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk')).default;
+}
 
 export class AnthropicProvider implements LlmProvider {
   readonly name = 'anthropic' as const;
@@ -25,7 +34,8 @@ export class AnthropicProvider implements LlmProvider {
 
   constructor(o: AnthropicProviderOptions) {
     this.model = o.model;
-    this.client = new Anthropic({
+    const Sdk = anthropicSdk();
+    this.client = new Sdk({
       apiKey: o.apiKey,
       // Explicit, so the SDK never falls back to reading process.env (config is ours to parse).
       baseURL: o.baseURL ?? 'https://api.anthropic.com',
@@ -93,6 +103,7 @@ function asObject(v: unknown): Record<string, unknown> {
 }
 
 function mapAnthropicError(err: unknown, req: LlmRequest): Error {
+  const Anthropic = anthropicSdk();
   if (
     err instanceof Anthropic.APIConnectionTimeoutError ||
     (err instanceof Anthropic.APIUserAbortError && req.signal?.aborted)

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { encodeError, ServiceError, toServiceError } from '@wcs/errors';
 import { DelayedError, type Job, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -151,6 +152,8 @@ export function defineWorker<N extends QueueName, R>(
     lockDuration: opts.lockDurationMs,
     stalledInterval: opts.stalledIntervalMs,
     maxStalledCount: 2,
+    // BullMQ records it on each job it takes (`processedBy`): which process ran a job.
+    name: `${hostname()}:${process.pid}`,
     // Started once the cancel channel is subscribed, so no job runs deaf to its cancel.
     autorun: false,
   } satisfies WorkerOptions);

@@ -81,6 +81,8 @@ export interface BrowserEngineOptions {
   memorySampleMs?: number;
   /** How long an action waits for its selector (default ACTION_SELECTOR_TIMEOUT_MS, 5 s). */
   actionSelectorTimeoutMs?: number;
+  /** Close Chromium after this long without renders (default 60 s; 0 = keep it until close()). */
+  idleCloseMs?: number;
 }
 
 export const DEFAULT_RENDERER_MAX_MB = 1024;
@@ -107,6 +109,7 @@ export class BrowserEngine implements Engine {
       userAgent: opts.userAgent,
       maxUsesPerPage: opts.maxUsesPerPage,
       args: opts.args,
+      idleCloseMs: opts.idleCloseMs,
       rendererMaxMb,
       skipLockdownScript: opts.skipLockdownScript,
       logger: opts.logger,

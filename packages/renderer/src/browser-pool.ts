@@ -2,13 +2,24 @@
  * One lazily launched Chromium with up to `maxPages` pooled pages. Each slot owns its own browser
  * context (cookie/storage isolation between slots) and is reused across renders, then recycled
  * after `maxUsesPerPage` renders or when a render breaks it. Waiters queue when all slots are busy.
+ * After `idleCloseMs` without activity (no slot busy, created, released or waited for) the browser
+ * is closed and forgotten: an idle worker runs no Chromium, the next acquire launches a fresh one.
  */
 import { ServiceUnavailableError } from '@wcs/errors';
 import { abortReason } from '@wcs/net';
-import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { IdleClose } from './browser-idle-close';
 import { hardeningArgs, LOCKDOWN_SCRIPT } from './browser-lockdown';
 import { type SlotUpstreams, sharedSlotUpstreams } from './browser-proxy';
 import type { RendererLogger } from './types';
+
+/**
+ * playwright-core is required with the first launch, not at start: loaded, it holds ~45 MB of every
+ * worker process that imports the renderer (`pnpm bench:footprint`), most of which never render.
+ */
+function playwrightChromium(): typeof import('playwright-core').chromium {
+  return (require('playwright-core') as typeof import('playwright-core')).chromium;
+}
 
 /** Flags measured to work with Debian's chromium in containers (see docs/toolchain notes). */
 export const CHROMIUM_ARGS = [
@@ -21,6 +32,9 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
+/** How long an unused browser stays up (BROWSER_IDLE_CLOSE_MS's default). */
+export const DEFAULT_IDLE_CLOSE_MS = 60_000;
+
 export interface BrowserPoolOptions {
   executablePath: string;
   maxPages: number;
@@ -29,6 +43,8 @@ export interface BrowserPoolOptions {
   maxUsesPerPage?: number;
   /** Extra chromium flags appended to CHROMIUM_ARGS. */
   args?: string[];
+  /** Close the browser after this long without activity (default DEFAULT_IDLE_CLOSE_MS; 0 = never). */
+  idleCloseMs?: number;
   /** Memory ceiling of one renderer in MiB; V8's heap is bounded at it too (see browser-lockdown). */
   rendererMaxMb: number;
   /** Tests only: leave out the init script, to prove the flags hold on their own. */
@@ -75,8 +91,13 @@ export class BrowserPool {
   private readonly busy = new Set<BrowserSlot>();
   private creating = 0;
   private releasing = 0;
+  /** Acquires not yet answered (waiters included): activity that holds off the idle close. */
+  private acquiring = 0;
   private readonly waiters: Waiter[] = [];
   private closed = false;
+  private readonly idleClose: IdleClose;
+  /** The browser each slot lives in: a slot of a browser no longer current is never handed out. */
+  private readonly slotBrowsers = new WeakMap<BrowserSlot, Promise<Browser>>();
   /** Each slot's proxy username (its context authenticates to the guarded proxy with it). */
   private readonly proxyUsers = new WeakMap<BrowserSlot, string>();
   private readonly liveProxyUsers = new Set<string>();
@@ -84,6 +105,14 @@ export class BrowserPool {
 
   constructor(private readonly opts: BrowserPoolOptions) {
     this.upstreams = opts.upstreams ?? sharedSlotUpstreams;
+    this.idleClose = new IdleClose({
+      ms: opts.idleCloseMs ?? DEFAULT_IDLE_CLOSE_MS,
+      idle: () =>
+        !this.closed &&
+        this.acquiring + this.busy.size + this.creating + this.releasing + this.waiters.length === 0,
+      takeBrowser: () => this.takeBrowser(),
+      logger: opts.logger,
+    });
   }
 
   get size(): { idle: number; busy: number } {
@@ -93,6 +122,17 @@ export class BrowserPool {
   async acquire(signal: AbortSignal): Promise<BrowserSlot> {
     if (this.closed) throw new ServiceUnavailableError('Renderer is closed');
     if (signal.aborted) throw abortReason(signal);
+    this.acquiring++;
+    this.idleClose.cancel();
+    try {
+      return await this.take(signal);
+    } finally {
+      this.acquiring--;
+      this.idleClose.arm();
+    }
+  }
+
+  private async take(signal: AbortSignal): Promise<BrowserSlot> {
     let ready = this.idle.pop();
     while (ready?.crashed) {
       await this.destroySlot(ready);
@@ -156,6 +196,7 @@ export class BrowserPool {
       !broken &&
       !slot.crashed &&
       !this.closed &&
+      this.isCurrent(slot) &&
       !slot.page.isClosed() &&
       slot.uses < (this.opts.maxUsesPerPage ?? 50);
     if (reusable) {
@@ -170,9 +211,12 @@ export class BrowserPool {
         reusable = false;
       }
     }
+    // The reset may have outlived its browser (crash): then the slot is dropped after all.
+    if (reusable && !this.isCurrent(slot)) reusable = false;
     if (!reusable) await this.destroySlot(slot);
     this.releasing--;
     this.handOff(reusable ? slot : undefined);
+    this.idleClose.arm();
   }
 
   /** One caller's site data must never reach the next caller's render of the same site. */
@@ -190,9 +234,11 @@ export class BrowserPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.idleClose.cancel();
     for (const w of this.waiters.splice(0)) w.reject(new ServiceUnavailableError('Renderer is closed'));
     const browser = this.browser;
     this.browser = undefined;
+    this.cdp = undefined;
     this.idle.length = 0;
     this.busy.clear();
     for (const user of this.liveProxyUsers) this.upstreams.forget(user);
@@ -201,6 +247,25 @@ export class BrowserPool {
       // close() kills the chromium process tree; a launch failure has nothing to close.
       await browser.then((b) => b.close()).catch(() => undefined);
     }
+    await this.idleClose.settled();
+  }
+
+  /**
+   * The idle close takes the browser: forgotten at once (with its idle slots and CDP session), so
+   * an acquire from now on launches a new one, once this one has exited.
+   */
+  private takeBrowser(): Promise<Browser> | undefined {
+    const launched = this.browser;
+    this.browser = undefined;
+    this.cdp = undefined;
+    for (const slot of this.idle.splice(0)) this.forgetProxyUser(slot);
+    return launched;
+  }
+
+  /** The slot lives in the current browser (not one closed for idleness, crashed or replaced). */
+  private isCurrent(slot: BrowserSlot): boolean {
+    const browser = this.slotBrowsers.get(slot);
+    return browser !== undefined && browser === this.browser;
   }
 
   /** The browser-level CDP session (process info), undefined while no browser runs. */
@@ -233,15 +298,22 @@ export class BrowserPool {
       }, waiter.reject)
       .finally(() => {
         this.creating--;
+        this.idleClose.arm();
       });
   }
 
   private launch(): Promise<Browser> {
     if (!this.browser) {
       const started = Date.now();
-      const p = (this.opts.proxyServer?.() ?? Promise.resolve(undefined))
+      // After an idle close, the old process tree exits before the new one starts.
+      const p = this.idleClose
+        .settled()
+        .then(() => {
+          if (this.closed) throw new ServiceUnavailableError('Renderer is closed');
+          return this.opts.proxyServer?.();
+        })
         .then((server) =>
-          chromium.launch({
+          playwrightChromium().launch({
             executablePath: this.opts.executablePath,
             args: [...CHROMIUM_ARGS, ...hardeningArgs(this.opts.rendererMaxMb), ...(this.opts.args ?? [])],
             headless: true,
@@ -253,15 +325,15 @@ export class BrowserPool {
           this.opts.logger?.debug({ ms: Date.now() - started }, 'browser launched');
           b.on('disconnected', () => {
             // Crash or kill: forget it (and its slots) so the next acquire relaunches.
-            if (this.browser === p) this.browser = undefined;
-            for (const slot of this.idle) {
-              const user = this.proxyUsers.get(slot);
-              if (user) {
-                this.upstreams.forget(user);
-                this.liveProxyUsers.delete(user);
-              }
+            if (this.browser === p) {
+              this.browser = undefined;
+              this.cdp = undefined;
             }
-            this.idle.length = 0;
+            // Only its own slots: a relaunched browser may already have idle ones.
+            for (const slot of this.idle.filter((s) => this.slotBrowsers.get(s) === p)) {
+              this.idle.splice(this.idle.indexOf(slot), 1);
+              this.forgetProxyUser(slot);
+            }
           });
           return b;
         });
@@ -273,10 +345,22 @@ export class BrowserPool {
     return this.browser;
   }
 
+  /** A slot of the current browser: one whose browser went away while it was built is rebuilt once. */
   private async createSlot(): Promise<BrowserSlot> {
+    for (let attempt = 1; ; attempt++) {
+      const slot = await this.buildSlot();
+      if (this.isCurrent(slot)) return slot;
+      await this.destroySlot(slot);
+      if (this.closed || attempt === 2)
+        throw new ServiceUnavailableError('Browser closed while preparing a page');
+    }
+  }
+
+  private async buildSlot(): Promise<BrowserSlot> {
     let browser: Browser;
+    const launched = this.launch();
     try {
-      browser = await this.launch();
+      browser = await launched;
     } catch (err) {
       this.opts.logger?.warn({ err: String(err) }, 'browser launch failed');
       throw new ServiceUnavailableError('Browser could not be launched', { cause: err });
@@ -302,6 +386,7 @@ export class BrowserPool {
       if (!this.opts.skipLockdownScript) await context.addInitScript(LOCKDOWN_SCRIPT);
       const page = await context.newPage();
       const slot: BrowserSlot = { context, page, uses: 0, crashed: false, origins: new Set() };
+      this.slotBrowsers.set(slot, launched);
       if (credentials) {
         this.proxyUsers.set(slot, credentials.username);
         this.liveProxyUsers.add(credentials.username);
@@ -327,6 +412,10 @@ export class BrowserPool {
 
   private async destroySlot(slot: BrowserSlot): Promise<void> {
     await slot.context.close().catch(() => undefined);
+    this.forgetProxyUser(slot);
+  }
+
+  private forgetProxyUser(slot: BrowserSlot): void {
     const user = this.proxyUsers.get(slot);
     if (user) {
       this.upstreams.forget(user);

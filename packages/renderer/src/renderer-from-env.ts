@@ -19,6 +19,8 @@ export interface RenderSettings {
   BROWSER_MAX_PAGES: number;
   BROWSER_MAX_PAGE_BYTES: number;
   BROWSER_MAX_RENDERER_MB: number;
+  /** Close an unused Chromium after this many ms (0 = never); absent = the renderer's default (60 s). */
+  BROWSER_IDLE_CLOSE_MS?: number;
   /** Upstream proxy URLs (validated by the schema), rotated per request; absent/empty = direct. */
   PROXY_URLS?: string[];
 }
@@ -40,6 +42,7 @@ export function createRendererFromEnv(env: RenderSettings, logger?: RendererLogg
       maxPages: env.BROWSER_MAX_PAGES,
       ...(env.BROWSER_MAX_PAGE_BYTES > 0 ? { maxPageBytes: env.BROWSER_MAX_PAGE_BYTES } : {}),
       rendererMaxMb: env.BROWSER_MAX_RENDERER_MB,
+      ...(env.BROWSER_IDLE_CLOSE_MS === undefined ? {} : { idleCloseMs: env.BROWSER_IDLE_CLOSE_MS }),
     },
     ...(logger ? { logger } : {}),
   });

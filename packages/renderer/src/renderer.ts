@@ -36,6 +36,7 @@ export function createRenderer(opts: RendererOptions): Renderer {
       maxPageBytes: opts.browser.maxPageBytes,
       rendererMaxMb: opts.browser.rendererMaxMb,
       args: opts.browser.args,
+      idleCloseMs: opts.browser.idleCloseMs,
       logger: opts.logger,
     });
     return browserEngine;

@@ -114,6 +114,8 @@ export interface RendererOptions {
     maxPageBytes?: number;
     /** RSS ceiling of one renderer process in MiB (default 1024): past it, killed → TARGET_TOO_LARGE. */
     rendererMaxMb?: number;
+    /** Close Chromium after this long without renders (default 60 s; 0 = never). */
+    idleCloseMs?: number;
   };
   /** pino-compatible */
   logger?: RendererLogger;

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync, readlinkSync } from 'node:fs';
 
 /**
  * Processes descending from this one whose command name matches `comm` (from `ps`), as
@@ -20,4 +21,53 @@ export function descendantProcesses(comm: RegExp): string[] {
       }
   }
   return rows.filter(([pid, , c]) => pid && ours.has(pid) && comm.test(c ?? '')).map((r) => r.join(' '));
+}
+
+export interface TreeProcess {
+  pid: number;
+  ppid: number;
+  /** The full command line. */
+  args: string;
+  /** Working directory ('' when it cannot be read). */
+  cwd: string;
+}
+
+/** `root` and every live descendant, with command lines: what a run-command test inspects. */
+export function processTreeOf(root: number): TreeProcess[] {
+  const rows = (spawnSync('ps', ['-eo', 'pid=,ppid=,stat=,args=']).stdout?.toString() ?? '')
+    .split('\n')
+    .map((l) => /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null && !m[3]?.startsWith('Z'))
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[4] ?? '' }));
+  const tree: TreeProcess[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop() as number;
+    const row = rows.find((r) => r.pid === pid);
+    if (!row) continue;
+    let cwd = '';
+    try {
+      cwd = readlinkSync(`/proc/${pid}/cwd`);
+    } catch {
+      // gone, or not ours to read
+    }
+    tree.push({ ...row, cwd });
+    stack.push(...rows.filter((r) => r.ppid === pid).map((r) => r.pid));
+  }
+  return tree;
+}
+
+/** Chromium processes below this one (the browser, its zygotes, renderers, utilities, crashpad). */
+export function chromiumPids(): number[] {
+  return descendantProcesses(/^(chromium|chrome)/).map((row) => Number(row.split(' ')[0]));
+}
+
+/** Alive and not a zombie: an orphan reparented after its parent went counts too. */
+export function processAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }

@@ -5,6 +5,7 @@ import {
   crawlEnv,
   databaseEnv,
   discoveryEnv,
+  healthEnv,
   loadEnv,
   pageStoreEnvFields,
   renderEnv,
@@ -22,6 +23,8 @@ export const crawlWorkerEnvSchema = baseEnv
   .extend(contentEnv.shape)
   // Screenshots of `scrapeOptions` and the page cache (`maxAge`).
   .extend(pageStoreEnvFields.shape)
+  // The probe server (GET /healthz, /livez) when HEALTH_PORT is set.
+  .extend(healthEnv.shape)
   .superRefine(checkPageStoreEnv);
 export type CrawlWorkerEnv = z.infer<typeof crawlWorkerEnvSchema>;
 

@@ -1,4 +1,4 @@
-import { baseEnv, contentEnv, extractEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
+import { baseEnv, contentEnv, extractEnv, healthEnv, loadEnv, renderEnv, workerEnv } from '@wcs/config';
 import type { z } from 'zod';
 
 /**
@@ -10,7 +10,9 @@ export const extractWorkerEnvSchema = baseEnv
   .extend(workerEnv.omit({ WORKER_CONCURRENCY: true }).shape)
   .extend(extractEnv.shape)
   // Validated at start (fail fast); the content pool reads the same variables itself.
-  .extend(contentEnv.shape);
+  .extend(contentEnv.shape)
+  // The probe server (GET /healthz, /livez) when HEALTH_PORT is set.
+  .extend(healthEnv.shape);
 export type ExtractWorkerEnv = z.infer<typeof extractWorkerEnvSchema>;
 
 export function loadExtractWorkerEnv(env?: NodeJS.ProcessEnv): ExtractWorkerEnv {

@@ -1,4 +1,13 @@
-import { baseEnv, contentEnv, databaseEnv, loadEnv, monitorEnv, renderEnv, workerEnv } from '@wcs/config';
+import {
+  baseEnv,
+  contentEnv,
+  databaseEnv,
+  healthEnv,
+  loadEnv,
+  monitorEnv,
+  renderEnv,
+  workerEnv,
+} from '@wcs/config';
 import type { z } from 'zod';
 
 export const monitorSchedulerEnvSchema = baseEnv
@@ -7,7 +16,9 @@ export const monitorSchedulerEnvSchema = baseEnv
   .extend(workerEnv.shape)
   .extend(monitorEnv.shape)
   // Validated at start (fail fast); the content pool reads the same variables itself.
-  .extend(contentEnv.shape);
+  .extend(contentEnv.shape)
+  // The probe server (GET /healthz, /livez) when HEALTH_PORT is set.
+  .extend(healthEnv.shape);
 export type MonitorSchedulerEnv = z.infer<typeof monitorSchedulerEnvSchema>;
 
 export function loadMonitorSchedulerEnv(env?: NodeJS.ProcessEnv): MonitorSchedulerEnv {

@@ -4,6 +4,7 @@ import {
   checkPageStoreEnv,
   contentEnv,
   databaseEnv,
+  healthEnv,
   loadEnv,
   pageStoreEnvFields,
   renderEnv,
@@ -20,6 +21,8 @@ export const scrapeWorkerEnvSchema = baseEnv
   .extend(contentEnv.shape)
   // Screenshots it takes, the page cache, and the retention sweep of both.
   .extend(pageStoreEnvFields.shape)
+  // The probe server (GET /healthz, /livez) when HEALTH_PORT is set.
+  .extend(healthEnv.shape)
   .superRefine(checkPageStoreEnv);
 export type ScrapeWorkerEnv = z.infer<typeof scrapeWorkerEnvSchema>;
 

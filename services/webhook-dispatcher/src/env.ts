@@ -1,4 +1,13 @@
-import { baseEnv, databaseEnv, envInt, loadEnv, renderEnv, webhookEnv, workerEnv } from '@wcs/config';
+import {
+  baseEnv,
+  databaseEnv,
+  envInt,
+  healthEnv,
+  loadEnv,
+  renderEnv,
+  webhookEnv,
+  workerEnv,
+} from '@wcs/config';
 import { z } from 'zod';
 
 /** Webhooks of crawls and batches (issue 16): retries and the outbox relay. */
@@ -21,7 +30,9 @@ export const webhookDispatcherEnvSchema = baseEnv
   )
   .extend(workerEnv.shape)
   .extend(webhookEnv.shape)
-  .extend(jobWebhookEnv.shape);
+  .extend(jobWebhookEnv.shape)
+  // The probe server (GET /healthz, /livez) when HEALTH_PORT is set.
+  .extend(healthEnv.shape);
 export type WebhookDispatcherEnv = z.infer<typeof webhookDispatcherEnvSchema>;
 
 export function loadWebhookDispatcherEnv(env?: NodeJS.ProcessEnv): WebhookDispatcherEnv {

@@ -1,8 +1,5 @@
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
 import { QUEUE_NAMES } from '@wcs/queues';
-import { Router } from 'express';
+import { type RequestHandler, Router } from 'express';
 import type { GatewayDeps } from '../deps';
 import { adminMiddleware } from '../middleware/admin.middleware';
 
@@ -10,13 +7,11 @@ import { adminMiddleware } from '../middleware/admin.middleware';
 export function adminRoutes(deps: GatewayDeps): Router {
   const router = Router();
   const guard = adminMiddleware(deps.settings.adminToken);
-  const serverAdapter = new ExpressAdapter();
-  serverAdapter.setBasePath('/admin/queues');
-  createBullBoard({
-    queues: QUEUE_NAMES.map((name) => new BullMQAdapter(deps.producer.queue(name))),
-    serverAdapter,
+  let board: RequestHandler | undefined;
+  router.use('/admin/queues', guard, (req, res, next) => {
+    board ??= queuesBoard(deps);
+    board(req, res, next);
   });
-  router.use('/admin/queues', guard, serverAdapter.getRouter());
   router.get('/admin/accounts/:id', guard, async (req, res) => {
     const account = await deps.accounts.get(String(req.params.id));
     if (!account)
@@ -24,4 +19,22 @@ export function adminRoutes(deps: GatewayDeps): Router {
     res.json({ success: true, data: account });
   });
   return router;
+}
+
+/**
+ * Bull Board is built on the first admin request: its packages (lodash, its UI server) cost every
+ * gateway ~3 MB that most never use (`pnpm bench:footprint`).
+ */
+function queuesBoard(deps: GatewayDeps): RequestHandler {
+  const { createBullBoard } = require('@bull-board/api') as typeof import('@bull-board/api');
+  const { BullMQAdapter } =
+    require('@bull-board/api/bullMQAdapter') as typeof import('@bull-board/api/bullMQAdapter');
+  const { ExpressAdapter } = require('@bull-board/express') as typeof import('@bull-board/express');
+  const serverAdapter = new ExpressAdapter();
+  serverAdapter.setBasePath('/admin/queues');
+  createBullBoard({
+    queues: QUEUE_NAMES.map((name) => new BullMQAdapter(deps.producer.queue(name))),
+    serverAdapter,
+  });
+  return serverAdapter.getRouter() as RequestHandler;
 }

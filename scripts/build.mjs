@@ -1,0 +1,134 @@
+// `pnpm build`: compiles every workspace package and service whose package.json `main` points into
+// dist/ (and scripts/*.ts, the run command's supervisor) to CommonJS, one .js + .js.map per source
+// file, so production runs `node dist/main.js` (see SERVICE_NODE_FLAGS) with no tsx/esbuild process.
+//
+// One tool, one config: esbuild transpiles (the repository is `isolatedModules`, so per-file
+// transpilation is exact); `pnpm typecheck` (tsc) checks the types. tsc --build would need a
+// composite tsconfig per package and ~10× the time. The published clients (client-node,
+// mcp-server) keep their own tsc builds because they ship type declarations.
+//
+// A package opts in with `"build": "node ../../scripts/build.mjs ."` in its package.json.
+// Incremental: a package is rebuilt only when a file under its src/ (or its package.json, or this
+// script) is newer than its dist/.build-stamp. `--force` rebuilds everything.
+//
+//   node scripts/build.mjs [--force] [--quiet] [dir …]   (default: every compiled package)
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SELF = fileURLToPath(import.meta.url);
+const STAMP = '.build-stamp';
+// Files a build leaves alone in dist/: the dashboard's page is Vite's output in dist/web.
+const KEEP_IN_DIST = new Set(['web']);
+
+const args = process.argv.slice(2);
+const force = args.includes('--force');
+const quiet = args.includes('--quiet');
+const only = args.filter((a) => !a.startsWith('--')).map((d) => path.resolve(d));
+
+/** { dir, srcDir, outDir } of every unit this script compiles. */
+function units() {
+  const found = [];
+  for (const group of ['packages', 'services']) {
+    for (const name of readdirSync(path.join(ROOT, group))) {
+      const dir = path.join(ROOT, group, name);
+      const manifest = path.join(dir, 'package.json');
+      if (!existsSync(manifest)) continue;
+      // A unit opts in by building with this script (the published clients build with tsc).
+      const buildScript = JSON.parse(readFileSync(manifest, 'utf8')).scripts?.build ?? '';
+      if (!buildScript.includes('../../scripts/build.mjs')) continue;
+      found.push({ dir, srcDir: path.join(dir, 'src'), outDir: path.join(dir, 'dist') });
+    }
+  }
+  // The run command's supervisor and store resolution (scripts/*.ts) run compiled too.
+  found.push({
+    dir: path.join(ROOT, 'scripts'),
+    srcDir: path.join(ROOT, 'scripts'),
+    outDir: path.join(ROOT, 'scripts', 'dist'),
+  });
+  return only.length ? found.filter((u) => only.includes(u.dir)) : found;
+}
+
+/** Source files of a unit: .ts (not tests) to compile, .cjs/.json to copy as they are. */
+function sources(srcDir) {
+  const ts = [];
+  const copy = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'dist' && entry.name !== 'node_modules') walk(file);
+      } else if (/\.test\.ts$|\.d\.ts$/.test(entry.name)) {
+        // tests run under jest from the sources
+      } else if (entry.name.endsWith('.ts')) ts.push(file);
+      else if (/\.(cjs|json)$/.test(entry.name)) copy.push(file);
+    }
+  };
+  walk(srcDir);
+  return { ts, copy };
+}
+
+function newestMtime(files) {
+  return files.reduce((max, f) => Math.max(max, statSync(f).mtimeMs), 0);
+}
+
+function clean(outDir) {
+  if (!existsSync(outDir)) return;
+  for (const entry of readdirSync(outDir)) {
+    if (!KEEP_IN_DIST.has(entry)) rmSync(path.join(outDir, entry), { recursive: true, force: true });
+  }
+}
+
+async function buildUnit({ dir, srcDir, outDir }) {
+  const { ts, copy } = sources(srcDir);
+  const stamp = path.join(outDir, STAMP);
+  const inputs = [
+    ...ts,
+    ...copy,
+    SELF,
+    ...(existsSync(path.join(dir, 'package.json')) ? [path.join(dir, 'package.json')] : []),
+  ];
+  if (!force && existsSync(stamp) && statSync(stamp).mtimeMs >= newestMtime(inputs)) return false;
+  clean(outDir);
+  await build({
+    entryPoints: ts,
+    outdir: outDir,
+    outbase: srcDir,
+    bundle: false,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'linked',
+    // Stack traces need the mappings, not the sources (smaller maps, less memory when loaded).
+    sourcesContent: false,
+    logLevel: 'warning',
+  });
+  for (const file of copy) {
+    const to = path.join(outDir, path.relative(srcDir, file));
+    mkdirSync(path.dirname(to), { recursive: true });
+    copyFileSync(file, to);
+  }
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+  return true;
+}
+
+const started = Date.now();
+const built = [];
+for (const unit of units()) {
+  if (await buildUnit(unit)) built.push(path.relative(ROOT, unit.dir));
+}
+if (!quiet) {
+  const what = built.length ? built.join(', ') : 'nothing (up to date)';
+  console.error(`[build] ${what} in ${Date.now() - started} ms`);
+}
