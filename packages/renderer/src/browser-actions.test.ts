@@ -1,11 +1,12 @@
 import {
   ActionFailedError,
   type ServiceError,
+  ServiceUnavailableError,
   TargetForbiddenError,
   TimeoutError,
   ValidationError,
 } from '@wcs/errors';
-import { describeAction } from './browser-actions';
+import { describeAction, isActionTimeout } from './browser-actions';
 import type { BrowserEngine } from './browser-engine';
 import type { BrowserPool, BrowserSlot } from './browser-pool';
 import { pngSize } from './browser-screenshot';
@@ -65,6 +66,32 @@ describe('describeAction', () => {
     expect(describeAction({ type: 'executeJavascript', script: 'return "s3cret"' }, 2)).toBe(
       'Action 2 (executeJavascript)',
     );
+  });
+});
+
+describe('isActionTimeout', () => {
+  const aborted = (reason: unknown) => {
+    const c = new AbortController();
+    c.abort(reason);
+    return c.signal;
+  };
+  const actionTimeout = new TimeoutError('Action 1 (wait) did not finish', {
+    details: { action: 'wait', index: 1 },
+  });
+
+  it("keeps the action's TimeoutError when the render's deadline fired meanwhile", () => {
+    expect(isActionTimeout(actionTimeout, aborted(new TimeoutError('Rendering took longer')))).toBe(true);
+    expect(isActionTimeout(actionTimeout, AbortSignal.abort(new DOMException('t', 'TimeoutError')))).toBe(
+      true,
+    );
+  });
+
+  it("gives way to a caller's cancel and to errors that are not an action's timeout", () => {
+    expect(isActionTimeout(actionTimeout, aborted(new ServiceUnavailableError('closing')))).toBe(false);
+    expect(isActionTimeout(new TimeoutError('Rendering took longer'), aborted(new TimeoutError('x')))).toBe(
+      false,
+    );
+    expect(isActionTimeout(new Error('boom'), aborted(new TimeoutError('x')))).toBe(false);
   });
 });
 

@@ -417,3 +417,14 @@ async function within<T>(ms: number, work: Promise<T>): Promise<T> {
     clearTimeout(timer);
   }
 }
+
+/** A TimeoutError of the actions, racing the render's deadline (not a caller's cancel). */
+export function isActionTimeout(err: unknown, signal: AbortSignal): boolean {
+  const reason: unknown = signal.reason;
+  return (
+    err instanceof TimeoutError &&
+    err.details?.action !== undefined &&
+    // Ours or the platform's (AbortSignal.timeout's DOMException), by name: realms differ.
+    (reason as { name?: unknown } | undefined)?.name === 'TimeoutError'
+  );
+}

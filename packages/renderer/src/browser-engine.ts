@@ -28,7 +28,13 @@ import {
   SNIFF_WINDOW_BYTES,
 } from '@wcs/net';
 import type { Page, Request, Response } from 'playwright-core';
-import { actionsDeadline, afterNavigation, assertActionLimits, runActions } from './browser-actions';
+import {
+  actionsDeadline,
+  afterNavigation,
+  assertActionLimits,
+  isActionTimeout,
+  runActions,
+} from './browser-actions';
 import { ByteMeter } from './browser-byte-meter';
 import { deviceScaleFactorOf, PageEmulation } from './browser-emulation';
 import {
@@ -206,7 +212,8 @@ export class BrowserEngine implements Engine {
       if (lease.unsupported) throw lease.unsupported;
       if (slot.crashed || /Target crashed|page crashed/i.test(String(err)))
         throw this.crashError(leasedAt, target);
-      if (ctx.signal.aborted) throw abortReason(ctx.signal);
+      // An action's own TimeoutError names the action: it stays when the deadline fired meanwhile.
+      if (ctx.signal.aborted && !isActionTimeout(err, ctx.signal)) throw abortReason(ctx.signal);
       if (lease.refused) throw lease.refused;
       // Anything but a service-level refusal gets a fresh page next time.
       if (err instanceof ServiceError) {

@@ -2,6 +2,7 @@
  * The public entry point: picks an engine per request (auto = fetch first, browser only when the
  * HTML needs JavaScript or the request asks for it), owns the total time budget and abort wiring.
  */
+
 import {
   ActionFailedError,
   ServiceUnavailableError,
@@ -12,6 +13,7 @@ import {
   ValidationError,
 } from '@wcs/errors';
 import { abortReason, HTML_TYPES } from '@wcs/net';
+import { isActionTimeout } from './browser-actions';
 import { BrowserEngine } from './browser-engine';
 import { FetchEngine } from './fetch-engine';
 import { needsJavaScript } from './js-detector';
@@ -156,7 +158,8 @@ export function createRenderer(opts: RendererOptions): Renderer {
       try {
         return await renderWithin(req, { started, deadline: started + timeoutMs, signal: controller.signal });
       } catch (err) {
-        if (controller.signal.aborted) throw abortReason(controller.signal);
+        if (controller.signal.aborted && !isActionTimeout(err, controller.signal))
+          throw abortReason(controller.signal);
         throw err;
       } finally {
         clearTimeout(timer);
