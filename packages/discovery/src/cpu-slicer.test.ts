@@ -1,10 +1,14 @@
 import { CpuSlicer } from './cpu-slicer';
 
-/** ~`ms` of synchronous work in small steps, like a filtering loop. */
-async function busyLoop(slicer: CpuSlicer, ms: number): Promise<{ steps: number; stopped: boolean }> {
+/** Up to `ms` of synchronous work in small steps, like a filtering loop, or until `done()`. */
+async function busyLoop(
+  slicer: CpuSlicer,
+  ms: number,
+  done: () => boolean = () => false,
+): Promise<{ steps: number; stopped: boolean }> {
   const end = performance.now() + ms;
   let steps = 0;
-  while (performance.now() < end) {
+  while (performance.now() < end && !done()) {
     if (slicer.due() && !(await slicer.pause())) return { steps, stopped: true };
     for (let k = 0; k < 200; k++) Math.sqrt(k * steps);
     steps++;
@@ -18,9 +22,11 @@ describe('CpuSlicer', () => {
     const timer = setInterval(() => ticks++, 5);
     try {
       const slicer = new CpuSlicer({ sliceMs: 10 });
-      await busyLoop(slicer, 300);
-      expect(slicer.yields).toBeGreaterThan(10);
-      expect(ticks).toBeGreaterThan(10); // without yields: 0 until the loop ends
+      // Counted in slices, not wall time: a loaded machine may stall the process between them.
+      await busyLoop(slicer, 10_000, () => slicer.yields >= 20);
+      expect(slicer.yields).toBe(20);
+      // Each slice outlasts the 5 ms interval, so each yield lets it fire; without yields: 0.
+      expect(ticks).toBeGreaterThanOrEqual(15);
     } finally {
       clearInterval(timer);
     }
