@@ -52,6 +52,31 @@ describe('POST /v1/scrape', () => {
     expect(await balanceOf(account.accountId)).toBe(before - 1);
   });
 
+  it('says where the time went in a Server-Timing header: each stage, none longer than the total', async () => {
+    const res = await scrape({ url: `${site.url}/article/1` });
+    expect(res.status).toBe(200);
+    const metrics = new Map(
+      String(res.headers['server-timing'])
+        .split(', ')
+        .map((m) => {
+          const [name, dur] = m.split(';dur=');
+          return [name, Number(dur)] as const;
+        }),
+    );
+    expect([...metrics.keys()]).toEqual(['gateway', 'queue', 'fetch', 'content', 'persist', 'result', 'total']);
+    const total = metrics.get('total') ?? 0;
+    for (const [name, ms] of metrics) {
+      expect({ name, ms: Number.isFinite(ms) && ms >= 0 }).toEqual({ name, ms: true });
+      expect(ms).toBeLessThanOrEqual(total);
+    }
+    // A real fetch and conversion happened in the worker.
+    expect((metrics.get('fetch') ?? 0) + (metrics.get('content') ?? 0)).toBeGreaterThan(0);
+    // The stages account for the request (rounding and clock reads aside).
+    const stages = [...metrics].filter(([n]) => n !== 'total').reduce((sum, [, ms]) => sum + ms, 0);
+    expect(stages).toBeGreaterThan(total * 0.9);
+    expect(stages).toBeLessThan(total * 1.1 + 1);
+  });
+
   it('json format adds a structured document', async () => {
     const res = await scrape({ url: `${site.url}/`, format: 'json' });
     expect(res.status).toBe(200);

@@ -100,6 +100,20 @@ export const scrapeJobResult = z.strictObject({
   data: scrapeDocument,
   engine: z.enum(['fetch', 'browser']),
   elapsedMs: z.number(),
+  /**
+   * Where the worker's time went (the gateway's `Server-Timing` header): epoch ms at the job's start
+   * and end (the gateway derives the queue wait and the answer's way back from them), stage ms.
+   * Optional: a worker of an older release answers without it.
+   */
+  timings: z
+    .strictObject({
+      startedAt: z.number(),
+      finishedAt: z.number(),
+      fetchMs: z.number(),
+      contentMs: z.number(),
+      persistMs: z.number(),
+    })
+    .optional(),
 });
 
 /** Return value of a `map` job. */

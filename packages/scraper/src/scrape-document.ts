@@ -31,6 +31,8 @@ export interface ScrapeOutcome {
   data: DocumentData;
   engine: EngineName;
   elapsedMs: number;
+  /** Where the time went: the fetch (or cache read) and the conversion, ms. */
+  timings: { fetchMs: number; contentMs: number };
 }
 
 /** A rendered page, or the page cache's copy of one (`cache` says which). */
@@ -41,9 +43,12 @@ export type FetchedPage = RenderResult & { cache?: { state: 'hit' | 'miss'; fetc
  * monitor checks). HTTP error statuses fail the scrape, so callers never pay for an error page.
  */
 export async function scrapeDocument(renderer: Renderer, req: ScrapeRequest): Promise<ScrapeOutcome> {
+  const t0 = performance.now();
   const page = await fetchPage(renderer, req);
+  const t1 = performance.now();
   const { data } = await documentFromPage(page, req);
-  return { data, engine: page.engine, elapsedMs: page.elapsedMs };
+  const timings = { fetchMs: t1 - t0, contentMs: performance.now() - t1 };
+  return { data, engine: page.engine, elapsedMs: page.elapsedMs, timings };
 }
 
 /** Only requests that carry nothing personal and change nothing on the page share the cache. */

@@ -8,6 +8,7 @@ import { authMiddleware } from './middleware/auth.middleware';
 import { errorHandler, notFoundHandler } from './middleware/error.middleware';
 import { metricsMiddleware } from './middleware/metrics.middleware';
 import { rateLimitMiddleware } from './middleware/rate-limit.middleware';
+import { requestClock } from './middleware/server-timing';
 import { accountRoutes } from './routes/account.routes';
 import { adminRoutes } from './routes/admin.routes';
 import { batchRoutes } from './routes/batch.routes';
@@ -32,6 +33,7 @@ export function createApp(deps: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  app.use(requestClock);
   app.use(
     pinoHttp({
       logger: deps.logger,

@@ -38,6 +38,7 @@ export function scrapeProcessor(
   stores: PageStores & { secrets?: JobSecrets } = {},
 ) {
   return async (payload: PayloadOf<'scrape'>, _job: Job, ctx: JobContext): Promise<ScrapeJobResult> => {
+    const startedAt = Date.now();
     let outcome: Awaited<ReturnType<typeof scrapeDocument>>;
     try {
       const timeoutMs = Math.max(1, Math.min(payload.timeoutMs, remainingMs(ctx) - ANSWER_MARGIN_MS));
@@ -62,7 +63,14 @@ export function scrapeProcessor(
       throw err;
     }
     // Searchable shortly after through the embedded search provider (written behind the answer).
+    const persistStarted = performance.now();
     await index?.(payload.accountId, outcome.data);
-    return { data: outcome.data, engine: outcome.engine, elapsedMs: outcome.elapsedMs };
+    const persistMs = performance.now() - persistStarted;
+    return {
+      data: outcome.data,
+      engine: outcome.engine,
+      elapsedMs: outcome.elapsedMs,
+      timings: { startedAt, finishedAt: Date.now(), ...outcome.timings, persistMs },
+    };
   };
 }

@@ -2,6 +2,7 @@ import type { CreditsRepository, LedgerReason } from '@wcs/db';
 import { InternalError, toServiceError } from '@wcs/errors';
 import type { PageSecrets, PayloadInputOf, ResultOf, WaitedQueue } from '@wcs/queues';
 import type { GatewayDeps } from '../deps';
+import type { JobClock } from '../middleware/server-timing';
 import { type CallerResponse, callerGone } from './caller-gone';
 
 /**
@@ -135,6 +136,8 @@ export async function runChargedJob<N extends WaitedQueue>(
     waitMs: number;
     /** The HTTP response: when its client goes away first, the job is cancelled (callerGone). */
     caller?: CallerResponse;
+    /** Filled in with when the job was enqueued and answered (the Server-Timing header). */
+    clock?: JobClock;
   },
 ): Promise<ResultOf<N>> {
   const { value } = await runChargedWork(
@@ -158,11 +161,13 @@ export async function runChargedJob<N extends WaitedQueue>(
           deadlineAt: Date.now() + a.waitMs,
           ...(sealed ? { secrets: sealed } : {}),
         };
+        if (a.clock) a.clock.enqueuedAt = Date.now();
         const job = await deps.producer.enqueue(a.queue, payload, { jobId: a.requestId });
         // Validated against the document contract, not cast: a result outside it is INTERNAL.
         const value = await deps.producer.waitFor(a.queue, job, a.waitMs, {
           ...(a.caller ? { signal: callerGone(a.caller) } : {}),
         });
+        if (a.clock) a.clock.answeredAt = Date.now();
         return { value, cost: a.cost };
       } finally {
         if (sealed) await deps.secrets?.drop(sealed.id).catch(() => undefined);

@@ -6,6 +6,7 @@ import type { AuthContext, GatewayDeps } from '../deps';
 import type { CallerResponse } from '../jobs/caller-gone';
 import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
+import { type JobClock, setServerTiming, type WorkerTimings } from '../middleware/server-timing';
 import type { Body, scrapeResponse } from '../openapi/responses';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
@@ -35,7 +36,8 @@ export async function scrapeOperation(
   auth: AuthContext,
   body: ScrapeBody,
   caller?: CallerResponse,
-): Promise<{ requestId: string; data: DocumentData }> {
+  clock?: JobClock,
+): Promise<{ requestId: string; data: DocumentData; timings?: WorkerTimings | undefined }> {
   const url = normalizeTargetUrl(body.url, { prependHttps: true });
   const { options, secrets } = checkPageOptions(body, { engine: body.engine, format: body.format });
   const timeoutMs = body.timeout ?? deps.settings.scrapeTimeoutMs;
@@ -63,8 +65,9 @@ export async function scrapeOperation(
     // Small margin over the job's own budget so the worker's timeout error wins the race.
     waitMs: timeoutMs + 5_000,
     ...(caller ? { caller } : {}),
+    ...(clock ? { clock } : {}),
   });
-  return { requestId, data: result.data };
+  return { requestId, data: result.data, timings: result.timings };
 }
 
 /** POST /v1/scrape: 1 credit, charged up front and refunded if the scrape fails. */
@@ -72,7 +75,9 @@ export function scrapeRoutes(deps: GatewayDeps): Router {
   const router = Router();
   router.post('/v1/scrape', async (req, res) => {
     const body = parseBody(scrapeBody, req.body);
-    const { data } = await scrapeOperation(deps, authOf(res), body, res);
+    const clock: JobClock = {};
+    const { data, timings } = await scrapeOperation(deps, authOf(res), body, res, clock);
+    setServerTiming(res, clock, timings);
     res.json({ success: true, data } satisfies Body<typeof scrapeResponse>);
   });
   return router;
