@@ -154,3 +154,18 @@ export async function waitHealthy(base: string): Promise<void> {
   }
   throw new Error(`${base} did not become healthy within 60 s`);
 }
+
+/** Most URLs one POST /v1/batch/scrape takes. */
+export const MAX_BATCH = 500;
+
+/** "1.23×" and whether it reaches `target`. */
+export function ratioLine(label: string, ours: number, theirs: number, target: number): string {
+  const ratio = theirs > 0 ? ours / theirs : 0;
+  return `${label}: ${ratio.toFixed(2)}× (target ≥ ${target.toFixed(1)}×: ${ratio >= target ? 'met' : 'NOT met'})`;
+}
+
+/** The script's arguments without a leading `--` (`pnpm bench:x -- --pages 50` passes it through). */
+export function benchArgv(): string[] {
+  const args = process.argv.slice(2);
+  return args[0] === '--' ? args.slice(1) : args;
+}

@@ -1,13 +1,19 @@
 /**
  * Crawl benchmark against a local 2,000-page site (the tests' fixture site: articles linking to
- * each other, a sitemap listing all of them):
+ * each other, a sitemap listing all of them), all at the same per-host concurrency H
+ * (`--host-concurrency`, 2 as the web default):
  *   - a plain concurrent undici loop fetching the same 2,000 pages (the floor),
- *   - POST /v1/crawl (maxPages 2000) to `done` with 1 crawl-worker process, then with 2,
- * reporting pages/s and the peak RSS of the crawl-worker processes (their children included) and
- * of the gateway. Each service runs as its own process, exactly as `pnpm start` runs them.
+ *   - Crawlee's CheerioCrawler (issue 18: what users would run instead) from the same start URL with
+ *     the same include pattern, maxConcurrency H, turndown markdown of each page, in this process,
+ *   - POST /v1/crawl (maxPages 2000) to `done` with 1 crawl-worker process (CRAWL_HOST_CONCURRENCY=H),
+ *     then with 2 (`--no-two-workers` skips it),
+ * reporting pages/s, the crawl API's ratio to Crawlee with 1 worker (target ≥ 1.5×), and the RSS of
+ * the crawl-worker processes (their children included; at start, peak and end, sampled every
+ * 200 ms) and the gateway's peak. Each service runs as its own process, as `pnpm start` runs them.
  * At the end, `bench/map.bench.ts` (map of a 50k-URL sitemap) runs when present.
  *
- *   pnpm bench:crawl [--pages 2000] [--concurrency 8] [--host-concurrency 16] [--no-map]
+ *   pnpm bench:crawl [--pages 2000] [--concurrency 8] [--host-concurrency 2] [--no-two-workers]
+ *                    [--no-crawlee] [--no-map]
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,28 +23,37 @@ import { startFixtureSite } from '@wcs/testing';
 import { Agent, request } from 'undici';
 import {
   benchAccount,
+  benchArgv,
   benchEnv,
   freePort,
   pool,
   ROOT,
+  ratioLine,
   startService,
   stopProcess,
   treeRssKb,
   waitHealthy,
 } from './bench-utils';
+import { type CrawleeResult, runCrawleeCrawl } from './crawlee-crawl';
 
 const env = benchEnv;
 const { values } = parseArgs({
+  args: benchArgv(),
   options: {
     pages: { type: 'string', default: '2000' },
     concurrency: { type: 'string', default: '8' },
-    'host-concurrency': { type: 'string', default: '16' },
+    'host-concurrency': { type: 'string', default: '2' },
+    'no-two-workers': { type: 'boolean', default: false },
+    'no-crawlee': { type: 'boolean', default: false },
     'no-map': { type: 'boolean', default: false },
   },
 });
 const PAGES = Number(values.pages);
 const CONCURRENCY = Number(values.concurrency);
 const HOST_CONCURRENCY = Number(values['host-concurrency']);
+/** The crawl's include pattern (a path regex), for the crawl API and Crawlee alike. */
+const INCLUDE_PATH = '^/article/';
+const INCLUDE = new RegExp(INCLUDE_PATH);
 
 async function main(): Promise<void> {
   const site = await startFixtureSite({ pages: PAGES });
@@ -59,6 +74,7 @@ async function main(): Promise<void> {
   const gateway = startService('gateway', { ...common, PORT: String(port), HOST: '127.0.0.1' });
   const base = `http://127.0.0.1:${port}`;
   const rows: string[] = [];
+  let ratio: string | undefined;
   try {
     const { headers } = await benchAccount(100_000);
     await waitHealthy(base);
@@ -77,19 +93,55 @@ async function main(): Promise<void> {
       `| plain undici loop (concurrency ${HOST_CONCURRENCY}) | ${PAGES} | ${(PAGES / rawSecs).toFixed(1)} | ${(rawSecs * 1000).toFixed(0)} | – |`,
     );
 
-    // 2. The crawler with 1 and with 2 worker processes.
-    for (const n of [1, 2]) {
-      const workers = Array.from({ length: n }, () => startService('crawl-worker', workerEnv));
+    // 2. Crawlee's CheerioCrawler, same start URL, pattern and per-host concurrency.
+    const MB = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
+    // Twice: with maxRequestsPerCrawl = pages (as a user would cap it) and without a cap (the site
+    // has exactly `pages` articles, so the same pages): near the cap, Crawlee 3.18's enqueueLinks
+    // re-adds already-seen links in budget-sized batches with a 1 s sleep between them, which
+    // stretches the end of a capped crawl. The ratio below is against the faster of the two.
+    const crawlees: CrawleeResult[] = [];
+    for (const cap of values['no-crawlee'] ? [] : [PAGES, undefined]) {
+      const rss0 = process.memoryUsage().rss;
+      let peakRss = rss0;
+      const sampler = setInterval(() => {
+        peakRss = Math.max(peakRss, process.memoryUsage().rss);
+      }, 200);
+      let c: CrawleeResult;
+      try {
+        c = await runCrawleeCrawl({
+          startUrl: `${site.url}/article/0`,
+          include: INCLUDE,
+          concurrency: HOST_CONCURRENCY,
+          maxPages: cap,
+        });
+      } finally {
+        clearInterval(sampler);
+      }
+      crawlees.push(c);
+      rows.push(
+        `| Crawlee CheerioCrawler + turndown (maxConcurrency ${HOST_CONCURRENCY}, maxRequestsPerCrawl ${cap ?? 'none'}, in the bench process) | ${c.pages} done / ${c.failed} failed | ${(c.pages / c.secs).toFixed(1)} | ${(c.secs * 1000).toFixed(0)} | bench process growth ${MB((peakRss - rss0) / 1024)}; CPU ${c.cpuSecs.toFixed(1)} s |`,
+      );
+    }
+
+    // 3. The crawler with 1 and with 2 worker processes.
+    const rates = new Map<number, number>();
+    for (const n of values['no-two-workers'] ? [1] : [1, 2]) {
+      const healthPorts = await Promise.all(Array.from({ length: n }, () => freePort()));
+      const workers = healthPorts.map((hp) =>
+        startService('crawl-worker', { ...workerEnv, HEALTH_PORT: String(hp), HEALTH_HOST: '127.0.0.1' }),
+      );
+      const workersKb = () => workers.reduce((s, w) => s + (w.pid ? treeRssKb(w.pid) : 0), 0);
       let peakKb = 0;
       let gatewayPeakKb = 0;
-      const sampler = setInterval(() => {
-        peakKb = Math.max(
-          peakKb,
-          workers.reduce((s, w) => s + (w.pid ? treeRssKb(w.pid) : 0), 0),
-        );
-        if (gateway.pid) gatewayPeakKb = Math.max(gatewayPeakKb, treeRssKb(gateway.pid));
-      }, 200);
+      let sampler: NodeJS.Timeout | undefined;
       try {
+        await Promise.all(healthPorts.map((hp) => waitHealthy(`http://127.0.0.1:${hp}`)));
+        const startKb = workersKb();
+        peakKb = startKb;
+        sampler = setInterval(() => {
+          peakKb = Math.max(peakKb, workersKb());
+          if (gateway.pid) gatewayPeakKb = Math.max(gatewayPeakKb, treeRssKb(gateway.pid));
+        }, 200);
         const started = performance.now();
         const res = await request(`${base}/v1/crawl`, {
           method: 'POST',
@@ -98,7 +150,7 @@ async function main(): Promise<void> {
             url: `${site.url}/article/0`,
             maxPages: PAGES,
             maxDepth: 3,
-            includePaths: ['^/article/'],
+            includePaths: [INCLUDE_PATH],
           }),
         });
         const { id } = (await res.body.json()) as { id: string };
@@ -109,22 +161,39 @@ async function main(): Promise<void> {
           b = (await r.body.json()) as typeof b;
         }
         const secs = (performance.now() - started) / 1000;
+        const endKb = workersKb();
+        peakKb = Math.max(peakKb, endKb);
+        rates.set(n, b.completed / secs);
         rows.push(
-          `| crawl, ${n} crawl-worker process${n > 1 ? 'es' : ''} (concurrency ${CONCURRENCY} each) | ${b.completed} done / ${b.failed} failed (${b.status}) | ${(b.completed / secs).toFixed(1)} | ${(secs * 1000).toFixed(0)} | workers ${(peakKb / 1024).toFixed(0)} MB, gateway ${(gatewayPeakKb / 1024).toFixed(0)} MB |`,
+          `| crawl API, ${n} crawl-worker process${n > 1 ? 'es' : ''} (concurrency ${CONCURRENCY} each, host limit ${HOST_CONCURRENCY}) | ${b.completed} done / ${b.failed} failed (${b.status}) | ${(b.completed / secs).toFixed(1)} | ${(secs * 1000).toFixed(0)} | workers start ${MB(startKb)}, peak ${MB(peakKb)}, end ${MB(endKb)}; gateway peak ${MB(gatewayPeakKb)} |`,
         );
       } finally {
         clearInterval(sampler);
         await Promise.all(workers.map(stopProcess));
       }
     }
+    const [capped, uncapped] = crawlees.map((c) => c.pages / c.secs);
+    if (capped !== undefined && uncapped !== undefined) {
+      const api = rates.get(1) ?? 0;
+      ratio = [
+        ratioLine(
+          'crawl API (1 worker) / Crawlee CheerioCrawler (faster of the two)',
+          api,
+          Math.max(capped, uncapped),
+          1.5,
+        ),
+        `  against Crawlee with maxRequestsPerCrawl ${PAGES}: ${(api / capped).toFixed(2)}×; without a cap: ${(api / uncapped).toFixed(2)}×`,
+      ].join('\n');
+    }
   } finally {
     await stopProcess(gateway);
     await site.close();
   }
   console.log(`\nCrawl benchmark: ${PAGES}-page local site, per-host limit ${HOST_CONCURRENCY}\n`);
-  console.log('| run | pages | pages/s | wall ms | peak RSS (incl. children) |');
+  console.log('| run | pages | pages/s | wall ms | memory (RSS incl. children) |');
   console.log('|---|---|---:|---:|---|');
   for (const r of rows) console.log(r);
+  if (ratio) console.log(`\n${ratio}`);
 
   const mapBench = path.join(ROOT, 'bench/map.bench.ts');
   if (!values['no-map'] && existsSync(mapBench)) {

@@ -1,46 +1,72 @@
 /**
- * End-to-end scrape benchmark against a local static site (tests' fixture site):
- *   - a raw undici fetch loop over the same pages (the floor any scraper pays),
- *   - POST /v1/scrape at concurrency C (pages/s, p50/p95 latency),
- *   - one 500-URL batch (time to `done`, pages/s),
- *   - `--actions N` (default 1000) scrapes with browser actions and a screenshot (issue 14): the
- *     worker's RSS (its Chromium included) after the first 100 and after all N, to show that no
- *     page or context leaks (target: within 20 %),
+ * End-to-end scrape benchmark (issue 18: throughput against what users would write instead), over a
+ * page set of the 181 real article pages of `shared/bench/article-extraction` (served locally) plus
+ * `--pages` static pages of the tests' fixture site:
+ *   - a raw undici fetch loop over the page set (the floor any scraper pays),
+ *   - a hand-built loop (undici + linkedom + Readability + turndown, `bench/hand-built-loop.ts`) at
+ *     concurrency C in this process against POST /v1/batch/scrape of the same pages with the scrape
+ *     worker at WORKER_CONCURRENCY=C: pages/s of each (median of `--runs`, after a warm-up) and the
+ *     ratio service / loop (target ≥ 2.0×),
+ *   - POST /v1/scrape at concurrency 1 and C: pages/s, p50/p95 latency, and the median of each
+ *     `Server-Timing` stage with its share of the summed stage time,
+ *   - one 500-URL batch of static pages (time to `done`, pages/s),
+ *   - `--actions N` (default 200, 0 or `--no-actions` skips) scrapes with browser actions and a
+ *     screenshot (issue 14): the worker's settled PSS/RSS (its Chromium included) after the first
+ *     100 and after all N, to show that no page or context leaks (target: within 20 %),
  * with the peak RSS of the gateway and of the scrape worker (its Chromium included), each run
  * as its own process exactly like `pnpm start` runs them.
  *
- *   pnpm bench:scrape [--pages 200] [--concurrency 8] [--actions 1000]
+ *   pnpm bench:scrape [--pages 200] [--articles 181] [--concurrency 8] [--runs 3] [--actions 200]
+ *                     [--no-actions]
  */
 import { parseArgs } from 'node:util';
 import { PO_CLICK_TEXT, startFixtureSite, startPageOptionsSite } from '@wcs/testing';
 import { request } from 'undici';
+import { startArticleSite } from './article-site';
 import {
   benchAccount,
+  benchArgv,
   benchEnv,
   freePort,
+  median,
   percentile,
   pool,
+  ratioLine,
   startService,
   treePssKb,
   treeRssKb,
   waitHealthy,
 } from './bench-utils';
+import { runHandBuiltLoop } from './hand-built-loop';
+import { type BatchRun, type LatencyRun, runBatch, scrapeLatency } from './scrape-compare';
+import { stageTable } from './server-timing';
 
 const env = benchEnv;
 const { values } = parseArgs({
+  args: benchArgv(),
   options: {
     pages: { type: 'string', default: '200' },
+    articles: { type: 'string', default: '181' },
     concurrency: { type: 'string', default: '8' },
-    actions: { type: 'string', default: '1000' },
+    runs: { type: 'string', default: '3' },
+    actions: { type: 'string', default: '200' },
+    'no-actions': { type: 'boolean', default: false },
   },
 });
-const ACTION_SCRAPES = Number(values.actions);
+const ACTION_SCRAPES = values['no-actions'] ? 0 : Number(values.actions);
 const PAGES = Number(values.pages);
+const ARTICLES = Number(values.articles);
 const CONCURRENCY = Number(values.concurrency);
+const RUNS = Math.max(1, Number(values.runs));
+
+/** The same pages under a distinct query string, so no cache can answer a later pass. */
+const tagged = (urls: string[], tag: string): string[] =>
+  urls.map((u) => `${u}${u.includes('?') ? '&' : '?'}run=${tag}`);
 
 async function main(): Promise<void> {
   const site = await startFixtureSite({ pages: Math.max(PAGES, 500) });
   const actionSite = await startPageOptionsSite();
+  const articleSite = await startArticleSite(ARTICLES);
   const port = await freePort();
   const common = {
     DATABASE_URL: env.DATABASE_URL,
@@ -63,10 +89,11 @@ async function main(): Promise<void> {
     const { headers } = await benchAccount(100_000);
 
     await waitHealthy(base);
-    const urls = Array.from({ length: PAGES }, (_, i) => `${site.url}/article/${i}`);
+    const staticUrls = Array.from({ length: PAGES }, (_, i) => `${site.url}/article/${i}`);
+    const pageSet = [...articleSite.urls, ...staticUrls];
 
     // Warm-up: JIT, connections, worker start.
-    await pool(urls.slice(0, 16), CONCURRENCY, async (u) => {
+    await pool(staticUrls.slice(0, 16), CONCURRENCY, async (u) => {
       const r = await request(`${base}/v1/scrape`, {
         method: 'POST',
         headers,
@@ -118,66 +145,89 @@ async function main(): Promise<void> {
     const afterAll = ACTION_SCRAPES > 0 ? await settled() : undefined;
 
     const rows: Array<[string, string, string, string]> = [];
-    const measure = async (label: string, fn: (u: string) => Promise<void>) => {
-      const lat: number[] = [];
-      const t0 = performance.now();
-      await pool(urls, CONCURRENCY, async (u) => {
-        const s = performance.now();
-        await fn(u);
-        lat.push(performance.now() - s);
-      });
-      const secs = (performance.now() - t0) / 1000;
-      lat.sort((a, b) => a - b);
-      rows.push([
-        label,
-        (urls.length / secs).toFixed(1),
-        percentile(lat, 50).toFixed(1),
-        percentile(lat, 95).toFixed(1),
-      ]);
-    };
-
-    await measure('raw undici fetch', async (u) => {
+    const t0 = performance.now();
+    const rawLat: number[] = [];
+    await pool(pageSet, CONCURRENCY, async (u) => {
+      const s = performance.now();
       const r = await request(u);
       await r.body.text();
+      rawLat.push(performance.now() - s);
     });
-    let failures = 0;
-    await measure('POST /v1/scrape', async (u) => {
-      const r = await request(`${base}/v1/scrape`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ url: u }),
-      });
-      await r.body.text();
-      if (r.statusCode !== 200) failures++;
-    });
+    rawLat.sort((a, b) => a - b);
+    const rawSecs = (performance.now() - t0) / 1000;
+    rows.push([
+      `raw undici fetch (concurrency ${CONCURRENCY})`,
+      (pageSet.length / rawSecs).toFixed(1),
+      percentile(rawLat, 50).toFixed(1),
+      percentile(rawLat, 95).toFixed(1),
+    ]);
+
+    // Hand-built loop vs batch API: warm-up on a slice (JIT, connections), then RUNS of each,
+    // alternating so that a change in the machine's load hits both alike.
+    const warm = [...articleSite.urls.slice(0, 12), ...staticUrls.slice(0, 12)];
+    await runHandBuiltLoop(tagged(warm, 'warm'), CONCURRENCY);
+    await runBatch(base, headers, tagged(warm, 'warm'));
+    const loops: Awaited<ReturnType<typeof runHandBuiltLoop>>[] = [];
+    const batches: BatchRun[] = [];
+    for (let run = 1; run <= RUNS; run++) {
+      loops.push(await runHandBuiltLoop(tagged(pageSet, `loop${run}`), CONCURRENCY));
+      batches.push(await runBatch(base, headers, tagged(pageSet, `batch${run}`)));
+    }
+    const loopRate = median(loops.map((l) => l.pages / l.secs));
+    const batchRate = median(batches.map((b) => pageSet.length / b.secs));
+
+    // POST /v1/scrape one page at a time and CONCURRENCY at a time, with Server-Timing stages.
+    const latencies: LatencyRun[] = [];
+    for (const c of [...new Set([1, CONCURRENCY])]) {
+      latencies.push(await scrapeLatency(base, headers, tagged(pageSet, `lat${c}`), c));
+    }
+    for (const l of latencies) {
+      rows.push([
+        `POST /v1/scrape (concurrency ${l.concurrency})`,
+        l.pagesPerSec.toFixed(1),
+        l.p50.toFixed(1),
+        l.p95.toFixed(1),
+      ]);
+    }
 
     const batchUrls = Array.from({ length: 500 }, (_, i) => `${site.url}/article/${i}?b=1`);
-    const t0 = performance.now();
-    const started = await request(`${base}/v1/batch/scrape`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ urls: batchUrls }),
-    });
-    const { id } = (await started.body.json()) as { id: string };
-    let status = '';
-    let completed = 0;
-    while (status !== 'done') {
-      await new Promise((r) => setTimeout(r, 100));
-      const r = await request(`${base}/v1/batch/scrape/${id}?limit=1`, { headers });
-      const b = (await r.body.json()) as { status: string; completed: number };
-      status = b.status;
-      completed = b.completed;
-    }
-    const batchSecs = (performance.now() - t0) / 1000;
+    const batch500 = await runBatch(base, headers, batchUrls);
 
-    console.log(`\nScrape benchmark: ${PAGES} pages from a local static site, concurrency ${CONCURRENCY}\n`);
+    console.log(
+      `\nScrape benchmark: page set of ${pageSet.length} pages (${articleSite.urls.length} real article pages ` +
+        `+ ${PAGES} static fixture pages), concurrency ${CONCURRENCY}, ${RUNS} measured run(s) after a warm-up\n`,
+    );
     console.log('| path | pages/s | p50 ms | p95 ms |');
     console.log('|---|---:|---:|---:|');
     for (const r of rows) console.log(`| ${r.join(' | ')} |`);
     console.log(
-      `| batch of 500 URLs (to done) | ${(500 / batchSecs).toFixed(1)} | total ${(batchSecs * 1000).toFixed(0)} ms | ${completed} completed |`,
+      `| batch of 500 static URLs (to done) | ${(500 / batch500.secs).toFixed(1)} | total ${(batch500.secs * 1000).toFixed(0)} ms | ${batch500.completed} completed |`,
     );
-    console.log(`\nscrape failures: ${failures}`);
+    console.log(
+      `\nscrape failures: ${latencies.map((l) => `${l.failures} at concurrency ${l.concurrency}`).join(', ')}`,
+    );
+
+    console.log(
+      `\nThroughput against a hand-built loop, same ${pageSet.length} pages, concurrency ${CONCURRENCY}\n`,
+    );
+    console.log('| run | hand-built loop pages/s | batch API pages/s |');
+    console.log('|---|---:|---:|');
+    for (let i = 0; i < RUNS; i++) {
+      const l = loops[i];
+      const b = batches[i];
+      if (!l || !b) continue;
+      console.log(
+        `| ${i + 1} | ${(l.pages / l.secs).toFixed(1)} (${l.converted} converted, ${l.failed} failed) | ` +
+          `${(pageSet.length / b.secs).toFixed(1)} (${b.completed} done, ${b.failed} failed) |`,
+      );
+    }
+    console.log(`| median | ${loopRate.toFixed(1)} | ${batchRate.toFixed(1)} |`);
+    console.log(`\n${ratioLine('service (batch API) / hand-built loop', batchRate, loopRate, 2.0)}`);
+
+    for (const l of latencies) {
+      console.log(`\nPOST /v1/scrape stages (Server-Timing), concurrency ${l.concurrency}:`);
+      for (const line of stageTable(l.timings)) console.log(line);
+    }
     const pct = (a: number, b: number) => ((b - a) / a) * 100;
     const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(1)} %`;
     if (after100 && afterAll) {
@@ -201,6 +251,7 @@ async function main(): Promise<void> {
     worker.kill('SIGTERM');
     await site.close();
     await actionSite.close();
+    await articleSite.close();
   }
 }
 
