@@ -1,8 +1,8 @@
 import { createLogger, type LogFormat, type Logger } from '@wcs/logger';
 import { type HealthServer, startHealthServer } from './health-server';
+import { collectIdleGarbage } from './idle-garbage';
 import { type ShutdownLogger, ShutdownManager } from './shutdown-manager';
 import { installSourceMaps } from './source-maps';
-import { collectStartupGarbage } from './startup-garbage';
 
 /** Marks the health server not ready as the shutdown begins, before any close step runs. */
 class ShutdownReportingTo extends ShutdownManager {
@@ -61,7 +61,8 @@ export function runService<E extends ServiceEnvBase>(opts: {
     shutdown.installSignalHandlers();
     await opts.start({ env, logger, shutdown });
     health?.markReady();
-    collectStartupGarbage();
+    const stopIdleGarbage = collectIdleGarbage();
+    shutdown.add('idle-garbage', () => stopIdleGarbage());
   };
   main().catch((err: unknown) => {
     process.stderr.write(`${opts.service}: ${err instanceof Error ? err.message : String(err)}\n`);
