@@ -28,6 +28,9 @@ export interface BatchWithItems {
   format: string;
   onlyMainContent: boolean;
   createdAt: Date;
+  /** A cancel stopped some of its items (they failed with code CANCELLED). */
+  cancelled: boolean;
+  /** Every item, or the page of them asked for (`BatchesRepository.getPage`). */
   items: BatchItemView[];
 }
 

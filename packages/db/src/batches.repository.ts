@@ -3,6 +3,7 @@ import { ValidationError } from '@wcs/errors';
 import type { BatchItemStatus, BatchStatus, BatchWithItems, NewBatch, StartedBatchItem } from './batch.types';
 import { chargeInTx, creditInTx } from './credits.ops';
 import { type Db, inTransaction, type Tx } from './db';
+import type { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 import type { JobWebhookNotifier } from './job-webhook.types';
 import {
@@ -83,14 +84,42 @@ export class BatchesRepository {
   }
 
   /** null when unknown or owned by another account (callers answer 404 either way). */
-  async get(accountId: string, batchId: string): Promise<BatchWithItems | null> {
-    if (!isUuid(accountId) || !isUuid(batchId)) return null;
-    const b = await this.db.prisma.batch.findFirst({
-      where: { id: batchId, accountId },
-      include: { items: { orderBy: { position: 'asc' } } },
+  get(accountId: string, batchId: string): Promise<BatchWithItems | null> {
+    return this.read(accountId, batchId, { orderBy: { position: 'asc' } });
+  }
+
+  /**
+   * The batch's counters and one page of its items in `statuses` (by position): what a status
+   * answer shows, without reading every finished item's document (polling a large batch read them
+   * all on every call — the gateway's and PostgreSQL's largest cost while a batch ran).
+   */
+  getPage(
+    accountId: string,
+    batchId: string,
+    page: { statuses: BatchItemStatus[]; skip: number; limit: number },
+  ): Promise<BatchWithItems | null> {
+    return this.read(accountId, batchId, {
+      where: { status: { in: page.statuses } },
+      orderBy: { position: 'asc' },
+      skip: page.skip,
+      take: page.limit,
     });
+  }
+
+  private async read(
+    accountId: string,
+    batchId: string,
+    items: Prisma.Batch$itemsArgs,
+  ): Promise<BatchWithItems | null> {
+    if (!isUuid(accountId) || !isUuid(batchId)) return null;
+    const b = await this.db.prisma.batch.findFirst({ where: { id: batchId, accountId }, include: { items } });
     if (!b) return null;
+    // Only a finished batch can have been cut by a cancel (its open items all failed CANCELLED).
+    const cancelled =
+      b.status === 'done' &&
+      (await this.db.prisma.batchItem.count({ where: { batchId, errorCode: CANCELLED_CODE }, take: 1 })) > 0;
     return {
+      cancelled,
       batchId: b.id,
       accountId: b.accountId,
       status: b.status as BatchStatus,

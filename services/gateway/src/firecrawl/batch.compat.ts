@@ -113,17 +113,23 @@ async function startBatch(deps: GatewayDeps, req: Request, res: Response, versio
 }
 
 /** The Firecrawl status of a batch, one page of its documents (position order). */
+/** The page of done items a status request asks for (read alone: batchStatusOperation's `page`). */
+export function doneItemsPage(req: Request): { statuses: ['done']; skip: number; limit: number } {
+  const q = parseStatusPageQuery(req.query);
+  return { statuses: ['done'], skip: q.skip, limit: q.limit };
+}
+
+/** `batch` holds the page of done items asked for (`doneItemsPage`). */
 export function batchStatusResponse(
   req: Request,
   batch: BatchWithItems,
   path: string,
 ): Record<string, unknown> {
   const q = parseStatusPageQuery(req.query);
-  const done = batch.items.filter((it) => it.status === 'done');
   const page = cutStatusPage(
-    done.slice(q.skip, q.skip + q.limit),
+    batch.items.filter((it) => it.status === 'done'),
     (it) => storedDocument(it.result, { url: it.url }),
-    { skip: q.skip, available: done.length },
+    { skip: q.skip, available: batch.completed },
   );
   const limit = req.query.limit !== undefined ? `&limit=${q.limit}` : '';
   return statusBody({
@@ -159,7 +165,8 @@ export function batchCompatRoutes(deps: GatewayDeps): Router {
     router.post(`/${version}/batch/scrape`, (req, res) => startBatch(deps, req, res, version));
 
     router.get(`/${version}/batch/scrape/:id`, async (req, res) => {
-      const batch = await batchStatusOperation(deps, authOf(res), String(req.params.id));
+      const id = String(req.params.id);
+      const batch = await batchStatusOperation(deps, authOf(res), id, doneItemsPage(req));
       res.json(batchStatusResponse(req, batch, `/${version}/batch/scrape/${batch.batchId}`));
     });
 

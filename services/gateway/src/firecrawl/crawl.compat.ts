@@ -17,7 +17,7 @@ import {
   startCrawlOperation,
 } from '../routes/crawl.routes';
 import { parseBody } from '../validation/parse-body';
-import { batchErrors, batchStatusResponse } from './batch.compat';
+import { batchErrors, batchStatusResponse, doneItemsPage } from './batch.compat';
 import { firecrawlCrawlV1, firecrawlCrawlV2, toNativeCrawlV1, toNativeCrawlV2 } from './crawl-request.compat';
 import {
   compatUrl,
@@ -134,7 +134,9 @@ export function crawlCompatRoutes(deps: GatewayDeps): Router {
         crawlStatusOperation(deps, auth, id).then((c) => crawlStatusResponse(deps, req, c, path));
       if (version === 'v2') return void res.json(await status());
       const body = await crawlOrBatch(status, () =>
-        batchStatusOperation(deps, auth, id).then((b) => batchStatusResponse(req, b, path)),
+        batchStatusOperation(deps, auth, id, doneItemsPage(req)).then((b) =>
+          batchStatusResponse(req, b, path),
+        ),
       );
       res.json(body);
     });

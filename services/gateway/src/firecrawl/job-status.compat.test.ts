@@ -15,22 +15,10 @@ describe('Firecrawl job status', () => {
     expect(crawlStatusOf({ status: 'failed', stopReason: 'out_of_credits' })).toBe('failed');
   });
 
-  it('reads a batch with cancelled items as cancelled once done', () => {
-    const item = (errorCode: string | null) => ({
-      itemId: 'i',
-      position: 0,
-      clientId: null,
-      url: 'https://a.test/',
-      status: errorCode ? ('failed' as const) : ('done' as const),
-      result: null,
-      error: null,
-      errorCode,
-    });
-    expect(batchStatusOf({ status: 'processing', items: [item('CANCELLED')] })).toBe('scraping');
-    expect(batchStatusOf({ status: 'done', items: [item(null), item('TARGET_HTTP_ERROR')] })).toBe(
-      'completed',
-    );
-    expect(batchStatusOf({ status: 'done', items: [item(null), item('CANCELLED')] })).toBe('cancelled');
+  it('reads a batch a cancel cut as cancelled once done', () => {
+    expect(batchStatusOf({ status: 'processing', cancelled: true })).toBe('scraping');
+    expect(batchStatusOf({ status: 'done', cancelled: false })).toBe('completed');
+    expect(batchStatusOf({ status: 'done', cancelled: true })).toBe('cancelled');
   });
 
   it('expires 24 h after the finish, or after the start while running', () => {

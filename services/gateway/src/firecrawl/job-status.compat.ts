@@ -14,9 +14,6 @@ import { toFirecrawlDocument } from './document.compat';
 
 export type FirecrawlJobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 
-/** The error code the native batch cancel gives the items it stopped. */
-const CANCELLED_CODE = 'CANCELLED';
-
 /**
  * Results are readable for as long as the job exists; Firecrawl clients expect a date, so we
  * promise 24 h after the job finished (or, while it runs, after it started).
@@ -53,9 +50,9 @@ export function crawlStatusOf(c: Pick<CrawlView, 'status' | 'stopReason'>): Fire
 }
 
 /** A batch never fails as a whole (its items do); one the caller cancelled reads `cancelled`. */
-export function batchStatusOf(b: Pick<BatchWithItems, 'status' | 'items'>): FirecrawlJobStatus {
+export function batchStatusOf(b: Pick<BatchWithItems, 'status' | 'cancelled'>): FirecrawlJobStatus {
   if (b.status !== 'done') return 'scraping';
-  return b.items.some((it) => it.errorCode === CANCELLED_CODE) ? 'cancelled' : 'completed';
+  return b.cancelled ? 'cancelled' : 'completed';
 }
 
 export function expiresAtOf(createdAt: Date, finishedAt: Date | null): string {

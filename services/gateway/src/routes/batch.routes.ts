@@ -1,4 +1,4 @@
-import type { BatchWithItems } from '@wcs/db';
+import type { BatchItemStatus, BatchWithItems } from '@wcs/db';
 import { NotFoundError, ValidationError } from '@wcs/errors';
 import { jobWebhook, outputFormat, pageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
@@ -115,14 +115,22 @@ export async function startBatchOperation(
   return { batchId: batch.batchId, total: batch.items.length };
 }
 
-/** The caller's batch with its items; unknown ids and other accounts' ids are the same 404. */
+/**
+ * The caller's batch with its items — all of them, or one page of those in `page.statuses` (a
+ * status answer). Unknown ids and other accounts' ids are the same 404.
+ */
 export async function batchStatusOperation(
   deps: GatewayDeps,
   auth: AuthContext,
   id: string,
+  page?: { statuses: BatchItemStatus[]; skip: number; limit: number },
 ): Promise<BatchWithItems> {
   // Never confirm another account's job.
-  const batch = UUID.test(id) ? await deps.batches.get(auth.accountId, id) : null;
+  const batch = !UUID.test(id)
+    ? null
+    : page
+      ? await deps.batches.getPage(auth.accountId, id, page)
+      : await deps.batches.get(auth.accountId, id);
   if (!batch) throw new NotFoundError('Batch not found');
   return batch;
 }
@@ -199,9 +207,13 @@ export function batchRoutes(deps: GatewayDeps): Router {
     const page = pageQuery.safeParse(req.query);
     if (!page.success)
       throw new ValidationError('skip and limit must be non-negative integers (limit ≤ 500)');
-    const batch = await batchStatusOperation(deps, auth, id);
-    const finished = batch.items.filter((it) => it.status === 'done' || it.status === 'failed');
-    const results = finished.slice(page.data.skip, page.data.skip + page.data.limit).map((it) => ({
+    const batch = await batchStatusOperation(deps, auth, id, {
+      statuses: ['done', 'failed'],
+      skip: page.data.skip,
+      limit: page.data.limit,
+    });
+    const finished = batch.completed + batch.failed;
+    const results = batch.items.map((it) => ({
       ...(it.clientId !== null ? { id: it.clientId } : {}),
       url: it.url,
       status: it.status,
@@ -212,7 +224,7 @@ export function batchRoutes(deps: GatewayDeps): Router {
     res.json({
       ...batchCounts(batch),
       results,
-      ...(page.data.skip + page.data.limit < finished.length
+      ...(page.data.skip + page.data.limit < finished
         ? {
             next: `/v1/batch/scrape/${batch.batchId}?skip=${page.data.skip + page.data.limit}&limit=${page.data.limit}`,
           }
