@@ -17,7 +17,7 @@
  * as its own process exactly like `pnpm start` runs them.
  *
  *   pnpm bench:scrape [--pages 200] [--articles 181] [--concurrency 8] [--runs 3] [--actions 200]
- *                     [--no-actions]
+ *                     [--no-actions] [--no-latency]
  */
 import { parseArgs } from 'node:util';
 import { PO_CLICK_TEXT, startFixtureSite, startPageOptionsSite } from '@wcs/testing';
@@ -37,6 +37,7 @@ import {
   treeRssKb,
   waitHealthy,
 } from './bench-utils';
+import { cpuPerPage, cpuSnapshot, cpuTable } from './cpu-time';
 import { runHandBuiltLoop } from './hand-built-loop';
 import { type BatchRun, type LatencyRun, runBatch, scrapeLatency } from './scrape-compare';
 import { stageTable } from './server-timing';
@@ -51,6 +52,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     actions: { type: 'string', default: '200' },
     'no-actions': { type: 'boolean', default: false },
+    'no-latency': { type: 'boolean', default: false },
   },
 });
 const ACTION_SCRAPES = values['no-actions'] ? 0 : Number(values.actions);
@@ -169,16 +171,25 @@ async function main(): Promise<void> {
     await runBatch(base, headers, tagged(warm, 'warm'));
     const loops: Awaited<ReturnType<typeof runHandBuiltLoop>>[] = [];
     const batches: BatchRun[] = [];
+    // CPU per page of every part during the batch runs (the bench process serves the pages).
+    const parts = () =>
+      cpuSnapshot({ gateway: gateway.pid, 'scrape-worker': worker.pid, bench: process.pid });
+    const batchCpu: Array<Array<[string, number]>> = [];
+    const loopCpu: Array<Array<[string, number]>> = [];
     for (let run = 1; run <= RUNS; run++) {
+      const l0 = parts();
       loops.push(await runHandBuiltLoop(tagged(pageSet, `loop${run}`), CONCURRENCY));
+      loopCpu.push(cpuPerPage(l0, parts(), pageSet.length));
+      const b0 = parts();
       batches.push(await runBatch(base, headers, tagged(pageSet, `batch${run}`)));
+      batchCpu.push(cpuPerPage(b0, parts(), pageSet.length));
     }
     const loopRate = median(loops.map((l) => l.pages / l.secs));
     const batchRate = median(batches.map((b) => pageSet.length / b.secs));
 
     // POST /v1/scrape one page at a time and CONCURRENCY at a time, with Server-Timing stages.
     const latencies: LatencyRun[] = [];
-    for (const c of [...new Set([1, CONCURRENCY])]) {
+    for (const c of values['no-latency'] ? [] : [...new Set([1, CONCURRENCY])]) {
       latencies.push(await scrapeLatency(base, headers, tagged(pageSet, `lat${c}`), c));
     }
     for (const l of latencies) {
@@ -223,6 +234,17 @@ async function main(): Promise<void> {
     }
     console.log(`| median | ${loopRate.toFixed(1)} | ${batchRate.toFixed(1)} |`);
     console.log(`\n${ratioLine('service (batch API) / hand-built loop', batchRate, loopRate, 2.0)}`);
+    // The median run's CPU by part: the per-page cost of each side, and where the service's goes.
+    const mid = (xs: Array<Array<[string, number]>>) =>
+      [...xs].sort((a, b) => a.reduce((s, [, v]) => s + v, 0) - b.reduce((s, [, v]) => s + v, 0))[
+        Math.floor(xs.length / 2)
+      ] ?? [];
+    console.log(
+      `\n${cpuTable('CPU per page, batch API (median run; bench = serving the pages, polling):', mid(batchCpu))}`,
+    );
+    console.log(
+      `\n${cpuTable('CPU per page, hand-built loop (median run; all in the bench process):', mid(loopCpu))}`,
+    );
 
     for (const l of latencies) {
       console.log(`\nPOST /v1/scrape stages (Server-Timing), concurrency ${l.concurrency}:`);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@wcs/errors';
 import type { BatchItemStatus, BatchStatus, BatchWithItems, NewBatch, StartedBatchItem } from './batch.types';
 import { chargeInTx, creditInTx } from './credits.ops';
-import { type Db, inTransaction, type Tx } from './db';
+import { type Db, inTransaction } from './db';
 import type { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 import type { JobWebhookNotifier } from './job-webhook.types';
@@ -12,6 +12,7 @@ import {
   finishJobWebhookTx,
   notifyJobWebhooks,
 } from './job-webhook-outbox.ops';
+import { type SqlClient, sqlClient, sqlTransaction } from './sql-client';
 
 /** Credits per batch item, deducted upfront and refunded per failed item (spec §8). */
 const CREDITS_PER_ITEM = 1;
@@ -150,7 +151,7 @@ export class BatchesRepository {
   async startItem(itemId: string): Promise<StartedBatchItem | null> {
     if (!isUuid(itemId)) return null;
     // One statement: both updates commit together (data-modifying CTEs always run).
-    const rows = await this.db.prisma.$queryRaw<StartedBatchItem[]>`
+    const rows = await sqlClient(this.db.pool).$queryRaw<StartedBatchItem[]>`
       WITH item AS (
         UPDATE batch_items
         SET status = 'running', attempts = attempts + 1, started_at = now(), updated_at = now()
@@ -194,7 +195,7 @@ export class BatchesRepository {
 
   private async finish(itemId: string, o: Outcome): Promise<boolean> {
     if (!isUuid(itemId)) return false;
-    const r = await inTransaction(this.db, async (tx) => {
+    const r = await sqlTransaction(this.db.pool, async (tx) => {
       const batchId = await finishItemRow(tx, itemId, o);
       if (!batchId) return { applied: false, events: [] };
       const { accountId, closed, hooked } = await bumpBatch(tx, batchId, o.status);
@@ -235,7 +236,7 @@ const CANCELLED_CODE = 'CANCELLED';
  * `failed` when the batch was cancelled (Firecrawl's convention), `completed` otherwise.
  */
 async function batchEventsTx(
-  tx: Tx,
+  tx: SqlClient,
   batchId: string,
   itemId: string,
   o: Outcome,
@@ -259,7 +260,7 @@ async function batchEventsTx(
 }
 
 /** The guarded transition; the row lock makes concurrent finishers wait, then find it finished. */
-async function finishItemRow(tx: Tx, itemId: string, o: Outcome): Promise<string | null> {
+async function finishItemRow(tx: SqlClient, itemId: string, o: Outcome): Promise<string | null> {
   const result = o.status === 'done' && o.result !== undefined ? toJsonb(o.result) : null;
   const error = o.status === 'failed' ? o.error.replaceAll('\0', '') : null;
   const code = o.status === 'failed' ? o.code : null;
@@ -274,7 +275,7 @@ async function finishItemRow(tx: Tx, itemId: string, o: Outcome): Promise<string
 
 /** Count the item; the last one closes the batch. SET expressions see the pre-update row. */
 async function bumpBatch(
-  tx: Tx,
+  tx: SqlClient,
   batchId: string,
   status: 'done' | 'failed',
 ): Promise<{ accountId: string; closed: boolean; hooked: boolean }> {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CrawlStopReason, FrontierCandidate, FrontierPage } from './crawl.types';
-import { type Db, inTransaction, type Tx } from './db';
+import type { Db } from './db';
 import { addPageEventsTx, finishCrawlWebhookTx } from './job-webhook-outbox.ops';
+import { type SqlClient, sqlTransaction } from './sql-client';
 
 /**
  * Frontier bookkeeping inside a caller's transaction that already holds the crawl row's lock
@@ -17,7 +18,7 @@ export interface LockedCrawl {
   hooked: boolean;
 }
 
-export async function lockCrawl(tx: Tx, crawlId: string): Promise<LockedCrawl | null> {
+export async function lockCrawl(tx: SqlClient, crawlId: string): Promise<LockedCrawl | null> {
   const rows = await tx.$queryRaw<LockedCrawl[]>`
     SELECT status, account_id AS "accountId", (options->>'maxPages')::int AS "maxPages", discovered,
            EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = crawls.id) AS hooked
@@ -30,7 +31,7 @@ export async function lockCrawl(tx: Tx, crawlId: string): Promise<LockedCrawl | 
  * the crawl when that page closed it. Only for crawls with a webhook (`LockedCrawl.hooked`).
  */
 export async function pageEventsTx(
-  tx: Tx,
+  tx: SqlClient,
   crawlId: string,
   finished: { pageId: string | null; crawlFinished: boolean },
 ): Promise<string[]> {
@@ -52,7 +53,7 @@ function uniqueByKey(candidates: FrontierCandidate[]): FrontierCandidate[] {
  * `capped` = some new URL was left out for lack of room.
  */
 export async function insertFrontier(
-  tx: Tx,
+  tx: SqlClient,
   crawlId: string,
   room: number,
   candidates: FrontierCandidate[],
@@ -87,7 +88,7 @@ export async function insertFrontier(
  * SET expressions see the pre-update row. Returns true when this call closed the crawl.
  */
 export async function bumpCrawl(
-  tx: Tx,
+  tx: SqlClient,
   crawlId: string,
   d: { completed: number; failed: number; credits: number; discovered: number; capped: boolean },
 ): Promise<boolean> {
@@ -130,7 +131,7 @@ export type CompletionResult =
  * the count (`discovered` - 1), nothing is billed. Under the crawl lock; guarded like every transition.
  */
 export async function markDuplicateTx(
-  tx: Tx,
+  tx: SqlClient,
   crawlId: string,
   pageId: string,
 ): Promise<{ applied: boolean; crawlFinished: boolean; events: string[] }> {
@@ -186,7 +187,7 @@ export async function completePageTx(
   const depths = unique.map((c) => c.depth);
   // inTransaction, not a batch $transaction: a batch gets Prisma's default 2 s / 5 s waits, and a
   // completion may queue behind a long lock holder (a cancel skipping a big frontier).
-  const { rows, events } = await inTransaction(db, async (tx) => {
+  const { rows, events } = await sqlTransaction(db.pool, async (tx) => {
     const locked = await tx.$queryRaw<Array<{ status: string; hooked: boolean }>>`
       SELECT c.status, EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = c.id) AS hooked
       FROM crawls c JOIN accounts a ON a.id = c.account_id
@@ -304,7 +305,7 @@ export async function completePageTx(
  * webhook's outbox events (`failed`, when asked).
  */
 export async function stopCrawlInTx(
-  tx: Tx,
+  tx: SqlClient,
   crawlId: string,
   reason: CrawlStopReason,
   error: string,

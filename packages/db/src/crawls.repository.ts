@@ -19,11 +19,12 @@ import {
   pageEventsTx,
   stopCrawlInTx,
 } from './crawl-frontier.ops';
-import { type Db, inTransaction, type Tx } from './db';
+import { type Db, inTransaction } from './db';
 import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 import type { JobWebhookConfig, JobWebhookNotifier } from './job-webhook.types';
 import { createJobWebhookTx, notifyJobWebhooks } from './job-webhook-outbox.ops';
+import { type SqlClient, sqlClient, sqlTransaction } from './sql-client';
 
 const TASK_COLUMNS =
   Prisma.raw(`p.id AS "pageId", p.crawl_id AS "crawlId", c.account_id AS "accountId", p.url,
@@ -80,7 +81,7 @@ function toView(r: CrawlRow): CrawlView {
  * was billed (only done pages are), so there is nothing to refund. Same transaction as the closing
  * page, guarded on `done` with `completed = 0`.
  */
-async function failIfNothingCrawled(tx: Tx, crawlId: string): Promise<void> {
+async function failIfNothingCrawled(tx: SqlClient, crawlId: string): Promise<void> {
   await tx.$executeRaw`
     UPDATE crawls c SET status = 'failed', stop_reason = 'error', updated_at = now(),
       error = 'The start page could not be crawled (' || COALESCE(s.error_code, 'INTERNAL') || '): '
@@ -255,7 +256,7 @@ export class CrawlsRepository {
   /** Read a page and its crawl without changing anything (politeness decisions come first). */
   async peekPage(pageId: string): Promise<CrawlPageTask | null> {
     if (!isUuid(pageId)) return null;
-    const rows = await this.db.prisma.$queryRaw<CrawlPageTask[]>`
+    const rows = await sqlClient(this.db.pool).$queryRaw<CrawlPageTask[]>`
       SELECT ${TASK_COLUMNS} FROM crawl_pages p JOIN crawls c ON c.id = p.crawl_id WHERE p.id = ${pageId}::uuid`;
     return rows[0] ?? null;
   }
@@ -267,7 +268,7 @@ export class CrawlsRepository {
    */
   async startPage(pageId: string): Promise<CrawlPageTask | null> {
     if (!isUuid(pageId)) return null;
-    const rows = await this.db.prisma.$queryRaw<CrawlPageTask[]>`
+    const rows = await sqlClient(this.db.pool).$queryRaw<CrawlPageTask[]>`
       UPDATE crawl_pages p SET status = 'running', attempts = p.attempts + 1, updated_at = now()
       FROM crawls c
       WHERE p.id = ${pageId}::uuid AND c.id = p.crawl_id AND c.status = 'processing'
@@ -287,7 +288,7 @@ export class CrawlsRepository {
     pageId: string,
   ): Promise<{ applied: boolean; crawlFinished: boolean }> {
     if (!isUuid(crawlId) || !isUuid(pageId)) return { applied: false, crawlFinished: false };
-    const r = await inTransaction(this.db, async (tx) => {
+    const r = await sqlTransaction(this.db.pool, async (tx) => {
       const crawl = await lockCrawl(tx, crawlId);
       if (crawl?.status !== 'processing') return { applied: false, crawlFinished: false, events: [] };
       return markDuplicateTx(tx, crawlId, pageId);
@@ -330,7 +331,7 @@ export class CrawlsRepository {
     e: { error: string; code: string; statusCode: number | null },
   ): Promise<{ applied: boolean; crawlFinished: boolean }> {
     if (!isUuid(crawlId) || !isUuid(pageId)) return { applied: false, crawlFinished: false };
-    const r = await inTransaction(this.db, async (tx) => {
+    const r = await sqlTransaction(this.db.pool, async (tx) => {
       const crawl = await lockCrawl(tx, crawlId);
       if (crawl?.status !== 'processing') return { applied: false, crawlFinished: false, events: [] };
       const failed = await tx.$queryRaw<Array<{ id: string }>>`

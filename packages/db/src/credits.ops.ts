@@ -1,7 +1,7 @@
 import { InsufficientCreditsError, NotFoundError, ValidationError } from '@wcs/errors';
-import type { Tx } from './db';
 import { isUuid } from './ids';
 import type { LedgerReason } from './ledger-reason';
+import type { SqlClient } from './sql-client';
 
 /**
  * Balance changes inside a caller's transaction. Invariant that makes them race-free: every ledger
@@ -20,7 +20,7 @@ function assertAmount(amount: number): void {
   }
 }
 
-async function lockBalance(tx: Tx, accountId: string): Promise<number> {
+async function lockBalance(tx: SqlClient, accountId: string): Promise<number> {
   if (!isUuid(accountId)) throw new NotFoundError('Account not found');
   const rows = await tx.$queryRaw<Array<{ balance: number }>>`
     SELECT balance FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
@@ -29,14 +29,14 @@ async function lockBalance(tx: Tx, accountId: string): Promise<number> {
   return row.balance;
 }
 
-async function alreadyApplied(tx: Tx, accountId: string, e: LedgerEntry): Promise<boolean> {
+async function alreadyApplied(tx: SqlClient, accountId: string, e: LedgerEntry): Promise<boolean> {
   const rows = await tx.$queryRaw<Array<{ one: number }>>`
     SELECT 1 AS one FROM credit_ledger
     WHERE account_id = ${accountId}::uuid AND reason = ${e.reason} AND reference = ${e.reference}`;
   return rows.length > 0;
 }
 
-async function apply(tx: Tx, accountId: string, delta: number, e: LedgerEntry): Promise<number> {
+async function apply(tx: SqlClient, accountId: string, delta: number, e: LedgerEntry): Promise<number> {
   const rows = await tx.$queryRaw<Array<{ balance: number }>>`
     UPDATE accounts SET balance = balance + ${delta}, updated_at = now()
     WHERE id = ${accountId}::uuid RETURNING balance`;
@@ -49,7 +49,7 @@ async function apply(tx: Tx, accountId: string, delta: number, e: LedgerEntry): 
 
 /** Debit; a repeated (reason, reference) is a no-op returning the current balance. */
 export async function chargeInTx(
-  tx: Tx,
+  tx: SqlClient,
   accountId: string,
   amount: number,
   e: LedgerEntry,
@@ -67,7 +67,7 @@ export async function chargeInTx(
 
 /** Credit (refund, top-up); a repeated (reason, reference) is a no-op. */
 export async function creditInTx(
-  tx: Tx,
+  tx: SqlClient,
   accountId: string,
   amount: number,
   e: LedgerEntry,

@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import type { Prisma } from './generated/prisma/client';
 import { PrismaClient } from './generated/prisma/client';
 
@@ -8,6 +9,8 @@ export type Tx = Prisma.TransactionClient;
 
 export interface Db {
   prisma: PrismaClient;
+  /** The connection pool Prisma's adapter uses, for the hot paths' raw SQL (`sql-client.ts`). */
+  pool: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -33,16 +36,22 @@ function keepWasmOnLiftoff(): void {
 /** Prisma client over the pg driver adapter (no native engine). Call close() on shutdown. */
 export function createDb(databaseUrl: string, opts: DbOptions = {}): Db {
   keepWasmOnLiftoff();
-  const adapter = new PrismaPg({
+  const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: opts.poolSize ?? 10,
     idleTimeoutMillis: 10_000,
     connectionTimeoutMillis: 10_000,
   });
-  const prisma = new PrismaClient({ adapter });
+  // An idle connection's error (the server restarted) must not crash the process.
+  pool.on('error', () => undefined);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,
-    close: () => prisma.$disconnect(),
+    pool,
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end().catch(() => undefined);
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Db } from './db';
 import { isUuid } from './ids';
+import { sqlClient } from './sql-client';
 import { primaryLanguage, SIMPLE_CONFIG, textSearchConfigFor } from './text-search-config';
 
 export { primaryLanguage, textSearchConfigFor } from './text-search-config';
@@ -107,7 +108,7 @@ export class DocumentsRepository {
     maxChars: number,
   ): Promise<void> {
     const body = indexableText(v.markdown, maxChars);
-    await this.db.prisma.$executeRaw`
+    await sqlClient(this.db.pool).$executeRaw`
       INSERT INTO documents (account_id, url, title, description, markdown, language, search_config,
                              search_vector, updated_at)
       VALUES (${doc.accountId}::uuid, ${doc.url}, ${v.title}, ${v.description}, ${v.markdown}, ${v.language},

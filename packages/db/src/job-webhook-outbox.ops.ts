@@ -1,5 +1,6 @@
-import type { Db, Tx } from './db';
+import type { Db } from './db';
 import type { JobWebhookConfig, JobWebhookKindName, JobWebhookNotifier } from './job-webhook.types';
+import type { SqlClient } from './sql-client';
 
 /**
  * The outbox of job webhooks, written inside the transaction of the state change each event
@@ -16,7 +17,7 @@ function json(value: unknown): string {
 
 /** The webhook row of a new crawl or batch and, when asked, its `started` event. One statement. */
 export async function createJobWebhookTx(
-  tx: Tx,
+  tx: SqlClient,
   i: { jobId: string; kind: JobWebhookKindName; accountId: string; webhook: JobWebhookConfig },
 ): Promise<string[]> {
   const w = i.webhook;
@@ -38,7 +39,7 @@ export async function createJobWebhookTx(
  * `page` events for pages that just finished (done or failed), in the given order, when the job's
  * webhook asks for them and the job has not ended. Nothing (and one cheap statement) otherwise.
  */
-export async function addPageEventsTx(tx: Tx, jobId: string, pageIds: string[]): Promise<string[]> {
+export async function addPageEventsTx(tx: SqlClient, jobId: string, pageIds: string[]): Promise<string[]> {
   if (pageIds.length === 0) return [];
   const rows = await tx.$queryRaw<Array<{ id: string }>>`
     INSERT INTO job_webhook_events (job_id, event, page_id)
@@ -57,7 +58,7 @@ export async function addPageEventsTx(tx: Tx, jobId: string, pageIds: string[]):
  * are cleared now; otherwise the dispatcher clears them after the last event. Idempotent.
  */
 export async function finishJobWebhookTx(
-  tx: Tx,
+  tx: SqlClient,
   jobId: string,
   end: { failed: boolean; error: string | null },
 ): Promise<string[]> {
@@ -85,7 +86,7 @@ export async function finishJobWebhookTx(
  * A crawl that just reached `done` or `failed` in this transaction (after every status change of
  * the transaction: a closing crawl that crawled nothing turns `failed` before this is called).
  */
-export async function finishCrawlWebhookTx(tx: Tx, crawlId: string): Promise<string[]> {
+export async function finishCrawlWebhookTx(tx: SqlClient, crawlId: string): Promise<string[]> {
   const rows = await tx.$queryRaw<Array<{ status: string; error: string | null }>>`
     SELECT c.status, c.error FROM crawls c JOIN job_webhooks w ON w.job_id = c.id
     WHERE c.id = ${crawlId}::uuid AND w.finished_at IS NULL`;
