@@ -3,6 +3,7 @@ import { apiKeyPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './
 import { type Db, inTransaction } from './db';
 import { isUuid } from './ids';
 import type { PlanId } from './plans';
+import { sqlClient } from './sql-client';
 
 /** lastUsedAt is a hint for humans; writing it on every request would cost a write per call. */
 const LAST_USED_GRANULARITY_MS = 60_000;
@@ -43,29 +44,31 @@ export class ApiKeysRepository {
    */
   async verify(apiKey: string): Promise<{ keyId: string; accountId: string; plan: PlanId } | null> {
     if (!isWellFormedApiKey(apiKey)) return null;
-    const row = await this.db.prisma.apiKey.findUnique({
-      where: { keyHash: hashApiKey(apiKey) },
-      select: {
-        id: true,
-        accountId: true,
-        revokedAt: true,
-        lastUsedAt: true,
-        account: { select: { planId: true } },
-      },
-    });
+    // Every API call runs this: one prepared statement through pg (sql-client.ts), not Prisma.
+    const rows = await sqlClient(this.db.pool).$queryRaw<
+      Array<{
+        id: string;
+        accountId: string;
+        revokedAt: Date | null;
+        lastUsedAt: Date | null;
+        planId: string;
+      }>
+    >`
+      SELECT k.id, k.account_id AS "accountId", k.revoked_at AS "revokedAt",
+             k.last_used_at AS "lastUsedAt", a.plan_id AS "planId"
+      FROM api_keys k JOIN accounts a ON a.id = k.account_id
+      WHERE k.key_hash = ${hashApiKey(apiKey)}`;
+    const row = rows[0];
     if (!row || row.revokedAt) return null;
     const now = Date.now();
     if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_GRANULARITY_MS) {
       // Conditional, so concurrent requests with the same key write at most once per minute.
-      await this.db.prisma.apiKey.updateMany({
-        where: {
-          id: row.id,
-          OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now - LAST_USED_GRANULARITY_MS) } }],
-        },
-        data: { lastUsedAt: new Date(now) },
-      });
+      await sqlClient(this.db.pool).$executeRaw`
+        UPDATE api_keys SET last_used_at = ${new Date(now)}::timestamptz
+        WHERE id = ${row.id}::uuid
+          AND (last_used_at IS NULL OR last_used_at < ${new Date(now - LAST_USED_GRANULARITY_MS)}::timestamptz)`;
     }
-    return { keyId: row.id, accountId: row.accountId, plan: row.account.planId as PlanId };
+    return { keyId: row.id, accountId: row.accountId, plan: row.planId as PlanId };
   }
 
   /** true when the key was active and is now revoked; false when unknown or already revoked. */

@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@wcs/errors';
-import type { BatchItemStatus, BatchStatus, BatchWithItems, NewBatch, StartedBatchItem } from './batch.types';
+import type {
+  BatchItemStatus,
+  BatchItemView,
+  BatchWithItems,
+  NewBatch,
+  StartedBatchItem,
+} from './batch.types';
 import { chargeInTx, creditInTx } from './credits.ops';
 import { type Db, inTransaction } from './db';
-import type { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 import type { JobWebhookNotifier } from './job-webhook.types';
 import {
@@ -86,7 +91,7 @@ export class BatchesRepository {
 
   /** null when unknown or owned by another account (callers answer 404 either way). */
   get(accountId: string, batchId: string): Promise<BatchWithItems | null> {
-    return this.read(accountId, batchId, { orderBy: { position: 'asc' } });
+    return this.read(accountId, batchId);
   }
 
   /**
@@ -99,49 +104,36 @@ export class BatchesRepository {
     batchId: string,
     page: { statuses: BatchItemStatus[]; skip: number; limit: number },
   ): Promise<BatchWithItems | null> {
-    return this.read(accountId, batchId, {
-      where: { status: { in: page.statuses } },
-      orderBy: { position: 'asc' },
-      skip: page.skip,
-      take: page.limit,
-    });
+    return this.read(accountId, batchId, page);
   }
 
+  /** Polled by every status call: two prepared statements through pg (sql-client.ts). */
   private async read(
     accountId: string,
     batchId: string,
-    items: Prisma.Batch$itemsArgs,
+    page?: { statuses: BatchItemStatus[]; skip: number; limit: number },
   ): Promise<BatchWithItems | null> {
     if (!isUuid(accountId) || !isUuid(batchId)) return null;
-    const b = await this.db.prisma.batch.findFirst({ where: { id: batchId, accountId }, include: { items } });
-    if (!b) return null;
+    const sql = sqlClient(this.db.pool);
     // Only a finished batch can have been cut by a cancel (its open items all failed CANCELLED).
-    const cancelled =
-      b.status === 'done' &&
-      (await this.db.prisma.batchItem.count({ where: { batchId, errorCode: CANCELLED_CODE }, take: 1 })) > 0;
-    return {
-      cancelled,
-      batchId: b.id,
-      accountId: b.accountId,
-      status: b.status as BatchStatus,
-      total: b.total,
-      completed: b.completed,
-      failed: b.failed,
-      creditsUsed: b.creditsCharged - b.creditsRefunded,
-      format: b.format,
-      onlyMainContent: b.onlyMainContent,
-      createdAt: b.createdAt,
-      items: b.items.map((it) => ({
-        itemId: it.id,
-        position: it.position,
-        clientId: it.clientId,
-        url: it.url,
-        status: it.status as BatchItemStatus,
-        result: it.result ?? null,
-        error: it.error,
-        errorCode: it.errorCode,
-      })),
-    };
+    const heads = await sql.$queryRaw<Array<Omit<BatchWithItems, 'items'>>>`
+      SELECT b.id AS "batchId", b.account_id AS "accountId", b.status, b.total, b.completed, b.failed,
+             b.credits_charged - b.credits_refunded AS "creditsUsed", b.format,
+             b.only_main_content AS "onlyMainContent", b.created_at AS "createdAt",
+             (b.status = 'done' AND EXISTS (
+               SELECT 1 FROM batch_items c WHERE c.batch_id = b.id AND c.error_code = ${CANCELLED_CODE}
+             )) AS cancelled
+      FROM batches b WHERE b.id = ${batchId}::uuid AND b.account_id = ${accountId}::uuid`;
+    const head = heads[0];
+    if (!head) return null;
+    const statuses: BatchItemStatus[] = page?.statuses ?? ['queued', 'running', 'done', 'failed'];
+    const items = await sql.$queryRaw<BatchItemView[]>`
+      SELECT id AS "itemId", position, client_id AS "clientId", url, status, result, error,
+             error_code AS "errorCode"
+      FROM batch_items
+      WHERE batch_id = ${batchId}::uuid AND status = ANY(${statuses}::text[])
+      ORDER BY position OFFSET ${page?.skip ?? 0}::int LIMIT ${page?.limit ?? null}::int`;
+    return { ...head, items };
   }
 
   /**
