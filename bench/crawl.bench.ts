@@ -34,6 +34,7 @@ import {
   treeRssKb,
   waitHealthy,
 } from './bench-utils';
+import { cpuPerPage, cpuSnapshot, cpuTable } from './cpu-time';
 import { type CrawleeResult, runCrawleeCrawl } from './crawlee-crawl';
 
 const env = benchEnv;
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   const rows: string[] = [];
   let ratio: string | undefined;
+  let cpuRows: Array<[string, number]> | undefined;
   try {
     const { headers } = await benchAccount(100_000);
     await waitHealthy(base);
@@ -142,6 +144,13 @@ async function main(): Promise<void> {
           peakKb = Math.max(peakKb, workersKb());
           if (gateway.pid) gatewayPeakKb = Math.max(gatewayPeakKb, treeRssKb(gateway.pid));
         }, 200);
+        const parts = () =>
+          cpuSnapshot({
+            gateway: gateway.pid,
+            'crawl-worker': workers[0]?.pid,
+            bench: process.pid,
+          });
+        const cpu0 = n === 1 ? parts() : undefined;
         const started = performance.now();
         const res = await request(`${base}/v1/crawl`, {
           method: 'POST',
@@ -161,6 +170,7 @@ async function main(): Promise<void> {
           b = (await r.body.json()) as typeof b;
         }
         const secs = (performance.now() - started) / 1000;
+        if (cpu0) cpuRows = cpuPerPage(cpu0, parts(), Math.max(1, b.completed));
         const endKb = workersKb();
         peakKb = Math.max(peakKb, endKb);
         rates.set(n, b.completed / secs);
@@ -194,6 +204,10 @@ async function main(): Promise<void> {
   console.log('|---|---|---:|---:|---|');
   for (const r of rows) console.log(r);
   if (ratio) console.log(`\n${ratio}`);
+  if (cpuRows)
+    console.log(
+      `\n${cpuTable('CPU per page, crawl API with 1 crawl worker (bench = serving the site, polling):', cpuRows)}`,
+    );
 
   const mapBench = path.join(ROOT, 'bench/map.bench.ts');
   if (!values['no-map'] && existsSync(mapBench)) {
