@@ -189,6 +189,39 @@ describe('BatchesRepository', () => {
     expect(sum).toBe(10);
   });
 
+  test('items started here finish in one statement (no webhook): counters and the close stay exact', async () => {
+    const { accountId } = await accounts.create({ plan: 'free', credits: 40 });
+    const b = await batches.create({
+      accountId,
+      items: urls(40),
+      format: 'markdown',
+      onlyMainContent: false,
+    });
+    // Started through this repository: a done item takes the one-statement path; a failure the transaction.
+    for (const it of b.items) await batches.startItem(it.itemId);
+    const outcomes = await Promise.all(
+      b.items.flatMap((it, i) => [
+        i % 4 === 0
+          ? batches.failItem(it.itemId, { error: 'nope', code: 'TARGET_UNREACHABLE' })
+          : batches.completeItem(it.itemId, doc),
+        // A duplicate delivery racing the first finish changes nothing.
+        batches.completeItem(it.itemId, doc),
+      ]),
+    );
+    expect(outcomes.filter(Boolean)).toHaveLength(40);
+    const got = await batches.get(accountId, b.batchId);
+    expect(got).toMatchObject({
+      status: 'done',
+      completed: got!.total - got!.failed,
+      creditsUsed: 40 - got!.failed,
+    });
+    expect(got!.items.every((it) => it.status === 'done' || it.status === 'failed')).toBe(true);
+    expect(got!.items.filter((it) => it.status === 'done').every((it) => it.result !== null)).toBe(true);
+    expect(await credits.balance(accountId)).toBe(got!.failed);
+    const sum = (await credits.ledger(accountId, 1000)).reduce((s, r) => s + r.amount, 0);
+    expect(sum).toBe(got!.failed);
+  });
+
   test('NUL characters from scraped pages are dropped (PostgreSQL rejects them in jsonb/text)', async () => {
     const { accountId } = await accounts.create({ plan: 'free', credits: 2 });
     const b = await batches.create({ accountId, items: urls(2), format: 'markdown', onlyMainContent: false });

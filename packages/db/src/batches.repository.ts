@@ -39,6 +39,9 @@ export class BatchesRepository {
     private readonly opts: { onWebhookEvents?: JobWebhookNotifier } = {},
   ) {}
 
+  /** Items started here whose batch has no webhook: their `done` needs no outbox statements. */
+  private readonly unhooked = new RecentIds(10_000);
+
   private notify(eventIds: string[]): Promise<void> {
     return notifyJobWebhooks(this.db, this.opts.onWebhookEvents, eventIds);
   }
@@ -143,7 +146,7 @@ export class BatchesRepository {
   async startItem(itemId: string): Promise<StartedBatchItem | null> {
     if (!isUuid(itemId)) return null;
     // One statement: both updates commit together (data-modifying CTEs always run).
-    const rows = await sqlClient(this.db.pool).$queryRaw<StartedBatchItem[]>`
+    const rows = await sqlClient(this.db.pool).$queryRaw<Array<StartedBatchItem & { hooked: boolean }>>`
       WITH item AS (
         UPDATE batch_items
         SET status = 'running', attempts = attempts + 1, started_at = now(), updated_at = now()
@@ -156,9 +159,14 @@ export class BatchesRepository {
       )
       SELECT item.id AS "itemId", item.batch_id AS "batchId", b.account_id AS "accountId", item.url,
              b.format, b.only_main_content AS "onlyMainContent", item.attempts,
-             b.page_options AS "pageOptions", b.page_secrets AS "pageSecrets"
+             b.page_options AS "pageOptions", b.page_secrets AS "pageSecrets",
+             EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = b.id) AS hooked
       FROM item JOIN batches b ON b.id = item.batch_id`;
-    return rows[0] ?? null;
+    const row = rows[0];
+    if (!row) return null;
+    const { hooked, ...item } = row;
+    if (!hooked) this.unhooked.remember(item.itemId);
+    return item;
   }
 
   /** Record a result. false = the item had already finished (nothing changed). */
@@ -187,6 +195,10 @@ export class BatchesRepository {
 
   private async finish(itemId: string, o: Outcome): Promise<boolean> {
     if (!isUuid(itemId)) return false;
+    // The common case — a page done in a batch without a webhook (known from this item's start
+    // here) — is one statement; anything else (refunds, webhook events) one transaction.
+    if (o.status === 'done' && this.unhooked.take(itemId))
+      return finishDone(sqlClient(this.db.pool), itemId, o);
     const r = await sqlTransaction(this.db.pool, async (tx) => {
       const batchId = await finishItemRow(tx, itemId, o);
       if (!batchId) return { applied: false, events: [] };
@@ -252,6 +264,46 @@ async function batchEventsTx(
 }
 
 /** The guarded transition; the row lock makes concurrent finishers wait, then find it finished. */
+/**
+ * A page done in a batch without a webhook, in one statement: the item's guarded transition and
+ * its batch's counters (data-modifying CTEs all run, and commit together). false = already finished.
+ */
+async function finishDone(sql: SqlClient, itemId: string, o: Extract<Outcome, { status: 'done' }>) {
+  const rows = await sql.$queryRaw<Array<{ id: string }>>`
+    WITH item AS (
+      UPDATE batch_items
+      SET status = 'done', result = ${o.result === undefined ? null : toJsonb(o.result)}::jsonb,
+          error = NULL, error_code = NULL, finished_at = now(), updated_at = now()
+      WHERE id = ${itemId}::uuid AND status IN ('queued', 'running')
+      RETURNING batch_id
+    )
+    UPDATE batches SET
+      completed = completed + 1,
+      status = CASE WHEN completed + failed + 1 >= total THEN 'done' ELSE 'processing' END,
+      finished_at = CASE WHEN completed + failed + 1 >= total THEN now() ELSE finished_at END,
+      page_secrets = CASE WHEN completed + failed + 1 >= total THEN NULL ELSE page_secrets END,
+      updated_at = now()
+    FROM item WHERE batches.id = item.batch_id
+    RETURNING batches.id`;
+  return rows.length > 0;
+}
+
+/** A bounded set of ids (oldest forgotten first): hints, never the source of truth. */
+class RecentIds {
+  private readonly ids = new Set<string>();
+  constructor(private readonly max: number) {}
+  remember(id: string): void {
+    if (this.ids.size >= this.max) {
+      const oldest = this.ids.values().next().value;
+      if (oldest !== undefined) this.ids.delete(oldest);
+    }
+    this.ids.add(id);
+  }
+  take(id: string): boolean {
+    return this.ids.delete(id);
+  }
+}
+
 async function finishItemRow(tx: SqlClient, itemId: string, o: Outcome): Promise<string | null> {
   const result = o.status === 'done' && o.result !== undefined ? toJsonb(o.result) : null;
   const error = o.status === 'failed' ? o.error.replaceAll('\0', '') : null;
