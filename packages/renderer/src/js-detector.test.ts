@@ -43,6 +43,35 @@ describe('needsJavaScript', () => {
   });
 });
 
+describe('large pages: the start of the body decides when it shows enough text', () => {
+  const filler = (n: number) => `<p>${'Plenty of server-rendered words here. '.repeat(n)}</p>`;
+  const shell = '<div id="root"></div><script src="/app.js"></script><script>boot()</script>';
+
+  it('a large page with text early needs no browser', () => {
+    expect(
+      needsJavaScript(`<html><body>${filler(10)}${'<div class="x"></div>'.repeat(10_000)}</body></html>`),
+    ).toBe(false);
+  });
+
+  it('a script or style block cut by the window hides its text: a large app shell still needs the browser', () => {
+    const bigScript = `<script>window.__DATA__ = "${'x'.repeat(100_000)}";</script>`;
+    const bigStyle = `<style>${'.a{color:red}'.repeat(8_000)}</style>`;
+    expect(needsJavaScript(`<html><body>${bigScript}${shell}</body></html>`)).toBe(true);
+    expect(needsJavaScript(`<html><body>${bigStyle}${shell}</body></html>`)).toBe(true);
+    // A tag cut by the window (no ">" inside it) is not text either.
+    const longTag = `<div data-x="${'y'.repeat(40_000)}">`;
+    expect(
+      needsJavaScript(`<html><body>${longTag}</div>${shell}${'<i></i>'.repeat(10_000)}</body></html>`),
+    ).toBe(true);
+  });
+
+  it('text only past the window is still found by the full scan', () => {
+    const late = `<html><body>${'<div></div>'.repeat(8_000)}${filler(10)}${shell}</body></html>`;
+    expect(late.length).toBeGreaterThan(65_536);
+    expect(needsJavaScript(late)).toBe(false);
+  });
+});
+
 describe('hostile markup (every scan is linear: these would run for hours if it were not)', () => {
   it.each([
     ['unclosed "<"', '<'.repeat(1_000_000)],

@@ -28,6 +28,21 @@ const HIDDEN_BLOCKS = new Set(['script', 'style', 'noscript', 'template', 'svg',
 
 /** At this much visible text no rule below can hold. */
 const TEXT_ENOUGH = 250;
+/**
+ * The start of a large body is looked at first: most pages show enough text there, and the full
+ * scan lowercases the whole page twice (on the worker's event loop, for every fetched page).
+ */
+const EARLY_WINDOW = 32_768;
+const BODY_TAG_RE = /<body(?![a-z0-9_-])/i;
+
+/** Enough visible text in the first EARLY_WINDOW characters from `<body` (large pages only). */
+function enoughTextEarly(html: string): boolean {
+  if (html.length <= EARLY_WINDOW * 2) return false;
+  const at = html.search(BODY_TAG_RE);
+  if (at < 0) return false;
+  const window = html.slice(at, at + EARLY_WINDOW);
+  return collapseText(visibleParts(window, TEXT_ENOUGH, true)).length >= TEXT_ENOUGH;
+}
 
 const isNameChar = (c: number | undefined): boolean =>
   c !== undefined && ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f);
@@ -75,8 +90,10 @@ const collapseText = (parts: string[]): string =>
 /**
  * Raw text pieces of the body outside tags, comments and hidden blocks; stops once the pieces
  * hold `stopAfter` non-space characters (the rules below only ask "is there little text?").
+ * `cut`: `html` is only the start of the page, so a block or tag it does not close ends the scan
+ * (its end, and whatever it hides, lies beyond).
  */
-function visibleParts(html: string, stopAfter: number): string[] {
+function visibleParts(html: string, stopAfter: number, cut = false): string[] {
   const body = bodyOf(html, html.toLowerCase());
   const lower = body.toLowerCase();
   const parts: string[] = [];
@@ -103,7 +120,7 @@ function visibleParts(html: string, stopAfter: number): string[] {
     }
     const gt = body.indexOf('>', lt + 1);
     if (gt < 0) {
-      push(body.slice(lt)); // a lone "<" is text
+      if (!cut) push(body.slice(lt)); // a lone "<" is text
       break;
     }
     let end = lt + 1;
@@ -113,8 +130,9 @@ function visibleParts(html: string, stopAfter: number): string[] {
     if (HIDDEN_BLOCKS.has(name) && !unclosed.has(name)) {
       const close = lower.indexOf(`</${name}`, gt + 1);
       const closeGt = close < 0 ? -1 : lower.indexOf('>', close);
-      if (closeGt < 0) unclosed.add(name);
-      else i = closeGt + 1;
+      if (closeGt >= 0) i = closeGt + 1;
+      else if (cut) break;
+      else unclosed.add(name);
     }
   }
   return parts;
@@ -194,6 +212,7 @@ export function jsSignals(html: string): JsSignals {
  */
 export function needsJavaScript(html: string): boolean {
   // Every rule needs little text: a page with enough is decided from its first text alone.
+  if (enoughTextEarly(html)) return false;
   if (collapseText(visibleParts(html, TEXT_ENOUGH)).length >= TEXT_ENOUGH) return false;
   const s = jsSignals(html);
   if (s.textLength < 250 && (s.emptyAppShell || s.noscriptWarning)) return true;
