@@ -63,7 +63,15 @@ describe('POST /v1/scrape', () => {
           return [name, Number(dur)] as const;
         }),
     );
-    expect([...metrics.keys()]).toEqual(['gateway', 'queue', 'fetch', 'content', 'persist', 'result', 'total']);
+    expect([...metrics.keys()]).toEqual([
+      'gateway',
+      'queue',
+      'fetch',
+      'content',
+      'persist',
+      'result',
+      'total',
+    ]);
     const total = metrics.get('total') ?? 0;
     for (const [name, ms] of metrics) {
       expect({ name, ms: Number.isFinite(ms) && ms >= 0 }).toEqual({ name, ms: true });
