@@ -34,6 +34,13 @@ export interface BatchWithItems {
   items: BatchItemView[];
 }
 
+/** Which items a status read returns: those in `statuses`, by position; no `limit` = all, 0 = none. */
+export interface BatchItemPage {
+  statuses: BatchItemStatus[];
+  skip: number;
+  limit?: number;
+}
+
 /** What a worker needs to scrape one item, returned by startItem(). */
 export interface StartedBatchItem {
   itemId: string;

@@ -19,6 +19,8 @@ beforeAll(async () => {
 afterAll(() => db.close());
 
 const urls = (n: number) => Array.from({ length: n }, (_, i) => ({ url: `https://example.com/${i}` }));
+const ledgerSum = async (accountId: string) =>
+  (await credits.ledger(accountId, 1000)).reduce((s, r) => s + r.amount, 0);
 const doc = { markdown: '# Hi', html: '<h1>Hi</h1>', text: 'Hi', metadata: { title: 'Hi', statusCode: 200 } };
 
 describe('BatchesRepository', () => {
@@ -185,7 +187,7 @@ describe('BatchesRepository', () => {
     const got = await batches.get(accountId, b.batchId);
     expect(got).toMatchObject({ status: 'done', total: 40, completed: 30, failed: 10, creditsUsed: 30 });
     expect(await credits.balance(accountId)).toBe(10);
-    const sum = (await credits.ledger(accountId, 1000)).reduce((s, r) => s + r.amount, 0);
+    const sum = await ledgerSum(accountId);
     expect(sum).toBe(10);
   });
 
@@ -218,7 +220,7 @@ describe('BatchesRepository', () => {
     expect(got!.items.every((it) => it.status === 'done' || it.status === 'failed')).toBe(true);
     expect(got!.items.filter((it) => it.status === 'done').every((it) => it.result !== null)).toBe(true);
     expect(await credits.balance(accountId)).toBe(got!.failed);
-    const sum = (await credits.ledger(accountId, 1000)).reduce((s, r) => s + r.amount, 0);
+    const sum = await ledgerSum(accountId);
     expect(sum).toBe(got!.failed);
   });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@wcs/errors';
 import type {
+  BatchItemPage,
   BatchItemStatus,
   BatchItemView,
   BatchWithItems,
@@ -9,6 +10,7 @@ import type {
 } from './batch.types';
 import { chargeInTx, creditInTx } from './credits.ops';
 import { type Db, inTransaction } from './db';
+import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 import type { JobWebhookNotifier } from './job-webhook.types';
 import {
@@ -102,11 +104,7 @@ export class BatchesRepository {
    * answer shows, without reading every finished item's document (polling a large batch read them
    * all on every call — the gateway's and PostgreSQL's largest cost while a batch ran).
    */
-  getPage(
-    accountId: string,
-    batchId: string,
-    page: { statuses: BatchItemStatus[]; skip: number; limit: number },
-  ): Promise<BatchWithItems | null> {
+  getPage(accountId: string, batchId: string, page: BatchItemPage): Promise<BatchWithItems | null> {
     return this.read(accountId, batchId, page);
   }
 
@@ -114,7 +112,7 @@ export class BatchesRepository {
   private async read(
     accountId: string,
     batchId: string,
-    page?: { statuses: BatchItemStatus[]; skip: number; limit: number },
+    page?: BatchItemPage,
   ): Promise<BatchWithItems | null> {
     if (!isUuid(accountId) || !isUuid(batchId)) return null;
     const sql = sqlClient(this.db.pool);
@@ -129,6 +127,7 @@ export class BatchesRepository {
       FROM batches b WHERE b.id = ${batchId}::uuid AND b.account_id = ${accountId}::uuid`;
     const head = heads[0];
     if (!head) return null;
+    if (page?.limit === 0) return { ...head, items: [] };
     const statuses: BatchItemStatus[] = page?.statuses ?? ['queued', 'running', 'done', 'failed'];
     const items = await sql.$queryRaw<BatchItemView[]>`
       SELECT id AS "itemId", position, client_id AS "clientId", url, status, result, error,
@@ -265,6 +264,17 @@ async function batchEventsTx(
 
 /** The guarded transition; the row lock makes concurrent finishers wait, then find it finished. */
 /**
+ * The columns one finished item moves on its batch (besides its counter). Right-hand sides read the
+ * row before the update: `completed + failed + 1` counts this item. The items' headers and actions
+ * are kept only while the batch has work left.
+ */
+const ITEM_FINISHED_COLUMNS = Prisma.sql`
+  status = CASE WHEN completed + failed + 1 >= total THEN 'done' ELSE 'processing' END,
+  finished_at = CASE WHEN completed + failed + 1 >= total THEN now() ELSE finished_at END,
+  page_secrets = CASE WHEN completed + failed + 1 >= total THEN NULL ELSE page_secrets END,
+  updated_at = now()`;
+
+/**
  * A page done in a batch without a webhook, in one statement: the item's guarded transition and
  * its batch's counters (data-modifying CTEs all run, and commit together). false = already finished.
  */
@@ -277,12 +287,7 @@ async function finishDone(sql: SqlClient, itemId: string, o: Extract<Outcome, { 
       WHERE id = ${itemId}::uuid AND status IN ('queued', 'running')
       RETURNING batch_id
     )
-    UPDATE batches SET
-      completed = completed + 1,
-      status = CASE WHEN completed + failed + 1 >= total THEN 'done' ELSE 'processing' END,
-      finished_at = CASE WHEN completed + failed + 1 >= total THEN now() ELSE finished_at END,
-      page_secrets = CASE WHEN completed + failed + 1 >= total THEN NULL ELSE page_secrets END,
-      updated_at = now()
+    UPDATE batches SET completed = completed + 1, ${ITEM_FINISHED_COLUMNS}
     FROM item WHERE batches.id = item.batch_id
     RETURNING batches.id`;
   return rows.length > 0;
@@ -329,11 +334,7 @@ async function bumpBatch(
     UPDATE batches SET
       completed = completed + ${dc}::int,
       failed = failed + ${df}::int,
-      status = CASE WHEN completed + failed + 1 >= total THEN 'done' ELSE 'processing' END,
-      finished_at = CASE WHEN completed + failed + 1 >= total THEN now() ELSE finished_at END,
-      -- The items' headers and actions are kept only while the batch has work left.
-      page_secrets = CASE WHEN completed + failed + 1 >= total THEN NULL ELSE page_secrets END,
-      updated_at = now()
+      ${ITEM_FINISHED_COLUMNS}
     WHERE id = ${batchId}::uuid
     RETURNING account_id AS "accountId", status = 'done' AS closed,
               EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = batches.id) AS hooked`;

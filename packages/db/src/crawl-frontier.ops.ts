@@ -185,8 +185,7 @@ export async function completePageTx(
   const urls = unique.map((c) => c.url);
   const keys = unique.map((c) => c.key);
   const depths = unique.map((c) => c.depth);
-  // inTransaction, not a batch $transaction: a batch gets Prisma's default 2 s / 5 s waits, and a
-  // completion may queue behind a long lock holder (a cancel skipping a big frontier).
+  // One interactive transaction through pg (sql-client.ts): the lock, then one statement.
   const { rows, events } = await sqlTransaction(db.pool, async (tx) => {
     const locked = await tx.$queryRaw<Array<{ status: string; hooked: boolean }>>`
       SELECT c.status, EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = c.id) AS hooked

@@ -2,6 +2,7 @@ export { type AccountInfo, AccountsRepository } from './accounts.repository';
 export { API_KEY_PREFIX, hashApiKey, isWellFormedApiKey } from './api-key';
 export { type ApiKeyInfo, ApiKeysRepository } from './api-keys.repository';
 export type {
+  BatchItemPage,
   BatchItemStatus,
   BatchItemView,
   BatchStatus,

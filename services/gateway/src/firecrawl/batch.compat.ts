@@ -126,11 +126,10 @@ export function batchStatusResponse(
   path: string,
 ): Record<string, unknown> {
   const q = parseStatusPageQuery(req.query);
-  const page = cutStatusPage(
-    batch.items.filter((it) => it.status === 'done'),
-    (it) => storedDocument(it.result, { url: it.url }),
-    { skip: q.skip, available: batch.completed },
-  );
+  const page = cutStatusPage(batch.items, (it) => storedDocument(it.result, { url: it.url }), {
+    skip: q.skip,
+    available: batch.completed,
+  });
   const limit = req.query.limit !== undefined ? `&limit=${q.limit}` : '';
   return statusBody({
     status: batchStatusOf(batch),

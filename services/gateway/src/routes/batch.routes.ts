@@ -1,4 +1,4 @@
-import type { BatchItemStatus, BatchWithItems } from '@wcs/db';
+import type { BatchItemPage, BatchWithItems } from '@wcs/db';
 import { NotFoundError, ValidationError } from '@wcs/errors';
 import { jobWebhook, outputFormat, pageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
@@ -117,13 +117,13 @@ export async function startBatchOperation(
 
 /**
  * The caller's batch with its items — all of them, or one page of those in `page.statuses` (a
- * status answer). Unknown ids and other accounts' ids are the same 404.
+ * status answer; `limit: 0` = the counters only). Unknown ids and other accounts' ids are the same 404.
  */
 export async function batchStatusOperation(
   deps: GatewayDeps,
   auth: AuthContext,
   id: string,
-  page?: { statuses: BatchItemStatus[]; skip: number; limit: number },
+  page?: BatchItemPage,
 ): Promise<BatchWithItems> {
   // Never confirm another account's job.
   const batch = !UUID.test(id)
@@ -134,6 +134,8 @@ export async function batchStatusOperation(
   if (!batch) throw new NotFoundError('Batch not found');
   return batch;
 }
+
+const COUNTERS_ONLY: BatchItemPage = { statuses: [], skip: 0, limit: 0 };
 
 /** The error code of items a cancel stopped (they are refunded like any failed item). */
 export const BATCH_CANCELLED_CODE = 'CANCELLED';
@@ -148,8 +150,9 @@ export async function cancelBatchOperation(
   auth: AuthContext,
   id: string,
 ): Promise<{ batch: BatchWithItems; cancelled: number }> {
-  const before = await batchStatusOperation(deps, auth, id);
-  const open = before.items.filter((it) => it.status === 'queued' || it.status === 'running');
+  // The open items only (no documents to read), then the counters they leave.
+  const open = (await batchStatusOperation(deps, auth, id, { statuses: ['queued', 'running'], skip: 0 }))
+    .items;
   let cancelled = 0;
   for (const it of open) {
     const stopped = await deps.batches.failItem(it.itemId, {
@@ -164,7 +167,7 @@ export async function cancelBatchOperation(
   } catch (err) {
     deps.logger.warn({ err, batchId: id }, 'removing cancelled batch jobs failed');
   }
-  return { batch: await batchStatusOperation(deps, auth, id), cancelled };
+  return { batch: await batchStatusOperation(deps, auth, id, COUNTERS_ONLY), cancelled };
 }
 
 /** The head of every batch answer (status and cancel): its id, status and counts. */

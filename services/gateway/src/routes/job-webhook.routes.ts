@@ -20,7 +20,7 @@ export function jobWebhookRoutes(deps: GatewayDeps): Router {
       UUID.test(id) &&
       (kind === 'crawl'
         ? await deps.crawls.get(auth.accountId, id)
-        : await deps.batches.get(auth.accountId, id));
+        : await deps.batches.getPage(auth.accountId, id, { statuses: [], skip: 0, limit: 0 }));
     if (!job) throw new NotFoundError(kind === 'crawl' ? 'Crawl not found' : 'Batch not found');
     const rows = await deps.jobWebhooks.deliveries(auth.accountId, id);
     res.json({
