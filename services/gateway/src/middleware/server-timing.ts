@@ -4,6 +4,7 @@
  * queue, fetching, converting, persisting, and the answer's way back through Redis. Browsers'
  * devtools and `curl -i` show it; `pnpm bench:scrape` sums it per stage.
  */
+import type { ScrapeJobResult } from '@wcs/queues';
 import type { RequestHandler, Response } from 'express';
 
 const received = new WeakMap<Response, number>();
@@ -14,14 +15,8 @@ export const requestClock: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** The worker's part of a job's answer (epoch ms at both ends, stage durations). */
-export interface WorkerTimings {
-  startedAt: number;
-  finishedAt: number;
-  fetchMs: number;
-  contentMs: number;
-  persistMs: number;
-}
+/** The worker's part of a job's answer (epoch ms at both ends, stage durations): its contract's. */
+export type WorkerTimings = NonNullable<ScrapeJobResult['timings']>;
 
 /** What the gateway noted around the job: epoch ms when it was enqueued and when its answer came. */
 export interface JobClock {
