@@ -5,8 +5,8 @@
  * the document's `dataReceived` events carry their bytes; the first `SNIFF_WINDOW_BYTES` are handed
  * to `onHead` once, and streaming is used for HTML documents of the main frame only (other types
  * are sniffed from `response.body()` as before). Best effort: a body that has fully arrived before
- * streaming is switched on (one CDP round trip after its headers) is read whole with
- * `Network.getResponseBody` as soon as it has finished loading, without waiting for the load event.
+ * streaming is switched on (one CDP round trip after its headers) is sniffed from `response.body()`
+ * after the load event, as before — slow for a big binary, but still refused.
  */
 import { HTML_TYPES, mimeTypeOf, SNIFF_WINDOW_BYTES } from '@wcs/net';
 import type { CDPSession } from 'playwright-core';
@@ -38,8 +38,7 @@ export class HeadSniffer {
       void session
         .send('Network.streamResourceContent', { requestId: e.requestId })
         .then((r) => this.add(watch, r.bufferedData))
-        // Not streamable any more (it arrived whole first): read it as soon as it has finished.
-        .catch(() => this.readWhole(watch));
+        .catch(() => undefined); // not streamable (cached, already done): body() decides later
     });
     session.on('Network.dataReceived', (e) => {
       const w = this.watch;
@@ -47,9 +46,7 @@ export class HeadSniffer {
     });
     session.on('Network.loadingFinished', (e) => {
       const w = this.watch;
-      if (!w || e.requestId !== w.requestId) return;
-      if (w.size > 0) this.flush(w);
-      else this.readWhole(w);
+      if (w && e.requestId === w.requestId) this.flush(w);
     });
   }
 
@@ -70,22 +67,6 @@ export class HeadSniffer {
     w.chunks.push(chunk);
     w.size += chunk.length;
     if (w.size >= SNIFF_WINDOW_BYTES) this.flush(w);
-  }
-
-  /**
-   * The document arrived whole before streaming was on (a fast local server, a loaded machine): its
-   * bytes are read at once, not after the load event — Chromium may lay a binary out as text for
-   * tens of seconds first. Fails quietly while it is still loading (`loadingFinished` retries).
-   */
-  private readWhole(w: Watch): void {
-    if (w.done || w.size > 0 || w !== this.watch) return;
-    void this.session
-      .send('Network.getResponseBody', { requestId: w.requestId })
-      .then((r) => {
-        this.add(w, r.base64Encoded ? r.body : Buffer.from(r.body, 'utf8').toString('base64'));
-        this.flush(w);
-      })
-      .catch(() => undefined);
   }
 
   private flush(w: Watch): void {
