@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CrawlStopReason, FrontierCandidate, FrontierPage } from './crawl.types';
 import type { Db } from './db';
 import { addPageEventsTx, finishCrawlWebhookTx } from './job-webhook-outbox.ops';
-import { type SqlClient, sqlTransaction } from './sql-client';
+import { type SqlClient, sqlClient, sqlTransaction } from './sql-client';
 
 /**
  * Frontier bookkeeping inside a caller's transaction that already holds the crawl row's lock
@@ -153,6 +153,8 @@ export async function markDuplicateTx(
 }
 
 type CompletionRow = {
+  /** The crawl has a webhook and the call was not allowed to complete it (nothing written). */
+  hooked: boolean;
   eligible: boolean;
   paid: boolean;
   duplicate: boolean;
@@ -161,9 +163,8 @@ type CompletionRow = {
 };
 
 /**
- * A page's completion in one transaction of two statements, 4 round trips instead of 11: each
- * query costs the worker JS CPU (Prisma + pg are ~40% of its profile), and every round trip made
- * under the crawl row's lock lengthens the section all pages of the crawl queue for:
+ * A page's completion, in one call of the `complete_crawl_page` function (its migration,
+ * prisma/migrations/20261124190000_complete_crawl_page, holds the statement and says why):
  * 1. lock the crawl row, then its account row (no one locks an account and then a crawl);
  * 2. one statement whose READ COMMITTED snapshot is taken after those locks, so every read in it
  *    (page status, balance, ledger, frontier, counters) is current and stays so until commit:
@@ -173,6 +174,9 @@ type CompletionRow = {
  *    A page that ended where a done page of the crawl is (`dup`: a redirect to it, or from it)
  *    becomes `duplicate` instead: not billed, not counted, no links.
  * When the account cannot pay, nothing is written (`unpaid`); the caller stops the crawl.
+ * Both run inside PostgreSQL, so the crawl's lock is held for one statement and its commit, not for
+ * four client round trips. A crawl with a webhook is completed by the same function inside a
+ * transaction that also writes its outbox events.
  */
 export async function completePageTx(
   db: Db,
@@ -182,117 +186,31 @@ export async function completePageTx(
   r: { result: unknown; statusCode: number; finalKey: string; links: FrontierCandidate[] },
 ): Promise<CompletionResult> {
   const unique = uniqueByKey(r.links);
-  const urls = unique.map((c) => c.url);
-  const keys = unique.map((c) => c.key);
-  const depths = unique.map((c) => c.depth);
-  // One interactive transaction through pg (sql-client.ts): the lock, then one statement.
-  const { rows, events } = await sqlTransaction(db.pool, async (tx) => {
-    const locked = await tx.$queryRaw<Array<{ status: string; hooked: boolean }>>`
-      SELECT c.status, EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = c.id) AS hooked
-      FROM crawls c JOIN accounts a ON a.id = c.account_id
-      WHERE c.id = ${crawlId}::uuid FOR UPDATE OF c, a`;
-    if (locked[0]?.status !== 'processing') return { rows: [], events: [] };
-    const rows = await tx.$queryRaw<CompletionRow[]>`
-      WITH c AS (
-        SELECT account_id, status, GREATEST(0, (options->>'maxPages')::int - discovered) AS room
-        FROM crawls WHERE id = ${crawlId}::uuid
-      ), p AS (
-        SELECT 1 FROM crawl_pages, c
-        WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND crawl_pages.status IN ('queued', 'running')
-          AND c.status = 'processing'
-      ), dup AS (
-        -- Another page of the crawl already is, or ended at, where this one ended (a redirect).
-        -- Looked up by key only (OFFSET 0 keeps the status test out of the scans): filtering on
-        -- status in the scan lets the planner walk every done row of the crawl instead.
-        SELECT 1 FROM (
-          SELECT status FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid AND url_key = ${r.finalKey}
-            AND id <> ${pageId}::uuid
-          UNION ALL
-          SELECT status FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid AND final_key = ${r.finalKey}
-            AND id <> ${pageId}::uuid
-          OFFSET 0
-        ) k WHERE k.status = 'done'
-        LIMIT 1
-      ), prior AS (
-        SELECT 1 FROM credit_ledger l, c
-        WHERE l.account_id = c.account_id AND l.reason = 'crawl' AND l.reference = ${pageId}
-      ), payable AS (
-        SELECT 1 FROM accounts a, c
-        WHERE a.id = c.account_id AND (a.balance >= ${credits}::int OR EXISTS (SELECT 1 FROM prior))
-      ), done AS (
-        UPDATE crawl_pages
-        SET status = 'done', result = ${toJsonb(r.result)}::jsonb, status_code = ${r.statusCode}::int,
-            final_key = NULLIF(${r.finalKey}, url_key), error = NULL, error_code = NULL, finished_at = now(), updated_at = now()
-        WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
-          AND EXISTS (SELECT 1 FROM p) AND EXISTS (SELECT 1 FROM payable) AND NOT EXISTS (SELECT 1 FROM dup)
-        RETURNING id
-      ), duplicate AS (
-        UPDATE crawl_pages SET status = 'duplicate', finished_at = now(), updated_at = now()
-        WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
-          AND EXISTS (SELECT 1 FROM p) AND EXISTS (SELECT 1 FROM dup)
-        RETURNING id
-      ), charge AS (
-        UPDATE accounts a SET balance = a.balance - ${credits}::int, updated_at = now()
-        FROM c
-        WHERE a.id = c.account_id AND EXISTS (SELECT 1 FROM done) AND NOT EXISTS (SELECT 1 FROM prior)
-        RETURNING a.id, a.balance
-      ), ledger AS (
-        INSERT INTO credit_ledger (account_id, amount, balance_after, reason, reference)
-        SELECT id, -${credits}::int, balance, 'crawl', ${pageId} FROM charge
-        RETURNING 1
-      ), fresh AS (
-        -- Not where this page ended (the done update above is not visible to this snapshot).
-        SELECT t.url, t.key, t.depth, t.ord, row_number() OVER (ORDER BY t.ord) AS rank
-        FROM unnest(${urls}::text[], ${keys}::text[], ${depths}::int[]) WITH ORDINALITY AS t(url, key, depth, ord)
-        WHERE t.key <> ${r.finalKey}
-          AND NOT EXISTS (SELECT 1 FROM crawl_pages x WHERE x.crawl_id = ${crawlId}::uuid AND x.url_key = t.key)
-          AND NOT EXISTS (SELECT 1 FROM crawl_pages x WHERE x.crawl_id = ${crawlId}::uuid AND x.final_key = t.key)
-      ), ins AS (
-        INSERT INTO crawl_pages (crawl_id, url, url_key, depth)
-        SELECT ${crawlId}::uuid, f.url, f.key, f.depth FROM fresh f, c
-        WHERE f.rank <= c.room AND EXISTS (SELECT 1 FROM done)
-        ORDER BY f.ord
-        ON CONFLICT (crawl_id, url_key) DO NOTHING
-        RETURNING id AS "pageId", url, depth
-      ), d AS (
-        -- A duplicate (n = 0) leaves the count: it was never a page of its own.
-        SELECT (SELECT count(*) FROM done)::int AS n,
-               (SELECT count(*) FROM ins)::int - (SELECT count(*) FROM duplicate)::int AS added,
-               EXISTS (SELECT 1 FROM done) AND (SELECT count(*) FROM fresh) > (SELECT room FROM c) AS capped
-      ), bump AS (
-        UPDATE crawls SET
-          completed = completed + d.n,
-          credits_used = credits_used + d.n * ${credits}::int,
-          discovered = discovered + d.added,
-          stop_reason = CASE
-            WHEN completed + failed + d.n >= discovered + d.added
-              THEN COALESCE(CASE WHEN d.capped THEN 'max_pages' END, stop_reason, 'completed')
-            WHEN d.capped THEN 'max_pages'
-            ELSE stop_reason END,
-          status = CASE WHEN completed + failed + d.n >= discovered + d.added THEN 'done' ELSE 'processing' END,
-          page_secrets = CASE WHEN completed + failed + d.n >= discovered + d.added THEN NULL ELSE page_secrets END,
-          finished_at = CASE WHEN completed + failed + d.n >= discovered + d.added THEN now() ELSE finished_at END,
-          updated_at = now()
-        FROM d
-        WHERE id = ${crawlId}::uuid AND status = 'processing'
-          AND (EXISTS (SELECT 1 FROM done) OR EXISTS (SELECT 1 FROM duplicate))
-        RETURNING status
-      )
-      SELECT EXISTS (SELECT 1 FROM p) AS eligible, EXISTS (SELECT 1 FROM payable) AS paid,
-             EXISTS (SELECT 1 FROM duplicate) AS duplicate,
-             (SELECT status FROM bump) AS "newStatus",
-             (SELECT json_agg(json_build_object('pageId', "pageId", 'url', url, 'depth', depth)) FROM ins)
-               AS "newPages"`;
-    const row = rows[0];
-    // Webhook outbox (issue 16), same transaction: a third statement only for crawls with a webhook.
-    if (!locked[0].hooked || !row?.eligible || (!row.duplicate && !row.paid)) return { rows, events: [] };
-    const events = await pageEventsTx(tx, crawlId, {
-      pageId: row.duplicate ? null : pageId,
-      crawlFinished: row.newStatus === 'done',
+  const call = (tx: SqlClient, hookedOk: boolean) =>
+    tx.$queryRaw<CompletionRow[]>`
+      SELECT o_hooked AS hooked, o_eligible AS eligible, o_paid AS paid, o_duplicate AS duplicate,
+             o_new_status AS "newStatus", o_new_pages AS "newPages"
+      FROM complete_crawl_page(${crawlId}::uuid, ${pageId}::uuid, ${credits}::int,
+        ${toJsonb(r.result)}::jsonb, ${r.statusCode}::int, ${r.finalKey}::text,
+        ${unique.map((c) => c.url)}::text[], ${unique.map((c) => c.key)}::text[],
+        ${unique.map((c) => c.depth)}::int[], ${hookedOk}::boolean)`;
+  let events: string[] = [];
+  let [row] = await call(sqlClient(db.pool), false);
+  if (row?.hooked) {
+    // Webhook outbox (issue 16), same transaction: only for crawls with a webhook.
+    const hooked = await sqlTransaction(db.pool, async (tx) => {
+      const [hookedRow] = await call(tx, true);
+      if (!hookedRow?.eligible || (!hookedRow.duplicate && !hookedRow.paid))
+        return { row: hookedRow, events: [] };
+      const ids = await pageEventsTx(tx, crawlId, {
+        pageId: hookedRow.duplicate ? null : pageId,
+        crawlFinished: hookedRow.newStatus === 'done',
+      });
+      return { row: hookedRow, events: ids };
     });
-    return { rows, events };
-  });
-  const row = rows[0];
+    row = hooked.row;
+    events = hooked.events;
+  }
   if (!row?.eligible) return { kind: 'skipped' };
   if (row.duplicate) return { kind: 'duplicate', crawlFinished: row.newStatus === 'done', events };
   if (!row.paid) return { kind: 'unpaid' };

@@ -83,7 +83,7 @@ export interface FrontierPage {
   depth: number;
 }
 
-/** What a worker needs to fetch one page, returned by peekPage()/startPage(). */
+/** What a worker needs to fetch one page, returned by startPage(). */
 export interface CrawlPageTask {
   pageId: string;
   crawlId: string;

@@ -234,4 +234,17 @@ describe('CrawlsRepository.completePage', () => {
     expect(await crawls.markDuplicate(crawlId, neu.pageId)).toEqual({ applied: true, crawlFinished: true });
     expect(await crawls.getById(crawlId)).toMatchObject({ status: 'done', discovered: 1, completed: 1 });
   });
+
+  test('unstartPage: a start that waited for its host slot is not an attempt; a finished page stays finished', async () => {
+    const { crawlId, pages } = await startCrawl(10, 10, ['/a']);
+    const [a] = pages;
+    if (!a) throw new Error('seed failed');
+    expect((await crawls.startPage(a.pageId))?.attempts).toBe(1);
+    await crawls.unstartPage(a.pageId);
+    expect(await frontier(crawlId)).toEqual([{ url: `${SITE}/a`, status: 'queued' }]);
+    expect((await crawls.startPage(a.pageId))?.attempts).toBe(1);
+    await crawls.completePage(crawlId, a.pageId, { result: {}, statusCode: 200, finalKey: a.url, links: [] });
+    await crawls.unstartPage(a.pageId);
+    expect(await frontier(crawlId)).toEqual([{ url: `${SITE}/a`, status: 'done' }]);
+  });
 });

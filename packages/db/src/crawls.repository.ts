@@ -253,14 +253,6 @@ export class CrawlsRepository {
       WHERE crawl_id = ${crawlId}::uuid AND status = 'queued' ORDER BY depth, created_at`;
   }
 
-  /** Read a page and its crawl without changing anything (politeness decisions come first). */
-  async peekPage(pageId: string): Promise<CrawlPageTask | null> {
-    if (!isUuid(pageId)) return null;
-    const rows = await sqlClient(this.db.pool).$queryRaw<CrawlPageTask[]>`
-      SELECT ${TASK_COLUMNS} FROM crawl_pages p JOIN crawls c ON c.id = p.crawl_id WHERE p.id = ${pageId}::uuid`;
-    return rows[0] ?? null;
-  }
-
   /**
    * Mark the page running (attempts+1) unless it or its crawl already finished. A running page may
    * start again: that is a redelivery after a worker died. null = skip the work. `duplicateOf` is
@@ -280,6 +272,17 @@ export class CrawlsRepository {
         ) k WHERE k.status = 'done' LIMIT 1
       ) AS "duplicateOf"`;
     return rows[0] ?? null;
+  }
+
+  /**
+   * Undo a `startPage` whose page must wait for its politeness slot: back to queued, the attempt
+   * not counted (only a start that may have reached the site counts toward the give-up limit).
+   */
+  async unstartPage(pageId: string): Promise<void> {
+    if (!isUuid(pageId)) return;
+    await sqlClient(this.db.pool).$executeRaw`
+      UPDATE crawl_pages SET status = 'queued', attempts = GREATEST(0, attempts - 1), updated_at = now()
+      WHERE id = ${pageId}::uuid AND status = 'running'`;
   }
 
   /** The page is one the crawl already has (see markDuplicateTx): not counted, not billed. */

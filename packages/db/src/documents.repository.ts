@@ -40,6 +40,19 @@ export interface DocumentSearchHit {
   markdown: string;
 }
 
+/** A page ready to write: cleaned fields and the text-search configuration it is indexed with. */
+interface DocumentRow {
+  accountId: string;
+  url: string;
+  title: string | null;
+  description: string | null;
+  language: string | null;
+  markdown: string;
+  searchConfig: string;
+}
+
+const isTooLongForTsvector = (err: unknown): boolean => /too long for tsvector/i.test(String(err));
+
 /** Body text indexed per page; beyond it a page is still found by its beginning, title and description. */
 export const MAX_INDEXED_CHARS = 1_000_000;
 /** Retry size when a page has so many distinct words that its tsvector would exceed PostgreSQL's 1 MB. */
@@ -81,42 +94,82 @@ export class DocumentsRepository {
 
   /** Insert or refresh a page; returns the text-search configuration it was indexed with. */
   async upsert(doc: DocumentInput): Promise<{ searchConfig: string }> {
-    if (!isUuid(doc.accountId)) throw new Error(`Invalid account id ${doc.accountId}`);
-    const searchConfig = await this.availableConfig(textSearchConfigFor(doc.language));
-    const title = clean(doc.title, 1_000);
-    const description = clean(doc.description, 5_000);
-    const language = clean(doc.language, 35);
-    const markdown = doc.markdown.replaceAll(NUL, '');
+    const [row] = await this.rows([doc]);
+    if (!row) throw new Error('unreachable: one document in, one row out');
     try {
-      await this.write(doc, { title, description, language, markdown, searchConfig }, MAX_INDEXED_CHARS);
+      await this.write([row], MAX_INDEXED_CHARS);
     } catch (err) {
-      if (!/too long for tsvector/i.test(String(err))) throw err;
-      await this.write(doc, { title, description, language, markdown, searchConfig }, FALLBACK_INDEXED_CHARS);
+      if (!isTooLongForTsvector(err)) throw err;
+      await this.write([row], FALLBACK_INDEXED_CHARS);
     }
-    return { searchConfig };
+    return { searchConfig: row.searchConfig };
   }
 
-  private async write(
-    doc: DocumentInput,
-    v: {
-      title: string | null;
-      description: string | null;
-      language: string | null;
-      markdown: string;
-      searchConfig: string;
-    },
-    maxChars: number,
-  ): Promise<void> {
-    const body = indexableText(v.markdown, maxChars);
+  /**
+   * Insert or refresh many pages in one statement (the search indexer's backlog): one round trip
+   * instead of one per page. The last of several inputs for the same (account, url) wins. When the
+   * statement fails, each page is written on its own, so one bad page (an invalid account id, a
+   * body too large for a tsvector) neither fails the others nor goes unreported: the result lists
+   * the pages that could not be written, with their error.
+   */
+  async upsertMany(docs: DocumentInput[]): Promise<Array<{ doc: DocumentInput; err: unknown }>> {
+    const latest = new Map<string, DocumentInput>();
+    for (const d of docs) latest.set(`${d.accountId} ${d.url}`, d);
+    const unique = [...latest.values()];
+    if (unique.length === 0) return [];
+    if (unique.length > 1 && unique.every((d) => isUuid(d.accountId))) {
+      try {
+        await this.write(await this.rows(unique), MAX_INDEXED_CHARS);
+        return [];
+      } catch {
+        // Written one by one below: each page gets its own fallback and its own error.
+      }
+    }
+    const failed: Array<{ doc: DocumentInput; err: unknown }> = [];
+    for (const doc of unique) {
+      try {
+        await this.upsert(doc);
+      } catch (err) {
+        failed.push({ doc, err });
+      }
+    }
+    return failed;
+  }
+
+  /** Validated, cleaned rows with each page's text-search configuration. */
+  private async rows(docs: DocumentInput[]): Promise<DocumentRow[]> {
+    const rows: DocumentRow[] = [];
+    for (const doc of docs) {
+      if (!isUuid(doc.accountId)) throw new Error(`Invalid account id ${doc.accountId}`);
+      rows.push({
+        accountId: doc.accountId,
+        url: doc.url,
+        title: clean(doc.title, 1_000),
+        description: clean(doc.description, 5_000),
+        language: clean(doc.language, 35),
+        markdown: doc.markdown.replaceAll(NUL, ''),
+        searchConfig: await this.availableConfig(textSearchConfigFor(doc.language)),
+      });
+    }
+    return rows;
+  }
+
+  /** One statement for all rows (unnest of one array per column; a constant text, so prepared once). */
+  private async write(rows: DocumentRow[], maxChars: number): Promise<void> {
+    const col = <K extends keyof DocumentRow>(k: K) => rows.map((r) => r[k]);
+    const bodies = rows.map((r) => indexableText(r.markdown, maxChars));
     await sqlClient(this.db.pool).$executeRaw`
       INSERT INTO documents (account_id, url, title, description, markdown, language, search_config,
                              search_vector, updated_at)
-      VALUES (${doc.accountId}::uuid, ${doc.url}, ${v.title}, ${v.description}, ${v.markdown}, ${v.language},
-              ${v.searchConfig},
-              setweight(to_tsvector(${v.searchConfig}::regconfig, coalesce(${v.title}::text, '')), 'A') ||
-              setweight(to_tsvector(${v.searchConfig}::regconfig, coalesce(${v.description}::text, '')), 'B') ||
-              setweight(to_tsvector(${v.searchConfig}::regconfig, ${body}::text), 'C'),
-              now())
+      SELECT t.account_id, t.url, t.title, t.description, t.markdown, t.language, t.config,
+             setweight(to_tsvector(t.config::regconfig, coalesce(t.title, '')), 'A') ||
+             setweight(to_tsvector(t.config::regconfig, coalesce(t.description, '')), 'B') ||
+             setweight(to_tsvector(t.config::regconfig, t.body), 'C'),
+             now()
+      FROM unnest(${col('accountId')}::uuid[], ${col('url')}::text[], ${col('title')}::text[],
+                  ${col('description')}::text[], ${col('markdown')}::text[], ${col('language')}::text[],
+                  ${col('searchConfig')}::text[], ${bodies}::text[])
+        AS t(account_id, url, title, description, markdown, language, config, body)
       ON CONFLICT (account_id, url) DO UPDATE SET
         title = EXCLUDED.title, description = EXCLUDED.description, markdown = EXCLUDED.markdown,
         language = EXCLUDED.language, search_config = EXCLUDED.search_config,

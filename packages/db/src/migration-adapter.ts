@@ -65,14 +65,30 @@ class TypeRemappingClient extends pg.Client {
   }
 }
 
-/** After the adapter typed a result, give `"char"` columns the Character type. */
-function patchAdapter<A extends object>(adapter: A): A {
-  const target = adapter as unknown as { queryRaw: (q: unknown) => Promise<ResultSet> };
+/**
+ * After the adapter typed a result, give `"char"` columns the Character type. Migration scripts run
+ * whole, in one simple query (as PostgreSQL's own tools and Prisma's native engine send them): the
+ * stock adapter splits them at every `;`, which breaks function bodies (`$$ … $$`) and comments
+ * that contain one.
+ */
+function patchAdapter<A extends object>(adapter: A, pool: pg.Pool): A {
+  const target = adapter as unknown as {
+    queryRaw: (q: unknown) => Promise<ResultSet>;
+    executeScript: (script: string) => Promise<void>;
+    onError: (err: unknown) => never;
+  };
   const original = target.queryRaw.bind(adapter);
   target.queryRaw = async (q: unknown) => {
     const r = await original(q);
     for (const i of charColumns.get(r.rows) ?? []) r.columnTypes[i] = COLUMN_TYPE_CHARACTER;
     return r;
+  };
+  target.executeScript = async (script: string) => {
+    try {
+      await pool.query(script);
+    } catch (err) {
+      target.onError(err);
+    }
   };
   return adapter;
 }
@@ -93,22 +109,23 @@ async function adminQuery(config: pg.ClientConfig, sql: string): Promise<void> {
 }
 
 class MigrationPrismaPg extends PrismaPg {
+  private readonly pool: pg.Pool;
+
   constructor(private readonly clientConfig: pg.ClientConfig) {
-    super(createPool(clientConfig), { disposeExternalPool: true });
+    const pool = createPool(clientConfig);
+    super(pool, { disposeExternalPool: true });
+    this.pool = pool;
   }
 
   override async connect() {
-    return patchAdapter(await super.connect());
+    return patchAdapter(await super.connect(), this.pool);
   }
 
   override async connectToShadowDb() {
     const database = `prisma_migrate_shadow_db_${randomUUID()}`;
     await adminQuery(this.clientConfig, `CREATE DATABASE "${database}"`);
-    const shadow = patchAdapter(
-      await new PrismaPg(createPool({ ...this.clientConfig, database }), {
-        disposeExternalPool: true,
-      }).connect(),
-    );
+    const pool = createPool({ ...this.clientConfig, database });
+    const shadow = patchAdapter(await new PrismaPg(pool, { disposeExternalPool: true }).connect(), pool);
     const disposePool = shadow.dispose.bind(shadow);
     shadow.dispose = async () => {
       await disposePool(); // close the shadow's connections first, or DROP DATABASE refuses

@@ -68,4 +68,58 @@ describe('SearchIndexer', () => {
     await indexer.idle();
     expect(await documents.get(account.accountId, 'https://indexer.test/b')).not.toBeNull();
   });
+
+  it('writes a backlog in batches; a bad page in a batch fails alone', async () => {
+    const account = await createTestAccount(db);
+    // The real repository, counting the statements the indexer asks for.
+    class CountingDocuments extends DocumentsRepository {
+      readonly batches: number[] = [];
+      override upsertMany(docs: Parameters<DocumentsRepository['upsertMany']>[0]) {
+        this.batches.push(docs.length);
+        return super.upsertMany(docs);
+      }
+    }
+    const documents = new CountingDocuments(db);
+    const warnings: Array<{ url?: unknown }> = [];
+    const indexer = new SearchIndexer(documents, { warn: (o: { url?: unknown }) => warnings.push(o) });
+    const urls = Array.from({ length: 100 }, (_, i) => `https://indexer.test/batch/${i}`);
+    for (const [i, url] of urls.entries()) {
+      await indexer.add(account.accountId, url, {
+        markdown: `Batch page ${i} on heliospheric ${i % 2 ? 'turbulence' : 'Windströmung'}`,
+        metadata: { title: `B${i}`, language: i % 2 ? 'en' : 'de' },
+      });
+      if (i === 50)
+        await indexer.add('not-an-account', 'https://indexer.test/batch/bad', {
+          markdown: 'x',
+          metadata: {},
+        });
+    }
+    await indexer.idle();
+    // The first page goes out alone; what arrived meanwhile follows in fewer, larger statements.
+    expect(documents.batches.reduce((a, b) => a + b, 0)).toBe(101);
+    expect(documents.batches.length).toBeLessThan(20);
+    expect(Math.max(...documents.batches)).toBeGreaterThan(1);
+    expect(warnings.map((w) => w.url)).toEqual(['https://indexer.test/batch/bad']);
+    const hits = await documents.search({ accountId: account.accountId, query: 'heliospheric', limit: 100 });
+    expect(hits.map((h) => h.url).sort()).toEqual([...urls].sort());
+    // Each page indexed with its own language's configuration.
+    expect((await documents.get(account.accountId, urls[0] ?? ''))?.searchConfig).toBe('german');
+    expect((await documents.get(account.accountId, urls[1] ?? ''))?.searchConfig).toBe('english');
+  });
+
+  it('upsertMany: the last input for a URL wins; a page too long for a tsvector is indexed by its beginning', async () => {
+    const account = await createTestAccount(db);
+    const documents = new DocumentsRepository(db);
+    // ~300k distinct words: more than a tsvector's 1 MB, so the batch falls back page by page.
+    const huge = Array.from({ length: 300_000 }, (_, i) => `w${i.toString(36)}x`).join(' ');
+    const failed = await documents.upsertMany([
+      { accountId: account.accountId, url: 'https://indexer.test/dup', markdown: 'old text', title: 'Old' },
+      { accountId: account.accountId, url: 'https://indexer.test/huge', markdown: `zyzzyva ${huge}` },
+      { accountId: account.accountId, url: 'https://indexer.test/dup', markdown: 'new text', title: 'New' },
+    ]);
+    expect(failed).toEqual([]);
+    expect((await documents.get(account.accountId, 'https://indexer.test/dup'))?.title).toBe('New');
+    const hits = await documents.search({ accountId: account.accountId, query: 'zyzzyva', limit: 5 });
+    expect(hits.map((h) => h.url)).toEqual(['https://indexer.test/huge']);
+  });
 });

@@ -24,11 +24,21 @@ export interface SearchIndexerOptions {
 }
 
 const DEFAULT_MAX_PENDING_CHARS = 32_000_000;
+/** Pages per statement: the backlog that built up during one write goes out in the next. */
+const MAX_BATCH_PAGES = 64;
+/** Characters of markdown per statement, so one statement stays a few MB. */
+const MAX_BATCH_CHARS = 4_000_000;
+
+interface QueuedPage {
+  accountId: string;
+  url: string;
+  page: IndexablePage;
+}
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
 
 export class SearchIndexer {
-  private readonly queue: Array<{ accountId: string; url: string; page: IndexablePage }> = [];
+  private readonly queue: QueuedPage[] = [];
   private pendingChars = 0;
   private running: Promise<void> | undefined;
   private readonly roomWaiters: Array<() => void> = [];
@@ -67,37 +77,53 @@ export class SearchIndexer {
   }
 
   /**
-   * Writes queued pages one at a time. `running` is cleared in the same tick the queue is found
-   * empty (no await in between), so an `add` right after starts a new drain instead of leaving
-   * its page behind.
+   * Writes what is queued, in batches: whatever arrived while one statement ran goes out together
+   * in the next (like a group commit: no timer, a lone page is written at once). `running` is
+   * cleared in the same tick the queue is found empty (no await in between), so an `add` right
+   * after starts a new drain instead of leaving its page behind.
    */
   private async drainQueue(): Promise<void> {
     for (;;) {
-      const next = this.queue.shift();
-      if (!next) {
+      const batch = this.takeBatch();
+      if (batch.length === 0) {
         this.running = undefined;
         return;
       }
-      await this.write(next.accountId, next.url, next.page);
+      await this.write(batch);
     }
   }
 
-  /** Never throws: a failed write is logged (best effort). */
-  private async write(accountId: string, url: string, page: IndexablePage): Promise<void> {
-    const m = page.metadata;
-    try {
-      await this.documents.upsert({
-        accountId,
-        url,
-        title: str(m.title),
-        description: str(m.description),
-        markdown: page.markdown ?? '',
-        language: str(m.language),
-      });
-    } catch (err) {
-      this.logger.warn({ err, url }, 'indexing a page for search failed');
+  private takeBatch(): QueuedPage[] {
+    const batch: QueuedPage[] = [];
+    let chars = 0;
+    while (this.queue.length > 0 && batch.length < MAX_BATCH_PAGES) {
+      const size = this.queue[0]?.page.markdown?.length ?? 0;
+      if (batch.length > 0 && chars + size > MAX_BATCH_CHARS) break;
+      const next = this.queue.shift();
+      if (!next) break;
+      batch.push(next);
+      chars += size;
     }
-    this.pendingChars -= page.markdown?.length ?? 0;
+    return batch;
+  }
+
+  /** Never throws: a page that could not be written is logged (best effort). */
+  private async write(batch: QueuedPage[]): Promise<void> {
+    const docs = batch.map(({ accountId, url, page }) => ({
+      accountId,
+      url,
+      title: str(page.metadata.title),
+      description: str(page.metadata.description),
+      markdown: page.markdown ?? '',
+      language: str(page.metadata.language),
+    }));
+    try {
+      for (const { doc, err } of await this.documents.upsertMany(docs))
+        this.logger.warn({ err, url: doc.url }, 'indexing a page for search failed');
+    } catch (err) {
+      this.logger.warn({ err, pages: batch.length }, 'indexing pages for search failed');
+    }
+    for (const q of batch) this.pendingChars -= q.page.markdown?.length ?? 0;
     for (const wake of this.roomWaiters.splice(0)) wake();
   }
 }

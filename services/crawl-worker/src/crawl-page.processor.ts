@@ -73,23 +73,33 @@ function storedResult(data: DocumentData, format: CrawlOptions['format'], format
 }
 
 /**
- * `crawl-page` jobs. Order of work: politeness slot (without holding a worker slot: the job goes
- * back to the delayed set), the guarded queued→running transition (a finished page or crawl does
- * no work twice), the fetch (only it holds the host slot), conversion and link extraction, then
- * one transaction that stores the page, charges its credit and grows the frontier.
+ * `crawl-page` jobs. Order of work: the guarded queued→running transition (a finished page or
+ * crawl does no work twice), the politeness slot (without holding a worker slot: the job goes back
+ * to the delayed set, and the start is undone), the fetch (only it holds the host slot),
+ * conversion and link extraction, then one call that stores the page, charges its credit and
+ * grows the frontier.
  */
 export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
   return async (payload: PayloadOf<'crawl-page'>, job: Job, ctx: JobContext): Promise<PageResult> => {
     const { pageId, crawlId } = payload;
-    const peek = await deps.crawls.peekPage(pageId);
-    if (
-      peek?.crawlStatus !== 'processing' ||
-      (peek.pageStatus !== 'queued' && peek.pageStatus !== 'running')
-    ) {
+    // The guarded start comes first and names the URL and the crawl's delay; only the fetch
+    // holds the host slot, so the slot is not held across this round trip.
+    const task = await deps.crawls.startPage(pageId);
+    if (!task) return { pageId, status: 'skipped' };
+    if (task.duplicateOf) {
+      // A done page's redirect already ended here: the page is crawled, not fetched twice.
+      const d = await deps.crawls.markDuplicate(crawlId, pageId);
+      if (d.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
+      await releaseSeeds(deps, task);
       return { pageId, status: 'skipped' };
     }
-    const host = new URL(peek.url).host;
-    const delayMs = Math.max(peek.options.delayMs, peek.crawlDelayMs ?? 0);
+    if (task.attempts > s.maxStarts) {
+      await fail(deps, task, `Gave up after ${task.attempts - 1} interrupted attempts`, 'INTERNAL', null);
+      await releaseSeeds(deps, task);
+      return { pageId, status: 'failed' };
+    }
+    const host = new URL(task.url).host;
+    const delayMs = Math.max(task.options.delayMs, task.crawlDelayMs ?? 0);
     const wait = await deps.slots.acquire({
       host,
       crawlId,
@@ -98,27 +108,14 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       holdMs: s.pageTimeoutMs + 5_000,
     });
     if (wait > 0) {
+      // Back to the delayed set without holding a worker slot; a wait is not an attempt.
+      await deps.crawls.unstartPage(pageId);
       await job.moveToDelayed(Date.now() + wait, job.token);
       throw new DelayedError();
     }
 
-    let task: CrawlPageTask | null = null;
     let page: FetchedPage;
     try {
-      task = await deps.crawls.startPage(pageId);
-      if (!task) return { pageId, status: 'skipped' };
-      if (task.duplicateOf) {
-        // A done page's redirect already ended here: the page is crawled, not fetched twice.
-        const d = await deps.crawls.markDuplicate(crawlId, pageId);
-        if (d.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
-        await releaseSeeds(deps, task);
-        return { pageId, status: 'skipped' };
-      }
-      if (task.attempts > s.maxStarts) {
-        await fail(deps, task, `Gave up after ${task.attempts - 1} interrupted attempts`, 'INTERNAL', null);
-        await releaseSeeds(deps, task);
-        return { pageId, status: 'failed' };
-      }
       await deps.slots.beforeRequest(crawlId, host, delayMs);
       // The job's signal: its attempts' shared budget (or a cancel) stops the fetch; an attempt
       // gets at most what is left of that budget (a deadline error is final: the page fails).
@@ -129,7 +126,6 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         ...pageRequest(task, deps.stores),
       });
     } catch (err) {
-      if (!task) throw err;
       // `return await`: the finally below awaits, and a rejected promise returned unawaited from
       // here would sit unhandled meanwhile — Node kills the process for that.
       return await handleError(deps, task, job, ctx, toServiceError(err));

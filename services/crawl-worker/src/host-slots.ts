@@ -53,6 +53,11 @@ redis.call('SET', KEYS[1], now, 'PX', delay + 60000)
 return 0
 `;
 
+/** Host busy: retry soon, with jitter so waiting pages don't all come back at once. */
+function busyRetryMs(): number {
+  return 50 + Math.floor(Math.random() * 200);
+}
+
 export interface SlotRequest {
   host: string;
   crawlId: string;
@@ -63,15 +68,41 @@ export interface SlotRequest {
   holdMs: number;
 }
 
+/**
+ * How long a page waits in this process for a slot that this process itself holds, before it goes
+ * back to the delayed set. A slot is held for one fetch: on a responsive site it frees within
+ * milliseconds, far sooner than the 50–250 ms a round through the delayed set takes.
+ */
+const DEFAULT_LOCAL_WAIT_MS = 1_000;
+
+/** This process's share of one host's semaphore: slots it holds, pages waiting for one of them. */
+interface LocalGate {
+  held: number;
+  waiters: Array<() => void>;
+}
+
 export class HostSlots {
+  private readonly local = new Map<string, LocalGate>();
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly hostConcurrency: number,
+    private readonly localWaitMs = DEFAULT_LOCAL_WAIT_MS,
   ) {}
 
-  /** 0 = acquired (call release); > 0 = come back in that many ms. */
+  /**
+   * 0 = acquired (call release); > 0 = come back in that many ms. When this process already holds
+   * every slot of the host, Redis could only answer "busy": the page waits here for one of them
+   * instead (at most `hostConcurrency` pages per host do, for at most `localWaitMs`, so a slow
+   * host cannot tie up the worker's other slots); the rest go back to the delayed set as before.
+   */
   async acquire(r: SlotRequest): Promise<number> {
+    const before = this.gate(r.host);
+    if (before.held >= this.hostConcurrency) {
+      if (before.waiters.length >= this.hostConcurrency || !(await this.waitLocally(before)))
+        return busyRetryMs();
+    }
     const wait = (await this.redis.eval(
       ACQUIRE,
       3,
@@ -83,9 +114,14 @@ export class HostSlots {
       r.pageId,
       r.holdMs,
     )) as number;
-    // Host busy: retry soon, with jitter so waiting pages don't all come back at once.
-    if (wait < 0) return 50 + Math.floor(Math.random() * 200);
-    return wait;
+    // Looked up again: an idle host's entry may have been dropped while Redis answered.
+    const gate = this.gate(r.host);
+    if (wait === 0) {
+      gate.held++;
+      return 0;
+    }
+    this.dropIfUnused(r.host, gate);
+    return wait < 0 ? busyRetryMs() : wait;
   }
 
   /** Call right before the request (after acquire): waits out any remaining gap, then stamps. */
@@ -104,8 +140,46 @@ export class HostSlots {
     }
   }
 
+  /** Call once for every acquire that returned 0. */
   async release(host: string, pageId: string): Promise<void> {
-    await this.redis.zrem(this.semaphoreKey(host), pageId);
+    // The ZREM is sent first; a page woken here asks Redis on the same connection after it, so it
+    // finds the slot free without waiting for this reply (the hand-over costs no round trip).
+    const removed = this.redis.zrem(this.semaphoreKey(host), pageId);
+    const gate = this.gate(host);
+    gate.held = Math.max(0, gate.held - 1);
+    gate.waiters.shift()?.();
+    this.dropIfUnused(host, gate);
+    await removed;
+  }
+
+  /** true = one of this process's slots was released meanwhile (the page asks Redis again). */
+  private waitLocally(gate: LocalGate): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        const i = gate.waiters.indexOf(wake);
+        if (i >= 0) gate.waiters.splice(i, 1);
+        resolve(false);
+      }, this.localWaitMs);
+      gate.waiters.push(wake);
+    });
+  }
+
+  private gate(host: string): LocalGate {
+    let g = this.local.get(host);
+    if (!g) {
+      g = { held: 0, waiters: [] };
+      this.local.set(host, g);
+    }
+    return g;
+  }
+
+  /** Hosts come and go over a worker's life: keep only the ones with a slot held or a page waiting. */
+  private dropIfUnused(host: string, gate: LocalGate): void {
+    if (gate.held === 0 && gate.waiters.length === 0) this.local.delete(host);
   }
 
   private semaphoreKey(host: string): string {

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { rawEnv } from '@wcs/config';
+import { createRedisConnection } from '@wcs/queues';
+import type { Redis } from 'ioredis';
+import { HostSlots } from './host-slots';
+
+let redis: Redis;
+beforeAll(() => {
+  redis = createRedisConnection(rawEnv('REDIS_URL') ?? 'redis://127.0.0.1:6379', 'worker');
+});
+afterAll(() => redis.disconnect());
+
+const request = (host: string, pageId: string) => ({
+  host,
+  crawlId: 'c1',
+  pageId,
+  delayMs: 0,
+  holdMs: 60_000,
+});
+
+describe('HostSlots', () => {
+  it('a page waits in the process for a slot it holds itself and gets it at release, without a bounce', async () => {
+    const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 1, 5_000);
+    expect(await slots.acquire(request('a.test', 'p1'))).toBe(0);
+    let second: number | undefined;
+    const waiting = slots.acquire(request('a.test', 'p2')).then((w) => {
+      second = w;
+      return w;
+    });
+    // Held by p1: p2 is parked here (a bounce would have answered at once with a retry delay).
+    await new Promise((r) => setImmediate(r));
+    expect(second).toBeUndefined();
+    await slots.release('a.test', 'p1');
+    expect(await waiting).toBe(0);
+    // The semaphore in Redis names the new holder only.
+    const key = (await redis.keys('test-slots-*:crawl-politeness:host:a.test'))[0] ?? '';
+    expect(await redis.zrange(key, 0, -1)).toEqual(['p2']);
+    await slots.release('a.test', 'p2');
+    expect(await redis.zcard(key)).toBe(0);
+  });
+
+  it('at most hostConcurrency pages wait per host; the others and a timed-out waiter bounce', async () => {
+    const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 1, 100);
+    expect(await slots.acquire(request('b.test', 'p1'))).toBe(0);
+    const waiter = slots.acquire(request('b.test', 'p2'));
+    // One waiter already (= the limit of 1): the next goes back to the delayed set at once.
+    const third = await slots.acquire(request('b.test', 'p3'));
+    expect(third).toBeGreaterThanOrEqual(50);
+    // p1 is never released: the waiter gives up after its local wait and bounces too.
+    expect(await waiter).toBeGreaterThanOrEqual(50);
+    // Another host is not affected by b.test's queue.
+    expect(await slots.acquire(request('c.test', 'q1'))).toBe(0);
+    await slots.release('c.test', 'q1');
+    await slots.release('b.test', 'p1');
+    expect(await slots.acquire(request('b.test', 'p4'))).toBe(0);
+    await slots.release('b.test', 'p4');
+  });
+
+  it('another process holding the host (another replica) means a bounce, not a local wait', async () => {
+    const prefix = `test-slots-${randomUUID()}`;
+    const replicaA = new HostSlots(redis, prefix, 1, 5_000);
+    const replicaB = new HostSlots(redis, prefix, 1, 5_000);
+    expect(await replicaA.acquire(request('d.test', 'p1'))).toBe(0);
+    const started = Date.now();
+    expect(await replicaB.acquire(request('d.test', 'p2'))).toBeGreaterThanOrEqual(50);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await replicaA.release('d.test', 'p1');
+    expect(await replicaB.acquire(request('d.test', 'p2'))).toBe(0);
+    await replicaB.release('d.test', 'p2');
+  });
+});
