@@ -18,6 +18,10 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { processHtml } from '../packages/content/src';
+import { findFirst, parseHtml } from '../packages/content/src/dom.util';
+import { extractMetadata, type PageHints } from '../packages/content/src/metadata.extractor';
+import { classifyPage, PAGE_TYPES } from '../packages/content/src/page-type.classifier';
+import { UrlResolver } from '../packages/content/src/url.util';
 import { ContentPool } from '../packages/scraper/src';
 
 const repoRoot = path.resolve(__dirname, '..');
@@ -226,12 +230,25 @@ async function main(): Promise<void> {
     const byType = new Map<string, number[]>();
     const rdByType = new Map<string, number[]>();
     const withRd = flag('--readability-wcxb');
+    const confusion = new Map<string, number>();
+    const halves = {
+      odd: { right: 0, all: 0, f1: [] as number[] },
+      even: { right: 0, all: 0, f1: [] as number[] },
+    };
     for (const p of pages) {
-      const text = ourText(p);
+      const out = processHtml(p.html, { url: p.url, formats: ['text'] });
+      const text = out.text;
       pred[p.id] = { text };
       const f = scorer.wordF1(text, p.truth)[2];
       byType.set(p.type, [...(byType.get(p.type) ?? []), f]);
       byType.set('overall', [...(byType.get('overall') ?? []), f]);
+      // Tune on one half, check on the other: odd ids / even ids.
+      const half = halves[Number(p.id) % 2 ? 'odd' : 'even'];
+      half.all++;
+      half.f1.push(f);
+      if (out.metadata.pageType === p.type) half.right++;
+      const cell = `${p.type} ${out.metadata.pageType ?? 'none'}`;
+      confusion.set(cell, (confusion.get(cell) ?? 0) + 1);
       if (withRd) {
         const rf = scorer.wordF1(readabilityText(p), p.truth)[2];
         rdByType.set(p.type, [...(rdByType.get(p.type) ?? []), rf]);
@@ -257,7 +274,46 @@ async function main(): Promise<void> {
       const rd = withRd ? `  [${f4(mean(rdByType.get(t)))}]` : '';
       console.log(`  ${t.padEnd(14)} ${f4(mean(xs))}  (${xs.length})${rd}`);
     }
+    console.log(
+      `  by id half: odd ${f4(mean(halves.odd.f1))} (${halves.odd.all}), even ${f4(mean(halves.even.f1))} (${halves.even.all})`,
+    );
+    reportPageTypes(pages, halves, confusion);
   }
+}
+
+/** Page-type classifier (metadata.pageType) against WCXB's labels: accuracy per id half, confusion, cost. */
+function reportPageTypes(
+  pages: Array<Page & { type: string }>,
+  halves: Record<'odd' | 'even', { right: number; all: number }>,
+  confusion: Map<string, number>,
+): void {
+  const acc = (h: { right: number; all: number }) => (h.all ? h.right / h.all : 0).toFixed(3);
+  const all = { right: halves.odd.right + halves.even.right, all: halves.odd.all + halves.even.all };
+  console.log(
+    `page-type classifier: accuracy ${acc(all)} (odd ids ${acc(halves.odd)}, even ids ${acc(halves.even)})`,
+  );
+  console.log(`  truth \\ predicted  ${PAGE_TYPES.map((t) => t.slice(0, 6).padStart(7)).join('')}   recall`);
+  for (const t of PAGE_TYPES) {
+    const row = PAGE_TYPES.map((p) => confusion.get(`${t} ${p}`) ?? 0);
+    const n = row.reduce((a, b) => a + b, 0);
+    const hit = confusion.get(`${t} ${t}`) ?? 0;
+    console.log(
+      `  ${t.padEnd(18)} ${row.map((v) => String(v).padStart(7)).join('')}   ${n ? (hit / n).toFixed(2) : '-'}`,
+    );
+  }
+  // Its own cost: signals and scores on an already parsed page (the pipeline parses once).
+  const parsed = pages.slice(0, 400).map((p) => {
+    const doc = parseHtml(p.html);
+    const hints: PageHints = { product: false };
+    extractMetadata({ hints, doc, resolver: new UrlResolver(p.url), url: p.url });
+    return { body: findFirst(doc, 'body'), url: p.url, declared: hints.declared };
+  });
+  for (const x of parsed) if (x.body && x.declared) classifyPage(x.body, x.url, x.declared); // warm-up
+  const t0 = performance.now();
+  for (const x of parsed) if (x.body && x.declared) classifyPage(x.body, x.url, x.declared);
+  console.log(
+    `  cost: ${((performance.now() - t0) / parsed.length).toFixed(3)} ms per page on top of the parse`,
+  );
 }
 
 main().catch((e: unknown) => {

@@ -38,6 +38,7 @@ export interface PageMetadata {
   ogImage?: string | null;
   author?: string | null;
   publishedTime?: string | null;
+  pageType?: 'article' | 'forum' | 'product' | 'collection' | 'listing' | 'documentation' | 'service';
   cachedAt?: string;
   cacheState?: 'hit' | 'miss';
   contentType?: string;
@@ -69,6 +70,7 @@ export interface StructuredMetadata {
   ogImage?: string | null;
   author?: string | null;
   publishedTime?: string | null;
+  pageType?: 'article' | 'forum' | 'product' | 'collection' | 'listing' | 'documentation' | 'service';
   cachedAt?: string;
   cacheState?: 'hit' | 'miss';
   contentType?: string;

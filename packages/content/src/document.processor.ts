@@ -10,6 +10,7 @@ import { BlockRenderer, codeFence } from './markdown.serializer';
 import { extractMetadata, fallbackText, type PageHints } from './metadata.extractor';
 import { collectPageImages } from './page-images';
 import { collectPageLinks } from './page-links';
+import { classifyPage } from './page-type.classifier';
 import { buildStructured } from './structured.serializer';
 import { applyTagFilter, compileTagFilter, type TagFilter } from './tag-filter';
 import type { ContentMetadata, OutputFormat, ProcessedContent, ProcessOptions, RawDocument } from './types';
@@ -116,6 +117,8 @@ function run(
     sourceUrl: opts.sourceUrl,
     statusCode: opts.statusCode,
   });
+  // Before extraction and tag filters: the cleaners change the page the signals are read from.
+  if (hints.declared) metadata.pageType = classifyPage(bodyOf(doc), opts.url, hints.declared).type;
   const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
   // Only links/images asked for (formats: []): no content step at all.
   if (formats.size > 0) {

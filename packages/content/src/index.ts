@@ -12,6 +12,7 @@ export {
 export { cleanMarkdownForHash } from './markdown-hash.normalizer';
 export { firstSrcsetCandidate } from './page-images';
 export { type PageLinks, pageLinkUrls, type RawPageLink } from './page-links';
+export { classifyPage, PAGE_TYPES, type PageType } from './page-type.classifier';
 export { findInvalidSelector } from './tag-filter';
 export type {
   BlockType,

@@ -1,6 +1,7 @@
 /** Page metadata from <title>, meta tags, <link rel=canonical>, <html lang> and JSON-LD. */
 import type { ChildNode, Document, Element } from 'domhandler';
 import { collapse, isElement, rawText, textOf } from './dom.util';
+import type { DeclaredType } from './page-type.classifier';
 import type { ContentMetadata } from './types';
 import type { UrlResolver } from './url.util';
 
@@ -14,6 +15,8 @@ interface Collected {
   headings: Element[];
   /** schema.org Product microdata seen on an element. */
   productItem: boolean;
+  /** schema.org types of microdata items (`itemtype`), at most a few dozen. */
+  itemTypes: string[];
 }
 
 /** What the page declares itself to be, for extraction rules that depend on the kind of page. */
@@ -26,6 +29,16 @@ export interface PageHints {
   siteName?: string | null;
   /** <h1>/<h2> elements of the parsed page in document order (collected on the same walk). */
   headings?: Element[];
+  /** What the page declares it is: schema.org types (JSON-LD, microdata) and og:type. */
+  declared?: DeclaredType;
+}
+
+/** "https://schema.org/NewsArticle" → "NewsArticle" (each of a space-separated list). */
+function schemaNames(v: string): string[] {
+  return v
+    .split(/\s+/)
+    .map((t) => t.replace(/^.*[/#:]/, ''))
+    .filter((t) => t !== '');
 }
 
 const LD_PRODUCT =
@@ -43,6 +56,7 @@ function collect(doc: Document): Collected {
     firstH1: null,
     headings: [],
     productItem: false,
+    itemTypes: [],
   };
   const stack: ChildNode[] = [...doc.children].reverse();
   let inSvg = 0;
@@ -50,8 +64,10 @@ function collect(doc: Document): Collected {
     const n = stack.pop()!;
     if (!isElement(n)) continue;
     const a = n.attribs;
-    if (a.itemtype !== undefined && !c.productItem && MICRODATA_PRODUCT.test(a.itemtype))
-      c.productItem = true;
+    if (a.itemtype !== undefined) {
+      if (!c.productItem && MICRODATA_PRODUCT.test(a.itemtype)) c.productItem = true;
+      if (c.itemTypes.length < 32) c.itemTypes.push(...schemaNames(a.itemtype));
+    }
     switch (n.name) {
       case 'html':
         if (c.lang === null && a.lang) c.lang = a.lang.trim() || null;
@@ -173,6 +189,13 @@ export function extractMetadata({
       .map(collapse);
     hints.siteName = m.get('og:site_name') ?? m.get('application-name') ?? null;
     hints.headings = c.headings;
+    const types = new Set(c.itemTypes);
+    for (const o of ld) {
+      const t = o['@type'];
+      for (const x of Array.isArray(t) ? t : [t])
+        if (typeof x === 'string') for (const n of schemaNames(x)) types.add(n);
+    }
+    hints.declared = { schemaTypes: [...types], ogType: m.get('og:type')?.toLowerCase() ?? null };
   }
   const pick = (...keys: string[]): string | null => {
     for (const k of keys) {

@@ -1,5 +1,6 @@
 /** Public types of @wcs/content. Other packages code against these names: extend, never rename. */
 import type { PageLinks } from './page-links';
+import type { PageType } from './page-type.classifier';
 
 export type OutputFormat = 'markdown' | 'html' | 'text' | 'json';
 
@@ -38,6 +39,8 @@ export interface ContentMetadata {
   ogImage?: string | null;
   author?: string | null;
   publishedTime?: string | null;
+  /** What kind of page this is (page-type.classifier.ts). */
+  pageType?: PageType;
 }
 
 export type BlockType = 'heading' | 'paragraph' | 'list' | 'table' | 'code' | 'quote' | 'image';

@@ -25,6 +25,14 @@ export const pageMetadata = z.strictObject({
   author: z.string().nullable().optional(),
   publishedTime: z.string().nullable().optional(),
   /**
+   * What kind of page this is, classified from its structured data, URL and shape (HTML pages):
+   * article, forum, product, collection (a shop's category), listing (posts, results, news),
+   * documentation or service (what a business offers).
+   */
+  pageType: z
+    .enum(['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service'])
+    .optional(),
+  /**
    * When the stored copy this document was made from was fetched (ISO time): page-cache hits
    * (`maxAge`) and search results served from the embedded index's stored copy.
    */

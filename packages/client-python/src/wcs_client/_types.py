@@ -165,6 +165,10 @@ class PageMetadata(_PageMetadataRequired, total=False):
     ogImage: Optional[str]
     author: Optional[str]
     publishedTime: Optional[str]
+    pageType: Literal[
+        "article", "forum", "product", "collection", "listing", "documentation", "service"
+    ]
+    """What kind of page this is (HTML pages), classified from its structured data, URL and shape."""
     cachedAt: str
     cacheState: Literal["hit", "miss"]
     """``hit`` when served from the page cache (``max_age``), ``miss`` when fetched and stored."""

@@ -1,0 +1,98 @@
+import { processHtml } from './document.processor';
+import { findFirst, parseHtml } from './dom.util';
+import { classifyPage, type DeclaredType, measurePage, type PageType } from './page-type.classifier';
+
+const NONE: DeclaredType = { schemaTypes: [], ogType: null };
+const words = (n: number, w = 'word'): string =>
+  Array.from({ length: n }, (_, i) => `${w}${i % 7}`).join(' ');
+const para = (n = 60): string => `<p>${words(n)} and a sentence, with commas, that reads like prose.</p>`;
+
+function classify(body: string, url = 'https://site.test/page', declared = NONE): PageType {
+  const doc = parseHtml(`<html><body>${body}</body></html>`);
+  const el = findFirst(doc, 'body');
+  if (!el) throw new Error('no body');
+  return classifyPage(el, url, declared).type;
+}
+
+describe('page-type classifier', () => {
+  it('long prose under a dated, slugged URL is an article', () => {
+    const body = `<nav><a href="/">Home</a><a href="/about">About</a></nav><article><h1>Title</h1>${para()}${para()}${para()}${para()}${para()}${para()}</article>`;
+    expect(classify(body, 'https://news.test/2024/05/how-the-river-changed-its-course')).toBe('article');
+  });
+
+  it('declared structured data decides when the page shape is neutral', () => {
+    const body = `<div>${para(30)}</div>`;
+    expect(classify(body, 'https://x.test/a', { schemaTypes: ['Product'], ogType: null })).toBe('product');
+    expect(
+      classify(body, 'https://x.test/a', { schemaTypes: ['DiscussionForumPosting'], ogType: null }),
+    ).toBe('forum');
+    expect(classify(body, 'https://x.test/a', { schemaTypes: ['TechArticle'], ogType: null })).toBe(
+      'documentation',
+    );
+    expect(classify(body, 'https://x.test/a', { schemaTypes: [], ogType: 'product' })).toBe('product');
+  });
+
+  it('a thread of post-classed blocks with dates is a forum; post teasers that are mostly links are a listing', () => {
+    const post = (i: number) =>
+      `<div class="post" id="p${i}"><span class="author">user${i}</span><time>2024-01-0${i % 9}</time><div class="body">${words(40)} I think this answers it.</div></div>`;
+    const thread = `<h1>How do I fix the boiler?</h1>${Array.from({ length: 8 }, (_, i) => post(i)).join('')}`;
+    expect(classify(thread)).toBe('forum');
+    const teaser = (i: number) =>
+      `<div class="post"><h2><a href="/blog/${i}">${words(12, 'headline')}</a></h2><a href="/blog/${i}">${words(14, 'teaser')}</a></div>`;
+    const blog = Array.from({ length: 10 }, (_, i) => teaser(i)).join('');
+    expect(classify(blog, 'https://site.test/blog/')).toBe('listing');
+  });
+
+  it('one price with an add-to-cart button is a product; a grid of priced cards is a collection', () => {
+    const product = `<h1>Walnut desk</h1><div class="price">$249.00</div><button>Add to cart</button>${para(40)}<ul><li>Width: 120 cm</li><li>Oak legs</li></ul>`;
+    expect(classify(product)).toBe('product');
+    const card = (i: number) =>
+      `<div class="card"><a href="/p/desk-${i}">Desk model ${i} in walnut</a><span>$${100 + i}.00</span></div>`;
+    const grid = `<aside class="filters"><label><input type="checkbox"> Oak</label></aside><div class="grid">${Array.from({ length: 12 }, (_, i) => card(i)).join('')}</div>`;
+    expect(classify(grid, 'https://shop.test/category/desks')).toBe('collection');
+  });
+
+  it('a list of linked cards holding the text is a listing', () => {
+    const item = (i: number) =>
+      `<li class="result"><a href="/r/${i}">${words(8, 'result')}</a><p>${words(20, 'snippet')}</p></li>`;
+    const body = `<h1>Results</h1><ul>${Array.from({ length: 12 }, (_, i) => item(i)).join('')}</ul>`;
+    expect(classify(body, 'https://site.test/search?q=x')).toBe('listing');
+  });
+
+  it('code blocks, or a docs host or path, make documentation', () => {
+    const body = `<h1>Install</h1>${para(30)}<pre><code>npm install thing</code></pre>${para(20)}<pre><code>thing --init\nthing run</code></pre>`;
+    expect(classify(body)).toBe('documentation');
+    expect(classify(`<h1>Middleware</h1>${para(50)}`, 'https://docs.example.test/en/ref/middleware/')).toBe(
+      'documentation',
+    );
+  });
+
+  it('many short sections with headings and a contact form, or a site front page, is a service page', () => {
+    const section = (i: number) => `<h2>What we do ${i}</h2><div>${words(25, 'benefit')}</div>`;
+    const body = `${Array.from({ length: 8 }, (_, i) => section(i)).join('')}<form><input type="text" name="email"><textarea></textarea><button>Get a quote</button></form>`;
+    expect(classify(body, 'https://agency.test/services/seo')).toBe('service');
+    expect(classify(`<h1>Ship faster</h1><div>${words(40)}</div>`, 'https://product.test/')).toBe('service');
+  });
+
+  it('measures link text, prose, prices and the largest repeated group', () => {
+    const doc = parseHtml(
+      `<body><p>${words(10)}</p><ul>${Array.from({ length: 5 }, (_, i) => `<li class="x${i}"><a href="/${i}">link number ${i} text</a> €${i},99</li>`).join('')}</ul></body>`,
+    );
+    const body = findFirst(doc, 'body');
+    if (!body) throw new Error('no body');
+    const s = measurePage(body);
+    expect(s.repeatCount).toBe(5); // class tokens differing only by digits share a shape
+    expect(s.prices).toBe(5);
+    expect(s.linkText).toBeGreaterThan(0);
+    expect(s.paragraphText).toBeGreaterThan(50);
+  });
+
+  it('is reported as metadata.pageType, read before the cleaners change the page', () => {
+    const html = `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Desk"}</script></head><body><h1>Desk</h1>${para(40)}</body></html>`;
+    expect(
+      processHtml(html, { url: 'https://shop.test/desk', formats: ['markdown'] }).metadata.pageType,
+    ).toBe('product');
+    const micro = `<html><body><div itemscope itemtype="https://schema.org/QAPage">${para(40)}</div></body></html>`;
+    expect(processHtml(micro, { url: 'https://x.test/q', formats: [] }).metadata.pageType).toBe('forum');
+  });
+});
