@@ -6,7 +6,7 @@
  * Reported as `metadata.pageType`; extraction profiles per type build on it.
  */
 import type { ChildNode, Element } from 'domhandler';
-import { isElement, isText } from './dom.util';
+import { isElement, isText, rawText } from './dom.util';
 
 export const PAGE_TYPES = [
   'article',
@@ -93,7 +93,7 @@ interface Walked {
   hasLink: boolean;
 }
 
-/** One walk: counts the signals and returns, per element, its text (for the repeat groups). */
+/** One walk of the body (depth is capped by the parser, so recursion is safe): the page's signals. */
 export function measurePage(body: Element): PageSignals {
   const s: PageSignals = {
     text: 0,
@@ -169,7 +169,7 @@ export function measurePage(body: Element): PageSignals {
       case 'a':
       case 'input': {
         const label = el.name === 'input' ? (el.attribs.value ?? '') : '';
-        if (CART.test(label) || (w.text < 40 && w.text > 0 && CART.test(textOfSmall(el)))) s.cartButtons++;
+        if (CART.test(label) || (w.text < 40 && w.text > 0 && CART.test(rawText(el)))) s.cartButtons++;
         break;
       }
     }
@@ -187,17 +187,6 @@ export function measurePage(body: Element): PageSignals {
   s.repeatCount = best.count;
   s.repeatShare = top.text > 0 ? best.text / top.text : 0;
   return s;
-}
-
-/** The text of a small element (a button's label). */
-function textOfSmall(el: Element): string {
-  let out = '';
-  for (const c of el.children as ChildNode[]) {
-    if (isText(c)) out += c.data;
-    else if (isElement(c)) out += textOfSmall(c);
-    if (out.length > 80) break;
-  }
-  return out;
 }
 
 const SCHEMA_TYPE: Array<[RegExp, PageType]> = [

@@ -169,14 +169,15 @@ describe('BatchesRepository', () => {
     expect(await credits.balance(accountId)).toBe(got!.failed); // refunded only if the failure won
   });
 
+  /** An account with `n` credits and a batch of `n` items it paid for. */
+  async function fundedBatch(n: number) {
+    const { accountId } = await accounts.create({ plan: 'free', credits: n });
+    const b = await batches.create({ accountId, items: urls(n), format: 'markdown', onlyMainContent: false });
+    return { accountId, b };
+  }
+
   test('concurrent finishes of all items close the batch exactly once with exact counters', async () => {
-    const { accountId } = await accounts.create({ plan: 'free', credits: 40 });
-    const b = await batches.create({
-      accountId,
-      items: urls(40),
-      format: 'markdown',
-      onlyMainContent: false,
-    });
+    const { accountId, b } = await fundedBatch(40);
     await Promise.all(
       b.items.map((it, i) =>
         i % 4 === 0
@@ -192,13 +193,7 @@ describe('BatchesRepository', () => {
   });
 
   test('items started here finish in one statement (no webhook): counters and the close stay exact', async () => {
-    const { accountId } = await accounts.create({ plan: 'free', credits: 40 });
-    const b = await batches.create({
-      accountId,
-      items: urls(40),
-      format: 'markdown',
-      onlyMainContent: false,
-    });
+    const { accountId, b } = await fundedBatch(40);
     // Started through this repository: a done item takes the one-statement path; a failure the transaction.
     for (const it of b.items) await batches.startItem(it.itemId);
     const outcomes = await Promise.all(
