@@ -201,9 +201,15 @@ describe('monitor schedules are reconciled with PostgreSQL', () => {
     // 2. Slots pass while Redis is empty and no pass runs: nothing is checked (the old failure).
     await stack.monitorScheduler!.reconciler.stop();
     await replica.reconciler.stop();
+    // A check already running finishes and is recorded; only then is the state frozen (a loaded
+    // CI run saw such a check land after the snapshot). BullMQ's pause waits for active jobs; the
+    // workers run again before the slots pass, so they would check anything Redis still held.
+    const workers = [stack.monitorScheduler!.worker.worker, replica.worker.worker];
+    await Promise.all(workers.map((w) => w.pause()));
     await loseMonitorKeys();
     const frozen = new Map<string, Detail>();
     for (const id of active) frozen.set(id, await detail(a.auth, id));
+    for (const w of workers) w.resume();
     const lastDue = Math.max(...[...frozen.values()].map((d) => Date.parse(d.nextCheckAt ?? '')));
     await pollUntil(
       async () => (Date.now() > lastDue + 500 ? true : undefined),
