@@ -27,8 +27,18 @@ interface Seen {
   abortedAfterMs: number[];
 }
 
+/** A `scrape` job's payload (the queues the gateway waits for are the ones it cancels). */
+const scrapePayload = (requestId: string) => ({
+  requestId,
+  accountId: 'a',
+  url: 'https://example.com/',
+  format: 'markdown' as const,
+  onlyMainContent: true,
+  timeoutMs: 60_000,
+});
+
 /** A processor that waits for its signal (like a render of a page that never ends). */
-function hangUntilAborted(seen: Seen): JobProcessor<'scrape-batch', string> {
+function hangUntilAborted<N extends QueueName>(seen: Seen): JobProcessor<N, string> {
   return (_p, _job, ctx) => {
     seen.starts += 1;
     seen.ctx.push(ctx);
@@ -92,24 +102,24 @@ describe('job cancellation across processes', () => {
   it('aborts the running job on the worker that holds it, and does not retry it', async () => {
     const seen: Seen = { starts: 0, ctx: [], abortedAfterMs: [] };
     // Two replicas: only the one holding the job has it to abort.
-    workers.push(worker('scrape-batch', p, hangUntilAborted(seen)));
-    workers.push(worker('scrape-batch', p, hangUntilAborted(seen)));
-    const job = await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'i1' }, { jobId: 'i1' });
+    workers.push(worker('scrape', p, hangUntilAborted(seen)));
+    workers.push(worker('scrape', p, hangUntilAborted(seen)));
+    // Three attempts allowed, so "one attempt only" below shows the cancel is final.
+    const job = await producer.enqueue('scrape', scrapePayload('i1'), { jobId: 'i1', attempts: 3 });
     await pollUntil(async () => (seen.starts === 1 ? true : undefined), 10_000, 20);
     const sent = Date.now();
-    await expect(producer.cancel('scrape-batch', 'i1', 'disconnect')).resolves.toBe('signalled');
+    await expect(producer.cancel('scrape', 'i1', 'disconnect')).resolves.toBe('signalled');
     const failed = await failedReason(producer, job);
     const releasedMs = Date.now() - sent;
     expect(failed.code).toBe('TIMEOUT');
     expect(failed.message).toMatch(/cancelled: the client disconnected/);
-    // attempts: 3 for this queue, yet one attempt only: a cancelled job is final.
     expect(failed.attemptsMade).toBe(1);
     expect(seen.starts).toBe(1);
     expect(releasedMs).toBeLessThan(2_000);
     console.log(`cancel → job failed (released) in ${releasedMs} ms`);
   });
 
-  it("BullMQ's own worker.cancelJob reaches the processor's signal the same way", async () => {
+  it("BullMQ's own worker.cancelJob reaches the processor's signal the same way (any queue)", async () => {
     const seen: Seen = { starts: 0, ctx: [], abortedAfterMs: [] };
     const w = worker('scrape-batch', p, hangUntilAborted(seen));
     workers.push(w);
@@ -122,22 +132,43 @@ describe('job cancellation across processes', () => {
   });
 
   it('removes a job still waiting in the queue: no worker ever starts it', async () => {
-    const job = await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'i2' }, { jobId: 'i2' });
-    await expect(producer.cancel('scrape-batch', 'i2', 'timeout')).resolves.toBe('removed');
+    const job = await producer.enqueue('scrape', scrapePayload('i2'), { jobId: 'i2' });
+    await expect(producer.cancel('scrape', 'i2', 'timeout')).resolves.toBe('removed');
     expect(await job.getState()).toBe('unknown');
   });
 
-  it('reaches a job taken after the cancel was published (the marker key)', async () => {
-    await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'i3' }, { jobId: 'i3' });
+  it('reaches a job taken after the cancel was published (the marker key): it never runs', async () => {
+    await producer.enqueue('scrape', scrapePayload('i3'), { jobId: 'i3' });
     // Only the message and the marker (no removal): as when a worker takes the job in between.
-    await publishCancel(producer.connection, p, 'scrape-batch', { jobId: 'i3', reason: 'timeout' });
+    await publishCancel(producer.connection, p, 'scrape', { jobId: 'i3', reason: 'timeout' });
     const seen: Seen = { starts: 0, ctx: [], abortedAfterMs: [] };
-    workers.push(worker('scrape-batch', p, hangUntilAborted(seen)));
-    const job = await producer.queue('scrape-batch').getJob('i3');
+    workers.push(worker('scrape', p, hangUntilAborted(seen)));
+    const job = await producer.queue('scrape').getJob('i3');
     if (!job) throw new Error('job vanished');
     const failed = await failedReason(producer, job);
     expect(failed.message).toMatch(/cancelled: the caller stopped waiting/);
-    expect(seen.abortedAfterMs[0]).toBeLessThan(100);
+    expect(seen.starts).toBe(0);
+  });
+
+  it('workers of queues nobody cancels hold no cancel subscription; waited queues do', async () => {
+    const seen: Seen = { starts: 0, ctx: [], abortedAfterMs: [] };
+    let ran = 0;
+    const batchWorker = worker('scrape-batch', p, async () => {
+      ran += 1;
+      return 'done';
+    });
+    const scrapeWorker = worker('scrape', p, hangUntilAborted(seen));
+    workers.push(batchWorker, scrapeWorker);
+    const subscribers = async (queue: QueueName) => {
+      const reply = (await producer.connection.pubsub('NUMSUB', `${p}:${queue}:cancel`)) as [string, number];
+      return Number(reply[1]);
+    };
+    await pollUntil(async () => ((await subscribers('scrape')) === 1 ? true : undefined), 10_000, 20);
+    expect(await subscribers('scrape-batch')).toBe(0);
+    // And the batch worker still runs its jobs.
+    const job = await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'n1' }, { jobId: 'n1' });
+    await pollUntil(async () => ((await job.getState()) === 'completed' ? true : undefined), 10_000, 20);
+    expect(ran).toBe(1);
   });
 
   it('waitFor cancels the job when the wait times out or the caller goes away', async () => {
@@ -149,19 +180,11 @@ describe('job cancellation across processes', () => {
       );
     };
     workers.push(worker('scrape', p, hang));
-    const payload = (requestId: string) => ({
-      requestId,
-      accountId: 'a',
-      url: 'https://example.com/',
-      format: 'markdown' as const,
-      onlyMainContent: true,
-      timeoutMs: 60_000,
-    });
-    const a = await producer.enqueue('scrape', payload('w1'), { jobId: 'w1' });
+    const a = await producer.enqueue('scrape', scrapePayload('w1'), { jobId: 'w1' });
     await expect(producer.waitFor('scrape', a, 300)).rejects.toMatchObject({ code: 'TIMEOUT' });
     expect((await failedReason(producer, a)).message).toMatch(/cancelled: the caller stopped waiting/);
 
-    const b = await producer.enqueue('scrape', payload('w2'), { jobId: 'w2' });
+    const b = await producer.enqueue('scrape', scrapePayload('w2'), { jobId: 'w2' });
     await pollUntil(async () => (seen.starts === 2 ? true : undefined), 10_000, 20);
     const gone = new AbortController();
     const waiting = producer.waitFor('scrape', b, 30_000, { signal: gone.signal });
@@ -174,18 +197,7 @@ describe('job cancellation across processes', () => {
       new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
     workers.push(worker('scrape', p, hang));
     const gateway = new QueueProducer(TEST_REDIS_URL, p);
-    const job = await gateway.enqueue(
-      'scrape',
-      {
-        requestId: 's1',
-        accountId: 'a',
-        url: 'https://example.com/',
-        format: 'markdown',
-        onlyMainContent: true,
-        timeoutMs: 60_000,
-      },
-      { jobId: 's1' },
-    );
+    const job = await gateway.enqueue('scrape', scrapePayload('s1'), { jobId: 's1' });
     await pollUntil(async () => ((await job.getState()) === 'active' ? true : undefined), 10_000, 20);
     const waiting = gateway.waitFor('scrape', job, 60_000).catch((e: unknown) => e);
     await gateway.close();

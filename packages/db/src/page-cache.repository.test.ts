@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gzipSync } from 'node:zlib';
 import type { Db } from './db';
 import { type CachedPageRecord, PageCacheRepository } from './page-cache.repository';
 import { openTestDb } from './test-database';
@@ -33,15 +33,35 @@ function page(over: Partial<CachedPageRecord> = {}): CachedPageRecord {
 }
 
 describe('PageCacheRepository', () => {
-  test('put then get gives the page back exactly; the body is stored gzip-compressed', async () => {
+  test('put then get gives the page back exactly; the body is stored Brotli-compressed', async () => {
     const key = newKey();
     const p = page({ body: `${page().body}${'<p>repeated text</p>'.repeat(500)}` });
     await cache.put(key, p);
     expect(await cache.get(key, ago(10 * MINUTE))).toEqual(p);
     const row = await db.prisma.pageCacheEntry.findUniqueOrThrow({ where: { key } });
     expect(row.body.length).toBeLessThan(Buffer.byteLength(p.body) / 10);
-    expect(gunzipSync(row.body).toString('utf8')).toBe(p.body);
-    expect(row.meta).toEqual({ headers: p.headers, redirects: p.redirects });
+    expect(brotliDecompressSync(row.body).toString('utf8')).toBe(p.body);
+    expect(row.meta).toEqual({ headers: p.headers, redirects: p.redirects, encoding: 'br' });
+  });
+
+  test('an entry written before Brotli (gzip body, no encoding in meta) is still read', async () => {
+    const key = newKey();
+    const p = page();
+    await cache.put(key, p);
+    await db.prisma.pageCacheEntry.update({
+      where: { key },
+      data: {
+        body: new Uint8Array(gzipSync(Buffer.from(p.body, 'utf8'))),
+        meta: { headers: p.headers, redirects: p.redirects },
+      },
+    });
+    expect(await cache.get(key, ago(10 * MINUTE))).toEqual(p);
+    // An encoding this version does not know makes the entry a miss, not garbage.
+    await db.prisma.pageCacheEntry.update({
+      where: { key },
+      data: { meta: { headers: p.headers, redirects: p.redirects, encoding: 'zstd' } },
+    });
+    expect(await cache.get(key, ago(10 * MINUTE))).toBeUndefined();
   });
 
   test('get answers only entries fetched at or after `fetchedAfter`, and only for the same key', async () => {

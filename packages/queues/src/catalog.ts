@@ -169,4 +169,6 @@ export const jobResults = {
   extract: extractJobResult,
 } as const;
 export type WaitedQueue = keyof typeof jobResults;
+/** The waited queues are also the only ones whose jobs another process cancels (job-cancel.ts). */
+export const isWaitedQueue = (name: QueueName): name is WaitedQueue => name in jobResults;
 export type ResultOf<N extends WaitedQueue> = z.infer<(typeof jobResults)[N]>;

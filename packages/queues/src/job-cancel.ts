@@ -8,7 +8,8 @@ import { finalTimeout } from './job-budget';
  * cancel is published on a Redis channel under the queue's prefix, which every worker of that
  * queue subscribes to. Pub/sub is fire-and-forget: a job picked up just after the publish would
  * miss it, so the cancel also leaves a marker key that a worker checks when a job starts (after it
- * has registered the job for messages, so one of the two always reaches it).
+ * has registered the job for messages, so one of the two always reaches it). Only the queues the
+ * gateway waits for (catalog.ts `jobResults`) are cancelled this way; their workers alone subscribe.
  */
 
 /** Why the gateway stopped waiting. */

@@ -26,7 +26,7 @@ export class QueueProducer {
   readonly connection: Redis;
   private readonly errors: RedisErrorLog;
   /** Jobs someone is waiting on (queue + id), cancelled at close when their wait is cut. */
-  private readonly waited = new Map<string, { name: QueueName; jobId: string }>();
+  private readonly waited = new Map<string, { name: WaitedQueue; jobId: string }>();
   private readonly logger: RedisErrorLogger | undefined;
 
   constructor(
@@ -108,7 +108,7 @@ export class QueueProducer {
    * worker of the queue (job-cancel.ts) so the one running it aborts. Best effort, never throws:
    * the job's deadline (job-budget.ts) stops it anyway when Redis cannot carry the cancel.
    */
-  async cancel(name: QueueName, jobId: string, reason: CancelReason): Promise<CancelOutcome> {
+  async cancel(name: WaitedQueue, jobId: string, reason: CancelReason): Promise<CancelOutcome> {
     try {
       // Removal first: once a job is finished the message is moot, and removing the record of a
       // job that a just-sent cancel made fail would hide why it failed. 0 = a worker holds it.

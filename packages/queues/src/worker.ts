@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { encodeError, ServiceError, toServiceError } from '@wcs/errors';
 import { DelayedError, type Job, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { jobResults, type PayloadOf, type QueueName, queueCatalog } from './catalog';
+import { isWaitedQueue, type PayloadOf, type QueueName, queueCatalog } from './catalog';
 import { createRedisConnection } from './connection';
 import { deadlineError, type JobContext, jobClock, jobDeadline } from './job-budget';
 import { CancelSubscriber, cancelledError } from './job-cancel';
@@ -61,13 +61,17 @@ export function defineWorker<N extends QueueName, R>(
   const errors = new RedisErrorLog(opts.logger, { intervalMs: opts.errorLogIntervalMs });
   const role = `worker:${name}`;
   const connection: Redis = errors.watch(createRedisConnection(opts.redisUrl, 'worker'), role);
-  const cancels = new CancelSubscriber(
-    errors.watch(createRedisConnection(opts.redisUrl, 'worker'), `${role}:cancel`),
-    connection,
-    opts.prefix,
-    name,
-    (raw) => opts.logger?.warn({ queue: name, raw: raw.slice(0, 200) }, 'malformed cancel message'),
-  );
+  // Only the queues the gateway waits for are ever cancelled by another process (producer.cancel
+  // takes a WaitedQueue): the others get no subscriber connection and no marker lookup per job.
+  const cancels = isWaitedQueue(name)
+    ? new CancelSubscriber(
+        errors.watch(createRedisConnection(opts.redisUrl, 'worker'), `${role}:cancel`),
+        connection,
+        opts.prefix,
+        name,
+        (raw) => opts.logger?.warn({ queue: name, raw: raw.slice(0, 200) }, 'malformed cancel message'),
+      )
+    : undefined;
   const schema = queueCatalog[name].payload;
   const graceMs = opts.abortGraceMs ?? ABORT_GRACE_MS;
   // BullMQ hands the processor its own AbortSignal (worker.cancelJob) only when it declares three
@@ -97,12 +101,12 @@ export function defineWorker<N extends QueueName, R>(
     if (deadlineAt !== null && deadlineAt <= startedAt)
       controller.abort(deadlineError(deadlineAt, startedAt));
     try {
-      const marked = await cancels.watch(jobId, controller);
+      const marked = cancels ? await cancels.watch(jobId, controller) : null;
       if (marked) controller.abort(cancelledError(marked));
       // An interactive job whose caller is gone before it starts (deadline passed in the queue, a
       // stalled re-run after it, a cancel that beat it) is not run: these queues keep no state of
       // their own to record a failure in, and the gateway has refunded already.
-      if (controller.signal.aborted && name in jobResults) throw controller.signal.reason;
+      if (controller.signal.aborted && isWaitedQueue(name)) throw controller.signal.reason;
       const work = processor(parsed.data as PayloadOf<N>, job, { signal: controller.signal, deadlineAt });
       return await settleWithin(work, controller.signal, graceMs, () =>
         opts.logger?.warn(
@@ -120,7 +124,7 @@ export function defineWorker<N extends QueueName, R>(
       // outcome it records on its final attempt; the next attempt starts with the signal already
       // aborted, and the processor records the failure then.
       const processorRetry =
-        err !== controller.signal.reason && !(name in jobResults) && (se.retryable || se.code === 'INTERNAL');
+        err !== controller.signal.reason && !isWaitedQueue(name) && (se.retryable || se.code === 'INTERNAL');
       if (controller.signal.aborted && !processorRetry) {
         // Deadline or cancel: retrying cannot help. The processor's own error wins when it is
         // one of ours (a clearer message); otherwise the abort reason says what happened.
@@ -142,7 +146,7 @@ export function defineWorker<N extends QueueName, R>(
     } finally {
       clearTimeout(timer);
       bullSignal?.removeEventListener('abort', onBullAbort);
-      cancels.unwatch(jobId, controller);
+      cancels?.unwatch(jobId, controller);
     }
   };
   const worker = new Worker(name, run, {
@@ -160,7 +164,7 @@ export function defineWorker<N extends QueueName, R>(
   // Mostly lost connections while Redis is down: rate-limited like the connection's own errors.
   errors.watch(worker, role);
   let closed = false;
-  void cancels.ready.then(
+  void (cancels?.ready ?? Promise.resolve()).then(
     () => {
       if (!closed)
         worker.run().catch((err: unknown) => opts.logger?.error({ err, queue: name }, 'worker stopped'));
@@ -174,7 +178,7 @@ export function defineWorker<N extends QueueName, R>(
     async close() {
       closed = true;
       await worker.close();
-      cancels.close();
+      cancels?.close();
       connection.disconnect();
     },
   };
