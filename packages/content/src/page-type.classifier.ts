@@ -87,6 +87,12 @@ function shape(el: Element): string {
 const FIRST_TOKEN = /[^\s]+/;
 const DIGITS = /\d+/g;
 
+/** Its class or id names a post, comment, reply or message. */
+function isPostBlock(el: Element): boolean {
+  const { class: cls, id } = el.attribs;
+  return (cls !== undefined && POST_CLASS.test(cls)) || (id !== undefined && POST_CLASS.test(id));
+}
+
 interface Walked {
   text: number;
   linkText: number;
@@ -112,11 +118,13 @@ export function measurePage(body: Element): PageSignals {
     forms: 0,
   };
   const candidates: Array<{ count: number; text: number }> = [];
+  // Allocation-light: this walk runs on every page, so a group map and a post tally are only made
+  // for elements that have such children.
   const visit = (el: Element, inLink: boolean, inPre: boolean, inP: boolean): Walked => {
     const w: Walked = { text: 0, linkText: 0, hasLink: el.name === 'a' && !!el.attribs.href };
     const link = inLink || w.hasLink;
-    const groups = new Map<string, { count: number; text: number }>();
-    const posts = { count: 0, text: 0, linkText: 0 };
+    let groups: Map<string, { count: number; text: number }> | undefined;
+    let posts: { count: number; text: number; linkText: number } | undefined;
     for (const c of el.children as ChildNode[]) {
       if (isText(c)) {
         // Trimmed length: inner whitespace runs count in full (close enough for shares).
@@ -134,20 +142,25 @@ export function measurePage(body: Element): PageSignals {
       w.text += k.text;
       w.linkText += k.linkText;
       w.hasLink ||= k.hasLink;
-      if (k.text >= 80 && POST_CLASS.test(`${c.attribs.class ?? ''} ${c.attribs.id ?? ''}`)) {
+      if (k.text >= 80 && isPostBlock(c)) {
+        posts ??= { count: 0, text: 0, linkText: 0 };
         posts.count++;
         posts.text += k.text;
         posts.linkText += k.linkText;
       }
       if (k.hasLink && k.text >= 20) {
-        const g = groups.get(shape(c)) ?? { count: 0, text: 0 };
-        g.count++;
-        g.text += k.text;
-        groups.set(shape(c), g);
+        groups ??= new Map();
+        const key = shape(c);
+        const g = groups.get(key);
+        if (g) {
+          g.count++;
+          g.text += k.text;
+        } else groups.set(key, { count: 1, text: k.text });
       }
     }
-    for (const g of groups.values()) if (g.count >= 3 && candidates.length < 256) candidates.push(g);
-    if (posts.count >= 2 && posts.count > s.postBlocks) {
+    if (groups)
+      for (const g of groups.values()) if (g.count >= 3 && candidates.length < 256) candidates.push(g);
+    if (posts && posts.count >= 2 && posts.count > s.postBlocks) {
       s.postBlocks = posts.count;
       s.postLinkShare = posts.linkText / Math.max(1, posts.text);
     }
