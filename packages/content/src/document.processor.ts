@@ -118,7 +118,10 @@ function run(
     statusCode: opts.statusCode,
   });
   // Before extraction and tag filters: the cleaners change the page the signals are read from.
-  if (hints.declared) metadata.pageType = classifyPage(bodyOf(doc), opts.url, hints.declared).type;
+  if (hints.declared) {
+    hints.pageType = classifyPage(bodyOf(doc), opts.url, hints.declared).type;
+    metadata.pageType = hints.pageType;
+  }
   const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
   // Only links/images asked for (formats: []): no content step at all.
   if (formats.size > 0) {

@@ -16,6 +16,7 @@ import {
 import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
 import type { PageHints } from './metadata.extractor';
+import type { PageType } from './page-type.classifier';
 import { removeProductGrids } from './product.cleaner';
 import { ensureTitle, findTitleCandidates, planTitle } from './title-heading';
 
@@ -328,6 +329,18 @@ export interface ExtractResult {
   pageText: number;
 }
 
+/**
+ * Page types whose content is many blocks (cards, sections, posts, specifications) rather than one
+ * prose body: their whole main region is the content, whatever the best single node holds.
+ */
+const REGION_TYPES: ReadonlySet<PageType> = new Set([
+  'listing',
+  'service',
+  'documentation',
+  'product',
+  'forum',
+]);
+
 /** Main content of a parsed page; `body` is the page body (or document root). */
 export function extractMainContent(body: Element, hints?: PageHints): ExtractResult {
   const stats = computeStats(body, isChrome);
@@ -344,6 +357,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   // Article mode when the winner holds most of the page's prose; otherwise the page is a
   // grid/list/shop page and its whole main region is the content.
   const articleMode =
+    !(hints?.pageType && REGION_TYPES.has(hints.pageType)) &&
     proseTotal >= PROSE_PAGE_MIN &&
     (chosenProse >= 0.6 * proseTotal || (chosenProse >= 1500 && chosenProse >= 0.4 * proseTotal));
   if (!articleMode) chosen = [mainRegion(body, stats)];

@@ -1,7 +1,7 @@
 /** Page metadata from <title>, meta tags, <link rel=canonical>, <html lang> and JSON-LD. */
 import type { ChildNode, Document, Element } from 'domhandler';
 import { collapse, isElement, rawText, textOf } from './dom.util';
-import type { DeclaredType } from './page-type.classifier';
+import type { DeclaredType, PageType } from './page-type.classifier';
 import type { ContentMetadata } from './types';
 import type { UrlResolver } from './url.util';
 
@@ -31,6 +31,8 @@ export interface PageHints {
   headings?: Element[];
   /** What the page declares it is: schema.org types (JSON-LD, microdata) and og:type. */
   declared?: DeclaredType;
+  /** The page type (page-type.classifier.ts), set before extraction: it picks the profile. */
+  pageType?: PageType;
 }
 
 /** "https://schema.org/NewsArticle" → "NewsArticle" (each of a space-separated list). */

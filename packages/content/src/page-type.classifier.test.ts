@@ -76,15 +76,38 @@ describe('page-type classifier', () => {
 
   it('measures link text, prose, prices and the largest repeated group', () => {
     const doc = parseHtml(
-      `<body><p>${words(10)}</p><ul>${Array.from({ length: 5 }, (_, i) => `<li class="x${i}"><a href="/${i}">link number ${i} text</a> €${i},99</li>`).join('')}</ul></body>`,
+      `<body><p>${words(10)}</p><ul>${Array.from({ length: 5 }, (_, i) => `<li class="${i % 2 ? 'card' : 'card featured'}"><a href="/${i}">link number ${i} text</a> €${i},99</li>`).join('')}</ul></body>`,
     );
     const body = findFirst(doc, 'body');
     if (!body) throw new Error('no body');
     const s = measurePage(body);
-    expect(s.repeatCount).toBe(5); // class tokens differing only by digits share a shape
+    expect(s.repeatCount).toBe(5); // siblings group by tag: their classes may differ
     expect(s.prices).toBe(5);
-    expect(s.linkText).toBeGreaterThan(0);
-    expect(s.paragraphText).toBeGreaterThan(50);
+    // Sizes count non-whitespace characters: "word0 … word6" ×10 = 50.
+    expect(s.paragraphText).toBe(50);
+    expect(s.proseBlock).toBe(50);
+    expect(s.linkText).toBe(5 * 'linknumber0text'.length);
+  });
+
+  it('sizes and groups do not change with markup-only rewrites (whitespace, wrappers, classes)', () => {
+    const card = (i: number, cls: string, inner: string) =>
+      `<li class="${cls}"><a href="/${i}">${inner}</a> ${words(12)}</li>`;
+    const plain = `<body><ul>${Array.from({ length: 6 }, (_, i) => card(i, 'card', `story number ${i}`)).join('')}</ul></body>`;
+    const rewritten = `<body>\n  <ul>\n${Array.from({ length: 6 }, (_, i) => `    ${card(i, i % 2 ? 'card qz7' : 'xk2 card', `story\n      <b>number</b>   ${i}`)}\n`).join('')}  </ul>\n</body>`;
+    const measure = (html: string) => {
+      const body = findFirst(parseHtml(html), 'body');
+      if (!body) throw new Error('no body');
+      return measurePage(body);
+    };
+    expect(measure(rewritten)).toEqual(measure(plain));
+  });
+
+  it('a grid of teasers beside one longer prose body is not a listing', () => {
+    const teaser = (i: number) =>
+      `<div class="card"><a href="/story/${i}">Another story number ${i}</a><p>${words(12)}</p></div>`;
+    const grid = `<section>${Array.from({ length: 6 }, (_, i) => teaser(i)).join('')}</section>`;
+    expect(classify(grid)).toBe('listing');
+    expect(classify(`${grid}<article>${para(80)}${para(60)}</article>`)).toBe('article');
   });
 
   it('is reported as metadata.pageType, read before the cleaners change the page', () => {
@@ -94,5 +117,31 @@ describe('page-type classifier', () => {
     ).toBe('product');
     const micro = `<html><body><div itemscope itemtype="https://schema.org/QAPage">${para(40)}</div></body></html>`;
     expect(processHtml(micro, { url: 'https://x.test/q', formats: [] }).metadata.pageType).toBe('forum');
+  });
+});
+
+describe('extraction profile per page type', () => {
+  // A reference page: prose, then a list of links to its methods. Article mode drops a link list
+  // inside the body as boilerplate; a documentation page keeps its whole main region.
+  const method = (i: number) =>
+    `<li><a href="/api/method${i}">method${i}()</a> <a href="/api/type${i}">Type${i}</a></li>`;
+  const html = `<html><head><title>Client reference</title></head><body><nav><a href="/">Home</a> <a href="/contact">Contact</a></nav><div id="page"><div class="content"><h1>Client reference</h1>${para()}${para()}${para()}<h2>Methods</h2><ul>${[1, 2, 3, 4, 5, 6, 7, 8].map(method).join('')}</ul>${para()}</div></div><footer>© Example</footer></body></html>`;
+
+  it('a documentation page keeps the link list of its main region', () => {
+    const out = processHtml(html, {
+      url: 'https://docs.example.test/reference/client',
+      formats: ['markdown'],
+    });
+    expect(out.metadata.pageType).toBe('documentation');
+    expect(out.markdown).toContain('[method3()]');
+    expect(out.markdown).not.toContain('© Example');
+  });
+
+  it('the same markup read as an article keeps its prose without the link list', () => {
+    const url = 'https://news.example.test/2024/05/what-the-client-reference-says';
+    const out = processHtml(html, { url, formats: ['markdown'] });
+    expect(out.metadata.pageType).toBe('article');
+    expect(out.markdown).toContain('## Methods');
+    expect(out.markdown).not.toContain('method3');
   });
 });

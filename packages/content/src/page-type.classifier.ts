@@ -29,7 +29,7 @@ export interface DeclaredType {
 
 /** Measured on one walk of the body; exported for the tests and the benchmark's report. */
 export interface PageSignals {
-  /** Characters of visible text (whitespace runs count once). */
+  /** Characters of visible text, whitespace not counted (so re-indenting changes nothing). */
   text: number;
   /** Characters of visible text inside links. */
   linkText: number;
@@ -48,10 +48,12 @@ export interface PageSignals {
   postLinkShare: number;
   /** <time> elements and date-like short texts. */
   times: number;
-  /** The largest group of same-shaped siblings each holding a link (cards, rows, results). */
+  /** The largest group of same-tag siblings each holding a link (cards, rows, results). */
   repeatCount: number;
   /** Share of the page's text inside that group. */
   repeatShare: number;
+  /** The most <p> text that one element holds in its own <p> children (an article's body). */
+  proseBlock: number;
   /** <h2>-<h3> headings. */
   headings: number;
   /** <form> elements with a text field or textarea (contact, quote, booking). */
@@ -77,15 +79,15 @@ const SKIP = new Set([
   'option',
 ]);
 
-/** A sibling's shape: tag and its first class token (cards of one list share both). */
-function shape(el: Element): string {
-  const cls = el.attribs.class;
-  if (!cls) return el.name;
-  const first = FIRST_TOKEN.exec(cls)?.[0] ?? '';
-  return `${el.name}.${first.replace(DIGITS, '')}`;
+/**
+ * Characters that are not whitespace: the measure of text that markup-only rewrites (re-indenting,
+ * reflowed lines, words wrapped in inline elements) cannot change.
+ */
+function visibleChars(t: string): number {
+  let n = 0;
+  for (let i = 0; i < t.length; i++) if (t.charCodeAt(i) > 32) n++;
+  return n;
 }
-const FIRST_TOKEN = /[^\s]+/;
-const DIGITS = /\d+/g;
 
 /** Its class or id names a post, comment, reply or message. */
 function isPostBlock(el: Element): boolean {
@@ -114,6 +116,7 @@ export function measurePage(body: Element): PageSignals {
     times: 0,
     repeatCount: 0,
     repeatShare: 0,
+    proseBlock: 0,
     headings: 0,
     forms: 0,
   };
@@ -125,16 +128,16 @@ export function measurePage(body: Element): PageSignals {
     const link = inLink || w.hasLink;
     let groups: Map<string, { count: number; text: number }> | undefined;
     let posts: { count: number; text: number; linkText: number } | undefined;
+    let prose = 0;
     for (const c of el.children as ChildNode[]) {
       if (isText(c)) {
-        // Trimmed length: inner whitespace runs count in full (close enough for shares).
-        const t = c.data.trim();
-        if (!t) continue;
-        w.text += t.length;
-        if (link) w.linkText += t.length;
-        if (inP) s.paragraphText += t.length;
-        if (inPre) s.preText += t.length;
-        if (t.length < 40 && DIGIT.test(t) && PRICE.test(t)) s.prices++;
+        const n = visibleChars(c.data);
+        if (n === 0) continue;
+        w.text += n;
+        if (link) w.linkText += n;
+        if (inP) s.paragraphText += n;
+        if (inPre) s.preText += n;
+        if (n < 33 && DIGIT.test(c.data) && PRICE.test(c.data)) s.prices++;
         continue;
       }
       if (!isElement(c) || SKIP.has(c.name)) continue;
@@ -142,15 +145,18 @@ export function measurePage(body: Element): PageSignals {
       w.text += k.text;
       w.linkText += k.linkText;
       w.hasLink ||= k.hasLink;
-      if (k.text >= 80 && isPostBlock(c)) {
+      if (c.name === 'p') prose += k.text - k.linkText;
+      if (k.text >= 65 && isPostBlock(c)) {
         posts ??= { count: 0, text: 0, linkText: 0 };
         posts.count++;
         posts.text += k.text;
         posts.linkText += k.linkText;
       }
-      if (k.hasLink && k.text >= 20) {
+      if (k.hasLink && k.text >= 16) {
         groups ??= new Map();
-        const key = shape(c);
+        // Siblings group by tag alone: class tokens are what templates and CSS toolchains rename
+        // or add to, and a page's type must not change with them.
+        const key = c.name;
         const g = groups.get(key);
         if (g) {
           g.count++;
@@ -158,6 +164,7 @@ export function measurePage(body: Element): PageSignals {
         } else groups.set(key, { count: 1, text: k.text });
       }
     }
+    if (prose > s.proseBlock) s.proseBlock = prose;
     if (groups)
       for (const g of groups.values()) if (g.count >= 3 && candidates.length < 256) candidates.push(g);
     if (posts && posts.count >= 2 && posts.count > s.postBlocks) {
@@ -176,13 +183,13 @@ export function measurePage(body: Element): PageSignals {
         s.headings++;
         break;
       case 'form':
-        if (w.text < 3000) s.forms++;
+        if (w.text < 2500) s.forms++;
         break;
       case 'button':
       case 'a':
       case 'input': {
         const label = el.name === 'input' ? (el.attribs.value ?? '') : '';
-        if (CART.test(label) || (w.text < 40 && w.text > 0 && CART.test(rawText(el)))) s.cartButtons++;
+        if (CART.test(label) || (w.text < 33 && w.text > 0 && CART.test(rawText(el)))) s.cartButtons++;
         break;
       }
     }
@@ -242,6 +249,7 @@ export function classifyPage(body: Element, url: string, declared: DeclaredType)
 
 /** The scoring on measured signals (separate so tests can state a page's signals directly). */
 export function scorePage(s: PageSignals, url: string, declared: DeclaredType): PageTypeResult {
+  // Sizes are in non-whitespace characters (about 5/6 of a text's length in English).
   const scores: Record<PageType, number> = {
     article: 1,
     forum: 0,
@@ -277,18 +285,19 @@ export function scorePage(s: PageSignals, url: string, declared: DeclaredType): 
   else if (s.postBlocks >= 3) scores.listing += 1.5;
   if (s.times >= 4 && s.postBlocks >= 2 && s.postLinkShare < 0.3) scores.forum += 1;
   // Many same-shaped linked blocks holding most of the text: a listing (or a collection).
-  if (s.repeatCount >= 5 && s.repeatShare > 0.35) {
+  // ...unless one block of prose holds more (an article with a grid of teasers beside it).
+  if (s.repeatCount >= 5 && s.repeatShare > 0.35 && s.repeatShare * text > s.proseBlock) {
     scores.listing += 1.5 + s.repeatShare;
     if (s.prices >= 3) scores.collection += 1.5;
   }
   if (linkDensity > 0.5) scores.listing += 1;
   // Long prose: an article.
-  if (proseShare > 0.5 && s.paragraphText > 2000) scores.article += 1.5;
+  if (proseShare > 0.5 && s.paragraphText > 1650) scores.article += 1.5;
   // Many short sections (a heading every few hundred characters), a form: a service page.
   const headingsPerK = (s.headings * 1000) / text;
-  if (s.headings >= 4 && headingsPerK > 1.5 && linkDensity < 0.5)
-    scores.service += 1 + Math.min(1, headingsPerK / 6);
-  if (s.forms > 0 && s.paragraphText < 3000) scores.service += 0.5;
+  if (s.headings >= 4 && headingsPerK > 1.8 && linkDensity < 0.5)
+    scores.service += 1 + Math.min(1, headingsPerK / 7.2);
+  if (s.forms > 0 && s.paragraphText < 2500) scores.service += 0.5;
   // A site's front page sells what the site does; a long dated or slugged path is a post.
   if (/^[^/]*\/?$/.test(path)) scores.service += 1.5;
   if (/\/(?:19|20)\d{2}\/|\/[^/]*-[^/]*-[^/]*-[^/]*-[^/]+\/?$/.test(path)) scores.article += 0.75;
