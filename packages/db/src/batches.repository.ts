@@ -19,7 +19,7 @@ import {
   finishJobWebhookTx,
   notifyJobWebhooks,
 } from './job-webhook-outbox.ops';
-import { type SqlClient, sqlClient, sqlTransaction } from './sql-client';
+import { type SqlClient, sqlClient, sqlTransaction, toJsonb } from './sql-client';
 
 /** Credits per batch item, deducted upfront and refunded per failed item (spec §8). */
 const CREDITS_PER_ITEM = 1;
@@ -220,14 +220,6 @@ export class BatchesRepository {
     await this.notify(r.events);
     return r.applied;
   }
-}
-
-/**
- * JSON for a jsonb column. PostgreSQL rejects NUL in text and jsonb, and scraped pages do contain it:
- * drop every `\u0000` escape (one not itself preceded by an escaping backslash).
- */
-function toJsonb(value: unknown): string {
-  return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1');
 }
 
 /** Items a cancel stopped (DELETE /v1/batch/scrape/:id) fail with this code. */

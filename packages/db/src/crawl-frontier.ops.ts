@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CrawlStopReason, FrontierCandidate, FrontierPage } from './crawl.types';
 import type { Db } from './db';
 import { addPageEventsTx, finishCrawlWebhookTx } from './job-webhook-outbox.ops';
-import { type SqlClient, sqlClient, sqlTransaction } from './sql-client';
+import { type SqlClient, sqlClient, sqlTransaction, toJsonb } from './sql-client';
 
 /**
  * Frontier bookkeeping inside a caller's transaction that already holds the crawl row's lock
@@ -239,12 +239,4 @@ export async function stopCrawlInTx(
     RETURNING id`;
   const events = await finishCrawlWebhookTx(tx, crawlId);
   return { skippedPageIds: skipped.map((s) => s.id), events };
-}
-
-/**
- * JSON for a jsonb column. PostgreSQL rejects NUL in text and jsonb, and scraped pages do contain it:
- * drop every `\u0000` escape (one not itself preceded by an escaping backslash).
- */
-export function toJsonb(value: unknown): string {
-  return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1');
 }

@@ -89,3 +89,11 @@ export async function sqlTransaction<T>(pool: pg.Pool, fn: (tx: SqlClient) => Pr
     conn.release(broken);
   }
 }
+
+/**
+ * JSON for a jsonb column. PostgreSQL rejects NUL in text and jsonb, and scraped pages do contain it:
+ * drop every `\u0000` escape (one not itself preceded by an escaping backslash).
+ */
+export function toJsonb(value: unknown): string {
+  return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1');
+}
