@@ -11,6 +11,7 @@ import { extractMetadata, fallbackText, type PageHints } from './metadata.extrac
 import { collectPageImages } from './page-images';
 import { collectPageLinks } from './page-links';
 import { classifyPage } from './page-type.classifier';
+import { addDeclaredDescription, shows } from './product.cleaner';
 import { buildStructured } from './structured.serializer';
 import { applyTagFilter, compileTagFilter, type TagFilter } from './tag-filter';
 import type { ContentMetadata, OutputFormat, ProcessedContent, ProcessOptions, RawDocument } from './types';
@@ -122,10 +123,19 @@ function run(
     hints.pageType = classifyPage(bodyOf(doc), opts.url, hints.declared).type;
     metadata.pageType = hints.pageType;
   }
+  // A product's declared description counts only when the page shows it (in a tab, say): read
+  // before the cleaners, which may take that tab away.
+  const shownDescription =
+    hints.pageType === 'product' && hints.productDescription && shows(bodyOf(doc), hints.productDescription)
+      ? hints.productDescription
+      : undefined;
   const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
   // Only links/images asked for (formats: []): no content step at all.
   if (formats.size > 0) {
     const { root, stats } = contentRoot(html, doc, hints, opts, filter);
+    // Not with tag options (they say what the content is) nor for the whole body.
+    if (shownDescription && !filter && opts.onlyMainContent !== false)
+      addDeclaredDescription(root, shownDescription);
     if (formats.has('markdown'))
       out.markdown = new BlockRenderer({ resolver, stats, markdown: true }).render(root);
     const textRenderer = new BlockRenderer({ resolver, stats, markdown: false });

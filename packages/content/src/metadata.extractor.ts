@@ -33,6 +33,8 @@ export interface PageHints {
   declared?: DeclaredType;
   /** The page type (page-type.classifier.ts), set before extraction: it picks the profile. */
   pageType?: PageType;
+  /** A declared product's description (JSON-LD), as text: added when the visible page lacks it. */
+  productDescription?: string;
 }
 
 /** "https://schema.org/NewsArticle" → "NewsArticle" (each of a space-separated list). */
@@ -142,6 +144,36 @@ function ldObjects(sources: string[]): Array<Record<string, Json>> {
   return out;
 }
 
+const PRODUCT_TYPE = /^(?:Product|ProductGroup|IndividualProduct)$/;
+/** Shops often put markup inside JSON-LD strings: tags out, a few entities decoded. */
+const TAG = /<[^>]*>/g;
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+const ENTITY = /&(amp|lt|gt|quot|apos|nbsp|#\d{1,6}|#x[\da-f]{1,6});/gi;
+const MAX_DESCRIPTION = 20_000;
+
+/** The description of the first declared product, as plain text (bounded). */
+function productDescription(ld: Array<Record<string, Json>>): string | null {
+  for (const o of ld) {
+    const t = o['@type'];
+    const types = (Array.isArray(t) ? t : [t]).filter((x): x is string => typeof x === 'string');
+    if (!types.some((x) => schemaNames(x).some((n) => PRODUCT_TYPE.test(n)))) continue;
+    const d = o.description;
+    if (typeof d !== 'string') continue;
+    const text = collapse(
+      d
+        .slice(0, MAX_DESCRIPTION)
+        .replace(TAG, ' ')
+        .replace(ENTITY, (_, e: string) => {
+          if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? '';
+          const code = e[1] === 'x' || e[1] === 'X' ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
+          return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+        }),
+    );
+    if (text) return text;
+  }
+  return null;
+}
+
 function nameOf(v: Json | undefined): string | null {
   if (typeof v === 'string') return v.trim() || null;
   if (Array.isArray(v)) {
@@ -198,6 +230,8 @@ export function extractMetadata({
         if (typeof x === 'string') for (const n of schemaNames(x)) types.add(n);
     }
     hints.declared = { schemaTypes: [...types], ogType: m.get('og:type')?.toLowerCase() ?? null };
+    const description = productDescription(ld);
+    if (description) hints.productDescription = description;
   }
   const pick = (...keys: string[]): string | null => {
     for (const k of keys) {

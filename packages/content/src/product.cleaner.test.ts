@@ -93,3 +93,29 @@ describe('forum signatures', () => {
     expect(out).toContain('Included in every plan');
   });
 });
+
+describe("a product's declared description", () => {
+  const desc =
+    'The Harbour Jacket keeps wind and rain out on long coastal walks, with taped seams, a stowaway hood and two zipped pockets.';
+  // Shops put markup and entities inside JSON-LD strings.
+  const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Harbour Jacket","description":"<p>${desc.replace('rain', 'rain &amp; spray')}</p>","offers":{"@type":"Offer","price":"120.00","priceCurrency":"EUR"}}</script>`;
+  const page = (tab: string) =>
+    `<html><head><title>Harbour Jacket</title>${ld}</head><body><nav><a href="/">Shop</a></nav><main><h1>Harbour Jacket</h1><p class="price">€120.00</p><button>Add to cart</button>${tab}</main><footer>© Shop</footer></body></html>`;
+  const markdown = (html: string) =>
+    processHtml(html, { url: 'https://shop.test/products/harbour-jacket', formats: ['markdown'] }).markdown;
+  const shown = 'The Harbour Jacket keeps wind and rain & spray out on long coastal walks';
+
+  it('comes back when the page carries it in a sheet the extraction drops', () => {
+    // A "Description" sheet: a dialog the cleaners drop with the other overlays.
+    const sheet = `<button>Description</button><aside role="dialog"><h5>Description</h5><p>${desc.replace('rain', 'rain &amp; spray')}</p></aside>`;
+    const md = markdown(page(sheet));
+    expect(md).toContain(shown);
+    expect(md.split('Harbour Jacket keeps').length).toBe(2); // once
+  });
+
+  it('is not added when the page never shows it, nor twice when the content has it', () => {
+    expect(markdown(page(''))).not.toContain('Harbour Jacket keeps');
+    const visible = markdown(page(`<p>${desc.replace('rain', 'rain &amp; spray')}</p>`));
+    expect(visible.split('Harbour Jacket keeps').length).toBe(2);
+  });
+});

@@ -3,9 +3,9 @@
  * grids of other priced items ("related products", "customers also bought", sponsored
  * carousels, bundles) are merchandising, not the product's description or specifications.
  */
-import type { Element } from 'domhandler';
+import { Element, Text } from 'domhandler';
 import { removeAllWithStats, type StatsMap } from './content-stats';
-import { isElement, rawText } from './dom.util';
+import { isElement, rawText, setChildren, textOf } from './dom.util';
 
 /** A price: a currency sign or code next to a number, either order. */
 const PRICE =
@@ -83,4 +83,23 @@ function widen(grid: Element, stats: StatsMap, root: Element): Element {
     cur = p;
   }
   return cur;
+}
+
+/** Words of the description looked for in the extracted text (enough to be unmistakable). */
+const PROBE_CHARS = 80;
+
+/** Does the subtree's text hold the start of `description`? */
+export function shows(root: Element, description: string): boolean {
+  return textOf(root).toLowerCase().includes(description.slice(0, PROBE_CHARS).toLowerCase());
+}
+
+/**
+ * A product page whose visible text lacks the description it declares in its structured data
+ * (shops hide it in tabs or accordions rendered by script): the description is added at the end.
+ */
+export function addDeclaredDescription(root: Element, description: string): void {
+  if (shows(root, description)) return;
+  const p = new Element('p', {});
+  setChildren(p, [new Text(description)]);
+  setChildren(root, [...root.children, p]);
 }
