@@ -39,21 +39,52 @@ describe('HostSlots', () => {
     expect(await redis.zcard(key)).toBe(0);
   });
 
-  it('at most hostConcurrency pages wait per host; the others and a timed-out waiter bounce', async () => {
-    const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 1, 100);
+  it('hostConcurrency pages wait long per host, twice as many briefly; the others and timed-out waiters bounce', async () => {
+    const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 1, 5_000, 50);
     expect(await slots.acquire(request('b.test', 'p1'))).toBe(0);
-    const waiter = slots.acquire(request('b.test', 'p2'));
-    // One waiter already (= the limit of 1): the next goes back to the delayed set at once.
-    const third = await slots.acquire(request('b.test', 'p3'));
-    expect(third).toBeGreaterThanOrEqual(50);
-    // p1 is never released: the waiter gives up after its local wait and bounces too.
-    expect(await waiter).toBeGreaterThanOrEqual(50);
+    const long = slots.acquire(request('b.test', 'p2'));
+    const brief = [slots.acquire(request('b.test', 'p3')), slots.acquire(request('b.test', 'p4'))];
+    // 1 long + 2 brief waiters already: the next goes back to the delayed set at once.
+    expect(await slots.acquire(request('b.test', 'p5'))).toBeGreaterThanOrEqual(50);
+    // p1 is held on: the brief waiters give up after 50 ms and bounce; the long one still waits.
+    for (const w of await Promise.all(brief)) expect(w).toBeGreaterThanOrEqual(50);
     // Another host is not affected by b.test's queue.
     expect(await slots.acquire(request('c.test', 'q1'))).toBe(0);
     await slots.release('c.test', 'q1');
     await slots.release('b.test', 'p1');
-    expect(await slots.acquire(request('b.test', 'p4'))).toBe(0);
-    await slots.release('b.test', 'p4');
+    expect(await long).toBe(0);
+    await slots.release('b.test', 'p2');
+  });
+
+  it('a released slot goes to the page waiting for it, not to a newcomer of the same moment', async () => {
+    const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 1, 5_000, 5_000);
+    expect(await slots.acquire(request('e.test', 'p1'))).toBe(0);
+    const order: string[] = [];
+    const waiter = slots.acquire(request('e.test', 'p2')).then((w) => {
+      order.push(`p2:${w}`);
+    });
+    await new Promise((r) => setImmediate(r));
+    const released = slots.release('e.test', 'p1');
+    // Arrives while the hand-over is on its way to Redis: it queues instead of racing for the slot.
+    const newcomer = slots.acquire(request('e.test', 'p3')).then((w) => {
+      order.push(`p3:${w}`);
+    });
+    await released;
+    await waiter;
+    expect(order).toEqual(['p2:0']);
+    await slots.release('e.test', 'p2');
+    await newcomer;
+    expect(order).toEqual(['p2:0', 'p3:0']);
+    await slots.release('e.test', 'p3');
+  });
+
+  it('a long waiter that is never served bounces after its local wait', async () => {
+    const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 1, 100, 50);
+    expect(await slots.acquire(request('d.test', 'p1'))).toBe(0);
+    expect(await slots.acquire(request('d.test', 'p2'))).toBeGreaterThanOrEqual(50);
+    await slots.release('d.test', 'p1');
+    expect(await slots.acquire(request('d.test', 'p3'))).toBe(0);
+    await slots.release('d.test', 'p3');
   });
 
   it('another process holding the host (another replica) means a bounce, not a local wait', async () => {

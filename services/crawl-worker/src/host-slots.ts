@@ -74,10 +74,22 @@ export interface SlotRequest {
  * milliseconds, far sooner than the 50–250 ms a round through the delayed set takes.
  */
 const DEFAULT_LOCAL_WAIT_MS = 1_000;
+/**
+ * Pages beyond the first `hostConcurrency` waiters of a host wait this long at most (up to another
+ * 2 × hostConcurrency of them). On a responsive site the slots turn over every few milliseconds, and
+ * a page that waits here costs nothing, where a bounce costs its start and undo in PostgreSQL and
+ * two moves in BullMQ, then comes back to bounce again. On a slow site they give up soon, so its
+ * pages hold the worker's other slots for no longer than this.
+ */
+const DEFAULT_OVERFLOW_WAIT_MS = 100;
 
-/** This process's share of one host's semaphore: slots it holds, pages waiting for one of them. */
+/**
+ * This process's share of one host's semaphore: slots it holds, pages asking Redis for one now,
+ * pages waiting for one of them.
+ */
 interface LocalGate {
   held: number;
+  asking: number;
   waiters: Array<() => void>;
 }
 
@@ -89,37 +101,53 @@ export class HostSlots {
     private readonly prefix: string,
     private readonly hostConcurrency: number,
     private readonly localWaitMs = DEFAULT_LOCAL_WAIT_MS,
+    private readonly overflowWaitMs = DEFAULT_OVERFLOW_WAIT_MS,
   ) {}
 
   /**
    * 0 = acquired (call release); > 0 = come back in that many ms. When this process already holds
-   * every slot of the host, Redis could only answer "busy": the page waits here for one of them
-   * instead (at most `hostConcurrency` pages per host do, for at most `localWaitMs`, so a slow
-   * host cannot tie up the worker's other slots); the rest go back to the delayed set as before.
+   * (or is asking Redis for) every slot of the host, Redis could only answer "busy": the page waits
+   * here for one of them instead, queued behind the pages already waiting — `hostConcurrency` pages
+   * per host for at most `localWaitMs`, twice as many more for at most `overflowWaitMs`, so a slow
+   * host cannot tie up the worker's other slots for long. A release hands its slot to the first of
+   * them; the rest go back to the delayed set as before.
    */
   async acquire(r: SlotRequest): Promise<number> {
-    const before = this.gate(r.host);
-    if (before.held >= this.hostConcurrency) {
-      if (before.waiters.length >= this.hostConcurrency || !(await this.waitLocally(before)))
-        return busyRetryMs();
-    }
-    const wait = (await this.redis.eval(
-      ACQUIRE,
-      3,
-      this.semaphoreKey(r.host),
-      `${this.prefix}:crawl-politeness:next:${r.crawlId}:${r.host}`,
-      `${this.prefix}:crawl-politeness:slot:${r.pageId}`,
-      this.hostConcurrency,
-      r.delayMs,
-      r.pageId,
-      r.holdMs,
-    )) as number;
-    // Looked up again: an idle host's entry may have been dropped while Redis answered.
     const gate = this.gate(r.host);
+    let handedOver = false;
+    if (gate.held + gate.asking >= this.hostConcurrency || gate.waiters.length > 0) {
+      const waitMs = this.waitTier(gate.waiters.length);
+      handedOver = waitMs > 0 && (await this.waitLocally(gate, waitMs));
+      if (!handedOver) {
+        this.dropIfUnused(r.host, gate);
+        return busyRetryMs();
+      }
+    }
+    // A hand-over was counted as asking by `release`, so no newcomer takes the slot meanwhile.
+    if (!handedOver) gate.asking++;
+    let wait: number;
+    try {
+      wait = (await this.redis.eval(
+        ACQUIRE,
+        3,
+        this.semaphoreKey(r.host),
+        `${this.prefix}:crawl-politeness:next:${r.crawlId}:${r.host}`,
+        `${this.prefix}:crawl-politeness:slot:${r.pageId}`,
+        this.hostConcurrency,
+        r.delayMs,
+        r.pageId,
+        r.holdMs,
+      )) as number;
+    } finally {
+      gate.asking--;
+    }
     if (wait === 0) {
       gate.held++;
       return 0;
     }
+    // Not granted (another replica holds the host, or this crawl's delay): the local room it was
+    // counted in passes to the next page waiting here.
+    this.handOver(gate);
     this.dropIfUnused(r.host, gate);
     return wait < 0 ? busyRetryMs() : wait;
   }
@@ -147,13 +175,29 @@ export class HostSlots {
     const removed = this.redis.zrem(this.semaphoreKey(host), pageId);
     const gate = this.gate(host);
     gate.held = Math.max(0, gate.held - 1);
-    gate.waiters.shift()?.();
+    this.handOver(gate);
     this.dropIfUnused(host, gate);
     await removed;
   }
 
+  /** Wake the first waiting page when there is room, counting it as asking from now on. */
+  private handOver(gate: LocalGate): void {
+    if (gate.held + gate.asking >= this.hostConcurrency) return;
+    const next = gate.waiters.shift();
+    if (!next) return;
+    gate.asking++;
+    next();
+  }
+
+  /** How long the next waiting page may wait: long for the first few, briefly for more, else 0. */
+  private waitTier(queued: number): number {
+    if (queued < this.hostConcurrency) return this.localWaitMs;
+    if (queued < 3 * this.hostConcurrency) return this.overflowWaitMs;
+    return 0;
+  }
+
   /** true = one of this process's slots was released meanwhile (the page asks Redis again). */
-  private waitLocally(gate: LocalGate): Promise<boolean> {
+  private waitLocally(gate: LocalGate, waitMs: number): Promise<boolean> {
     return new Promise<boolean>((resolve) => {
       const wake = () => {
         clearTimeout(timer);
@@ -163,7 +207,7 @@ export class HostSlots {
         const i = gate.waiters.indexOf(wake);
         if (i >= 0) gate.waiters.splice(i, 1);
         resolve(false);
-      }, this.localWaitMs);
+      }, waitMs);
       gate.waiters.push(wake);
     });
   }
@@ -171,7 +215,7 @@ export class HostSlots {
   private gate(host: string): LocalGate {
     let g = this.local.get(host);
     if (!g) {
-      g = { held: 0, waiters: [] };
+      g = { held: 0, asking: 0, waiters: [] };
       this.local.set(host, g);
     }
     return g;
@@ -179,7 +223,7 @@ export class HostSlots {
 
   /** Hosts come and go over a worker's life: keep only the ones with a slot held or a page waiting. */
   private dropIfUnused(host: string, gate: LocalGate): void {
-    if (gate.held === 0 && gate.waiters.length === 0) this.local.delete(host);
+    if (gate.held === 0 && gate.asking === 0 && gate.waiters.length === 0) this.local.delete(host);
   }
 
   private semaphoreKey(host: string): string {
