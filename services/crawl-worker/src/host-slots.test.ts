@@ -87,7 +87,7 @@ describe('HostSlots', () => {
     await slots.release('d.test', 'p3');
   });
 
-  it('another process holding the host (another replica) means a bounce, not a local wait', async () => {
+  it('another process holding the host (another replica) means a bounce when this one holds none of it', async () => {
     const prefix = `test-slots-${randomUUID()}`;
     const replicaA = new HostSlots(redis, prefix, 1, 5_000);
     const replicaB = new HostSlots(redis, prefix, 1, 5_000);
@@ -98,5 +98,30 @@ describe('HostSlots', () => {
     await replicaA.release('d.test', 'p1');
     expect(await replicaB.acquire(request('d.test', 'p2'))).toBe(0);
     await replicaB.release('d.test', 'p2');
+  });
+
+  it('with the host shared between replicas, a page waits for its own process to release a slot', async () => {
+    const prefix = `test-slots-${randomUUID()}`;
+    const replicaA = new HostSlots(redis, prefix, 2, 5_000);
+    const replicaB = new HostSlots(redis, prefix, 2, 5_000);
+    expect(await replicaA.acquire(request('f.test', 'a1'))).toBe(0);
+    expect(await replicaB.acquire(request('f.test', 'b1'))).toBe(0);
+    // Redis says busy (B holds the other slot), but A holds one: a2 waits for A's release.
+    let got: number | undefined;
+    const waiting = replicaA.acquire(request('f.test', 'a2')).then((w) => {
+      got = w;
+      return w;
+    });
+    const key = `${prefix}:crawl-politeness:host:f.test`;
+    // One connection answers in order: after this reply, a2's ask has been answered too.
+    await redis.ping();
+    await new Promise((r) => setImmediate(r));
+    expect(got).toBeUndefined(); // a bounce would have answered with a retry delay
+    expect((await redis.zrange(key, 0, -1)).sort()).toEqual(['a1', 'b1']);
+    await replicaA.release('f.test', 'a1');
+    expect(await waiting).toBe(0);
+    expect((await redis.zrange(key, 0, -1)).sort()).toEqual(['a2', 'b1']);
+    await replicaA.release('f.test', 'a2');
+    await replicaB.release('f.test', 'b1');
   });
 });

@@ -110,46 +110,64 @@ export class HostSlots {
    * here for one of them instead, queued behind the pages already waiting — `hostConcurrency` pages
    * per host for at most `localWaitMs`, twice as many more for at most `overflowWaitMs`, so a slow
    * host cannot tie up the worker's other slots for long. A release hands its slot to the first of
-   * them; the rest go back to the delayed set as before.
+   * them; the rest go back to the delayed set as before. When Redis says busy because another
+   * replica holds the host's other slots, a page of a process that holds one waits for its release
+   * the same way; a process holding none bounces.
    */
   async acquire(r: SlotRequest): Promise<number> {
     const gate = this.gate(r.host);
+    // One bound for all of this page's waits here, set by its place in the queue when it first waits.
+    let deadline: number | undefined;
+    const waitHere = async (): Promise<boolean> => {
+      const waitMs = deadline === undefined ? this.waitTier(gate.waiters.length) : deadline - Date.now();
+      deadline ??= Date.now() + waitMs;
+      return waitMs > 0 && (await this.waitLocally(gate, waitMs));
+    };
+    const bounce = (): number => {
+      this.dropIfUnused(r.host, gate);
+      return busyRetryMs();
+    };
+    // A hand-over was counted as asking by `release`, so no newcomer takes the slot meanwhile.
     let handedOver = false;
     if (gate.held + gate.asking >= this.hostConcurrency || gate.waiters.length > 0) {
-      const waitMs = this.waitTier(gate.waiters.length);
-      handedOver = waitMs > 0 && (await this.waitLocally(gate, waitMs));
-      if (!handedOver) {
-        this.dropIfUnused(r.host, gate);
-        return busyRetryMs();
+      handedOver = await waitHere();
+      if (!handedOver) return bounce();
+    }
+    for (;;) {
+      if (!handedOver) gate.asking++;
+      let wait: number;
+      try {
+        wait = (await this.redis.eval(
+          ACQUIRE,
+          3,
+          this.semaphoreKey(r.host),
+          `${this.prefix}:crawl-politeness:next:${r.crawlId}:${r.host}`,
+          `${this.prefix}:crawl-politeness:slot:${r.pageId}`,
+          this.hostConcurrency,
+          r.delayMs,
+          r.pageId,
+          r.holdMs,
+        )) as number;
+      } finally {
+        gate.asking--;
       }
+      if (wait === 0) {
+        gate.held++;
+        return 0;
+      }
+      // Not granted: the local room it was counted in passes to the next page waiting here.
+      this.handOver(gate);
+      if (wait > 0) {
+        // This crawl's delay: the reservation stands; come back when it is due.
+        this.dropIfUnused(r.host, gate);
+        return wait;
+      }
+      // Another replica holds the rest of the host's slots. While this process holds one too, its
+      // release is an event to wait for (within the same bound) instead of a round through the
+      // delayed set.
+      if (gate.held === 0 || !(await waitHere())) return bounce();
+      handedOver = true;
     }
-    // A hand-over was counted as asking by `release`, so no newcomer takes the slot meanwhile.
-    if (!handedOver) gate.asking++;
-    let wait: number;
-    try {
-      wait = (await this.redis.eval(
-        ACQUIRE,
-        3,
-        this.semaphoreKey(r.host),
-        `${this.prefix}:crawl-politeness:next:${r.crawlId}:${r.host}`,
-        `${this.prefix}:crawl-politeness:slot:${r.pageId}`,
-        this.hostConcurrency,
-        r.delayMs,
-        r.pageId,
-        r.holdMs,
-      )) as number;
-    } finally {
-      gate.asking--;
-    }
-    if (wait === 0) {
-      gate.held++;
-      return 0;
-    }
-    // Not granted (another replica holds the host, or this crawl's delay): the local room it was
-    // counted in passes to the next page waiting here.
-    this.handOver(gate);
-    this.dropIfUnused(r.host, gate);
-    return wait < 0 ? busyRetryMs() : wait;
   }
 
   /** Call right before the request (after acquire): waits out any remaining gap, then stamps. */
