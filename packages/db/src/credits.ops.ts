@@ -14,7 +14,7 @@ export interface LedgerEntry {
   reference: string;
 }
 
-function assertAmount(amount: number): void {
+export function assertAmount(amount: number): void {
   if (!Number.isSafeInteger(amount) || amount <= 0) {
     throw new ValidationError(`Credit amount must be a positive integer, got ${amount}`);
   }
@@ -47,6 +47,12 @@ async function apply(tx: SqlClient, accountId: string, delta: number, e: LedgerE
   return balance;
 }
 
+export function insufficientCredits(required: number, balance: number): InsufficientCreditsError {
+  return new InsufficientCreditsError(`Insufficient credits: ${required} required, ${balance} available`, {
+    details: { required, balance },
+  });
+}
+
 /** Debit; a repeated (reason, reference) is a no-op returning the current balance. */
 export async function chargeInTx(
   tx: SqlClient,
@@ -57,11 +63,7 @@ export async function chargeInTx(
   assertAmount(amount);
   const current = await lockBalance(tx, accountId);
   if (await alreadyApplied(tx, accountId, e)) return { balance: current, applied: false };
-  if (current < amount) {
-    throw new InsufficientCreditsError(`Insufficient credits: ${amount} required, ${current} available`, {
-      details: { required: amount, balance: current },
-    });
-  }
+  if (current < amount) throw insufficientCredits(amount, current);
   return { balance: await apply(tx, accountId, -amount, e), applied: true };
 }
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '@wcs/errors';
-import { chargeInTx, creditInTx, type LedgerEntry } from './credits.ops';
-import { type Db, inTransaction } from './db';
+import { assertAmount, insufficientCredits, type LedgerEntry } from './credits.ops';
+import type { Db } from './db';
 import { isUuid } from './ids';
 import { CREDITS_PER_USD } from './plans';
+import { sqlClient } from './sql-client';
 
 export interface LedgerRow {
   amount: number;
@@ -22,7 +23,9 @@ export class CreditsRepository {
    * Idempotent: a second call with the same (reason, reference) returns the current balance.
    */
   async charge(accountId: string, amount: number, e: LedgerEntry): Promise<{ balance: number }> {
-    const r = await inTransaction(this.db, (tx) => chargeInTx(tx, accountId, amount, e));
+    assertAmount(amount);
+    const r = await this.change(accountId, -amount, e);
+    if (r.status === 'insufficient') throw insufficientCredits(amount, r.balance);
     return { balance: r.balance };
   }
 
@@ -32,7 +35,30 @@ export class CreditsRepository {
     amount: number,
     e: LedgerEntry,
   ): Promise<{ applied: boolean; balance: number }> {
-    return inTransaction(this.db, (tx) => creditInTx(tx, accountId, amount, e));
+    assertAmount(amount);
+    const r = await this.change(accountId, amount, e);
+    return { applied: r.status === 'applied', balance: r.balance };
+  }
+
+  /**
+   * One call of the `change_balance` function (its migration says why): the account lock, the
+   * duplicate check and both writes in one round trip, with the rules of credits.ops.ts.
+   */
+  private async change(
+    accountId: string,
+    delta: number,
+    e: LedgerEntry,
+  ): Promise<{ status: 'applied' | 'duplicate' | 'insufficient'; balance: number }> {
+    if (!isUuid(accountId)) throw new NotFoundError('Account not found');
+    const rows = await sqlClient(this.db.pool).$queryRaw<Array<{ status: string; balance: number | null }>>`
+      SELECT o_status AS status, o_balance AS balance
+      FROM change_balance(${accountId}::uuid, ${delta}::int, ${e.reason}::text, ${e.reference}::text)`;
+    const row = rows[0];
+    if (!row || row.status === 'missing' || row.balance === null)
+      throw new NotFoundError('Account not found');
+    if (row.status !== 'applied' && row.status !== 'duplicate' && row.status !== 'insufficient')
+      throw new Error(`change_balance answered ${row.status}`);
+    return { status: row.status, balance: row.balance };
   }
 
   /** Buy credits: CREDITS_PER_USD per USD, reason 'topup'. Pass a payment reference to make it idempotent. */
