@@ -1,5 +1,6 @@
 /** Page metadata from <title>, meta tags, <link rel=canonical>, <html lang> and JSON-LD. */
 import type { ChildNode, Document, Element } from 'domhandler';
+import { decodeHTML } from 'entities';
 import { collapse, isElement, rawText, textOf } from './dom.util';
 import type { DeclaredType, PageType } from './page-type.classifier';
 import type { ContentMetadata } from './types';
@@ -33,7 +34,7 @@ export interface PageHints {
   declared?: DeclaredType;
   /** The page type (page-type.classifier.ts), set before extraction: it picks the profile. */
   pageType?: PageType;
-  /** A declared product's description (JSON-LD), as text: added when the visible page lacks it. */
+  /** A declared product's description (JSON-LD), as text: added when the extraction dropped it. */
   productDescription?: string;
 }
 
@@ -145,10 +146,8 @@ function ldObjects(sources: string[]): Array<Record<string, Json>> {
 }
 
 const PRODUCT_TYPE = /^(?:Product|ProductGroup|IndividualProduct)$/;
-/** Shops often put markup inside JSON-LD strings: tags out, a few entities decoded. */
+/** Shops often put markup inside JSON-LD strings: tags out, entities decoded. */
 const TAG = /<[^>]*>/g;
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-const ENTITY = /&(amp|lt|gt|quot|apos|nbsp|#\d{1,6}|#x[\da-f]{1,6});/gi;
 const MAX_DESCRIPTION = 20_000;
 
 /** The description of the first declared product, as plain text (bounded). */
@@ -159,16 +158,7 @@ function productDescription(ld: Array<Record<string, Json>>): string | null {
     if (!types.some((x) => schemaNames(x).some((n) => PRODUCT_TYPE.test(n)))) continue;
     const d = o.description;
     if (typeof d !== 'string') continue;
-    const text = collapse(
-      d
-        .slice(0, MAX_DESCRIPTION)
-        .replace(TAG, ' ')
-        .replace(ENTITY, (_, e: string) => {
-          if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? '';
-          const code = e[1] === 'x' || e[1] === 'X' ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
-          return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
-        }),
-    );
+    const text = collapse(decodeHTML(d.slice(0, MAX_DESCRIPTION).replace(TAG, ' ')));
     if (text) return text;
   }
   return null;
