@@ -124,18 +124,22 @@ function run(
     metadata.pageType = hints.pageType;
   }
   // A product's declared description counts only when the page shows it (in a tab, say): read
-  // before the cleaners, which may take that tab away.
+  // before the cleaners, which may take that tab away. Not with tag options (they say what the
+  // content is), for the whole body, or when no content format is asked for.
+  const description = hints.pageType === 'product' ? hints.productDescription : undefined;
   const shownDescription =
-    hints.pageType === 'product' && hints.productDescription && shows(bodyOf(doc), hints.productDescription)
-      ? hints.productDescription
+    description &&
+    formats.size > 0 &&
+    !filter &&
+    opts.onlyMainContent !== false &&
+    shows(bodyOf(doc), description)
+      ? description
       : undefined;
   const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
   // Only links/images asked for (formats: []): no content step at all.
   if (formats.size > 0) {
     const { root, stats } = contentRoot(html, doc, hints, opts, filter);
-    // Not with tag options (they say what the content is) nor for the whole body.
-    if (shownDescription && !filter && opts.onlyMainContent !== false)
-      addDeclaredDescription(root, shownDescription);
+    if (shownDescription) addDeclaredDescription(root, shownDescription);
     if (formats.has('markdown'))
       out.markdown = new BlockRenderer({ resolver, stats, markdown: true }).render(root);
     const textRenderer = new BlockRenderer({ resolver, stats, markdown: false });

@@ -18,6 +18,16 @@ const request = (host: string, pageId: string) => ({
   holdMs: 60_000,
 });
 
+/** Two worker processes sharing one prefix (one Redis semaphore per host). */
+function replicas(hostConcurrency: number) {
+  const prefix = `test-slots-${randomUUID()}`;
+  return {
+    prefix,
+    replicaA: new HostSlots(redis, prefix, hostConcurrency, 5_000),
+    replicaB: new HostSlots(redis, prefix, hostConcurrency, 5_000),
+  };
+}
+
 describe('HostSlots', () => {
   it('a page waits in the process for a slot it holds itself and gets it at release, without a bounce', async () => {
     const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 1, 5_000);
@@ -88,9 +98,7 @@ describe('HostSlots', () => {
   });
 
   it('another process holding the host (another replica) means a bounce when this one holds none of it', async () => {
-    const prefix = `test-slots-${randomUUID()}`;
-    const replicaA = new HostSlots(redis, prefix, 1, 5_000);
-    const replicaB = new HostSlots(redis, prefix, 1, 5_000);
+    const { replicaA, replicaB } = replicas(1);
     expect(await replicaA.acquire(request('d.test', 'p1'))).toBe(0);
     const started = Date.now();
     expect(await replicaB.acquire(request('d.test', 'p2'))).toBeGreaterThanOrEqual(50);
@@ -101,9 +109,7 @@ describe('HostSlots', () => {
   });
 
   it('with the host shared between replicas, a page waits for its own process to release a slot', async () => {
-    const prefix = `test-slots-${randomUUID()}`;
-    const replicaA = new HostSlots(redis, prefix, 2, 5_000);
-    const replicaB = new HostSlots(redis, prefix, 2, 5_000);
+    const { prefix, replicaA, replicaB } = replicas(2);
     expect(await replicaA.acquire(request('f.test', 'a1'))).toBe(0);
     expect(await replicaB.acquire(request('f.test', 'b1'))).toBe(0);
     // Redis says busy (B holds the other slot), but A holds one: a2 waits for A's release.
