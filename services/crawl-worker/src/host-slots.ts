@@ -155,16 +155,17 @@ export class HostSlots {
         gate.held++;
         return 0;
       }
-      // Not granted: the local room it was counted in passes to the next page waiting here.
-      this.handOver(gate);
       if (wait > 0) {
-        // This crawl's delay: the reservation stands; come back when it is due.
+        // This crawl's delay: the reservation stands; come back when it is due. The local room it
+        // was counted in passes to the next page waiting here.
+        this.handOver(gate);
         this.dropIfUnused(r.host, gate);
         return wait;
       }
-      // Another replica holds the rest of the host's slots. While this process holds one too, its
-      // release is an event to wait for (within the same bound) instead of a round through the
-      // delayed set.
+      // Another replica holds the rest of the host's slots: the next page waiting here would get
+      // the same answer, so it is not woken (they would wake each other round Redis in a loop).
+      // While this process holds one of the slots, its release is an event to wait for (within
+      // the same bound) instead of a round through the delayed set.
       if (gate.held === 0 || !(await waitHere())) return bounce();
       handedOver = true;
     }
