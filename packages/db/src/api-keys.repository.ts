@@ -92,7 +92,7 @@ export class ApiKeysRepository {
   ): Promise<{ keyId: string; revokedAt: Date } | 'last' | null> {
     if (!isUuid(accountId) || !isUuid(keyId)) return null;
     return inTransaction(this.db, async (tx) => {
-      await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+      await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
       const key = await tx.apiKey.findFirst({ where: { id: keyId, accountId }, select: { revokedAt: true } });
       if (!key) return null;
       if (key.revokedAt) return { keyId, revokedAt: key.revokedAt };

@@ -22,7 +22,7 @@ export async function lockCrawl(tx: SqlClient, crawlId: string): Promise<LockedC
   const rows = await tx.$queryRaw<LockedCrawl[]>`
     SELECT status, account_id AS "accountId", (options->>'maxPages')::int AS "maxPages", discovered,
            EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = crawls.id) AS hooked
-    FROM crawls WHERE id = ${crawlId}::uuid FOR UPDATE`;
+    FROM crawls WHERE id = ${crawlId}::uuid FOR NO KEY UPDATE`;
   return rows[0] ?? null;
 }
 

@@ -1,7 +1,9 @@
 import { InsufficientCreditsError, NotFoundError } from '@wcs/errors';
 import { AccountsRepository } from './accounts.repository';
+import { chargeInTx } from './credits.ops';
 import { CreditsRepository } from './credits.repository';
 import type { Db } from './db';
+import { sqlTransaction } from './sql-client';
 import { openTestDb } from './test-database';
 
 let db: Db;
@@ -72,6 +74,49 @@ describe('CreditsRepository', () => {
     expect(attempts.filter((a) => a.applied)).toHaveLength(1);
     expect(await credits.balance(accountId)).toBe(2);
     expect(await ledgerSum(accountId)).toBe(2);
+  });
+
+  test('a retried charge is a no-op even after the balance fell below its amount', async () => {
+    const { accountId } = await accounts.create({ plan: 'free', credits: 4 });
+    expect(await credits.charge(accountId, 3, { reason: 'scrape', reference: 'r1' })).toMatchObject({
+      balance: 1,
+    });
+    // Not "insufficient": this charge went through before (a retry whose first answer was lost).
+    expect(await credits.charge(accountId, 3, { reason: 'scrape', reference: 'r1' })).toMatchObject({
+      balance: 1,
+    });
+    await expect(credits.charge(accountId, 3, { reason: 'scrape', reference: 'r2' })).rejects.toBeInstanceOf(
+      InsufficientCreditsError,
+    );
+    expect(await ledgerSum(accountId)).toBe(1);
+  });
+
+  test("a balance change in progress does not block a foreign-key check on the account (other inserts don't wait for it)", async () => {
+    const { accountId } = await accounts.create({ plan: 'free', credits: 10 });
+    const checker = await db.pool.connect();
+    // What a row referencing the account (a job, a search document) takes while it is inserted.
+    const keyShare = async () => {
+      await checker.query('BEGIN');
+      await checker.query("SET LOCAL lock_timeout = '5s'");
+      await checker.query('SELECT 1 FROM accounts WHERE id = $1 FOR KEY SHARE', [accountId]);
+      await checker.query('COMMIT');
+    };
+    const rollback = new Error('roll back');
+    try {
+      await expect(
+        sqlTransaction(db.pool, async (tx) => {
+          await tx.$queryRaw`SELECT * FROM change_balance(${accountId}::uuid, -1, 'scrape', 'held-1')`;
+          await keyShare();
+          await chargeInTx(tx, accountId, 1, { reason: 'batch', reference: 'held-2' });
+          await keyShare();
+          throw rollback;
+        }),
+      ).rejects.toBe(rollback);
+    } finally {
+      await checker.query('ROLLBACK').catch(() => undefined);
+      checker.release();
+    }
+    expect(await credits.balance(accountId)).toBe(10);
   });
 
   test('topupUsd adds 100 credits per USD (10 USD buys 1,000)', async () => {
