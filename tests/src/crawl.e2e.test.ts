@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type FixtureSite, startFixtureSite } from '@wcs/testing';
 import request from 'supertest';
 import { crawlStatus, fetched, ledgerOf, startCrawl, waitForCrawl } from './crawl-helpers';
@@ -185,6 +187,52 @@ describe('POST /v1/crawl → GET /v1/crawl/:id', () => {
     const t2 = s2.requests.filter((r) => r.path.startsWith('/tree')).map((r) => r.at);
     expect(t2).toHaveLength(3);
     for (let i = 1; i < t2.length; i++) expect(t2[i]! - t2[i - 1]!).toBeGreaterThanOrEqual(300 - JITTER_MS);
+  });
+
+  it('never has more than the per-host limit (2) of requests in flight to a site, however many pages wait', async () => {
+    // 40 pages linking to each other, each answered after a short hold so requests overlap; the
+    // worker runs 4 jobs at a time, so pages wait for the host's slots and pass them on.
+    let inFlight = 0;
+    let peak = 0;
+    let served = 0;
+    const server: Server = createServer((req, res) => {
+      if (!req.url?.startsWith('/p/')) {
+        // robots.txt and sitemaps: none.
+        res.writeHead(404, { 'content-length': 0 });
+        res.end();
+        return;
+      }
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      const n = Number(/\/p\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
+      const links = [1, 2, 3, 5, 8]
+        .map((k) => `<a href="/p/${(n + k) % 40}">page ${(n + k) % 40}</a>`)
+        .join(' ');
+      setTimeout(() => {
+        inFlight--;
+        served++;
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(
+          `<html><head><title>Page ${n}</title></head><body><main><h1>Page ${n}</h1><p>Text of page ${n}.</p>${links}</main></body></html>`,
+        );
+      }, 15);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const account = await createTestAccount({ credits: 100 });
+      const id = await startCrawl(stack.url, account.auth, {
+        url: `http://127.0.0.1:${port}/p/0`,
+        maxDepth: 10,
+        includePaths: ['^/p/'],
+      });
+      const done = await waitForCrawl(stack.url, id, account.auth);
+      expect(done).toMatchObject({ status: 'done', completed: 40, failed: 0 });
+      expect(served).toBeGreaterThanOrEqual(40);
+      expect(peak).toBe(2);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('endless query-string links end cleanly at maxPages', async () => {

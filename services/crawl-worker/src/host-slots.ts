@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /**
@@ -64,8 +65,21 @@ export interface SlotRequest {
   pageId: string;
   /** Minimum gap between request starts of this crawl to this host (0 = none). */
   delayMs: number;
-  /** How long the slot is held at most (a dead holder's slot frees itself after this). */
+  /**
+   * How long the slot is held at most (a dead holder's slot frees itself after this). Must exceed
+   * the request's own time limit by more than `leaseReuseMs`: a slot handed to the next page of
+   * this process keeps the expiry it was taken with.
+   */
   holdMs: number;
+}
+
+export interface HostSlotsOptions {
+  /** How long a page may wait here for a slot this process holds (the first `hostConcurrency` waiters). */
+  localWaitMs?: number;
+  /** The same for up to 2 × hostConcurrency more waiters. */
+  overflowWaitMs?: number;
+  /** How long after its ask to Redis a slot may pass from page to page here without asking again. */
+  leaseReuseMs?: number;
 }
 
 /**
@@ -82,6 +96,27 @@ const DEFAULT_LOCAL_WAIT_MS = 1_000;
  * pages hold the worker's other slots for no longer than this.
  */
 const DEFAULT_OVERFLOW_WAIT_MS = 100;
+/**
+ * A released slot passes straight to the next page waiting in this process (no Redis round trip:
+ * on a busy host that is every page) while it is younger than this; then it goes back to Redis and
+ * the waiting page asks again, which renews its expiry and gives other replicas their turn.
+ */
+const DEFAULT_LEASE_REUSE_MS = 1_000;
+
+/** A slot taken in Redis: its member name there, when it was asked for and until when it holds. */
+interface Lease {
+  id: string;
+  takenAt: number;
+  expiresAt: number;
+}
+
+/** A page waiting here: woken with a lease (the slot is its now) or without (it asks Redis). */
+interface Waiter {
+  wake: (lease?: Lease) => void;
+  /** Its crawl spaces requests (delayMs > 0): only Redis keeps that spacing, so no lease. */
+  spaced: boolean;
+  holdMs: number;
+}
 
 /**
  * This process's share of one host's semaphore: slots it holds, pages asking Redis for one now,
@@ -90,19 +125,30 @@ const DEFAULT_OVERFLOW_WAIT_MS = 100;
 interface LocalGate {
   held: number;
   asking: number;
-  waiters: Array<() => void>;
+  waiters: Waiter[];
 }
 
 export class HostSlots {
   private readonly local = new Map<string, LocalGate>();
+  /** The lease each page holds (by page id) while its request runs. */
+  private readonly leases = new Map<string, Lease>();
+  /** Names this process's leases in Redis. */
+  private readonly token = randomUUID();
+  private leaseSeq = 0;
+  private readonly localWaitMs: number;
+  private readonly overflowWaitMs: number;
+  private readonly leaseReuseMs: number;
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly hostConcurrency: number,
-    private readonly localWaitMs = DEFAULT_LOCAL_WAIT_MS,
-    private readonly overflowWaitMs = DEFAULT_OVERFLOW_WAIT_MS,
-  ) {}
+    opts: HostSlotsOptions = {},
+  ) {
+    this.localWaitMs = opts.localWaitMs ?? DEFAULT_LOCAL_WAIT_MS;
+    this.overflowWaitMs = opts.overflowWaitMs ?? DEFAULT_OVERFLOW_WAIT_MS;
+    this.leaseReuseMs = opts.leaseReuseMs ?? DEFAULT_LEASE_REUSE_MS;
+  }
 
   /**
    * 0 = acquired (call release); > 0 = come back in that many ms. When this process already holds
@@ -110,7 +156,8 @@ export class HostSlots {
    * here for one of them instead, queued behind the pages already waiting — `hostConcurrency` pages
    * per host for at most `localWaitMs`, twice as many more for at most `overflowWaitMs`, so a slow
    * host cannot tie up the worker's other slots for long. A release hands its slot to the first of
-   * them; the rest go back to the delayed set as before. When Redis says busy because another
+   * them (as a lease, without asking Redis, while the lease is young); the rest go back to the
+   * delayed set as before. When Redis says busy because another
    * replica holds the host's other slots, a page of a process that holds one waits for its release
    * the same way; a process holding none bounces.
    */
@@ -118,23 +165,32 @@ export class HostSlots {
     const gate = this.gate(r.host);
     // One bound for all of this page's waits here, set by its place in the queue when it first waits.
     let deadline: number | undefined;
-    const waitHere = async (): Promise<boolean> => {
+    const waitHere = async (): Promise<Lease | boolean> => {
       const waitMs = deadline === undefined ? this.waitTier(gate.waiters.length) : deadline - Date.now();
       deadline ??= Date.now() + waitMs;
-      return waitMs > 0 && (await this.waitLocally(gate, waitMs));
+      return waitMs > 0 && (await this.waitLocally(gate, waitMs, r));
     };
     const bounce = (): number => {
       this.dropIfUnused(r.host, gate);
       return busyRetryMs();
     };
-    // A hand-over was counted as asking by `release`, so no newcomer takes the slot meanwhile.
+    const take = (lease: Lease): number => {
+      this.leases.set(r.pageId, lease);
+      return 0;
+    };
+    // A hand-over without a lease was counted as asking by `release`, so no newcomer takes the
+    // slot meanwhile; one with a lease is the slot itself (still counted as held).
     let handedOver = false;
     if (gate.held + gate.asking >= this.hostConcurrency || gate.waiters.length > 0) {
-      handedOver = await waitHere();
-      if (!handedOver) return bounce();
+      const woken = await waitHere();
+      if (!woken) return bounce();
+      if (woken !== true) return take(woken);
+      handedOver = true;
     }
     for (;;) {
       if (!handedOver) gate.asking++;
+      const takenAt = Date.now();
+      const lease = { id: `${this.token}:${++this.leaseSeq}`, takenAt, expiresAt: takenAt + r.holdMs };
       let wait: number;
       try {
         wait = (await this.redis.eval(
@@ -145,7 +201,7 @@ export class HostSlots {
           `${this.prefix}:crawl-politeness:slot:${r.pageId}`,
           this.hostConcurrency,
           r.delayMs,
-          r.pageId,
+          lease.id,
           r.holdMs,
         )) as number;
       } finally {
@@ -153,7 +209,7 @@ export class HostSlots {
       }
       if (wait === 0) {
         gate.held++;
-        return 0;
+        return take(lease);
       }
       if (wait > 0) {
         // This crawl's delay: the reservation stands; come back when it is due. The local room it
@@ -166,7 +222,10 @@ export class HostSlots {
       // the same answer, so it is not woken (they would wake each other round Redis in a loop).
       // While this process holds one of the slots, its release is an event to wait for (within
       // the same bound) instead of a round through the delayed set.
-      if (gate.held === 0 || !(await waitHere())) return bounce();
+      if (gate.held === 0) return bounce();
+      const woken = await waitHere();
+      if (!woken) return bounce();
+      if (woken !== true) return take(woken);
       handedOver = true;
     }
   }
@@ -189,14 +248,33 @@ export class HostSlots {
 
   /** Call once for every acquire that returned 0. */
   async release(host: string, pageId: string): Promise<void> {
+    const lease = this.leases.get(pageId);
+    this.leases.delete(pageId);
+    const gate = this.gate(host);
+    const next = gate.waiters[0];
+    if (lease && next && this.reusable(lease, next)) {
+      // The slot stays this process's: the next page takes it over without a Redis round trip.
+      gate.waiters.shift();
+      next.wake(lease);
+      return;
+    }
     // The ZREM is sent first; a page woken here asks Redis on the same connection after it, so it
     // finds the slot free without waiting for this reply (the hand-over costs no round trip).
-    const removed = this.redis.zrem(this.semaphoreKey(host), pageId);
-    const gate = this.gate(host);
+    const removed = this.redis.zrem(this.semaphoreKey(host), lease?.id ?? pageId);
     gate.held = Math.max(0, gate.held - 1);
     this.handOver(gate);
     this.dropIfUnused(host, gate);
     await removed;
+  }
+
+  /** A lease passes on while young, and only to a page whose crawl needs no spacing kept in Redis. */
+  private reusable(lease: Lease, next: Waiter): boolean {
+    const now = Date.now();
+    return (
+      !next.spaced &&
+      now - lease.takenAt < this.leaseReuseMs &&
+      lease.expiresAt - now >= next.holdMs - this.leaseReuseMs
+    );
   }
 
   /** Wake the first waiting page when there is room, counting it as asking from now on. */
@@ -205,7 +283,7 @@ export class HostSlots {
     const next = gate.waiters.shift();
     if (!next) return;
     gate.asking++;
-    next();
+    next.wake();
   }
 
   /** How long the next waiting page may wait: long for the first few, briefly for more, else 0. */
@@ -215,19 +293,26 @@ export class HostSlots {
     return 0;
   }
 
-  /** true = one of this process's slots was released meanwhile (the page asks Redis again). */
-  private waitLocally(gate: LocalGate, waitMs: number): Promise<boolean> {
-    return new Promise<boolean>((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        resolve(true);
+  /**
+   * A lease = this process's slot passed on to this page; true = a slot was released meanwhile (the
+   * page asks Redis again); false = the wait ran out.
+   */
+  private waitLocally(gate: LocalGate, waitMs: number, r: SlotRequest): Promise<Lease | boolean> {
+    return new Promise<Lease | boolean>((resolve) => {
+      const waiter: Waiter = {
+        wake: (lease) => {
+          clearTimeout(timer);
+          resolve(lease ?? true);
+        },
+        spaced: r.delayMs > 0,
+        holdMs: r.holdMs,
       };
       const timer = setTimeout(() => {
-        const i = gate.waiters.indexOf(wake);
+        const i = gate.waiters.indexOf(waiter);
         if (i >= 0) gate.waiters.splice(i, 1);
         resolve(false);
       }, waitMs);
-      gate.waiters.push(wake);
+      gate.waiters.push(waiter);
     });
   }
 
