@@ -123,7 +123,7 @@ export type CompletionResult =
   | { kind: 'skipped' }
   | { kind: 'unpaid' }
   | { kind: 'duplicate'; crawlFinished: boolean; events: string[] }
-  | { kind: 'done'; newPages: FrontierPage[]; crawlFinished: boolean; events: string[] };
+  | { kind: 'done'; newPages: FrontierPage[]; capped: boolean; crawlFinished: boolean; events: string[] };
 
 /**
  * The page of a running row turned out to be one the crawl already has (its URL, or the URL its
@@ -160,6 +160,7 @@ type CompletionRow = {
   duplicate: boolean;
   newStatus: string | null;
   newPages: FrontierPage[] | null;
+  capped: boolean;
 };
 
 /**
@@ -189,7 +190,7 @@ export async function completePageTx(
   const call = (tx: SqlClient, hookedOk: boolean) =>
     tx.$queryRaw<CompletionRow[]>`
       SELECT o_hooked AS hooked, o_eligible AS eligible, o_paid AS paid, o_duplicate AS duplicate,
-             o_new_status AS "newStatus", o_new_pages AS "newPages"
+             o_new_status AS "newStatus", o_new_pages AS "newPages", o_capped AS capped
       FROM complete_crawl_page(${crawlId}::uuid, ${pageId}::uuid, ${credits}::int,
         ${toJsonb(r.result)}::jsonb, ${r.statusCode}::int, ${r.finalKey}::text,
         ${unique.map((c) => c.url)}::text[], ${unique.map((c) => c.key)}::text[],
@@ -214,7 +215,13 @@ export async function completePageTx(
   if (!row?.eligible) return { kind: 'skipped' };
   if (row.duplicate) return { kind: 'duplicate', crawlFinished: row.newStatus === 'done', events };
   if (!row.paid) return { kind: 'unpaid' };
-  return { kind: 'done', newPages: row.newPages ?? [], crawlFinished: row.newStatus === 'done', events };
+  return {
+    kind: 'done',
+    newPages: row.newPages ?? [],
+    capped: row.capped,
+    crawlFinished: row.newStatus === 'done',
+    events,
+  };
 }
 
 /**

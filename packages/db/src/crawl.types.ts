@@ -105,7 +105,13 @@ export interface CrawlPageTask {
 }
 
 export type CompletePageOutcome =
-  | { outcome: 'done'; newPages: FrontierPage[]; crawlFinished: boolean }
+  | {
+      outcome: 'done';
+      newPages: FrontierPage[];
+      /** Some new link was left out for lack of room (maxPages); false = every link sent is in the frontier now. */
+      capped: boolean;
+      crawlFinished: boolean;
+    }
   /** the page ended where a done page of the crawl already is (a redirect): not counted, not billed */
   | { outcome: 'duplicate'; crawlFinished: boolean }
   /** the page or its crawl had already finished: nothing recorded, nothing billed */

@@ -109,6 +109,32 @@ describe('CrawlsRepository.completePage', () => {
     });
   });
 
+  test('capped says whether every link sent is in the frontier after the completion', async () => {
+    const { crawlId, pages } = await startCrawl(100, 4, ['/a', '/b']);
+    const [a, b] = pages;
+    if (!a || !b) throw new Error('seed failed');
+    // Room for 2 more: p0 and p1 join, p2..p4 are left out.
+    const first = await crawls.completePage(crawlId, a.pageId, {
+      result: {},
+      statusCode: 200,
+      finalKey: a.url,
+      links: [...links(0, 5), { url: b.url, key: b.url, depth: 1 }],
+    });
+    expect(first).toMatchObject({ outcome: 'done', capped: true });
+    expect(first.outcome === 'done' && first.newPages.map((p) => p.url)).toEqual([
+      `${SITE}/p0`,
+      `${SITE}/p1`,
+    ]);
+    // Every link is in the frontier already (as a row or where this page ended): nothing capped.
+    const second = await crawls.completePage(crawlId, b.pageId, {
+      result: {},
+      statusCode: 200,
+      finalKey: b.url,
+      links: [...links(0, 2), { url: a.url, key: a.url, depth: 1 }, { url: b.url, key: b.url, depth: 1 }],
+    });
+    expect(second).toMatchObject({ outcome: 'done', newPages: [], capped: false });
+  });
+
   test('the last page to finish closes the crawl once; a page billed before is not billed again', async () => {
     const { accountId, crawlId, pages } = await startCrawl(10, 5, ['/a', '/b']);
     const [a, b] = pages;
@@ -121,14 +147,14 @@ describe('CrawlsRepository.completePage', () => {
       finalKey: a.url,
       links: [],
     });
-    expect(first).toEqual({ outcome: 'done', newPages: [], crawlFinished: false });
+    expect(first).toEqual({ outcome: 'done', newPages: [], capped: false, crawlFinished: false });
     const last = await crawls.completePage(crawlId, b.pageId, {
       result: {},
       statusCode: 200,
       finalKey: b.url,
       links: [],
     });
-    expect(last).toEqual({ outcome: 'done', newPages: [], crawlFinished: true });
+    expect(last).toEqual({ outcome: 'done', newPages: [], capped: false, crawlFinished: true });
     expect(
       await crawls.completePage(crawlId, b.pageId, {
         result: {},

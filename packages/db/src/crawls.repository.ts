@@ -317,7 +317,12 @@ export class CrawlsRepository {
     if (done.kind === 'skipped') return { outcome: 'skipped' };
     if (done.kind === 'duplicate') return { outcome: 'duplicate', crawlFinished: done.crawlFinished };
     if (done.kind === 'done') {
-      return { outcome: 'done', newPages: done.newPages, crawlFinished: done.crawlFinished };
+      return {
+        outcome: 'done',
+        newPages: done.newPages,
+        capped: done.capped,
+        crawlFinished: done.crawlFinished,
+      };
     }
     const skippedPageIds = await this.stop(
       crawlId,

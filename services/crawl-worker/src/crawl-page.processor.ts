@@ -18,6 +18,7 @@ import {
 import type { Renderer, RenderResult } from '@wcs/renderer';
 import { documentFromPage, type FetchedPage, fetchPage, type PageStores } from '@wcs/scraper';
 import type { SearchIndexer } from '@wcs/search';
+import type { FrontierMemo } from './frontier-memo';
 import type { HostSlots } from './host-slots';
 import { LinkFilter } from './link-filter';
 import { enqueuePages, removePageJobs } from './page-jobs';
@@ -36,6 +37,8 @@ export interface CrawlPageDeps {
   producer: QueueProducer;
   renderer: Renderer;
   slots: HostSlots;
+  /** Links each crawl has already: not sent with every page again. */
+  frontier?: FrontierMemo;
   robots: RobotsCache;
   logger: Logger;
   /** The page cache (`maxAge`) and the screenshot store. */
@@ -157,6 +160,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         return { pageId, status: 'out_of_credits' };
       }
       if (outcome.outcome === 'skipped') return { pageId, status: 'skipped' };
+      if (outcome.outcome === 'done') rememberFrontier(deps, crawlId, links, outcome);
       if (outcome.outcome === 'duplicate') {
         if (outcome.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
         await releaseSeeds(deps, task);
@@ -168,7 +172,10 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         await enqueuePages(deps.producer, crawlId, outcome.newPages).catch((err: unknown) =>
           deps.logger.warn({ err, crawlId }, 'enqueue of new pages failed; left to the reconciler'),
         );
-      if (outcome.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
+      if (outcome.crawlFinished) {
+        deps.frontier?.forget(crawlId);
+        deps.logger.info({ crawlId }, 'crawl done');
+      }
       await deps.indexer?.add(task.accountId, task.url, data);
       return { pageId, status: 'done' };
     } catch (err) {
@@ -217,8 +224,27 @@ async function nextLinks(
     { crawlId: task.crawlId, crawlUrl: task.crawlUrl, robotsTxt: task.robotsTxt, options: task.options },
     deps.robots,
   );
-  const accepted = await filter.accept(found, maxLinks);
+  const accepted = await filter.accept(found, maxLinks, deps.frontier?.known(task.crawlId));
   return accepted.map((l) => ({ url: l.url, key: l.key, depth }));
+}
+
+/**
+ * After a completion: uncapped, every link sent is in the frontier now; capped, only the pages it
+ * inserted are known to be (the others may join once there is room again).
+ */
+function rememberFrontier(
+  deps: CrawlPageDeps,
+  crawlId: string,
+  sent: FrontierCandidate[],
+  done: { newPages: Array<{ url: string }>; capped: boolean },
+): void {
+  if (!deps.frontier || sent.length === 0) return;
+  const inserted = new Set(done.newPages.map((p) => p.url));
+  const known = done.capped ? sent.filter((l) => inserted.has(l.url)) : sent;
+  deps.frontier.remember(
+    crawlId,
+    known.map((l) => l.key),
+  );
 }
 
 /**

@@ -23,6 +23,7 @@ import { crawlPageProcessor } from './crawl-page.processor';
 import { CrawlReconciler } from './crawl-reconciler';
 import { crawlStartProcessor } from './crawl-start.processor';
 import type { CrawlWorkerEnv } from './env';
+import { FrontierMemo } from './frontier-memo';
 import { HostSlots } from './host-slots';
 import { RobotsCache } from './robots-cache';
 
@@ -78,6 +79,7 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
           producer,
           renderer,
           slots: new HostSlots(redis, env.QUEUE_PREFIX, env.CRAWL_HOST_CONCURRENCY),
+          frontier: new FrontierMemo(),
           robots,
           logger,
           stores: { cache: new PageCacheRepository(db), screenshots: createScreenshotStore(env, db) },

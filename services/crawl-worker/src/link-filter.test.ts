@@ -1,4 +1,7 @@
-import { NOT_A_PAGE } from './link-filter';
+import type { CrawlOptions } from '@wcs/db';
+import { createSafeDispatcher } from '@wcs/net';
+import { LinkFilter, NOT_A_PAGE } from './link-filter';
+import { RobotsCache } from './robots-cache';
 
 describe('NOT_A_PAGE (links a crawl does not follow)', () => {
   it.each(['/report.pdf', '/Report.PDF', '/letters/offer.docx', '/about', '/blog/post.html', '/page.php'])(
@@ -14,4 +17,41 @@ describe('NOT_A_PAGE (links a crawl does not follow)', () => {
       expect(NOT_A_PAGE.test(path)).toBe(true);
     },
   );
+});
+
+describe('LinkFilter.accept', () => {
+  const options: CrawlOptions = {
+    maxPages: 100,
+    maxDepth: 3,
+    includePaths: [],
+    excludePaths: [],
+    allowSubdomains: false,
+    ignoreRobotsTxt: true,
+    format: 'markdown',
+    onlyMainContent: true,
+    delayMs: 0,
+  };
+  const robots = new RobotsCache({
+    dispatcher: createSafeDispatcher({ allowPrivateTargets: false, connectTimeoutMs: 1_000 }),
+    userAgent: 'test',
+    timeoutMs: 1_000,
+  });
+  const link = (path: string) => ({ url: `https://a.test${path}`, key: `https://a.test${path}` });
+
+  it('leaves out the keys the frontier has already, without counting them toward the cap', async () => {
+    const filter = new LinkFilter(
+      { crawlId: 'c1', crawlUrl: 'https://a.test/', robotsTxt: null, options },
+      robots,
+    );
+    const found = ['/nav/1', '/nav/2', '/nav/3', '/new/1', '/new/2', '/new/3'].map(link);
+    const known = new Set(['/nav/1', '/nav/2', '/nav/3'].map((p) => link(p).key));
+    expect((await filter.accept(found, 2, known)).map((l) => l.url)).toEqual([
+      link('/new/1').url,
+      link('/new/2').url,
+    ]);
+    expect((await filter.accept(found, 2)).map((l) => l.url)).toEqual([
+      link('/nav/1').url,
+      link('/nav/2').url,
+    ]);
+  });
 });

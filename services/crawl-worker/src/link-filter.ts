@@ -41,11 +41,16 @@ export class LinkFilter {
   }
 
   /**
-   * The accepted URLs among `found`, de-duplicated by (frontier) key, in input order, at most `max`. Yields
+   * The accepted URLs among `found`, de-duplicated by (frontier) key, in input order, at most `max`,
+   * leaving out the keys in `known` (already in the frontier: they do not count toward `max`). Yields
    * to the event loop every ~10 ms: a start job filters up to CRAWL_SITEMAP_MAX_URLS sitemap URLs,
    * and awaiting cached robots alone never lets the worker's other jobs (or lock renewal) run.
    */
-  async accept<T extends UrlIdentity>(found: Iterable<T>, max: number): Promise<T[]> {
+  async accept<T extends UrlIdentity>(
+    found: Iterable<T>,
+    max: number,
+    known?: ReadonlySet<string>,
+  ): Promise<T[]> {
     const out: T[] = [];
     const seen = new Set<string>();
     const slicer = new CpuSlicer();
@@ -53,7 +58,7 @@ export class LinkFilter {
       if (out.length >= max) break;
       if (slicer.due()) await slicer.pause();
       const key = frontierKey(candidate.key, this.scope.options);
-      if (seen.has(key)) continue;
+      if (seen.has(key) || known?.has(key)) continue;
       seen.add(key);
       const id = key === candidate.key ? candidate : { ...candidate, key };
       const url = id.url;
