@@ -135,6 +135,24 @@ describe('CrawlsRepository.completePage', () => {
     expect(second).toMatchObject({ outcome: 'done', newPages: [], capped: false });
   });
 
+  test('a large result is stored compressed with LZ4 where the server has it', async () => {
+    const { crawlId, pages } = await startCrawl(10, 5, ['/big']);
+    const [page] = pages;
+    if (!page) throw new Error('seed failed');
+    const markdown = Array.from({ length: 4_000 }, (_, i) => `Line ${i} of a long page.`).join('\n');
+    await crawls.completePage(crawlId, page.pageId, {
+      result: { markdown },
+      statusCode: 200,
+      finalKey: page.url,
+      links: [],
+    });
+    const [row] = await db.prisma.$queryRaw<Array<{ method: string | null; lz4: boolean }>>`
+      SELECT pg_column_compression(result) AS method,
+             (SELECT 'lz4' = ANY (enumvals) FROM pg_settings WHERE name = 'default_toast_compression') AS lz4
+      FROM crawl_pages WHERE id = ${page.pageId}::uuid`;
+    expect(row?.method).toBe(row?.lz4 ? 'lz4' : 'pglz');
+  });
+
   test('the last page to finish closes the crawl once; a page billed before is not billed again', async () => {
     const { accountId, crawlId, pages } = await startCrawl(10, 5, ['/a', '/b']);
     const [a, b] = pages;
