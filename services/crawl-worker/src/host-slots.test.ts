@@ -83,18 +83,19 @@ describe('HostSlots', () => {
     }
   });
 
-  it('hostConcurrency pages wait long per host, twice as many briefly; the others and timed-out waiters bounce', async () => {
+  it('hostConcurrency pages wait long per host, the others briefly; a waiter whose wait runs out bounces', async () => {
     const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 1, {
       localWaitMs: 5_000,
       overflowWaitMs: 50,
     });
     expect(await slots.acquire(request('b.test', 'p1'))).toBe(0);
     const long = slots.acquire(request('b.test', 'p2'));
-    const brief = [slots.acquire(request('b.test', 'p3')), slots.acquire(request('b.test', 'p4'))];
-    // 1 long + 2 brief waiters already: the next goes back to the delayed set at once.
-    expect(await slots.acquire(request('b.test', 'p5'))).toBeGreaterThanOrEqual(50);
+    // However many wait already, a newcomer waits briefly too (no bounce at once).
+    const brief = ['p3', 'p4', 'p5', 'p6', 'p7'].map((p) => slots.acquire(request('b.test', p)));
+    const started = Date.now();
     // p1 is held on: the brief waiters give up after 50 ms and bounce; the long one still waits.
     for (const w of await Promise.all(brief)) expect(w).toBeGreaterThanOrEqual(50);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
     // Another host is not affected by b.test's queue.
     expect(await slots.acquire(request('c.test', 'q1'))).toBe(0);
     await slots.release('c.test', 'q1');
@@ -142,15 +143,46 @@ describe('HostSlots', () => {
     await slots.release('d.test', 'p3');
   });
 
-  it('another process holding the host (another replica) means a bounce when this one holds none of it', async () => {
-    const { replicaA, replicaB } = replicas(1);
+  it("a page of a replica holding none of a busy host's slots asks again shortly, gets the next free one, or bounces at its bound", async () => {
+    const { prefix, replicaA, replicaB } = replicas(1);
     expect(await replicaA.acquire(request('d.test', 'p1'))).toBe(0);
-    const started = Date.now();
-    expect(await replicaB.acquire(request('d.test', 'p2'))).toBeGreaterThanOrEqual(50);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    let got: number | undefined;
+    const polling = replicaB.acquire(request('d.test', 'q1')).then((w) => {
+      got = w;
+      return w;
+    });
+    // Several asks later q1 still waits (a bounce would have answered at once with a retry delay).
+    for (let i = 0; i < 3; i++) await redis.ping();
+    await new Promise((r) => setTimeout(r, 60));
+    expect(got).toBeUndefined();
     await replicaA.release('d.test', 'p1');
-    expect(await replicaB.acquire(request('d.test', 'p2'))).toBe(0);
-    await replicaB.release('d.test', 'p2');
+    expect(await polling).toBe(0);
+    // A replica that waits no longer than 100 ms bounces once that has passed.
+    const brief = new HostSlots(redis, prefix, 1, { localWaitMs: 100 });
+    const started = Date.now();
+    expect(await brief.acquire(request('d.test', 'r1'))).toBeGreaterThanOrEqual(50);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    await replicaB.release('d.test', 'q1');
+  });
+
+  it('the replica Redis refused gets the next free slot before the one that freed it asks again', async () => {
+    const prefix = `test-slots-${randomUUID()}`;
+    // leaseReuseMs 0: every release goes back to Redis (as an aged lease does).
+    const replicaA = new HostSlots(redis, prefix, 1, { localWaitMs: 5_000, leaseReuseMs: 0 });
+    const replicaB = new HostSlots(redis, prefix, 1, { localWaitMs: 5_000 });
+    expect(await replicaA.acquire(request('h.test', 'a1'))).toBe(0);
+    const order: string[] = [];
+    const b1 = replicaB.acquire(request('h.test', 'b1')).then(() => order.push('b1'));
+    await new Promise((r) => setTimeout(r, 60)); // B has been refused: it is `wanted`
+    const a2 = replicaA.acquire(request('h.test', 'a2')).then(() => order.push('a2'));
+    await new Promise((r) => setImmediate(r));
+    await replicaA.release('h.test', 'a1');
+    await b1;
+    expect(order).toEqual(['b1']);
+    await replicaB.release('h.test', 'b1');
+    await a2;
+    expect(order).toEqual(['b1', 'a2']);
+    await replicaA.release('h.test', 'a2');
   });
 
   it('with the host shared between replicas, a page waits for its own process to release a slot', async () => {

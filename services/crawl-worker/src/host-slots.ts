@@ -2,6 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /**
+ * The next free slot of a host goes to the process that Redis refused first (`wanted`, by process
+ * token), so a replica whose pages found the host busy takes its turn before the holder that just
+ * freed a slot asks again. It lapses after this long without a new refusal (its pages stopped asking).
+ */
+const WANTED_TTL_MS = 300;
+
+/**
  * Politeness shared by every crawl-worker replica, in Redis:
  * - a per-host semaphore (sorted set of holders scored by expiry, so a killed worker's slot frees
  *   itself) capping requests in flight to one host across all crawls;
@@ -30,12 +37,15 @@ if delay > 0 then
   if reserved > now then return reserved - now end
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if not redis.call('ZSCORE', KEYS[1], holder) and redis.call('ZCARD', KEYS[1]) >= limit then
+local wanted = redis.call('GET', KEYS[4])
+if redis.call('ZCARD', KEYS[1]) >= limit or (wanted and wanted ~= ARGV[5]) then
+  if not wanted or wanted == ARGV[5] then redis.call('SET', KEYS[4], ARGV[5], 'PX', ${WANTED_TTL_MS}) end
   return -1
 end
 redis.call('ZADD', KEYS[1], now + hold, holder)
 redis.call('PEXPIRE', KEYS[1], hold)
 redis.call('DEL', KEYS[3])
+if wanted then redis.call('DEL', KEYS[4]) end
 return 0
 `;
 
@@ -76,7 +86,7 @@ export interface SlotRequest {
 export interface HostSlotsOptions {
   /** How long a page may wait here for a slot this process holds (the first `hostConcurrency` waiters). */
   localWaitMs?: number;
-  /** The same for up to 2 × hostConcurrency more waiters. */
+  /** The same for the waiters after those. */
   overflowWaitMs?: number;
   /** How long after its ask to Redis a slot may pass from page to page here without asking again. */
   leaseReuseMs?: number;
@@ -89,11 +99,12 @@ export interface HostSlotsOptions {
  */
 const DEFAULT_LOCAL_WAIT_MS = 1_000;
 /**
- * Pages beyond the first `hostConcurrency` waiters of a host wait this long at most (up to another
- * 2 × hostConcurrency of them). On a responsive site the slots turn over every few milliseconds, and
- * a page that waits here costs nothing, where a bounce costs its start and undo in PostgreSQL and
- * two moves in BullMQ, then comes back to bounce again. On a slow site they give up soon, so its
- * pages hold the worker's other slots for no longer than this.
+ * Pages beyond the first `hostConcurrency` waiters of a host wait this long at most. On a responsive
+ * site the slots turn over every few milliseconds, and a page that waits here costs nothing, where a
+ * bounce costs its start and undo in PostgreSQL and two moves in BullMQ, and the worker slot it frees
+ * takes the next page — on a one-site crawl, of the same host, to bounce it too (a worker running
+ * more pages than its share of the host's slots can serve bounced pages continuously that way). On a
+ * slow site they give up soon, so its pages hold the worker's other slots for no longer than this.
  */
 const DEFAULT_OVERFLOW_WAIT_MS = 100;
 /**
@@ -102,6 +113,8 @@ const DEFAULT_OVERFLOW_WAIT_MS = 100;
  * the waiting page asks again, which renews its expiry and gives other replicas their turn.
  */
 const DEFAULT_LEASE_REUSE_MS = 1_000;
+/** A page of a process holding none of a busy host's slots asks Redis again after 25–50 ms. */
+const POLL_MS = 25;
 
 /** A slot taken in Redis: its member name there, when it was asked for and until when it holds. */
 interface Lease {
@@ -125,6 +138,8 @@ interface Waiter {
 interface LocalGate {
   held: number;
   asking: number;
+  /** Pages between two asks while other replicas hold every slot of the host. */
+  polling: number;
   waiters: Waiter[];
 }
 
@@ -153,13 +168,14 @@ export class HostSlots {
   /**
    * 0 = acquired (call release); > 0 = come back in that many ms. When this process already holds
    * (or is asking Redis for) every slot of the host, Redis could only answer "busy": the page waits
-   * here for one of them instead, queued behind the pages already waiting — `hostConcurrency` pages
-   * per host for at most `localWaitMs`, twice as many more for at most `overflowWaitMs`, so a slow
-   * host cannot tie up the worker's other slots for long. A release hands its slot to the first of
-   * them (as a lease, without asking Redis, while the lease is young); the rest go back to the
-   * delayed set as before. When Redis says busy because another
+   * here for one of them instead, queued behind the pages already waiting — the first
+   * `hostConcurrency` pages per host for at most `localWaitMs`, the others for at most
+   * `overflowWaitMs`, so a slow host cannot tie up the worker's other slots for long. A release hands
+   * its slot to the first of them (as a lease, without asking Redis, while the lease is young); a
+   * page whose wait runs out goes back to the delayed set. When Redis says busy because another
    * replica holds the host's other slots, a page of a process that holds one waits for its release
-   * the same way; a process holding none bounces.
+   * the same way; a page of a process holding none asks Redis again every 25–50 ms within
+   * `localWaitMs`, and Redis gives the next free slot to the process it refused first.
    */
   async acquire(r: SlotRequest): Promise<number> {
     const gate = this.gate(r.host);
@@ -195,14 +211,16 @@ export class HostSlots {
       try {
         wait = (await this.redis.eval(
           ACQUIRE,
-          3,
+          4,
           this.semaphoreKey(r.host),
           `${this.prefix}:crawl-politeness:next:${r.crawlId}:${r.host}`,
           `${this.prefix}:crawl-politeness:slot:${r.pageId}`,
+          `${this.prefix}:crawl-politeness:wanted:${r.host}`,
           this.hostConcurrency,
           r.delayMs,
           lease.id,
           r.holdMs,
+          this.token,
         )) as number;
       } finally {
         gate.asking--;
@@ -221,8 +239,15 @@ export class HostSlots {
       // Another replica holds the rest of the host's slots: the next page waiting here would get
       // the same answer, so it is not woken (they would wake each other round Redis in a loop).
       // While this process holds one of the slots, its release is an event to wait for (within
-      // the same bound) instead of a round through the delayed set.
-      if (gate.held === 0) return bounce();
+      // the same bound) instead of a round through the delayed set. Holding none, there is no such
+      // event: the page asks again shortly, within the long bound, and Redis gives this process
+      // the next free slot (`wanted`). A bounce would cost a start and its undo in PostgreSQL,
+      // and the freed worker slot would take the next page of the same host to bounce it too.
+      if (gate.held === 0) {
+        deadline ??= Date.now() + this.localWaitMs;
+        if (!(await this.pollWait(gate, deadline))) return bounce();
+        continue;
+      }
       const woken = await waitHere();
       if (!woken) return bounce();
       if (woken !== true) return take(woken);
@@ -286,11 +311,22 @@ export class HostSlots {
     next.wake();
   }
 
-  /** How long the next waiting page may wait: long for the first few, briefly for more, else 0. */
+  /** Sleep until the next ask (a few tens of ms, jittered); false when the deadline has passed. */
+  private async pollWait(gate: LocalGate, deadline: number): Promise<boolean> {
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    gate.polling++;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(left, POLL_MS + Math.random() * POLL_MS)));
+    } finally {
+      gate.polling--;
+    }
+    return true;
+  }
+
+  /** How long the next waiting page may wait: long for the first few, briefly for the others. */
   private waitTier(queued: number): number {
-    if (queued < this.hostConcurrency) return this.localWaitMs;
-    if (queued < 3 * this.hostConcurrency) return this.overflowWaitMs;
-    return 0;
+    return queued < this.hostConcurrency ? this.localWaitMs : this.overflowWaitMs;
   }
 
   /**
@@ -319,7 +355,7 @@ export class HostSlots {
   private gate(host: string): LocalGate {
     let g = this.local.get(host);
     if (!g) {
-      g = { held: 0, asking: 0, waiters: [] };
+      g = { held: 0, asking: 0, polling: 0, waiters: [] };
       this.local.set(host, g);
     }
     return g;
@@ -327,7 +363,8 @@ export class HostSlots {
 
   /** Hosts come and go over a worker's life: keep only the ones with a slot held or a page waiting. */
   private dropIfUnused(host: string, gate: LocalGate): void {
-    if (gate.held === 0 && gate.asking === 0 && gate.waiters.length === 0) this.local.delete(host);
+    if (gate.held === 0 && gate.asking === 0 && gate.polling === 0 && gate.waiters.length === 0)
+      this.local.delete(host);
   }
 
   private semaphoreKey(host: string): string {
