@@ -245,7 +245,16 @@ export class HostSlots {
       // and the freed worker slot would take the next page of the same host to bounce it too.
       if (gate.held === 0) {
         deadline ??= Date.now() + this.localWaitMs;
-        if (!(await this.pollWait(gate, deadline))) return bounce();
+        const left = deadline - Date.now();
+        if (left <= 0) return bounce();
+        // Counted as polling until the next ask counts it as asking (no moment counted as neither,
+        // when the host's gate could be dropped under it).
+        gate.polling++;
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(left, POLL_MS + Math.random() * POLL_MS)),
+        );
+        gate.polling--;
+        handedOver = false; // the next ask counts itself
         continue;
       }
       const woken = await waitHere();
@@ -253,6 +262,11 @@ export class HostSlots {
       if (woken !== true) return take(woken);
       handedOver = true;
     }
+  }
+
+  /** Hosts with a slot held, a page asking or a page waiting here (0 once all is released). */
+  get trackedHosts(): number {
+    return this.local.size;
   }
 
   /** Call right before the request (after acquire): waits out any remaining gap, then stamps. */
@@ -309,19 +323,6 @@ export class HostSlots {
     if (!next) return;
     gate.asking++;
     next.wake();
-  }
-
-  /** Sleep until the next ask (a few tens of ms, jittered); false when the deadline has passed. */
-  private async pollWait(gate: LocalGate, deadline: number): Promise<boolean> {
-    const left = deadline - Date.now();
-    if (left <= 0) return false;
-    gate.polling++;
-    try {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(left, POLL_MS + Math.random() * POLL_MS)));
-    } finally {
-      gate.polling--;
-    }
-    return true;
   }
 
   /** How long the next waiting page may wait: long for the first few, briefly for the others. */
