@@ -4,9 +4,11 @@ import type { Redis } from 'ioredis';
 /**
  * The next free slot of a host goes to the process that Redis refused first (`wanted`, by process
  * token), so a replica whose pages found the host busy takes its turn before the holder that just
- * freed a slot asks again. It lapses after this long without a new refusal (its pages stopped asking).
+ * freed a slot asks again. It lapses after this long without a new refusal: its pages stopped asking
+ * (a page that asks every 25–50 ms renews it; one served by its own process's release does not ask
+ * again), and a slot kept for it stays unused no longer than this.
  */
-const WANTED_TTL_MS = 300;
+const WANTED_TTL_MS = 100;
 
 /**
  * Politeness shared by every crawl-worker replica, in Redis:
