@@ -118,7 +118,10 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     }
 
     let page: FetchedPage;
+    // The page options and secrets, parsed once for the fetch and the conversion.
+    let request: ReturnType<typeof pageRequest>;
     try {
+      request = pageRequest(task, deps.stores);
       await deps.slots.beforeRequest(crawlId, host, delayMs);
       // The job's signal: its attempts' shared budget (or a cancel) stops the fetch; an attempt
       // gets at most what is left of that budget (a deadline error is final: the page fails).
@@ -126,7 +129,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         url: task.url,
         timeoutMs: Math.max(1, Math.min(s.pageTimeoutMs, remainingMs(ctx))),
         signal: ctx.signal,
-        ...pageRequest(task, deps.stores),
+        ...request,
       });
     } catch (err) {
       // `return await`: the finally below awaits, and a rejected promise returned unawaited from
@@ -138,9 +141,8 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
 
     try {
       // Conversion and link extraction: one parse, in the content pool (off this event loop).
-      const pageOpts = pageOptions.optional().parse(task.options.page);
       const { data, links: found = [] } = await documentFromPage(page, {
-        ...pageRequest(task, deps.stores),
+        ...request,
         url: task.url,
         format: task.options.format,
         onlyMainContent: task.options.onlyMainContent,
@@ -148,7 +150,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       });
       const links = await nextLinks(deps, task, found, s.maxLinksPerPage);
       const outcome = await deps.crawls.completePage(crawlId, pageId, {
-        result: storedResult(data, task.options.format, pageOpts?.formats !== undefined),
+        result: storedResult(data, task.options.format, request.page?.formats !== undefined),
         statusCode: page.statusCode,
         // Where a redirect ended, so neither URL is fetched again.
         finalKey: urlKey(page.finalUrl) ?? task.urlKey,
