@@ -1,6 +1,8 @@
 /**
- * Crawl benchmark against a local 2,000-page site (the tests' fixture site: articles linking to
- * each other, a sitemap listing all of them), all at the same per-host concurrency H
+ * Crawl benchmark against two local 2,000-page sites (`--site fixture|real|both`): the tests'
+ * fixture site (~3 KB generated articles linking to each other, a sitemap listing all of them) and
+ * a site of real pages (`real-page-site.ts`: the 181 article-extraction pages, 174 KB on average,
+ * with the same link scheme added), each all at the same per-host concurrency H
  * (`--host-concurrency`, 2 as the web default):
  *   - a plain concurrent undici loop fetching the same 2,000 pages (the floor),
  *   - Crawlee's CheerioCrawler (issue 18: what users would run instead) from the same start URL with
@@ -13,7 +15,7 @@
  * At the end, `bench/map.bench.ts` (map of a 50k-URL sitemap) runs when present.
  *
  *   pnpm bench:crawl [--pages 2000] [--concurrency 8] [--host-concurrency 2] [--no-two-workers]
- *                    [--no-crawlee] [--no-map]
+ *                    [--no-crawlee] [--no-map] [--site fixture|real|both]
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -36,6 +38,7 @@ import {
 } from './bench-utils';
 import { cpuPerPage, cpuSnapshot, cpuTable } from './cpu-time';
 import { type CrawleeResult, runCrawleeCrawl } from './crawlee-crawl';
+import { REAL_PAGE_PREFIX, startRealPageSite } from './real-page-site';
 
 const env = benchEnv;
 const { values } = parseArgs({
@@ -47,17 +50,56 @@ const { values } = parseArgs({
     'no-two-workers': { type: 'boolean', default: false },
     'no-crawlee': { type: 'boolean', default: false },
     'no-map': { type: 'boolean', default: false },
+    site: { type: 'string', default: 'both' },
   },
 });
 const PAGES = Number(values.pages);
 const CONCURRENCY = Number(values.concurrency);
 const HOST_CONCURRENCY = Number(values['host-concurrency']);
-/** The crawl's include pattern (a path regex), for the crawl API and Crawlee alike. */
-const INCLUDE_PATH = '^/article/';
-const INCLUDE = new RegExp(INCLUDE_PATH);
+type SiteKind = 'fixture' | 'real';
+const SITES: SiteKind[] =
+  values.site === 'both'
+    ? ['fixture', 'real']
+    : values.site === 'fixture' || values.site === 'real'
+      ? [values.site]
+      : [];
+if (SITES.length === 0) throw new Error(`--site must be fixture, real or both (got ${values.site})`);
+
+/** A site to crawl: its start URL, the include pattern (a path regex) of both crawlers, a title. */
+interface BenchSite {
+  title: string;
+  url: string;
+  /** The pages' path without their number. */
+  prefix: string;
+  /** Both crawlers' include pattern (a path regex). */
+  include: string;
+  close(): Promise<void>;
+}
+
+async function startSite(kind: SiteKind): Promise<BenchSite> {
+  if (kind === 'fixture') {
+    const site = await startFixtureSite({ pages: PAGES });
+    return {
+      title: `${PAGES}-page local site (the fixture site, ~3 KB generated pages)`,
+      url: site.url,
+      prefix: '/article/',
+      include: '^/article/',
+      close: () => site.close(),
+    };
+  }
+  const site = await startRealPageSite(PAGES);
+  return {
+    title: `${PAGES}-page local site of real pages (the 181 article-extraction pages, ${(site.meanBytes / 1024).toFixed(0)} KB on average, with links added)`,
+    url: site.url,
+    prefix: REAL_PAGE_PREFIX,
+    // Real pages carry relative links of every kind (`container`, `www.twitter.com/x`, `?p=2`):
+    // the numbered pages only, as a user would scope a crawl of articles.
+    include: `^${REAL_PAGE_PREFIX}\\d+$`,
+    close: () => site.close(),
+  };
+}
 
 async function main(): Promise<void> {
-  const site = await startFixtureSite({ pages: PAGES });
   const port = await freePort();
   const common = {
     DATABASE_URL: env.DATABASE_URL,
@@ -74,140 +116,153 @@ async function main(): Promise<void> {
   };
   const gateway = startService('gateway', { ...common, PORT: String(port), HOST: '127.0.0.1' });
   const base = `http://127.0.0.1:${port}`;
-  const rows: string[] = [];
-  let ratio: string | undefined;
-  let cpuRows: Array<[string, number]> | undefined;
+  const reports: Array<{ title: string; rows: string[]; ratio?: string; cpuRows?: Array<[string, number]> }> =
+    [];
   try {
     const { headers } = await benchAccount(100_000);
     await waitHealthy(base);
 
-    // 1. The floor: a plain concurrent undici loop over the same pages.
-    const urls = Array.from({ length: PAGES }, (_, i) => `${site.url}/article/${i}`);
-    const agent = new Agent({ connections: HOST_CONCURRENCY });
-    const t0 = performance.now();
-    await pool(urls, HOST_CONCURRENCY, async (u) => {
-      const r = await request(u, { dispatcher: agent });
-      await r.body.text();
-    });
-    const rawSecs = (performance.now() - t0) / 1000;
-    await agent.close();
-    rows.push(
-      `| plain undici loop (concurrency ${HOST_CONCURRENCY}) | ${PAGES} | ${(PAGES / rawSecs).toFixed(1)} | ${(rawSecs * 1000).toFixed(0)} | – |`,
-    );
-
-    // 2. Crawlee's CheerioCrawler, same start URL, pattern and per-host concurrency.
-    const MB = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
-    // Twice: with maxRequestsPerCrawl = pages (as a user would cap it) and without a cap (the site
-    // has exactly `pages` articles, so the same pages): near the cap, Crawlee 3.18's enqueueLinks
-    // re-adds already-seen links in budget-sized batches with a 1 s sleep between them, which
-    // stretches the end of a capped crawl. The ratio below is against the faster of the two.
-    const crawlees: CrawleeResult[] = [];
-    for (const cap of values['no-crawlee'] ? [] : [PAGES, undefined]) {
-      const rss0 = process.memoryUsage().rss;
-      let peakRss = rss0;
-      const sampler = setInterval(() => {
-        peakRss = Math.max(peakRss, process.memoryUsage().rss);
-      }, 200);
-      let c: CrawleeResult;
+    for (const kind of SITES) {
+      const site = await startSite(kind);
+      const INCLUDE_PATH = site.include;
+      const INCLUDE = new RegExp(INCLUDE_PATH);
+      const rows: string[] = [];
+      let ratio: string | undefined;
+      let cpuRows: Array<[string, number]> | undefined;
       try {
-        c = await runCrawleeCrawl({
-          startUrl: `${site.url}/article/0`,
-          include: INCLUDE,
-          concurrency: HOST_CONCURRENCY,
-          maxPages: cap,
+        // 1. The floor: a plain concurrent undici loop over the same pages.
+        const urls = Array.from({ length: PAGES }, (_, i) => `${site.url}${site.prefix}${i}`);
+        const agent = new Agent({ connections: HOST_CONCURRENCY });
+        const t0 = performance.now();
+        await pool(urls, HOST_CONCURRENCY, async (u) => {
+          const r = await request(u, { dispatcher: agent });
+          await r.body.text();
         });
-      } finally {
-        clearInterval(sampler);
-      }
-      crawlees.push(c);
-      rows.push(
-        `| Crawlee CheerioCrawler + turndown (maxConcurrency ${HOST_CONCURRENCY}, maxRequestsPerCrawl ${cap ?? 'none'}, in the bench process) | ${c.pages} done / ${c.failed} failed | ${(c.pages / c.secs).toFixed(1)} | ${(c.secs * 1000).toFixed(0)} | bench process growth ${MB((peakRss - rss0) / 1024)}; CPU ${c.cpuSecs.toFixed(1)} s |`,
-      );
-    }
-
-    // 3. The crawler with 1 and with 2 worker processes.
-    const rates = new Map<number, number>();
-    for (const n of values['no-two-workers'] ? [1] : [1, 2]) {
-      const healthPorts = await Promise.all(Array.from({ length: n }, () => freePort()));
-      const workers = healthPorts.map((hp) =>
-        startService('crawl-worker', { ...workerEnv, HEALTH_PORT: String(hp), HEALTH_HOST: '127.0.0.1' }),
-      );
-      const workersKb = () => workers.reduce((s, w) => s + (w.pid ? treeRssKb(w.pid) : 0), 0);
-      let peakKb = 0;
-      let gatewayPeakKb = 0;
-      let sampler: NodeJS.Timeout | undefined;
-      try {
-        await Promise.all(healthPorts.map((hp) => waitHealthy(`http://127.0.0.1:${hp}`)));
-        const startKb = workersKb();
-        peakKb = startKb;
-        sampler = setInterval(() => {
-          peakKb = Math.max(peakKb, workersKb());
-          if (gateway.pid) gatewayPeakKb = Math.max(gatewayPeakKb, treeRssKb(gateway.pid));
-        }, 200);
-        const parts = () =>
-          cpuSnapshot({
-            gateway: gateway.pid,
-            'crawl-worker': workers[0]?.pid,
-            bench: process.pid,
-          });
-        const cpu0 = n === 1 ? parts() : undefined;
-        const started = performance.now();
-        const res = await request(`${base}/v1/crawl`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({
-            url: `${site.url}/article/0`,
-            maxPages: PAGES,
-            maxDepth: 3,
-            includePaths: [INCLUDE_PATH],
-          }),
-        });
-        const { id } = (await res.body.json()) as { id: string };
-        let b = { status: 'pending', completed: 0, failed: 0, total: 0 };
-        while (b.status !== 'done' && b.status !== 'failed') {
-          await new Promise((r) => setTimeout(r, 200));
-          const r = await request(`${base}/v1/crawl/${id}?limit=1`, { headers });
-          b = (await r.body.json()) as typeof b;
-        }
-        const secs = (performance.now() - started) / 1000;
-        if (cpu0) cpuRows = cpuPerPage(cpu0, parts(), Math.max(1, b.completed));
-        const endKb = workersKb();
-        peakKb = Math.max(peakKb, endKb);
-        rates.set(n, b.completed / secs);
+        const rawSecs = (performance.now() - t0) / 1000;
+        await agent.close();
         rows.push(
-          `| crawl API, ${n} crawl-worker process${n > 1 ? 'es' : ''} (concurrency ${CONCURRENCY} each, host limit ${HOST_CONCURRENCY}) | ${b.completed} done / ${b.failed} failed (${b.status}) | ${(b.completed / secs).toFixed(1)} | ${(secs * 1000).toFixed(0)} | workers start ${MB(startKb)}, peak ${MB(peakKb)}, end ${MB(endKb)}; gateway peak ${MB(gatewayPeakKb)} |`,
+          `| plain undici loop (concurrency ${HOST_CONCURRENCY}) | ${PAGES} | ${(PAGES / rawSecs).toFixed(1)} | ${(rawSecs * 1000).toFixed(0)} | – |`,
         );
+
+        // 2. Crawlee's CheerioCrawler, same start URL, pattern and per-host concurrency.
+        const MB = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
+        // Twice: with maxRequestsPerCrawl = pages (as a user would cap it) and without a cap (the site
+        // has exactly `pages` articles, so the same pages): near the cap, Crawlee 3.18's enqueueLinks
+        // re-adds already-seen links in budget-sized batches with a 1 s sleep between them, which
+        // stretches the end of a capped crawl. The ratio below is against the faster of the two.
+        const crawlees: CrawleeResult[] = [];
+        for (const cap of values['no-crawlee'] ? [] : [PAGES, undefined]) {
+          const rss0 = process.memoryUsage().rss;
+          let peakRss = rss0;
+          const sampler = setInterval(() => {
+            peakRss = Math.max(peakRss, process.memoryUsage().rss);
+          }, 200);
+          let c: CrawleeResult;
+          try {
+            c = await runCrawleeCrawl({
+              startUrl: `${site.url}${site.prefix}0`,
+              include: INCLUDE,
+              concurrency: HOST_CONCURRENCY,
+              maxPages: cap,
+            });
+          } finally {
+            clearInterval(sampler);
+          }
+          crawlees.push(c);
+          rows.push(
+            `| Crawlee CheerioCrawler + turndown (maxConcurrency ${HOST_CONCURRENCY}, maxRequestsPerCrawl ${cap ?? 'none'}, in the bench process) | ${c.pages} done / ${c.failed} failed | ${(c.pages / c.secs).toFixed(1)} | ${(c.secs * 1000).toFixed(0)} | bench process growth ${MB((peakRss - rss0) / 1024)}; CPU ${c.cpuSecs.toFixed(1)} s |`,
+          );
+        }
+
+        // 3. The crawler with 1 and with 2 worker processes.
+        const rates = new Map<number, number>();
+        for (const n of values['no-two-workers'] ? [1] : [1, 2]) {
+          const healthPorts = await Promise.all(Array.from({ length: n }, () => freePort()));
+          const workers = healthPorts.map((hp) =>
+            startService('crawl-worker', { ...workerEnv, HEALTH_PORT: String(hp), HEALTH_HOST: '127.0.0.1' }),
+          );
+          const workersKb = () => workers.reduce((s, w) => s + (w.pid ? treeRssKb(w.pid) : 0), 0);
+          let peakKb = 0;
+          let gatewayPeakKb = 0;
+          let sampler: NodeJS.Timeout | undefined;
+          try {
+            await Promise.all(healthPorts.map((hp) => waitHealthy(`http://127.0.0.1:${hp}`)));
+            const startKb = workersKb();
+            peakKb = startKb;
+            sampler = setInterval(() => {
+              peakKb = Math.max(peakKb, workersKb());
+              if (gateway.pid) gatewayPeakKb = Math.max(gatewayPeakKb, treeRssKb(gateway.pid));
+            }, 200);
+            const parts = () =>
+              cpuSnapshot({
+                gateway: gateway.pid,
+                'crawl-worker': workers[0]?.pid,
+                bench: process.pid,
+              });
+            const cpu0 = n === 1 ? parts() : undefined;
+            const started = performance.now();
+            const res = await request(`${base}/v1/crawl`, {
+              method: 'POST',
+              headers,
+              body: JSON.stringify({
+                url: `${site.url}${site.prefix}0`,
+                maxPages: PAGES,
+                maxDepth: 3,
+                includePaths: [INCLUDE_PATH],
+              }),
+            });
+            const { id } = (await res.body.json()) as { id: string };
+            let b = { status: 'pending', completed: 0, failed: 0, total: 0 };
+            while (b.status !== 'done' && b.status !== 'failed') {
+              await new Promise((r) => setTimeout(r, 200));
+              const r = await request(`${base}/v1/crawl/${id}?limit=1`, { headers });
+              b = (await r.body.json()) as typeof b;
+            }
+            const secs = (performance.now() - started) / 1000;
+            if (cpu0) cpuRows = cpuPerPage(cpu0, parts(), Math.max(1, b.completed));
+            const endKb = workersKb();
+            peakKb = Math.max(peakKb, endKb);
+            rates.set(n, b.completed / secs);
+            rows.push(
+              `| crawl API, ${n} crawl-worker process${n > 1 ? 'es' : ''} (concurrency ${CONCURRENCY} each, host limit ${HOST_CONCURRENCY}) | ${b.completed} done / ${b.failed} failed (${b.status}) | ${(b.completed / secs).toFixed(1)} | ${(secs * 1000).toFixed(0)} | workers start ${MB(startKb)}, peak ${MB(peakKb)}, end ${MB(endKb)}; gateway peak ${MB(gatewayPeakKb)} |`,
+            );
+          } finally {
+            clearInterval(sampler);
+            await Promise.all(workers.map(stopProcess));
+          }
+        }
+        const [capped, uncapped] = crawlees.map((c) => c.pages / c.secs);
+        if (capped !== undefined && uncapped !== undefined) {
+          const api = rates.get(1) ?? 0;
+          ratio = [
+            ratioLine(
+              'crawl API (1 worker) / Crawlee CheerioCrawler (faster of the two)',
+              api,
+              Math.max(capped, uncapped),
+              1.5,
+            ),
+            `  against Crawlee with maxRequestsPerCrawl ${PAGES}: ${(api / capped).toFixed(2)}×; without a cap: ${(api / uncapped).toFixed(2)}×`,
+          ].join('\n');
+        }
       } finally {
-        clearInterval(sampler);
-        await Promise.all(workers.map(stopProcess));
+        await site.close();
       }
-    }
-    const [capped, uncapped] = crawlees.map((c) => c.pages / c.secs);
-    if (capped !== undefined && uncapped !== undefined) {
-      const api = rates.get(1) ?? 0;
-      ratio = [
-        ratioLine(
-          'crawl API (1 worker) / Crawlee CheerioCrawler (faster of the two)',
-          api,
-          Math.max(capped, uncapped),
-          1.5,
-        ),
-        `  against Crawlee with maxRequestsPerCrawl ${PAGES}: ${(api / capped).toFixed(2)}×; without a cap: ${(api / uncapped).toFixed(2)}×`,
-      ].join('\n');
+      reports.push({ title: site.title, rows, ratio, cpuRows });
     }
   } finally {
     await stopProcess(gateway);
-    await site.close();
   }
-  console.log(`\nCrawl benchmark: ${PAGES}-page local site, per-host limit ${HOST_CONCURRENCY}\n`);
-  console.log('| run | pages | pages/s | wall ms | memory (RSS incl. children) |');
-  console.log('|---|---|---:|---:|---|');
-  for (const r of rows) console.log(r);
-  if (ratio) console.log(`\n${ratio}`);
-  if (cpuRows)
-    console.log(
-      `\n${cpuTable('CPU per page, crawl API with 1 crawl worker (bench = serving the site, polling):', cpuRows)}`,
-    );
+  for (const { title, rows, ratio, cpuRows } of reports) {
+    console.log(`\nCrawl benchmark: ${title}, per-host limit ${HOST_CONCURRENCY}\n`);
+    console.log('| run | pages | pages/s | wall ms | memory (RSS incl. children) |');
+    console.log('|---|---|---:|---:|---|');
+    for (const r of rows) console.log(r);
+    if (ratio) console.log(`\n${ratio}`);
+    if (cpuRows)
+      console.log(
+        `\n${cpuTable('CPU per page, crawl API with 1 crawl worker (bench = serving the site, polling):', cpuRows)}`,
+      );
+  }
 
   const mapBench = path.join(ROOT, 'bench/map.bench.ts');
   if (!values['no-map'] && existsSync(mapBench)) {
