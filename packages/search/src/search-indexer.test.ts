@@ -95,7 +95,7 @@ describe('SearchIndexer', () => {
         });
     }
     await indexer.idle();
-    // The first page goes out alone; what arrived meanwhile follows in fewer, larger statements.
+    // Pages go out in fewer, larger statements than pages.
     expect(documents.batches.reduce((a, b) => a + b, 0)).toBe(101);
     expect(documents.batches.length).toBeLessThan(20);
     expect(Math.max(...documents.batches)).toBeGreaterThan(1);
@@ -122,4 +122,54 @@ describe('SearchIndexer', () => {
     const hits = await documents.search({ accountId: account.accountId, query: 'zyzzyva', limit: 5 });
     expect(hits.map((h) => h.url)).toEqual(['https://indexer.test/huge']);
   });
+
+  it('pages handed over within the linger go out in one statement; a lone page is written when it ends, unasked', async () => {
+    const account = await createTestAccount(db);
+    class CountingDocuments extends DocumentsRepository {
+      readonly batches: number[] = [];
+      override upsertMany(docs: Parameters<DocumentsRepository['upsertMany']>[0]) {
+        this.batches.push(docs.length);
+        return super.upsertMany(docs);
+      }
+    }
+    const documents = new CountingDocuments(db);
+    const indexer = new SearchIndexer(documents, { warn: () => undefined }, { lingerMs: 300 });
+    for (let i = 0; i < 10; i++)
+      await indexer.add(account.accountId, `https://indexer.test/linger/${i}`, {
+        markdown: `Linger page ${i}`,
+        metadata: {},
+      });
+    await indexer.idle();
+    expect(documents.batches).toEqual([10]);
+    // Nobody calls idle(): the page is written once its linger is over.
+    await indexer.add(account.accountId, 'https://indexer.test/linger/lone', {
+      markdown: 'alone',
+      metadata: {},
+    });
+    const deadline = Date.now() + 10_000;
+    while (!(await documents.get(account.accountId, 'https://indexer.test/linger/lone'))) {
+      if (Date.now() > deadline) throw new Error('the lone page was never written');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(documents.batches).toEqual([10, 1]);
+  });
+
+  it('idle() and close() do not wait out the linger', async () => {
+    const account = await createTestAccount(db);
+    const documents = new DocumentsRepository(db);
+    // A minute: this test's own timeout (15 s) ends first if idle() waits for it.
+    const indexer = new SearchIndexer(documents, { warn: () => undefined }, { lingerMs: 60_000 });
+    await indexer.add(account.accountId, 'https://indexer.test/linger/now', {
+      markdown: 'now',
+      metadata: {},
+    });
+    await indexer.idle();
+    expect(await documents.get(account.accountId, 'https://indexer.test/linger/now')).toBeTruthy();
+    await indexer.add(account.accountId, 'https://indexer.test/linger/close', {
+      markdown: 'closing',
+      metadata: {},
+    });
+    await indexer.close();
+    expect(await documents.get(account.accountId, 'https://indexer.test/linger/close')).toBeTruthy();
+  }, 15_000);
 });
