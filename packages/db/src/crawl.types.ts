@@ -83,26 +83,33 @@ export interface FrontierPage {
   depth: number;
 }
 
-/** What a worker needs to fetch one page, returned by startPage(). */
-export interface CrawlPageTask {
+/** The page's own part of a task, returned by startPageOf(). */
+export interface CrawlPageStart {
   pageId: string;
   crawlId: string;
-  accountId: string;
   url: string;
   urlKey: string;
   depth: number;
   attempts: number;
   pageStatus: CrawlPageStatus;
   crawlStatus: CrawlStatus;
+  /** The URL of a done page that already ended at this row's URL (a redirect). */
+  duplicateOf?: string | null;
+}
+
+/** The crawl's part of a task: fixed from the crawl's start (`processing`) to its end. */
+export interface CrawlOfTask {
+  accountId: string;
   crawlUrl: string;
   options: CrawlOptions;
   robotsTxt: string | null;
   crawlDelayMs: number | null;
   /** `scrapeOptions`' headers and actions (null when none, or once the crawl ended). */
   pageSecrets: unknown;
-  /** startPage() only: the URL of a done page that already ended at this row's URL (a redirect). */
-  duplicateOf?: string | null;
 }
+
+/** What a worker needs to fetch one page, returned by startPage(). */
+export type CrawlPageTask = CrawlPageStart & CrawlOfTask;
 
 export type CompletePageOutcome =
   | {

@@ -279,6 +279,27 @@ describe('CrawlsRepository.completePage', () => {
     expect(await crawls.getById(crawlId)).toMatchObject({ status: 'done', discovered: 1, completed: 1 });
   });
 
+  test("startPageOf: the page's own columns, guarded like startPage, and only for a page of that crawl", async () => {
+    const { crawlId, pages } = await startCrawl(10, 10, ['/a', '/b']);
+    const other = await startCrawl(10, 10, ['/c']);
+    const [a, b] = pages;
+    const [c] = other.pages;
+    if (!a || !b || !c) throw new Error('seed failed');
+    const started = await crawls.startPageOf(crawlId, a.pageId);
+    expect(started).toMatchObject({ pageId: a.pageId, crawlId, url: a.url, attempts: 1, duplicateOf: null });
+    expect(started).not.toHaveProperty('options');
+    expect(started).not.toHaveProperty('robotsTxt');
+    expect(started).not.toHaveProperty('pageSecrets');
+    // A page of another crawl is not started under this one.
+    expect(await crawls.startPageOf(crawlId, c.pageId)).toBeNull();
+    expect((await frontier(other.crawlId))[0]?.status).toBe('queued');
+    // Finished pages and stopped crawls start nothing.
+    await crawls.completePage(crawlId, a.pageId, { result: {}, statusCode: 200, finalKey: a.url, links: [] });
+    expect(await crawls.startPageOf(crawlId, a.pageId)).toBeNull();
+    await crawls.stop(crawlId, 'cancelled', 'test');
+    expect(await crawls.startPageOf(crawlId, b.pageId)).toBeNull();
+  });
+
   test('unstartPage: a start that waited for its host slot is not an attempt; a finished page stays finished', async () => {
     const { crawlId, pages } = await startCrawl(10, 10, ['/a']);
     const [a] = pages;

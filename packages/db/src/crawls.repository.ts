@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type {
   CompletePageOutcome,
   CrawlOptions,
+  CrawlPageStart,
   CrawlPageStatus,
   CrawlPageTask,
   CrawlPageView,
@@ -26,10 +27,13 @@ import type { JobWebhookConfig, JobWebhookNotifier } from './job-webhook.types';
 import { createJobWebhookTx, notifyJobWebhooks } from './job-webhook-outbox.ops';
 import { type SqlClient, sqlClient, sqlTransaction } from './sql-client';
 
-const TASK_COLUMNS =
-  Prisma.raw(`p.id AS "pageId", p.crawl_id AS "crawlId", c.account_id AS "accountId", p.url,
-  p.url_key AS "urlKey", p.depth, p.attempts, p.status AS "pageStatus", c.status AS "crawlStatus", c.url AS "crawlUrl", c.options,
-  c.robots_txt AS "robotsTxt", c.crawl_delay_ms AS "crawlDelayMs", c.page_secrets AS "pageSecrets"`);
+/** A page task's own columns (`CrawlPageStart`). */
+const PAGE_TASK_COLUMNS = `p.id AS "pageId", p.crawl_id AS "crawlId", p.url, p.url_key AS "urlKey", p.depth,
+  p.attempts, p.status AS "pageStatus", c.status AS "crawlStatus"`;
+/** Its crawl's columns (`CrawlOfTask`): the same for every page of the crawl once it runs. */
+const CRAWL_TASK_COLUMNS = `c.account_id AS "accountId", c.url AS "crawlUrl", c.options,
+  c.robots_txt AS "robotsTxt", c.crawl_delay_ms AS "crawlDelayMs", c.page_secrets AS "pageSecrets"`;
+const TASK_COLUMNS = Prisma.raw(`${PAGE_TASK_COLUMNS}, ${CRAWL_TASK_COLUMNS}`);
 
 /** Credits per completed page (spec §8: crawl = 1 per page crawled), charged as the page completes. */
 const CREDITS_PER_PAGE = 1;
@@ -260,12 +264,27 @@ export class CrawlsRepository {
    */
   async startPage(pageId: string): Promise<CrawlPageTask | null> {
     if (!isUuid(pageId)) return null;
-    const rows = await sqlClient(this.db.pool).$queryRaw<CrawlPageTask[]>`
+    return this.start<CrawlPageTask>(pageId, null, TASK_COLUMNS);
+  }
+
+  /**
+   * `startPage` of a page of `crawlId` for a worker that already holds the crawl's columns
+   * (`CrawlOfTask`: fixed once the crawl runs): the page's own columns only, so a crawl's options,
+   * robots.txt and secrets are not read, sent and parsed again with every page.
+   */
+  async startPageOf(crawlId: string, pageId: string): Promise<CrawlPageStart | null> {
+    if (!isUuid(crawlId) || !isUuid(pageId)) return null;
+    return this.start<CrawlPageStart>(pageId, crawlId, Prisma.raw(PAGE_TASK_COLUMNS));
+  }
+
+  private async start<T>(pageId: string, crawlId: string | null, columns: Prisma.Sql): Promise<T | null> {
+    const rows = await sqlClient(this.db.pool).$queryRaw<T[]>`
       UPDATE crawl_pages p SET status = 'running', attempts = p.attempts + 1, updated_at = now()
       FROM crawls c
       WHERE p.id = ${pageId}::uuid AND c.id = p.crawl_id AND c.status = 'processing'
         AND p.status IN ('queued', 'running')
-      RETURNING ${TASK_COLUMNS}, (
+        AND (${crawlId}::uuid IS NULL OR p.crawl_id = ${crawlId}::uuid)
+      RETURNING ${columns}, (
         SELECT k.url FROM (
           SELECT d.url, d.status FROM crawl_pages d
           WHERE d.crawl_id = p.crawl_id AND d.final_key = p.url_key OFFSET 0

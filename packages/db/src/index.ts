@@ -13,7 +13,9 @@ export type {
 export { BatchesRepository } from './batches.repository';
 export type {
   CompletePageOutcome,
+  CrawlOfTask,
   CrawlOptions,
+  CrawlPageStart,
   CrawlPageStatus,
   CrawlPageTask,
   CrawlPageView,

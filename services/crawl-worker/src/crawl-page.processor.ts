@@ -9,20 +9,18 @@ import {
   type Job,
   type JobContext,
   type PayloadOf,
-  pageOptions,
-  pageSecrets,
   type QueueProducer,
   remainingMs,
   retryOrRecord,
 } from '@wcs/queues';
 import type { Renderer, RenderResult } from '@wcs/renderer';
-import { documentFromPage, type FetchedPage, fetchPage, type PageStores } from '@wcs/scraper';
+import { documentFromPage, type FetchedPage, fetchPage } from '@wcs/scraper';
 import type { SearchIndexer } from '@wcs/search';
+import { type CrawlContext, type CrawlContexts, withCrawl } from './crawl-contexts';
 import type { FrontierMemo } from './frontier-memo';
 import type { HostSlots } from './host-slots';
-import { LinkFilter } from './link-filter';
+import type { LinkFilter } from './link-filter';
 import { enqueuePages, removePageJobs } from './page-jobs';
-import type { RobotsCache } from './robots-cache';
 
 export interface CrawlPageSettings {
   pageTimeoutMs: number;
@@ -37,24 +35,11 @@ export interface CrawlPageDeps {
   producer: QueueProducer;
   renderer: Renderer;
   slots: HostSlots;
+  /** Each crawl's options, secrets and link rules, prepared once (the page cache and screenshot store in them). */
+  contexts: CrawlContexts;
   /** Links each crawl has already: not sent with every page again. */
   frontier?: FrontierMemo;
-  robots: RobotsCache;
   logger: Logger;
-  /** The page cache (`maxAge`) and the screenshot store. */
-  stores?: PageStores;
-}
-
-/** The crawl's `scrapeOptions` for one page: written by the gateway, parsed again at this boundary. */
-function pageRequest(task: CrawlPageTask, stores: PageStores = {}) {
-  const page = pageOptions.optional().parse(task.options.page);
-  const secrets = pageSecrets.nullable().parse(task.pageSecrets);
-  return {
-    ...(page ? { page } : {}),
-    ...(secrets ? { secrets } : {}),
-    ...(stores.cache ? { cache: stores.cache } : {}),
-    ...(stores.screenshots ? { screenshots: { store: stores.screenshots, accountId: task.accountId } } : {}),
-  };
 }
 
 type PageResult = { pageId: string; status: 'done' | 'failed' | 'skipped' | 'out_of_credits' };
@@ -86,9 +71,20 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
   return async (payload: PayloadOf<'crawl-page'>, job: Job, ctx: JobContext): Promise<PageResult> => {
     const { pageId, crawlId } = payload;
     // The guarded start comes first and names the URL and the crawl's delay; only the fetch
-    // holds the host slot, so the slot is not held across this round trip.
-    const task = await deps.crawls.startPage(pageId);
+    // holds the host slot, so the slot is not held across this round trip. The crawl's own columns
+    // are read with its first page in this process only.
+    const known = deps.contexts.get(crawlId);
+    const task = known
+      ? await deps.crawls.startPageOf(crawlId, pageId).then((p) => p && withCrawl(p, known))
+      : await deps.crawls.startPage(pageId);
     if (!task) return { pageId, status: 'skipped' };
+    let context: CrawlContext;
+    try {
+      context = known ?? deps.contexts.fromTask(task);
+    } catch (err) {
+      // Options or secrets that do not parse: the page fails like any other error of ours.
+      return await handleError(deps, task, job, ctx, toServiceError(err));
+    }
     if (task.duplicateOf) {
       // A done page's redirect already ended here: the page is crawled, not fetched twice.
       const d = await deps.crawls.markDuplicate(crawlId, pageId);
@@ -118,10 +114,8 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     }
 
     let page: FetchedPage;
-    // The page options and secrets, parsed once for the fetch and the conversion.
-    let request: ReturnType<typeof pageRequest>;
+    const { request } = context;
     try {
-      request = pageRequest(task, deps.stores);
       await deps.slots.beforeRequest(crawlId, host, delayMs);
       // The job's signal: its attempts' shared budget (or a cancel) stops the fetch; an attempt
       // gets at most what is left of that budget (a deadline error is final: the page fails).
@@ -148,7 +142,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         onlyMainContent: task.options.onlyMainContent,
         links: wantsLinks(task, page),
       });
-      const links = await nextLinks(deps, task, found, s.maxLinksPerPage);
+      const links = await nextLinks(deps, task, context.filter, found, s.maxLinksPerPage);
       const outcome = await deps.crawls.completePage(crawlId, pageId, {
         result: storedResult(data, task.options.format, request.page?.formats !== undefined),
         statusCode: page.statusCode,
@@ -176,6 +170,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         );
       if (outcome.crawlFinished) {
         deps.frontier?.forget(crawlId);
+        deps.contexts.forget(crawlId);
         deps.logger.info({ crawlId }, 'crawl done');
       }
       await deps.indexer?.add(task.accountId, task.url, data);
@@ -215,6 +210,7 @@ function wantsLinks(task: CrawlPageTask, page: RenderResult): boolean {
 async function nextLinks(
   deps: CrawlPageDeps,
   task: CrawlPageTask,
+  filter: LinkFilter,
   pageLinks: ExtractedLink[],
   maxLinks: number,
 ): Promise<FrontierCandidate[]> {
@@ -222,10 +218,6 @@ async function nextLinks(
   if (depth > task.options.maxDepth || pageLinks.length === 0) return [];
   // rel=nofollow links are not followed (the site asked); they still appear in the page's markdown.
   const found = pageLinks.filter((l) => !l.nofollow);
-  const filter = new LinkFilter(
-    { crawlId: task.crawlId, crawlUrl: task.crawlUrl, robotsTxt: task.robotsTxt, options: task.options },
-    deps.robots,
-  );
   const accepted = await filter.accept(found, maxLinks, deps.frontier?.known(task.crawlId));
   return accepted.map((l) => ({ url: l.url, key: l.key, depth }));
 }

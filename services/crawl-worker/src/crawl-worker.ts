@@ -19,6 +19,7 @@ import {
 } from '@wcs/queues';
 import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
 import { SearchIndexer } from '@wcs/search';
+import { CrawlContexts } from './crawl-contexts';
 import { crawlPageProcessor } from './crawl-page.processor';
 import { CrawlReconciler } from './crawl-reconciler';
 import { crawlStartProcessor } from './crawl-start.processor';
@@ -79,10 +80,12 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
           producer,
           renderer,
           slots: new HostSlots(redis, env.QUEUE_PREFIX, env.CRAWL_HOST_CONCURRENCY),
+          contexts: new CrawlContexts({
+            robots,
+            stores: { cache: new PageCacheRepository(db), screenshots: createScreenshotStore(env, db) },
+          }),
           frontier: new FrontierMemo(),
-          robots,
           logger,
-          stores: { cache: new PageCacheRepository(db), screenshots: createScreenshotStore(env, db) },
         },
         {
           pageTimeoutMs: env.CRAWL_PAGE_TIMEOUT_MS,
