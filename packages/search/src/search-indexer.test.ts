@@ -16,6 +16,15 @@ afterAll(async () => {
   await db.close();
 });
 
+/** The real repository, counting the pages of each statement the indexer sends. */
+class CountingDocuments extends DocumentsRepository {
+  readonly batches: number[] = [];
+  override upsertMany(docs: Parameters<DocumentsRepository['upsertMany']>[0]) {
+    this.batches.push(docs.length);
+    return super.upsertMany(docs);
+  }
+}
+
 describe('SearchIndexer', () => {
   it('idle() resolves once every page handed over is written and searchable', async () => {
     const account = await createTestAccount(db);
@@ -72,13 +81,6 @@ describe('SearchIndexer', () => {
   it('writes a backlog in batches; a bad page in a batch fails alone', async () => {
     const account = await createTestAccount(db);
     // The real repository, counting the statements the indexer asks for.
-    class CountingDocuments extends DocumentsRepository {
-      readonly batches: number[] = [];
-      override upsertMany(docs: Parameters<DocumentsRepository['upsertMany']>[0]) {
-        this.batches.push(docs.length);
-        return super.upsertMany(docs);
-      }
-    }
     const documents = new CountingDocuments(db);
     const warnings: Array<{ url?: unknown }> = [];
     const indexer = new SearchIndexer(documents, { warn: (o: { url?: unknown }) => warnings.push(o) });
@@ -125,13 +127,6 @@ describe('SearchIndexer', () => {
 
   it('pages handed over within the linger go out in one statement; a lone page is written when it ends, unasked', async () => {
     const account = await createTestAccount(db);
-    class CountingDocuments extends DocumentsRepository {
-      readonly batches: number[] = [];
-      override upsertMany(docs: Parameters<DocumentsRepository['upsertMany']>[0]) {
-        this.batches.push(docs.length);
-        return super.upsertMany(docs);
-      }
-    }
     const documents = new CountingDocuments(db);
     const indexer = new SearchIndexer(documents, { warn: () => undefined }, { lingerMs: 300 });
     for (let i = 0; i < 10; i++)

@@ -56,31 +56,18 @@ describe('CrawlContexts', () => {
     const link = (path: string) => ({ url: `https://a.test${path}`, key: `https://a.test${path}` });
     const accepted = await ctx.filter.accept(['/docs/2', '/blog/1', '/docs/private/x'].map(link), 10);
     expect(accepted.map((l) => l.url)).toEqual(['https://a.test/docs/2']);
-    // A later page's own columns plus the crawl's part make the same task shape as startPage's.
+    // A later page's own columns plus the crawl's part (from the first page) make its whole task.
+    const later = task('c1', { pageId: 'c1-q', url: 'https://a.test/docs/3' });
     const {
-      accountId,
-      crawlUrl,
-      robotsTxt,
-      crawlDelayMs,
-      pageSecrets,
-      options: o,
+      accountId: _a,
+      crawlUrl: _u,
+      options: _o,
+      robotsTxt: _r,
+      crawlDelayMs: _d,
+      pageSecrets: _s,
       ...start
-    } = task('c1', {
-      pageId: 'c1-q',
-      url: 'https://a.test/docs/3',
-    });
-    expect(withCrawl(start, ctx)).toEqual(
-      task('c1', {
-        pageId: 'c1-q',
-        url: 'https://a.test/docs/3',
-        accountId,
-        crawlUrl,
-        robotsTxt,
-        crawlDelayMs,
-        pageSecrets,
-        options: o,
-      }),
-    );
+    } = later;
+    expect(withCrawl(start, ctx)).toEqual(later);
   });
 
   it('rejects secrets of the wrong shape like the per-page parse did', () => {
