@@ -67,12 +67,18 @@ const REVIEWS =
  */
 export function removeComments(root: Element, stats: StatsMap, product = false): void {
   const found: Element[] = [];
+  const reviews = new Set<Element>();
   const stack: Element[] = [root];
   while (stack.length > 0) {
     const el = stack.pop()!;
     const n = el === root ? '' : nameOf(el);
-    if (n !== '' && (COMMENTS.test(words(n)) || (product && isReviews(el, n, stats)))) {
+    if (n !== '' && COMMENTS.test(words(n))) {
       found.push(el);
+      continue;
+    }
+    if (n !== '' && product && isReviews(el, n, stats)) {
+      found.push(el);
+      reviews.add(el);
       continue;
     }
     for (const c of el.children) if (isElement(c)) stack.push(c);
@@ -83,18 +89,22 @@ export function removeComments(root: Element, stats: StatsMap, product = false):
   };
   for (const c of found) {
     const mine = own(c);
+    // a product's description is often short (a name, a price, a few lines): less beside the
+    // reviews than beside comments still makes them an appendix, not the page
+    const min = reviews.has(c) ? MIN_BESIDE_REVIEWS : MIN_OWN_CONTENT;
     let p = c.parent;
     let beside = 0;
     for (let up = 0; up < 3 && p && isElement(p); up++) {
       beside = own(p) - mine;
-      if (beside >= MIN_OWN_CONTENT || p === root) break;
+      if (beside >= min || p === root) break;
       p = p.parent;
     }
-    if (beside >= MIN_OWN_CONTENT) removeWithStats(c, stats);
+    if (beside >= min) removeWithStats(c, stats);
   }
 }
 
 const MIN_OWN_CONTENT = 300;
+const MIN_BESIDE_REVIEWS = 100;
 
 /** A rating summary line or a few quoted press reviews belong to the product description. */
 const MIN_REVIEWS = 400;

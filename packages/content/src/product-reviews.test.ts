@@ -1,0 +1,28 @@
+import { processHtml } from './index';
+
+const URL = 'https://shop.example.com/products/tee';
+const text = (html: string): string => processHtml(html, { url: URL, formats: ['text'] }).text;
+
+const LD_PRODUCT =
+  '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Tee"}</script>';
+const reviews = `<div id="reviews"><h2>Reviews</h2>${Array.from(
+  { length: 8 },
+  (_, i) =>
+    `<div class="item"><p>Buyer ${i} writes that the tee fits well, washes fine, and keeps its colour.</p><span>Verified buyer</span></div>`,
+).join('')}</div>`;
+// a product described in a few lines: far less text than its reviews
+const product =
+  '<div class="product"><h1>Plain tee</h1><p>$22</p><p>A slim fit tee in soft cotton, made to layer or wear alone every day of the week.</p><ul><li>100% cotton</li><li>Machine washable at 30 degrees</li><li>Regular length</li></ul></div>';
+
+describe('reviews beside a short product description', () => {
+  it('drops the reviews even when the description is only a few lines', () => {
+    const out = text(`<html><head>${LD_PRODUCT}</head><body><main>${product}${reviews}</main></body></html>`);
+    expect(out).toContain('A slim fit tee in soft cotton');
+    expect(out).not.toContain('Buyer 3 writes');
+  });
+
+  it("keeps reviews that are the whole page (a page of a product's reviews)", () => {
+    const out = text(`<html><head>${LD_PRODUCT}</head><body><main>${reviews}</main></body></html>`);
+    expect(out).toContain('Buyer 3 writes');
+  });
+});
