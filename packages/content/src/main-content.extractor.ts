@@ -15,6 +15,7 @@ import {
 } from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
+import { isEmptyShell } from './empty-shell';
 import type { PageHints } from './metadata.extractor';
 import type { PageType } from './page-type.classifier';
 import { removeProductGrids } from './product.cleaner';
@@ -345,6 +346,7 @@ const REGION_TYPES: ReadonlySet<PageType> = new Set([
 export function extractMainContent(body: Element, hints?: PageHints): ExtractResult {
   const stats = computeStats(body, isChrome);
   const pageText = stats.get(body)?.text ?? 0;
+  if (isEmptyShell(body, stats)) return { root: new Element('div', {}), stats, pageText };
   const titles = findTitleCandidates(body, hints?.titles ?? [], hints?.siteName, hints?.headings);
   removeUnlikely(body, stats);
   removeComments(body, stats, hints?.product === true);
