@@ -6,6 +6,7 @@
 import { Element, type ParentNode } from 'domhandler';
 import { isChrome, removeComments, removeUnlikely } from './boilerplate.cleaner';
 import { classWeight } from './class-weight';
+import { revealCollapsedPanels } from './collapsed-panel';
 import {
   cleanConditionally,
   cleanRegion,
@@ -344,6 +345,7 @@ const REGION_TYPES: ReadonlySet<PageType> = new Set([
 
 /** Main content of a parsed page; `body` is the page body (or document root). */
 export function extractMainContent(body: Element, hints?: PageHints): ExtractResult {
+  if (hints?.product) revealCollapsedPanels(body);
   const stats = computeStats(body, isChrome);
   const pageText = stats.get(body)?.text ?? 0;
   if (isEmptyShell(body, stats)) return { root: new Element('div', {}), stats, pageText };

@@ -1,0 +1,56 @@
+/**
+ * Product pages fold their description, specifications and care notes into accordions and tabs
+ * whose closed panels are hidden by style (display:none, aria-hidden) until a click. Hidden nodes
+ * are otherwise dropped as chrome; on a product page a closed panel is the product's own text,
+ * so it is shown before extraction. Panels under the `hidden` attribute stay hidden: the
+ * attribute says the author deems them not relevant (on shops, tabs of promotional copy).
+ */
+import type { Element } from 'domhandler';
+import { isElement } from './dom.util';
+
+/** Names of folding widgets: accordion items, collapsibles, tab panes. */
+const PANEL =
+  /(?:^|[\s_-])(?:accordion|accordion-?(?:panel|content|body|item)|collapse|collapsible|collapsible-?content|tab-?pane|tab-?panel|tabs?-?content|tab-?body)(?:$|[\s_-])/i;
+
+const PANEL_ROLES = new Set(['tabpanel', 'region']);
+
+const HIDING_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*;?/gi;
+
+const nameOf = (el: Element): string =>
+  `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.replace(/([a-z])([A-Z])/g, '$1-$2');
+
+function looksLikePanel(el: Element): boolean {
+  const role = el.attribs.role?.toLowerCase();
+  return (role !== undefined && PANEL_ROLES.has(role)) || PANEL.test(nameOf(el));
+}
+
+/** A hidden panel, or the hidden wrapper a collapse widget puts around one. */
+function isClosedPanel(el: Element): boolean {
+  if (looksLikePanel(el)) return true;
+  for (const c of el.children) if (isElement(c) && looksLikePanel(c)) return true;
+  return false;
+}
+
+function isHiddenHere(el: Element): boolean {
+  const a = el.attribs;
+  if (a.hidden !== undefined) return false;
+  return a['aria-hidden'] === 'true' || (a.style !== undefined && HIDDEN_STYLE.test(a.style));
+}
+
+const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+
+function show(el: Element): void {
+  const a = el.attribs;
+  if (a['aria-hidden'] === 'true') delete a['aria-hidden'];
+  if (a.style) a.style = a.style.replace(HIDING_STYLE, '');
+}
+
+/** Show the closed accordion and tab panels under `root` (call on product pages only). */
+export function revealCollapsedPanels(root: Element): void {
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    if (isHiddenHere(el) && isClosedPanel(el)) show(el);
+    for (const c of el.children) if (isElement(c)) stack.push(c);
+  }
+}
