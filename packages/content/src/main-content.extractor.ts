@@ -17,6 +17,7 @@ import {
 import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
 import { isEmptyShell } from './empty-shell';
+import { holds, listingItems } from './item-grid';
 import type { PageHints } from './metadata.extractor';
 import type { PageType } from './page-type.classifier';
 import { removeProductGrids } from './product.cleaner';
@@ -154,9 +155,9 @@ const LEAF_BLOCKS = new Set([
 
 /**
  * The page's main region when it has no dominant prose body (shops, listings, link grids):
- * the <main> landmark, else the deepest element holding most of the remaining text.
+ * the <main> landmark, else the deepest element holding most of the remaining text (and `keep`).
  */
-function mainRegion(body: Element, stats: StatsMap): Element {
+function mainRegion(body: Element, stats: StatsMap, keep?: Element): Element {
   const total = stats.get(body)?.text ?? 0;
   let best: Element | null = null;
   let bestText = 0;
@@ -178,7 +179,8 @@ function mainRegion(body: Element, stats: StatsMap): Element {
     const curText = own(cur);
     let next: Element | null = null;
     for (const c of cur.children) {
-      if (isElement(c) && own(c) >= 0.85 * curText && isContainer(c, stats)) next = c;
+      if (!isElement(c) || (keep && !holds(c, keep))) continue;
+      if (own(c) >= 0.85 * curText && isContainer(c, stats)) next = c;
     }
     if (!next) return cur;
     cur = next;
@@ -364,7 +366,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
     !(hints?.pageType && REGION_TYPES.has(hints.pageType)) &&
     proseTotal >= PROSE_PAGE_MIN &&
     (chosenProse >= 0.6 * proseTotal || (chosenProse >= 1500 && chosenProse >= 0.4 * proseTotal));
-  if (!articleMode) chosen = [mainRegion(body, stats)];
+  if (!articleMode) chosen = [mainRegion(body, stats, listingItems(body, stats, hints?.pageType))];
   const start = chosen.find((e) => (prose.get(e) ?? 0) > 0) ?? chosen[0]!;
   const title = planTitle(titles, chosen, start, body, stats, hints?.siteName);
   const root = new Element('div', {});
