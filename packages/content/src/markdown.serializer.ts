@@ -4,6 +4,7 @@
  * code fences and quotes. Recursion depth is bounded by parseHtml's depth cap.
  */
 import type { Element, ParentNode } from 'domhandler';
+import { linkFirstBlock } from './block-link';
 import { isBlockName, type StatsMap } from './content-stats';
 import { isElement, isText, rawText } from './dom.util';
 import { renderTable } from './table.serializer';
@@ -174,6 +175,13 @@ export class BlockRenderer {
       }
       case 'br':
         return;
+      case 'a': {
+        const inner = this.blocks(el);
+        const href = md && el.attribs.href ? this.o.resolver.resolve(el.attribs.href) : null;
+        if (href) linkFirstBlock(inner, mdUrl(href));
+        append(out, inner);
+        return;
+      }
       default:
         append(out, this.blocks(el));
     }
