@@ -17,6 +17,7 @@ import {
 import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
 import { isEmptyShell } from './empty-shell';
+import { removeFacets } from './facet.cleaner';
 import { holds, listingItems } from './item-grid';
 import type { PageHints } from './metadata.extractor';
 import type { PageType } from './page-type.classifier';
@@ -375,7 +376,10 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   if (articleMode) {
     cleanConditionally(root, stats, scores, chosen.length > 1 ? top : undefined);
     trimArticle(root, stats, title?.candidate.el);
-  } else cleanRegion(root, stats);
+  } else {
+    cleanRegion(root, stats);
+    if (hints?.pageType === 'listing' || hints?.pageType === 'collection') removeFacets(root, stats);
+  }
   removeDuplicates(root, stats);
   if (title) ensureTitle(root, title, stats);
   return { root, stats, pageText };
