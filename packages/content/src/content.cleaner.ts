@@ -16,6 +16,7 @@ import {
   type StatsMap,
 } from './content-stats';
 import { collapse, findAll, isElement, isText, rawText, setChildren, textOf } from './dom.util';
+import { trimRelatedSections } from './related-section.cleaner';
 
 const CONDITIONAL = new Set([
   'form',
@@ -256,6 +257,8 @@ const CAPTION =
  * title heading (`title`, see title-heading.ts) is not furniture: readers expect it on top.
  */
 export function trimArticle(root: Element, stats: StatsMap, title?: Element): void {
+  // before trimLines: it takes a lone "You may also like" line, which opens the section
+  trimRelatedSections(root, stats, RELATED_HEAD);
   trimLines(root, stats);
   trimRelated(root, stats);
   trimImageCaptions(root, stats);
