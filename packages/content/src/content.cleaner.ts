@@ -248,6 +248,8 @@ export function cleanRegion(root: Element, stats: StatsMap): void {
   for (const el of negative) if (el.parent && !hasRemovedAncestor(el, root)) removeWithStats(el, stats);
 }
 
+/** A <figcaption> is a caption by markup, not by name: long explanatory ones are captions too. */
+const MAX_FIGCAPTION = 1200;
 const CAPTION =
   /(?:^|[\s_-])(?:caption|captions|credit|credits|photo-?credit|image-?credit|figcaption|wp-caption-text)(?:$|[\s_-])/i;
 
@@ -275,7 +277,7 @@ export function trimArticle(root: Element, stats: StatsMap, title?: Element): vo
   const total = stats.get(root)?.text ?? 0;
   const drop = [...h1, ...caps].filter((e) => {
     const s = stats.get(e);
-    return !!s && s.text <= 400 && s.text <= 0.2 * total;
+    return !!s && s.text <= (e.name === 'figcaption' ? MAX_FIGCAPTION : 400) && s.text <= 0.2 * total;
   });
   removeSome(root, stats, drop);
 }
