@@ -17,6 +17,7 @@ import {
 } from './content-stats';
 import { collapse, findAll, isElement, isText, rawText, setChildren, textOf } from './dom.util';
 import { trimRelatedSections } from './related-section.cleaner';
+import { trimTeaserLines } from './teaser-lines.cleaner';
 
 const CONDITIONAL = new Set([
   'form',
@@ -261,6 +262,7 @@ const CAPTION =
 export function trimArticle(root: Element, stats: StatsMap, title?: Element): void {
   // before trimLines: it takes a lone "You may also like" line, which opens the section
   trimRelatedSections(root, stats, RELATED_HEAD);
+  trimTeaserLines(root, stats, RELATED_HEAD);
   trimLines(root, stats);
   trimRelated(root, stats);
   trimImageCaptions(root, stats);
