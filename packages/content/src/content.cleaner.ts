@@ -16,6 +16,7 @@ import {
   type StatsMap,
 } from './content-stats';
 import { collapse, findAll, isElement, isText, rawText, setChildren, textOf } from './dom.util';
+import { trimHoverCards } from './hover-card.cleaner';
 import { trimRelatedSections } from './related-section.cleaner';
 import { trimTeaserLines } from './teaser-lines.cleaner';
 
@@ -263,6 +264,7 @@ export function trimArticle(root: Element, stats: StatsMap, title?: Element): vo
   // before trimLines: it takes a lone "You may also like" line, which opens the section
   trimRelatedSections(root, stats, RELATED_HEAD);
   trimTeaserLines(root, stats, RELATED_HEAD);
+  trimHoverCards(root, stats);
   trimLines(root, stats);
   trimRelated(root, stats);
   trimImageCaptions(root, stats);
