@@ -345,7 +345,8 @@ function trimLines(root: Element, stats: StatsMap): void {
     if (PRESENTATIONAL.has(el.name)) continue;
     if (!isLine(el, s) || hasAncestor(el, 'blockquote')) continue;
     const t = textOf(el);
-    if (isNotice(t)) {
+    // a list item asking to sign up is a step of instructions, not a promotion
+    if (isNotice(t) || (CTA_TAIL.test(t) && t.length <= 250 && el.name !== 'li' && !hasAncestor(el, 'li'))) {
       notices.push(el);
       continue;
     }
@@ -446,6 +447,9 @@ const BIO =
 /** "Have a tip? … may be reached at …", "Email Jane Doe at jane@…", "Write to … at …". */
 const CONTACT =
   /^(?:have a (?:news )?tip\b|(?:email|e-mail|contact|write to|reach) \S+(?: \S+){0,2} at \S)|\b(?:can|may) be reached at\b/i;
+
+/** A short paragraph that ends by asking the reader to click, sign up or subscribe is a promotion. */
+const CTA_TAIL = /(?:^|[.!?]\s+)(?:click here|sign up|subscribe)\b[^.!?]{0,120}[.!?]?$/i;
 
 function isNotice(t: string): boolean {
   if (CONTACT.test(t)) return t.length <= 250;
