@@ -10,6 +10,8 @@ import { collapse, findAll, isElement, isText } from './dom.util';
 
 /** A linked line: links carry at least this share of its characters. */
 const LINKED_SHARE = 0.6;
+/** Of the whole paragraph, lead-in included: far below what two linked lines give. */
+const MIN_LINK_SHARE = 0.2;
 /** More teaser blocks than this make a link roundup, where the links are the content. */
 const MAX_BLOCKS = 3;
 /** Teaser blocks are a small part of a story. */
@@ -61,7 +63,12 @@ function isTeaserBlock(p: Element, leadIn: RegExp): boolean {
 
 export function trimTeaserLines(root: Element, stats: StatsMap, leadIn: RegExp): void {
   const total = stats.get(root)?.text ?? 0;
-  const blocks = findAll(root, (e) => e.name === 'p' && isTeaserBlock(e, leadIn));
+  // mostly linked text first: a cheap test that spares walking every paragraph's lines
+  const blocks = findAll(root, (e) => {
+    if (e.name !== 'p') return false;
+    const s = stats.get(e);
+    return !!s && s.link > 0 && s.link >= MIN_LINK_SHARE * s.text && isTeaserBlock(e, leadIn);
+  });
   if (blocks.length === 0 || blocks.length > MAX_BLOCKS) return;
   const sum = blocks.reduce((n, e) => n + (stats.get(e)?.text ?? 0), 0);
   if (sum > MAX_SHARE * total) return;
