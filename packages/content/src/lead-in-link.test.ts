@@ -1,0 +1,33 @@
+import { processHtml } from './index';
+
+const URL = 'https://example.com/news/story.html';
+const prose = (n: number, word: string): string =>
+  Array.from(
+    { length: n },
+    (_, i) => `Sentence ${i} about ${word}, with commas, clauses, and enough words to count.`,
+  ).join(' ');
+const page = (extra: string): string =>
+  `<html><head><title>Harbour reopens</title><meta property="og:type" content="article"></head><body><article>
+    <p>${prose(8, 'story')}</p>${extra}<p>${prose(8, 'more')}</p><p>${prose(6, 'end')}</p></article></body></html>`;
+const text = (html: string): string => processHtml(html, { url: URL, formats: ['text'] }).text;
+
+describe('a lead-in and a link to another story', () => {
+  it('drops "SEE MORE: <a>headline</a>"', () => {
+    const out = text(
+      page('<p><strong>SEE MORE</strong>: <a href="/b">Storm closes three coast bridges</a></p>'),
+    );
+    expect(out).toContain('Sentence 5 about more');
+    expect(out).not.toContain('three coast bridges');
+  });
+
+  it('drops "Read more: <a>headline</a>"', () => {
+    expect(text(page('<p>Read more: <a href="/b">Storm closes three coast bridges</a></p>'))).not.toContain(
+      'three coast bridges',
+    );
+  });
+
+  it('keeps a sentence that says "see more" in its own words', () => {
+    const out = text(page('<p>Visitors will <a href="/b">see more ferries</a> in the harbour from May.</p>'));
+    expect(out).toContain('see more ferries');
+  });
+});
