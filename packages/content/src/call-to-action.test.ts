@@ -1,15 +1,12 @@
-import { processHtml } from './index';
+import { articlePage, prose, textOf } from './article-page.testkit';
 
-const URL = 'https://example.com/news/story.html';
-const prose = (n: number, word: string): string =>
-  Array.from(
-    { length: n },
-    (_, i) => `Sentence ${i} about ${word}, with commas, clauses, and enough words to count.`,
-  ).join(' ');
 const page = (extra: string): string =>
-  `<html><head><title>Harbour reopens</title><meta property="og:type" content="article"></head><body><article>
-    <p>${prose(8, 'story')}</p><p>${prose(8, 'more')}</p>${extra}<p>${prose(6, 'end')}</p></article></body></html>`;
-const text = (html: string): string => processHtml(html, { url: URL, formats: ['text'] }).text;
+  articlePage(
+    'Harbour reopens',
+    `<article>
+    <p>${prose(8, 'story')}</p><p>${prose(8, 'more')}</p>${extra}<p>${prose(6, 'end')}</p></article>`,
+  );
+const text = (html: string): string => textOf(html);
 
 describe('short promotions that end in a call to action', () => {
   it('drops a short paragraph whose last sentence asks the reader to sign up', () => {

@@ -1,17 +1,14 @@
-import { processHtml } from './index';
+import { articlePage, prose, textOf } from './article-page.testkit';
 
-const URL = 'https://example.com/news/story.html';
-const prose = (n: number, word: string): string =>
-  Array.from(
-    { length: n },
-    (_, i) => `Sentence ${i} about ${word}, with commas, clauses, and enough words to count.`,
-  ).join(' ');
 const page = (caption: string): string =>
-  `<html><head><title>Habitat study</title><meta property="og:type" content="article"></head><body><article>
+  articlePage(
+    'Habitat study',
+    `<article>
     <p>${prose(8, 'story')}</p><p>${prose(8, 'more')}</p>
     <figure><img src="/a.jpg" alt=""><figcaption>${caption}</figcaption></figure>
-    <p>${prose(8, 'end')}</p><p>${prose(6, 'close')}</p></article></body></html>`;
-const text = (html: string): string => processHtml(html, { url: URL, formats: ['text'] }).text;
+    <p>${prose(8, 'end')}</p><p>${prose(6, 'close')}</p></article>`,
+  );
+const text = (html: string): string => textOf(html);
 
 describe('figure captions in an article', () => {
   it('drops a long explanatory <figcaption> (over 400 characters) like a short one', () => {

@@ -1,18 +1,15 @@
-import { processHtml } from './index';
+import { articlePage, prose, textOf } from './article-page.testkit';
 
-const URL = 'https://example.com/news/story.html';
-const prose = (n: number, word: string): string =>
-  Array.from(
-    { length: n },
-    (_, i) => `Sentence ${i} about ${word}, with commas, clauses, and enough words to count.`,
-  ).join(' ');
 const card = `<span class="card"><span><img src="/p.jpg" alt=""></span>
   <a href="/1">Mayor backs the harbour plan</a> <a href="/2">Mayor opens the new library</a>
   <a href="/3">Mayor answers questions on rates</a> <a href="/people/jane">MORE</a></span>`;
 const page = (para: string): string =>
-  `<html><head><title>Harbour reopens</title><meta property="og:type" content="article"></head><body><article>
-    <p>${prose(8, 'story')}</p>${para}<p>${prose(8, 'more')}</p><p>${prose(6, 'end')}</p></article></body></html>`;
-const text = (html: string): string => processHtml(html, { url: URL, formats: ['text'] }).text;
+  articlePage(
+    'Harbour reopens',
+    `<article>
+    <p>${prose(8, 'story')}</p>${para}<p>${prose(8, 'more')}</p><p>${prose(6, 'end')}</p></article>`,
+  );
+const text = (html: string): string => textOf(html);
 
 describe('hover cards inside a sentence', () => {
   it('drops the card (image and headline links) and keeps the name and the sentence', () => {

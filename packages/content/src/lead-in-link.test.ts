@@ -1,15 +1,12 @@
-import { processHtml } from './index';
+import { articlePage, prose, textOf } from './article-page.testkit';
 
-const URL = 'https://example.com/news/story.html';
-const prose = (n: number, word: string): string =>
-  Array.from(
-    { length: n },
-    (_, i) => `Sentence ${i} about ${word}, with commas, clauses, and enough words to count.`,
-  ).join(' ');
 const page = (extra: string): string =>
-  `<html><head><title>Harbour reopens</title><meta property="og:type" content="article"></head><body><article>
-    <p>${prose(8, 'story')}</p>${extra}<p>${prose(8, 'more')}</p><p>${prose(6, 'end')}</p></article></body></html>`;
-const text = (html: string): string => processHtml(html, { url: URL, formats: ['text'] }).text;
+  articlePage(
+    'Harbour reopens',
+    `<article>
+    <p>${prose(8, 'story')}</p>${extra}<p>${prose(8, 'more')}</p><p>${prose(6, 'end')}</p></article>`,
+  );
+const text = (html: string): string => textOf(html);
 
 describe('a lead-in and a link to another story', () => {
   it('drops "SEE MORE: <a>headline</a>"', () => {

@@ -1,11 +1,5 @@
-import { processHtml } from './index';
+import { articlePage, prose, textOf } from './article-page.testkit';
 
-const URL = 'https://example.com/blog/story.html';
-const prose = (n: number, word: string): string =>
-  Array.from(
-    { length: n },
-    (_, i) => `Sentence ${i} about ${word}, with commas, clauses, and enough words to count.`,
-  ).join(' ');
 const story = `<article class="post"><h1>River bridge opens</h1><p>${prose(5, 'story')}</p><p>${prose(4, 'story')}</p></article>`;
 const teasers = (n: number): string =>
   Array.from(
@@ -14,8 +8,8 @@ const teasers = (n: number): string =>
       `<article class="post teaser"><img src="/t${i}.jpg" alt=""><p>${prose(3, `teaser${i}`)}</p></article>`,
   ).join('');
 const page = (section: string): string =>
-  `<html><head><title>River bridge opens</title><meta property="og:type" content="article"></head><body><main>${story}${section}</main></body></html>`;
-const text = (html: string): string => processHtml(html, { url: URL, formats: ['text'] }).text;
+  articlePage('River bridge opens', `<main>${story}${section}</main>`);
+const text = (html: string): string => textOf(html, 'https://example.com/blog/story.html');
 
 describe('related sections after the story', () => {
   it('drops a section opened by a heading whose class names it related, in any language, teasers and all', () => {
