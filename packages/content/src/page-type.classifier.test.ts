@@ -144,4 +144,23 @@ describe('extraction profile per page type', () => {
     expect(out.markdown).toContain('## Methods');
     expect(out.markdown).not.toContain('method3');
   });
+  it('an article-shaped page of many short headed sections, no one of them a body of prose, is a service page', () => {
+    const section = (i: number) => `<section><h2>Part ${i} of the offer</h2>${para(60)}</section>`;
+    const body = `<h1>What we do</h1>${Array.from({ length: 14 }, (_, i) => section(i)).join('')}`;
+    const doc = parseHtml(`<html><body>${body}</body></html>`);
+    const el = findFirst(doc, 'body');
+    if (!el) throw new Error('no body');
+    // The scores alone still say article: the sections rule decides.
+    const r = classifyPage(el, 'https://site.test/company/planning', NONE);
+    expect(r.scores.article).toBeGreaterThan(r.scores.service);
+    expect(r.type).toBe('service');
+    // Not on a post's path, nor on a page that sells, nor on line-broken text without paragraphs.
+    expect(classify(body, 'https://site.test/2024/05/company')).toBe('article');
+    const prices = Array.from({ length: 6 }, (_, i) => `<span>$1${i}.00</span>`).join('');
+    expect(classify(`${body}${prices}`)).toBe('article');
+    const lines = `<h1>Notice</h1><div>${Array.from({ length: 14 }, () => `${words(60)}<br>`).join('')}</div>`;
+    expect(classify(lines)).toBe('article');
+    // One body of prose among the sections keeps the page an article.
+    expect(classify(`${body}<article>${para(400)}${para(400)}</article>`)).toBe('article');
+  });
 });

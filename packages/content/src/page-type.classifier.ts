@@ -300,8 +300,24 @@ export function scorePage(s: PageSignals, url: string, declared: DeclaredType): 
   if (s.forms > 0 && s.paragraphText < 2500) scores.service += 0.5;
   // A site's front page sells what the site does; a long dated or slugged path is a post.
   if (/^[^/]*\/?$/.test(path)) scores.service += 1.5;
-  if (/\/(?:19|20)\d{2}\/|\/[^/]*-[^/]*-[^/]*-[^/]*-[^/]+\/?$/.test(path)) scores.article += 0.75;
+  const postPath = /\/(?:19|20)\d{2}\/|\/[^/]*-[^/]*-[^/]*-[^/]*-[^/]+\/?$/.test(path);
+  if (postPath) scores.article += 0.75;
   let type: PageType = 'article';
   for (const t of PAGE_TYPES) if (scores[t] > scores[type]) type = t;
+  // An "article" made of sections (a quarter of its text in paragraphs, or six headings) where no
+  // element holds even 8% of the text in its own paragraphs is a page of short sections (a
+  // service, a hub, an index): the article profile would keep one section of it. A headed-less
+  // page without paragraphs (text in line-broken divs) says nothing here; nor does a post's path,
+  // a thread, or a page that sells.
+  if (
+    type === 'article' &&
+    s.proseBlock < 0.08 * text &&
+    (s.paragraphText >= 0.25 * text || s.headings >= 6) &&
+    !postPath &&
+    scores.forum === 0 &&
+    s.prices < 6 &&
+    s.cartButtons === 0
+  )
+    type = 'service';
   return { type, scores };
 }
