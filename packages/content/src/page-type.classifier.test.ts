@@ -163,4 +163,14 @@ describe('extraction profile per page type', () => {
     // One body of prose among the sections keeps the page an article.
     expect(classify(`${body}<article>${para(400)}${para(400)}</article>`)).toBe('article');
   });
+
+  it('with fifteen headings or more, sections of up to an eighth of the text still read as a service page', () => {
+    const section = (i: number, sub: boolean) =>
+      `<section><h2>Part ${i}</h2>${sub ? `<h3>Detail ${i}</h3>` : ''}${para(60)}</section>`;
+    const page = (sub: boolean) =>
+      `<h1>What we do</h1>${Array.from({ length: 10 }, (_, i) => section(i, sub)).join('')}`;
+    // Ten sections of a tenth of the text each: an article with ten headings, a service with twenty.
+    expect(classify(page(false), 'https://site.test/company/planning')).toBe('article');
+    expect(classify(page(true), 'https://site.test/company/planning')).toBe('service');
+  });
 });

@@ -305,14 +305,16 @@ export function scorePage(s: PageSignals, url: string, declared: DeclaredType): 
   let type: PageType = 'article';
   for (const t of PAGE_TYPES) if (scores[t] > scores[type]) type = t;
   // An "article" made of sections (a quarter of its text in paragraphs, or six headings) where no
-  // element holds even 8% of the text in its own paragraphs is a page of short sections (a
-  // service, a hub, an index): the article profile would keep one section of it. A headed-less
-  // page without paragraphs (text in line-broken divs) says nothing here; nor does a post's path,
-  // a thread, or a page that sells.
+  // element holds even 8% of the text in its own paragraphs (12% under fifteen headings or more)
+  // is a page of short sections (a service, a hub, an index): the article profile would keep one
+  // section of it. A headed-less page without paragraphs (text in line-broken divs) says nothing
+  // here; nor does a post's path, a thread, or a page that sells.
+  const sectioned =
+    (s.proseBlock < 0.08 * text && (s.paragraphText >= 0.25 * text || s.headings >= 6)) ||
+    (s.proseBlock < 0.12 * text && s.headings >= 15);
   if (
     type === 'article' &&
-    s.proseBlock < 0.08 * text &&
-    (s.paragraphText >= 0.25 * text || s.headings >= 6) &&
+    sectioned &&
     !postPath &&
     scores.forum === 0 &&
     s.prices < 6 &&
