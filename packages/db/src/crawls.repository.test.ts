@@ -1,5 +1,5 @@
+import { testCrawlOptions } from '@wcs/testing';
 import { AccountsRepository } from './accounts.repository';
-import type { CrawlOptions } from './crawl.types';
 import { CrawlsRepository } from './crawls.repository';
 import { CreditsRepository } from './credits.repository';
 import type { Db } from './db';
@@ -31,17 +31,7 @@ const SITE = 'https://site.test';
 
 async function startCrawl(balance: number, maxPages: number, seeds: string[]) {
   const { accountId } = await accounts.create({ plan: 'free', credits: balance });
-  const options: CrawlOptions = {
-    maxPages,
-    maxDepth: 5,
-    includePaths: [],
-    excludePaths: [],
-    allowSubdomains: false,
-    ignoreRobotsTxt: true,
-    format: 'markdown',
-    onlyMainContent: true,
-    delayMs: 0,
-  };
+  const options = testCrawlOptions({ maxPages, maxDepth: 5 });
   const { crawlId } = await crawls.create({ accountId, url: `${SITE}/`, options });
   created.push(crawlId);
   const pages = await crawls.seed(crawlId, {

@@ -1,6 +1,6 @@
+import { testCrawlOptions } from '@wcs/testing';
 import { AccountsRepository } from './accounts.repository';
 import { BatchesRepository } from './batches.repository';
-import type { CrawlOptions } from './crawl.types';
 import { CrawlRecoveryRepository } from './crawl-recovery.repository';
 import { CrawlsRepository } from './crawls.repository';
 import type { Db } from './db';
@@ -50,17 +50,7 @@ const hook = (over: Partial<JobWebhookConfig> = {}): JobWebhookConfig => ({
   events: ['started', 'page', 'completed', 'failed'],
   ...over,
 });
-const options: CrawlOptions = {
-  maxPages: 10,
-  maxDepth: 2,
-  includePaths: [],
-  excludePaths: [],
-  allowSubdomains: false,
-  ignoreRobotsTxt: true,
-  format: 'markdown',
-  onlyMainContent: true,
-  delayMs: 0,
-};
+const options = testCrawlOptions();
 const doc = { markdown: '# Hi', metadata: { title: 'Hi', statusCode: 200, sourceURL: `${SITE}/a` } };
 
 async function crawlWith(webhook: JobWebhookConfig | undefined, seeds: string[]) {

@@ -1,5 +1,6 @@
-import type { CrawlOptions, CrawlPageTask } from '@wcs/db';
+import type { CrawlPageTask } from '@wcs/db';
 import { createSafeDispatcher } from '@wcs/net';
+import { testCrawlOptions } from '@wcs/testing';
 import { CrawlContexts, withCrawl } from './crawl-contexts';
 import { RobotsCache } from './robots-cache';
 
@@ -9,18 +10,13 @@ const robots = new RobotsCache({
   timeoutMs: 1_000,
 });
 
-const options: CrawlOptions = {
+const options = testCrawlOptions({
   maxPages: 100,
   maxDepth: 3,
   includePaths: ['^/docs/'],
-  excludePaths: [],
-  allowSubdomains: false,
   ignoreRobotsTxt: false,
-  format: 'markdown',
-  onlyMainContent: true,
-  delayMs: 0,
   page: { formats: ['markdown', 'links'], mobile: true },
-};
+});
 
 function task(crawlId: string, over: Partial<CrawlPageTask> = {}): CrawlPageTask {
   return {

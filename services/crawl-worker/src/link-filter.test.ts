@@ -1,5 +1,5 @@
-import type { CrawlOptions } from '@wcs/db';
 import { createSafeDispatcher } from '@wcs/net';
+import { testCrawlOptions } from '@wcs/testing';
 import { LinkFilter, NOT_A_PAGE } from './link-filter';
 import { RobotsCache } from './robots-cache';
 
@@ -20,17 +20,7 @@ describe('NOT_A_PAGE (links a crawl does not follow)', () => {
 });
 
 describe('LinkFilter.accept', () => {
-  const options: CrawlOptions = {
-    maxPages: 100,
-    maxDepth: 3,
-    includePaths: [],
-    excludePaths: [],
-    allowSubdomains: false,
-    ignoreRobotsTxt: true,
-    format: 'markdown',
-    onlyMainContent: true,
-    delayMs: 0,
-  };
+  const options = testCrawlOptions({ maxPages: 100, maxDepth: 3 });
   const robots = new RobotsCache({
     dispatcher: createSafeDispatcher({ allowPrivateTargets: false, connectTimeoutMs: 1_000 }),
     userAgent: 'test',

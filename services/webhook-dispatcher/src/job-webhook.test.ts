@@ -3,7 +3,6 @@ import { rawEnv } from '@wcs/config';
 import {
   AccountsRepository,
   BatchesRepository,
-  type CrawlOptions,
   CrawlsRepository,
   createDb,
   type Db,
@@ -14,7 +13,7 @@ import {
 import { createLogger } from '@wcs/logger';
 import { createSafeDispatcher } from '@wcs/net';
 import { jobWebhookBody as bodySchema } from '@wcs/queues';
-import { type ListeningServer, listenLocal } from '@wcs/testing';
+import { type ListeningServer, listenLocal, testCrawlOptions } from '@wcs/testing';
 import { deliverJobWebhook, type JobWebhookDeps, type JobWebhookOptions } from './job-webhook.processor';
 import { verifySignature } from './webhook-signature';
 
@@ -80,17 +79,7 @@ afterAll(async () => {
   await db.close();
 });
 
-const options: CrawlOptions = {
-  maxPages: 10,
-  maxDepth: 1,
-  includePaths: [],
-  excludePaths: [],
-  allowSubdomains: false,
-  ignoreRobotsTxt: true,
-  format: 'markdown',
-  onlyMainContent: true,
-  delayMs: 0,
-};
+const options = testCrawlOptions({ maxDepth: 1 });
 const doc = {
   markdown: '# Hello',
   metadata: {
