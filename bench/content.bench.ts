@@ -231,6 +231,8 @@ async function main(): Promise<void> {
     const rdByType = new Map<string, number[]>();
     const withRd = flag('--readability-wcxb');
     const confusion = new Map<string, number>();
+    // One row per page, for finding where a profile loses (bench/out/wcxb-pages.json).
+    const rows: Array<{ id: string; type: string; predicted?: string; f1: number; p: number; r: number }> = [];
     const halves = {
       odd: { right: 0, all: 0, f1: [] as number[] },
       even: { right: 0, all: 0, f1: [] as number[] },
@@ -239,7 +241,8 @@ async function main(): Promise<void> {
       const out = processHtml(p.html, { url: p.url, formats: ['text'] });
       const text = out.text;
       pred[p.id] = { text };
-      const f = scorer.wordF1(text, p.truth)[2];
+      const [precision, recall, f] = scorer.wordF1(text, p.truth);
+      rows.push({ id: p.id, type: p.type, predicted: out.metadata.pageType, f1: f, p: precision, r: recall });
       byType.set(p.type, [...(byType.get(p.type) ?? []), f]);
       byType.set('overall', [...(byType.get('overall') ?? []), f]);
       // Tune on one half, check on the other: odd ids / even ids.
@@ -256,6 +259,7 @@ async function main(): Promise<void> {
       }
     }
     writeFileSync(path.join(outDir, 'wcxb.json'), JSON.stringify(pred));
+    writeFileSync(path.join(outDir, 'wcxb-pages.json'), JSON.stringify(rows));
     const mean = (xs: number[] | undefined): number =>
       xs?.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
     console.log(`wcxb-dev (${pages.length} pages) word F1${withRd ? '  [Readability]' : ''}`);
