@@ -3,7 +3,8 @@
  * benchmark's own score.mjs functions, and throughput next to whole-page turndown.
  *
  *   pnpm bench:content [--limit N] [--only article|wcxb] [--no-readability] [--no-turndown]
- *                      [--readability-wcxb] [--write-sample] [--no-pool]
+ *                      [--readability-wcxb] [--write-sample] [--no-pool] [--types product,listing]
+ * --types keeps the WCXB pages of those labelled types only (a quicker loop while working on a profile).
  * The pool lines put the same pages through the content thread pool (what the workers run):
  * one at a time (the thread hop's per-page cost) and all at once (throughput with N threads).
  * BENCH_DIR overrides the benchmark folder (default: ../shared/bench next to the repo).
@@ -35,6 +36,7 @@ const opt = (f: string): string | undefined => {
 };
 const limit = Number(opt('--limit') ?? Number.POSITIVE_INFINITY);
 const only = opt('--only');
+const types = opt('--types')?.split(',');
 
 interface Scorer {
   scoreArticle(
@@ -91,7 +93,7 @@ function loadWcxb(): Array<Page & { type: string; truth: string }> {
     .filter((f) => f.endsWith('.json'))
     .sort()
     .slice(0, limit);
-  return files.map((f) => {
+  const pages = files.map((f) => {
     const g = JSON.parse(readFileSync(path.join(dir, 'ground-truth', f), 'utf8')) as WcxbTruth;
     const id = String(g.file_id ?? f.replace(/\.json$/, ''));
     const buf = gunzipSync(readFileSync(path.join(dir, 'html', `${id}.html.gz`)));
@@ -104,6 +106,7 @@ function loadWcxb(): Array<Page & { type: string; truth: string }> {
       truth: g.ground_truth?.main_content ?? '',
     };
   });
+  return types ? pages.filter((p) => types.includes(p.type)) : pages;
 }
 
 const ourText = (p: Page): string => processHtml(p.html, { url: p.url, formats: ['text'] }).text;
@@ -232,7 +235,8 @@ async function main(): Promise<void> {
     const withRd = flag('--readability-wcxb');
     const confusion = new Map<string, number>();
     // One row per page, for finding where a profile loses (bench/out/wcxb-pages.json).
-    const rows: Array<{ id: string; type: string; predicted?: string; f1: number; p: number; r: number }> = [];
+    const rows: Array<{ id: string; type: string; predicted?: string; f1: number; p: number; r: number }> =
+      [];
     const halves = {
       odd: { right: 0, all: 0, f1: [] as number[] },
       even: { right: 0, all: 0, f1: [] as number[] },
