@@ -185,15 +185,23 @@ const ownText = (s: Measure): number => (s ? s.text - s.link : 0);
  * family of same-named regions that together hold most of it (page builders name every block
  * "widget", streaming renderers park every chunk in a hidden div).
  */
-export function removeUnlikely(root: Element, stats: StatsMap): void {
+export function removeUnlikely(root: Element, stats: StatsMap, keep?: Element): void {
   const rs = stats.get(root);
   const total = rs?.text ?? 0;
   const totalOwn = ownText(rs);
-  removeChrome(root, stats, structuralFamily, (s) => s.text < 0.5 * total || ownText(s) < 0.5 * totalOwn);
-  removeNamed(root, stats);
+  // `keep` (a collection's item grid) and its wrappers are looked into, never removed whole
+  const kept = new Set<Element>();
+  for (let p: ParentNode | null = keep ?? null; p && isElement(p); p = p.parent) kept.add(p);
+  removeChrome(
+    root,
+    stats,
+    structuralFamily,
+    (s, el) => !kept.has(el) && (s.text < 0.5 * total || ownText(s) < 0.5 * totalOwn),
+  );
+  removeNamed(root, stats, kept);
 }
 
-function removeNamed(root: Element, stats: StatsMap): void {
+function removeNamed(root: Element, stats: StatsMap, kept: Set<Element>): void {
   const rs = stats.get(root);
   const total = rs?.text ?? 0;
   const totalOwn = ownText(rs);
@@ -208,22 +216,22 @@ function removeNamed(root: Element, stats: StatsMap): void {
     sums.set(f, sum);
     rest -= t;
   }
-  const kept = new Set<string>();
+  const content = new Set<string>();
   for (const [f, [text, n]] of sums) {
     if (n < 2 || totalOwn <= 0 || text < 0.5 * totalOwn) continue;
     // hidden copies (mobile variants, microdata) often duplicate visible content: hidden blocks
     // are the content only when the visible page is nearly empty without them
     if (f === 'hidden' && rest >= 0.1 * totalOwn) continue;
-    kept.add(f);
+    content.add(f);
   }
   const family = (el: Element): string | null => {
     const f = namedFamily(el);
-    return f === null || kept.has(f) ? null : f;
+    return f === null || content.has(f) ? null : f;
   };
   const minor = (s: Stats, el: Element): boolean =>
-    s.text < 0.4 * total || (el.name === 'header' && s.text < 400);
+    !kept.has(el) && (s.text < 0.4 * total || (el.name === 'header' && s.text < 400));
   for (const [el, f] of found) {
-    if (kept.has(f))
+    if (content.has(f))
       removeChrome(el, stats, family, minor); // other chrome inside content
     else if (minor(stats.get(el) ?? ZERO, el)) removeWithStats(el, stats);
     else removeChrome(el, stats, family, minor);

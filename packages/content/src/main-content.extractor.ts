@@ -21,6 +21,7 @@ import { removeFacets } from './facet.cleaner';
 import { holds, listingItems } from './item-grid';
 import type { PageHints } from './metadata.extractor';
 import type { PageType } from './page-type.classifier';
+import { findPricedGrid } from './priced-grid';
 import { removeProductGrids } from './product.cleaner';
 import { ensureTitle, findTitleCandidates, planTitle } from './title-heading';
 
@@ -353,7 +354,9 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   const pageText = stats.get(body)?.text ?? 0;
   if (isEmptyShell(body, stats)) return { root: new Element('div', {}), stats, pageText };
   const titles = findTitleCandidates(body, hints?.titles ?? [], hints?.siteName, hints?.headings);
-  removeUnlikely(body, stats);
+  // a collection's items survive chrome removal, whatever their wrappers are named
+  const items = hints?.pageType === 'collection' ? findPricedGrid(body, stats)?.parent : undefined;
+  removeUnlikely(body, stats, items);
   removeComments(body, stats, hints?.product === true);
   if (hints?.product) removeProductGrids(body, stats);
   const { scores, prose } = scoreCandidates(stats, body);
