@@ -35,4 +35,13 @@ describe('facet and filter panels of listing and collection pages', () => {
     const out = processHtml(html, { url: URL, formats: ['text'] });
     expect(out.text).toContain('Slim wallet model 3');
   });
+
+  it('are found inside a wrapper named for them that also holds the items', () => {
+    const html = `<html><body><div class="page"><h1>Wallets</h1>
+      <div class="collection-grid facets-vertical"><div class="facets-container">${facet('Material', ['Aluminium', 'Carbon', 'Titanium'])}${facet('Colour', ['Gunmetal', 'Navy'])}</div>
+      <ul class="grid">${Array.from({ length: 8 }, (_, i) => card(i)).join('')}</ul></div></div></body></html>`;
+    const out = processHtml(html, { url: URL, formats: ['text'] });
+    expect(out.text).toContain('Slim wallet model 3');
+    expect(out.text).not.toContain('Gunmetal');
+  });
 });

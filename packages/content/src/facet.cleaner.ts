@@ -21,6 +21,13 @@ const named = (e: Element): boolean =>
 
 export function removeFacets(root: Element, stats: StatsMap): void {
   const total = stats.get(root)?.text ?? 0;
-  const panels = findAll(root, named, named).filter((e) => (stats.get(e)?.text ?? 0) <= MAX_SHARE * total);
+  const small = (e: Element): boolean => (stats.get(e)?.text ?? 0) <= MAX_SHARE * total;
+  // a block named so but too large to be a panel ("grid facets-vertical" around the items and
+  // their filters) is looked into: the filter panels beside the items are named inside it
+  const panels = findAll(
+    root,
+    (e) => named(e) && small(e),
+    (e) => named(e) && small(e),
+  );
   if (panels.length > 0) removeAllWithStats(panels, stats);
 }
