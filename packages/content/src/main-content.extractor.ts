@@ -5,6 +5,7 @@
  */
 import { Element, type ParentNode } from 'domhandler';
 import { isChrome, removeComments, removeUnlikely } from './boilerplate.cleaner';
+import { removeCardControls } from './card-control.cleaner';
 import { classWeight } from './class-weight';
 import { revealCollapsedPanels } from './collapsed-panel';
 import {
@@ -383,6 +384,8 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
     cleanRegion(root, stats);
     if (hints?.pageType === 'listing' || hints?.pageType === 'collection') removeFacets(root, stats);
   }
+  // controls every card repeats (quick view, add to cart) are not what the items are
+  if (hints?.pageType === 'collection' || hints?.pageType === 'listing') removeCardControls(root, stats);
   removeDuplicates(root, stats);
   if (title) ensureTitle(root, title, stats);
   return { root, stats, pageText };

@@ -1,0 +1,38 @@
+/**
+ * Collection pages: the controls every product card repeats ("Quick view", "Add to cart",
+ * "View details", "Compare", "Add to wishlist") are buttons drawn as links or spans, not what
+ * the item is. A line made only of such words, repeated on several cards, goes; the item's name,
+ * price and description stay.
+ */
+import type { Element } from 'domhandler';
+import { removeAllWithStats, type StatsMap } from './content-stats';
+import { findAll, textOf } from './dom.util';
+
+const CONTROL =
+  /^(?:(?:quick|fast) ?(?:view|shop|look|add|buy)|(?:view|see|show) (?:details?|product|options|more)|add to (?:cart|bag|basket|trolley|wish ?list|favou?rites|compare)|add to wish-list|compare|(?:choose|select) options|calculate shipping|more details|more info)$/i;
+/** One card's control is a short line. */
+const MAX_CONTROL_TEXT = 30;
+/** Repeated on several cards: a lone "Compare" link may be the page's own feature. */
+const MIN_REPEATS = 3;
+
+const isControl = (e: Element, stats: StatsMap): boolean => {
+  const n = stats.get(e)?.text ?? 0;
+  return (
+    n > 0 &&
+    n <= MAX_CONTROL_TEXT &&
+    CONTROL.test(
+      textOf(e)
+        .replace(/[+›»→]/g, '')
+        .trim(),
+    )
+  );
+};
+
+export function removeCardControls(root: Element, stats: StatsMap): void {
+  const found = findAll(
+    root,
+    (e) => isControl(e, stats),
+    (e) => isControl(e, stats),
+  );
+  if (found.length >= MIN_REPEATS) removeAllWithStats(found, stats);
+}
