@@ -8,6 +8,7 @@ import { isChrome, removeComments, removeUnlikely } from './boilerplate.cleaner'
 import { removeCardControls } from './card-control.cleaner';
 import { classWeight } from './class-weight';
 import { revealCollapsedPanels } from './collapsed-panel';
+import { faqBesideItems } from './collection-faq';
 import {
   cleanConditionally,
   cleanRegion,
@@ -367,11 +368,14 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   const chosenProse = chosen.reduce((n, e) => n + (prose.get(e) ?? 0), 0);
   // Article mode when the winner holds most of the page's prose; otherwise the page is a
   // grid/list/shop page and its whole main region is the content.
+  const faqItems = faqBesideItems(body, items, hints);
   const articleMode =
+    !faqItems &&
     !(hints?.pageType && REGION_TYPES.has(hints.pageType)) &&
     proseTotal >= PROSE_PAGE_MIN &&
     (chosenProse >= 0.6 * proseTotal || (chosenProse >= 1500 && chosenProse >= 0.4 * proseTotal));
-  if (!articleMode) chosen = [mainRegion(body, stats, listingItems(body, stats, hints?.pageType))];
+  if (!articleMode)
+    chosen = [mainRegion(body, stats, faqItems ?? listingItems(body, stats, hints?.pageType))];
   const start = chosen.find((e) => (prose.get(e) ?? 0) > 0) ?? chosen[0]!;
   const title = planTitle(titles, chosen, start, body, stats, hints?.siteName);
   const root = new Element('div', {});
