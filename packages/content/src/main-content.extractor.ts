@@ -6,6 +6,7 @@
 import { Element, type ParentNode } from 'domhandler';
 import { isChrome, removeComments, removeUnlikely } from './boilerplate.cleaner';
 import { removeCardControls } from './card-control.cleaner';
+import { listCards } from './card-list';
 import { classWeight } from './class-weight';
 import { revealCollapsedPanels } from './collapsed-panel';
 import { faqBesideItems } from './collection-faq';
@@ -390,6 +391,8 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   }
   // controls every card repeats (quick view, add to cart) are not what the items are
   if (hints?.pageType === 'collection' || hints?.pageType === 'listing') removeCardControls(root, stats);
+  // one bullet per item in the markdown, whatever tag the shop's cards have
+  if (hints?.pageType === 'collection') listCards(root, stats);
   removeDuplicates(root, stats);
   if (title) ensureTitle(root, title, stats);
   return { root, stats, pageText };
