@@ -5,6 +5,7 @@
  */
 import type { Element } from 'domhandler';
 import type { StatsMap } from './content-stats';
+import { isElement } from './dom.util';
 import { findPricedGrid } from './priced-grid';
 
 /** Tags a card may be renamed from: plain boxes, no semantics of their own to lose. */
@@ -15,7 +16,7 @@ export function listCards(root: Element, stats: StatsMap): void {
   if (!grid || grid.parent === root || !BOXES.has(grid.parent.name)) return;
   if (!grid.cards.every((c) => BOXES.has(c.name))) return;
   // only when the cards are all the grid holds: a banner among them would become an item
-  for (const c of grid.parent.children) if (c.type === 'tag' && !grid.cards.includes(c as Element)) return;
+  for (const c of grid.parent.children) if (isElement(c) && !grid.cards.includes(c)) return;
   grid.parent.name = 'ul';
   for (const c of grid.cards) c.name = 'li';
 }
