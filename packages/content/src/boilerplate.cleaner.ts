@@ -3,6 +3,7 @@
  * nodes, and regions whose class/id/role names them as ads, sharing, cookie banners and such.
  */
 import type { Element, ParentNode } from 'domhandler';
+import { cardFamilies } from './card-family';
 import { newStats, removeWithStats, type Stats, type StatsMap } from './content-stats';
 import { isElement } from './dom.util';
 
@@ -224,6 +225,8 @@ function removeNamed(root: Element, stats: StatsMap, kept: Set<Element>): void {
     if (f === 'hidden' && rest >= 0.1 * totalOwn) continue;
     content.add(f);
   }
+  // Many cards named like chrome holding most of the page are its items.
+  for (const f of cardFamilies(found, stats, total)) kept.add(f);
   const family = (el: Element): string | null => {
     const f = namedFamily(el);
     return f === null || content.has(f) ? null : f;
@@ -234,7 +237,7 @@ function removeNamed(root: Element, stats: StatsMap, kept: Set<Element>): void {
     if (content.has(f))
       removeChrome(el, stats, family, minor); // other chrome inside content
     else if (minor(stats.get(el) ?? ZERO, el)) removeWithStats(el, stats);
-    else removeChrome(el, stats, family, minor);
+    else removeChrome(el, stats, family, minor, true);
   }
 }
 
@@ -266,17 +269,25 @@ function collect(root: Element, familyOf: (el: Element) => string | null): Array
   return found;
 }
 
-/** Remove the outermost named elements that are minor; look inside the others. */
+/**
+ * Remove the outermost named elements that are minor; look inside the others. With `cards`, a
+ * family of cards holding most of a region looked into is its content (`card-family.ts`).
+ */
 function removeChrome(
   root: Element,
   stats: StatsMap,
   familyOf: (el: Element) => string | null,
   minor: (s: Stats, el: Element) => boolean,
+  cards = false,
 ): void {
   const queue: Element[] = [root];
   while (queue.length > 0) {
-    for (const [el] of collect(queue.pop()!, familyOf)) {
-      if (minor(stats.get(el) ?? ZERO, el)) removeWithStats(el, stats);
+    const at = queue.pop()!;
+    const found = collect(at, familyOf);
+    const items = cards ? cardFamilies(found, stats, stats.get(at)?.text ?? 0) : undefined;
+    for (const [el, f] of found) {
+      if (items?.has(f)) queue.push(el);
+      else if (minor(stats.get(el) ?? ZERO, el)) removeWithStats(el, stats);
       else queue.push(el);
     }
   }

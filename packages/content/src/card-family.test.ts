@@ -1,0 +1,38 @@
+import { processHtml } from './index';
+
+const URL = 'https://events.example.org/find/online/';
+/** A card is mostly link text: its title and date are one link, as on most result pages. */
+const card = (cls: string, i: number): string =>
+  `<div class="${cls}"><a href="/e/${i}"><h3>Evening workshop on river ecology, session ${i}</h3>
+    <p>Thu, Apr ${i + 1}, 6:00 PM</p></a></div>`;
+const page = (cls: string, n: number): string => `<html><body>
+  <header><nav><a href="/">Home</a> <a href="/help">Help centre</a> <a href="/login">Log in</a></nav></header>
+  <div class="results"><h1>Online events</h1><p>Talks, classes and meetups you can join from home.</p>
+  ${Array.from({ length: n }, (_, i) => card(cls, i)).join('\n')}
+  <div class="related-links"><a href="/x">Popular searches</a></div></div>
+  <footer><p>Copyright and terms of use of this site, all rights reserved.</p></footer></body></html>`;
+
+describe('cards named like chrome', () => {
+  it('keeps search-result cards that hold the page: they are its items', () => {
+    const out = processHtml(page('search-result-card', 8), { url: URL, formats: ['text'] });
+    for (const i of [0, 3, 7]) expect(out.text).toContain(`river ecology, session ${i}`);
+    expect(out.text).not.toContain('Copyright');
+  });
+
+  it('keeps recirculation modules that hold most of a page inside a region named as chrome', () => {
+    const html = `<html><body><div class="page-search-wrapper"><h1>Dinner ideas</h1>
+      ${Array.from({ length: 6 }, (_, i) => card('recirc-list', i)).join('\n')}</div>
+      <footer><p>Copyright and terms of use of this site, all rights reserved.</p></footer></body></html>`;
+    const out = processHtml(html, { url: URL, formats: ['text'] });
+    for (const i of [0, 5]) expect(out.text).toContain(`river ecology, session ${i}`);
+  });
+
+  it('still drops a few related cards beside the content', () => {
+    const prose = '<p>The river survey counted herons, otters and kingfishers along the upper reach.</p>';
+    const html = `<html><body><div class="results"><h1>Survey notes</h1>${prose.repeat(4)}
+      ${Array.from({ length: 2 }, (_, i) => card('related-card', i)).join('\n')}</div></body></html>`;
+    const out = processHtml(html, { url: URL, formats: ['text'] });
+    expect(out.text).toContain('kingfishers');
+    expect(out.text).not.toContain('river ecology');
+  });
+});

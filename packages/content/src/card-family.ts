@@ -1,0 +1,48 @@
+/**
+ * Repeated cards named like chrome. A listing's items often carry a chrome word in their class
+ * ("search-result-card", "recirc-list", "related-item"): search results, recirculation modules
+ * and related grids are built from the same components as the page's sidebars. One such block
+ * is chrome; many blocks of one name that together hold most of the page's text are the page.
+ * Cards are mostly link text (a linked title, a linked image), so they are measured by all their
+ * text, not by the text outside links that tells a prose page from its menus.
+ */
+import type { Element } from 'domhandler';
+import type { StatsMap } from './content-stats';
+
+/** Fewer blocks than this are a module beside the content, not a list of items. */
+const MIN_CARDS = 3;
+/** Share of the surrounding text the blocks of one name must hold together. */
+const MIN_SHARE = 0.5;
+/**
+ * The chrome words that also name the components lists are built from. Words for page furniture
+ * (header, footer, menu, sidebar), controls or hidden text never name a page's items.
+ */
+const CARD_WORDS = new Set([
+  'search',
+  'related',
+  'recommended',
+  'recirc',
+  'more-stories',
+  'widget',
+  'promo',
+  'promos',
+]);
+
+/**
+ * Families (chrome words) among `found` whose blocks number at least three and together hold at
+ * least half of `total` characters of text: the items of the page, to be kept.
+ */
+export function cardFamilies(found: Array<[Element, string]>, stats: StatsMap, total: number): Set<string> {
+  const sums = new Map<string, { n: number; text: number }>();
+  for (const [el, f] of found) {
+    if (!CARD_WORDS.has(f)) continue;
+    const s = sums.get(f) ?? { n: 0, text: 0 };
+    s.n++;
+    s.text += stats.get(el)?.text ?? 0;
+    sums.set(f, s);
+  }
+  const out = new Set<string>();
+  if (total <= 0) return out;
+  for (const [f, { n, text }] of sums) if (n >= MIN_CARDS && text >= MIN_SHARE * total) out.add(f);
+  return out;
+}
