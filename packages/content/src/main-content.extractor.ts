@@ -26,6 +26,7 @@ import type { PageHints } from './metadata.extractor';
 import type { PageType } from './page-type.classifier';
 import { findPricedGrid } from './priced-grid';
 import { removeProductGrids } from './product.cleaner';
+import { removeResponsiveTwins } from './responsive-twin.cleaner';
 import { ensureTitle, findTitleCandidates, planTitle } from './title-heading';
 
 function baseScore(el: Element): number {
@@ -353,6 +354,8 @@ const REGION_TYPES: ReadonlySet<PageType> = new Set([
 /** Main content of a parsed page; `body` is the page body (or document root). */
 export function extractMainContent(body: Element, hints?: PageHints): ExtractResult {
   if (hints?.product) revealCollapsedPanels(body);
+  // one copy of blocks rendered for both screen sizes
+  removeResponsiveTwins(body);
   const stats = computeStats(body, isChrome);
   const pageText = stats.get(body)?.text ?? 0;
   if (isEmptyShell(body, stats)) return { root: new Element('div', {}), stats, pageText };
