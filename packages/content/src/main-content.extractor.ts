@@ -4,6 +4,7 @@
  * ancestors or siblings carry comparable content, and the result is cleaned conditionally.
  */
 import { Element, type ParentNode } from 'domhandler';
+import { removeAriaMenus } from './aria-menu.cleaner';
 import { isChrome, removeComments, removeUnlikely } from './boilerplate.cleaner';
 import { removeCardControls } from './card-control.cleaner';
 import { listCards } from './card-list';
@@ -354,8 +355,9 @@ const REGION_TYPES: ReadonlySet<PageType> = new Set([
 /** Main content of a parsed page; `body` is the page body (or document root). */
 export function extractMainContent(body: Element, hints?: PageHints): ExtractResult {
   if (hints?.product) revealCollapsedPanels(body);
-  // one copy of blocks rendered for both screen sizes
+  // one copy of blocks rendered for both screen sizes; no dropdown menus (controls)
   removeResponsiveTwins(body);
+  removeAriaMenus(body);
   const stats = computeStats(body, isChrome);
   const pageText = stats.get(body)?.text ?? 0;
   if (isEmptyShell(body, stats)) return { root: new Element('div', {}), stats, pageText };
