@@ -3,7 +3,7 @@
  * nodes, and regions whose class/id/role names them as ads, sharing, cookie banners and such.
  */
 import type { Element, ParentNode } from 'domhandler';
-import { cardFamilies } from './card-family';
+import { cardFamilies, loneCardRegion } from './card-family';
 import { newStats, removeWithStats, type Stats, type StatsMap } from './content-stats';
 import { isElement } from './dom.util';
 
@@ -226,7 +226,10 @@ function removeNamed(root: Element, stats: StatsMap, kept: Set<Element>): void {
     content.add(f);
   }
   // Many cards named like chrome holding most of the page are its items.
-  for (const f of cardFamilies(found, stats, total)) kept.add(f);
+  for (const f of cardFamilies(found, stats, total)) content.add(f);
+  // ...and so is the one card region left when named regions hold nearly all of the page
+  const lone = loneCardRegion(found, stats, total);
+  if (lone !== null) content.add(lone);
   const family = (el: Element): string | null => {
     const f = namedFamily(el);
     return f === null || content.has(f) ? null : f;
@@ -235,7 +238,7 @@ function removeNamed(root: Element, stats: StatsMap, kept: Set<Element>): void {
     !kept.has(el) && (s.text < 0.4 * total || (el.name === 'header' && s.text < 400));
   for (const [el, f] of found) {
     if (content.has(f))
-      removeChrome(el, stats, family, minor); // other chrome inside content
+      removeChrome(el, stats, family, minor, true); // other chrome inside content
     else if (minor(stats.get(el) ?? ZERO, el)) removeWithStats(el, stats);
     else removeChrome(el, stats, family, minor, true);
   }

@@ -35,4 +35,20 @@ describe('cards named like chrome', () => {
     expect(out.text).toContain('kingfishers');
     expect(out.text).not.toContain('river ecology');
   });
+
+  it('keeps the one card region of a page whose every block is named like chrome', () => {
+    const tile = (i: number): string =>
+      `<div class="tile"><a href="/m/${i}"><h4>Mower M${i}</h4><h3>Quiet robotic mower for lawns up to ${i} acres</h3>
+        <span>$ ${i},499.99</span></a></div>`;
+    const menu = Array.from({ length: 24 }, (_, i) => `<a href="/c/${i}">Garden category ${i}</a>`).join(' ');
+    const html = `<html><body><div class="site-header">${menu}<p>Free delivery on orders over $50 this month.</p></div>
+      <section class="shop"><h1>Robotic mowers</h1><section class="related-products">
+      ${Array.from({ length: 6 }, (_, i) => tile(i + 1)).join('\n')}</section></section>
+      <div class="site-footer"><p>Copyright of the garden tools company, all rights reserved.</p>
+      <p>Garden tools, mowers and spare parts shipped across the country from our two warehouses.</p>
+      <p>Customer service is open on weekdays from nine to five, and on Saturday mornings.</p></div></body></html>`;
+    const out = processHtml(html, { url: 'https://garden.example.com/robotic-mowers/', formats: ['text'] });
+    for (const i of [1, 6]) expect(out.text).toContain(`lawns up to ${i} acres`);
+    expect(out.text).not.toContain('Copyright');
+  });
 });

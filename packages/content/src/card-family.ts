@@ -46,3 +46,30 @@ export function cardFamilies(found: Array<[Element, string]>, stats: StatsMap, t
   for (const [f, { n, text }] of sums) if (n >= MIN_CARDS && text >= MIN_SHARE * total) out.add(f);
   return out;
 }
+
+/** Text left outside every named region below this share: the page's content is named too. */
+const MAX_REST = 0.1;
+/** The named region kept then must hold this share of the page. */
+const MIN_REGION = 0.3;
+
+/**
+ * When named regions hold nearly all of the page (under a tenth of its text lies outside them),
+ * one of them is the content: the largest region named with a card word ("related-products"
+ * around a shop's only grid), if it holds at least 30% of the page. Its family, or null.
+ */
+export function loneCardRegion(
+  found: Array<[Element, string]>,
+  stats: StatsMap,
+  total: number,
+): string | null {
+  if (total <= 0) return null;
+  let named = 0;
+  let best: [string, number] | null = null;
+  for (const [el, f] of found) {
+    const t = stats.get(el)?.text ?? 0;
+    named += t;
+    if (CARD_WORDS.has(f) && (!best || t > best[1])) best = [f, t];
+  }
+  if (total - named >= MAX_REST * total || !best || best[1] < MIN_REGION * total) return null;
+  return best[0];
+}
