@@ -19,6 +19,7 @@ import {
   trimArticle,
 } from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
+import { removeDocsNavigation } from './docs-navigation.cleaner';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
 import { isEmptyShell } from './empty-shell';
 import { removeFacets } from './facet.cleaner';
@@ -393,6 +394,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   } else {
     cleanRegion(root, stats);
     if (hints?.pageType === 'listing' || hints?.pageType === 'collection') removeFacets(root, stats);
+    if (hints?.pageType === 'documentation') removeDocsNavigation(root, stats);
   }
   // controls every card repeats (quick view, add to cart) are not what the items are
   if (hints?.pageType === 'collection' || hints?.pageType === 'listing') removeCardControls(root, stats);

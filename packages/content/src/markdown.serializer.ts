@@ -48,7 +48,13 @@ export function codeLanguage(pre: Element): string | null {
   };
   const code = pre.children.find((c): c is Element => isElement(c) && c.name === 'code');
   const parent = pre.parent && isElement(pre.parent) ? pre.parent : null;
-  return probe(pre) ?? probe(code) ?? probe(parent);
+  const own = probe(pre) ?? probe(code) ?? probe(parent);
+  if (own !== null) return own;
+  // Sphinx and Pygments wrap twice: <div class="highlight-python"><div class="highlight"><pre>.
+  // That far up only a plain name counts: a token with digits may be a build's class hash, and
+  // "default" names no language.
+  const grand = parent?.parent && isElement(parent.parent) ? probe(parent.parent) : null;
+  return grand !== null && /^[a-z+#-]+$/.test(grand) && grand !== 'default' ? grand : null;
 }
 
 /** push(...xs) overflows the call stack past ~100k items: huge pages have that many blocks. */
