@@ -19,6 +19,7 @@ import {
   trimArticle,
 } from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
+import { removeCallToActionButtons } from './cta-button.cleaner';
 import { removeDocsNavigation } from './docs-navigation.cleaner';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
 import { isEmptyShell } from './empty-shell';
@@ -395,6 +396,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
     cleanRegion(root, stats);
     if (hints?.pageType === 'listing' || hints?.pageType === 'collection') removeFacets(root, stats);
     if (hints?.pageType === 'documentation') removeDocsNavigation(root, stats);
+    if (hints?.pageType === 'service') removeCallToActionButtons(root, stats);
   }
   // controls every card repeats (quick view, add to cart) are not what the items are
   if (hints?.pageType === 'collection' || hints?.pageType === 'listing') removeCardControls(root, stats);
