@@ -45,12 +45,15 @@ function show(el: Element): void {
   if (a.style) a.style = a.style.replace(HIDING_STYLE, '');
 }
 
-/** Show the closed accordion and tab panels under `root` (call on product pages only). */
-export function revealCollapsedPanels(root: Element): void {
+/**
+ * Show the closed accordion and tab panels under `root` (product pages; other profiles pass
+ * `accept` to show only the panels they want).
+ */
+export function revealCollapsedPanels(root: Element, accept?: (panel: Element) => boolean): void {
   const stack: Element[] = [root];
   while (stack.length > 0) {
     const el = stack.pop()!;
-    if (isHiddenHere(el) && isClosedPanel(el)) show(el);
+    if (isHiddenHere(el) && isClosedPanel(el) && (!accept || accept(el))) show(el);
     for (const c of el.children) if (isElement(c)) stack.push(c);
   }
 }

@@ -29,6 +29,7 @@ import type { PageHints } from './metadata.extractor';
 import type { PageType } from './page-type.classifier';
 import { findPricedGrid } from './priced-grid';
 import { removeProductGrids } from './product.cleaner';
+import { holdsProse } from './prose-panel';
 import { removeResponsiveTwins } from './responsive-twin.cleaner';
 import { ensureTitle, findTitleCandidates, planTitle } from './title-heading';
 
@@ -357,6 +358,7 @@ const REGION_TYPES: ReadonlySet<PageType> = new Set([
 /** Main content of a parsed page; `body` is the page body (or document root). */
 export function extractMainContent(body: Element, hints?: PageHints): ExtractResult {
   if (hints?.product) revealCollapsedPanels(body);
+  else if (hints?.pageType === 'service') revealCollapsedPanels(body, holdsProse);
   // one copy of blocks rendered for both screen sizes; no dropdown menus (controls)
   removeResponsiveTwins(body);
   removeAriaMenus(body);

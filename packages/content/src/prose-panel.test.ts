@@ -1,0 +1,40 @@
+import { processHtml } from './index';
+
+const URL = 'https://www.example.com/';
+
+// A service landing page whose feature list is an accordion: only the first panel is open, the
+// others are hidden by aria-hidden until a click. A closed menu of links beside it stays closed.
+const panel = (i: number, open: boolean, text: string): string => `<div class="accordion-item">
+  <button aria-expanded="${open}">Feature ${i}</button>
+  <div class="accordion-panel" ${open ? '' : 'aria-hidden="true"'}><p>${text}</p></div></div>`;
+
+const section = (i: number): string => `<section><h2>Section ${i} of the offer</h2>
+  <p>Our consultants work beside your team for the length of the project and hand over every document they write.</p></section>`;
+
+const page = `<html><head><title>Consulting for growing teams</title></head><body>
+  <main>
+    <h1>Consulting for growing teams</h1>
+    ${[1, 2, 3, 4, 5, 6].map(section).join('')}
+    <div class="accordion">
+      ${panel(1, true, 'Workshops with your leads to set the goals of the quarter and the measures that show progress.')}
+      ${panel(2, false, 'Weekly reviews of the roadmap, with a written summary of the decisions taken and the open questions.')}
+      ${panel(3, false, 'A handover pack at the end: processes, templates and the training your new hires will need.')}
+    </div>
+    <div class="collapse" aria-hidden="true"><ul><li><a href="/a">Strategy</a></li><li><a href="/b">Operations</a></li>
+      <li><a href="/c">Finance</a></li><li><a href="/d">People</a></li></ul></div>
+  </main></body></html>`;
+
+describe('closed accordion panels of service pages', () => {
+  const out = processHtml(page, { url: URL, formats: ['text'] });
+
+  it('are shown when they hold prose', () => {
+    expect(out.metadata.pageType).toBe('service');
+    expect(out.text).toContain('Workshops with your leads');
+    expect(out.text).toContain('Weekly reviews of the roadmap');
+    expect(out.text).toContain('A handover pack at the end');
+  });
+
+  it('stay closed when they hold a list of links', () => {
+    expect(out.text).not.toContain('Operations');
+  });
+});
