@@ -178,6 +178,9 @@ const NEVER_REMOVED = new Set(['a', 'main', 'article', 'body']);
 type Measure = { text: number; link: number } | undefined;
 const ownText = (s: Measure): number => (s ? s.text - s.link : 0);
 
+/** A profile's exception to the named-chrome round: this element of that family is content. */
+export type Spare = (el: Element, family: string, stats: StatsMap) => boolean;
+
 /**
  * Remove page chrome before scoring, in two rounds. Landmarks (nav, aside, footer, ARIA roles)
  * go unless one holds most of the page (broken markup leaves whole pages inside an unclosed
@@ -185,12 +188,17 @@ const ownText = (s: Measure): number => (s ? s.text - s.link : 0);
  * what is left (a wrapper called "page-with-sidebar" around the article must survive), nor a
  * family of same-named regions that together hold most of it (page builders name every block
  * "widget", streaming renderers park every chunk in a hidden div).
+ * `keep` (a collection's item grid) and its wrappers are looked into, never removed whole; `spare`
+ * is a profile's exception to the named-chrome round.
  */
-export function removeUnlikely(root: Element, stats: StatsMap, keep?: Element): void {
+export function removeUnlikely(
+  root: Element,
+  stats: StatsMap,
+  { keep, spare }: { keep?: Element; spare?: Spare } = {},
+): void {
   const rs = stats.get(root);
   const total = rs?.text ?? 0;
   const totalOwn = ownText(rs);
-  // `keep` (a collection's item grid) and its wrappers are looked into, never removed whole
   const kept = new Set<Element>();
   for (let p: ParentNode | null = keep ?? null; p && isElement(p); p = p.parent) kept.add(p);
   removeChrome(
@@ -199,10 +207,19 @@ export function removeUnlikely(root: Element, stats: StatsMap, keep?: Element): 
     structuralFamily,
     (s, el) => !kept.has(el) && (s.text < 0.5 * total || ownText(s) < 0.5 * totalOwn),
   );
-  removeNamed(root, stats, kept);
+  const named = (el: Element): string | null => {
+    const f = namedFamily(el);
+    return f !== null && spare?.(el, f, stats) ? null : f;
+  };
+  removeNamed(root, stats, kept, named);
 }
 
-function removeNamed(root: Element, stats: StatsMap, kept: Set<Element>): void {
+function removeNamed(
+  root: Element,
+  stats: StatsMap,
+  kept: Set<Element>,
+  namedFamily: (el: Element) => string | null,
+): void {
   const rs = stats.get(root);
   const total = rs?.text ?? 0;
   const totalOwn = ownText(rs);

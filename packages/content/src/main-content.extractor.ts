@@ -31,6 +31,7 @@ import { findPricedGrid } from './priced-grid';
 import { removeProductGrids } from './product.cleaner';
 import { holdsProse } from './prose-panel';
 import { removeResponsiveTwins } from './responsive-twin.cleaner';
+import { isSectionHeader } from './section-header';
 import { ensureTitle, findTitleCandidates, planTitle } from './title-heading';
 
 function baseScore(el: Element): number {
@@ -368,7 +369,8 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   const titles = findTitleCandidates(body, hints?.titles ?? [], hints?.siteName, hints?.headings);
   // a collection's items survive chrome removal, whatever their wrappers are named
   const items = hints?.pageType === 'collection' ? findPricedGrid(body, stats)?.parent : undefined;
-  removeUnlikely(body, stats, items);
+  const spare = hints?.pageType === 'service' ? isSectionHeader : undefined;
+  removeUnlikely(body, stats, { keep: items, spare });
   removeComments(body, stats, hints?.product === true);
   if (hints?.product) removeProductGrids(body, stats);
   const { scores, prose } = scoreCandidates(stats, body);

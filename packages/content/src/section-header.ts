@@ -1,0 +1,29 @@
+/**
+ * Service pages (landing, product and company pages) open each of their sections with a header
+ * block: the section's heading and a line under it ("section-header", "hero-header"). Named
+ * "header", it would go as the site's masthead; a masthead is links (logo, menu, account), a
+ * section header is a heading and words. `<header>` elements are left to the landmark rules (on
+ * cards and posts they hold titles, dates and bylines the other rules already weigh).
+ */
+import type { Element } from 'domhandler';
+import type { StatsMap } from './content-stats';
+import { findAll } from './dom.util';
+
+/** A section header's text is mostly outside links. */
+const MAX_LINK_SHARE = 0.3;
+/** And it is short: a heading and a line or two. */
+const MAX_TEXT = 1000;
+
+const HEADING = /^h[1-6]$/;
+const NAV = new Set(['nav', 'menu', 'form', 'input']);
+
+export function isSectionHeader(el: Element, family: string, stats: StatsMap): boolean {
+  if (family !== 'header' || el.name === 'header') return false;
+  const s = stats.get(el);
+  if (!s || s.text === 0 || s.text > MAX_TEXT || s.link > MAX_LINK_SHARE * s.text) return false;
+  const inside = findAll(
+    el,
+    (e) => HEADING.test(e.name) || NAV.has(e.name) || e.attribs.role === 'navigation',
+  );
+  return inside.some((e) => HEADING.test(e.name)) && !inside.some((e) => !HEADING.test(e.name));
+}
