@@ -37,12 +37,13 @@ export function removeCallToActionButtons(root: Element, stats: StatsMap): void 
   const said = new Map<Element, number>();
   for (const b of buttons) {
     const block = blockOf(b);
-    if (block) said.set(block, (said.get(block) ?? 0) + textOf(b).length);
+    if (block) said.set(block, (said.get(block) ?? 0) + (stats.get(b)?.text ?? 0));
   }
   const drop = buttons.filter((b) => {
     const block = blockOf(b);
     if (!block) return false;
-    return textOf(block).length - (said.get(block) ?? 0) <= SLACK;
+    // measured with the stats: a big block holding a button costs nothing to check
+    return (stats.get(block)?.text ?? 0) - (said.get(block) ?? 0) <= SLACK;
   });
   if (drop.length > 0) removeAllWithStats(drop, stats);
 }

@@ -116,8 +116,10 @@ function widest(el: Element, root: Element, stats: StatsMap): Element {
   let cur = el;
   for (;;) {
     const p = cur.parent;
-    if (!p || !isElement(p) || p === root || holdsCode(p)) return cur;
+    if (!p || !isElement(p) || p === root) return cur;
+    // sizes first: the code check walks the subtree
     if (textLen(stats, p) > MAX_LINE || textLen(stats, p) - textLen(stats, el) > WIDGET_EXTRA) return cur;
+    if (holdsCode(p)) return cur;
     cur = p;
   }
 }
