@@ -14,6 +14,8 @@ const page = `<html><head><title>Planner</title></head><body>
   <div class="site-header"><a href="/"><h1>Planner</h1></a><a href="/features">Features</a><a href="/pricing">Pricing</a>
     <a href="/customers">Customers</a><a href="/login">Log in to your account</a></div>
   <div class="page">
+    <section><header><h2>Built for field teams</h2><p>Offline first: plans open without a signal.</p></header>
+      <p>Crews on the road see the day's jobs even in a tunnel, and changes sync when they are back online.</p></section>
     ${['One board for the whole team', 'Real-time everywhere', 'Reports without spreadsheets', 'Integrations you already use', 'Security for larger teams', 'Support from real people'].map((t, i) => section(i, t)).join('')}
   </div></body></html>`;
 
@@ -24,6 +26,7 @@ describe('section headers of service pages', () => {
     expect(out.metadata.pageType).toBe('service');
     expect(out.text).toContain('Reports without spreadsheets');
     expect(out.text).toContain('Subtitle 3: the short line under the heading.');
+    expect(out.text).toContain('Offline first: plans open without a signal.');
   });
 
   it('do not bring back the site header (mostly links)', () => {

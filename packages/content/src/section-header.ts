@@ -2,12 +2,12 @@
  * Service pages (landing, product and company pages) open each of their sections with a header
  * block: the section's heading and a line under it ("section-header", "hero-header"). Named
  * "header", it would go as the site's masthead; a masthead is links (logo, menu, account), a
- * section header is a heading and words. `<header>` elements are left to the landmark rules (on
- * cards and posts they hold titles, dates and bylines the other rules already weigh).
+ * section header is a heading and words. A `<header>` element counts when it holds an h1-h3 and
+ * is not inside an `<article>` (on cards and posts it holds titles, dates and bylines).
  */
 import type { Element } from 'domhandler';
 import type { StatsMap } from './content-stats';
-import { findAll } from './dom.util';
+import { findAll, isElement } from './dom.util';
 
 /** A section header's text is mostly outside links. */
 const MAX_LINK_SHARE = 0.3;
@@ -17,8 +17,15 @@ const MAX_TEXT = 1000;
 const HEADING = /^h[1-6]$/;
 const NAV = new Set(['nav', 'menu', 'form', 'input']);
 
+/** A <header> with a section-level heading, not inside a card or post (`<article>`). */
+function opensSection(el: Element): boolean {
+  for (let p = el.parent; p && isElement(p); p = p.parent) if (p.name === 'article') return false;
+  return findAll(el, (e) => e.name === 'h1' || e.name === 'h2' || e.name === 'h3').length > 0;
+}
+
 export function isSectionHeader(el: Element, family: string, stats: StatsMap): boolean {
-  if (family !== 'header' || el.name === 'header') return false;
+  if (family !== 'header') return false;
+  if (el.name === 'header' && !opensSection(el)) return false;
   const s = stats.get(el);
   if (!s || s.text === 0 || s.text > MAX_TEXT || s.link > MAX_LINK_SHARE * s.text) return false;
   const inside = findAll(
