@@ -24,6 +24,7 @@ import { removeDocsNavigation } from './docs-navigation.cleaner';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
 import { isEmptyShell } from './empty-shell';
 import { removeFacets } from './facet.cleaner';
+import { cleanForumPosts } from './forum-post.cleaner';
 import { holds, listingItems } from './item-grid';
 import type { PageHints } from './metadata.extractor';
 import type { PageType } from './page-type.classifier';
@@ -401,6 +402,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
     if (hints?.pageType === 'listing' || hints?.pageType === 'collection') removeFacets(root, stats);
     if (hints?.pageType === 'documentation') removeDocsNavigation(root, stats);
     if (hints?.pageType === 'service') removeCallToActionButtons(root, stats);
+    if (hints?.pageType === 'forum') cleanForumPosts(root, stats);
   }
   // controls every card repeats (quick view, add to cart) are not what the items are
   if (hints?.pageType === 'collection' || hints?.pageType === 'listing') removeCardControls(root, stats);
