@@ -28,6 +28,7 @@ import { cleanForumPosts } from './forum-post.cleaner';
 import { holds, listingItems } from './item-grid';
 import type { PageHints } from './metadata.extractor';
 import type { PageType } from './page-type.classifier';
+import { markPostHeads } from './post-heading';
 import { findPricedGrid } from './priced-grid';
 import { removeProductGrids } from './product.cleaner';
 import { holdsProse } from './prose-panel';
@@ -402,7 +403,10 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
     if (hints?.pageType === 'listing' || hints?.pageType === 'collection') removeFacets(root, stats);
     if (hints?.pageType === 'documentation') removeDocsNavigation(root, stats);
     if (hints?.pageType === 'service') removeCallToActionButtons(root, stats);
-    if (hints?.pageType === 'forum') cleanForumPosts(root, stats);
+    if (hints?.pageType === 'forum') {
+      cleanForumPosts(root, stats);
+      markPostHeads(root, stats);
+    }
   }
   // controls every card repeats (quick view, add to cart) are not what the items are
   if (hints?.pageType === 'collection' || hints?.pageType === 'listing') removeCardControls(root, stats);
