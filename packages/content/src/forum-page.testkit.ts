@@ -24,7 +24,9 @@ export const post = ({ author, date, body }: PostSpec, i: number): string =>
     <div class="message-main">
       <div class="message-attribution"><time datetime="2024-01-0${i + 1}">${date}</time> <a href="#post-${i}">#${i + 1}</a></div>
       <div class="vote-count">${12 + i}</div>
-      <div class="message-body" itemprop="text"><p>${body}</p></div>
+      ${i === 0 ? '<div class="badge">Author</div>' : ''}
+      <div class="message-body" itemprop="text">${i > 0 ? `<blockquote><div>Someone said:</div><div>Earlier words</div><div class="expander">Click to expand...</div></blockquote>` : ''}<p>${body}</p></div>
+      <span itemprop="commentCount">${7 + i}</span>
       <div class="signature">Drive safe, ${author}</div>
       <footer class="message-actions"><a href="#r">Reply</a> <a href="#q">Quote</a> <a href="#rep">Report</a> <span>Like x 3</span></footer>
     </div>

@@ -29,6 +29,10 @@ describe('forum posts without their per-post chrome', () => {
     expect(out).not.toMatch(/^1[2-5]$/m);
     expect(out).not.toContain('winter\n');
     expect(out).not.toContain('Drive safe');
+    expect(out).not.toContain('Click to expand');
+    expect(out).not.toMatch(/^Author$/m);
+    expect(out).not.toMatch(/^(?:7|8|9|10)$/m);
+    expect(out).toContain('Earlier words');
   });
 
   it('keeps a post whose text is a statistic-like sentence', () => {

@@ -17,15 +17,18 @@ const STAT_LABEL =
 const STAT_LINE = /^([^:]{2,24}):\s*\S/;
 const MAX_STAT = 40;
 
-/** Words of per-post controls. */
+/** Words of per-post controls and of the badges beside an author (status, "OP"). */
 const ACTION =
-  /^(?:reply|replies|quote|multi-?quote|report|share|like|likes|liked|unlike|permalink|link|flag|follow|following|bookmark|save|vote|votes|upvote|downvote|helpful|useful|useless|award|cite|edit|delete|click|to|expand|expand\.\.\.|collapse|show|more|less|copy|x|·|\||#\d+|[+-−]?\d[\d.,]*[km]?)$/i;
+  /^(?:author|op|online|offline|thread|starter|original|poster|reply|replies|quote|multi-?quote|report|share|like|likes|liked|unlike|permalink|link|flag|follow|following|bookmark|save|vote|votes|upvote|downvote|helpful|useful|useless|award|cite|edit|delete|click|to|expand|expand\.\.\.|collapse|show|more|less|copy|x|·|\||#\d+|[+-−]?\d[\d.,]*[km]?)$/i;
 /** At least one real control word: a block of numbers alone is a vote count, judged apart. */
 const ACTION_WORD = /[a-z]/i;
 const MAX_ACTIONS = 60;
 
 /** A counter standing alone as a block: votes, likes, reply counts beside a post. */
 const COUNT = /^[+-−]?\d[\d.,]*[km]?$/i;
+
+/** schema.org counters (upvoteCount, commentCount, answerCount): figures about the post, not in it. */
+const COUNT_PROP = /Count$/;
 
 /** Tag lists under a question or thread: links to other threads, not the thread. */
 const TAGS = /(?:^|[\s_-])(?:tags|taglist|tag-?list|post-?tags|post-?taglist|tagged)(?:$|[\s_-])/i;
@@ -36,21 +39,7 @@ const USER_PANEL =
 const MAX_PANEL = 300;
 
 /** Blocks whose content is text, never a control: judged as the post's words. */
-const KEEP = new Set([
-  'pre',
-  'code',
-  'table',
-  'td',
-  'th',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'blockquote',
-  'p',
-]);
+const KEEP = new Set(['pre', 'code', 'table', 'td', 'th', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p']);
 /**
  * Elements that can hold a control or a counter on their own. Not the presentational wrappers
  * (span, b, em...): markup that wraps a word of "Reply with quote" must not make it a control.
@@ -88,6 +77,7 @@ function isStatList(e: Element): boolean {
 }
 
 function isControls(e: Element, stats: StatsMap): boolean {
+  if (e.attribs.itemprop !== undefined && COUNT_PROP.test(e.attribs.itemprop)) return true;
   if (!CONTROL_TAGS.has(e.name)) return false;
   const n = text(e, stats);
   if (n === 0 || n > MAX_ACTIONS) return false;
