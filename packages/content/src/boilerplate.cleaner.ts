@@ -66,14 +66,19 @@ const REVIEWS =
  * Drop a comment section when its surroundings hold real content of their own (the article it
  * comments on); a section that is the whole of its container (a forum thread) stays.
  */
-export function removeComments(root: Element, stats: StatsMap, product = false): void {
+export function removeComments(
+  root: Element,
+  stats: StatsMap,
+  product = false,
+  keep?: (section: Element) => boolean,
+): void {
   const found: Element[] = [];
   const reviews = new Set<Element>();
   const stack: Element[] = [root];
   while (stack.length > 0) {
     const el = stack.pop()!;
     const n = el === root ? '' : nameOf(el);
-    if (n !== '' && COMMENTS.test(words(n))) {
+    if (n !== '' && COMMENTS.test(words(n)) && !keep?.(el)) {
       found.push(el);
       continue;
     }

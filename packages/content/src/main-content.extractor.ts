@@ -25,6 +25,7 @@ import { findAll, isElement, setChildren, textOf } from './dom.util';
 import { isEmptyShell } from './empty-shell';
 import { removeFacets } from './facet.cleaner';
 import { cleanForumPosts } from './forum-post.cleaner';
+import { isThreadPost } from './forum-replies';
 import { holds, listingItems } from './item-grid';
 import type { PageHints } from './metadata.extractor';
 import type { PageType } from './page-type.classifier';
@@ -373,7 +374,13 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   const items = hints?.pageType === 'collection' ? findPricedGrid(body, stats)?.parent : undefined;
   const spare = hints?.pageType === 'service' ? isSectionHeader : undefined;
   removeUnlikely(body, stats, { keep: items, spare });
-  removeComments(body, stats, hints?.product === true);
+  // a thread's own posts are never a comment section, whatever their class names say
+  removeComments(
+    body,
+    stats,
+    hints?.product === true,
+    hints?.pageType === 'forum' ? isThreadPost : undefined,
+  );
   if (hints?.product) removeProductGrids(body, stats);
   const { scores, prose } = scoreCandidates(stats, body);
   const top = pickTop(scores, body);

@@ -39,7 +39,7 @@ const NOT_HEAD = new Set([
 ]);
 const HEAD_BLOCKS = new Set(['div', 'header', 'section', 'dl', 'dt', 'dd', 'address', 'footer']);
 
-const isPost = (e: Element): boolean =>
+export const isPost = (e: Element): boolean =>
   (e.attribs.itemtype !== undefined && POST_TYPE.test(e.attribs.itemtype)) ||
   `${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`.split(/\s+/).some((t) => POST_TOKEN.test(t));
 
