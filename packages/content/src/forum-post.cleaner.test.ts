@@ -48,4 +48,16 @@ describe('forum posts without their per-post chrome', () => {
       'I drive in the Alps every week',
     );
   });
+
+  it('drops letter avatars but keeps a name in a block flagged as having no avatar', () => {
+    const posts = ['julian', 'kichae', 'scott']
+      .map(
+        (name, i) =>
+          `<li class="post" id="post-${i}"><div class="post-avatar"><a href="/user/${name}">${name[0]!.toUpperCase()}</a></div><dl><dt class="no-avatar"><a class="username" href="/user/${name}">${name}</a></dt></dl><div class="content"><p>Reply ${i}: ${'words about the release, '.repeat(6)}done.</p></div></li>`,
+      )
+      .join('');
+    const out = threadText(threadPage(`<ul class="posts">${posts}</ul>`));
+    expect(out).toContain('kichae');
+    expect(out).not.toMatch(/^[JKS]$/m);
+  });
 });

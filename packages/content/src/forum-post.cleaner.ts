@@ -30,6 +30,19 @@ const COUNT = /^[+-−]?\d[\d.,]*[km]?$/i;
 /** schema.org counters (upvoteCount, commentCount, answerCount): figures about the post, not in it. */
 const COUNT_PROP = /Count$/;
 
+/** Avatars: a picture or a letter standing for the member, beside a name that says it in words. */
+const AVATAR = /(?:^|[_-])avatars?(?:$|[_-])/i;
+/** State flags ("no-avatar", "has-avatar") name the block around the name, not an avatar. */
+const AVATAR_FLAG = /^(?:no|has|with|without|show|hide)[-_]avatar/i;
+const MAX_AVATAR = 40;
+
+function isAvatar(e: Element, stats: StatsMap): boolean {
+  if (text(e, stats) > MAX_AVATAR) return false;
+  return nameOf(e)
+    .split(/\s+/)
+    .some((t) => AVATAR.test(t) && !AVATAR_FLAG.test(t));
+}
+
 /** Tag lists under a question or thread: links to other threads, not the thread. */
 const TAGS = /(?:^|[\s_-])(?:tags|taglist|tag-?list|post-?tags|post-?taglist|tagged)(?:$|[\s_-])/i;
 
@@ -144,7 +157,11 @@ export function cleanForumPosts(root: Element, stats: StatsMap): void {
   }
   if (gone.length > 0) removeAllWithStats(gone, stats);
   const chrome = (e: Element): boolean =>
-    isStatList(e) || isStatLine(e, stats) || isControls(e, stats) || isTagList(e, stats);
+    isAvatar(e, stats) ||
+    isStatList(e) ||
+    isStatLine(e, stats) ||
+    isControls(e, stats) ||
+    isTagList(e, stats);
   const more = findAll(root, chrome, (e) => skip(e) || chrome(e));
   if (more.length > 0) removeAllWithStats(more, stats);
 }
