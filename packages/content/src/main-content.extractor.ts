@@ -35,6 +35,7 @@ import { removeProductGrids } from './product.cleaner';
 import { holdsProse } from './prose-panel';
 import { removeResponsiveTwins } from './responsive-twin.cleaner';
 import { isSectionHeader } from './section-header';
+import { removeThreadTail } from './thread-tail.cleaner';
 import { ensureTitle, findTitleCandidates, planTitle } from './title-heading';
 
 function baseScore(el: Element): number {
@@ -412,6 +413,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
     if (hints?.pageType === 'service') removeCallToActionButtons(root, stats);
     if (hints?.pageType === 'forum') {
       cleanForumPosts(root, stats);
+      removeThreadTail(root, stats);
       markPostHeads(root, stats);
     }
   }
