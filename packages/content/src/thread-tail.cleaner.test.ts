@@ -21,4 +21,13 @@ describe('a forum thread ends with its last post', () => {
     expect(out).toContain('Sentence 1 about tyre pressure');
     expect(out).toContain('Sentence about the last reply');
   });
+
+  it('drops the thread tool bar and statistics before the first post, not the title', () => {
+    const bar =
+      '<div class="topic-stats"><span>12 posts</span> <span>5 posters</span> <span>3.2k views</span> <a href="/watch">Watching</a></div>';
+    const out = threadText(threadPage(bar + POSTS.map(post).join('')));
+    expect(out).toContain('Winter tyres: worth it?');
+    expect(out).toContain('Sentence 2 about studded tyres');
+    expect(out).not.toContain('3.2k views');
+  });
 });

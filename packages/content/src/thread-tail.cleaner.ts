@@ -6,6 +6,7 @@
  * The thread is the largest group of same-tag sibling posts (see post-heading.ts) holding most of
  * the region's text; everything after its last post, at every level up to the region, goes,
  * except blocks that hold posts themselves (a thread split by an ad, a second page of posts).
+ * Before the first post only small or link-heavy blocks without a heading go (tool bars, counts).
  */
 import type { Element } from 'domhandler';
 import { removeAllWithStats, type StatsMap } from './content-stats';
@@ -55,4 +56,30 @@ export function removeThreadTail(root: Element, stats: StatsMap): void {
     cur = p;
   }
   if (tail.length > 0) removeAllWithStats(tail, stats);
+  removeThreadHead(root, posts[0]!, stats);
+}
+
+const HEAD_MAX = 200;
+const HEADING = /^h[1-6]$/;
+
+/**
+ * Before the first post: thread statistics, tool bars, "locked" badges. Only small or link-heavy
+ * blocks without a heading go (the title, an opening post kept apart from the replies stay).
+ */
+function removeThreadHead(root: Element, first: Element, stats: StatsMap): void {
+  const head: Element[] = [];
+  for (let cur: Element = first; cur !== root; ) {
+    const p = cur.parent;
+    if (!p || !isElement(p)) break;
+    const kids = p.children;
+    for (let i = 0; i < kids.indexOf(cur); i++) {
+      const c = kids[i]!;
+      if (!isElement(c) || isPost(c) || HEADING.test(c.name)) continue;
+      const s = stats.get(c);
+      if (!s || (s.text > HEAD_MAX && s.link < 0.5 * s.text)) continue;
+      if (findAll(c, (e) => isPost(e) || HEADING.test(e.name)).length === 0) head.push(c);
+    }
+    cur = p;
+  }
+  if (head.length > 0) removeAllWithStats(head, stats);
 }
