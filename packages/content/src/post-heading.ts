@@ -41,7 +41,10 @@ const HEAD_BLOCKS = new Set(['div', 'header', 'section', 'dl', 'dt', 'dd', 'addr
 
 export const isPost = (e: Element): boolean =>
   (e.attribs.itemtype !== undefined && POST_TYPE.test(e.attribs.itemtype)) ||
-  `${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`.split(/\s+/).some((t) => POST_TOKEN.test(t));
+  `${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`
+    .split(/\s+/)
+    // camelCase names ("cPost", "ipsComment", "elComment_42") read as separate words
+    .some((t) => POST_TOKEN.test(t.replace(/([a-z])([A-Z])/g, '$1-$2')));
 
 /** Posts: elements named as posts with at least one same-tag sibling also named as a post. */
 function findPosts(root: Element): Element[] {

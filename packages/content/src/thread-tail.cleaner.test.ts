@@ -30,4 +30,14 @@ describe('a forum thread ends with its last post', () => {
     expect(out).toContain('Sentence 2 about studded tyres');
     expect(out).not.toContain('3.2k views');
   });
+
+  it('reads camelCase class names as post names', () => {
+    const posts = POSTS.map(
+      (p, i) =>
+        `<article id="elComment_${i}" class="cPost ipsComment"><div class="cAuthor"><a href="/profile/${p.author}">${p.author}</a></div><div class="cPostBody"><p>${p.body}</p></div></article>`,
+    ).join('');
+    const out = threadText(threadPage(`<div class="cTopic">${posts}</div>`, tail));
+    expect(out).toContain('Sentence 1 about tyre pressure');
+    expect(out).not.toContain('register later');
+  });
 });
