@@ -28,7 +28,7 @@ export const post = ({ author, date, body }: PostSpec, i: number): string =>
       <div class="message-body" itemprop="text">${i > 0 ? `<blockquote><div>Someone said:</div><div>Earlier words</div><div class="expander">Click to expand...</div></blockquote>` : ''}<p>${body}</p></div>
       <span itemprop="commentCount">${7 + i}</span>
       <div class="signature">Drive safe, ${author}</div>
-      <footer class="message-actions"><a href="#r">Reply</a> <a href="#q">Quote</a> <a href="#rep">Report</a> <span>Like x 3</span></footer>
+      <div class="message-actions"><a href="#r">Reply</a> <a href="#q">Quote</a> <a href="#rep">Report</a> <span>Like x 3</span> <a href="#rq">Reply With Quote</a></div>
     </div>
   </article>`;
 

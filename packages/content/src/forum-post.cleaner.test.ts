@@ -26,6 +26,7 @@ describe('forum posts without their per-post chrome', () => {
     expect(out).not.toContain('Well-known member');
     expect(out).not.toContain('Report');
     expect(out).not.toContain('Like x 3');
+    expect(out).not.toContain('With Quote');
     expect(out).not.toMatch(/^1[2-5]$/m);
     expect(out).not.toContain('winter\n');
     expect(out).not.toContain('Drive safe');

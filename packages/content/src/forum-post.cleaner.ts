@@ -19,7 +19,7 @@ const MAX_STAT = 40;
 
 /** Words of per-post controls and of the badges beside an author (status, "OP"). */
 const ACTION =
-  /^(?:author|op|online|offline|thread|starter|original|poster|reply|replies|quote|multi-?quote|report|share|like|likes|liked|unlike|permalink|link|flag|follow|following|bookmark|save|vote|votes|upvote|downvote|helpful|useful|useless|award|cite|edit|delete|click|to|expand|expand\.\.\.|collapse|show|more|less|copy|x|·|\||#\d+|[+-−]?\d[\d.,]*[km]?)$/i;
+  /^(?:author|op|online|offline|thread|starter|original|poster|reply|replies|with|quote|multi-?quote|report|share|like|likes|liked|unlike|permalink|link|flag|follow|following|bookmark|save|vote|votes|upvote|downvote|helpful|useful|useless|award|cite|edit|delete|click|to|expand|expand\.\.\.|collapse|show|more|less|copy|x|·|\||#\d+|[+-−]?\d[\d.,]*[km]?)$/i;
 /** At least one real control word: a block of numbers alone is a vote count, judged apart. */
 const ACTION_WORD = /[a-z]/i;
 const MAX_ACTIONS = 60;
