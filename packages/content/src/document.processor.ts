@@ -2,7 +2,8 @@
 import { ContentProcessingError } from '@wcs/errors';
 import { type Document, Element, Text } from 'domhandler';
 import { escapeText } from 'entities';
-import { findFirst, isElement, parseHtml, setChildren } from './dom.util';
+import { declaredProductRoot } from './declared-product.fallback';
+import { findFirst, isElement, parseHtml, setChildren, textOf } from './dom.util';
 import { serializeHtml } from './html.serializer';
 import { type ContentCuts, MAX_HTML_CHARS, stripHeavyBlocks, warningFor } from './input-caps';
 import { type ExtractResult, extractMainContent, extractWholeBody } from './main-content.extractor';
@@ -190,7 +191,10 @@ function contentRoot(
     pageText < MIN_EXTRACTED &&
     (stats.get(root)?.text ?? 0) < MIN_EXTRACTED
   ) {
-    const fallback = fallbackRoot(fallbackText(doc));
+    // a body declared as text first; else a declared product the page does not render at all
+    const fallback =
+      fallbackRoot(fallbackText(doc)) ??
+      (hints.declaredProduct ? declaredProductRoot(hints.declaredProduct, textOf(root)) : null);
     if (fallback) root = fallback;
   }
   return { root, stats };

@@ -1,6 +1,7 @@
 /** Page metadata from <title>, meta tags, <link rel=canonical>, <html lang> and JSON-LD. */
 import type { ChildNode, Document, Element } from 'domhandler';
 import { decodeHTML } from 'entities';
+import { type DeclaredProduct, declaredProduct } from './declared-product.fallback';
 import { collapse, isElement, rawText, textOf } from './dom.util';
 import type { DeclaredType, PageType } from './page-type.classifier';
 import type { ContentMetadata } from './types';
@@ -36,6 +37,8 @@ export interface PageHints {
   pageType?: PageType;
   /** A declared product's description (JSON-LD), as text: added when the extraction dropped it. */
   productDescription?: string;
+  /** The declared product (JSON-LD): the content of a page whose markup shows none. */
+  declaredProduct?: DeclaredProduct;
 }
 
 /** "https://schema.org/NewsArticle" → "NewsArticle" (each of a space-separated list). */
@@ -222,6 +225,8 @@ export function extractMetadata({
     hints.declared = { schemaTypes: [...types], ogType: m.get('og:type')?.toLowerCase() ?? null };
     const description = productDescription(ld);
     if (description) hints.productDescription = description;
+    const product = declaredProduct(ld);
+    if (product) hints.declaredProduct = product;
   }
   const pick = (...keys: string[]): string | null => {
     for (const k of keys) {
