@@ -11,7 +11,7 @@ import { BlockRenderer, codeFence } from './markdown.serializer';
 import { extractMetadata, fallbackText, type PageHints } from './metadata.extractor';
 import { collectPageImages } from './page-images';
 import { collectPageLinks } from './page-links';
-import { classifyPage } from './page-type.classifier';
+import { measurePage, scorePage } from './page-type.classifier';
 import { addDeclaredDescription, shows } from './product.cleaner';
 import { buildStructured } from './structured.serializer';
 import { applyTagFilter, compileTagFilter, type TagFilter } from './tag-filter';
@@ -121,7 +121,9 @@ function run(
   });
   // Before extraction and tag filters: the cleaners change the page the signals are read from.
   if (hints.declared) {
-    hints.pageType = classifyPage(bodyOf(doc), opts.url, hints.declared).type;
+    const signals = measurePage(bodyOf(doc));
+    hints.pageType = scorePage(signals, opts.url, hints.declared).type;
+    hints.sells = signals.cartButtons > 0;
     metadata.pageType = hints.pageType;
   }
   // A product's declared description counts only when the page shows it (in a tab, say): read

@@ -362,6 +362,8 @@ const REGION_TYPES: ReadonlySet<PageType> = new Set([
 
 /** Main content of a parsed page; `body` is the page body (or document root). */
 export function extractMainContent(body: Element, hints?: PageHints): ExtractResult {
+  // reviews also go on pages read as a product that offer to buy: many shops declare no Product
+  const product = hints?.product === true || (hints?.pageType === 'product' && hints.sells === true);
   if (hints?.product) revealCollapsedPanels(body);
   else if (hints?.pageType === 'service') revealCollapsedPanels(body, holdsProse);
   // one copy of blocks rendered for both screen sizes; no dropdown menus (controls)
@@ -376,12 +378,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   const spare = hints?.pageType === 'service' ? isSectionHeader : undefined;
   removeUnlikely(body, stats, { keep: items, spare });
   // a thread's own posts are never a comment section, whatever their class names say
-  removeComments(
-    body,
-    stats,
-    hints?.product === true,
-    hints?.pageType === 'forum' ? isThreadPost : undefined,
-  );
+  removeComments(body, stats, product, hints?.pageType === 'forum' ? isThreadPost : undefined);
   if (hints?.product) removeProductGrids(body, stats);
   const { scores, prose } = scoreCandidates(stats, body);
   const top = pickTop(scores, body);

@@ -35,6 +35,8 @@ export interface PageHints {
   declared?: DeclaredType;
   /** The page type (page-type.classifier.ts), set before extraction: it picks the profile. */
   pageType?: PageType;
+  /** The page offers to buy (an add-to-cart or buy-now button), read with the page type. */
+  sells?: boolean;
   /** A declared product's description (JSON-LD), as text: added when the extraction dropped it. */
   productDescription?: string;
   /** The declared product (JSON-LD): the content of a page whose markup shows none. */

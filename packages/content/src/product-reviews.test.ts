@@ -21,6 +21,16 @@ describe('reviews beside a short product description', () => {
     expect(out).not.toContain('Buyer 3 writes');
   });
 
+  it('drops them on a page read as a product without declaring one (a cart button, a product path)', () => {
+    const cart = '<button>Add to cart</button>';
+    const out = text(`<html><body><main>${product}${cart}${reviews}</main></body></html>`);
+    expect(
+      processHtml(`<html><body><main>${product}${cart}</main></body></html>`, { url: URL }).metadata.pageType,
+    ).toBe('product');
+    expect(out).toContain('A slim fit tee in soft cotton');
+    expect(out).not.toContain('Buyer 3 writes');
+  });
+
   it("keeps reviews that are the whole page (a page of a product's reviews)", () => {
     const out = text(`<html><head>${LD_PRODUCT}</head><body><main>${reviews}</main></body></html>`);
     expect(out).toContain('Buyer 3 writes');
