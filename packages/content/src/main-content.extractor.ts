@@ -19,6 +19,7 @@ import {
   trimArticle,
 } from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
+import { trimCrossSellSections } from './cross-sell.cleaner';
 import { removeCallToActionButtons } from './cta-button.cleaner';
 import { removeDocsNavigation } from './docs-navigation.cleaner';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
@@ -418,6 +419,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   if (hints?.pageType === 'collection' || hints?.pageType === 'listing') removeCardControls(root, stats);
   // one bullet per item in the markdown, whatever tag the shop's cards have
   if (hints?.pageType === 'collection') listCards(root, stats);
+  if (product) trimCrossSellSections(root, stats);
   removeDuplicates(root, stats);
   if (title) ensureTitle(root, title, stats);
   return { root, stats, pageText };

@@ -1,0 +1,45 @@
+import { processHtml } from './index';
+
+const URL = 'https://shop.example.com/products/lamp';
+const text = (html: string): string => processHtml(html, { url: URL, formats: ['text'] }).text;
+const LD =
+  '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Desk lamp"}</script>';
+const product = `<div class="product"><h1>Brass desk lamp</h1><p>A brass desk lamp with a weighted base, a linen shade and a dimmer on the cord, made to light a desk without glare.</p>
+  <ul><li>Height: 45 cm</li><li>Bulb: E27, up to 40 W</li><li>Cable: 1.8 m, braided</li></ul>
+  <p>Each lamp is assembled and tested by hand before it ships, and comes with a five-year warranty.</p>
+  <p>The shade is washable linen on a steel frame; the base is solid brass, turned and polished, with a felt pad that keeps it from marking the desk.</p></div>`;
+// carousel tiles: unpriced, unlinked (filled by script), a title bar around the heading
+const carousel = (head: string): string =>
+  `<section><div class="bar"><div><h2>${head}</h2></div></div><ul>${[
+    'Floor lamp Arc',
+    'Wall sconce Duo',
+    'Pendant Globe',
+    'Reading lamp Flex',
+  ]
+    .map((n) => `<li><div>${n}</div><div>Sponsored tile for ${n}, a lamp from another maker.</div></li>`)
+    .join('')}</ul></section>`;
+const page = (head: string, body: string): string =>
+  `<html><head><title>Brass desk lamp</title>${head}</head><body><main>${body}</main></body></html>`;
+
+describe('cross-sell sections on product pages', () => {
+  it('drops a section opened by a cross-sell heading under the product, title bar and all', () => {
+    for (const head of ['Similar items', 'Customers who viewed this item also viewed', 'Recently viewed']) {
+      const out = text(page(LD, product + carousel(head)));
+      expect(out).toContain('A brass desk lamp with a weighted base');
+      expect(out).toContain('Height: 45 cm');
+      expect(out).not.toContain('Sponsored tile for Pendant Globe');
+      expect(out).not.toContain(head);
+    }
+  });
+
+  it('keeps such sections on pages that are not product pages', () => {
+    const out = text(page('', `<article>${product}</article>${carousel('Similar items')}`));
+    expect(out).toContain('A brass desk lamp');
+    expect(out).toContain('Sponsored tile for Pendant Globe');
+  });
+
+  it('keeps a section that comes before the product (it may be the page)', () => {
+    const out = text(page(LD, carousel('Similar items') + product));
+    expect(out).toContain('Sponsored tile for Pendant Globe');
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * Product pages: sections a shop adds under the product to sell other ones ("Frequently bought
+ * together", "Customers also viewed", "Similar items", "Recently viewed", "Complete the look").
+ * Their cards are often not priced or linked the way the product-grid rule needs (carousels
+ * filled by script, sponsored tiles with scrambled labels), but their heading says what they are.
+ */
+import type { Element, ParentNode } from 'domhandler';
+import { removeAllWithStats, type StatsMap } from './content-stats';
+import { findAll, isElement, isText, textOf } from './dom.util';
+
+/** A heading that introduces other products (shop vocabulary; punctuation may follow). */
+const CROSS_SELL_HEAD =
+  /^(?:frequently bought together|(?:customers|people|shoppers) who (?:bought|viewed|purchased)\b.{0,40}|(?:customers|people|shoppers) (?:also|often) (?:bought|viewed|purchased|liked|love)\b.{0,30}|(?:you (?:may|might|will) )?also (?:like|love|need)\b.{0,30}|you (?:may|might) (?:also )?(?:like|love|need)\b.{0,30}|(?:similar|related|recommended|suggested|sponsored) (?:items|products|articles|picks)\b.{0,30}|(?:explore|shop|discover) (?:related|similar) (?:items|products)|recently viewed(?: items| products)?|complete the (?:look|set)|shop the look|(?:pairs|goes) well with|more (?:items )?from (?:this|the) (?:seller|brand|shop|store|collection)|(?:seller|shop)'?s other items|compare (?:with )?similar (?:items|products))[\s:.!»›-]*$/i;
+
+const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
+const MAX_HEADING = 80;
+/**
+ * The product before the section: enough text that the section cannot be the page. No share of
+ * the page is asked for: a listing's own text can be a title and a few condition lines, far less
+ * than the carousels under it.
+ */
+const MIN_BEFORE = 250;
+/** A section holding most of the page is not an appendix to it. */
+const MAX_SECTION_SHARE = 0.5;
+
+/** First child element, skipping whitespace-only text. */
+function opensWith(section: ParentNode, el: Element): boolean {
+  for (const c of section.children) {
+    if (c === el) return true;
+    if (isElement(c) || (isText(c) && c.data.trim() !== '')) return false;
+  }
+  return false;
+}
+
+/** Text of `root` that comes before `el` in document order. */
+function textBefore(el: Element, root: Element, stats: StatsMap): number {
+  let n = 0;
+  for (let cur: Element = el; cur !== root; ) {
+    const parent = cur.parent;
+    if (!parent || !isElement(parent)) break;
+    for (const c of parent.children) {
+      if (c === cur) break;
+      if (isElement(c)) n += stats.get(c)?.text ?? 0;
+      else if (isText(c)) n += c.data.trim().length;
+    }
+    cur = parent;
+  }
+  return n;
+}
+
+/**
+ * The block the heading opens: its parent, or, when the heading sits alone in wrappers (a title
+ * bar), the parent of the outermost wrapper that holds nothing but the heading. A heading that
+ * opens nothing (its cards are filled in by script) goes alone, with its wrappers.
+ */
+function sectionOf(h: Element, root: Element, stats: StatsMap): Element {
+  const own = stats.get(h)?.text ?? 0;
+  let cur = h;
+  for (;;) {
+    const p = cur.parent;
+    if (!p || !isElement(p) || p === root || !opensWith(p, cur)) return cur;
+    if ((stats.get(p)?.text ?? 0) > own) return p;
+    cur = p;
+  }
+}
+
+export function trimCrossSellSections(root: Element, stats: StatsMap): void {
+  const total = stats.get(root)?.text ?? 0;
+  if (total === 0) return;
+  const drop: Element[] = [];
+  for (const h of findAll(root, (e) => HEADINGS.has(e.name))) {
+    const s = stats.get(h);
+    if (!s || s.text === 0 || s.text > MAX_HEADING || !CROSS_SELL_HEAD.test(textOf(h))) continue;
+    const section = sectionOf(h, root, stats);
+    if (drop.some((d) => d === section || isInside(section, d))) continue;
+    if ((stats.get(section)?.text ?? 0) > MAX_SECTION_SHARE * total) continue;
+    const before = textBefore(section, root, stats);
+    if (before < MIN_BEFORE) continue;
+    drop.push(section);
+  }
+  removeAllWithStats(drop, stats);
+}
+
+function isInside(el: Element, ancestor: Element): boolean {
+  for (let p: ParentNode | null = el.parent; p; p = p.parent) if (p === ancestor) return true;
+  return false;
+}
