@@ -32,6 +32,13 @@ describe('cross-sell sections on product pages', () => {
     }
   });
 
+  it("drops the shop's delivery and returns terms under the product", () => {
+    const terms = `<div class="policies"><h3>Shipping &amp; returns</h3><p>Orders ship within two working days from our warehouse. Returns are accepted within thirty days of delivery, unused and in the original packaging.</p></div>`;
+    const out = text(page(LD, product + terms));
+    expect(out).toContain('A brass desk lamp with a weighted base');
+    expect(out).not.toContain('Orders ship within two working days');
+  });
+
   it('keeps such sections on pages that are not product pages', () => {
     const out = text(page('', `<article>${product}</article>${carousel('Similar items')}`));
     expect(out).toContain('A brass desk lamp');
