@@ -52,6 +52,15 @@ describe('page-type classifier', () => {
     expect(classify(grid, 'https://shop.test/category/desks')).toBe('collection');
   });
 
+  it('a product path with a price and little prose is a product, even without a cart button or with og:type article', () => {
+    const product = `<h1>Brass desk lamp</h1><div class="price">$89.00</div>${para(40)}<ul><li>Height: 45 cm</li><li>Bulb: E27</li></ul>`;
+    const url = 'https://shop.test/product/brass-desk-lamp-with-dimmer';
+    expect(classify(product, url, { schemaTypes: [], ogType: 'article' })).toBe('product');
+    // the same words without a price stay an article
+    const story = `<h1>Brass desk lamp</h1>${para(40)}<ul><li>Height: 45 cm</li><li>Bulb: E27</li></ul>`;
+    expect(classify(story, url, { schemaTypes: [], ogType: 'article' })).toBe('article');
+  });
+
   it('a list of linked cards holding the text is a listing', () => {
     const item = (i: number) =>
       `<li class="result"><a href="/r/${i}">${words(8, 'result')}</a><p>${words(20, 'snippet')}</p></li>`;

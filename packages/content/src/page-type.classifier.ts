@@ -270,7 +270,12 @@ export function scorePage(s: PageSignals, url: string, declared: DeclaredType): 
   } catch {
     // keep the raw string
   }
-  for (const [re, type] of URL_TYPE) if (re.test(path)) scores[type] += 1.5;
+  let productPath = false;
+  for (const [re, type] of URL_TYPE)
+    if (re.test(path)) {
+      scores[type] += 1.5;
+      if (type === 'product') productPath = true;
+    }
   const text = Math.max(1, s.text);
   const linkDensity = s.linkText / text;
   const proseShare = s.paragraphText / text;
@@ -279,6 +284,10 @@ export function scorePage(s: PageSignals, url: string, declared: DeclaredType): 
   // Prices and cart buttons: one product, or many (a collection).
   if (s.cartButtons > 0 && s.cartButtons <= 2 && s.prices <= 6) scores.product += 2;
   if (s.prices >= 6 && s.repeatCount >= 6) scores.collection += 2;
+  // A product's path with a few prices and no long prose sells something even when the cart
+  // button is drawn by script (and a blog engine calls every page an og:type article).
+  if (productPath && s.prices >= 1 && s.prices <= 6 && s.cartButtons === 0 && s.paragraphText < 1650)
+    scores.product += 1.5;
   if ((s.prices >= 10 || s.cartButtons >= 3) && proseShare < 0.5) scores.collection += 1.5;
   // Posts: a thread; post-classed teasers that are mostly links: a listing of posts.
   if (s.postBlocks >= 3 && s.postLinkShare < 0.3) scores.forum += 1 + Math.min(2, s.postBlocks / 5);
