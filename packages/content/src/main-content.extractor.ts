@@ -30,6 +30,7 @@ import { isThreadPost } from './forum-replies';
 import { holds, listingItems } from './item-grid';
 import type { PageHints } from './metadata.extractor';
 import type { PageType } from './page-type.classifier';
+import { removePlaceholderText } from './placeholder-text.cleaner';
 import { markPostHeads } from './post-heading';
 import { findPricedGrid } from './priced-grid';
 import { removeProductGrids } from './product.cleaner';
@@ -420,6 +421,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   // one bullet per item in the markdown, whatever tag the shop's cards have
   if (hints?.pageType === 'collection') listCards(root, stats);
   if (product) trimCrossSellSections(root, stats);
+  removePlaceholderText(root, stats);
   removeDuplicates(root, stats);
   if (title) ensureTitle(root, title, stats);
   return { root, stats, pageText };

@@ -1,0 +1,30 @@
+/**
+ * Template placeholders: "Lorem ipsum dolor sit amet…" is the filler text of page templates, left
+ * in a hidden slide, an unused tab or an unfinished block. It is never what a page says, in any
+ * language, so the block that holds it goes (the smallest block: the rest of its section stays).
+ */
+import type { Element } from 'domhandler';
+import { isBlockName, removeAllWithStats, type StatsMap } from './content-stats';
+import { findAll, isElement, textOf } from './dom.util';
+
+const FILLER = /lorem ipsum dolor sit amet/i;
+/** A block much longer than a filler paragraph holds real text beside it: it stays. */
+const MAX_BLOCK = 1200;
+
+/** Has a block descendant that holds the filler itself (the block to remove is deeper). */
+function deeperHolds(el: Element): boolean {
+  for (const c of el.children)
+    if (isElement(c) && (isBlockName(c.name) ? FILLER.test(textOf(c)) : deeperHolds(c))) return true;
+  return false;
+}
+
+export function removePlaceholderText(root: Element, stats: StatsMap): void {
+  // cheap test first: most pages carry no filler at all
+  if (!FILLER.test(textOf(root))) return;
+  const drop = findAll(root, (e) => {
+    if (e === root || !isBlockName(e.name)) return false;
+    const t = textOf(e);
+    return t.length <= MAX_BLOCK && FILLER.test(t) && !deeperHolds(e);
+  });
+  removeAllWithStats(drop, stats);
+}
