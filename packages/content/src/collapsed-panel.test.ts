@@ -27,6 +27,13 @@ describe('closed accordion and tab panels on product pages', () => {
     expect(text(page(LD_PRODUCT, visible + accordion + promo))).not.toContain('Our advisers train');
   });
 
+  it('shows them too on a page read as a product that declares none (a price, an add-to-cart button)', () => {
+    const buy = '<div class="price">$249.00</div><button>Add to cart</button>';
+    const out = text(page('', visible + buy + accordion));
+    expect(out).toContain('burns the smoke off at the top');
+    expect(out).toContain('Material: stainless steel');
+  });
+
   it('leaves closed panels hidden on pages that are not products', () => {
     expect(text(page('', visible + accordion))).not.toContain('burns the smoke off at the top');
   });

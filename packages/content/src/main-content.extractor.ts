@@ -364,9 +364,10 @@ const REGION_TYPES: ReadonlySet<PageType> = new Set([
 
 /** Main content of a parsed page; `body` is the page body (or document root). */
 export function extractMainContent(body: Element, hints?: PageHints): ExtractResult {
-  // reviews also go on pages read as a product that offer to buy: many shops declare no Product
+  // pages read as a product that offer to buy count too (closed panels shown, reviews and
+  // cross-sell dropped): many shops declare no Product
   const product = hints?.product === true || (hints?.pageType === 'product' && hints.sells === true);
-  if (hints?.product) revealCollapsedPanels(body);
+  if (product) revealCollapsedPanels(body);
   else if (hints?.pageType === 'service') revealCollapsedPanels(body, holdsProse);
   // one copy of blocks rendered for both screen sizes; no dropdown menus (controls)
   removeResponsiveTwins(body);
