@@ -6,7 +6,6 @@
 import type { Element } from 'domhandler';
 import type { StatsMap } from './content-stats';
 import { findAll, isElement } from './dom.util';
-import type { PageType } from './page-type.classifier';
 
 export interface ItemGrid {
   /** The element whose children are the items. */
@@ -60,8 +59,7 @@ const LISTING_GRID_SHARE = 0.5;
  * On a listing or collection page, the element whose items the main region must keep: cards are
  * mostly link text, so a region chosen by text outside links would leave them for an intro blurb.
  */
-export function listingItems(body: Element, stats: StatsMap, pageType?: PageType): Element | undefined {
-  if (pageType !== 'listing' && pageType !== 'collection') return undefined;
+export function listingItems(body: Element, stats: StatsMap): Element | undefined {
   return findItemGrid(body, stats, LISTING_GRID_SHARE)?.parent;
 }
 

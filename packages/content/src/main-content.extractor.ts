@@ -6,8 +6,6 @@
 import { Element, type ParentNode } from 'domhandler';
 import { removeAriaMenus } from './aria-menu.cleaner';
 import { isChrome, removeComments, removeUnlikely } from './boilerplate.cleaner';
-import { removeCardControls } from './card-control.cleaner';
-import { listCards } from './card-list';
 import { classWeight } from './class-weight';
 import { revealCollapsedPanels } from './collapsed-panel';
 import { faqBesideItems } from './collection-faq';
@@ -20,24 +18,14 @@ import {
 } from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
 import { trimCrossSellSections } from './cross-sell.cleaner';
-import { removeCallToActionButtons } from './cta-button.cleaner';
-import { removeDocsNavigation } from './docs-navigation.cleaner';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
 import { isEmptyShell } from './empty-shell';
-import { removeFacets } from './facet.cleaner';
-import { cleanForumPosts } from './forum-post.cleaner';
-import { isThreadPost } from './forum-replies';
-import { holds, listingItems } from './item-grid';
+import { holds } from './item-grid';
 import type { PageHints } from './metadata.extractor';
-import type { PageType } from './page-type.classifier';
+import { DEFAULT_PROFILE, PAGE_PROFILES } from './page-profile';
 import { removePlaceholderText } from './placeholder-text.cleaner';
-import { markPostHeads } from './post-heading';
-import { findPricedGrid } from './priced-grid';
 import { removeProductGrids } from './product.cleaner';
-import { holdsProse } from './prose-panel';
 import { removeResponsiveTwins } from './responsive-twin.cleaner';
-import { isSectionHeader } from './section-header';
-import { removeThreadTail } from './thread-tail.cleaner';
 import { ensureTitle, findTitleCandidates, planTitle } from './title-heading';
 
 function baseScore(el: Element): number {
@@ -350,25 +338,14 @@ export interface ExtractResult {
   pageText: number;
 }
 
-/**
- * Page types whose content is many blocks (cards, sections, posts, specifications) rather than one
- * prose body: their whole main region is the content, whatever the best single node holds.
- */
-const REGION_TYPES: ReadonlySet<PageType> = new Set([
-  'listing',
-  'service',
-  'documentation',
-  'product',
-  'forum',
-]);
-
 /** Main content of a parsed page; `body` is the page body (or document root). */
 export function extractMainContent(body: Element, hints?: PageHints): ExtractResult {
+  const profile = hints?.pageType ? PAGE_PROFILES[hints.pageType] : DEFAULT_PROFILE;
   // pages read as a product that offer to buy count too (closed panels shown, reviews and
   // cross-sell dropped): many shops declare no Product
   const product = hints?.product === true || (hints?.pageType === 'product' && hints.sells === true);
   if (product) revealCollapsedPanels(body);
-  else if (hints?.pageType === 'service') revealCollapsedPanels(body, holdsProse);
+  else if (profile.reveal) revealCollapsedPanels(body, profile.reveal);
   // one copy of blocks rendered for both screen sizes; no dropdown menus (controls)
   removeResponsiveTwins(body);
   removeAriaMenus(body);
@@ -376,12 +353,9 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   const pageText = stats.get(body)?.text ?? 0;
   if (isEmptyShell(body, stats)) return { root: new Element('div', {}), stats, pageText };
   const titles = findTitleCandidates(body, hints?.titles ?? [], hints?.siteName, hints?.headings);
-  // a collection's items survive chrome removal, whatever their wrappers are named
-  const items = hints?.pageType === 'collection' ? findPricedGrid(body, stats)?.parent : undefined;
-  const spare = hints?.pageType === 'service' ? isSectionHeader : undefined;
-  removeUnlikely(body, stats, { keep: items, spare });
-  // a thread's own posts are never a comment section, whatever their class names say
-  removeComments(body, stats, product, hints?.pageType === 'forum' ? isThreadPost : undefined);
+  const items = profile.keep?.(body, stats);
+  removeUnlikely(body, stats, { keep: items, spare: profile.spare });
+  removeComments(body, stats, product, profile.ownPosts);
   if (hints?.product) removeProductGrids(body, stats);
   const { scores, prose } = scoreCandidates(stats, body);
   const top = pickTop(scores, body);
@@ -393,11 +367,10 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   const faqItems = faqBesideItems(body, items, hints);
   const articleMode =
     !faqItems &&
-    !(hints?.pageType && REGION_TYPES.has(hints.pageType)) &&
+    !profile.region &&
     proseTotal >= PROSE_PAGE_MIN &&
     (chosenProse >= 0.6 * proseTotal || (chosenProse >= 1500 && chosenProse >= 0.4 * proseTotal));
-  if (!articleMode)
-    chosen = [mainRegion(body, stats, faqItems ?? listingItems(body, stats, hints?.pageType))];
+  if (!articleMode) chosen = [mainRegion(body, stats, faqItems ?? profile.items?.(body, stats))];
   const start = chosen.find((e) => (prose.get(e) ?? 0) > 0) ?? chosen[0]!;
   const title = planTitle(titles, chosen, start, body, stats, hints?.siteName);
   const root = new Element('div', {});
@@ -408,19 +381,9 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
     trimArticle(root, stats, title?.candidate.el);
   } else {
     cleanRegion(root, stats);
-    if (hints?.pageType === 'listing' || hints?.pageType === 'collection') removeFacets(root, stats);
-    if (hints?.pageType === 'documentation') removeDocsNavigation(root, stats);
-    if (hints?.pageType === 'service') removeCallToActionButtons(root, stats);
-    if (hints?.pageType === 'forum') {
-      cleanForumPosts(root, stats);
-      removeThreadTail(root, stats);
-      markPostHeads(root, stats);
-    }
+    for (const pass of profile.regionPasses ?? []) pass(root, stats);
   }
-  // controls every card repeats (quick view, add to cart) are not what the items are
-  if (hints?.pageType === 'collection' || hints?.pageType === 'listing') removeCardControls(root, stats);
-  // one bullet per item in the markdown, whatever tag the shop's cards have
-  if (hints?.pageType === 'collection') listCards(root, stats);
+  for (const pass of profile.passes ?? []) pass(root, stats);
   if (product) trimCrossSellSections(root, stats);
   removePlaceholderText(root, stats);
   removeDuplicates(root, stats);

@@ -1,0 +1,84 @@
+/**
+ * Extraction profiles per page type (issue 19): what each type of page changes in main-content
+ * extraction, in one table. `main-content.extractor.ts` runs the steps in order and asks the page
+ * type's profile at each; the rules themselves live in their own files, each with its tests.
+ */
+import type { Element } from 'domhandler';
+import type { Spare } from './boilerplate.cleaner';
+import { removeCardControls } from './card-control.cleaner';
+import { listCards } from './card-list';
+import type { StatsMap } from './content-stats';
+import { removeCallToActionButtons } from './cta-button.cleaner';
+import { removeDocsNavigation } from './docs-navigation.cleaner';
+import { removeFacets } from './facet.cleaner';
+import { cleanForumPosts } from './forum-post.cleaner';
+import { isThreadPost } from './forum-replies';
+import { listingItems } from './item-grid';
+import type { PageType } from './page-type.classifier';
+import { markPostHeads } from './post-heading';
+import { findPricedGrid } from './priced-grid';
+import { holdsProse } from './prose-panel';
+import { isSectionHeader } from './section-header';
+import { removeThreadTail } from './thread-tail.cleaner';
+
+/** A pass over the extracted content; it keeps `stats` in step with what it removes. */
+export type ContentPass = (root: Element, stats: StatsMap) => void;
+
+export interface PageProfile {
+  /**
+   * The whole main region is the content (cards, sections, posts, specifications) instead of the
+   * best prose node; without it, article mode decides by where the page's prose is.
+   */
+  region: boolean;
+  /** Closed accordion and tab panels to show before extraction. */
+  reveal?: (panel: Element) => boolean;
+  /** An element chrome removal must look into, never remove whole (nor its wrappers). */
+  keep?: (body: Element, stats: StatsMap) => Element | undefined;
+  /** Elements of a chrome-named family that are content on this type of page. */
+  spare?: Spare;
+  /** Blocks named like a comment section that are this page's content. */
+  ownPosts?: (el: Element) => boolean;
+  /** The item grid the main region must hold (the region descent follows text outside links). */
+  items?: (body: Element, stats: StatsMap) => Element | undefined;
+  /** Passes over the region (region mode only). */
+  regionPasses?: readonly ContentPass[];
+  /** Passes over the content, whichever mode chose it. */
+  passes?: readonly ContentPass[];
+}
+
+const gridItems = (body: Element, stats: StatsMap): Element | undefined => listingItems(body, stats);
+
+export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
+  article: { region: false },
+  documentation: { region: true, regionPasses: [removeDocsNavigation] },
+  service: {
+    region: true,
+    reveal: holdsProse,
+    spare: isSectionHeader,
+    regionPasses: [removeCallToActionButtons],
+  },
+  forum: {
+    region: true,
+    ownPosts: isThreadPost,
+    regionPasses: [cleanForumPosts, removeThreadTail, markPostHeads],
+  },
+  product: { region: true },
+  listing: {
+    region: true,
+    items: gridItems,
+    regionPasses: [removeFacets],
+    passes: [removeCardControls],
+  },
+  collection: {
+    region: false,
+    // a collection's items survive chrome removal, whatever their wrappers are named
+    keep: (body, stats) => findPricedGrid(body, stats)?.parent,
+    items: gridItems,
+    regionPasses: [removeFacets],
+    // controls every card repeats are not what the items are; one bullet per item in markdown
+    passes: [removeCardControls, listCards],
+  },
+};
+
+/** The profile of a page whose type is unknown (no declared metadata was read). */
+export const DEFAULT_PROFILE: PageProfile = PAGE_PROFILES.article;
