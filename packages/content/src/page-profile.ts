@@ -49,7 +49,8 @@ export interface PageProfile {
 const gridItems = (body: Element, stats: StatsMap): Element | undefined => listingItems(body, stats);
 
 export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
-  article: { region: false },
+  // articles fold sections and FAQ answers into accordions too
+  article: { region: false, reveal: holdsProse },
   documentation: { region: true, regionPasses: [removeDocsNavigation] },
   service: {
     region: true,
@@ -81,4 +82,4 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
 };
 
 /** The profile of a page whose type is unknown (no declared metadata was read). */
-export const DEFAULT_PROFILE: PageProfile = PAGE_PROFILES.article;
+export const DEFAULT_PROFILE: PageProfile = { region: false };

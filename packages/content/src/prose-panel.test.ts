@@ -38,3 +38,33 @@ describe('closed accordion panels of service pages', () => {
     expect(out.text).not.toContain('Operations');
   });
 });
+
+// An article whose questions and answers close the story as an accordion: the answers are hidden
+// by aria-hidden until a click, but a reader opens them and they are the article's text.
+const para = (i: number): string =>
+  `<p>Paragraph ${i} of the story: the council voted on Tuesday to extend the opening hours of the city's libraries, after a year in which visits rose by a third and the reading rooms were full most evenings.</p>`;
+
+const articlePage = `<html><head><title>Libraries open longer</title>
+  <meta property="og:type" content="article"></head><body>
+  <article>
+    <h1>Libraries open longer</h1>
+    ${[1, 2, 3, 4, 5, 6].map(para).join('')}
+    <h2>Questions readers asked</h2>
+    <div class="faq">
+      ${panel(1, false, 'The new hours start on the first Monday of next month and apply to every branch in the city.')}
+      ${panel(2, false, 'The longer evenings are paid for by the culture budget, which the council raised by two percent.')}
+    </div>
+  </article></body></html>`;
+
+describe('closed accordion panels of articles', () => {
+  const out = processHtml(articlePage, {
+    url: 'https://www.example.com/news/2024/05/14/libraries-open-longer',
+    formats: ['text'],
+  });
+
+  it('are shown when they hold prose', () => {
+    expect(out.metadata.pageType).toBe('article');
+    expect(out.text).toContain('The new hours start on the first Monday');
+    expect(out.text).toContain('paid for by the culture budget');
+  });
+});

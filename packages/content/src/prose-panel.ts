@@ -1,7 +1,7 @@
 /**
  * Service pages fold the text about what they offer into accordions ("How it works", feature
  * lists, FAQs) whose closed panels are hidden until a click: readers open them, and the text is
- * the page's own. Only panels holding prose are shown; closed filter lists and tabs of cards and
+ * the page's own. Articles do the same with their closing questions and answers. Only panels holding prose are shown; closed filter lists and tabs of cards and
  * buttons stay hidden (a menu or a carousel, not text).
  */
 import type { Element } from 'domhandler';
