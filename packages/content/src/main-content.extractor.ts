@@ -5,7 +5,7 @@
  */
 import { Element, type ParentNode } from 'domhandler';
 import { removeAriaMenus } from './aria-menu.cleaner';
-import { isChrome, removeComments, removeUnlikely } from './boilerplate.cleaner';
+import { isChrome, removeComments, removeUnlikely, type Spare } from './boilerplate.cleaner';
 import { classWeight } from './class-weight';
 import { revealCollapsedPanels } from './collapsed-panel';
 import { faqBesideItems } from './collection-faq';
@@ -25,6 +25,7 @@ import type { PageHints } from './metadata.extractor';
 import { DEFAULT_PROFILE, PAGE_PROFILES } from './page-profile';
 import { removePlaceholderText } from './placeholder-text.cleaner';
 import { removeProductGrids } from './product.cleaner';
+import { isProseMenu } from './prose-menu';
 import { removeResponsiveTwins } from './responsive-twin.cleaner';
 import { ensureTitle, findTitleCandidates, planTitle } from './title-heading';
 
@@ -354,7 +355,10 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   if (isEmptyShell(body, stats)) return { root: new Element('div', {}), stats, pageText };
   const titles = findTitleCandidates(body, hints?.titles ?? [], hints?.siteName, hints?.headings);
   const items = profile.keep?.(body, stats);
-  removeUnlikely(body, stats, { keep: items, spare: profile.spare });
+  // tab components named "menu" that hold prose are content on any page (prose-menu.ts)
+  const spare: Spare = (el, family, st) =>
+    isProseMenu(el, family) || profile.spare?.(el, family, st) === true;
+  removeUnlikely(body, stats, { keep: items, spare });
   removeComments(body, stats, product, profile.ownPosts);
   if (hints?.product) removeProductGrids(body, stats);
   const { scores, prose } = scoreCandidates(stats, body);
