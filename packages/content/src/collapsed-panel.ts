@@ -6,7 +6,7 @@
  * attribute says the author deems them not relevant (on shops, tabs of promotional copy).
  */
 import type { Element } from 'domhandler';
-import { isElement } from './dom.util';
+import { findAll, isElement } from './dom.util';
 
 /** Names of folding widgets: accordion items, collapsibles, tab panes. */
 const PANEL =
@@ -39,8 +39,20 @@ function isHiddenHere(el: Element): boolean {
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
+/** Ids of the panels that expandable controls (aria-expanded, aria-controls) open. */
+function controlledIds(root: Element): Set<string> {
+  const ids = new Set<string>();
+  for (const c of findAll(
+    root,
+    (e) => e.attribs['aria-expanded'] !== undefined && !!e.attribs['aria-controls'],
+  ))
+    for (const id of c.attribs['aria-controls']!.split(/\s+/)) if (id !== '') ids.add(id);
+  return ids;
+}
+
 function show(el: Element): void {
   const a = el.attribs;
+  if (a.hidden !== undefined) delete a.hidden;
   if (a['aria-hidden'] === 'true') delete a['aria-hidden'];
   if (a.style) a.style = a.style.replace(HIDING_STYLE, '');
 }
@@ -50,10 +62,20 @@ function show(el: Element): void {
  * `accept` to show only the panels they want).
  */
 export function revealCollapsedPanels(root: Element, accept?: (panel: Element) => boolean): void {
+  // with a filter (prose panels): also the panels a disclosure button controls, even under the
+  // hidden attribute (the WAI-ARIA accordion pattern toggles it)
+  const controlled = accept ? controlledIds(root) : undefined;
   const stack: Element[] = [root];
   while (stack.length > 0) {
     const el = stack.pop()!;
-    if (isHiddenHere(el) && isClosedPanel(el) && (!accept || accept(el))) show(el);
+    const id = el.attribs.id;
+    const disclosed = controlled !== undefined && id !== undefined && controlled.has(id);
+    if (
+      (isHiddenHere(el) || (disclosed && el.attribs.hidden !== undefined)) &&
+      (isClosedPanel(el) || disclosed) &&
+      (!accept || accept(el))
+    )
+      show(el);
     for (const c of el.children) if (isElement(c)) stack.push(c);
   }
 }

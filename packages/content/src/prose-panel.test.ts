@@ -68,3 +68,33 @@ describe('closed accordion panels of articles', () => {
     expect(out.text).toContain('paid for by the culture budget');
   });
 });
+
+// The WAI-ARIA accordion pattern: each button names the panel it opens (aria-controls) and the
+// closed panels carry the hidden attribute, which the script toggles.
+const disclosure = (i: number, text: string): string => `<h3><button aria-expanded="false"
+  aria-controls="answer-${i}" id="question-${i}">Question ${i}</button></h3>
+  <div id="answer-${i}" aria-labelledby="question-${i}" hidden><p>${text}</p></div>`;
+
+const disclosurePage = `<html><head><title>Consulting for growing teams</title></head><body>
+  <main>
+    <h1>Consulting for growing teams</h1>
+    ${[1, 2, 3, 4, 5, 6].map(section).join('')}
+    <h2>Frequently asked questions</h2>
+    ${disclosure(1, 'A first call is free: we listen to what your team needs and tell you whether we can help.')}
+    ${disclosure(2, 'Most projects last a quarter, with a review every month and a written report at the end.')}
+    <div hidden><p>Internal note kept by the template and never shown to any visitor of the page at all.</p></div>
+  </main></body></html>`;
+
+describe('closed disclosure panels of service pages', () => {
+  const out = processHtml(disclosurePage, { url: URL, formats: ['text'] });
+
+  it('are shown when a button controls them, even under the hidden attribute', () => {
+    expect(out.metadata.pageType).toBe('service');
+    expect(out.text).toContain('A first call is free');
+    expect(out.text).toContain('Most projects last a quarter');
+  });
+
+  it('while a hidden block no control opens stays hidden', () => {
+    expect(out.text).not.toContain('Internal note');
+  });
+});
