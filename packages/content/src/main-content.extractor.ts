@@ -21,6 +21,7 @@ import { trimCrossSellSections } from './cross-sell.cleaner';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
 import { isEmptyShell } from './empty-shell';
 import { holds } from './item-grid';
+import { removeLoginForms } from './login-form.cleaner';
 import type { PageHints } from './metadata.extractor';
 import { DEFAULT_PROFILE, PAGE_PROFILES } from './page-profile';
 import { removePlaceholderText } from './placeholder-text.cleaner';
@@ -350,6 +351,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   // one copy of blocks rendered for both screen sizes; no dropdown menus (controls)
   removeResponsiveTwins(body);
   removeAriaMenus(body);
+  removeLoginForms(body);
   const stats = computeStats(body, isChrome);
   const pageText = stats.get(body)?.text ?? 0;
   if (isEmptyShell(body, stats)) return { root: new Element('div', {}), stats, pageText };
