@@ -32,6 +32,20 @@ describe('cross-sell sections on product pages', () => {
     }
   });
 
+  it('drops add-on pickers, accessory lists and testimonials under the product', () => {
+    for (const head of [
+      'Choose your add-ons',
+      'Accessories',
+      'Frequently purchased with',
+      'Complete your order',
+      'Customer testimonials',
+    ]) {
+      const out = text(page(LD, product + carousel(head)));
+      expect(out).toContain('A brass desk lamp with a weighted base');
+      expect(out).not.toContain('Sponsored tile for Pendant Globe');
+    }
+  });
+
   it("drops the shop's delivery and returns terms under the product", () => {
     const terms = `<div class="policies"><h3>Shipping &amp; returns</h3><p>Orders ship within two working days from our warehouse. Returns are accepted within thirty days of delivery, unused and in the original packaging.</p></div>`;
     const out = text(page(LD, product + terms));
