@@ -6,6 +6,7 @@ import type { Element, ParentNode } from 'domhandler';
 import { cardFamilies, loneCardRegion } from './card-family';
 import { newStats, removeWithStats, type Stats, type StatsMap } from './content-stats';
 import { isElement } from './dom.util';
+import { layoutFamilies } from './layout-family';
 
 /** Form controls: never content when main content is wanted (dropped during the stats pass). */
 const CONTROL_TAGS = new Set(['button', 'select', 'input', 'textarea', 'label']);
@@ -258,6 +259,9 @@ function removeNamed(
   };
   const minor = (s: Stats, el: Element): boolean =>
     !kept.has(el) && (s.text < 0.4 * total || (el.name === 'header' && s.text < 400));
+  // a chrome name wrapping most of the page around more of itself is the page's layout
+  const big = found.filter(([el]) => !minor(stats.get(el) ?? ZERO, el));
+  for (const f of layoutFamilies(big, stats, namedFamily)) content.add(f);
   for (const [el, f] of found) {
     if (content.has(f))
       removeChrome(el, stats, family, minor, true); // other chrome inside content
