@@ -18,6 +18,7 @@ import {
 } from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
 import { trimCrossSellSections } from './cross-sell.cleaner';
+import { revealDisclosedPanels } from './disclosure-panel';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
 import { isEmptyShell } from './empty-shell';
 import { holds } from './item-grid';
@@ -347,7 +348,11 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   // cross-sell dropped): many shops declare no Product
   const product = hints?.product === true || (hints?.pageType === 'product' && hints.sells === true);
   if (product) revealCollapsedPanels(body);
-  else if (profile.reveal) revealCollapsedPanels(body, profile.reveal);
+  else {
+    // a panel a disclosure control names is part of the reading, on any page
+    revealDisclosedPanels(body);
+    if (profile.reveal) revealCollapsedPanels(body, profile.reveal);
+  }
   // one copy of blocks rendered for both screen sizes; no dropdown menus (controls)
   removeResponsiveTwins(body);
   removeAriaMenus(body);
