@@ -29,6 +29,7 @@ import { removePlaceholderText } from './placeholder-text.cleaner';
 import { removeProductGrids } from './product.cleaner';
 import { isProseMenu } from './prose-menu';
 import { removeResponsiveTwins } from './responsive-twin.cleaner';
+import { wholeArticle } from './split-article';
 import { ensureTitle, findTitleCandidates, planTitle } from './title-heading';
 
 function baseScore(el: Element): number {
@@ -372,7 +373,13 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   const top = pickTop(scores, body);
   let chosen = top === body ? [body] : gatherSiblings(top, scores, stats, body);
   const proseTotal = prose.get(body) ?? 0;
-  const chosenProse = chosen.reduce((n, e) => n + (prose.get(e) ?? 0), 0);
+  let chosenProse = chosen.reduce((n, e) => n + (prose.get(e) ?? 0), 0);
+  // a story in sections whose winner is one nest of them: the <article> around them all
+  const whole = wholeArticle(top, chosenProse, prose, body);
+  if (whole) {
+    chosen = [whole];
+    chosenProse = prose.get(whole) ?? 0;
+  }
   // Article mode when the winner holds most of the page's prose; otherwise the page is a
   // grid/list/shop page and its whole main region is the content.
   const faqItems = faqBesideItems(body, items, hints);
