@@ -3,6 +3,7 @@
  * nodes, and regions whose class/id/role names them as ads, sharing, cookie banners and such.
  */
 import type { Element, ParentNode } from 'domhandler';
+import { isAccordionDrawer } from './accordion-drawer';
 import { cardFamilies, loneCardRegion } from './card-family';
 import { newStats, removeWithStats, type Stats, type StatsMap } from './content-stats';
 import { isElement } from './dom.util';
@@ -158,7 +159,8 @@ function unlikelyName(el: Element): string | null {
   if (n === '') return null;
   if (SIGNATURE.test(n) && !TABLE_PARTS.has(el.name)) return 'signature';
   const m = UNLIKELY.exec(words(n));
-  return m && !MAYBE.test(n) ? m[1]!.toLowerCase() : null;
+  if (!m || MAYBE.test(n) || isAccordionDrawer(m[1]!.toLowerCase(), n)) return null;
+  return m[1]!.toLowerCase();
 }
 
 /** Structural chrome: landmark tags and roles. */
