@@ -290,4 +290,20 @@ function propagate(el: Element, parent: ParentNode | null, stats: StatsMap, sign
   }
 }
 
+/** Text of `root` that comes before `el` in document order (text outside elements trimmed). */
+export function textBefore(el: Element, root: Element, stats: StatsMap): number {
+  let n = 0;
+  for (let cur: Element = el; cur !== root; ) {
+    const parent = cur.parent;
+    if (!parent || !isElement(parent)) break;
+    for (const c of parent.children) {
+      if (c === cur) break;
+      if (isElement(c)) n += stats.get(c)?.text ?? 0;
+      else if (isText(c)) n += c.data.trim().length;
+    }
+    cur = parent;
+  }
+  return n;
+}
+
 export const linkDensity = (s: Stats | undefined): number => (s && s.text > 0 ? s.link / s.text : 0);

@@ -7,8 +7,8 @@
  * filled by script, sponsored tiles with scrambled labels), but their heading says what they are.
  */
 import type { Element, ParentNode } from 'domhandler';
-import { removeAllWithStats, type StatsMap } from './content-stats';
-import { findAll, isElement, isText, textOf } from './dom.util';
+import { removeAllWithStats, type StatsMap, textBefore } from './content-stats';
+import { findAll, isElement, opensWith, textOf } from './dom.util';
 
 /**
  * A heading that introduces other products, or the shop's delivery and returns terms, the same
@@ -27,31 +27,6 @@ const MAX_HEADING = 80;
 const MIN_BEFORE = 250;
 /** A section holding most of the page is not an appendix to it. */
 const MAX_SECTION_SHARE = 0.5;
-
-/** First child element, skipping whitespace-only text. */
-function opensWith(section: ParentNode, el: Element): boolean {
-  for (const c of section.children) {
-    if (c === el) return true;
-    if (isElement(c) || (isText(c) && c.data.trim() !== '')) return false;
-  }
-  return false;
-}
-
-/** Text of `root` that comes before `el` in document order. */
-function textBefore(el: Element, root: Element, stats: StatsMap): number {
-  let n = 0;
-  for (let cur: Element = el; cur !== root; ) {
-    const parent = cur.parent;
-    if (!parent || !isElement(parent)) break;
-    for (const c of parent.children) {
-      if (c === cur) break;
-      if (isElement(c)) n += stats.get(c)?.text ?? 0;
-      else if (isText(c)) n += c.data.trim().length;
-    }
-    cur = parent;
-  }
-  return n;
-}
 
 /**
  * The block the heading opens: its parent, or, when the heading sits alone in wrappers (a title

@@ -242,6 +242,18 @@ export function findFirst(root: ParentNode, name: string): Element | null {
   return null;
 }
 
+/** `el` is the first child element of `section`, with only whitespace text before it. */
+export function opensWith(section: ParentNode, el: Element): boolean {
+  for (const c of section.children) {
+    if (c === el) return true;
+    if (isElement(c) || (isText(c) && c.data.trim() !== '')) return false;
+  }
+  return false;
+}
+
+/** `el` is an <a> or holds one. */
+export const holdsLink = (el: Element): boolean => el.name === 'a' || findFirst(el, 'a') !== null;
+
 /** All elements matching a predicate, pre-order; `skip` prunes subtrees. */
 export function findAll(
   root: ParentNode,

@@ -7,7 +7,7 @@
  */
 import type { Element } from 'domhandler';
 import type { StatsMap } from './content-stats';
-import { findAll, isElement, rawText } from './dom.util';
+import { findAll, holdsLink, isElement, rawText } from './dom.util';
 import { PRICE } from './product.cleaner';
 
 /** A card: a name, a price, maybe a line of description, a rating and a badge. */
@@ -17,21 +17,10 @@ const MIN_CARDS = 4;
 /** Most siblings are cards (a banner or an ad tile may sit among them). */
 const MIN_CARD_SHARE = 0.6;
 
-function hasLink(el: Element): boolean {
-  if (el.name === 'a') return true;
-  const stack: Element[] = [el];
-  while (stack.length > 0) {
-    const e = stack.pop()!;
-    if (e.name === 'a') return true;
-    for (const c of e.children) if (isElement(c)) stack.push(c);
-  }
-  return false;
-}
-
 function isCard(el: Element, stats: StatsMap): boolean {
   const text = stats.get(el)?.text ?? 0;
   if (text < MIN_CARD_TEXT || text > MAX_CARD_TEXT) return false;
-  return hasLink(el) && PRICE.test(rawText(el));
+  return holdsLink(el) && PRICE.test(rawText(el));
 }
 
 export interface PricedGrid {

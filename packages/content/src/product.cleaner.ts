@@ -5,7 +5,7 @@
  */
 import { Element, Text } from 'domhandler';
 import { removeAllWithStats, type StatsMap } from './content-stats';
-import { isElement, rawText, setChildren, textOf } from './dom.util';
+import { holdsLink, isElement, rawText, setChildren, textOf } from './dom.util';
 
 /** A price: a currency sign or code next to a number, either order. */
 export const PRICE =
@@ -15,21 +15,11 @@ export const PRICE =
 const MAX_CARD_TEXT = 400;
 const MIN_CARDS = 3;
 
-function hasLink(el: Element): boolean {
-  const stack: Element[] = [el];
-  while (stack.length > 0) {
-    const e = stack.pop()!;
-    if (e.name === 'a') return true;
-    for (const c of e.children) if (isElement(c)) stack.push(c);
-  }
-  return false;
-}
-
 /** One tile of a grid of other products: linked, priced and short. */
 function isPricedCard(el: Element, stats: StatsMap): boolean {
   const text = stats.get(el)?.text ?? 0;
   if (text === 0 || text > MAX_CARD_TEXT) return false;
-  return (el.name === 'a' || hasLink(el)) && PRICE.test(rawText(el));
+  return (el.name === 'a' || holdsLink(el)) && PRICE.test(rawText(el));
 }
 
 /**

@@ -4,8 +4,8 @@
  * other pages, however much prose the teasers carry, once the story itself came before it.
  */
 import type { Element, ParentNode } from 'domhandler';
-import { removeAllWithStats, type StatsMap } from './content-stats';
-import { findAll, isElement, isText, textOf } from './dom.util';
+import { removeAllWithStats, type StatsMap, textBefore } from './content-stats';
+import { findAll, isElement, opensWith, textOf } from './dom.util';
 
 const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 /** "related", "relatedPosts", "jp-relatedposts-headline"; not "unrelated". */
@@ -18,31 +18,6 @@ const MIN_BEFORE_SHARE = 0.15;
 
 const nameOf = (e: Element): string =>
   `${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`.replace(/([a-z])([A-Z])/g, '$1-$2');
-
-/** First child element, skipping whitespace-only text. */
-function opensWith(section: ParentNode, el: Element): boolean {
-  for (const c of section.children) {
-    if (c === el) return true;
-    if (isElement(c) || (isText(c) && c.data.trim() !== '')) return false;
-  }
-  return false;
-}
-
-/** Text of `root` that comes before `el` in document order. */
-function textBefore(el: Element, root: Element, stats: StatsMap): number {
-  let n = 0;
-  for (let cur: Element = el; cur !== root; ) {
-    const parent = cur.parent;
-    if (!parent || !isElement(parent)) break;
-    for (const c of parent.children) {
-      if (c === cur) break;
-      if (isElement(c)) n += stats.get(c)?.text ?? 0;
-      else if (isText(c)) n += c.data.trim().length;
-    }
-    cur = parent;
-  }
-  return n;
-}
 
 export function trimRelatedSections(root: Element, stats: StatsMap, relatedHead: RegExp): void {
   const total = stats.get(root)?.text ?? 0;
