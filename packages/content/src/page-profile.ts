@@ -14,6 +14,7 @@ import { removeFacets } from './facet.cleaner';
 import { cleanForumPosts } from './forum-post.cleaner';
 import { isThreadPost } from './forum-replies';
 import { listingItems } from './item-grid';
+import { removeItemMetaLines } from './item-meta.cleaner';
 import type { PageType } from './page-type.classifier';
 import { markPostHeads } from './post-heading';
 import { findPricedGrid } from './priced-grid';
@@ -68,7 +69,8 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     region: true,
     items: gridItems,
     regionPasses: [removeFacets],
-    passes: [removeCardControls],
+    // card controls; the points/age/actions line under each item of a link aggregator
+    passes: [removeCardControls, removeItemMetaLines],
   },
   collection: {
     region: false,
@@ -77,7 +79,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     items: gridItems,
     regionPasses: [removeFacets],
     // controls every card repeats are not what the items are; one bullet per item in markdown
-    passes: [removeCardControls, listCards],
+    passes: [removeCardControls, removeItemMetaLines, listCards],
   },
 };
 
