@@ -358,6 +358,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   removeResponsiveTwins(body);
   removeAriaMenus(body);
   removeLoginForms(body);
+  for (const pass of profile.pagePasses ?? []) pass(body);
   const stats = computeStats(body, isChrome);
   const pageText = stats.get(body)?.text ?? 0;
   if (isEmptyShell(body, stats)) return { root: new Element('div', {}), stats, pageText };

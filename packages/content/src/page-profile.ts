@@ -20,6 +20,7 @@ import { markPostHeads } from './post-heading';
 import { findPricedGrid } from './priced-grid';
 import { holdsProse } from './prose-panel';
 import { isSectionHeader } from './section-header';
+import { removeShippingOffers } from './shipping-offer.cleaner';
 import { removeThreadTail } from './thread-tail.cleaner';
 
 /** A pass over the extracted content; it keeps `stats` in step with what it removes. */
@@ -41,6 +42,8 @@ export interface PageProfile {
   ownPosts?: (el: Element) => boolean;
   /** The item grid the main region must hold (the region descent follows text outside links). */
   items?: (body: Element, stats: StatsMap) => Element | undefined;
+  /** Passes over the whole page before it is measured and scored. */
+  pagePasses?: readonly ((body: Element) => void)[];
   /** Passes over the region (region mode only). */
   regionPasses?: readonly ContentPass[];
   /** Passes over the content, whichever mode chose it. */
@@ -67,6 +70,8 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
   product: { region: true },
   listing: {
     region: true,
+    // a shop's bar of repeated shipping offers is chrome, and can win article mode
+    pagePasses: [removeShippingOffers],
     items: gridItems,
     regionPasses: [removeFacets],
     // card controls; the points/age/actions line under each item of a link aggregator
@@ -76,6 +81,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     region: false,
     // a collection's items survive chrome removal, whatever their wrappers are named
     keep: (body, stats) => findPricedGrid(body, stats)?.parent,
+    pagePasses: [removeShippingOffers],
     items: gridItems,
     regionPasses: [removeFacets],
     // controls every card repeats are not what the items are; one bullet per item in markdown
