@@ -21,6 +21,7 @@ import { findPricedGrid } from './priced-grid';
 import { holdsProse } from './prose-panel';
 import { isSectionHeader } from './section-header';
 import { removeShippingOffers } from './shipping-offer.cleaner';
+import { removeShopFootnotes } from './shop-footnote.cleaner';
 import { removeThreadTail } from './thread-tail.cleaner';
 
 /** A pass over the extracted content; it keeps `stats` in step with what it removes. */
@@ -70,8 +71,9 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
   product: { region: true },
   listing: {
     region: true,
-    // a shop's bar of repeated shipping offers is chrome, and can win article mode
-    pagePasses: [removeShippingOffers],
+    // a shop's bar of repeated shipping offers and its legal footnotes are small print that
+    // can win article mode
+    pagePasses: [removeShippingOffers, removeShopFootnotes],
     items: gridItems,
     regionPasses: [removeFacets],
     // card controls; the points/age/actions line under each item of a link aggregator
@@ -81,7 +83,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     region: false,
     // a collection's items survive chrome removal, whatever their wrappers are named
     keep: (body, stats) => findPricedGrid(body, stats)?.parent,
-    pagePasses: [removeShippingOffers],
+    pagePasses: [removeShippingOffers, removeShopFootnotes],
     items: gridItems,
     regionPasses: [removeFacets],
     // controls every card repeats are not what the items are; one bullet per item in markdown
