@@ -23,6 +23,7 @@ import { isSectionHeader } from './section-header';
 import { removeShippingOffers } from './shipping-offer.cleaner';
 import { removeShopFootnotes } from './shop-footnote.cleaner';
 import { removeThreadTail } from './thread-tail.cleaner';
+import { removeTopicOverview } from './topic-overview.cleaner';
 
 /** A pass over the extracted content; it keeps `stats` in step with what it removes. */
 export type ContentPass = (root: Element, stats: StatsMap) => void;
@@ -66,7 +67,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
   forum: {
     region: true,
     ownPosts: isThreadPost,
-    regionPasses: [cleanForumPosts, removeThreadTail, markPostHeads],
+    regionPasses: [removeTopicOverview, cleanForumPosts, removeThreadTail, markPostHeads],
   },
   product: { region: true },
   listing: {
