@@ -57,7 +57,8 @@ const gridItems = (body: Element, stats: StatsMap): Element | undefined => listi
 export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
   // articles fold sections and FAQ answers into accordions too
   article: { region: false, reveal: holdsProse },
-  documentation: { region: true, regionPasses: [removeDocsNavigation] },
+  // a docs theme's page header holds the title and the opening paragraphs
+  documentation: { region: true, spare: isSectionHeader, regionPasses: [removeDocsNavigation] },
   service: {
     region: true,
     reveal: holdsProse,

@@ -33,3 +33,38 @@ describe('section headers of service pages', () => {
     expect(out.text).not.toContain('Log in to your account');
   });
 });
+
+// A reference page of a docs site whose `<main>` opens with a block named "page-header": the
+// page's title, a support note and the opening paragraphs, before the sections of members.
+const member = (name: string): string => `<h2 id="${name}">${name}()</h2>
+  <p>Calls ${name} on the connection and returns the result once the server has answered.</p>
+  <pre><code>const result = socket.${name}(options);
+console.log(result);</code></pre>`;
+
+const docsPage = `<html><head><title>Socket - Web APIs</title></head><body>
+  <header class="site-header"><a href="/">Docs</a><a href="/docs/guides">Guides</a><a href="/docs/api">API</a></header>
+  <nav class="sidebar"><ul>${['Socket', 'Stream', 'Channel', 'Buffer', 'Queue', 'Timer', 'Worker']
+    .map((n) => `<li><a href="/docs/api/${n.toLowerCase()}">${n}</a></li>`)
+    .join('')}</ul></nav>
+  <main id="content"><div class="page-header reference-header">
+      <h1>Socket</h1>
+      <p>Widely available: this interface works in every current browser.</p>
+      <p>The Socket object opens a connection to a server and lets the page send and receive messages over it.</p>
+      <p>To create a Socket, call its constructor with the address of the server.</p>
+    </div>
+    <section>${['send', 'close', 'open', 'ping'].map(member).join('')}</section>
+  </main></body></html>`;
+
+describe('the page header of documentation pages', () => {
+  const out = processHtml(docsPage, { url: 'https://docs.example.com/docs/api/socket', formats: ['text'] });
+
+  it('keeps the title and the opening paragraphs it holds', () => {
+    expect(out.metadata.pageType).toBe('documentation');
+    expect(out.text).toContain('The Socket object opens a connection to a server');
+    expect(out.text).toContain('Calls send on the connection');
+  });
+
+  it('still drops the site header (mostly links)', () => {
+    expect(out.text).not.toContain('Guides');
+  });
+});

@@ -4,6 +4,8 @@
  * "header", it would go as the site's masthead; a masthead is links (logo, menu, account), a
  * section header is a heading and words. A `<header>` element counts when it holds an h1-h3 and
  * is not inside an `<article>` (on cards and posts it holds titles, dates and bylines).
+ * Docs themes do the same inside `<main>`: a "page-header" block holding the page's title, a
+ * support note and the opening paragraphs, before the sections of the reference.
  */
 import type { Element } from 'domhandler';
 import type { StatsMap } from './content-stats';
