@@ -4,6 +4,7 @@
  * type's profile at each; the rules themselves live in their own files, each with its tests.
  */
 import type { Element } from 'domhandler';
+import { removeBlogTeasers } from './blog-teaser.cleaner';
 import type { Spare } from './boilerplate.cleaner';
 import { removeCardControls } from './card-control.cleaner';
 import { listCards } from './card-list';
@@ -63,7 +64,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     region: true,
     reveal: holdsProse,
     spare: isSectionHeader,
-    regionPasses: [removeCallToActionButtons],
+    regionPasses: [removeCallToActionButtons, removeBlogTeasers],
   },
   forum: {
     region: true,
