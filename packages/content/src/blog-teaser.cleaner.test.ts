@@ -37,6 +37,16 @@ describe('blog teasers on service pages', () => {
     expect(out.text).not.toContain('where programmes stall');
   });
 
+  it('go when the section is named by a short overline above its headline', () => {
+    const html = page('Survey of the year').replace(
+      '<div class="column">',
+      '<div class="column"><div class="intro"><p class="overline">From our blog</p></div>',
+    );
+    const out = processHtml(html, { url: URL, formats: ['text'] });
+    expect(out.text).toContain('build reports leaders trust');
+    expect(out.text).not.toContain('where programmes stall');
+  });
+
   it('stay under a heading of the page itself', () => {
     const out = processHtml(page('Our research'), { url: URL, formats: ['text'] });
     expect(out.text).toContain('where programmes stall');

@@ -7,7 +7,8 @@ import type { Element } from 'domhandler';
 import { removeAllWithStats, type StatsMap, textBefore } from './content-stats';
 import { findAll, isElement, opensWith, textOf } from './dom.util';
 
-const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
+/** Headings, and the short paragraph a design sets as an overline above a section's headline. */
+const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6', 'p']);
 const MAX_HEADING = 60;
 /** The page's own text before the section: enough that the section cannot be the page. */
 const MIN_BEFORE = 250;
