@@ -28,6 +28,7 @@ import { DEFAULT_PROFILE, PAGE_PROFILES } from './page-profile';
 import { removePlaceholderText } from './placeholder-text.cleaner';
 import { removeProductGrids } from './product.cleaner';
 import { isProseMenu } from './prose-menu';
+import { isProseSibling } from './prose-sibling';
 import { removeResponsiveTwins } from './responsive-twin.cleaner';
 import { wholeArticle } from './split-article';
 import { ensureTitle, findTitleCandidates, planTitle } from './title-heading';
@@ -275,6 +276,7 @@ function gatherSiblings(
   scores: Map<Element, number>,
   stats: StatsMap,
   body: Element,
+  prose: Map<Element, number>,
 ): Element[] {
   const parent = top.parent;
   if (!parent || !isElement(parent)) return [top];
@@ -300,7 +302,7 @@ function gatherSiblings(
       if (sharesClass(tokens(sib), topTokens)) bonus += topScore * 0.2;
     }
     const s = scores.get(sib);
-    if (s !== undefined && s + bonus >= threshold) {
+    if ((s !== undefined && s + bonus >= threshold) || isProseSibling(sib, top, scores, prose)) {
       out.push(sib);
       continue;
     }
@@ -372,7 +374,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   if (hints?.product) removeProductGrids(body, stats);
   const { scores, prose } = scoreCandidates(stats, body);
   const top = pickTop(scores, body);
-  let chosen = top === body ? [body] : gatherSiblings(top, scores, stats, body);
+  let chosen = top === body ? [body] : gatherSiblings(top, scores, stats, body, prose);
   const proseTotal = prose.get(body) ?? 0;
   let chosenProse = chosen.reduce((n, e) => n + (prose.get(e) ?? 0), 0);
   // a story in sections whose winner is one nest of them: the <article> around them all
