@@ -18,5 +18,7 @@ export function isProseSibling(
   // a sibling its paragraphs voted for was measured by its score already
   if (scores.has(sib)) return false;
   const own = prose.get(sib) ?? 0;
-  return own >= MIN_PROSE && own >= SHARE * (prose.get(top) ?? 0);
+  const topProse = prose.get(top) ?? 0;
+  // a part of the story smaller than the winner (as much prose again is a twin: tabs, copies)
+  return own >= MIN_PROSE && own >= SHARE * topProse && own < topProse;
 }
