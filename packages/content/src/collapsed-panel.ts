@@ -6,7 +6,7 @@
  * attribute says the author deems them not relevant (on shops, tabs of promotional copy).
  */
 import type { Element } from 'domhandler';
-import { findAll, isElement } from './dom.util';
+import { isElement } from './dom.util';
 
 /** Names of folding widgets: accordion items, collapsibles, tab panes. */
 const PANEL =
@@ -39,17 +39,6 @@ function isHiddenHere(el: Element): boolean {
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
-/** Ids of the panels that expandable controls (aria-expanded, aria-controls) open. */
-function controlledIds(root: Element): Set<string> {
-  const ids = new Set<string>();
-  for (const c of findAll(
-    root,
-    (e) => e.attribs['aria-expanded'] !== undefined && !!e.attribs['aria-controls'],
-  ))
-    for (const id of c.attribs['aria-controls']!.split(/\s+/)) if (id !== '') ids.add(id);
-  return ids;
-}
-
 function show(el: Element): void {
   const a = el.attribs;
   if (a.hidden !== undefined) delete a.hidden;
@@ -62,20 +51,28 @@ function show(el: Element): void {
  * `accept` to show only the panels they want).
  */
 export function revealCollapsedPanels(root: Element, accept?: (panel: Element) => boolean): void {
-  // with a filter (prose panels): also the panels a disclosure button controls, even under the
-  // hidden attribute (the WAI-ARIA accordion pattern toggles it)
-  const controlled = accept ? controlledIds(root) : undefined;
+  // with a filter (prose panels): also the panels a disclosure button (aria-expanded,
+  // aria-controls) opens, even under the hidden attribute (the WAI-ARIA accordion pattern toggles
+  // it). One walk collects both the controls' targets and the hidden elements.
+  const controlled = new Set<string>();
+  const hidden: Element[] = [];
   const stack: Element[] = [root];
   while (stack.length > 0) {
     const el = stack.pop()!;
+    const a = el.attribs;
+    if (accept && a['aria-expanded'] !== undefined && a['aria-controls'])
+      for (const id of a['aria-controls'].split(/\s+/)) if (id !== '') controlled.add(id);
+    if (isHiddenHere(el) || (accept && a.hidden !== undefined && a.id !== undefined)) hidden.push(el);
+    for (const c of el.children) if (isElement(c)) stack.push(c);
+  }
+  for (const el of hidden) {
     const id = el.attribs.id;
-    const disclosed = controlled !== undefined && id !== undefined && controlled.has(id);
+    const disclosed = accept !== undefined && id !== undefined && controlled.has(id);
     if (
       (isHiddenHere(el) || (disclosed && el.attribs.hidden !== undefined)) &&
       (isClosedPanel(el) || disclosed) &&
       (!accept || accept(el))
     )
       show(el);
-    for (const c of el.children) if (isElement(c)) stack.push(c);
   }
 }
