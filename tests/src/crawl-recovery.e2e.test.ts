@@ -125,7 +125,8 @@ it('a crawl survives a killed crawl-worker: nothing lost, each page billed once'
     await rescuer?.close();
     await stack.close();
   }
-});
+  // its own deadlines (60 s to reach the kill point, 90 s for the rescue) must fire before jest's
+}, 180_000);
 
 it('a crawl-worker process survives pages whose target refuses connections (retried, then failed)', async () => {
   // Regression: a rejected promise returned from a catch before an awaiting finally was briefly
