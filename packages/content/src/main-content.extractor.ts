@@ -7,7 +7,7 @@ import { Element, type ParentNode } from 'domhandler';
 import { removeAriaMenus } from './aria-menu.cleaner';
 import { isChrome, removeComments, removeUnlikely, type Spare } from './boilerplate.cleaner';
 import { classWeight } from './class-weight';
-import { revealCollapsedPanels } from './collapsed-panel';
+import { revealFoldedPanels } from './collapsed-panel';
 import { faqBesideItems } from './collection-faq';
 import {
   cleanConditionally,
@@ -18,7 +18,6 @@ import {
 } from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
 import { trimCrossSellSections } from './cross-sell.cleaner';
-import { revealDisclosedPanels } from './disclosure-panel';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
 import { isEmptyShell } from './empty-shell';
 import { holds } from './item-grid';
@@ -350,12 +349,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   // pages read as a product that offer to buy count too (closed panels shown, reviews and
   // cross-sell dropped): many shops declare no Product
   const product = hints?.product === true || (hints?.pageType === 'product' && hints.sells === true);
-  if (product) revealCollapsedPanels(body);
-  else {
-    // a panel a disclosure control names is part of the reading, on any page
-    revealDisclosedPanels(body);
-    if (profile.reveal) revealCollapsedPanels(body, profile.reveal);
-  }
+  revealFoldedPanels(body, product ? 'product' : { accept: profile.reveal });
   // one copy of blocks rendered for both screen sizes; no dropdown menus (controls)
   removeResponsiveTwins(body);
   removeAriaMenus(body);
