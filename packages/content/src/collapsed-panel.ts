@@ -93,12 +93,14 @@ export function revealFoldedPanels(root: Element, mode: RevealMode): void {
       if (el !== root && a.id !== undefined && a.hidden === undefined && hiddenByStyle(el)) styled.push(el);
     }
     if (product || accept) {
-      if (accept && a['aria-expanded'] !== undefined && a['aria-controls']) addIds(expandable, a['aria-controls']);
+      if (accept && a['aria-expanded'] !== undefined && a['aria-controls'])
+        addIds(expandable, a['aria-controls']);
       if (isHiddenHere(el) || (accept && a.hidden !== undefined && a.id !== undefined)) hidden.push(el);
     }
     for (const c of el.children) if (isElement(c)) stack.push([c, nav]);
   }
-  for (const el of styled) if (disclosed.has(el.attribs.id!)) el.attribs.style = el.attribs.style!.replace(HIDING_STYLE, '');
+  for (const el of styled)
+    if (disclosed.has(el.attribs.id!)) el.attribs.style = el.attribs.style!.replace(HIDING_STYLE, '');
   for (const el of hidden) {
     const id = el.attribs.id;
     const opens = accept !== undefined && id !== undefined && expandable.has(id);
