@@ -120,8 +120,12 @@ export const JUNK_TAGS = new Set([
   'slot',
 ]);
 
-export const isElement = (n: AnyNode): n is Element => n instanceof Element;
-export const isText = (n: AnyNode): n is Text => n instanceof Text;
+// domhandler's CommonJS build re-exports its classes through getters (a keyed property read on
+// every access): the hot node tests read them once, at load.
+const ELEMENT = Element;
+const TEXT = Text;
+export const isElement = (n: AnyNode): n is Element => n instanceof ELEMENT;
+export const isText = (n: AnyNode): n is Text => n instanceof TEXT;
 
 const PARSE_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
 /** htmlparser2 keeps open elements in an array it unshifts: cost is quadratic in nesting depth. */
