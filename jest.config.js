@@ -15,6 +15,8 @@ module.exports = {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/{services,packages,tests}/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // bench:content's earlier revisions of packages (bench/out/baseline) are not this workspace's.
+  modulePathIgnorePatterns: ['<rootDir>/bench/out/'],
   // ESM packages (client-node, mcp-server) import './x.js' for Node; in jest that is './x.ts'.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', ...workspaceSources },
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },

@@ -65,6 +65,8 @@ export type CheckOutcome =
   | { kind: 'skipped'; status: MonitorStatus }
   | { kind: 'paused' }
   | { kind: 'baseline' | 'unchanged'; checkId: string }
+  /** A check already recorded had begun later (checks finished out of order): compared with nothing. */
+  | { kind: 'superseded'; checkId: string }
   | { kind: 'changed'; checkId: string; changeId: string; webhookUrl: string | null };
 
 /** What the webhook dispatcher needs for one change. */

@@ -289,6 +289,12 @@ export class MonitorsRepository {
    * A successful check, in one transaction under the monitor's row lock: charge 1 credit
    * (reference = check id), compare the hash, record the check and, on a change, the change row.
    * The first hash is the baseline (no change). Out of credits → the monitor is paused instead.
+   *
+   * Checks of one monitor can overlap (the baseline job and the first tick, a slow fetch past the
+   * next tick) and finish out of order. A check whose fetch began before that of a check already
+   * recorded is superseded: it is recorded (and billed: the page was fetched) as seen at
+   * `observedAt`, but compared with nothing and it moves no hash, so a late old page never reads
+   * as a change back to it.
    */
   async recordCheck(input: {
     monitorId: string;
@@ -296,6 +302,8 @@ export class MonitorsRepository {
     hash: string;
     snapshot: string;
     nextCheckAt: Date | null;
+    /** When this check's fetch began: the check's `checkedAt`. */
+    observedAt: Date;
   }): Promise<CheckOutcome> {
     try {
       return await inTransaction(this.db, async (tx) => {
@@ -319,11 +327,18 @@ export class MonitorsRepository {
         });
         // Already billed = this check was recorded by an earlier delivery of the same job.
         if (!charge.applied) return { kind: 'skipped', status: 'active' } as const;
+        const check = { id: input.checkId, monitorId: input.monitorId, checkedAt: input.observedAt };
+        const newer = await tx.$queryRaw<unknown[]>`
+          SELECT 1 FROM monitor_checks
+          WHERE monitor_id = ${input.monitorId}::uuid AND hash IS NOT NULL AND checked_at > ${input.observedAt}
+          LIMIT 1`;
+        if (newer.length > 0) {
+          await tx.monitorCheck.create({ data: { ...check, hash: input.hash, changed: false } });
+          return { kind: 'superseded', checkId: input.checkId } as const;
+        }
         const changed = m.last_hash !== null && m.last_hash !== input.hash;
         const now = new Date();
-        await tx.monitorCheck.create({
-          data: { id: input.checkId, monitorId: input.monitorId, checkedAt: now, hash: input.hash, changed },
-        });
+        await tx.monitorCheck.create({ data: { ...check, hash: input.hash, changed } });
         await tx.monitor.update({
           where: { id: input.monitorId },
           data: {

@@ -69,6 +69,8 @@ export function monitorCheckProcessor(deps: MonitorCheckDeps, opts: { timeoutMs:
       return { kind: 'paused' };
     }
     let markdown: string;
+    // The check's time is when its fetch began: overlapping checks are ordered by it.
+    const observedAt = new Date();
     try {
       const { waitFor, ...page } = monitorPageOptions.nullable().parse(m.pageOptions) ?? {};
       const secrets = pageSecrets.nullable().parse(await deps.monitors.pageSecretsOf(m.id));
@@ -95,6 +97,7 @@ export function monitorCheckProcessor(deps: MonitorCheckDeps, opts: { timeoutMs:
       hash: contentHash(markdown),
       snapshot: markdown.trim().slice(0, SNAPSHOT_CHARS),
       nextCheckAt: next,
+      observedAt,
     });
     if (outcome.kind === 'changed' && outcome.webhookUrl) {
       // The change is committed; if Redis refuses the job now, the sweep enqueues it later

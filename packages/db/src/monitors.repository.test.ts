@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { AccountsRepository } from './accounts.repository';
+import type { Db } from './db';
+import { MonitorsRepository } from './monitors.repository';
+import { openTestDb } from './test-database';
+
+// Checks of one monitor overlap and may finish out of order (the baseline job beside the first
+// tick, a fetch slower than the interval): the order of their fetches decides, not of their commits.
+
+let db: Db;
+let accounts: AccountsRepository;
+let monitors: MonitorsRepository;
+
+beforeAll(async () => {
+  db = await openTestDb();
+  accounts = new AccountsRepository(db);
+  monitors = new MonitorsRepository(db);
+});
+afterAll(async () => {
+  await db.close();
+});
+
+const at = (ms: number): Date => new Date(Date.UTC(2026, 0, 1, 12, 0, 0, ms));
+const TEN = 'a'.repeat(64);
+const TWELVE = 'b'.repeat(64);
+
+async function monitor(credits: number): Promise<{ accountId: string; id: string }> {
+  const { accountId } = await accounts.create({ plan: 'free', credits });
+  // A reserved name: should a scheduler sharing this database pick it up, its fetch fails at once.
+  const m = await monitors.create({
+    accountId,
+    url: 'http://pricing.invalid/',
+    interval: 'weekly',
+    webhookUrl: null,
+    jitterMs: 0,
+  });
+  return { accountId, id: m.id };
+}
+
+const check = (monitorId: string, hash: string, observedAt: Date) =>
+  monitors.recordCheck({
+    monitorId,
+    checkId: randomUUID(),
+    hash,
+    snapshot: hash === TEN ? 'ten dollars' : 'twelve dollars',
+    nextCheckAt: null,
+    observedAt,
+  });
+
+describe('MonitorsRepository.recordCheck', () => {
+  it('a check whose fetch began before a recorded one is superseded: billed, no change back to the old page', async () => {
+    const { accountId, id } = await monitor(10);
+    expect((await check(id, TEN, at(0))).kind).toBe('baseline');
+    // The page changed; a slow check that fetched the old page (at 500 ms) finishes after a
+    // quicker one that fetched the new page (at 1,000 ms).
+    const quick = await check(id, TWELVE, at(1_000));
+    expect(quick.kind).toBe('changed');
+    const late = await check(id, TEN, at(500));
+    expect(late.kind).toBe('superseded');
+    const d = await monitors.detail(accountId, id);
+    expect(d?.changes.map((c) => c.snapshot)).toEqual(['twelve dollars']);
+    expect(d?.monitor.lastHash).toBe(TWELVE);
+    // Every check is recorded and billed once, the superseded one as seen when it fetched.
+    expect(d?.checkCount).toBe(3);
+    expect(d?.checks.map((c) => c.checkedAt.getTime())).toEqual([at(1_000), at(500), at(0)].map(Number));
+    expect((await accounts.get(accountId))?.balance).toBe(7);
+    // The next check compares with the newest page, not with the superseded one.
+    expect((await check(id, TWELVE, at(2_000))).kind).toBe('unchanged');
+    expect((await check(id, TEN, at(3_000))).kind).toBe('changed');
+  });
+
+  it('a failed check in between supersedes nothing', async () => {
+    const { id } = await monitor(10);
+    expect((await check(id, TEN, at(0))).kind).toBe('baseline');
+    await monitors.recordFailedCheck(id, 'connection refused', 'FETCH_FAILED', null);
+    // The failed check is stamped now, long after this fetch began: it has no page to compare.
+    expect((await check(id, TWELVE, at(500))).kind).toBe('changed');
+  });
+});
