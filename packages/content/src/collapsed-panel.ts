@@ -75,8 +75,9 @@ function addIds(to: Set<string>, list: string): void {
  */
 export type RevealMode = 'product' | { accept?: (panel: Element) => boolean };
 
-/** Show the folded panels under `root` that `mode` says are part of the reading. */
-export function revealFoldedPanels(root: Element, mode: RevealMode): void {
+/** Show the folded panels under `root` that `mode` says are part of the reading; returns the closed panels shown. */
+export function revealFoldedPanels(root: Element, mode: RevealMode): Element[] {
+  const shown: Element[] = [];
   const product = mode === 'product';
   const accept = product ? undefined : mode.accept;
   const disclosed = new Set<string>();
@@ -108,7 +109,10 @@ export function revealFoldedPanels(root: Element, mode: RevealMode): void {
       (isHiddenHere(el) || (opens && el.attribs.hidden !== undefined)) &&
       (isClosedPanel(el) || opens) &&
       (!accept || accept(el))
-    )
+    ) {
       show(el);
+      shown.push(el);
+    }
   }
+  return shown;
 }

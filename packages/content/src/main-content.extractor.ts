@@ -20,6 +20,7 @@ import { computeStats, isBlockName, linkDensity, newStats, type Stats, type Stat
 import { trimCrossSellSections } from './cross-sell.cleaner';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
 import { isEmptyShell } from './empty-shell';
+import { foldedProse } from './folded-prose';
 import { holds } from './item-grid';
 import { removeLoginForms } from './login-form.cleaner';
 import type { PageHints } from './metadata.extractor';
@@ -349,7 +350,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   // pages read as a product that offer to buy count too (closed panels shown, reviews and
   // cross-sell dropped): many shops declare no Product
   const product = hints?.product === true || (hints?.pageType === 'product' && hints.sells === true);
-  revealFoldedPanels(body, product ? 'product' : { accept: profile.reveal });
+  const revealed = revealFoldedPanels(body, product ? 'product' : { accept: profile.reveal });
   // one copy of blocks rendered for both screen sizes; no dropdown menus (controls)
   removeResponsiveTwins(body);
   removeAriaMenus(body);
@@ -380,11 +381,14 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   // Article mode when the winner holds most of the page's prose; otherwise the page is a
   // grid/list/shop page and its whole main region is the content.
   const faqItems = faqBesideItems(body, items, hints);
+  // the prose the page shows unfolded decides (folded-prose.ts)
+  const folded = foldedProse(profile.foldedBeside ? revealed : [], chosen, body, prose);
+  const [total, inChosen] = [proseTotal - folded.total, chosenProse - folded.chosen];
   const articleMode =
     !faqItems &&
     !profile.region &&
-    proseTotal >= PROSE_PAGE_MIN &&
-    (chosenProse >= 0.6 * proseTotal || (chosenProse >= 1500 && chosenProse >= 0.4 * proseTotal));
+    total >= PROSE_PAGE_MIN &&
+    (inChosen >= 0.6 * total || (inChosen >= 1500 && inChosen >= 0.4 * total));
   if (!articleMode) chosen = [mainRegion(body, stats, faqItems ?? profile.items?.(body, stats))];
   const start = chosen.find((e) => (prose.get(e) ?? 0) > 0) ?? chosen[0]!;
   const title = planTitle(titles, chosen, start, body, stats, hints?.siteName);

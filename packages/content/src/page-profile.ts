@@ -37,6 +37,8 @@ export interface PageProfile {
   region: boolean;
   /** Closed accordion and tab panels to show before extraction. */
   reveal?: (panel: Element) => boolean;
+  /** Shown panels join the content but do not make the page an article (folded-prose.ts). */
+  foldedBeside?: boolean;
   /** An element chrome removal must look into, never remove whole (nor its wrappers). */
   keep?: (body: Element, stats: StatsMap) => Element | undefined;
   /** Elements of a chrome-named family that are content on this type of page. */
@@ -86,6 +88,9 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     region: false,
     // a collection's items survive chrome removal, whatever their wrappers are named
     keep: (body, stats) => findPricedGrid(body, stats)?.parent,
+    // a buying guide folded under the items is shown beside them, never instead of them
+    reveal: holdsProse,
+    foldedBeside: true,
     pagePasses: [removeShippingOffers, removeShopFootnotes],
     items: gridItems,
     regionPasses: [removeFacets],
