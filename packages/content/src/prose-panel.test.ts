@@ -98,3 +98,33 @@ describe('closed disclosure panels of service pages', () => {
     expect(out.text).not.toContain('Internal note');
   });
 });
+
+// A guide that folds its advice as lists: the closed panel holds list items of words, not
+// paragraphs. A closed list of links beside it stays closed.
+const listPanel = (i: number, items: string[]): string => `<div class="accordion-item">
+  <button aria-expanded="false">Tip ${i}</button>
+  <div class="accordion-panel" aria-hidden="true"><ul>${items.map((t) => `<li>${t}</li>`).join('')}</ul></div></div>`;
+
+const listPage = `<html><head><title>Consulting for growing teams</title></head><body>
+  <main>
+    <h1>Consulting for growing teams</h1>
+    ${[1, 2, 3, 4, 5, 6].map(section).join('')}
+    <div class="accordion">
+      ${listPanel(1, ['Kick-off workshops: a day with your leads to agree on the goals and how to measure them.', 'Monthly reviews: a written summary of what moved, what did not and what comes next.'])}
+      ${listPanel(2, ['<a href="/services/strategy-and-planning-for-growing-companies">Strategy and planning for growing companies of every size</a>'])}
+    </div>
+  </main></body></html>`;
+
+describe('closed accordion panels holding lists', () => {
+  const out = processHtml(listPage, { url: URL, formats: ['text'] });
+
+  it('are shown when the list items are words', () => {
+    expect(out.metadata.pageType).toBe('service');
+    expect(out.text).toContain('Kick-off workshops: a day with your leads');
+    expect(out.text).toContain('Monthly reviews: a written summary');
+  });
+
+  it('stay closed when the items are links', () => {
+    expect(out.text).not.toContain('Strategy and planning for growing companies');
+  });
+});
