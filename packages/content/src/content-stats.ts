@@ -43,6 +43,24 @@ export const newStats = (): Stats => ({
   headings: 0,
 });
 
+/** The counts of several elements together (the chosen nodes of the main content). */
+export function sumStats(els: Element[], stats: StatsMap): Stats {
+  const s = newStats();
+  for (const e of els) {
+    const c = stats.get(e);
+    if (!c) continue;
+    s.text += c.text;
+    s.link += c.link;
+    s.allCommas += c.allCommas;
+    s.paras += c.paras;
+    s.imgs += c.imgs;
+    s.lis += c.lis;
+    s.inputs += c.inputs;
+    s.headings += c.headings;
+  }
+  return s;
+}
+
 /**
  * Visible length of a text node as rendered: non-whitespace characters plus one per interior
  * whitespace run (source line breaks and indentation count as one space), and whether it starts

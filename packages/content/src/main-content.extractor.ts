@@ -16,7 +16,7 @@ import {
   removeDuplicates,
   trimArticle,
 } from './content.cleaner';
-import { computeStats, isBlockName, linkDensity, newStats, type Stats, type StatsMap } from './content-stats';
+import { computeStats, isBlockName, linkDensity, type Stats, type StatsMap, sumStats } from './content-stats';
 import { trimCrossSellSections } from './cross-sell.cleaner';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
 import { isEmptyShell } from './empty-shell';
@@ -408,23 +408,6 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   removeDuplicates(root, stats);
   if (title) ensureTitle(root, title, stats);
   return { root, stats, pageText };
-}
-
-function sumStats(els: Element[], stats: StatsMap): Stats {
-  const s = newStats();
-  for (const e of els) {
-    const c = stats.get(e);
-    if (!c) continue;
-    s.text += c.text;
-    s.link += c.link;
-    s.allCommas += c.allCommas;
-    s.paras += c.paras;
-    s.imgs += c.imgs;
-    s.lis += c.lis;
-    s.inputs += c.inputs;
-    s.headings += c.headings;
-  }
-  return s;
 }
 
 /** Whole body minus junk, for onlyMainContent: false. */
