@@ -390,6 +390,9 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
     total >= PROSE_PAGE_MIN &&
     (inChosen >= 0.6 * total || (inChosen >= 1500 && inChosen >= 0.4 * total));
   if (!articleMode) chosen = [mainRegion(body, stats, faqItems ?? profile.items?.(body, stats))];
+  // the category's heading and intro above the items (collection-intro.ts)
+  const intro = profile.intro?.(chosen, body, stats, prose, hints?.headings);
+  if (intro) chosen = [intro, ...chosen];
   const start = chosen.find((e) => (prose.get(e) ?? 0) > 0) ?? chosen[0]!;
   const title = planTitle(titles, chosen, start, body, stats, hints?.siteName);
   const root = new Element('div', {});

@@ -8,6 +8,7 @@ import { removeBlogTeasers } from './blog-teaser.cleaner';
 import type { Spare } from './boilerplate.cleaner';
 import { removeCardControls } from './card-control.cleaner';
 import { listCards } from './card-list';
+import { introBefore } from './collection-intro';
 import type { StatsMap } from './content-stats';
 import { removeCallToActionButtons } from './cta-button.cleaner';
 import { removeDocsNavigation } from './docs-navigation.cleaner';
@@ -47,6 +48,8 @@ export interface PageProfile {
   ownPosts?: (el: Element) => boolean;
   /** The item grid the main region must hold (the region descent follows text outside links). */
   items?: (body: Element, stats: StatsMap) => Element | undefined;
+  /** A block before the chosen content that opens it (a collection's heading and intro). */
+  intro?: typeof introBefore;
   /** Passes over the whole page before it is measured and scored. */
   pagePasses?: readonly ((body: Element) => void)[];
   /** Passes over the region (region mode only). */
@@ -91,6 +94,8 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     // a buying guide folded under the items is shown beside them, never instead of them
     reveal: holdsProse,
     foldedBeside: true,
+    // the category's heading and intro, in a hero or header block above the items
+    intro: introBefore,
     pagePasses: [removeShippingOffers, removeShopFootnotes],
     items: gridItems,
     regionPasses: [removeFacets],
