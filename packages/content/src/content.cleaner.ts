@@ -151,12 +151,15 @@ interface Removal {
 /**
  * Conditional cleaning, undone when it would gut the content: when rules misfire on an
  * unusual page, the uncleaned candidate beats an empty answer (readability retries likewise).
+ * `keep` (a collection's item grid) and its cards stay: cards are link-dense by nature, which
+ * the rules read as boilerplate; what is inside a card is still judged.
  */
 export function cleanConditionally(
   root: Element,
   stats: StatsMap,
   scores: Map<Element, number>,
   top?: Element,
+  keep?: Element,
 ): void {
   const before = stats.get(root)?.text ?? 0;
   const removed: Removal[] = [];
@@ -172,7 +175,7 @@ export function cleanConditionally(
     // the winner itself stays; siblings that joined it are judged like any other block
     if (!el.parent || (el.parent === root && (top === undefined || el === top))) continue;
     const s = stats.get(el);
-    if (!s) continue;
+    if (!s || (keep && (el === keep || el.parent === keep))) continue;
     if (isBoilerplateLine(el, s, stats)) {
       remove(el);
       continue;

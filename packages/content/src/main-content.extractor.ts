@@ -399,7 +399,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   setChildren(root, chosen.length === 1 && chosen[0] === body ? [...body.children] : chosen);
   stats.set(root, sumStats(chosen, stats));
   if (articleMode) {
-    cleanConditionally(root, stats, scores, chosen.length > 1 ? top : undefined);
+    cleanConditionally(root, stats, scores, chosen.length > 1 ? top : undefined, items);
     trimArticle(root, stats, title?.candidate.el);
   } else {
     cleanRegion(root, stats);
