@@ -6,6 +6,7 @@
 import type { Element } from 'domhandler';
 import { removeBlogTeasers } from './blog-teaser.cleaner';
 import type { Spare } from './boilerplate.cleaner';
+import { removeCardBadges } from './card-badge.cleaner';
 import { removeCardControls } from './card-control.cleaner';
 import { listCards } from './card-list';
 import { introBefore } from './collection-intro';
@@ -100,7 +101,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     items: gridItems,
     regionPasses: [removeFacets],
     // controls every card repeats are not what the items are; one bullet per item in markdown
-    passes: [removeCardControls, removeItemMetaLines, listCards],
+    passes: [removeCardControls, removeCardBadges, removeItemMetaLines, listCards],
   },
 };
 
