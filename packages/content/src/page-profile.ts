@@ -22,6 +22,7 @@ import type { PageType } from './page-type.classifier';
 import { markPostHeads } from './post-heading';
 import { findPricedGrid } from './priced-grid';
 import { holdsProse } from './prose-panel';
+import { removeReviewCounts } from './review-count.cleaner';
 import { isSectionHeader } from './section-header';
 import { removeShippingOffers } from './shipping-offer.cleaner';
 import { removeShopFootnotes } from './shop-footnote.cleaner';
@@ -101,7 +102,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     items: gridItems,
     regionPasses: [removeFacets],
     // controls every card repeats are not what the items are; one bullet per item in markdown
-    passes: [removeCardControls, removeCardBadges, removeItemMetaLines, listCards],
+    passes: [removeCardControls, removeCardBadges, removeReviewCounts, removeItemMetaLines, listCards],
   },
 };
 
