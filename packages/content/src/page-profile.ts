@@ -26,6 +26,7 @@ import { removeReviewCounts } from './review-count.cleaner';
 import { isSectionHeader } from './section-header';
 import { removeShippingOffers } from './shipping-offer.cleaner';
 import { removeShopFootnotes } from './shop-footnote.cleaner';
+import { removeShopPromises } from './shop-promise.cleaner';
 import { removeThreadTail } from './thread-tail.cleaner';
 import { removeTopicOverview } from './topic-overview.cleaner';
 
@@ -78,7 +79,8 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     ownPosts: isThreadPost,
     regionPasses: [removeTopicOverview, cleanForumPosts, removeThreadTail, markPostHeads],
   },
-  product: { region: true },
+  // the shop's row of shipping, returns and warranty promises beside the buy button
+  product: { region: true, passes: [removeShopPromises] },
   listing: {
     region: true,
     // a shop's bar of repeated shipping offers and its legal footnotes are small print that
