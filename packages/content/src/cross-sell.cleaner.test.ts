@@ -53,6 +53,32 @@ describe('cross-sell sections on product pages', () => {
     expect(out).not.toContain('Orders ship within two working days');
   });
 
+  it('reads a block named as a title as the heading, and a few words may lead into the phrase', () => {
+    const titled = (head: string): string =>
+      carousel('x').replace(
+        '<div class="bar"><div><h2>x</h2></div></div>',
+        `<p class="recommendations-title">${head}</p>`,
+      );
+    for (const head of [
+      'Frequently purchased with',
+      'Your recently viewed items',
+      'Free shipping & returns',
+    ]) {
+      const out = text(page(LD, product + titled(head)));
+      expect(out).toContain('A brass desk lamp with a weighted base');
+      expect(out).not.toContain('Sponsored tile for Pendant Globe');
+    }
+    const out = text(page(LD, product + carousel('This is what customers who viewed this product bought')));
+    expect(out).not.toContain('Sponsored tile for Pendant Globe');
+  });
+
+  it('keeps a tab bar whose labels are title blocks (a label is not the section)', () => {
+    const tabs = `<div class="tabs"><div class="tab-title">Shipping &amp; returns</div><div class="tab-title">Description</div><div class="tab-title">Reviews</div></div>`;
+    const out = text(page(LD, product + tabs));
+    expect(out).toContain('Shipping & returns');
+    expect(out).toContain('Reviews');
+  });
+
   it('keeps such sections on pages that are not product pages', () => {
     const out = text(page('', `<article>${product}</article>${carousel('Similar items')}`));
     expect(out).toContain('A brass desk lamp');

@@ -15,10 +15,32 @@ import { findAll, isElement, opensWith, textOf } from './dom.util';
  * on every product of the shop (shop vocabulary; punctuation may follow).
  */
 const CROSS_SELL_HEAD =
-  /^(?:(?:shipping|delivery) (?:and|&) returns?|shipping(?: information| policy| details)?|returns?(?: policy)?|delivery(?: information| options)?|payment (?:and|&) security|frequently (?:bought|purchased) (?:together|with)|(?:choose|select|add) (?:your )?add-?ons|complete your (?:order|purchase)|(?:customer |user )?testimonials|(?:recommended |compatible )?accessories|(?:customers|people|shoppers) who (?:bought|viewed|purchased)\b.{0,40}|(?:customers|people|shoppers) (?:also|often) (?:bought|viewed|purchased|liked|love)\b.{0,30}|(?:you (?:may|might|will) )?also (?:like|love|need)\b.{0,30}|you (?:may|might) (?:also )?(?:like|love|need)\b.{0,30}|(?:similar|related|recommended|suggested|sponsored) (?:items|products|articles|picks)\b.{0,30}|(?:explore|shop|discover) (?:related|similar) (?:items|products)|recently viewed(?: items| products)?|complete the (?:look|set)|shop the look|(?:pairs|goes) well with|more (?:items )?from (?:this|the) (?:seller|brand|shop|store|collection)|(?:seller|shop)'?s other items|compare (?:with )?similar (?:items|products))[\s:.!»›-]*$/i;
+  /^(?:(?:free )?(?:shipping|delivery) (?:and|&) returns?|shipping(?: information| policy| details)?|returns?(?: policy)?|delivery(?: information| options)?|payment (?:and|&) security|frequently (?:bought|purchased) (?:together|with)|(?:choose|select|add) (?:your )?add-?ons|complete your (?:order|purchase)|(?:customer |user )?testimonials|(?:recommended |compatible )?accessories|(?:[\w']+ ){0,3}(?:customers|people|shoppers) who (?:bought|viewed|purchased)\b.{0,40}|(?:customers|people|shoppers) (?:also|often) (?:bought|viewed|purchased|liked|love)\b.{0,30}|(?:you (?:may|might|will) )?also (?:like|love|need)\b.{0,30}|you (?:may|might) (?:also )?(?:like|love|need)\b.{0,30}|(?:similar|related|recommended|suggested|sponsored) (?:items|products|articles|picks)\b.{0,30}|(?:explore|shop|discover) (?:related|similar) (?:items|products)|(?:your )?recently viewed(?: items| products)?|complete the (?:look|set)|shop the look|(?:pairs|goes) well with|more (?:items )?from (?:this|the) (?:seller|brand|shop|store|collection)|(?:seller|shop)'?s other items|compare (?:with )?similar (?:items|products))[\s:.!»›-]*$/i;
 
 const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 const MAX_HEADING = 80;
+/** Blocks a theme styles as a section title instead of using a heading element. */
+const TITLE_BLOCKS = new Set(['p', 'div', 'span', 'strong', 'b']);
+const TITLE_CLASS = /(?:^|[\s_-])(?:title|heading|headline)(?:$|[\s_-])/i;
+
+/**
+ * A heading element, or a block named as a title ('recommendations-title', 'section-heading')
+ * or marked role=heading: carousels built by page builders often title themselves with a <p>.
+ */
+const isHeading = (e: Element): boolean =>
+  HEADINGS.has(e.name) ||
+  (TITLE_BLOCKS.has(e.name) &&
+    (e.attribs.role === 'heading' || TITLE_CLASS.test(e.attribs.class ?? '')) &&
+    !hasTwin(e));
+
+/** A title block repeated beside itself is a tab label of a tab bar, not a section's title. */
+function hasTwin(e: Element): boolean {
+  const p = e.parent;
+  if (!p) return false;
+  for (const c of p.children)
+    if (c !== e && isElement(c) && c.name === e.name && c.attribs.class === e.attribs.class) return true;
+  return false;
+}
 /**
  * The product before the section: enough text that the section cannot be the page. No share of
  * the page is asked for: a listing's own text can be a title and a few condition lines, far less
@@ -48,7 +70,7 @@ export function trimCrossSellSections(root: Element, stats: StatsMap): void {
   const total = stats.get(root)?.text ?? 0;
   if (total === 0) return;
   const drop: Element[] = [];
-  for (const h of findAll(root, (e) => HEADINGS.has(e.name))) {
+  for (const h of findAll(root, isHeading)) {
     const s = stats.get(h);
     if (!s || s.text === 0 || s.text > MAX_HEADING || !CROSS_SELL_HEAD.test(textOf(h))) continue;
     const section = sectionOf(h, root, stats);
