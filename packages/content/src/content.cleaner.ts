@@ -230,8 +230,12 @@ function hasAncestor(el: Element, name: string): boolean {
   return false;
 }
 
-/** Light cleaning for grid/list pages: their content is link-dense, so only drop named chrome. */
-export function cleanRegion(root: Element, stats: StatsMap): void {
+/**
+ * Light cleaning for grid/list pages: their content is link-dense, so only drop named chrome.
+ * `layout`: the page's sections are boxes clipped by a layout utility ('overflow-hidden'), which
+ * names no chrome (see classWeight).
+ */
+export function cleanRegion(root: Element, stats: StatsMap, layout = false): void {
   const total = stats.get(root)?.text ?? 0;
   const negative: Element[] = [];
   const els = findAll(root, (e) => CONDITIONAL.has(e.name) || SHORT_BLOCKS.has(e.name));
@@ -243,8 +247,8 @@ export function cleanRegion(root: Element, stats: StatsMap): void {
     if (isBoilerplateLine(el, s, stats)) removeWithStats(el, stats);
     else if (s.inline > 0 && s.text > s.inline && isBlockName(el.name)) {
       boilerplateRuns(el, stats, (x) => removeWithStats(x, stats));
-      if (s.text < 0.2 * total && classWeight(el) < 0) negative.push(el);
-    } else if (s.text < 0.2 * total && classWeight(el) < 0) negative.push(el);
+      if (s.text < 0.2 * total && classWeight(el, layout) < 0) negative.push(el);
+    } else if (s.text < 0.2 * total && classWeight(el, layout) < 0) negative.push(el);
   }
   // chrome names on most of the region are a page builder's vocabulary, not chrome
   let named = 0;

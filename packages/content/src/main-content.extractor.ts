@@ -402,7 +402,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
     cleanConditionally(root, stats, scores, chosen.length > 1 ? top : undefined, items);
     trimArticle(root, stats, title?.candidate.el);
   } else {
-    cleanRegion(root, stats);
+    cleanRegion(root, stats, profile.clippedIsLayout);
     for (const pass of profile.regionPasses ?? []) pass(root, stats);
   }
   for (const pass of profile.passes ?? []) pass(root, stats);

@@ -55,6 +55,12 @@ export interface PageProfile {
   intro?: typeof introBefore;
   /** Passes over the whole page before it is measured and scored. */
   pagePasses?: readonly ((body: Element) => void)[];
+  /**
+   * Region mode: a clipping utility class ('overflow-hidden') is layout, not hidden chrome. Shop
+   * and marketing pages clip their sections and cards; on listings and threads the class is
+   * as often on the items' own chrome (a truncated source line, a views counter).
+   */
+  clippedIsLayout?: boolean;
   /** Passes over the region (region mode only). */
   regionPasses?: readonly ContentPass[];
   /** Passes over the content, whichever mode chose it. */
@@ -70,6 +76,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
   documentation: { region: true, spare: isSectionHeader, regionPasses: [removeDocsNavigation] },
   service: {
     region: true,
+    clippedIsLayout: true,
     reveal: holdsProse,
     spare: isSectionHeader,
     regionPasses: [removeCallToActionButtons, removeBlogTeasers],
@@ -80,7 +87,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     regionPasses: [removeTopicOverview, cleanForumPosts, removeThreadTail, markPostHeads],
   },
   // the shop's row of shipping, returns and warranty promises beside the buy button
-  product: { region: true, passes: [removeShopPromises] },
+  product: { region: true, clippedIsLayout: true, passes: [removeShopPromises] },
   listing: {
     region: true,
     // a shop's bar of repeated shipping offers and its legal footnotes are small print that
@@ -93,6 +100,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
   },
   collection: {
     region: false,
+    clippedIsLayout: true,
     // a collection's items survive chrome removal, whatever their wrappers are named
     keep: (body, stats) => findPricedGrid(body, stats)?.parent,
     // a buying guide folded under the items is shown beside them, never instead of them
