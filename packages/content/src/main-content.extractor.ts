@@ -17,14 +17,13 @@ import {
   trimArticle,
 } from './content.cleaner';
 import { computeStats, isBlockName, linkDensity, type Stats, type StatsMap, sumStats } from './content-stats';
-import { trimCrossSellSections } from './cross-sell.cleaner';
 import { findAll, isElement, setChildren, textOf } from './dom.util';
 import { isEmptyShell } from './empty-shell';
 import { foldedProse } from './folded-prose';
 import { holds } from './item-grid';
 import { removeLoginForms } from './login-form.cleaner';
 import type { PageHints } from './metadata.extractor';
-import { DEFAULT_PROFILE, PAGE_PROFILES } from './page-profile';
+import { DEFAULT_PROFILE, PAGE_PROFILES, SELLING_PASSES } from './page-profile';
 import { removePlaceholderText } from './placeholder-text.cleaner';
 import { removeProductGrids } from './product.cleaner';
 import { isProseMenu } from './prose-menu';
@@ -406,7 +405,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
     for (const pass of profile.regionPasses ?? []) pass(root, stats);
   }
   for (const pass of profile.passes ?? []) pass(root, stats);
-  if (product) trimCrossSellSections(root, stats);
+  if (product) for (const pass of SELLING_PASSES) pass(root, stats);
   removePlaceholderText(root, stats);
   removeDuplicates(root, stats);
   if (title) ensureTitle(root, title, stats);

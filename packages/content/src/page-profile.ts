@@ -11,6 +11,7 @@ import { removeCardControls } from './card-control.cleaner';
 import { listCards } from './card-list';
 import { introBefore } from './collection-intro';
 import type { StatsMap } from './content-stats';
+import { trimCrossSellSections } from './cross-sell.cleaner';
 import { removeCallToActionButtons } from './cta-button.cleaner';
 import { removeDocsNavigation } from './docs-navigation.cleaner';
 import { removeFacets } from './facet.cleaner';
@@ -86,8 +87,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     ownPosts: isThreadPost,
     regionPasses: [removeTopicOverview, cleanForumPosts, removeThreadTail, markPostHeads],
   },
-  // the shop's row of shipping, returns and warranty promises beside the buy button
-  product: { region: true, clippedIsLayout: true, passes: [removeShopPromises] },
+  product: { region: true, clippedIsLayout: true },
   listing: {
     region: true,
     // a shop's bar of repeated shipping offers and its legal footnotes are small print that
@@ -115,6 +115,17 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     passes: [removeCardControls, removeCardBadges, removeReviewCounts, removeItemMetaLines, listCards],
   },
 };
+
+/**
+ * Passes on a page that sells one product (it declares a Product, or reads as a product and
+ * offers to buy), whatever its profile: a product page may read as a collection.
+ */
+export const SELLING_PASSES: readonly ContentPass[] = [
+  // sections selling other products or stating the shop's terms, by their heading
+  trimCrossSellSections,
+  // the shop's row of shipping, returns and warranty promises beside the buy button
+  removeShopPromises,
+];
 
 /** The profile of a page whose type is unknown (no declared metadata was read). */
 export const DEFAULT_PROFILE: PageProfile = { region: false };

@@ -38,3 +38,17 @@ describe("the shop's promise strip on a product page", () => {
     expect(text(page(terms))).toContain('Free 30-day returns');
   });
 });
+
+describe('the promise strip on a page that declares a product but reads as a collection', () => {
+  it('goes too: a product page with a large grid of other products reads as a collection', () => {
+    const card = (i: number): string =>
+      `<li class="card"><a href="/products/kettle-${i}"><h3>Kettle ${i}</h3></a><span>$${40 + i}.00</span></li>`;
+    const html = `<html><head><title>Pour-over kettle</title>${LD}</head><body><main><h1>Pour-over kettle</h1>
+      <p>A gooseneck kettle with a thermometer in the lid and a counterweighted handle, for a slow and even pour.</p>
+      <ul class="usp"><li>Free shipping on orders over $50</li><li>Free 30-day returns</li></ul>
+      <ul class="grid">${Array.from({ length: 40 }, (_, i) => card(i)).join('')}</ul></main></body></html>`;
+    const out = processHtml(html, { url: 'https://shop.example.com/collections/kettles', formats: ['text'] });
+    expect(out.metadata.pageType).toBe('collection');
+    expect(out.text).not.toContain('Free 30-day returns');
+  });
+});
