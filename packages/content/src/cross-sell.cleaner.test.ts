@@ -53,6 +53,13 @@ describe('cross-sell sections on product pages', () => {
     expect(out).not.toContain('Orders ship within two working days');
   });
 
+  it("drops the shop's disclaimer under the product", () => {
+    const note = `<div class="collapse-item"><h3>Disclaimer</h3><p>While we strive to ensure the accuracy of our product images and information, manufacturing changes to packaging or ingredients may be pending on our site.</p></div>`;
+    const out = text(page(LD, product + note));
+    expect(out).toContain('A brass desk lamp with a weighted base');
+    expect(out).not.toContain('manufacturing changes to packaging');
+  });
+
   it('reads a block named as a title as the heading, and a few words may lead into the phrase', () => {
     const titled = (head: string): string =>
       carousel('x').replace(

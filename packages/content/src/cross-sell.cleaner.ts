@@ -1,7 +1,8 @@
 /**
  * Product pages: sections a shop adds under the product to sell other ones ("Frequently bought
  * together", "Customers also viewed", "Similar items", "Recently viewed", "Complete the look") or
- * to state its terms ("Shipping & returns", "Delivery options", "Payment & security"), or to sell
+ * to state its terms ("Shipping & returns", "Delivery options", "Payment & security", a
+ * "Disclaimer" on its product information), or to sell
  * beside it ("Choose your add-ons", "Accessories", "Complete your order", customer testimonials).
  * Their cards are often not priced or linked the way the product-grid rule needs (carousels
  * filled by script, sponsored tiles with scrambled labels), but their heading says what they are.
@@ -15,7 +16,7 @@ import { findAll, isElement, opensWith, textOf } from './dom.util';
  * on every product of the shop (shop vocabulary; punctuation may follow).
  */
 const CROSS_SELL_HEAD =
-  /^(?:(?:free )?(?:shipping|delivery) (?:and|&) returns?|shipping(?: information| policy| details)?|returns?(?: policy)?|delivery(?: information| options)?|payment (?:and|&) security|frequently (?:bought|purchased) (?:together|with)|(?:choose|select|add) (?:your )?add-?ons|complete your (?:order|purchase)|(?:customer |user )?testimonials|(?:recommended |compatible )?accessories|(?:[\w']+ ){0,3}(?:customers|people|shoppers) who (?:bought|viewed|purchased)\b.{0,40}|(?:customers|people|shoppers) (?:also|often) (?:bought|viewed|purchased|liked|love)\b.{0,30}|(?:you (?:may|might|will) )?also (?:like|love|need)\b.{0,30}|you (?:may|might) (?:also )?(?:like|love|need)\b.{0,30}|(?:similar|related|recommended|suggested|sponsored) (?:items|products|articles|picks)\b.{0,30}|(?:explore|shop|discover) (?:related|similar) (?:items|products)|(?:your )?recently viewed(?: items| products)?|complete the (?:look|set)|shop the look|(?:pairs|goes) well with|more (?:items )?from (?:this|the) (?:seller|brand|shop|store|collection)|(?:seller|shop)'?s other items|compare (?:with )?similar (?:items|products))[\s:.!»›-]*$/i;
+  /^(?:(?:free )?(?:shipping|delivery) (?:and|&) returns?|(?:legal |product )?disclaimers?|shipping(?: information| policy| details)?|returns?(?: policy)?|delivery(?: information| options)?|payment (?:and|&) security|frequently (?:bought|purchased) (?:together|with)|(?:choose|select|add) (?:your )?add-?ons|complete your (?:order|purchase)|(?:customer |user )?testimonials|(?:recommended |compatible )?accessories|(?:[\w']+ ){0,3}(?:customers|people|shoppers) who (?:bought|viewed|purchased)\b.{0,40}|(?:customers|people|shoppers) (?:also|often) (?:bought|viewed|purchased|liked|love)\b.{0,30}|(?:you (?:may|might|will) )?also (?:like|love|need)\b.{0,30}|you (?:may|might) (?:also )?(?:like|love|need)\b.{0,30}|(?:similar|related|recommended|suggested|sponsored) (?:items|products|articles|picks)\b.{0,30}|(?:explore|shop|discover) (?:related|similar) (?:items|products)|(?:your )?recently viewed(?: items| products)?|complete the (?:look|set)|shop the look|(?:pairs|goes) well with|more (?:items )?from (?:this|the) (?:seller|brand|shop|store|collection)|(?:seller|shop)'?s other items|compare (?:with )?similar (?:items|products))[\s:.!»›-]*$/i;
 
 const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 const MAX_HEADING = 80;
