@@ -60,6 +60,13 @@ describe('cross-sell sections on product pages', () => {
     expect(out).not.toContain('manufacturing changes to packaging');
   });
 
+  it('reads the label of a folded panel as its heading', () => {
+    const fold = `<details class="accordion"><summary>Delivery &amp; Returns</summary><p>Standard delivery is free on orders over $65 and arrives in three to six business days; returns are accepted within thirty days.</p></details>`;
+    const out = text(page(LD, product + fold));
+    expect(out).toContain('A brass desk lamp with a weighted base');
+    expect(out).not.toContain('Standard delivery is free on orders');
+  });
+
   it('reads a block named as a title as the heading, and a few words may lead into the phrase', () => {
     const titled = (head: string): string =>
       carousel('x').replace(

@@ -25,11 +25,13 @@ const TITLE_BLOCKS = new Set(['p', 'div', 'span', 'strong', 'b']);
 const TITLE_CLASS = /(?:^|[\s_-])(?:title|heading|headline)(?:$|[\s_-])/i;
 
 /**
- * A heading element, or a block named as a title ('recommendations-title', 'section-heading')
- * or marked role=heading: carousels built by page builders often title themselves with a <p>.
+ * A heading element, the <summary> of a <details> (accordions of shipping terms), or a block
+ * named as a title ('recommendations-title', 'section-heading') or marked role=heading:
+ * carousels built by page builders often title themselves with a <p>.
  */
 const isHeading = (e: Element): boolean =>
   HEADINGS.has(e.name) ||
+  e.name === 'summary' ||
   (TITLE_BLOCKS.has(e.name) &&
     (e.attribs.role === 'heading' || TITLE_CLASS.test(e.attribs.class ?? '')) &&
     !hasTwin(e));
