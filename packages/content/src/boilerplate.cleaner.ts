@@ -8,6 +8,7 @@ import { cardFamilies, loneCardRegion } from './card-family';
 import { newStats, removeWithStats, type Stats, type StatsMap } from './content-stats';
 import { isElement } from './dom.util';
 import { layoutFamilies } from './layout-family';
+import { isProseTablist } from './prose-menu';
 
 /** Form controls: never content when main content is wanted (dropped during the stats pass). */
 const CONTROL_TAGS = new Set(['button', 'select', 'input', 'textarea', 'label']);
@@ -167,6 +168,8 @@ function unlikelyName(el: Element): string | null {
 function structuralFamily(el: Element): string | null {
   if (CHROME_TAGS.has(el.name)) return el.name;
   const role = el.attribs.role?.toLowerCase();
+  // tab panels inside the element marked as the tab strip (prose-menu.ts)
+  if (role === 'tablist' && isProseTablist(el)) return null;
   return role !== undefined && CHROME_ROLES.has(role) ? `role:${role}` : null;
 }
 

@@ -35,3 +35,32 @@ describe('blocks named menu that hold prose', () => {
     expect(out.text).not.toContain('Help centre');
   });
 });
+
+describe('an element marked role=tablist that holds the tab panels and their prose', () => {
+  const tabs = `<div role="tablist" class="tabs">
+      <button role="tab" aria-selected="true">Overview</button><button role="tab">Care</button>
+      <div role="tabpanel"><p>The tumbler keeps a morning coffee hot until lunch and iced tea cold through the afternoon, in any cupholder.</p></div>
+      <div role="tabpanel"><p>Rinse it by hand or put it in the dishwasher; the lid comes apart in two pieces for cleaning.</p></div>
+    </div>`;
+  const body = (
+    strip: string,
+  ): string => `<html><head><title>Tumbler</title></head><body><main><h1>Tumbler</h1>
+    ${[1, 2, 3, 4, 5, 6]
+      .map(
+        (i) =>
+          `<p>Point ${i} about the tumbler: double-walled steel, a sliding lid, a handle that folds flat and a finish that will not sweat.</p>`,
+      )
+      .join('')}${strip}</main></body></html>`;
+
+  it('is kept as content', () => {
+    const out = processHtml(body(tabs), { url: 'https://www.example.com/tumbler', formats: ['text'] });
+    expect(out.text).toContain('keeps a morning coffee hot until lunch');
+    expect(out.text).toContain('the lid comes apart in two pieces');
+  });
+
+  it('while a strip of tab links still goes', () => {
+    const strip = `<div role="tablist"><a href="#overview" role="tab">Overview of the tumbler and its lid</a><a href="#care" role="tab">Care and cleaning instructions</a></div>`;
+    const out = processHtml(body(strip), { url: 'https://www.example.com/tumbler', formats: ['text'] });
+    expect(out.text).not.toContain('Care and cleaning instructions');
+  });
+});
