@@ -17,6 +17,7 @@ import { removeDocsNavigation } from './docs-navigation.cleaner';
 import { removeFacets } from './facet.cleaner';
 import { cleanForumPosts } from './forum-post.cleaner';
 import { isThreadPost } from './forum-replies';
+import { removeItemActions } from './item-action.cleaner';
 import { listingItems } from './item-grid';
 import { removeItemMetaLines } from './item-meta.cleaner';
 import type { PageType } from './page-type.classifier';
@@ -80,7 +81,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     clippedIsLayout: true,
     reveal: holdsProse,
     spare: isSectionHeader,
-    regionPasses: [removeCallToActionButtons, removeBlogTeasers],
+    regionPasses: [removeCallToActionButtons, removeBlogTeasers, removeItemActions],
   },
   forum: {
     region: true,
@@ -95,8 +96,9 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     pagePasses: [removeShippingOffers, removeShopFootnotes],
     items: gridItems,
     regionPasses: [removeFacets],
-    // card controls; the points/age/actions line under each item of a link aggregator
-    passes: [removeCardControls, removeItemMetaLines],
+    // card controls; the points/age/actions line under each item of a link aggregator; the
+    // action link every item repeats ('Read the full story')
+    passes: [removeCardControls, removeItemMetaLines, removeItemActions],
   },
   collection: {
     region: false,
@@ -111,8 +113,16 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     pagePasses: [removeShippingOffers, removeShopFootnotes],
     items: gridItems,
     regionPasses: [removeFacets],
-    // controls every card repeats are not what the items are; one bullet per item in markdown
-    passes: [removeCardControls, removeCardBadges, removeReviewCounts, removeItemMetaLines, listCards],
+    // controls and action links every card repeats are not what the items are; one bullet per
+    // item in markdown
+    passes: [
+      removeCardControls,
+      removeCardBadges,
+      removeReviewCounts,
+      removeItemMetaLines,
+      removeItemActions,
+      listCards,
+    ],
   },
 };
 
