@@ -18,6 +18,7 @@ import { removeFacets } from './facet.cleaner';
 import { cleanForumPosts } from './forum-post.cleaner';
 import { isThreadPost } from './forum-replies';
 import { removeItemActions } from './item-action.cleaner';
+import { removeItemCaptions } from './item-caption.cleaner';
 import { listingItems } from './item-grid';
 import { removeItemMetaLines } from './item-meta.cleaner';
 import type { PageType } from './page-type.classifier';
@@ -97,8 +98,8 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     items: gridItems,
     regionPasses: [removeFacets],
     // card controls; the points/age/actions line under each item of a link aggregator; the
-    // action link every item repeats ('Read the full story')
-    passes: [removeCardControls, removeItemMetaLines, removeItemActions],
+    // action link every item repeats ('Read the full story'); the teasers' photo captions
+    passes: [removeCardControls, removeItemMetaLines, removeItemActions, removeItemCaptions],
   },
   collection: {
     region: false,
