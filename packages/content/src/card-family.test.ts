@@ -51,4 +51,18 @@ describe('cards named like chrome', () => {
     for (const i of [1, 6]) expect(out.text).toContain(`lawns up to ${i} acres`);
     expect(out.text).not.toContain('Copyright');
   });
+  it('keeps many teasers named promo among long menus: a news front', () => {
+    const links = Array.from(
+      { length: 40 },
+      (_, i) => `<li><a href="/s/${i}">Section number ${i}</a></li>`,
+    ).join('');
+    const teaser = (i: number): string =>
+      `<div class="PageList-items-item"><div class="PagePromo"><h3 class="PagePromo-title"><a href="/a/${i}">Harbour town number ${i} opens its ferry line</a></h3></div></div>`;
+    // menus and sidebars named as chrome, not landmarks: they count in the page the teasers share
+    const html = `<html><body><div class="site-menu"><ul>${links}</ul></div>
+      <div><h1>Science</h1><div class="PageList-items">${Array.from({ length: 8 }, (_, i) => teaser(i)).join('')}</div></div>
+      <div class="sidebar"><ul>${links}</ul></div></body></html>`;
+    const out = processHtml(html, { url: URL, formats: ['text'] });
+    for (const i of [0, 7]) expect(out.text).toContain(`Harbour town number ${i} opens its ferry line`);
+  });
 });

@@ -29,8 +29,17 @@ const CARD_WORDS = new Set([
 ]);
 
 /**
+ * Many blocks of one name are items with a smaller share: a news front's dozens of teasers
+ * ("PagePromo") sit among long menus, footers and other modules. Not widgets: a blog's sidebar
+ * stacks many of them beside the story.
+ */
+const MANY_CARDS = 6;
+const MANY_SHARE = 0.15;
+
+/**
  * Families (chrome words) among `found` whose blocks number at least three and together hold at
- * least half of `total` characters of text: the items of the page, to be kept.
+ * least half of `total` characters of text (or at least six holding 15%): the items of the page,
+ * to be kept.
  */
 export function cardFamilies(found: Array<[Element, string]>, stats: StatsMap, total: number): Set<string> {
   const sums = new Map<string, { n: number; text: number }>();
@@ -43,7 +52,12 @@ export function cardFamilies(found: Array<[Element, string]>, stats: StatsMap, t
   }
   const out = new Set<string>();
   if (total <= 0) return out;
-  for (const [f, { n, text }] of sums) if (n >= MIN_CARDS && text >= MIN_SHARE * total) out.add(f);
+  for (const [f, { n, text }] of sums)
+    if (
+      (n >= MIN_CARDS && text >= MIN_SHARE * total) ||
+      (f !== 'widget' && n >= MANY_CARDS && text >= MANY_SHARE * total)
+    )
+      out.add(f);
   return out;
 }
 
