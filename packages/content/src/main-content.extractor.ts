@@ -351,7 +351,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   const product = hints?.product === true || (hints?.pageType === 'product' && hints.sells === true);
   const revealed = revealFoldedPanels(body, product ? 'product' : { accept: profile.reveal });
   // one copy of blocks rendered for both screen sizes; no dropdown menus (controls)
-  removeResponsiveTwins(body);
+  removeResponsiveTwins(body, profile.breakpointTwins);
   removeAriaMenus(body);
   removeLoginForms(body);
   for (const pass of profile.pagePasses ?? []) pass(body);

@@ -50,6 +50,8 @@ export interface PageProfile {
   keep?: (body: Element, stats: StatsMap) => Element | undefined;
   /** Elements of a chrome-named family that are content on this type of page. */
   spare?: Spare;
+  /** Copies shown on small screens only ("lg:hidden") beside a large-screen twin go. */
+  breakpointTwins?: boolean;
   /** Blocks named like a comment section that are this page's content. */
   ownPosts?: (el: Element) => boolean;
   /** The item grid the main region must hold (the region descent follows text outside links). */
@@ -82,6 +84,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     clippedIsLayout: true,
     reveal: holdsProse,
     spare: isSectionHeader,
+    breakpointTwins: true,
     regionPasses: [removeCallToActionButtons, removeBlogTeasers, removeItemActions],
   },
   forum: {
@@ -92,6 +95,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
   product: { region: true, clippedIsLayout: true },
   listing: {
     region: true,
+    breakpointTwins: true,
     // a shop's bar of repeated shipping offers and its legal footnotes are small print that
     // can win article mode
     pagePasses: [removeShippingOffers, removeShopFootnotes],

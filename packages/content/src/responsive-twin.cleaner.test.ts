@@ -27,4 +27,30 @@ describe('responsive twins', () => {
     expect(out.text).toContain('quiet trios');
     expect(out.text).toContain('first Monday');
   });
+  it('keeps the large-screen copy of a list a utility-class template renders twice', () => {
+    const list = (v: string, cls: string): string =>
+      `<div class="${cls}">${Array.from(
+        { length: 6 },
+        (_, i) =>
+          `<article><h3><a href="/e/${i}">Late-night jazz trio at the harbour hall, show ${i}</a></h3><p>Fri, May ${i + 1}${v}</p></article>`,
+      ).join('')}</div>`;
+    for (const [large, small] of [
+      ['hidden lg:block', 'lg:hidden'],
+      ['d-none d-md-flex', 'd-md-none'],
+    ]) {
+      const html = `<html><body><main><h1>Jazz this month</h1>${list(' | 9:00 PM', large!)}${list(' · 9 PM', small!)}</main></body></html>`;
+      const out = processHtml(html, { url: URL, formats: ['text'] });
+      expect(out.metadata.pageType).toBe('listing');
+      expect(out.text.split('harbour hall, show 5')).toHaveLength(2);
+      expect(out.text).toContain('| 9:00 PM');
+    }
+  });
+
+  it('keeps a small-screen block whose large-screen sibling says something else', () => {
+    const html = `<html><body><main><h1>Jazz this month</h1>
+      <div class="lg:hidden"><p>Swipe through our picks of the month, from quiet trios to big bands.</p></div>
+      <div class="hidden lg:block"><p>Tickets open on the first Monday of each month at noon.</p></div></main></body></html>`;
+    const out = processHtml(html, { url: URL, formats: ['text'] });
+    expect(out.text).toContain('quiet trios');
+  });
 });

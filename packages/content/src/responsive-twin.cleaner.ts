@@ -46,11 +46,26 @@ function sameText(el: Element, twin: Element): boolean {
 }
 
 /**
+ * Utility-class frameworks say the same with breakpoints: "lg:hidden" or "d-lg-none" shows a
+ * block on small screens only, "hidden lg:block" or "d-none d-lg-flex" on large ones only.
+ */
+const SMALL_ONLY = /(?:^|\s)(?:(?:sm|md|lg|xl|2xl):hidden|d-(?:sm|md|lg|xl|xxl)-none)(?=\s|$)/;
+const LARGE_ONLY =
+  /(?:^|\s)(?:(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-(?:sm|md|lg|xl|xxl)-(?:block|flex|grid|inline|inline-block|inline-flex|table))(?=\s|$)/;
+const HIDDEN = /(?:^|\s)(?:hidden|d-none)(?=\s|$)/;
+
+const smallOnly = (cls: string): boolean => SMALL_ONLY.test(cls);
+const largeOnly = (cls: string): boolean => HIDDEN.test(cls) && LARGE_ONLY.test(cls);
+
+/**
  * Remove mobile copies that have a desktop twin among their siblings (before stats are taken): a
  * sibling of the same tag carrying the desktop form of the variant tokens and nearly the same
- * words. Tokens are compared one by one, so other tokens on either copy do not matter.
+ * words. Tokens are compared one by one, so other tokens on either copy do not matter. With
+ * `breakpoints` (pages of items: lists, landing pages), a copy shown on small screens only beside
+ * a same-tag copy shown on large ones only goes the same way; a shop's small-screen block lays
+ * out the buy box its own way, and stays.
  */
-export function removeResponsiveTwins(root: ParentNode): void {
+export function removeResponsiveTwins(root: ParentNode, breakpoints = false): void {
   const stack: ParentNode[] = [root];
   const gone: Element[] = [];
   while (stack.length > 0) {
@@ -58,7 +73,18 @@ export function removeResponsiveTwins(root: ParentNode): void {
     for (const c of p.children) {
       if (!isElement(c)) continue;
       stack.push(c);
-      const twin = variantTokens(c.attribs.class);
+      const cls = c.attribs.class;
+      if (breakpoints && cls && smallOnly(cls) && !largeOnly(cls)) {
+        for (const s of p.children) {
+          if (s === c || !isElement(s) || s.name !== c.name || !s.attribs.class) continue;
+          if (largeOnly(s.attribs.class) && sameText(c, s)) {
+            gone.push(c);
+            break;
+          }
+        }
+        continue;
+      }
+      const twin = variantTokens(cls);
       if (twin === null) continue;
       for (const s of p.children) {
         if (s === c || !isElement(s) || s.name !== c.name || !s.attribs.class) continue;
