@@ -65,4 +65,25 @@ describe('cards named like chrome', () => {
     const out = processHtml(html, { url: URL, formats: ['text'] });
     for (const i of [0, 7]) expect(out.text).toContain(`Harbour town number ${i} opens its ferry line`);
   });
+  it('keeps many widgets holding more than the unnamed text; a sidebar of them beside a story goes', () => {
+    const links = Array.from(
+      { length: 40 },
+      (_, i) => `<li><a href="/s/${i}">Section number ${i}</a></li>`,
+    ).join('');
+    const widget = (i: number): string =>
+      `<div class="widget"><h3><a href="/a/${i}">Harbour town number ${i} opens its ferry line</a></h3></div>`;
+    const widgets = Array.from({ length: 8 }, (_, i) => widget(i)).join('');
+    const front = `<html><body><div class="site-menu"><ul>${links}</ul></div>
+      <div><h1>Science</h1><div class="items">${widgets}</div></div><div class="sidebar"><ul>${links}</ul></div></body></html>`;
+    expect(processHtml(front, { url: URL, formats: ['text'] }).text).toContain('Harbour town number 7');
+    const story =
+      '<p>The river survey counted herons, otters and kingfishers along the upper reach of the valley.</p>'.repeat(
+        8,
+      );
+    const blog = `<html><body><div class="site-menu"><ul>${links}</ul></div>
+      <div><h1>Survey notes</h1>${story}</div><div class="side">${widgets}</div></body></html>`;
+    const out = processHtml(blog, { url: URL, formats: ['text'] }).text;
+    expect(out).toContain('kingfishers');
+    expect(out).not.toContain('Harbour town number 7');
+  });
 });

@@ -30,8 +30,8 @@ const CARD_WORDS = new Set([
 
 /**
  * Many blocks of one name are items with a smaller share: a news front's dozens of teasers
- * ("PagePromo") sit among long menus, footers and other modules. Not widgets: a blog's sidebar
- * stacks many of them beside the story.
+ * ("PagePromo") sit among long menus, footers and other modules. Widgets only when they hold more
+ * than the text outside every named block: a blog's sidebar stacks many beside a longer story.
  */
 const MANY_CARDS = 6;
 const MANY_SHARE = 0.15;
@@ -52,10 +52,14 @@ export function cardFamilies(found: Array<[Element, string]>, stats: StatsMap, t
   }
   const out = new Set<string>();
   if (total <= 0) return out;
+  // the text outside every named block, which a sidebar of widgets sits beside
+  let named = 0;
+  for (const [el] of found) named += stats.get(el)?.text ?? 0;
+  const rest = total - named;
   for (const [f, { n, text }] of sums)
     if (
       (n >= MIN_CARDS && text >= MIN_SHARE * total) ||
-      (f !== 'widget' && n >= MANY_CARDS && text >= MANY_SHARE * total)
+      ((f !== 'widget' || text > rest) && n >= MANY_CARDS && text >= MANY_SHARE * total)
     )
       out.add(f);
   return out;
