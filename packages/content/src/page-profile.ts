@@ -25,6 +25,7 @@ import type { PageType } from './page-type.classifier';
 import { markPostHeads } from './post-heading';
 import { findPricedGrid } from './priced-grid';
 import { holdsProse } from './prose-panel';
+import { removeRecirculation } from './recirculation.cleaner';
 import { removeReviewCounts } from './review-count.cleaner';
 import { isSectionHeader } from './section-header';
 import { removeShippingOffers } from './shipping-offer.cleaner';
@@ -85,7 +86,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     reveal: holdsProse,
     spare: isSectionHeader,
     breakpointTwins: true,
-    regionPasses: [removeCallToActionButtons, removeBlogTeasers, removeItemActions],
+    regionPasses: [removeCallToActionButtons, removeBlogTeasers, removeItemActions, removeRecirculation],
   },
   forum: {
     region: true,
@@ -100,7 +101,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     // can win article mode
     pagePasses: [removeShippingOffers, removeShopFootnotes],
     items: gridItems,
-    regionPasses: [removeFacets],
+    regionPasses: [removeFacets, removeRecirculation],
     // card controls; the points/age/actions line under each item of a link aggregator; the
     // action link every item repeats ('Read the full story'); the teasers' photo captions
     passes: [removeCardControls, removeItemMetaLines, removeItemActions, removeItemCaptions],
