@@ -21,6 +21,7 @@ import { removeItemActions } from './item-action.cleaner';
 import { removeItemCaptions } from './item-caption.cleaner';
 import { listingItems } from './item-grid';
 import { removeItemMetaLines } from './item-meta.cleaner';
+import { removeNewsletterBoxes } from './newsletter-box.cleaner';
 import type { PageType } from './page-type.classifier';
 import { markPostHeads } from './post-heading';
 import { findPricedGrid } from './priced-grid';
@@ -101,7 +102,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     // can win article mode
     pagePasses: [removeShippingOffers, removeShopFootnotes],
     items: gridItems,
-    regionPasses: [removeFacets, removeRecirculation],
+    regionPasses: [removeFacets, removeNewsletterBoxes, removeRecirculation],
     // card controls; the points/age/actions line under each item of a link aggregator; the
     // action link every item repeats ('Read the full story'); the teasers' photo captions
     passes: [removeCardControls, removeItemMetaLines, removeItemActions, removeItemCaptions],
