@@ -1,3 +1,7 @@
+import type { Element } from 'domhandler';
+import { cardFamilies } from './card-family';
+import { computeStats } from './content-stats';
+import { findAll, parseHtml } from './dom.util';
 import { processHtml } from './index';
 
 const URL = 'https://events.example.org/find/online/';
@@ -85,5 +89,26 @@ describe('cards named like chrome', () => {
     const out = processHtml(blog, { url: URL, formats: ['text'] }).text;
     expect(out).toContain('kingfishers');
     expect(out).not.toContain('Harbour town number 7');
+  });
+  it('takes many widgets holding a third of the page even beside more unnamed text', () => {
+    const widget = (i: number): string =>
+      `<div class="widget"><a href="/a/${i}">Harbour town number ${i} opens its ferry line at dawn</a></div>`;
+    const intro = '<p>Harbour towns along the coast report on their ferries, ports and markets.</p>';
+    const families = (html: string): Set<string> => {
+      const doc = parseHtml(html);
+      const stats = computeStats(doc);
+      const body = findAll(doc, (e) => e.name === 'body')[0]!;
+      const found = findAll(body, (e) => !!e.attribs.class).map((e): [Element, string] => [
+        e,
+        e.attribs.class === 'widget' ? 'widget' : 'menu',
+      ]);
+      return cardFamilies(found, stats, stats.get(body)?.text ?? 0);
+    };
+    const widgets = Array.from({ length: 8 }, (_, i) => widget(i)).join('');
+    // widgets about a third of the page, the unnamed text a little more
+    const front = `<html><body><div class="site-menu">${intro.repeat(3)}</div>${intro.repeat(6)}${widgets}</body></html>`;
+    expect(families(front).has('widget')).toBe(true);
+    // the same widgets beside a long story are its sidebar
+    expect(families(`<html><body>${intro.repeat(20)}${widgets}</body></html>`).has('widget')).toBe(false);
   });
 });

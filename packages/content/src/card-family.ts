@@ -31,10 +31,13 @@ const CARD_WORDS = new Set([
 /**
  * Many blocks of one name are items with a smaller share: a news front's dozens of teasers
  * ("PagePromo") sit among long menus, footers and other modules. Widgets only when they hold more
- * than the text outside every named block: a blog's sidebar stacks many beside a longer story.
+ * than the text outside every named block, or 30% of the page: a blog's sidebar stacks many
+ * beside a longer story.
  */
 const MANY_CARDS = 6;
 const MANY_SHARE = 0.15;
+/** Or widgets holding 30% of the page: a sidebar of them beside a story is a smaller part. */
+const WIDGET_SHARE = 0.3;
 
 /**
  * Families (chrome words) among `found` whose blocks number at least three and together hold at
@@ -59,7 +62,9 @@ export function cardFamilies(found: Array<[Element, string]>, stats: StatsMap, t
   for (const [f, { n, text }] of sums)
     if (
       (n >= MIN_CARDS && text >= MIN_SHARE * total) ||
-      ((f !== 'widget' || text > rest) && n >= MANY_CARDS && text >= MANY_SHARE * total)
+      ((f !== 'widget' || text > rest || text >= WIDGET_SHARE * total) &&
+        n >= MANY_CARDS &&
+        text >= MANY_SHARE * total)
     )
       out.add(f);
   return out;
