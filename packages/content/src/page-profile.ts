@@ -27,6 +27,7 @@ import { markPostHeads } from './post-heading';
 import { findPricedGrid } from './priced-grid';
 import { holdsProse } from './prose-panel';
 import { removeRecirculation } from './recirculation.cleaner';
+import { removeResultsBar } from './results-bar.cleaner';
 import { removeReviewCounts } from './review-count.cleaner';
 import { isSectionHeader } from './section-header';
 import { removeShippingOffers } from './shipping-offer.cleaner';
@@ -126,6 +127,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
       removeCardControls,
       removeCardBadges,
       removeReviewCounts,
+      removeResultsBar,
       removeItemMetaLines,
       removeItemActions,
       listCards,
