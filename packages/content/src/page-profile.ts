@@ -8,6 +8,7 @@ import { removeBlogTeasers } from './blog-teaser.cleaner';
 import type { Spare } from './boilerplate.cleaner';
 import { removeCardBadges } from './card-badge.cleaner';
 import { removeCardControls } from './card-control.cleaner';
+import { removeCardLabels } from './card-label.cleaner';
 import { listCards } from './card-list';
 import { introBefore } from './collection-intro';
 import type { StatsMap } from './content-stats';
@@ -126,6 +127,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     passes: [
       removeCardControls,
       removeCardBadges,
+      removeCardLabels,
       removeReviewCounts,
       removeResultsBar,
       removeItemMetaLines,
