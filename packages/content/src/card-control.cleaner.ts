@@ -1,15 +1,15 @@
 /**
  * Collection pages: the controls every product card repeats ("Quick view", "Add to cart",
- * "View details", "Compare", "Add to wishlist") are buttons drawn as links or spans, not what
- * the item is. A line made only of such words, repeated on several cards, goes; the item's name,
- * price and description stay.
+ * "View details", "Compare", "Add to wishlist"; "Read full story", "+ More" on teaser cards) are
+ * buttons drawn as links or spans, not what the item is. A line made only of such words,
+ * repeated on several cards, goes; the item's name, price and description stay.
  */
 import type { Element } from 'domhandler';
 import { removeAllWithStats, type StatsMap } from './content-stats';
 import { findAll, textOf } from './dom.util';
 
 const CONTROL =
-  /^(?:(?:quick|fast) ?(?:view|shop|look|add|buy)|(?:view|see|show) (?:details?|product|options|more)|add to (?:cart|bag|basket|trolley|wish ?list|favou?rites|compare)|add to wish-list|compare|(?:choose|select) options|calculate shipping|more details|more info)$/i;
+  /^(?:(?:quick|fast) ?(?:view|shop|look|add|buy)|(?:view|see|show) (?:details?|product|options|more)|add to (?:cart|bag|basket|trolley|wish ?list|favou?rites|compare)|add to wish-list|compare|(?:choose|select) options|calculate shipping|more details|more info|more|read more|read (?:the )?(?:full )?(?:story|article|review|post))$/i;
 /** One card's control is a short line. */
 const MAX_CONTROL_TEXT = 30;
 /** Repeated on several cards: a lone "Compare" link may be the page's own feature. */
