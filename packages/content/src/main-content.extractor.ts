@@ -23,8 +23,7 @@ import { foldedProse } from './folded-prose';
 import { holds } from './item-grid';
 import { removeLoginForms } from './login-form.cleaner';
 import type { PageHints } from './metadata.extractor';
-import { DEFAULT_PROFILE, PAGE_PROFILES, SELLING_PASSES } from './page-profile';
-import { removePlaceholderText } from './placeholder-text.cleaner';
+import { DEFAULT_PROFILE, EVERY_PAGE_PASSES, PAGE_PROFILES, SELLING_PASSES } from './page-profile';
 import { removeProductGrids } from './product.cleaner';
 import { isProseMenu } from './prose-menu';
 import { isProseSibling } from './prose-sibling';
@@ -406,7 +405,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   }
   for (const pass of profile.passes ?? []) pass(root, stats);
   if (product) for (const pass of SELLING_PASSES) pass(root, stats);
-  removePlaceholderText(root, stats);
+  for (const pass of EVERY_PAGE_PASSES) pass(root, stats);
   removeDuplicates(root, stats);
   if (title) ensureTitle(root, title, stats);
   return { root, stats, pageText };

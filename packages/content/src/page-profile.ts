@@ -22,8 +22,10 @@ import { removeItemActions } from './item-action.cleaner';
 import { removeItemCaptions } from './item-caption.cleaner';
 import { listingItems } from './item-grid';
 import { removeItemMetaLines } from './item-meta.cleaner';
+import { removeLoadingStates } from './loading-state.cleaner';
 import { removeNewsletterBoxes } from './newsletter-box.cleaner';
 import type { PageType } from './page-type.classifier';
+import { removePlaceholderText } from './placeholder-text.cleaner';
 import { markPostHeads } from './post-heading';
 import { findPricedGrid } from './priced-grid';
 import { holdsProse } from './prose-panel';
@@ -146,6 +148,14 @@ export const SELLING_PASSES: readonly ContentPass[] = [
   trimCrossSellSections,
   // the shop's row of shipping, returns and warranty promises beside the buy button
   removeShopPromises,
+];
+
+/** Passes over the content of every page, whatever its type. */
+export const EVERY_PAGE_PASSES: readonly ContentPass[] = [
+  // template filler ('lorem ipsum')
+  removePlaceholderText,
+  // what a script-filled slot showed before it loaded ('Loading reviews...')
+  removeLoadingStates,
 ];
 
 /** The profile of a page whose type is unknown (no declared metadata was read). */
