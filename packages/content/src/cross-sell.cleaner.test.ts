@@ -67,6 +67,15 @@ describe('cross-sell sections on product pages', () => {
     expect(out).not.toContain('Standard delivery is free on orders');
   });
 
+  it('reads a paragraph set wholly in bold as a heading, and not a paragraph with a bold word', () => {
+    const terms = `<div class="panel"><p><strong>Shipping &amp; Returns</strong></p><p>Standard delivery is free on orders over $65 and arrives in three to six business days; returns are accepted within thirty days.</p></div>`;
+    const out = text(page(LD, product + terms));
+    expect(out).toContain('A brass desk lamp with a weighted base');
+    expect(out).not.toContain('Standard delivery is free on orders');
+    const note = `<div class="panel"><p><strong>Shipping</strong> is by courier, in the lamp's own padded box with the shade packed apart from the base.</p><p>Fit the shade before switching the lamp on.</p></div>`;
+    expect(text(page(LD, product + note))).toContain('Fit the shade before switching');
+  });
+
   it('reads a block named as a title as the heading, and a few words may lead into the phrase', () => {
     const titled = (head: string): string =>
       carousel('x').replace(

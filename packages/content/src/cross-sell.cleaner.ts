@@ -9,7 +9,7 @@
  */
 import type { Element, ParentNode } from 'domhandler';
 import { removeAllWithStats, type StatsMap, textBefore } from './content-stats';
-import { findAll, isElement, opensWith, textOf } from './dom.util';
+import { findAll, isElement, isText, opensWith, textOf } from './dom.util';
 
 /**
  * A heading that introduces other products, or the shop's delivery and returns terms, the same
@@ -25,16 +25,32 @@ const TITLE_BLOCKS = new Set(['p', 'div', 'span', 'strong', 'b']);
 const TITLE_CLASS = /(?:^|[\s_-])(?:title|heading|headline)(?:$|[\s_-])/i;
 
 /**
- * A heading element, the <summary> of a <details> (accordions of shipping terms), or a block
+ * A heading element, the <summary> of a <details> (accordions of shipping terms), a bold line, or a block
  * named as a title ('recommendations-title', 'section-heading') or marked role=heading:
  * carousels built by page builders often title themselves with a <p>.
  */
 const isHeading = (e: Element): boolean =>
   HEADINGS.has(e.name) ||
   e.name === 'summary' ||
+  (e.name === 'p' && isBoldLine(e)) ||
   (TITLE_BLOCKS.has(e.name) &&
     (e.attribs.role === 'heading' || TITLE_CLASS.test(e.attribs.class ?? '')) &&
     !hasTwin(e));
+
+/**
+ * A paragraph set wholly in bold is a heading too: rich-text fields (a product's accordion of
+ * terms) have no heading element, editors bold a line instead.
+ */
+function isBoldLine(p: Element): boolean {
+  let bold: Element | undefined;
+  for (const c of p.children) {
+    if (isElement(c)) {
+      if (bold || (c.name !== 'b' && c.name !== 'strong')) return false;
+      bold = c;
+    } else if (isText(c) && c.data.trim() !== '') return false;
+  }
+  return bold !== undefined;
+}
 
 /** A title block repeated beside itself is a tab label of a tab bar, not a section's title. */
 function hasTwin(e: Element): boolean {
