@@ -25,8 +25,6 @@ const LOADING = new RegExp(
 /** A placeholder is a short label. */
 const MAX_TEXT = 40;
 
-const isLoading = (el: Element): boolean => LOADING.test(textOf(el).trim());
-
 /**
  * A loose text node (a streaming renderer's fallback, between its slots) is wrapped in a span of
  * its own so it goes like an element: the same label in a wrapper must read the same.
@@ -46,8 +44,11 @@ function wrapped(text: Text, stats: StatsMap): Element {
   return span;
 }
 
-/** Remove loading placeholders from the content (outermost blocks that say only that). */
-export function removeLoadingStates(root: Element, stats: StatsMap): void {
+/**
+ * Remove the outermost blocks (or loose text) of <= `max` chars whose whole text is `label`: the
+ * state a script-filled slot was saved in (loading here, failed in error-state.cleaner.ts).
+ */
+export function removeSlotLabels(root: Element, stats: StatsMap, label: RegExp, max: number): void {
   const drop: Element[] = [];
   const stack: Element[] = [root];
   while (stack.length > 0) {
@@ -55,16 +56,20 @@ export function removeLoadingStates(root: Element, stats: StatsMap): void {
     for (const c of el.children) {
       if (isText(c)) {
         const t = c.data.trim();
-        if (t.length > 0 && t.length <= MAX_TEXT && LOADING.test(t.replace(/\s+/g, ' ')))
+        if (t.length > 0 && t.length <= max && label.test(t.replace(/\s+/g, ' ')))
           drop.push(wrapped(c, stats));
         continue;
       }
       if (!isElement(c)) continue;
       const text = stats.get(c)?.text ?? 0;
       if (text === 0) continue;
-      if (text <= MAX_TEXT && isLoading(c)) drop.push(c);
+      if (text <= max && label.test(textOf(c).trim())) drop.push(c);
       else stack.push(c);
     }
   }
   removeAllWithStats(drop, stats);
 }
+
+/** Remove loading placeholders from the content. */
+export const removeLoadingStates = (root: Element, stats: StatsMap): void =>
+  removeSlotLabels(root, stats, LOADING, MAX_TEXT);

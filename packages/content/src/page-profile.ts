@@ -15,6 +15,7 @@ import type { StatsMap } from './content-stats';
 import { trimCrossSellSections } from './cross-sell.cleaner';
 import { removeCallToActionButtons } from './cta-button.cleaner';
 import { removeDocsNavigation } from './docs-navigation.cleaner';
+import { removeErrorStates } from './error-state.cleaner';
 import { removeFacets } from './facet.cleaner';
 import { cleanForumPosts } from './forum-post.cleaner';
 import { isThreadPost } from './forum-replies';
@@ -156,6 +157,8 @@ export const EVERY_PAGE_PASSES: readonly ContentPass[] = [
   removePlaceholderText,
   // what a script-filled slot showed before it loaded ('Loading reviews...')
   removeLoadingStates,
+  // what it showed when its request failed ('Something went wrong. Please try again.')
+  removeErrorStates,
 ];
 
 /** The profile of a page whose type is unknown (no declared metadata was read). */
