@@ -6,7 +6,7 @@
  */
 import type { Element } from 'domhandler';
 import { removeAllWithStats, type StatsMap } from './content-stats';
-import { findAll, textOf } from './dom.util';
+import { findAll, isText, textOf } from './dom.util';
 
 const CONTROL =
   /^(?:(?:quick|fast) ?(?:view|shop|look|add|buy)|(?:view|see|show) (?:details?|product|options|more)|add to (?:cart|bag|basket|trolley|wish ?list|favou?rites|compare)|add to wish-list|compare|(?:choose|select) options|calculate shipping|more details|more info|more|read more|read (?:the )?(?:full )?(?:story|article|review|post))$/i;
@@ -15,10 +15,19 @@ const MAX_CONTROL_TEXT = 30;
 /** Repeated on several cards: a lone "Compare" link may be the page's own feature. */
 const MIN_REPEATS = 3;
 
+/**
+ * Words of a sentence beside it ("…; read more at the port office") make it a link in the text;
+ * separators between a card's controls ("Compare | Add to cart") do not.
+ */
+const WORD = /[\p{L}\p{N}]/u;
+const inSentence = (e: Element): boolean =>
+  (e.parent?.children ?? []).some((c) => c !== e && isText(c) && WORD.test(c.data));
+
 const isControl = (e: Element, stats: StatsMap): boolean => {
   const n = stats.get(e)?.text ?? 0;
   return (
     n > 0 &&
+    !inSentence(e) &&
     n <= MAX_CONTROL_TEXT &&
     CONTROL.test(
       textOf(e)
