@@ -12,6 +12,7 @@ const page = `<html><head><title>Kettles | Example Kitchen</title></head><body>
   <main><h1>Kettles</h1><p>Electric and stovetop kettles for every kitchen, chosen by our team.</p>
     <p class="total">48 items</p>
     <div class="grid-head"><p>Showing 1–8 of 48 products</p><p>Sort: Best match</p></div>
+    <div class="grid-foot"><span>1-8 items of 48</span></div>
     <ul class="product-grid">${Array.from({ length: 8 }, (_, i) => card(i)).join('')}</ul></main>
   <footer><p>Example Kitchen, all rights reserved</p></footer></body></html>`;
 
@@ -22,6 +23,7 @@ describe('the results bar above the grid of a collection', () => {
     expect(out.metadata.pageType).toBe('collection');
     expect(out.text).not.toContain('Showing 1–8 of 48');
     expect(out.text).not.toContain('Sort: Best match');
+    expect(out.text).not.toContain('1-8 items of 48');
   });
 
   it('while the items, the intro and a bare total stay', () => {
