@@ -37,6 +37,7 @@ import { isSectionHeader } from './section-header';
 import { removeShippingOffers } from './shipping-offer.cleaner';
 import { removeShopFootnotes } from './shop-footnote.cleaner';
 import { removeShopPromises } from './shop-promise.cleaner';
+import { removeSkipLinks } from './skip-link.cleaner';
 import { removeThreadTail } from './thread-tail.cleaner';
 import { removeTopicOverview } from './topic-overview.cleaner';
 
@@ -159,6 +160,8 @@ export const EVERY_PAGE_PASSES: readonly ContentPass[] = [
   removeLoadingStates,
   // what it showed when its request failed ('Something went wrong. Please try again.')
   removeErrorStates,
+  // a keyboard user's link past a block ('Skip to search results')
+  removeSkipLinks,
 ];
 
 /** The profile of a page whose type is unknown (no declared metadata was read). */

@@ -1,0 +1,28 @@
+/**
+ * Skip links: "Skip to main content", "Skip to search results", "Skip to navigation" are the
+ * keyboard user's way past a block, a link to an anchor on the same page. Themes put them
+ * wherever a long block starts (a shop's filters, above its grid), inside the content region
+ * as well as in the header, so they go on every page: they name the page's layout, not its text.
+ */
+import type { Element } from 'domhandler';
+import { removeAllWithStats, type StatsMap } from './content-stats';
+import { findAll, textOf } from './dom.util';
+
+const SKIP = /^skip(?:\s+to|\s+past)?\s+(?:the\s+)?[\p{L} ]{2,40}$/iu;
+/** A skip link is a short line. */
+const MAX_TEXT = 50;
+
+const isSkipLink = (e: Element, stats: StatsMap): boolean => {
+  if (e.name !== 'a' || !e.attribs.href?.startsWith('#')) return false;
+  const n = stats.get(e)?.text ?? 0;
+  return n > 0 && n <= MAX_TEXT && SKIP.test(textOf(e).replace(/\s+/g, ' ').trim());
+};
+
+export function removeSkipLinks(root: Element, stats: StatsMap): void {
+  const found = findAll(
+    root,
+    (e) => isSkipLink(e, stats),
+    (e) => isSkipLink(e, stats),
+  );
+  if (found.length > 0) removeAllWithStats(found, stats);
+}
