@@ -11,6 +11,7 @@
  * (MemoryWatchdog) end the render with TargetTooLargeError; non-HTTP channels are closed by
  * browser-lockdown's flags plus the guarded proxy, which always runs.
  */
+import { isIP } from 'node:net';
 import {
   ServiceError,
   ServiceUnavailableError,
@@ -20,6 +21,8 @@ import {
 import {
   type AddressPolicy,
   abortReason,
+  bareHost,
+  checkUrl,
   decodeBody,
   HTML_TYPES,
   isForbiddenAddress,
@@ -166,6 +169,14 @@ export class BrowserEngine implements Engine {
   async render(req: RenderRequest, ctx: RenderContext): Promise<RenderResult> {
     const target = parseTargetUrl(req.url).href;
     if (req.actions) assertActionLimits(req.actions);
+    // An address the policy refuses is refused before a page (or, after an idle close, a browser)
+    // starts for it; the request guard would refuse it inside Chromium after that start. Names
+    // are left to the guard, which resolves them on every request.
+    if (this.policy && isIP(bareHost(new URL(target).hostname))) {
+      await checkUrl(target, this.policy).catch((err: unknown) => {
+        throw asServiceError(err, target);
+      });
+    }
     const slot = await this.pool.acquire(ctx.signal);
     try {
       this.pool.useUpstream(slot, req.request?.proxy);
