@@ -8,7 +8,8 @@
  */
 import type { Element } from 'domhandler';
 import { removeAllWithStats, type StatsMap } from './content-stats';
-import { findAll, textOf } from './dom.util';
+import { textOf } from './dom.util';
+import { findShortLines } from './short-line';
 
 const BADGE =
   /^(?:new|brand new|new arrivals?|just in|sale|clearance|(?:[\p{L}&'-]+ )?outlet|on sale|top rated|award winner|staff pick|reviewers?'? ?choice|exclusive|online only|limited edition)!?$/iu;
@@ -17,17 +18,8 @@ const MAX_BADGE_TEXT = 24;
 /** Pinned on several cards: a lone "Sale" may be a link to the shop's sale. */
 const MIN_REPEATS = 3;
 
-const isBadge = (e: Element, stats: StatsMap): boolean => {
-  const n = stats.get(e)?.text ?? 0;
-  return n > 0 && n <= MAX_BADGE_TEXT && BADGE.test(textOf(e).trim());
-};
-
 export function removeCardBadges(root: Element, stats: StatsMap): void {
-  const found = findAll(
-    root,
-    (e) => isBadge(e, stats),
-    (e) => isBadge(e, stats),
-  );
+  const found = findShortLines(root, stats, MAX_BADGE_TEXT, (text) => BADGE.test(text));
   // a menu's 'Sale', 'New arrivals' and 'Outlet' name three stickers once each; a card's
   // sticker recurs on other cards
   const texts = new Set(found.map((e) => textOf(e).trim().toLowerCase()));

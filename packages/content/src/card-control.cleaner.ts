@@ -6,7 +6,8 @@
  */
 import type { Element } from 'domhandler';
 import { removeAllWithStats, type StatsMap } from './content-stats';
-import { findAll, isText, textOf } from './dom.util';
+import { isText } from './dom.util';
+import { findShortLines } from './short-line';
 
 const CONTROL =
   /^(?:(?:quick|fast) ?(?:view|shop|look|add|buy)|(?:view|see|show) (?:details?|product|options|more)|add to (?:cart|bag|basket|trolley|wish ?list|favou?rites|compare)|add to wish-list|compare|(?:choose|select) options|calculate shipping|more details|more info|more|read more|read (?:the )?(?:full )?(?:story|article|review|post))$/i;
@@ -23,25 +24,10 @@ const WORD = /[\p{L}\p{N}]/u;
 const inSentence = (e: Element): boolean =>
   (e.parent?.children ?? []).some((c) => c !== e && isText(c) && WORD.test(c.data));
 
-const isControl = (e: Element, stats: StatsMap): boolean => {
-  const n = stats.get(e)?.text ?? 0;
-  return (
-    n > 0 &&
-    !inSentence(e) &&
-    n <= MAX_CONTROL_TEXT &&
-    CONTROL.test(
-      textOf(e)
-        .replace(/[+›»→]/g, '')
-        .trim(),
-    )
-  );
-};
+const isControl = (text: string, e: Element): boolean =>
+  !inSentence(e) && CONTROL.test(text.replace(/[+›»→]/g, '').trim());
 
 export function removeCardControls(root: Element, stats: StatsMap): void {
-  const found = findAll(
-    root,
-    (e) => isControl(e, stats),
-    (e) => isControl(e, stats),
-  );
+  const found = findShortLines(root, stats, MAX_CONTROL_TEXT, isControl);
   if (found.length >= MIN_REPEATS) removeAllWithStats(found, stats);
 }

@@ -43,20 +43,24 @@ export const newStats = (): Stats => ({
   headings: 0,
 });
 
+/** Adds a child's (or a chosen node's) counts that always sum up the tree. */
+function addCounts(s: Stats, c: Stats): void {
+  s.text += c.text;
+  s.link += c.link;
+  s.allCommas += c.allCommas;
+  s.paras += c.paras;
+  s.imgs += c.imgs;
+  s.lis += c.lis;
+  s.inputs += c.inputs;
+  s.headings += c.headings;
+}
+
 /** The counts of several elements together (the chosen nodes of the main content). */
 export function sumStats(els: Element[], stats: StatsMap): Stats {
   const s = newStats();
   for (const e of els) {
     const c = stats.get(e);
-    if (!c) continue;
-    s.text += c.text;
-    s.link += c.link;
-    s.allCommas += c.allCommas;
-    s.paras += c.paras;
-    s.imgs += c.imgs;
-    s.lis += c.lis;
-    s.inputs += c.inputs;
-    s.headings += c.headings;
+    if (c) addCounts(s, c);
   }
   return s;
 }
@@ -192,14 +196,7 @@ function finish(el: Element, stats: StatsMap): Stats {
     if (!isElement(k)) continue;
     const c = stats.get(k);
     if (c) {
-      s.text += c.text;
-      s.link += c.link;
-      s.allCommas += c.allCommas;
-      s.paras += c.paras;
-      s.imgs += c.imgs;
-      s.lis += c.lis;
-      s.inputs += c.inputs;
-      s.headings += c.headings;
+      addCounts(s, c);
       if (!isBlockName(k.name)) {
         s.inline += c.inline;
         s.commas += c.commas;

@@ -6,7 +6,7 @@
  */
 import type { Element } from 'domhandler';
 import { removeAllWithStats, type StatsMap } from './content-stats';
-import { findAll, textOf } from './dom.util';
+import { findShortLines } from './short-line';
 
 const RANGE_COUNT =
   /^(?:(?:showing|displaying|viewing|results?)\s*:?\s*)?\d[\d,.]*\s*(?:-|–|—|to)\s*\d[\d,.]*\s+(?:(?:products?|items?|results?)\s+)?(?:of|out of)\s+\d[\d,.]*(?:\s+(?:products?|items?|results?|styles?|matches))?\.?$/i;
@@ -14,18 +14,12 @@ const SORT_CONTROL = /^sort(?:\s+by)?(?:\s*:\s*[^:]{0,30}|\s+options)?$/i;
 /** One bar's count or sort label is a short line. */
 const MAX_BAR_TEXT = 50;
 
-const isBarLine = (e: Element, stats: StatsMap): boolean => {
-  const n = stats.get(e)?.text ?? 0;
-  if (n === 0 || n > MAX_BAR_TEXT) return false;
-  const text = textOf(e).replace(/\s+/g, ' ').trim();
+const isBarLine = (raw: string): boolean => {
+  const text = raw.replace(/\s+/g, ' ');
   return RANGE_COUNT.test(text) || SORT_CONTROL.test(text);
 };
 
 export function removeResultsBar(root: Element, stats: StatsMap): void {
-  const found = findAll(
-    root,
-    (e) => isBarLine(e, stats),
-    (e) => isBarLine(e, stats),
-  );
+  const found = findShortLines(root, stats, MAX_BAR_TEXT, isBarLine);
   if (found.length > 0) removeAllWithStats(found, stats);
 }

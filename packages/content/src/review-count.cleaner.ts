@@ -6,7 +6,7 @@
  */
 import type { Element } from 'domhandler';
 import { removeAllWithStats, type StatsMap } from './content-stats';
-import { findAll, textOf } from './dom.util';
+import { findShortLines } from './short-line';
 
 const COUNT = /^\(?\d[\d,.]*\s+(?:reviews?|ratings?)\)?$/i;
 /** A count is a number and a word. */
@@ -14,16 +14,7 @@ const MAX_COUNT_TEXT = 20;
 /** Under several cards: a lone count may be the page's own. */
 const MIN_REPEATS = 3;
 
-const isCount = (e: Element, stats: StatsMap): boolean => {
-  const n = stats.get(e)?.text ?? 0;
-  return n > 0 && n <= MAX_COUNT_TEXT && COUNT.test(textOf(e).trim());
-};
-
 export function removeReviewCounts(root: Element, stats: StatsMap): void {
-  const found = findAll(
-    root,
-    (e) => isCount(e, stats),
-    (e) => isCount(e, stats),
-  );
+  const found = findShortLines(root, stats, MAX_COUNT_TEXT, (text) => COUNT.test(text));
   if (found.length >= MIN_REPEATS) removeAllWithStats(found, stats);
 }

@@ -6,23 +6,16 @@
  */
 import type { Element } from 'domhandler';
 import { removeAllWithStats, type StatsMap } from './content-stats';
-import { findAll, textOf } from './dom.util';
+import { findShortLines } from './short-line';
 
 const SKIP = /^skip(?:\s+to|\s+past)?\s+(?:the\s+)?[\p{L} ]{2,40}$/iu;
 /** A skip link is a short line. */
 const MAX_TEXT = 50;
 
-const isSkipLink = (e: Element, stats: StatsMap): boolean => {
-  if (e.name !== 'a' || !e.attribs.href?.startsWith('#')) return false;
-  const n = stats.get(e)?.text ?? 0;
-  return n > 0 && n <= MAX_TEXT && SKIP.test(textOf(e).replace(/\s+/g, ' ').trim());
-};
+const isSkipLink = (text: string, e: Element): boolean =>
+  e.name === 'a' && !!e.attribs.href?.startsWith('#') && SKIP.test(text.replace(/\s+/g, ' '));
 
 export function removeSkipLinks(root: Element, stats: StatsMap): void {
-  const found = findAll(
-    root,
-    (e) => isSkipLink(e, stats),
-    (e) => isSkipLink(e, stats),
-  );
+  const found = findShortLines(root, stats, MAX_TEXT, isSkipLink);
   if (found.length > 0) removeAllWithStats(found, stats);
 }
