@@ -168,7 +168,9 @@ describe('byte caps while loading', () => {
   ])('%s (%s) → TARGET_TOO_LARGE within the budget', async (path) => {
     const { code, ms } = await attempt(path.replace('PORT', String(site.port)));
     expect(code).toBe('TARGET_TOO_LARGE');
-    expect(ms).toBeLessThan(10_000);
+    // A guard, not the 30 s budget, answered (that would be TIMEOUT). The bound leaves room for a
+    // slow shared machine: 4-11 s were measured here for the bombs on a quiet day (1.5-4.5 s on another).
+    expect(ms).toBeLessThan(20_000);
   });
 
   it('the auto engine answers TARGET_TOO_LARGE too, not the fetched shell', async () => {

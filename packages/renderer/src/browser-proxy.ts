@@ -268,6 +268,10 @@ export async function startGuardedProxy(opts: {
 
   // HTTPS and WebSocket tunnels.
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    // The server drops its own error handler before 'connect': without one, a client that resets
+    // after a refusal (Chromium closing, or retrying a 407 on a new connection) is an uncaught
+    // 'read ECONNRESET' that takes down the process.
+    client.on('error', () => client.destroy());
     const [rawHost = '', rawPort = '443'] = (req.url ?? '').split(/:(?=\d+$)/);
     const host = bareHost(rawHost);
     const refuse = (code: string) => {
@@ -286,7 +290,6 @@ export async function startGuardedProxy(opts: {
     if (literalForbidden(host)) return refuse('FORBIDDEN');
     const via = slot.route.upstream;
     if (via) {
-      client.on('error', () => undefined);
       openCheckedTunnel({
         proxy: via,
         host,
