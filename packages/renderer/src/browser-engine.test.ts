@@ -146,9 +146,10 @@ describe('browser engine SSRF routing', () => {
   it('refuses a redirect hop to a private address', async () => {
     const started = Date.now();
     await expect(
-      engine.render({ url: `${site.url}/redirect-to-private` }, testContext()),
+      engine.render({ url: `${site.url}/redirect-to-private` }, testContext(15_000)),
     ).rejects.toBeInstanceOf(TargetForbiddenError);
-    expect(Date.now() - started).toBeLessThan(4_000);
+    // Refused at the hop, not after the budget; a render alone took up to 5 s on a slow shared day.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('aborts subresources to forbidden hosts and still renders the page', async () => {

@@ -220,9 +220,10 @@ describe('chromium on demand', () => {
     const seen = new Set<number>();
     try {
       for (let i = 0; i < 10; i++) {
-        // Jitter, not synchronisation: a release (about:blank, storage reset) takes ~100 ms, so the
-        // next acquire lands during the release, the 1 ms countdown, the close, or after it.
-        await new Promise((r) => setTimeout(r, (i * 37) % 250));
+        // Jitter, not synchronisation: a release (about:blank, storage reset) takes 100-300 ms
+        // (quiet or slow machine), so the next acquire lands during the release, the 1 ms
+        // countdown, the close, or after it.
+        await new Promise((r) => setTimeout(r, (i * 83) % 700));
         const urls = i % 3 === 0 ? [0, 1] : [i % 3];
         const results = await Promise.all(
           urls.map((n) => renderer.render({ url: `${site.url}/article/${n}`, engine: 'browser' })),
