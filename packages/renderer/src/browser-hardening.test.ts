@@ -168,9 +168,10 @@ describe('byte caps while loading', () => {
   ])('%s (%s) → TARGET_TOO_LARGE within the budget', async (path) => {
     const { code, ms } = await attempt(path.replace('PORT', String(site.port)));
     expect(code).toBe('TARGET_TOO_LARGE');
-    // A guard, not the 30 s budget, answered (that would be TIMEOUT). The bound leaves room for a
-    // slow shared machine: 4-11 s were measured here for the bombs on a quiet day (1.5-4.5 s on another).
-    expect(ms).toBeLessThan(20_000);
+    // A guard answered, within the render budget (its end would be TIMEOUT, after BUDGET_MS). How
+    // soon depends on the machine: 1.5-4.5 s one day, 4-21 s on a slow loaded one (the table in
+    // docs/reliability/browser.md).
+    expect(ms).toBeLessThan(BUDGET_MS);
   });
 
   it('the auto engine answers TARGET_TOO_LARGE too, not the fetched shell', async () => {
