@@ -20,7 +20,9 @@ import {
 } from './test-support/page-options-site';
 import type { BrowserAction } from './types';
 
-const SELECTOR_TIMEOUT_MS = 1_000;
+// Short, so a missing element fails soon; not so short that a slow machine's layout misses it
+// (1 s did once: '#hang' was not yet visible on a loaded clean-clone run).
+const SELECTOR_TIMEOUT_MS = 3_000;
 
 let site: PageOptionsSite;
 let engine: BrowserEngine;
@@ -224,7 +226,7 @@ describe('failing actions', () => {
         { type: 'click', selector: '#nope' },
       ],
       index: 1,
-      message: /^Action 1 \(click "#nope"\) failed: no visible element matches the selector within 1000 ms$/,
+      message: /^Action 1 \(click "#nope"\) failed: no visible element matches the selector within 3000 ms$/,
     },
     {
       name: 'a script that throws',
@@ -271,7 +273,7 @@ describe('failing actions', () => {
       path: '/hang-on-click',
       actions: [{ type: 'click', selector: '#hang' }],
       index: 0,
-      message: /^Action 0 \(click "#hang"\) failed: the element could not be clicked within 1000 ms/,
+      message: /^Action 0 \(click "#hang"\) failed: the element could not be clicked within 3000 ms/,
     },
     {
       name: 'an invalid selector',
