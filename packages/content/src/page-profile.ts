@@ -10,6 +10,7 @@ import { removeCardBadges } from './card-badge.cleaner';
 import { removeCardControls } from './card-control.cleaner';
 import { removeCardLabels } from './card-label.cleaner';
 import { listCards } from './card-list';
+import { removeCardVariants } from './card-variant.cleaner';
 import { introBefore } from './collection-intro';
 import type { StatsMap } from './content-stats';
 import { trimCrossSellSections } from './cross-sell.cleaner';
@@ -133,6 +134,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
       removeCardBadges,
       removeCardLabels,
       removeReviewCounts,
+      removeCardVariants,
       removeResultsBar,
       removeItemMetaLines,
       removeItemActions,
