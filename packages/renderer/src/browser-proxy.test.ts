@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import { type GuardedProxy, SlotUpstreams, startGuardedProxy } from './browser-proxy';
 
@@ -51,5 +52,38 @@ describe('guarded proxy: a client that resets after a refusal', () => {
   ])('CONNECT %s: the proxy survives the reset', async (_name, target, auth, status) => {
     expect(await connectThenReset(target, auth)).toMatch(status);
     expect(await proxyAnswers()).toMatch(/^HTTP\/1\.1 407 /);
+  });
+});
+
+describe('guarded proxy: a slow answer', () => {
+  it('a page slower than the connect timeout to answer still comes through (the timeout bounds the connect)', async () => {
+    const slow = http.createServer((_req, res) => {
+      setTimeout(() => res.end('late answer'), 2_500);
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const target = `http://127.0.0.1:${(slow.address() as net.AddressInfo).port}/slow`;
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: target,
+            headers: { 'proxy-authorization': `Basic ${credentials}` },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve(`${res.statusCode} ${Buffer.concat(chunks).toString()}`));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      expect(answer).toBe('200 late answer');
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((r) => slow.close(r));
+    }
   });
 });

@@ -255,6 +255,12 @@ export async function startGuardedProxy(opts: {
       },
       onResponse,
     );
+    // `timeout` bounds the connect only: left on, it is an idle timeout that cut a page slower than
+    // it to answer (or a held request) with a 502; the render's budget bounds the rest.
+    upstream.on('socket', (socket) => {
+      if (socket.connecting) socket.once('connect', () => upstream.setTimeout(0));
+      else upstream.setTimeout(0);
+    });
     upstream.on('timeout', () =>
       upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
     );
