@@ -94,7 +94,9 @@ describe('POST /v1/map against a hostile site', () => {
     expect(s.ms).toBeLessThan(alone.map * 3 + 5_000);
     expect(c.body.status).toBe('done');
     expect(c.ms).toBeLessThan(alone.crawl * 3 + 5_000);
-    expect(maxDelayMs).toBeLessThan(1_500);
+    // the worker's loop was never blocked for long (1.8 s was seen on a slow, loaded CI run; a
+    // blocking parse of the hostile sitemaps would hold it for the whole map)
+    expect(maxDelayMs).toBeLessThan(3_000);
   });
 
   it('with search, ranks what it can within a short budget and says so when it is cut', async () => {
