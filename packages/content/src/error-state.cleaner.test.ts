@@ -1,16 +1,4 @@
-import { processHtml } from './index';
-
-const text = (html: string): string =>
-  processHtml(html, { url: 'https://site.test/guide/knots', formats: ['text'] }).text;
-const story = [
-  'The bowline makes a fixed loop at the end of a rope that will not slip or jam under load.',
-  'Form a small overhand loop, pass the working end up through it, around the standing part, and back down.',
-  'Dress the knot by pulling the loop and the standing part apart before you trust it with any weight.',
-]
-  .map((s) => `<p>${s} ${s}</p>`)
-  .join('');
-const page = (extra: string): string =>
-  `<html><body><article><h1>Tying a bowline</h1>${story}${extra}</article></body></html>`;
+import { page, text } from './knot-guide.fixture';
 
 describe('error states of page widgets', () => {
   it('drops the message a widget shows when its request failed', () => {
