@@ -42,12 +42,15 @@ describe('retryOrRecord: what a failed attempt of a retried job leads to', () =>
     expect(retryOrRecord(blocked, job(1), ctx(Date.now(), reason), describeJob)).toBe(blocked);
   });
 
-  it('gives up with a final TIMEOUT when the next attempt would start with less than MIN_ATTEMPT_MS left', () => {
+  it("gives up, keeping the last attempt's kind, when the next attempt would start with less than MIN_ATTEMPT_MS left", () => {
     // attempt 2 failed (attemptsMade 1): the next waits 2 s, the budget ends in 2.5 s.
     expect(nextBackoffMs(job(1))).toBe(2_000);
     const out = retryOrRecord(transient, job(1), ctx(Date.now() + 2_000 + MIN_ATTEMPT_MS / 2), describeJob);
-    expect(out).not.toBe('retry');
-    expect(out !== 'retry' && [out.code, out.retryable]).toEqual(['TIMEOUT', false]);
-    expect(out !== 'retry' && out.message).toMatch(/^Page gave up after 2 attempt\(s\): its time budget/);
+    if (out === 'retry') throw new Error('expected the error to record');
+    // The cause stays the kind (a refused connection is not a slow page); no retry follows it.
+    expect(out).toBeInstanceOf(TargetUnreachableError);
+    expect([out.code, out.status, out.retryable]).toEqual(['TARGET_UNREACHABLE', 502, false]);
+    expect(out.message).toMatch(/^Page gave up after 2 attempt\(s\): its time budget.*\(connection reset\)$/);
+    expect(transient.retryable).toBe(true); // the attempt's own error is not changed
   });
 });

@@ -1,4 +1,4 @@
-import { type ServiceError, TimeoutError, toServiceError } from '@wcs/errors';
+import { ServiceError, TimeoutError, toServiceError } from '@wcs/errors';
 import type { Job } from 'bullmq';
 import { z } from 'zod';
 
@@ -84,7 +84,8 @@ export function nextBackoffMs(job: Pick<Job, 'opts' | 'attemptsMade'>): number {
 /**
  * After a failed attempt of a retried job (batch item, crawl page): 'retry' when the error is
  * transient, attempts are left and the next attempt would start with at least MIN_ATTEMPT_MS of
- * the budget; otherwise the error to record. Once the job's signal has fired (budget spent, cancel)
+ * the budget; otherwise the error to record (when only the budget stopped the retries, the last
+ * attempt's error, not retryable). Once the job's signal has fired (budget spent, cancel)
  * a transient error becomes the signal's reason: a retry could not run, and rethrowing a
  * "retryable" error then would fail the job in the queue without the failure being recorded.
  */
@@ -99,9 +100,27 @@ export function retryOrRecord(
   if (ctx.signal.aborted) return toServiceError(ctx.signal.reason);
   if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) return err;
   if (remainingMs(ctx, Date.now() + nextBackoffMs(job)) < MIN_ATTEMPT_MS) {
-    return finalTimeout(
+    return notRetried(
+      err,
       `${describe(job.attemptsMade + 1)}: its time budget across retries would run out before the next attempt (${err.message})`,
     );
   }
   return 'retry';
+}
+
+/**
+ * The last attempt's error, same kind (code, status, details), marked not retryable with a message
+ * that says why no retry followed. The kind stays the cause's: a target that refused every
+ * connection is TARGET_UNREACHABLE whether the attempts or the budget ran out first; a TIMEOUT
+ * there would send the user after a slow page that does not exist.
+ */
+function notRetried(err: ServiceError, message: string): ServiceError {
+  const args: ConstructorParameters<typeof ServiceError> = [
+    err.code,
+    err.status,
+    message,
+    { retryable: false, cause: err, ...(err.details ? { details: err.details } : {}) },
+  ];
+  // Built as the same class (as decodeError does) so instanceof checks and the wire keep the kind.
+  return Reflect.construct(ServiceError, args, err.constructor) as ServiceError;
 }
