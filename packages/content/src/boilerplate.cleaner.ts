@@ -159,10 +159,16 @@ function unlikelyName(el: Element): string | null {
   const n = nameOf(el);
   if (n === '') return null;
   if (SIGNATURE.test(n) && !TABLE_PARTS.has(el.name)) return 'signature';
-  const m = UNLIKELY.exec(words(n));
+  let m = UNLIKELY.exec(words(n));
+  // "subscription-eligible" says what a product card offers, not that it is a subscribe box
+  if (m && CAPABILITY.test(n)) m = UNLIKELY.exec(words(n.replace(CAPABILITIES, ' ')));
   if (!m || MAYBE.test(n) || isAccordionDrawer(m[1]!.toLowerCase(), n)) return null;
   return m[1]!.toLowerCase();
 }
+
+/** A class token flagging what an element allows ("share-enabled", "cart-eligible"): a state, not a role. */
+const CAPABILITY = /[-_](?:eligible|enabled|available|allowed)(?:$|\s)/i;
+const CAPABILITIES = /(?:^|\s)\S+[-_](?:eligible|enabled|available|allowed)(?=$|\s)/gi;
 
 /** Structural chrome: landmark tags and roles. */
 function structuralFamily(el: Element): string | null {
