@@ -15,6 +15,7 @@ import { introBefore } from './collection-intro';
 import type { StatsMap } from './content-stats';
 import { trimCrossSellSections } from './cross-sell.cleaner';
 import { removeCallToActionButtons } from './cta-button.cleaner';
+import { isDetailSheet } from './detail-sheet';
 import { removeDocsNavigation } from './docs-navigation.cleaner';
 import { removeErrorStates } from './error-state.cleaner';
 import { removeFacets } from './facet.cleaner';
@@ -101,7 +102,8 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     ownPosts: isThreadPost,
     regionPasses: [removeTopicOverview, cleanForumPosts, removeThreadTail, markPostHeads],
   },
-  product: { region: true, clippedIsLayout: true },
+  // a description or specifications sheet opened over the page is the product's text
+  product: { region: true, clippedIsLayout: true, spare: isDetailSheet },
   listing: {
     region: true,
     breakpointTwins: true,
