@@ -1,4 +1,5 @@
 import { processHtml } from './index';
+import { PRICE } from './product.cleaner';
 
 const URL = 'https://shop.example.com/products/kettle';
 const prose = (n: number, word: string): string =>
@@ -117,5 +118,17 @@ describe("a product's declared description", () => {
     expect(markdown(page(''))).not.toContain('Harbour Jacket keeps');
     const visible = markdown(page(`<p>${desc.replace('rain', 'rain &amp; spray')}</p>`));
     expect(visible.split('Harbour Jacket keeps').length).toBe(2);
+  });
+});
+
+describe('what reads as a price', () => {
+  it('a currency sign or code before or after the number, the code glued to it too', () => {
+    for (const p of ['$19.99', '€ 5', '19,99 €', 'EUR 22.37', 'EUR22.37', 'RRP:EUR34.42', '120 kr', '35 zł'])
+      expect(PRICE.test(p)).toBe(true);
+  });
+
+  it('not a code inside a word, nor a number alone', () => {
+    for (const t of ['NEUR5 receptor', 'USB3 port', 'model 2200', 'CADDY4 kit'])
+      expect(PRICE.test(t)).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import { holdsLink, isElement, rawText, setChildren, textOf } from './dom.util';
 
 /** A price: a currency sign or code next to a number, either order. */
 export const PRICE =
-  /(?:[$€£¥₹₩]|\b(?:USD|EUR|GBP|AUD|CAD|CHF|JPY|SEK|NOK|DKK|PLN|RRP)\b)\s?\d|\d(?:[\d.,\s]*\d)?\s?(?:[€£¥₹₩]|\b(?:USD|EUR|GBP|AUD|CAD|CHF|SEK|NOK|DKK|PLN|zł|kr|Kč|Ft|lei)(?!\w))/;
+  /(?:[$€£¥₹₩]|\b(?:USD|EUR|GBP|AUD|CAD|CHF|JPY|SEK|NOK|DKK|PLN|RRP))\s?\d|\d(?:[\d.,\s]*\d)?\s?(?:[€£¥₹₩]|\b(?:USD|EUR|GBP|AUD|CAD|CHF|SEK|NOK|DKK|PLN|zł|kr|Kč|Ft|lei)(?!\w))/;
 
 /** A card is short: a title, a price, maybe a rating and a badge. */
 const MAX_CARD_TEXT = 400;
