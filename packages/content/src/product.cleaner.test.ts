@@ -123,7 +123,18 @@ describe("a product's declared description", () => {
 
 describe('what reads as a price', () => {
   it('a currency sign or code before or after the number, the code glued to it too', () => {
-    for (const p of ['$19.99', '€ 5', '19,99 €', 'EUR 22.37', 'EUR22.37', 'RRP:EUR34.42', '120 kr', '35 zł'])
+    for (const p of [
+      '$19.99',
+      '€ 5',
+      '19,99 €',
+      'EUR 22.37',
+      'EUR22.37',
+      '4.6EUR22.37',
+      'RRP:EUR34.42',
+      '120 kr',
+      '120kr',
+      '35 zł',
+    ])
       expect(PRICE.test(p)).toBe(true);
   });
 

@@ -7,9 +7,13 @@ import { Element, Text } from 'domhandler';
 import { removeAllWithStats, type StatsMap } from './content-stats';
 import { holdsLink, isElement, rawText, setChildren, textOf } from './dom.util';
 
-/** A price: a currency sign or code next to a number, either order. */
+/**
+ * A price: a currency sign or code next to a number, either order, the code glued to it or not
+ * ("EUR22.37", "22 EUR"). A code is not part of a word, but may follow a digit: text joined from
+ * neighbouring elements reads "4.6EUR22.37" or "4.6 EUR22.37" by the whitespace between them.
+ */
 export const PRICE =
-  /(?:[$€£¥₹₩]|\b(?:USD|EUR|GBP|AUD|CAD|CHF|JPY|SEK|NOK|DKK|PLN|RRP))\s?\d|\d(?:[\d.,\s]*\d)?\s?(?:[€£¥₹₩]|\b(?:USD|EUR|GBP|AUD|CAD|CHF|SEK|NOK|DKK|PLN|zł|kr|Kč|Ft|lei)(?!\w))/;
+  /(?:[$€£¥₹₩]|(?<![A-Za-z])(?:USD|EUR|GBP|AUD|CAD|CHF|JPY|SEK|NOK|DKK|PLN|RRP))\s?\d|\d(?:[\d.,\s]*\d)?\s?(?:[€£¥₹₩]|(?:USD|EUR|GBP|AUD|CAD|CHF|SEK|NOK|DKK|PLN|zł|kr|Kč|Ft|lei)(?![A-Za-z]))/;
 
 /** A card is short: a title, a price, maybe a rating and a badge. */
 const MAX_CARD_TEXT = 400;
