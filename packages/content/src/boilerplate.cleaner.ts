@@ -133,8 +133,22 @@ export function isHidden(el: Element): boolean {
 export function isChrome(el: Element): boolean {
   if (CONTROL_TAGS.has(el.name)) return true;
   const role = el.attribs.role;
-  return (role !== undefined && MODAL_ROLES.has(role.toLowerCase())) || el.attribs['aria-modal'] === 'true';
+  if (role !== undefined && MODAL_ROLES.has(role.toLowerCase())) return true;
+  return el.attribs['aria-modal'] === 'true' || isTooltipText(el);
 }
+
+/**
+ * The text a tooltip shows on hover ("Impedance: usually between 8 and 600 ohm…" beside a spec
+ * label): role=tooltip, or the bubble part of a tooltip widget ('tooltiptext', 'tooltip-content',
+ * 'tool-tip__content', Bootstrap's 'tooltip-inner'). Not the widget's own class ('tooltip',
+ * 'has-tooltip'): that is often on the term the bubble explains.
+ */
+function isTooltipText(el: Element): boolean {
+  if (el.attribs.role?.toLowerCase() === 'tooltip') return true;
+  const cls = el.attribs.class;
+  return cls !== undefined && TOOLTIP_TEXT.test(cls);
+}
+const TOOLTIP_TEXT = /(?:^|\s)tool-?tip(?:text|[-_]{1,2}(?:content|text|inner|body|bubble))(?=\s|$)/i;
 
 /** Overlays (cookie dialogs, sign-up modals) are dropped whatever their size. */
 const MODAL_ROLES = new Set(['dialog', 'alertdialog']);
