@@ -132,9 +132,9 @@ export function isHidden(el: Element): boolean {
 /** Cheap, size-independent drop decision used during the stats pass. */
 export function isChrome(el: Element): boolean {
   if (CONTROL_TAGS.has(el.name)) return true;
-  const role = el.attribs.role;
-  if (role !== undefined && MODAL_ROLES.has(role.toLowerCase())) return true;
-  return el.attribs['aria-modal'] === 'true' || isTooltipText(el);
+  const role = el.attribs.role?.toLowerCase();
+  if (role !== undefined && (MODAL_ROLES.has(role) || role === 'tooltip')) return true;
+  return el.attribs['aria-modal'] === 'true' || isTooltipBubble(el.attribs.class);
 }
 
 /**
@@ -143,11 +143,7 @@ export function isChrome(el: Element): boolean {
  * 'tool-tip__content', Bootstrap's 'tooltip-inner'). Not the widget's own class ('tooltip',
  * 'has-tooltip'): that is often on the term the bubble explains.
  */
-function isTooltipText(el: Element): boolean {
-  if (el.attribs.role?.toLowerCase() === 'tooltip') return true;
-  const cls = el.attribs.class;
-  return cls !== undefined && TOOLTIP_TEXT.test(cls);
-}
+const isTooltipBubble = (cls: string | undefined): boolean => cls !== undefined && TOOLTIP_TEXT.test(cls);
 const TOOLTIP_TEXT = /(?:^|\s)tool-?tip(?:text|[-_]{1,2}(?:content|text|inner|body|bubble))(?=\s|$)/i;
 
 /** Overlays (cookie dialogs, sign-up modals) are dropped whatever their size. */
@@ -175,13 +171,13 @@ function unlikelyName(el: Element): string | null {
   if (SIGNATURE.test(n) && !TABLE_PARTS.has(el.name)) return 'signature';
   let m = UNLIKELY.exec(words(n));
   // "subscription-eligible" says what a product card offers, not that it is a subscribe box
-  if (m && CAPABILITY.test(n)) m = UNLIKELY.exec(words(n.replace(CAPABILITIES, ' ')));
+  const roles = m ? n.replace(CAPABILITIES, ' ') : n;
+  if (roles !== n) m = UNLIKELY.exec(words(roles));
   if (!m || MAYBE.test(n) || isAccordionDrawer(m[1]!.toLowerCase(), n)) return null;
   return m[1]!.toLowerCase();
 }
 
 /** A class token flagging what an element allows ("share-enabled", "cart-eligible"): a state, not a role. */
-const CAPABILITY = /[-_](?:eligible|enabled|available|allowed)(?:$|\s)/i;
 const CAPABILITIES = /(?:^|\s)\S+[-_](?:eligible|enabled|available|allowed)(?=$|\s)/gi;
 
 /** Structural chrome: landmark tags and roles. */

@@ -169,3 +169,29 @@ describe('error wire format', () => {
     expect(toServiceError('weird')).toMatchObject({ code: 'INTERNAL' });
   });
 });
+
+describe('notRetryable', () => {
+  it('keeps the class, code, status and details, and is not retryable; the original is unchanged', () => {
+    const original = new exported.TargetUnreachableError('connection refused', { details: { host: 'h' } });
+    const final = exported.notRetryable(original, 'gave up: connection refused');
+    expect(final).toBeInstanceOf(exported.TargetUnreachableError);
+    expect(final.toJSON()).toEqual({
+      code: 'TARGET_UNREACHABLE',
+      status: 502,
+      message: 'gave up: connection refused',
+      retryable: false,
+      details: { host: 'h' },
+    });
+    expect(final.cause).toBe(original);
+    expect(original.retryable).toBe(true);
+    // without a message: the same message, no cause
+    const timeout = exported.notRetryable(new exported.TimeoutError('slow'));
+    expect([timeout.code, timeout.message, timeout.retryable, timeout.cause]).toEqual([
+      'TIMEOUT',
+      'slow',
+      false,
+      undefined,
+    ]);
+    expect(exported.decodeError(exported.encodeError(timeout)).retryable).toBe(false);
+  });
+});

@@ -79,6 +79,26 @@ export function decodeError(text: string | undefined | null): ServiceError {
   return new InternalError(text ? `Job failed: ${text}` : 'Job failed');
 }
 
+/**
+ * The same kind of error (class, code, status, details) marked not retryable, with `message` when
+ * given (the original becomes its cause). For a failure no retry may follow: a job's budget is
+ * spent, or it was cancelled. Built as `decodeError` builds kinds, so `instanceof` and the wire
+ * keep the class.
+ */
+export function notRetryable<E extends ServiceError>(err: E, message?: string): E {
+  const args: ConstructorParameters<typeof ServiceError> = [
+    err.code,
+    err.status,
+    message ?? err.message,
+    {
+      retryable: false,
+      ...(message === undefined ? {} : { cause: err }),
+      ...(err.details ? { details: err.details } : {}),
+    },
+  ];
+  return Reflect.construct(ServiceError, args, err.constructor) as E;
+}
+
 /** Anything thrown, as a ServiceError (unknown errors become INTERNAL without leaking stacks). */
 export function toServiceError(err: unknown): ServiceError {
   if (err instanceof ServiceError) return err;

@@ -1,4 +1,4 @@
-import { ServiceError, TimeoutError, toServiceError } from '@wcs/errors';
+import { notRetryable, type ServiceError, TimeoutError, toServiceError } from '@wcs/errors';
 import type { Job } from 'bullmq';
 import { z } from 'zod';
 
@@ -40,9 +40,7 @@ export function jobDeadline(clock: JobClock, attemptStartedAt: number, budgetMs?
  * batch items) record the failure instead.
  */
 export function finalTimeout(message: string): TimeoutError {
-  const e = new TimeoutError(message);
-  Object.defineProperty(e, 'retryable', { value: false, enumerable: true });
-  return e;
+  return notRetryable(new TimeoutError(message));
 }
 
 /** The abort reason when a job's deadline passes. */
@@ -100,27 +98,13 @@ export function retryOrRecord(
   if (ctx.signal.aborted) return toServiceError(ctx.signal.reason);
   if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) return err;
   if (remainingMs(ctx, Date.now() + nextBackoffMs(job)) < MIN_ATTEMPT_MS) {
-    return notRetried(
+    // The kind stays the cause's: a target that refused every connection is TARGET_UNREACHABLE
+    // whether its attempts or its budget ran out first (a TIMEOUT would send the user after a
+    // slow page that does not exist).
+    return notRetryable(
       err,
       `${describe(job.attemptsMade + 1)}: its time budget across retries would run out before the next attempt (${err.message})`,
     );
   }
   return 'retry';
-}
-
-/**
- * The last attempt's error, same kind (code, status, details), marked not retryable with a message
- * that says why no retry followed. The kind stays the cause's: a target that refused every
- * connection is TARGET_UNREACHABLE whether the attempts or the budget ran out first; a TIMEOUT
- * there would send the user after a slow page that does not exist.
- */
-function notRetried(err: ServiceError, message: string): ServiceError {
-  const args: ConstructorParameters<typeof ServiceError> = [
-    err.code,
-    err.status,
-    message,
-    { retryable: false, cause: err, ...(err.details ? { details: err.details } : {}) },
-  ];
-  // Built as the same class (as decodeError does) so instanceof checks and the wire keep the kind.
-  return Reflect.construct(ServiceError, args, err.constructor) as ServiceError;
 }
