@@ -52,6 +52,15 @@ describe('page-type classifier', () => {
     expect(classify(grid, 'https://shop.test/category/desks')).toBe('collection');
   });
 
+  it('counts a cart button whose label the markup breaks across lines', () => {
+    const label = (l: string) => `<h1>Walnut desk</h1><button>${l}</button>${para(40)}`;
+    const sells = (l: string) =>
+      measurePage(findFirst(parseHtml(`<html><body>${label(l)}</body></html>`), 'body')!).cartButtons;
+    expect(sells('Add to basket')).toBe(1);
+    expect(sells('Add to\n      basket')).toBe(1);
+    expect(sells('Add\tto cart')).toBe(1);
+  });
+
   it('a product path with a price and little prose is a product, even without a cart button or with og:type article', () => {
     const product = `<h1>Brass desk lamp</h1><div class="price">$89.00</div>${para(40)}<ul><li>Height: 45 cm</li><li>Bulb: E27</li></ul>`;
     const url = 'https://shop.test/product/brass-desk-lamp-with-dimmer';

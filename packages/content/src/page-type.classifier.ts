@@ -63,8 +63,9 @@ export interface PageSignals {
 const PRICE =
   /(?:[$€£¥₹]\s?\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{2})?|\b\d{1,3}(?:[.,\s]\d{3})*[.,]\d{2}\s?(?:[$€£¥₹]|USD|EUR|GBP|kr|zł)(?!\w))/;
 const DIGIT = /\d/;
+/** A cart button's label; its words may be split by any whitespace (a line break in the markup). */
 const CART =
-  /\b(?:add to (?:cart|bag|basket|trolley)|buy (?:it )?now|in den warenkorb|ajouter au panier|añadir al carrito)\b/i;
+  /\b(?:add\s+to\s+(?:cart|bag|basket|trolley)|buy\s+(?:it\s+)?now|in\s+den\s+warenkorb|ajouter\s+au\s+panier|añadir\s+al\s+carrito)\b/i;
 const POST_CLASS =
   /(?:^|[\s_-])(?:post|comment|reply|message|answer|thread-?item|topic-?post)(?:$|[\s_-]|\d)/i;
 const SKIP = new Set([
