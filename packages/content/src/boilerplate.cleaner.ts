@@ -96,15 +96,19 @@ export function removeComments(
     const s = stats.get(e);
     return s ? s.text - s.link : 0;
   };
+  // A product beside its reviews is often mostly links (its sizes, formats, seller): all of its
+  // text counts there, while an article beside its comments counts by its own prose.
+  const all = (e: Element): number => stats.get(e)?.text ?? 0;
   for (const c of found) {
-    const mine = own(c);
+    const size = reviews.has(c) ? all : own;
+    const mine = size(c);
     // a product's description is often short (a name, a price, a few lines): less beside the
     // reviews than beside comments still makes them an appendix, not the page
     const min = reviews.has(c) ? MIN_BESIDE_REVIEWS : MIN_OWN_CONTENT;
     let p = c.parent;
     let beside = 0;
     for (let up = 0; up < 3 && p && isElement(p); up++) {
-      beside = own(p) - mine;
+      beside = size(p) - mine;
       if (beside >= min || p === root) break;
       p = p.parent;
     }

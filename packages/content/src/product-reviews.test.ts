@@ -31,6 +31,14 @@ describe('reviews beside a short product description', () => {
     expect(out).not.toContain('Buyer 3 writes');
   });
 
+  it('drops them when the product beside them is mostly links (its formats, sizes and seller)', () => {
+    const buyBox = `<div class="buybox"><h1>Plain tee</h1><a href="/tee?s=s">Small, $22</a> <a href="/tee?s=m">Medium, $22</a> <a href="/tee?s=l">Large, $24</a> <a href="/tee?s=xl">Extra large, $24</a> <a href="/shop/basics">Sold by Basics Co.</a> <a href="/tee/formats">See all colours and sizes</a><p>Soft cotton, slim fit.</p></div>`;
+    const out = text(`<html><head>${LD_PRODUCT}</head><body><main>${buyBox}${reviews}</main></body></html>`);
+    expect(out).toContain('Soft cotton, slim fit.');
+    expect(out).toContain('Medium, $22');
+    expect(out).not.toContain('Buyer 3 writes');
+  });
+
   it("keeps reviews that are the whole page (a page of a product's reviews)", () => {
     const out = text(`<html><head>${LD_PRODUCT}</head><body><main>${reviews}</main></body></html>`);
     expect(out).toContain('Buyer 3 writes');
