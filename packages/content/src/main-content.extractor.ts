@@ -364,7 +364,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
     isProseMenu(el, family) || profile.spare?.(el, family, st) === true;
   removeUnlikely(body, stats, { keep: items, spare });
   removeComments(body, stats, product, profile.ownPosts);
-  if (hints?.product) removeProductGrids(body, stats);
+  if (product) removeProductGrids(body, stats, hints?.product === true);
   const { scores, prose } = scoreCandidates(stats, body);
   const top = pickTop(scores, body);
   let chosen = top === body ? [body] : gatherSiblings(top, scores, stats, body, prose);

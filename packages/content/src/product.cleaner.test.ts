@@ -66,6 +66,24 @@ describe('product pages', () => {
     expect(out).toContain('Kettle model 7 in brushed steel');
   });
 
+  it('drops them from a page read as a product without declaring one, while they are a third of it or less', () => {
+    const card = (i: number, name: string): string =>
+      `<li class="card"><a href="/products/other-${i}">${name} ${i}</a><span class="price">$${20 + i}.99</span></li>`;
+    const grid = (name: string) =>
+      `<div><h2>Related</h2><ul>${[1, 2, 3, 4, 5].map((i) => card(i, name)).join('')}</ul></div>`;
+    const buy = '<p class="price">$49.00</p><button>Add to cart</button>';
+    const small = page('', description + buy + grid('Other kettle'));
+    expect(processHtml(small, { url: URL }).metadata.pageType).toBe('product');
+    expect(text(small)).toContain('Sentence 2 about the kettle');
+    expect(text(small)).not.toContain('Other kettle 3');
+    // cards with long names outweigh the short description: without a declaration, the grid may be the page
+    const long = 'Other kettle in brushed steel with a glass window, a blue light and a keep-warm mode';
+    const short = `<div class="description"><h1>Steel kettle</h1><p>${prose(6, 'kettle')}</p></div>`;
+    const big = page('', short + buy + grid(long));
+    expect(processHtml(big, { url: URL }).metadata.pageType).toBe('product');
+    expect(text(big)).toContain(`${long} 3`);
+  });
+
   it('keeps priced grids on pages that are not product pages', () => {
     const card = (i: number): string =>
       `<li><a href="/plans/${i}">Plan ${i}</a><span>$${10 * i}/month</span></li>`;

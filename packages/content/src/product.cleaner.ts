@@ -29,9 +29,11 @@ function isPricedCard(el: Element, stats: StatsMap): boolean {
 /**
  * Remove grids of priced, linked cards from a product page. The product's own price sits in a
  * single block, never in three sibling tiles; the grid goes with its heading when the two are
- * all its wrapper holds.
+ * all its wrapper holds. `declared`: the page declares a Product; one read as a product by its
+ * shape alone (a price, a cart button) may be a category page the classifier misread, so less
+ * of it may go.
  */
-export function removeProductGrids(root: Element, stats: StatsMap): void {
+export function removeProductGrids(root: Element, stats: StatsMap, declared: boolean): void {
   const grids: Element[] = [];
   const stack: Element[] = [root];
   while (stack.length > 0) {
@@ -55,11 +57,13 @@ export function removeProductGrids(root: Element, stats: StatsMap): void {
   // grids that make up most of the page are the page: a category page declaring its items as
   // Products, not one product with recommendations under it
   const gridText = outer.reduce((n, g) => n + (stats.get(g)?.text ?? 0), 0);
-  if (gridText > MAX_GRID_SHARE * (stats.get(root)?.text ?? 0)) return;
+  const maxShare = declared ? MAX_GRID_SHARE : MAX_GRID_SHARE_UNDECLARED;
+  if (gridText > maxShare * (stats.get(root)?.text ?? 0)) return;
   removeAllWithStats(outer, stats);
 }
 
 const MAX_GRID_SHARE = 0.5;
+const MAX_GRID_SHARE_UNDECLARED = 1 / 3;
 
 function hasAncestorIn(el: Element, set: Set<Element>): boolean {
   for (let p = el.parent; p && isElement(p); p = p.parent) if (set.has(p)) return true;
