@@ -28,9 +28,9 @@ const page = (sheetClass: string): string => `<html><head><title>Oak shelf</titl
   </div></main>
   <footer><p>Example Shelves, all rights reserved</p></footer></body></html>`;
 
-describe('a product details sheet (modal, drawer) over a product page', () => {
+describe('a product details sheet (modal, drawer, popover) over a product page', () => {
   it('is the product’s text: its description stays', () => {
-    for (const cls of ['product-details-modal', 'specifications-drawer']) {
+    for (const cls of ['product-details-modal', 'specifications-drawer', 'product-info-popover']) {
       const out = processHtml(page(cls), { url: URL, formats: ['text'] });
       expect(out.metadata.pageType).toBe('product');
       expect(out.text).toContain('cut from one board of European oak');
@@ -41,7 +41,9 @@ describe('a product details sheet (modal, drawer) over a product page', () => {
   it('while other modals still go, and so does a sheet not named for product text', () => {
     const out = processHtml(page('product-details-modal'), { url: URL, formats: ['text'] });
     expect(out.text).not.toContain('join our list of shelf lovers');
-    const other = processHtml(page('size-chart-modal'), { url: URL, formats: ['text'] });
-    expect(other.text).not.toContain('cut from one board of European oak');
+    for (const cls of ['size-chart-modal', 'shipping-popover']) {
+      const other = processHtml(page(cls), { url: URL, formats: ['text'] });
+      expect(other.text).not.toContain('cut from one board of European oak');
+    }
   });
 });

@@ -6,9 +6,9 @@
  */
 import type { Element } from 'domhandler';
 
-const SHEET_WORDS = new Set(['modal', 'popup', 'drawer', 'overlay', 'offcanvas']);
+const SHEET_WORDS = new Set(['modal', 'popup', 'popover', 'drawer', 'overlay', 'offcanvas']);
 const HOLDS_PRODUCT_TEXT =
-  /(?:^|[\s_-])(?:(?:product|item)[-_]?(?:details?|description|info(?:rmation)?|specs|specifications|features)|details|description|specifications|specs|ingredients|dimensions|materials)[-_]+(?:\w+[-_]+)?(?:modal|popup|drawer|overlay|offcanvas|sheet)/i;
+  /(?:^|[\s_-])(?:(?:product|item)[-_]?(?:details?|description|info(?:rmation)?|specs|specifications|features)|details|description|specifications|specs|ingredients|dimensions|materials)[-_]+(?:\w+[-_]+)?(?:modal|popup|popover|drawer|overlay|offcanvas|sheet)/i;
 
 export function isDetailSheet(el: Element, family: string): boolean {
   if (!SHEET_WORDS.has(family)) return false;
