@@ -23,6 +23,17 @@ describe('chrome removal', () => {
     expect(out).not.toContain('Footer text');
   });
 
+  it('drops a strip of announcements beside the content, named in the singular or the plural', () => {
+    for (const cls of ['site-announcement', 'recent_announcements']) {
+      const html = `<html><body><main><h1>Game</h1><p>${prose(5, 'the game')}</p>
+        <div class="${cls}"><h2>Recent events</h2><p>Season four is here, with new maps and a patch for the matchmaking queue.</p></div>
+        <p>${prose(3, 'its modes')}</p></main></body></html>`;
+      const out = text(html);
+      expect(out).toContain('Sentence 2 about its modes');
+      expect(out).not.toContain('Season four is here');
+    }
+  });
+
   it('keeps a landmark that holds the whole page (an unclosed <aside>, a tablist around panels)', () => {
     const aside = `<html><body><aside class="announcement"><a href="/x">Announcement</a>
       <main><p>${prose(4, 'wrapped')}</p><p>${prose(3, 'wrapped')}</p></main></body></html>`;
