@@ -345,8 +345,8 @@ export interface ExtractResult {
 /** Main content of a parsed page; `body` is the page body (or document root). */
 export function extractMainContent(body: Element, hints?: PageHints): ExtractResult {
   const profile = hints?.pageType ? PAGE_PROFILES[hints.pageType] : DEFAULT_PROFILE;
-  // pages read as a product that offer to buy count too (closed panels shown, reviews and
-  // cross-sell dropped): many shops declare no Product
+  // pages read as a product that offer to buy count too (closed panels shown, reviews, priced
+  // grids and cross-sell dropped): many shops declare no Product
   const product = hints?.product === true || (hints?.pageType === 'product' && hints.sells === true);
   const revealed = revealFoldedPanels(body, product ? 'product' : { accept: profile.reveal });
   // one copy of blocks rendered for both screen sizes; no dropdown menus (controls)
