@@ -278,7 +278,9 @@ describe('actions the page cannot do: clean failures, refunded, the browser reco
     const took = Date.now() - started;
     expect(res.status).toBe(504);
     expect(res.body).toMatchObject({ success: false, code: 'TIMEOUT' });
-    expect(res.body.error).toMatch(/executeJavascript|action/i);
+    // The action's own timer names it; on a loaded machine the render's timer on the same budget
+    // can fire first and says the render took too long.
+    expect(res.body.error).toMatch(/executeJavascript|action|took longer than 3000 ms/i);
     // Ends with the request's budget, not the gateway's wait (timeout + 5 s).
     expect(took).toBeLessThan(3_000 + 4_000);
     expect(await balanceOf(account.accountId)).toBe(before);

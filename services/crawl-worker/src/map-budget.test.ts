@@ -97,7 +97,9 @@ describe('runMap time budget', () => {
     const t0 = Date.now();
     const res = await runMap(deps, payload({ timeoutMs, search: 'p' }));
     const ms = Date.now() - t0;
-    expect(ms).toBeLessThan(timeoutMs);
+    // The answer is due 150 ms before the budget ends; a CPU-starved worker (a loaded CI machine)
+    // was seen 64 ms past the budget itself. The gateway waits for it until the budget + 5 s.
+    expect(ms).toBeLessThan(timeoutMs + 1_000);
     expect(res.warning).toMatch(
       /time budget ran out while filtering and ranking the URLs found \(\d+ checked\)/,
     );
