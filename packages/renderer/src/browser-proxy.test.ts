@@ -87,3 +87,69 @@ describe('guarded proxy: a slow answer', () => {
     }
   });
 });
+
+/** One request through the proxy: its status and body. */
+function viaProxy(target: string, method = 'GET', body?: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: target,
+        headers: {
+          'proxy-authorization': `Basic ${credentials}`,
+          ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }),
+        },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(`${res.statusCode} ${Buffer.concat(chunks).toString()}`));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('guarded proxy: a kept-alive connection the site closed as it was reused', () => {
+  // The site answers the first request of a connection and resets the connection on the next,
+  // before any answer: what a keep-alive timeout firing just as the proxy reuses the socket does.
+  let site: http.Server;
+  let base: string;
+  const connections: net.Socket[] = [];
+  beforeAll(async () => {
+    site = http.createServer((req, res) => {
+      const served = (req.socket as net.Socket & { served?: number }).served ?? 0;
+      (req.socket as net.Socket & { served?: number }).served = served + 1;
+      if (served > 0) {
+        req.socket.resetAndDestroy();
+        return;
+      }
+      res.end(`fresh ${req.method}`);
+    });
+    site.on('connection', (s) => connections.push(s));
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    site.closeAllConnections();
+    await new Promise((r) => site.close(r));
+  });
+
+  it('a GET goes again on a new connection and gets its answer', async () => {
+    const before = connections.length;
+    expect(await viaProxy(`${base}/a`)).toBe('200 fresh GET');
+    expect(await viaProxy(`${base}/b`)).toBe('200 fresh GET');
+    // The second request reused the first connection (reset), then went on a new one.
+    expect(connections.length - before).toBe(2);
+  });
+
+  it('a POST with a body is not sent twice: the reset is a 502 naming it', async () => {
+    expect(await viaProxy(`${base}/c`)).toBe('200 fresh GET');
+    const answer = await viaProxy(`${base}/d`, 'POST', 'form=1');
+    expect(answer).toMatch(/^502 Refused by renderer proxy: ECONNRESET/);
+  });
+});

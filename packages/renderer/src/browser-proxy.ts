@@ -141,6 +141,12 @@ const HOP_BY_HOP = [
   'upgrade',
 ];
 
+/** Methods a proxy may send again when a reused connection reset before any answer (RFC 9110 §9.2.2). */
+const REPLAYABLE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const hasBody = (req: http.IncomingMessage): boolean =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
 export async function startGuardedProxy(opts: {
   isForbidden: AddressPolicy;
   connectTimeoutMs: number;
@@ -242,34 +248,45 @@ export async function startGuardedProxy(opts: {
         });
       return;
     }
-    const upstream = http.request(
-      {
-        agent,
-        hostname: host,
-        port,
-        path: `${target.pathname}${target.search}`,
-        method: req.method,
-        headers,
-        lookup,
-        timeout: opts.connectTimeoutMs,
-      },
-      onResponse,
-    );
-    // `timeout` bounds the connect only: left on, it is an idle timeout that cut a page slower than
-    // it to answer (or a held request) with a 502; the render's budget bounds the rest.
-    upstream.on('socket', (socket) => {
-      if (socket.connecting) socket.once('connect', () => upstream.setTimeout(0));
-      else upstream.setTimeout(0);
-    });
-    upstream.on('timeout', () =>
-      upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
-    );
-    upstream.on('error', (err) => {
-      const code = failureCode(err);
-      fail(code, code === 'FORBIDDEN' ? 403 : 502);
-    });
-    req.pipe(upstream);
-    res.on('close', () => upstream.destroy());
+    // A bodiless idempotent request may go again once: a pooled keep-alive socket that the site
+    // closed just as it was reused resets before any answer (Node's documented race; the fix its
+    // docs give is this retry), and the page would fail with ECONNRESET for nothing.
+    const replayable = REPLAYABLE.has(req.method ?? '') && !hasBody(req);
+    const send = (replay: boolean) => {
+      const upstream = http.request(
+        {
+          agent,
+          hostname: host,
+          port,
+          path: `${target.pathname}${target.search}`,
+          method: req.method,
+          headers,
+          lookup,
+          timeout: opts.connectTimeoutMs,
+        },
+        onResponse,
+      );
+      // `timeout` bounds the connect only: left on, it is an idle timeout that cut a page slower than
+      // it to answer (or a held request) with a 502; the render's budget bounds the rest.
+      upstream.on('socket', (socket) => {
+        if (socket.connecting) socket.once('connect', () => upstream.setTimeout(0));
+        else upstream.setTimeout(0);
+      });
+      upstream.on('timeout', () =>
+        upstream.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
+      );
+      upstream.on('error', (err) => {
+        const code = failureCode(err);
+        const stale = code === 'ECONNRESET' || code === 'EPIPE';
+        if (!replay && replayable && stale && upstream.reusedSocket && !res.headersSent && !res.destroyed)
+          return send(true);
+        fail(code, code === 'FORBIDDEN' ? 403 : 502);
+      });
+      if (replay) upstream.end();
+      else req.pipe(upstream);
+      res.on('close', () => upstream.destroy());
+    };
+    send(false);
   });
 
   // HTTPS and WebSocket tunnels.
