@@ -1,7 +1,8 @@
 import type { CrawledPage, CrawlStatus } from '@wcs/client-node';
 import { CreditsRepository, createDb } from '@wcs/db';
+import { QueueProducer } from '@wcs/queues';
 import request from 'supertest';
-import { pollUntil, TEST_DATABASE_URL } from './harness';
+import { pollUntil, TEST_DATABASE_URL, TEST_REDIS_URL } from './harness';
 
 /** The API's own response types (generated from /v1/openapi.json), not a copy of them. */
 export type CrawlPage = CrawledPage;
@@ -62,4 +63,34 @@ export function fetched(
   prefix: string,
 ): string[] {
   return site.requests.filter((r) => r.path.startsWith(prefix)).map((r) => `${r.path}${r.search}`);
+}
+
+/**
+ * Why a crawl has not finished: its unfinished frontier rows, each with its crawl-page job's state
+ * (a timed-out wait says which page is stuck where, instead of only that it timed out).
+ */
+export async function unfinishedPages(crawlId: string, prefix: string): Promise<string> {
+  const db = createDb(TEST_DATABASE_URL);
+  const producer = new QueueProducer(TEST_REDIS_URL, prefix);
+  try {
+    const rows = await db.prisma.$queryRaw<
+      Array<{ id: string; url: string; status: string; attempts: number }>
+    >`
+      SELECT id::text, url, status, attempts FROM crawl_pages
+      WHERE crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running') ORDER BY created_at LIMIT 20`;
+    const queue = producer.queue('crawl-page');
+    const lines = await Promise.all(
+      rows.map(async (r) => {
+        const job = await queue.getJob(r.id);
+        const state = job ? await job.getState() : 'no job';
+        const why = job?.failedReason ? ` (${job.failedReason.slice(0, 200)})` : '';
+        const runs = job ? ` made=${job.attemptsMade} stalled=${job.stalledCounter}` : '';
+        return `${r.url} row=${r.status}/${r.attempts} job=${state}${runs}${why}`;
+      }),
+    );
+    return lines.length ? lines.join('; ') : 'no unfinished pages';
+  } finally {
+    await producer.close();
+    await db.close();
+  }
 }

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { compiledService } from '@wcs/runtime';
 import { type FixtureSite, startFixtureSite, treeSize } from '@wcs/testing';
-import { crawlStatus, fetched, ledgerOf, startCrawl, waitForCrawl } from './crawl-helpers';
+import { crawlStatus, fetched, ledgerOf, startCrawl, unfinishedPages, waitForCrawl } from './crawl-helpers';
 import { balanceOf, createTestAccount, pollUntil, type Stack, startStack } from './harness';
 
 // Short locks so a killed worker's jobs come back within seconds.
@@ -97,12 +97,16 @@ it('a crawl survives a killed crawl-worker: nothing lost, each page billed once'
     expect(atKill.completed).toBeLessThan(TREE);
 
     // Another worker takes over: stalled jobs come back, queued ones were waiting in Redis.
+    // Its own locks are long: on a loaded machine a late renewal of a 2 s lock stalls jobs still
+    // running here, and BullMQ fails a job stalled three times (its page then waits for the reconciler).
     rescuer = await startStack({
       worker: false,
       crawlWorker: true,
-      env: { ...RECOVERY_ENV, QUEUE_PREFIX: stack.env.QUEUE_PREFIX ?? '' },
+      env: { ...RECOVERY_ENV, WORKER_LOCK_MS: '15000', QUEUE_PREFIX: stack.env.QUEUE_PREFIX ?? '' },
     });
-    const done = await waitForCrawl(stack.url, id, account.auth, 90_000);
+    const done = await waitForCrawl(stack.url, id, account.auth, 150_000).catch(async (err: Error) => {
+      throw new Error(`${err.message}; ${await unfinishedPages(id, stack.env.QUEUE_PREFIX ?? '')}`);
+    });
     expect(done).toMatchObject({
       status: 'done',
       total: TREE,
@@ -125,8 +129,9 @@ it('a crawl survives a killed crawl-worker: nothing lost, each page billed once'
     await rescuer?.close();
     await stack.close();
   }
-  // its own deadlines (60 s to reach the kill point, 90 s for the rescue) must fire before jest's
-}, 180_000);
+  // its own deadlines (60 s to reach the kill point, 150 s for the rescue: 10 s alone, 40 s beside
+  // 12 busy loops on 2 cores) must fire before jest's
+}, 240_000);
 
 it('a crawl-worker process survives pages whose target refuses connections (retried, then failed)', async () => {
   // Regression: a rejected promise returned from a catch before an awaiting finally was briefly

@@ -94,9 +94,9 @@ describe('POST /v1/map against a hostile site', () => {
     expect(s.ms).toBeLessThan(alone.map * 3 + 5_000);
     expect(c.body.status).toBe('done');
     expect(c.ms).toBeLessThan(alone.crawl * 3 + 5_000);
-    // the worker's loop was never blocked for long (1.8 s was seen on a slow, loaded CI run; a
-    // blocking parse of the hostile sitemaps would hold it for the whole map)
-    expect(maxDelayMs).toBeLessThan(3_000);
+    // the worker's loop was never blocked for long: a blocking parse of the hostile sitemaps would
+    // hold it for the whole map; a loaded 2-core CI run (GC, descheduling) showed 1.8 s and 3.2 s
+    expect(maxDelayMs).toBeLessThan(Math.max(3_000, b.ms / 2));
   });
 
   it('with search, ranks what it can within a short budget and says so when it is cut', async () => {

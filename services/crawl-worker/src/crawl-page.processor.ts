@@ -77,7 +77,12 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     const task = known
       ? await deps.crawls.startPageOf(crawlId, pageId).then((p) => p && withCrawl(p, known))
       : await deps.crawls.startPage(pageId);
-    if (!task) return { pageId, status: 'skipped' };
+    if (!task) {
+      // A redelivery (its worker died) of a finished page: the worker may have died between the
+      // page's commit and the enqueue of the pages it found, whose rows then wait without a job.
+      if (job.stalledCounter > 0) await enqueueQueued(deps, crawlId);
+      return { pageId, status: 'skipped' };
+    }
     let context: CrawlContext;
     try {
       context = known ?? deps.contexts.fromTask(task);
@@ -184,17 +189,20 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
 /**
  * Once the start page (depth 0) has finished, however it ended, every queued row gets its job: the
  * sitemap seeds held back so the start page is the crawl's first page, and its own links.
- * After the commit: a failed enqueue leaves queued rows that the reconciler picks up.
  */
 async function releaseSeeds(deps: CrawlPageDeps, task: CrawlPageTask): Promise<void> {
-  if (task.depth !== 0) return;
+  if (task.depth === 0) await enqueueQueued(deps, task.crawlId);
+}
+
+/**
+ * A job for every queued row of the crawl (by id: adding a live one is a no-op). After the commit:
+ * a failed enqueue leaves queued rows that the reconciler picks up.
+ */
+async function enqueueQueued(deps: CrawlPageDeps, crawlId: string): Promise<void> {
   try {
-    await enqueuePages(deps.producer, task.crawlId, await deps.crawls.queuedPages(task.crawlId));
+    await enqueuePages(deps.producer, crawlId, await deps.crawls.queuedPages(crawlId));
   } catch (err) {
-    deps.logger.warn(
-      { err, crawlId: task.crawlId },
-      'enqueue of queued pages failed; left to the reconciler',
-    );
+    deps.logger.warn({ err, crawlId }, 'enqueue of queued pages failed; left to the reconciler');
   }
 }
 
