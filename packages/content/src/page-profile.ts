@@ -19,6 +19,7 @@ import { isDetailSheet } from './detail-sheet';
 import { removeDocsNavigation } from './docs-navigation.cleaner';
 import { removeErrorStates } from './error-state.cleaner';
 import { removeFacets } from './facet.cleaner';
+import { removeFieldDumps } from './field-dump.cleaner';
 import { cleanForumPosts } from './forum-post.cleaner';
 import { isThreadPost } from './forum-replies';
 import { removeItemActions } from './item-action.cleaner';
@@ -154,6 +155,8 @@ export const SELLING_PASSES: readonly ContentPass[] = [
   trimCrossSellSections,
   // the shop's row of shipping, returns and warranty promises beside the buy button
   removeShopPromises,
+  // a template's custom fields printed under their code names ('cat_thumb_Navy: https://…')
+  removeFieldDumps,
 ];
 
 /** Passes over the content of every page, whatever its type. */
