@@ -35,7 +35,7 @@ import { findPricedGrid } from './priced-grid';
 import { holdsProse } from './prose-panel';
 import { removeRecirculation } from './recirculation.cleaner';
 import { removeResultsBar } from './results-bar.cleaner';
-import { removeReviewCounts } from './review-count.cleaner';
+import { removeRatingSummaries, removeReviewCounts } from './review-count.cleaner';
 import { isSectionHeader } from './section-header';
 import { removeShippingOffers } from './shipping-offer.cleaner';
 import { removeShopFootnotes } from './shop-footnote.cleaner';
@@ -157,6 +157,8 @@ export const SELLING_PASSES: readonly ContentPass[] = [
   removeShopPromises,
   // a template's custom fields printed under their code names ('cat_thumb_Navy: https://…')
   removeFieldDumps,
+  // the item's score ('4.4 stars out of 1935 reviews'): the stars are drawn, the line is chrome
+  removeRatingSummaries,
 ];
 
 /** Passes over the content of every page, whatever its type. */

@@ -44,3 +44,26 @@ describe('reviews beside a short product description', () => {
     expect(out).toContain('Buyer 3 writes');
   });
 });
+
+describe("a product's rating summary lines", () => {
+  it('drop on a selling page; a sentence about reviews stays', () => {
+    const summary = [
+      '4.4 stars out of 1935 reviews',
+      '4.8(333 reviews)',
+      'Rated 4.4 out of 5 stars.',
+      '1,935 ratings',
+    ]
+      .map((s) => `<div class="rating"><span class="stars"></span><span>${s}</span></div>`)
+      .join('');
+    const said = '<p>Over 1,900 reviews praise how quietly it runs and how easy the jar is to clean.</p>';
+    const out = text(
+      `<html><head>${LD_PRODUCT}</head><body><main>${product}${summary}${said}</main></body></html>`,
+    );
+    expect(out).toContain('A slim fit tee in soft cotton');
+    expect(out).not.toContain('1935 reviews');
+    expect(out).not.toContain('333 reviews');
+    expect(out).not.toContain('out of 5 stars');
+    expect(out).not.toContain('1,935 ratings');
+    expect(out).toContain('Over 1,900 reviews praise');
+  });
+});
