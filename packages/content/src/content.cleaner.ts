@@ -512,6 +512,14 @@ const LINE_TAGS = new Set([
  * article twice, for mobile and desktop). Candidates are matched by their statistics first,
  * so text is only compared for likely twins.
  */
+/**
+ * Below this much text a repeat is as likely a caption every card carries as a second
+ * rendering; above it, copies are mostly mobile/desktop or carousel twins (a spec table, a
+ * feature list, a quoted post). 100 chars measured best on wcxb-dev on both id halves (200
+ * kept the short twins, 30-60 began to drop repeated list cards).
+ */
+const DUPLICATE_MIN_TEXT = 100;
+
 export function removeDuplicates(root: Element, stats: StatsMap): void {
   // stats signature -> the first block with it, then blocks by text once signatures collide
   const seen = new Map<string, { first: Element; byText?: Map<string, Element[]> }>();
@@ -526,7 +534,7 @@ export function removeDuplicates(root: Element, stats: StatsMap): void {
   while (stack.length > 0) {
     const el = stack.pop()!;
     const s = stats.get(el);
-    if (!s || s.text < 200) continue;
+    if (!s || s.text < DUPLICATE_MIN_TEXT) continue;
     const key = `${s.text}/${s.link}/${s.allCommas}/${s.paras}/${s.lis}/${s.imgs}/${s.headings}`;
     const entry = seen.get(key);
     if (!entry) seen.set(key, { first: el });

@@ -119,6 +119,18 @@ describe('repeated and missing content', () => {
     expect(out).toContain('about details');
   });
 
+  it('keeps one copy of a short spec block rendered twice, and a short caption every card repeats', () => {
+    const specs = '<dl class="specs"><dt>Material</dt><dd>Anodised aluminium, 6061 grade, brushed finish</dd><dt>Weight</dt><dd>60 grams with the strap and the clip</dd><dt>Holds</dt><dd>Up to twelve cards</dd></dl>';
+    const card = (n: number): string =>
+      `<li class="cam"><h3>Camera ${n} at the north gate</h3><p>${prose(2, `camera${n}`)}</p><p>Image courtesy of the park trust.</p></li>`;
+    const html = `<html><body><main><h1>Trail wallet</h1><p>${prose(3, 'wallet')}</p>
+      <div class="tab">${specs}</div><div class="accordion">${specs}</div>
+      <ul>${card(1)}${card(2)}${card(3)}</ul></main></body></html>`;
+    const out = text(html);
+    expect(out.split('Anodised aluminium').length - 1).toBe(1);
+    expect(out.split('Image courtesy of the park trust.').length - 1).toBe(3);
+  });
+
   it('falls back to the JSON-LD body of a page that renders nothing, never to its description', () => {
     const ld = JSON.stringify({
       '@type': 'DiscussionForumPosting',
