@@ -3,6 +3,7 @@
  * extraction, in one table. `main-content.extractor.ts` runs the steps in order and asks the page
  * type's profile at each; the rules themselves live in their own files, each with its tests.
  */
+import { removeAccountPrompts } from './account-prompt.cleaner';
 import type { Element } from 'domhandler';
 import { removeBlogTeasers } from './blog-teaser.cleaner';
 import type { Spare } from './boilerplate.cleaner';
@@ -171,6 +172,8 @@ export const EVERY_PAGE_PASSES: readonly ContentPass[] = [
   removeErrorStates,
   // a keyboard user's link past a block ('Skip to search results')
   removeSkipLinks,
+  // a control of the site's account system ('Sign in to add this item to your wishlist')
+  removeAccountPrompts,
 ];
 
 /** The profile of a page whose type is unknown (no declared metadata was read). */
