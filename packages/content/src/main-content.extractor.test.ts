@@ -120,7 +120,8 @@ describe('repeated and missing content', () => {
   });
 
   it('keeps one copy of a short spec block rendered twice, and a short caption every card repeats', () => {
-    const specs = '<dl class="specs"><dt>Material</dt><dd>Anodised aluminium, 6061 grade, brushed finish</dd><dt>Weight</dt><dd>60 grams with the strap and the clip</dd><dt>Holds</dt><dd>Up to twelve cards</dd></dl>';
+    const specs =
+      '<dl class="specs"><dt>Material</dt><dd>Anodised aluminium, 6061 grade, brushed finish</dd><dt>Weight</dt><dd>60 grams with the strap and the clip</dd><dt>Holds</dt><dd>Up to twelve cards</dd></dl>';
     const card = (n: number): string =>
       `<li class="cam"><h3>Camera ${n} at the north gate</h3><p>${prose(2, `camera${n}`)}</p><p>Image courtesy of the park trust.</p></li>`;
     const html = `<html><body><main><h1>Trail wallet</h1><p>${prose(3, 'wallet')}</p>

@@ -3,8 +3,9 @@
  * extraction, in one table. `main-content.extractor.ts` runs the steps in order and asks the page
  * type's profile at each; the rules themselves live in their own files, each with its tests.
  */
-import { removeAccountPrompts } from './account-prompt.cleaner';
+
 import type { Element } from 'domhandler';
+import { removeAccountPrompts } from './account-prompt.cleaner';
 import { removeBlogTeasers } from './blog-teaser.cleaner';
 import type { Spare } from './boilerplate.cleaner';
 import { removeCardBadges } from './card-badge.cleaner';
