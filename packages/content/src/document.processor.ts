@@ -126,23 +126,20 @@ function run(
     hints.sells = signals.cartButtons > 0;
     metadata.pageType = hints.pageType;
   }
-  // A product's declared description counts only when the page shows it (in a tab, say): read
-  // before the cleaners, which may take that tab away. Not with tag options (they say what the
-  // content is), for the whole body, or when no content format is asked for.
-  const description = hints.pageType === 'product' ? hints.productDescription : undefined;
-  const shownDescription =
-    description &&
-    formats.size > 0 &&
-    !filter &&
-    opts.onlyMainContent !== false &&
-    shows(bodyOf(doc), description)
-      ? description
+  // A product's declared description counts when the page shows it (in a tab, say; read
+  // before the cleaners, which may take that tab away) or when the extracted product is thin
+  // (product.cleaner.ts). Not with tag options (they say what the content is), for the whole
+  // body, or when no content format is asked for.
+  const description =
+    hints.pageType === 'product' && formats.size > 0 && !filter && opts.onlyMainContent !== false
+      ? hints.productDescription
       : undefined;
+  const shownOnPage = description !== undefined && shows(bodyOf(doc), description);
   const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
   // Only links/images asked for (formats: []): no content step at all.
   if (formats.size > 0) {
     const { root, stats } = contentRoot(html, doc, hints, opts, filter);
-    if (shownDescription) addDeclaredDescription(root, shownDescription);
+    if (description) addDeclaredDescription(root, description, shownOnPage);
     if (formats.has('markdown'))
       out.markdown = new BlockRenderer({ resolver, stats, markdown: true }).render(root);
     const textRenderer = new BlockRenderer({ resolver, stats, markdown: false });

@@ -132,8 +132,30 @@ describe("a product's declared description", () => {
     expect(md.split('Harbour Jacket keeps').length).toBe(2); // once
   });
 
-  it('is not added when the page never shows it, nor twice when the content has it', () => {
-    expect(markdown(page(''))).not.toContain('Harbour Jacket keeps');
+  it('is added to a thin page that shows a name, a price and a cart button only', () => {
+    const md = markdown(page(''));
+    expect(md).toContain(shown);
+    expect(md).toContain('€120.00');
+  });
+
+  it('is not added when the page never shows it but has text of its own, nor twice when the content has it', () => {
+    const features = `<h2>Features</h2><ul>${[
+      'Seams taped against driving rain on every panel and pocket',
+      'Hood that rolls into the collar and stays put in strong wind',
+      'Two hand pockets with water-resistant zips and a soft lining',
+      'Drop hem at the back so it covers you when you sit on a wet bench',
+      'Cuffs with hook-and-loop tabs that close over gloves',
+      'Reflective trim at the shoulders for walks after dark',
+      'Recycled polyester shell with a fluorocarbon-free finish',
+      'Packs into its own chest pocket, with a loop to clip it to a bag',
+      'Machine washable at thirty degrees, tumble dry low to restore the finish',
+      'Sizes from XS to XXL, with a longer cut for tall walkers in every size',
+    ]
+      .map((f) => `<li>${f}</li>`)
+      .join('')}</ul>`;
+    const own = markdown(page(features));
+    expect(own).toContain('stays put in strong wind');
+    expect(own).not.toContain('Harbour Jacket keeps');
     const visible = markdown(page(`<p>${desc.replace('rain', 'rain &amp; spray')}</p>`));
     expect(visible.split('Harbour Jacket keeps').length).toBe(2);
   });

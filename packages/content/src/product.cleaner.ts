@@ -92,11 +92,22 @@ export function shows(root: Element, description: string): boolean {
 }
 
 /**
- * A product page whose visible text lacks the description it declares in its structured data
- * (shops hide it in tabs or accordions rendered by script): the description is added at the end.
+ * Below this much text, the extracted product is a name, a price and the buying controls: a
+ * script renders the rest. Its declared description is then the page's text even when the
+ * markup never shows it.
  */
-export function addDeclaredDescription(root: Element, description: string): void {
+const THIN_PRODUCT = 600;
+
+/**
+ * A product page whose visible text lacks the description it declares in its structured data
+ * (shops hide it in tabs or accordions rendered by script): the description is added at the end
+ * when the page's markup holds it somewhere (`shownOnPage`), or when what was extracted is too
+ * thin to be the product's text. A declaration the page neither shows nor needs stays out (it
+ * is often an SEO blurb the page words differently).
+ */
+export function addDeclaredDescription(root: Element, description: string, shownOnPage: boolean): void {
   if (shows(root, description)) return;
+  if (!shownOnPage && textOf(root).length >= THIN_PRODUCT) return;
   const p = new Element('p', {});
   setChildren(p, [new Text(description)]);
   setChildren(root, [...root.children, p]);
