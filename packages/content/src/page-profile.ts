@@ -17,6 +17,7 @@ import { introBefore } from './collection-intro';
 import type { StatsMap } from './content-stats';
 import { trimCrossSellSections } from './cross-sell.cleaner';
 import { removeCallToActionButtons } from './cta-button.cleaner';
+import { removeCurrencyLists } from './currency-list.cleaner';
 import { isDetailSheet } from './detail-sheet';
 import { removeDocsNavigation } from './docs-navigation.cleaner';
 import { removeErrorStates } from './error-state.cleaner';
@@ -173,6 +174,8 @@ export const EVERY_PAGE_PASSES: readonly ContentPass[] = [
   removeErrorStates,
   // a keyboard user's link past a block ('Skip to search results')
   removeSkipLinks,
+  // a shop plugin's price in many currencies ('AED: 549.56', 'GBP: £110.82', ...)
+  removeCurrencyLists,
   // a control of the site's account system ('Sign in to add this item to your wishlist')
   removeAccountPrompts,
 ];

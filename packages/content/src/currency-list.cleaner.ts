@@ -1,0 +1,29 @@
+/**
+ * Currency converters: a shop's price popup lists the one price in many currencies ("AED:
+ * 549.56", "GBP: £110.82", "AUD: $232.60", ...). It is a widget of the shop's currency plugin
+ * printed under every price, not a fact of the page. A list is one when six or more of its items
+ * are each a currency code and an amount alone, with as many different codes; a price table in
+ * two or three currencies, or a sentence naming a code, is the page's own.
+ */
+import type { Element } from 'domhandler';
+import { removeAllWithStats, type StatsMap } from './content-stats';
+import { collapse, findAll, isElement, rawText } from './dom.util';
+
+/** "AED: 549.56AED", "GBP $110.82", "USD 1,099.00": a code, a sign maybe, an amount. */
+const CODE_AMOUNT = /^([A-Z]{3})\s*:?\s*[^\p{L}\d\s]{0,3}\s*\d[\d.,\s]*(?:[A-Z]{3}|[^\p{L}\d\s]{1,3})?$/u;
+const MIN_CURRENCIES = 6;
+
+function isCurrencyList(el: Element): boolean {
+  const codes = new Set<string>();
+  for (const c of el.children) {
+    if (!isElement(c)) continue;
+    const m = CODE_AMOUNT.exec(collapse(rawText(c)));
+    if (m) codes.add(m[1]!);
+  }
+  return codes.size >= MIN_CURRENCIES;
+}
+
+export function removeCurrencyLists(root: Element, stats: StatsMap): void {
+  const found = findAll(root, isCurrencyList, isCurrencyList);
+  if (found.length > 0) removeAllWithStats(found, stats);
+}
