@@ -45,3 +45,24 @@ describe('facet and filter panels of listing and collection pages', () => {
     expect(out.text).not.toContain('Gunmetal');
   });
 });
+
+describe('filter panels of a product page', () => {
+  it('the review filters go, the product stays', () => {
+    const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Trail wallet","offers":{"@type":"Offer","price":"40","priceCurrency":"USD"}}</script>`;
+    const review = (i: number): string =>
+      `<div class="review"><p>Review ${i}: carried it every day for a year, the carbon plates still look new and the band holds.</p></div>`;
+    const html = `<html><head><title>Trail wallet</title>${ld}</head><body><main><h1>Trail wallet</h1><p>$40.00</p>
+      <p>A slim wallet of two carbon plates and an elastic band that holds twelve cards and folded cash.</p>
+      <h2>Customer reviews</h2><div class="review-filters"><h4>Filters</h4><label>Playtime:<select><option>Any</option></select></label>
+      <label>Device type:<select><option>Any</option></select></label><span>Excluding off-topic review activity</span></div>
+      ${[1, 2, 3].map(review).join('')}</main></body></html>`;
+    const out = processHtml(html, {
+      url: 'https://shop.example.com/products/trail-wallet',
+      formats: ['text'],
+    });
+    expect(out.metadata.pageType).toBe('product');
+    expect(out.text).toContain('two carbon plates');
+    expect(out.text).not.toContain('Excluding off-topic');
+    expect(out.text).not.toContain('Device type');
+  });
+});

@@ -1,7 +1,8 @@
 /**
- * Listing and collection pages: the facet and filter panels beside the items (brand, price, size
+ * Listing, collection and product pages: the facet and filter panels beside the items (brand, price, size
  * checkboxes; sort menus) are controls for the list, not its content. They are named for what
- * they do, in class or id, on every shop platform.
+ * they do, in class or id, on every shop platform. A product page's review list has its own
+ * (rating, playtime, device).
  */
 import type { Element } from 'domhandler';
 import { removeAllWithStats, type StatsMap } from './content-stats';

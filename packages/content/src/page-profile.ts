@@ -107,7 +107,7 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     regionPasses: [removeTopicOverview, cleanForumPosts, removeThreadTail, markPostHeads],
   },
   // a description or specifications sheet opened over the page is the product's text
-  product: { region: true, clippedIsLayout: true, spare: isDetailSheet },
+  product: { region: true, clippedIsLayout: true, spare: isDetailSheet, regionPasses: [removeFacets] },
   listing: {
     region: true,
     breakpointTwins: true,
