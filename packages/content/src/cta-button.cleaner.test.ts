@@ -42,3 +42,23 @@ describe('call-to-action buttons on service pages', () => {
     expect(out.text).toContain('Questions about billing? Contact us and we answer within a day.');
   });
 });
+
+describe('call-to-action buttons on product pages', () => {
+  it('a section\'s "Shop now" and "Learn more" go, the product\'s text stays', () => {
+    const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Linen sheet set","offers":{"@type":"Offer","price":"180","priceCurrency":"USD"}}</script>`;
+    const html = `<html><head><title>Linen sheet set</title>${ld}</head><body><main><h1>Linen sheet set</h1><p>$180.00</p>
+      <p>Stonewashed European flax, soft from the first night and softer with every wash, in nine colours.</p>
+      <section><h2>Made for warm sleepers</h2><p>Linen breathes and wicks moisture, so the bed stays cool through summer nights.</p>
+      <div class="actions"><a class="btn" href="/collections/linen">Shop now</a></div></section>
+      <section><h2>Certified fabric</h2><p>Every sheet is tested for harmful substances by an independent lab before it ships.</p>
+      <div><a href="/certifications">Learn more</a></div></section></main></body></html>`;
+    const out = processHtml(html, {
+      url: 'https://shop.example.com/products/linen-sheet-set',
+      formats: ['text'],
+    });
+    expect(out.metadata.pageType).toBe('product');
+    expect(out.text).toContain('Linen breathes and wicks moisture');
+    expect(out.text).not.toContain('Shop now');
+    expect(out.text).not.toContain('Learn more');
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * Service pages (landing, product, company pages): the buttons of their sections ("Get started",
+ * Service and product pages (landing, product, company pages): the buttons of their sections ("Get started",
  * "Book a demo", "Learn more", "Start free trial") are calls to action, not what the page says.
  * A button or link counts when its whole text is such an imperative and it stands on a line of
  * its own (with other buttons at most): a link inside a sentence is part of the sentence.

@@ -107,7 +107,13 @@ export const PAGE_PROFILES: Readonly<Record<PageType, PageProfile>> = {
     regionPasses: [removeTopicOverview, cleanForumPosts, removeThreadTail, markPostHeads],
   },
   // a description or specifications sheet opened over the page is the product's text
-  product: { region: true, clippedIsLayout: true, spare: isDetailSheet, regionPasses: [removeFacets] },
+  product: {
+    region: true,
+    clippedIsLayout: true,
+    spare: isDetailSheet,
+    // a review list's filters; a section's 'Shop now' / 'Learn more' button
+    regionPasses: [removeFacets, removeCallToActionButtons],
+  },
   listing: {
     region: true,
     breakpointTwins: true,
