@@ -508,19 +508,22 @@ const LINE_TAGS = new Set([
 ]);
 
 /**
+ * Below this much text a repeat is as likely the page's own as a second rendering. In an
+ * article a paragraph may well come back (an interview's recurring question, a meal plan's
+ * breakfast on every day): only blocks of 200 characters and more are copies. On a page kept
+ * whole (a shop, a service page) short twins are renderings too — a spec table in a tab and in
+ * an accordion, a carousel's cloned feature list, a quoted post — from 100 characters; below
+ * that, a caption every card repeats. Both measured on wcxb-dev (both id halves) and
+ * article-extraction.
+ */
+export const DUPLICATE_MIN_TEXT = { article: 200, region: 100 } as const;
+
+/**
  * Drop later copies of a repeated block (responsive pages ship the same product summary or
  * article twice, for mobile and desktop). Candidates are matched by their statistics first,
  * so text is only compared for likely twins.
  */
-/**
- * Below this much text a repeat is as likely a caption every card carries as a second
- * rendering; above it, copies are mostly mobile/desktop or carousel twins (a spec table, a
- * feature list, a quoted post). 100 chars measured best on wcxb-dev on both id halves (200
- * kept the short twins, 30-60 began to drop repeated list cards).
- */
-const DUPLICATE_MIN_TEXT = 100;
-
-export function removeDuplicates(root: Element, stats: StatsMap): void {
+export function removeDuplicates(root: Element, stats: StatsMap, minText: number): void {
   // stats signature -> the first block with it, then blocks by text once signatures collide
   const seen = new Map<string, { first: Element; byText?: Map<string, Element[]> }>();
   const stack: Element[] = [];
@@ -534,7 +537,7 @@ export function removeDuplicates(root: Element, stats: StatsMap): void {
   while (stack.length > 0) {
     const el = stack.pop()!;
     const s = stats.get(el);
-    if (!s || s.text < DUPLICATE_MIN_TEXT) continue;
+    if (!s || s.text < minText) continue;
     const key = `${s.text}/${s.link}/${s.allCommas}/${s.paras}/${s.lis}/${s.imgs}/${s.headings}`;
     const entry = seen.get(key);
     if (!entry) seen.set(key, { first: el });

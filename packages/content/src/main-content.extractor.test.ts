@@ -119,17 +119,34 @@ describe('repeated and missing content', () => {
     expect(out).toContain('about details');
   });
 
-  it('keeps one copy of a short spec block rendered twice, and a short caption every card repeats', () => {
+  it('on a page kept whole, keeps one copy of a short spec block rendered twice, and the caption every card repeats', () => {
     const specs =
       '<dl class="specs"><dt>Material</dt><dd>Anodised aluminium, 6061 grade, brushed finish</dd><dt>Weight</dt><dd>60 grams with the strap and the clip</dd><dt>Holds</dt><dd>Up to twelve cards</dd></dl>';
     const card = (n: number): string =>
       `<li class="cam"><h3>Camera ${n} at the north gate</h3><p>${prose(2, `camera${n}`)}</p><p>Image courtesy of the park trust.</p></li>`;
-    const html = `<html><body><main><h1>Trail wallet</h1><p>${prose(3, 'wallet')}</p>
+    const ld = `<script type="application/ld+json">{"@type":"Product","name":"Trail wallet"}</script>`;
+    const html = `<html><head>${ld}</head><body><main><h1>Trail wallet</h1><p>$40.00</p><p>${prose(2, 'wallet')}</p>
       <div class="tab">${specs}</div><div class="accordion">${specs}</div>
       <ul>${card(1)}${card(2)}${card(3)}</ul></main></body></html>`;
-    const out = text(html);
-    expect(out.split('Anodised aluminium').length - 1).toBe(1);
-    expect(out.split('Image courtesy of the park trust.').length - 1).toBe(3);
+    const out = processHtml(html, {
+      url: 'https://shop.example.com/products/trail-wallet',
+      formats: ['text'],
+    });
+    expect(out.metadata.pageType).toBe('product');
+    expect(out.text.split('Anodised aluminium').length - 1).toBe(1);
+    expect(out.text.split('Image courtesy of the park trust.').length - 1).toBe(3);
+  });
+
+  it('in an article, keeps a short paragraph that comes back (an interview asks each guest the same)', () => {
+    const question =
+      'Which dish do you cook for yourself on a quiet evening at home, and is there one dish or one ingredient you would never order?';
+    const guest = (n: number): string =>
+      `<h2>Guest ${n}</h2><p><b>${question}</b></p><p>${prose(4, `guest${n}`)}</p>`;
+    const out = text(
+      `<html><body><article><h1>Five chefs at home</h1>${[1, 2, 3, 4, 5].map(guest).join('')}</article></body></html>`,
+    );
+    expect(out).toContain('about guest5');
+    expect(out.split(question).length - 1).toBe(5);
   });
 
   it('falls back to the JSON-LD body of a page that renders nothing, never to its description', () => {

@@ -12,6 +12,7 @@ import { faqBesideItems } from './collection-faq';
 import {
   cleanConditionally,
   cleanRegion,
+  DUPLICATE_MIN_TEXT,
   PRESENTATIONAL,
   removeDuplicates,
   trimArticle,
@@ -406,7 +407,7 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   for (const pass of profile.passes ?? []) pass(root, stats);
   if (product) for (const pass of SELLING_PASSES) pass(root, stats);
   for (const pass of EVERY_PAGE_PASSES) pass(root, stats);
-  removeDuplicates(root, stats);
+  removeDuplicates(root, stats, DUPLICATE_MIN_TEXT[articleMode ? 'article' : 'region']);
   if (title) ensureTitle(root, title, stats);
   return { root, stats, pageText };
 }
