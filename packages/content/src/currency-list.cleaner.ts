@@ -13,10 +13,16 @@ import { collapse, findAll, isElement, rawText } from './dom.util';
 const CODE_AMOUNT = /^([A-Z]{3})\s*:?\s*[^\p{L}\d\s]{0,3}\s*\d[\d.,\s]*(?:[A-Z]{3}|[^\p{L}\d\s]{1,3})?$/u;
 const MIN_CURRENCIES = 6;
 
-function isCurrencyList(el: Element): boolean {
+/** "KWD: $46.060" is short: longer items are not read (the pass runs on every page). */
+const MAX_ITEM = 40;
+
+function isCurrencyList(el: Element, stats: StatsMap): boolean {
+  if (el.children.length < MIN_CURRENCIES) return false;
   const codes = new Set<string>();
   for (const c of el.children) {
     if (!isElement(c)) continue;
+    const n = stats.get(c)?.text ?? 0;
+    if (n === 0 || n > MAX_ITEM) continue;
     const m = CODE_AMOUNT.exec(collapse(rawText(c)));
     if (m) codes.add(m[1]!);
   }
@@ -24,6 +30,7 @@ function isCurrencyList(el: Element): boolean {
 }
 
 export function removeCurrencyLists(root: Element, stats: StatsMap): void {
-  const found = findAll(root, isCurrencyList, isCurrencyList);
+  const is = (e: Element): boolean => isCurrencyList(e, stats);
+  const found = findAll(root, is, is);
   if (found.length > 0) removeAllWithStats(found, stats);
 }
