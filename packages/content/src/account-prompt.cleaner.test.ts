@@ -31,16 +31,20 @@ describe('account prompts', () => {
     expect(thread).toContain('The handle is built');
   });
 
-  it('stay when they are a step of instructions or part of a sentence', () => {
+  it("stay when they are a step of instructions, part of a sentence or a gate's notice", () => {
     const howTo = text(
       `<h1>Publish your app</h1>${prose('console')}
        <p>Log in to your developer console and click Create application.</p>
        <ol><li>Sign in to the admin panel</li><li>Open Settings</li></ol>
-       <p>Members who sign in to the shop see their past orders on the account page.</p>`,
+       <p>Members who sign in to the shop see their past orders on the account page.</p>
+       <div class="gate">Please sign in to read this report</div><p>Log in to view the full thread.</p>`,
       'https://docs.example.com/guides/publish',
     );
     expect(howTo).toContain('Log in to your developer console');
     expect(howTo).toContain('Sign in to the admin panel');
     expect(howTo).toContain('Members who sign in to the shop');
+    // a gate's notice says the page holds more than the reader got
+    expect(howTo).toContain('Please sign in to read this report');
+    expect(howTo).toContain('Log in to view the full thread.');
   });
 });
