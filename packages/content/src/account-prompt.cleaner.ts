@@ -10,6 +10,7 @@
  */
 import type { Element } from 'domhandler';
 import { removeAllWithStats, type StatsMap } from './content-stats';
+import { hasAncestor } from './dom.util';
 import { findShortLines } from './short-line';
 
 const PROMPT =
@@ -20,13 +21,8 @@ const MAX_TEXT = 120;
 /** Lists and tables hold several lines: a prompt is one. */
 const SEVERAL_LINES = new Set(['ul', 'ol', 'dl', 'table', 'tbody', 'tr']);
 
-const inNumberedList = (e: Element): boolean => {
-  for (let p = e.parent; p && 'name' in p; p = p.parent) if (p.name === 'ol') return true;
-  return false;
-};
-
 const isPrompt = (text: string, e: Element): boolean =>
-  !SEVERAL_LINES.has(e.name) && PROMPT.test(text.replace(/\s+/g, ' ')) && !inNumberedList(e);
+  !SEVERAL_LINES.has(e.name) && PROMPT.test(text.replace(/\s+/g, ' ')) && !hasAncestor(e, 'ol');
 
 export function removeAccountPrompts(root: Element, stats: StatsMap): void {
   const found = findShortLines(root, stats, MAX_TEXT, isPrompt);

@@ -15,7 +15,7 @@ import {
   type Stats,
   type StatsMap,
 } from './content-stats';
-import { collapse, findAll, isElement, isText, rawText, setChildren, textOf } from './dom.util';
+import { collapse, findAll, hasAncestor, isElement, isText, rawText, setChildren, textOf } from './dom.util';
 import { trimHoverCards } from './hover-card.cleaner';
 import { trimRelatedSections } from './related-section.cleaner';
 import { trimTeaserLines } from './teaser-lines.cleaner';
@@ -218,15 +218,6 @@ function shouldRemove(el: Element, stats: StatsMap, score: number): boolean {
   if (!isList && weight < 25 && ld > 0.2) return true;
   if (weight >= 25 && ld > 0.5) return true;
   if (isList && ld > 0.5 && s.text < 1000) return true;
-  return false;
-}
-
-function hasAncestor(el: Element, name: string): boolean {
-  let p = el.parent;
-  for (let d = 0; p && d < 8; d++) {
-    if ('name' in p && p.name === name) return true;
-    p = p.parent;
-  }
   return false;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { Element } from 'domhandler';
 import { removeAllWithStats, type StatsMap } from './content-stats';
-import { collapse, findAll, isElement, rawText } from './dom.util';
+import { findAll, isElement, textOf } from './dom.util';
 
 /** "AED: 549.56AED", "GBP $110.82", "USD 1,099.00": a code, a sign maybe, an amount. */
 const CODE_AMOUNT = /^([A-Z]{3})\s*:?\s*[^\p{L}\d\s]{0,3}\s*\d[\d.,\s]*(?:[A-Z]{3}|[^\p{L}\d\s]{1,3})?$/u;
@@ -23,7 +23,7 @@ function isCurrencyList(el: Element, stats: StatsMap): boolean {
     if (!isElement(c)) continue;
     const n = stats.get(c)?.text ?? 0;
     if (n === 0 || n > MAX_ITEM) continue;
-    const m = CODE_AMOUNT.exec(collapse(rawText(c)));
+    const m = CODE_AMOUNT.exec(textOf(c));
     if (m) codes.add(m[1]!);
   }
   return codes.size >= MIN_CURRENCIES;

@@ -255,6 +255,16 @@ export function opensWith(section: ParentNode, el: Element): boolean {
   return false;
 }
 
+/** Is `el` inside a `name` element, within a few levels (a list item's, a figure's own markup)? */
+export function hasAncestor(el: Element, name: string): boolean {
+  let p = el.parent;
+  for (let d = 0; p && d < 8; d++) {
+    if ('name' in p && p.name === name) return true;
+    p = p.parent;
+  }
+  return false;
+}
+
 /** `el` is an <a> or holds one. */
 export const holdsLink = (el: Element): boolean => el.name === 'a' || findFirst(el, 'a') !== null;
 

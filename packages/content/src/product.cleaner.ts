@@ -88,8 +88,10 @@ const PROBE_CHARS = 80;
 
 /** Does the subtree's text hold the start of `description`? */
 export function shows(root: Element, description: string): boolean {
-  return textOf(root).toLowerCase().includes(description.slice(0, PROBE_CHARS).toLowerCase());
+  return textOf(root).toLowerCase().includes(probe(description));
 }
+
+const probe = (description: string): string => description.slice(0, PROBE_CHARS).toLowerCase();
 
 /**
  * Below this much text, the extracted product is a name, a price and the buying controls: a
@@ -106,8 +108,9 @@ const THIN_PRODUCT = 600;
  * is often an SEO blurb the page words differently).
  */
 export function addDeclaredDescription(root: Element, description: string, shownOnPage: boolean): void {
-  if (shows(root, description)) return;
-  if (!shownOnPage && textOf(root).length >= THIN_PRODUCT) return;
+  const text = textOf(root);
+  if (text.toLowerCase().includes(probe(description))) return;
+  if (!shownOnPage && text.length >= THIN_PRODUCT) return;
   const p = new Element('p', {});
   setChildren(p, [new Text(description)]);
   setChildren(root, [...root.children, p]);
