@@ -58,6 +58,21 @@ const COMMENTS =
   /(?:^|[\s_-])(?:comments?|comment-?(?:list|area|section|thread|s-?container|s-?wrapper)|commentlist|disqus|respond|replies|discussion)(?:$|[\s_-])/i;
 
 /**
+ * Quotes the site chose to show ("testimonials-comments", a "comment" list in a testimonials
+ * block): its own content, picked and laid out like the rest of the page, not readers' comments.
+ */
+const TESTIMONIALS = /testimonial/i;
+
+function inTestimonials(el: Element, name: string): boolean {
+  if (TESTIMONIALS.test(name)) return true;
+  let p = el.parent;
+  for (let up = 0; up < 3 && p && isElement(p); up++, p = p.parent) {
+    if (TESTIMONIALS.test(nameOf(p))) return true;
+  }
+  return false;
+}
+
+/**
  * Customer reviews under a product: user content appended to the page like comments under an
  * article. Only on declared product pages: elsewhere "reviews" names editorial content
  * (review sites, "best of" lists) or testimonials that are part of a service page.
@@ -81,7 +96,7 @@ export function removeComments(
   while (stack.length > 0) {
     const el = stack.pop()!;
     const n = el === root ? '' : nameOf(el);
-    if (n !== '' && COMMENTS.test(words(n)) && !keep?.(el)) {
+    if (n !== '' && COMMENTS.test(words(n)) && !inTestimonials(el, n) && !keep?.(el)) {
       found.push(el);
       continue;
     }

@@ -58,6 +58,32 @@ describe('chrome removal', () => {
     expect(out2).toContain('about visible');
     expect(out2).not.toContain('microdata');
   });
+
+  it("keeps a testimonials block built of 'comment' parts, drops readers' comments", () => {
+    const quotes = [
+      'It touches on licensing, governance and community, and I learned a lot about projects I had not heard of.',
+      'The quizzes at the end of every chapter affirmed what I learned, and the labs were easy to set up.',
+      'Simple and concise information to get into the world of open source, with a clear map of the field.',
+      'A great course for beginners: a view from the top of the field, then the details that matter most.',
+    ];
+    const item = (cls: string, q: string): string =>
+      `<article class="${cls}"><div class="${cls}-date">May 2024</div><div class="${cls}-body">${q}</div></article>`;
+    const page = (
+      block: string,
+    ): string => `<html><body><nav><a href="/">Home</a><a href="/c">Courses</a></nav>
+      <main><h1>Course</h1><h2>What you will learn</h2><p>${prose(4, 'the course')}</p>
+      <h2>Outline</h2><ul><li>Chapter 1. Introduction</li><li>Chapter 2. Licensing</li></ul>${block}</main>
+      <footer>Footer text, all rights reserved</footer></body></html>`;
+    const cls = 'course-testimonials-comments-comment';
+    const testimonials = `<div class="course-testimonials"><div class="course-testimonials-title">Reviews</div>
+      <div class="course-testimonials-comments">${quotes.map((q) => item(cls, q)).join('')}</div></div>`;
+    const kept = text(page(testimonials));
+    for (const q of quotes) expect(kept).toContain(q);
+    const comments = `<div class="post-comments"><div class="course-comments">${quotes.map((q) => item('comment', q)).join('')}</div></div>`;
+    const dropped = text(page(comments));
+    expect(dropped).toContain('Chapter 2. Licensing');
+    for (const q of quotes) expect(dropped).not.toContain(q);
+  });
 });
 
 describe('article furniture', () => {
