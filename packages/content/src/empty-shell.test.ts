@@ -24,4 +24,34 @@ describe('script-rendered shells', () => {
     const page = `<html><body><footer><h1>Kettle</h1><p>${'The kettle boils water fast, quietly, and safely. '.repeat(4)}</p></footer></body></html>`;
     expect(text(page)).toContain('The kettle boils water fast');
   });
+
+  describe('a page saved while its content slot was loading (aria-busy)', () => {
+    const links = (n: number, label: string): string =>
+      Array.from(
+        { length: n },
+        (_, i) => `<div class="item-child"><a href="/${label}/${i}">${label} page ${i}</a></div>`,
+      ).join('');
+    const header = `<div class="container-part-header"><a href="/sale">Holiday pricing on standing desks!</a>${links(3, 'Help')}</div>`;
+    const spinner =
+      '<div class="spin" aria-busy="true" aria-live="polite"><i></i><div class="spin-text">Loading</div></div>';
+    const sortBar =
+      '<div class="sort"><span>Sort :</span><span>Relevance</span><span>Latest</span><span>Top sales</span></div>';
+    const namedFooter = `<div class="container-part-footer"><div class="site-fotter">${links(14, 'About')}</div></div>`;
+    const page = (inner: string): string => `<html><body><div id="root">${inner}</div></body></html>`;
+
+    it('gives no content when only its header and footer, drawn as named divs, have text', () => {
+      expect(text(page(`${header}<h1></h1>${sortBar}${spinner}${namedFooter}`))).toBe('');
+    });
+
+    it('keeps the content beside a spinner (a widget still loading)', () => {
+      const body = `<p>${'This desk converter lifts any desk to standing height in seconds, with a gas spring. '.repeat(3)}</p>`;
+      expect(text(page(`${header}${body}${spinner}${namedFooter}`))).toContain('This desk converter lifts');
+    });
+
+    it('does not take a frame around the busy slot for a header ("frame with_header")', () => {
+      const body = `<p>${'A short course outline, shown before the rest loads: twelve chapters, labs and a quiz. '.repeat(2)}</p>`;
+      const out = text(page(`<div class="frame with_header">${links(3, 'Store')}${body}${spinner}</div>`));
+      expect(out).toContain('A short course outline');
+    });
+  });
 });
