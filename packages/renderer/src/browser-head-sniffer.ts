@@ -4,9 +4,11 @@
  * `response.body()` can be sniffed after the load event. CDP `Network.streamResourceContent` makes
  * the document's `dataReceived` events carry their bytes; the first `SNIFF_WINDOW_BYTES` are handed
  * to `onHead` once, and streaming is used for HTML documents of the main frame only (other types
- * are sniffed from `response.body()` as before). Best effort: a body that has fully arrived before
- * streaming is switched on (one CDP round trip after its headers) is sniffed from `response.body()`
- * after the load event, as before — slow for a big binary, but still refused.
+ * are sniffed from `response.body()` as before). What arrived before streaming was switched on (one
+ * CDP round trip after the headers: often the whole body, from a fast server) comes back as
+ * `bufferedData`, which the meter's session buffers for this (browser-byte-meter.ts). Best effort:
+ * a body bigger than that buffer, all arrived before streaming, is sniffed from `response.body()`
+ * after the load event — slow for a big binary, but still refused.
  */
 import { HTML_TYPES, mimeTypeOf, SNIFF_WINDOW_BYTES } from '@wcs/net';
 import type { CDPSession } from 'playwright-core';
@@ -38,7 +40,7 @@ export class HeadSniffer {
       void session
         .send('Network.streamResourceContent', { requestId: e.requestId })
         .then((r) => this.add(watch, r.bufferedData))
-        .catch(() => undefined); // not streamable (cached, already done): body() decides later
+        .catch(() => this.readBody(watch)); // finished already: the buffered body, at once
     });
     session.on('Network.dataReceived', (e) => {
       const w = this.watch;
@@ -69,10 +71,28 @@ export class HeadSniffer {
     if (w.size >= SNIFF_WINDOW_BYTES) this.flush(w);
   }
 
-  private flush(w: Watch): void {
+  /**
+   * The document finished loading before streaming could be switched on: its body, as this
+   * session buffered it, is read now rather than after the load event (the renderer answers
+   * before it starts laying the bytes out). Not buffered (bigger than the buffer, cached):
+   * `response.body()` decides later.
+   */
+  private readBody(w: Watch): void {
     if (w.done || w !== this.watch) return;
+    void this.session
+      .send('Network.getResponseBody', { requestId: w.requestId })
+      .then((r) => {
+        const bytes = r.base64Encoded ? r.body : Buffer.from(r.body).toString('base64');
+        this.add(w, bytes);
+        this.flush(w);
+      })
+      .catch(() => undefined);
+  }
+
+  /** Hands the head to the listener once; nothing yet (all arrived before streaming) waits. */
+  private flush(w: Watch): void {
+    if (w.done || w !== this.watch || w.size === 0) return;
     w.done = true;
-    const head = Buffer.concat(w.chunks).subarray(0, SNIFF_WINDOW_BYTES);
-    if (head.length > 0) this.listener?.(head, w.contentType);
+    this.listener?.(Buffer.concat(w.chunks).subarray(0, SNIFF_WINDOW_BYTES), w.contentType);
   }
 }
