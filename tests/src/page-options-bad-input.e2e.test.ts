@@ -126,6 +126,16 @@ describe('400: wrong values, named, nothing charged', () => {
     await expect400('/v1/scrape', { url: url(), headers: { 'Bad Name': 'v' } }, 'headers');
   });
 
+  it('a headersScope other than origin or all', async () => {
+    const headers = { 'X-A': 'v' };
+    await expect400('/v1/scrape', { url: url(), headers, headersScope: 'everywhere' }, 'headersScope');
+    await expect400(
+      '/v1/crawl',
+      { url: url(), scrapeOptions: { headers, headersScope: 'ALL' } },
+      'scrapeOptions.headersScope',
+    );
+  });
+
   it('headers the engines cannot send (framing, hop-by-hop): the same clean answer from both engines, never a 5xx', async () => {
     const values: Record<string, string> = {
       Host: 'other.example',

@@ -96,9 +96,13 @@ describe('headers and cookies', () => {
   });
 
   it.each(['fetch', 'browser'])(
-    '%s engine: Authorization and Cookie are dropped on a redirect to another origin, kept on the same one',
+    '%s engine: the headers (Authorization, Cookie, any other) are dropped on a redirect to another origin, kept on the same one',
     async (engine) => {
-      const headers = { Authorization: 'Bearer leak-me-not', Cookie: 'sid=leak-me-not' };
+      const headers = {
+        Authorization: 'Bearer leak-me-not',
+        Cookie: 'sid=leak-me-not',
+        'X-Api-Key': 'leak-me-not',
+      };
       const cross = `http://localhost:${site.port}/echo?after=cross-${engine}`;
       const res = await scrape({
         url: `${site.url}/redirect?to=${encodeURIComponent(cross)}`,
@@ -110,10 +114,11 @@ describe('headers and cookies', () => {
       expect(res.body.data.metadata.finalUrl).toBe(cross);
       const there = site.requests.find((r) => r.search === `?after=cross-${engine}`);
       expect(there?.headers.host).toBe(`localhost:${site.port}`);
-      expect({ authorization: there?.headers.authorization, cookie: there?.headers.cookie }).toEqual({
-        authorization: undefined,
-        cookie: undefined,
-      });
+      expect({
+        authorization: there?.headers.authorization,
+        cookie: there?.headers.cookie,
+        key: there?.headers['x-api-key'],
+      }).toEqual({ authorization: undefined, cookie: undefined, key: undefined });
       expect(res.body.data.markdown).not.toContain('leak-me-not');
 
       const same = await scrape({
@@ -126,26 +131,50 @@ describe('headers and cookies', () => {
       const here = site.requests.find((r) => r.search === `?after=same-${engine}`);
       expect(here?.headers.authorization).toBe('Bearer leak-me-not');
       expect(here?.headers.cookie).toContain('sid=leak-me-not');
+      expect(here?.headers['x-api-key']).toBe('leak-me-not');
     },
   );
 
-  it('browser engine: Authorization and Cookie never reach another origin the page loads from', async () => {
+  it.each(['fetch', 'browser'])(
+    "%s engine: headersScope 'all' lets the headers but the credentials follow a redirect to another origin",
+    async (engine) => {
+      const cross = `http://localhost:${site.port}/echo?after=all-${engine}`;
+      const res = await scrape({
+        url: `${site.url}/redirect?to=${encodeURIComponent(cross)}`,
+        engine,
+        onlyMainContent: false,
+        headers: { Authorization: 'Bearer stays-home', 'X-Api-Key': 'goes-along' },
+        headersScope: 'all',
+      });
+      expect(res.status).toBe(200);
+      const there = site.requests.find((r) => r.search === `?after=all-${engine}`);
+      expect(there?.headers['x-api-key']).toBe('goes-along');
+      expect(there?.headers.authorization).toBeUndefined();
+    },
+  );
+
+  it('browser engine: no header of the caller reaches another origin the page loads from', async () => {
     const res = await scrape({
       url: `${site.url}/cross`,
       engine: 'browser',
       onlyMainContent: false,
       formats: ['text'],
-      headers: { Authorization: 'Bearer third-party-must-not-see', Cookie: 'sid=third-party-must-not-see' },
+      headers: {
+        Authorization: 'Bearer third-party-must-not-see',
+        Cookie: 'sid=third-party-must-not-see',
+        'X-Api-Key': 'third-party-must-not-see',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.data.text).toContain('probe loaded');
     expect(site.requestsTo('/cross').at(-1)?.headers.authorization).toBe('Bearer third-party-must-not-see');
     const probe = site.requestsTo('/probe.js').at(-1);
     expect(probe?.headers.host).toBe(`localhost:${site.port}`);
-    expect({ authorization: probe?.headers.authorization, cookie: probe?.headers.cookie }).toEqual({
-      authorization: undefined,
-      cookie: undefined,
-    });
+    expect({
+      authorization: probe?.headers.authorization,
+      cookie: probe?.headers.cookie,
+      key: probe?.headers['x-api-key'],
+    }).toEqual({ authorization: undefined, cookie: undefined, key: undefined });
   });
 });
 

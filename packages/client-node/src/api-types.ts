@@ -46,6 +46,9 @@ export interface PageLocation {
   languages?: readonly string[];
 }
 
+/** Where a request's `headers` go (README "Where headers go"). */
+export type HeadersScope = 'origin' | 'all';
+
 /** `default`: the next of the service's PROXY_URLS (direct when none is set); `none`: direct. */
 export type ProxyMode = 'none' | 'default';
 
@@ -55,8 +58,13 @@ export type ProxyMode = 'none' | 'default';
  * extract and monitors (`ReadPageOptions`). Headers and actions are secrets the service never logs.
  */
 export interface PageOptions {
-  /** Sent with the page request (a `Cookie` header works in the browser too). */
+  /**
+   * Sent with the page request, to the requested URL's origin only (a `Cookie` header works in the
+   * browser too).
+   */
   headers?: Readonly<Record<string, string>>;
+  /** `origin` (default): headers to the requested URL's origin only; `all`: every origin but Authorization/Cookie. */
+  headersScope?: HeadersScope;
   formats?: readonly PageFormat[];
   actions?: readonly PageAction[];
   /** Render as a phone (viewport, touch, mobile user agent). */

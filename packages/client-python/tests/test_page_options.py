@@ -23,6 +23,7 @@ PROBE = "x-client-probe"
 PAGE_KW: Any = dict(
     formats=["links", "rawHtml"],
     headers={PROBE: "py"},
+    headers_scope="all",
     actions=[{"type": "click", "selector": "#go"}, {"type": "wait", "milliseconds": 100}],
     mobile=True,
     location={"country": "DE", "languages": ["de-DE"]},
@@ -34,6 +35,7 @@ PAGE_KW: Any = dict(
 PAGE_BODY = {
     "formats": ["links", "rawHtml"],
     "headers": {PROBE: "py"},
+    "headersScope": "all",
     "actions": [{"type": "click", "selector": "#go"}, {"type": "wait", "milliseconds": 100}],
     "mobile": True,
     "location": {"country": "DE", "languages": ["de-DE"]},
@@ -58,12 +60,14 @@ def test_scrape_and_batch_send_every_page_option(fake: FakeApi, fake_client: Ser
 
 def test_crawl_scrape_options_take_api_or_snake_case_names(fake: FakeApi, fake_client: ServiceClient) -> None:
     fake_client.start_crawl(
-        U, max_depth=0, scrape_options={"formats": ["markdown"], "include_tags": ["main"], "maxAge": 5}
+        U,
+        max_depth=0,
+        scrape_options={"formats": ["markdown"], "include_tags": ["main"], "maxAge": 5, "headers_scope": "origin"},
     )
     assert fake.requests[0].body == {
         "url": U,
         "maxDepth": 0,
-        "scrapeOptions": {"formats": ["markdown"], "includeTags": ["main"], "maxAge": 5},
+        "scrapeOptions": {"formats": ["markdown"], "includeTags": ["main"], "maxAge": 5, "headersScope": "origin"},
     }
     with pytest.raises(ValueError, match="both"):
         fake_client.start_crawl(U, scrape_options={"max_age": 1, "maxAge": 2})

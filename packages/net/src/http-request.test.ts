@@ -64,6 +64,7 @@ const redirect =
 const zeros = Buffer.alloc(1024 * 1024); // 1 MiB of zeros: ~1 KiB gzipped
 
 describe('openUrl / readBody', () => {
+  const awayHeaders: http.IncomingHttpHeaders[] = [];
   let server: Server;
   let agent: Dispatcher;
   let connectOnly: Dispatcher;
@@ -123,6 +124,13 @@ describe('openUrl / readBody', () => {
           .end(JSON.stringify({ method: q.method, body, headers: q.headers })),
       '/post-redirect': (_q, s) => s.writeHead(303, { location: '/echo' }).end(),
       '/cross-origin': redirect((port) => `http://localhost:${port}/echo`),
+      '/same-origin': redirect(() => '/echo'),
+      // 127.0.0.1 → localhost (another origin, recorded) → back to 127.0.0.1.
+      '/away-and-back': redirect((port) => `http://localhost:${port}/away`),
+      '/away': (q, s) => {
+        awayHeaders.push(q.headers);
+        redirect((port) => `http://127.0.0.1:${port}/echo`)(q, s, '');
+      },
     });
     agent = createGuardedAgent(2_000, onlyLoopback1);
     connectOnly = createGuardedAgent(2_000, onlyLoopback1);
@@ -386,6 +394,55 @@ describe('openUrl / readBody', () => {
       const echo = JSON.parse((await readBody(cross, { maxBytes: 10_000 })).toString());
       expect(echo.headers.authorization).toBeUndefined();
       expect(echo.headers.cookie).toBeUndefined();
+    });
+
+    it("sends the caller's headers to the target's origin only; ours to every hop", async () => {
+      const open = createGuardedAgent(2_000, undefined);
+      afterCleanup.push(() => open.close());
+      const echoOf = async (path: string, scope?: 'origin' | 'all') => {
+        const res = await openUrl(`${server.url}${path}`, {
+          ...base,
+          dispatcher: open,
+          userAgent: 'ours/1',
+          defaultHeaders: { 'Accept-Language': 'de-DE' },
+          request: {
+            headers: { 'X-Api-Key': 'k1', Authorization: 'Bearer s', 'accept-language': 'fr' },
+            cookies: { sid: '1' },
+            ...(scope ? { headersScope: scope } : {}),
+          },
+        });
+        return JSON.parse((await readBody(res, { maxBytes: 10_000 })).toString()).headers as Record<
+          string,
+          string
+        >;
+      };
+      const caller = {
+        'x-api-key': 'k1',
+        authorization: 'Bearer s',
+        cookie: 'sid=1',
+        'accept-language': 'fr',
+      };
+      expect(await echoOf('/same-origin')).toMatchObject(caller);
+
+      const away = await echoOf('/cross-origin');
+      expect(away.host).toBe(`localhost:${server.port}`);
+      expect(away['x-api-key']).toBeUndefined();
+      expect(away.authorization).toBeUndefined();
+      expect(away.cookie).toBeUndefined();
+      // The service's own headers stay: the Accept-Language of an option, the user agent.
+      expect(away).toMatchObject({ 'accept-language': 'de-DE', 'user-agent': 'ours/1' });
+
+      // Back on the target's origin after a hop elsewhere: they are the target's again.
+      awayHeaders.length = 0;
+      expect(await echoOf('/away-and-back')).toMatchObject(caller);
+      expect(awayHeaders).toHaveLength(1);
+      expect(awayHeaders[0]?.['x-api-key']).toBeUndefined();
+
+      // headersScope 'all': every header everywhere, but credentials never leave the target's origin.
+      const all = await echoOf('/cross-origin', 'all');
+      expect(all).toMatchObject({ 'x-api-key': 'k1', 'accept-language': 'fr' });
+      expect(all.authorization).toBeUndefined();
+      expect(all.cookie).toBeUndefined();
     });
 
     it('sends a request with a proxy through it, never direct (a dead proxy fails, naming only host:port)', async () => {

@@ -19,6 +19,7 @@ import {
 } from '@wcs/errors';
 import type { Dispatcher } from 'undici';
 import { type AddressPolicy, bareHost, checkUrl } from './address-policy';
+import { type HeadersScope, HopHeaders } from './hop-headers';
 import { mimeTypeOf, REDIRECT_STATUSES } from './http-constants';
 import { abortReason, mapNetworkError } from './network-errors';
 import { dispatcherFor, type ProxyDispatchers } from './proxy-dispatcher';
@@ -30,10 +31,19 @@ const DEFAULT_ACCEPT = '*/*';
 
 /** What a caller may set per request, passed through as one object from the API to the wire. */
 export interface RequestOptions {
-  /** Extra request headers (framing headers such as host/content-length are ignored). */
+  /**
+   * Extra request headers (framing headers such as host/content-length are ignored). Sent to the
+   * target's origin only (the origin of the URL asked for; not to a redirect's other origin)
+   * unless `headersScope` is 'all' (hop-headers.ts).
+   */
   headers?: Record<string, string>;
-  /** Sent as one `Cookie` header (name → value); dropped on cross-origin redirects. */
+  /** Sent as one `Cookie` header (name → value), to the target's origin only in every scope. */
   cookies?: Record<string, string>;
+  /**
+   * 'origin' (default): `headers` go to the target's origin only; 'all': to every origin a redirect
+   * leads to, except the credentials (Authorization, Cookie, `cookies`), which never leave it.
+   */
+  headersScope?: HeadersScope;
   /**
    * The upstream proxy for this request (http://, https://, socks5://, socks5h://, optionally
    * with credentials; see proxy-url.ts). Never printed except through redactProxyUrl.
@@ -56,6 +66,11 @@ export interface OpenOptions {
   body?: string | Buffer;
   userAgent?: string;
   accept?: string;
+  /**
+   * The service's own further headers for every hop, such as an Accept-Language chosen from an
+   * option (`request.headers` override them on the hops that get those).
+   */
+  defaultHeaders?: Record<string, string> | undefined;
   request?: RequestOptions | undefined;
   /** Budget of the whole exchange: every hop, headers and body. */
   timeoutMs: number;
@@ -89,34 +104,20 @@ export interface OpenedResponse {
   mapBodyError(err: unknown): Error;
 }
 
-// undici rejects these as request headers; the others are framing we control.
-const DROPPED_HEADERS = new Set([
-  'host',
-  'connection',
-  'content-length',
-  'transfer-encoding',
-  'keep-alive',
-  'upgrade',
-]);
-// Never forward secrets to another origin after a redirect (same rule as the fetch spec).
-const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
-
-function requestHeaders(opts: OpenOptions): Record<string, string> {
-  const headers: Record<string, string> = {
+/** Ours on every hop; the caller's on the hops their scope allows (hop-headers.ts). */
+function hopHeaders(target: URL, opts: OpenOptions): HopHeaders {
+  const own: Record<string, string> = {
     'user-agent': opts.userAgent ?? DEFAULT_USER_AGENT,
     accept: opts.accept ?? DEFAULT_ACCEPT,
     'accept-encoding': 'gzip, deflate, br',
   };
-  for (const [k, v] of Object.entries(opts.request?.headers ?? {})) {
-    const key = k.toLowerCase();
-    if (!DROPPED_HEADERS.has(key)) headers[key] = v;
-  }
-  const cookies = Object.entries(opts.request?.cookies ?? {});
-  if (cookies.length > 0) {
-    const jar = cookies.map(([k, v]) => `${k}=${v}`).join('; ');
-    headers.cookie = headers.cookie ? `${headers.cookie}; ${jar}` : jar;
-  }
-  return headers;
+  for (const [k, v] of Object.entries(opts.defaultHeaders ?? {})) own[k.toLowerCase()] = v;
+  return new HopHeaders(target.origin, {
+    own,
+    caller: opts.request?.headers,
+    cookies: opts.request?.cookies,
+    scope: opts.request?.headersScope,
+  });
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {
@@ -258,12 +259,12 @@ export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<Opened
     controller.signal.aborted ? abortReason(controller.signal) : mapNetworkError(err, host);
 
   const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  let headers = requestHeaders(opts);
   let method = opts.method ?? 'GET';
   let body = opts.body;
   const redirects: string[] = [];
   try {
     let url = await checkUrl(rawUrl, opts.isForbidden);
+    const headers = hopHeaders(url, opts);
     for (;;) {
       host = bareHost(url.hostname);
       if (controller.signal.aborted) throw abortReason(controller.signal);
@@ -274,7 +275,7 @@ export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<Opened
             origin: url.origin,
             path: `${url.pathname}${url.search}`,
             method,
-            headers,
+            headers: headers.for(url),
             ...(body !== undefined ? { body } : {}),
             signal: controller.signal,
             headersTimeout: opts.timeoutMs,
@@ -294,16 +295,13 @@ export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<Opened
           });
         }
         const next = await checkUrl(resolveLocation(location, url), opts.isForbidden);
-        if (next.origin !== url.origin) {
-          headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.has(k)));
-        }
         if (
           res.statusCode === 303 ||
           ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')
         ) {
           method = 'GET';
           body = undefined;
-          delete headers['content-type'];
+          headers.dropBody();
         }
         url = next;
         redirects.push(url.href);

@@ -26,6 +26,7 @@ export {
   sniffContent,
   sniffDocument,
 } from './content-sniff';
+export { CREDENTIAL_HEADERS, type HeadersScope } from './hop-headers';
 export {
   BLOCK_STATUSES,
   HTML_TYPES,

@@ -1,4 +1,4 @@
-import { pageActions, pageHeaders, splitPageOptions } from './page-options.contract';
+import { pageActions, pageHeaders, pageOptionFields, splitPageOptions } from './page-options.contract';
 
 const issue = (r: {
   success: boolean;
@@ -59,6 +59,16 @@ describe('page options contract', () => {
     ).toEqual({
       options: { maxAge: 5 },
       secrets: { headers: { a: 'b' }, actions: [{ type: 'press', key: 'Enter' }] },
+    });
+  });
+
+  it('headersScope is origin or all, and travels with the plain options (where headers go is no secret)', () => {
+    expect(pageOptionFields.headersScope.safeParse('origin').success).toBe(true);
+    expect(pageOptionFields.headersScope.safeParse('all').success).toBe(true);
+    expect(pageOptionFields.headersScope.safeParse('everywhere').success).toBe(false);
+    expect(splitPageOptions({ headers: { 'X-Api-Key': 'k' }, headersScope: 'all' })).toEqual({
+      options: { headersScope: 'all' },
+      secrets: { headers: { 'X-Api-Key': 'k' } },
     });
   });
 });

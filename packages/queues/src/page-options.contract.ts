@@ -10,7 +10,8 @@ import { z } from 'zod';
  * - `PageSecrets` (headers, cookies inside them, actions — which may `write` a password): never in
  *   a job payload in clear (`job-secrets.ts` seals them for interactive jobs; batch, crawl and
  *   monitor rows hold them only while the job lives) and never logged.
- * - `PageOptions` (everything else): plain data in payloads and rows.
+ * - `PageOptions` (everything else, `headersScope` too: where headers go is no secret): plain data
+ *   in payloads and rows.
  */
 
 /** Every format a document can hold. `screenshot@fullPage` is a screenshot of the whole page. */
@@ -144,11 +145,25 @@ export type PageLocation = z.infer<typeof pageLocation>;
 const tagSelectors = z.array(selector).max(MAX_TAG_SELECTORS);
 
 /**
+ * Where `headers` go: 'origin' (the default) only to the origin of the URL asked for — its
+ * document and the page's requests to that origin, not a redirect to another origin, nor another
+ * origin's scripts, frames or fetches; 'all' to every origin. Authorization and cookies stay with
+ * the target's origin in both.
+ */
+export const headersScope = z
+  .enum(['origin', 'all'])
+  .describe(
+    "Where `headers` go: 'origin' (default) to the requested URL's origin only; 'all' to every origin (Authorization and cookies stay with that origin)",
+  );
+export type HeadersScope = z.infer<typeof headersScope>;
+
+/**
  * The request-body fields (scrape, batch, crawl `scrapeOptions`, extract, monitors). The routes
  * spread `pageOptionFields` into their strict bodies (and pick what makes sense for them).
  */
 export const pageOptionFields = {
   headers: pageHeaders.optional(),
+  headersScope: headersScope.optional(),
   formats: z.array(pageFormat).min(1).max(pageFormat.options.length).optional(),
   actions: pageActions.optional(),
   mobile: z.boolean().optional(),
@@ -167,6 +182,7 @@ export const pageOptionFields = {
 /** Features that read a page instead of returning it (extract, monitors): no formats, no cache. */
 export const readPageOptionFields = {
   headers: pageOptionFields.headers,
+  headersScope: pageOptionFields.headersScope,
   actions: pageOptionFields.actions,
   mobile: pageOptionFields.mobile,
   location: pageOptionFields.location,
@@ -177,6 +193,7 @@ export const readPageOptionFields = {
 
 /** The non-secret options, as payloads and rows carry them. */
 export const pageOptions = z.strictObject({
+  headersScope: pageOptionFields.headersScope,
   formats: pageOptionFields.formats,
   mobile: pageOptionFields.mobile,
   location: pageOptionFields.location,
@@ -199,8 +216,28 @@ export function splitPageOptions(body: Partial<PageOptions & PageSecrets>): {
   options: PageOptions;
   secrets: PageSecrets | undefined;
 } {
-  const { headers, actions, formats, mobile, location, includeTags, excludeTags, proxy, maxAge } = body;
-  const options: PageOptions = strip({ formats, mobile, location, includeTags, excludeTags, proxy, maxAge });
+  const {
+    headers,
+    headersScope,
+    actions,
+    formats,
+    mobile,
+    location,
+    includeTags,
+    excludeTags,
+    proxy,
+    maxAge,
+  } = body;
+  const options: PageOptions = strip({
+    headersScope,
+    formats,
+    mobile,
+    location,
+    includeTags,
+    excludeTags,
+    proxy,
+    maxAge,
+  });
   const secrets: PageSecrets = strip({ headers, actions });
   return { options, secrets: Object.keys(secrets).length > 0 ? secrets : undefined };
 }

@@ -6,13 +6,11 @@
  * per page here and put back to the desktop defaults when the slot is released (`reset`).
  */
 import { ValidationError } from '@wcs/errors';
-import type { RequestOptions } from '@wcs/net';
+import { CREDENTIAL_HEADERS, type RequestOptions } from '@wcs/net';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { DESKTOP_VIEWPORT, MOBILE_USER_AGENT, MOBILE_VIEWPORT, resolveLocation } from './emulation';
 import type { RendererLogger, RenderLocation } from './types';
 
-/** Sent to the target's origin only (the Cookie header becomes cookies of its host instead). */
-export const CREDENTIAL_HEADERS = new Set(['authorization']);
 /**
  * Never sent: the browser's proxies are ours (the guarded proxy tells the slots apart by their
  * own Proxy-Authorization), so a caller's would only confuse them.
@@ -89,6 +87,8 @@ export function deviceScaleFactorOf(req: EmulationRequest): number {
 interface PausedRequest {
   requestId: string;
   request: { url: string; headers: Record<string, string> };
+  /** Set on a redirect hop: the request the redirect answered. */
+  redirectedRequestId?: string;
 }
 interface HeaderEntry {
   name: string;
@@ -101,17 +101,20 @@ interface HeaderEntry {
  * metrics are set to the desktop values again rather than cleared: clearing would drop
  * Playwright's 1280×720 too (Chromium keeps one device emulation per page).
  *
- * Credential headers (Authorization) go to the target's origin only, as the fetch engine drops
- * them on a redirect to another origin. Neither Playwright nor Chromium can scope them: a route's
- * header overrides are re-applied to every redirect hop, and extra HTTP headers survive a redirect
- * to another origin. So while a render has credentials this session intercepts the page's requests
- * too (a second Fetch client beside Playwright's route handler, which still checks every address),
- * adding them to requests for the target's origin and taking them off any other. Requests of
- * workers and out-of-process iframes are other targets: they get none.
+ * The caller's headers go to the target's origin only — the origin of the URL asked for, whatever
+ * a redirect of the document leads to — as the fetch engine sends them (@wcs/net hop-headers): the
+ * document and every request of the page's frames to that origin get them, nothing else does.
+ * Neither Playwright nor Chromium can scope them: a route's header overrides are re-applied to
+ * every redirect hop, and extra HTTP headers go to every origin and survive a redirect. So while a
+ * render has such headers this session intercepts the page's requests too (a second Fetch client
+ * beside Playwright's route handler, which still checks every address), adding them to requests for
+ * the target's origin and taking them off a redirect hop to any other. Requests of workers and
+ * out-of-process iframes are other targets: they get none. With `headersScope: 'all'` the headers
+ * but the credentials go everywhere as extra HTTP headers; Authorization stays scoped.
  */
 export class PageEmulation {
   private applied = false;
-  private credentials: { origin: string; headers: HeaderEntry[] } | undefined;
+  private scoped: { origin: string; headers: HeaderEntry[] } | undefined;
 
   private constructor(
     private readonly page: Page,
@@ -129,9 +132,8 @@ export class PageEmulation {
 
   /**
    * Everything a render's request options set on the page before it loads: the cookies (a Cookie
-   * header too: sent to the target's host alone, not to every host it loads), the other headers,
-   * and the device and location. Credential headers go to the target's origin alone (see above);
-   * every other header goes to every request, as extra HTTP headers.
+   * header too: sent to the target's host alone, not to every host it loads), the other headers
+   * (to the target's origin alone, see above), and the device and location.
    */
   async prepare(
     target: string,
@@ -143,16 +145,17 @@ export class PageEmulation {
       req.request?.cookies,
     );
     await addCookies(this.page.context(), cookies);
-    const credentials: HeaderEntry[] = [];
+    const everywhere = req.request?.headersScope === 'all';
+    const scoped: HeaderEntry[] = [];
     const extra: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
       if (DROPPED_HEADERS.has(name.toLowerCase())) continue;
-      if (CREDENTIAL_HEADERS.has(name.toLowerCase())) credentials.push({ name, value });
-      else extra[name] = value;
+      if (everywhere && !CREDENTIAL_HEADERS.has(name.toLowerCase())) extra[name] = value;
+      else scoped.push({ name, value });
     }
     if (Object.keys(extra).length > 0) await this.page.setExtraHTTPHeaders(extra);
-    if (credentials.length > 0) {
-      this.credentials = { origin: new URL(target).origin, headers: credentials };
+    if (scoped.length > 0) {
+      this.scoped = { origin: new URL(target).origin, headers: scoped };
       await this.session.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
     }
     await this.apply(req);
@@ -194,15 +197,26 @@ export class PageEmulation {
     }
   }
 
-  /** Every request of the page while credentials are set: them for the target's origin, none elsewhere. */
+  /**
+   * Every request of the page while scoped headers are set: them for the target's origin. On a
+   * redirect hop to another origin, any the previous hop carried are taken off: the Chromium this
+   * was built on does not keep one hop's overrides on the next (Playwright's route overrides do),
+   * and a leak must not hang on that. A page's own header of the same name and another value is
+   * the page's: it stays.
+   */
   private onPaused(e: PausedRequest): void {
-    const scope = this.credentials;
+    const scope = this.scoped;
     const own = scope !== undefined && originOf(e.request.url) === scope.origin;
-    const carried = Object.keys(e.request.headers).some((name) => CREDENTIAL_HEADERS.has(name.toLowerCase()));
+    const ours = (name: string, value: string) =>
+      scope?.headers.some((h) => h.name.toLowerCase() === name.toLowerCase() && (own || h.value === value));
+    const carried =
+      !own &&
+      e.redirectedRequestId !== undefined &&
+      Object.entries(e.request.headers).some(([name, value]) => ours(name, value));
     let headers: HeaderEntry[] | undefined;
     if (own || carried) {
       headers = Object.entries(e.request.headers)
-        .filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()))
+        .filter(([name, value]) => !ours(name, value))
         .map(([name, value]) => ({ name, value }));
       if (own) headers.push(...scope.headers);
     }
@@ -214,8 +228,8 @@ export class PageEmulation {
 
   /** Back to the desktop defaults (called when the slot is released for reuse); throws if it can't. */
   async reset(): Promise<void> {
-    if (this.credentials) {
-      this.credentials = undefined;
+    if (this.scoped) {
+      this.scoped = undefined;
       await this.session.send('Fetch.disable');
     }
     if (!this.applied) return;

@@ -4,7 +4,8 @@
  * before reading and binary bytes after the first KiB (415 either way), cap the body after
  * decompression, decode the charset. A document (PDF, DOCX: sniffDocument, by type and bytes) is
  * the exception: read whole as bytes under its own cap (maxDocumentBytes) and returned undecoded. `request.proxy` (chosen by the renderer) sends it through
- * that upstream proxy; `mobile` and `location` set the user agent and Accept-Language.
+ * that upstream proxy; `mobile` and `location` set the user agent and Accept-Language. The caller's
+ * headers go to the target's origin only (unless `request.headersScope` is 'all'): @wcs/net's hop-headers.
  */
 import { ServiceError, TargetTooLargeError } from '@wcs/errors';
 import {
@@ -88,11 +89,9 @@ export class FetchEngine implements Engine {
       isForbidden: this.policy,
       userAgent: req.mobile ? MOBILE_USER_AGENT : this.opts.userAgent,
       accept: ACCEPT,
-      request: {
-        ...req.request,
-        // The caller's own headers still win over what mobile/location imply.
-        headers: { 'accept-language': acceptLanguage, ...req.headers, ...req.request?.headers },
-      },
+      // Ours, so on every hop; the caller's own headers win over it where they are sent.
+      defaultHeaders: { 'accept-language': acceptLanguage },
+      request: { ...req.request, headers: { ...req.headers, ...req.request?.headers } },
       timeoutMs: Math.max(1, ctx.deadline - Date.now()),
       signal: ctx.signal,
       maxRedirects: this.opts.maxRedirects,

@@ -15,9 +15,10 @@ export interface RenderRequest {
   /** Extra request headers (merged under `request.headers`). */
   headers?: Record<string, string>;
   /**
-   * The caller's per-request options (@wcs/net RequestOptions: headers, cookies, and the upstream
-   * proxy the renderer picked). Both engines apply all three; the browser turns a Cookie header and
-   * `cookies` into cookies of the target's origin.
+   * The caller's per-request options (@wcs/net RequestOptions: headers, cookies, their scope, and
+   * the upstream proxy the renderer picked). Both engines apply them all: the headers (`headers`
+   * above too) go to the target's origin only — the origin of `url` — unless `headersScope` is
+   * 'all'; the browser turns a Cookie header and `cookies` into cookies of the target's host.
    */
   request?: RequestOptions;
   /**

@@ -100,7 +100,11 @@ function renderRequest(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>): 
   const headers = { ...req.request?.headers, ...secrets?.headers };
   const request: RequestOptions | undefined =
     req.request || secrets?.headers
-      ? { ...req.request, ...(Object.keys(headers).length > 0 ? { headers } : {}) }
+      ? {
+          ...req.request,
+          ...(Object.keys(headers).length > 0 ? { headers } : {}),
+          ...(page?.headersScope ? { headersScope: page.headersScope } : {}),
+        }
       : undefined;
   const screenshot = wantsScreenshot(page?.formats);
   return {

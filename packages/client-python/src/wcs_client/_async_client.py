@@ -42,6 +42,7 @@ from ._types import (
     Engine,
     ExtractResponse,
     Format,
+    HeadersScope,
     Interval,
     KeyCreateResponse,
     KeyListResponse,
@@ -178,6 +179,7 @@ class AsyncServiceClient:
         timeout_ms: Optional[int] = None,
         formats: Optional[Sequence[PageFormat]] = None,
         headers: Optional[Mapping[str, str]] = None,
+        headers_scope: Optional[HeadersScope] = None,
         actions: Optional[Sequence[PageAction]] = None,
         mobile: Optional[bool] = None,
         location: Optional[Location] = None,
@@ -192,7 +194,8 @@ class AsyncServiceClient:
         budget (1000-120000 ms).
         Page options (README "Page options"): ``formats`` picks exactly what ``data`` holds
         (``rawHtml``, ``links``, ``images``, ``screenshot``…); ``headers`` go with the page
-        request; ``actions`` are browser steps; ``mobile``, ``location``, ``include_tags`` /
+        request, to its URL's origin only (``headers_scope="all"``: every origin but
+        Authorization/Cookie); ``actions`` are browser steps; ``mobile``, ``location``, ``include_tags`` /
         ``exclude_tags`` (CSS selectors), ``proxy`` and ``max_age`` (ms, the page cache).
         """
         request = endpoints.scrape(
@@ -205,6 +208,7 @@ class AsyncServiceClient:
             page=page_options(
                 formats=formats,
                 headers=headers,
+                headers_scope=headers_scope,
                 actions=actions,
                 mobile=mobile,
                 location=location,
@@ -384,6 +388,7 @@ class AsyncServiceClient:
         timeout_ms: Optional[int] = None,
         wait_for: Optional[int] = None,
         headers: Optional[Mapping[str, str]] = None,
+        headers_scope: Optional[HeadersScope] = None,
         actions: Optional[Sequence[PageAction]] = None,
         mobile: Optional[bool] = None,
         location: Optional[Location] = None,
@@ -406,6 +411,7 @@ class AsyncServiceClient:
             wait_for=wait_for,
             page=page_options(
                 headers=headers,
+                headers_scope=headers_scope,
                 actions=actions,
                 mobile=mobile,
                 location=location,
@@ -426,6 +432,7 @@ class AsyncServiceClient:
         webhook_url: Optional[str] = None,
         wait_for: Optional[int] = None,
         headers: Optional[Mapping[str, str]] = None,
+        headers_scope: Optional[HeadersScope] = None,
         actions: Optional[Sequence[PageAction]] = None,
         mobile: Optional[bool] = None,
         location: Optional[Location] = None,
@@ -442,6 +449,7 @@ class AsyncServiceClient:
             wait_for=wait_for,
             page=page_options(
                 headers=headers,
+                headers_scope=headers_scope,
                 actions=actions,
                 mobile=mobile,
                 location=location,
@@ -478,6 +486,7 @@ class AsyncServiceClient:
         only_main_content: Optional[bool] = None,
         formats: Optional[Sequence[PageFormat]] = None,
         headers: Optional[Mapping[str, str]] = None,
+        headers_scope: Optional[HeadersScope] = None,
         actions: Optional[Sequence[PageAction]] = None,
         mobile: Optional[bool] = None,
         location: Optional[Location] = None,
@@ -497,6 +506,7 @@ class AsyncServiceClient:
             page=page_options(
                 formats=formats,
                 headers=headers,
+                headers_scope=headers_scope,
                 actions=actions,
                 mobile=mobile,
                 location=location,
@@ -529,6 +539,7 @@ class AsyncServiceClient:
         only_main_content: Optional[bool] = None,
         formats: Optional[Sequence[PageFormat]] = None,
         headers: Optional[Mapping[str, str]] = None,
+        headers_scope: Optional[HeadersScope] = None,
         actions: Optional[Sequence[PageAction]] = None,
         mobile: Optional[bool] = None,
         location: Optional[Location] = None,
@@ -553,6 +564,7 @@ class AsyncServiceClient:
             page=page_options(
                 formats=formats,
                 headers=headers,
+                headers_scope=headers_scope,
                 actions=actions,
                 mobile=mobile,
                 location=location,

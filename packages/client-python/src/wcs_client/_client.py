@@ -42,6 +42,7 @@ from ._types import (
     Engine,
     ExtractResponse,
     Format,
+    HeadersScope,
     Interval,
     KeyCreateResponse,
     KeyListResponse,
@@ -185,6 +186,7 @@ class ServiceClient:
         timeout_ms: Optional[int] = None,
         formats: Optional[Sequence[PageFormat]] = None,
         headers: Optional[Mapping[str, str]] = None,
+        headers_scope: Optional[HeadersScope] = None,
         actions: Optional[Sequence[PageAction]] = None,
         mobile: Optional[bool] = None,
         location: Optional[Location] = None,
@@ -199,7 +201,8 @@ class ServiceClient:
         budget (1000-120000 ms).
         Page options (README "Page options"): ``formats`` picks exactly what ``data`` holds
         (``rawHtml``, ``links``, ``images``, ``screenshot``…); ``headers`` go with the page
-        request; ``actions`` are browser steps; ``mobile``, ``location``, ``include_tags`` /
+        request, to its URL's origin only (``headers_scope="all"``: every origin but
+        Authorization/Cookie); ``actions`` are browser steps; ``mobile``, ``location``, ``include_tags`` /
         ``exclude_tags`` (CSS selectors), ``proxy`` and ``max_age`` (ms, the page cache).
         """
         request = endpoints.scrape(
@@ -212,6 +215,7 @@ class ServiceClient:
             page=page_options(
                 formats=formats,
                 headers=headers,
+                headers_scope=headers_scope,
                 actions=actions,
                 mobile=mobile,
                 location=location,
@@ -391,6 +395,7 @@ class ServiceClient:
         timeout_ms: Optional[int] = None,
         wait_for: Optional[int] = None,
         headers: Optional[Mapping[str, str]] = None,
+        headers_scope: Optional[HeadersScope] = None,
         actions: Optional[Sequence[PageAction]] = None,
         mobile: Optional[bool] = None,
         location: Optional[Location] = None,
@@ -413,6 +418,7 @@ class ServiceClient:
             wait_for=wait_for,
             page=page_options(
                 headers=headers,
+                headers_scope=headers_scope,
                 actions=actions,
                 mobile=mobile,
                 location=location,
@@ -433,6 +439,7 @@ class ServiceClient:
         webhook_url: Optional[str] = None,
         wait_for: Optional[int] = None,
         headers: Optional[Mapping[str, str]] = None,
+        headers_scope: Optional[HeadersScope] = None,
         actions: Optional[Sequence[PageAction]] = None,
         mobile: Optional[bool] = None,
         location: Optional[Location] = None,
@@ -449,6 +456,7 @@ class ServiceClient:
             wait_for=wait_for,
             page=page_options(
                 headers=headers,
+                headers_scope=headers_scope,
                 actions=actions,
                 mobile=mobile,
                 location=location,
@@ -485,6 +493,7 @@ class ServiceClient:
         only_main_content: Optional[bool] = None,
         formats: Optional[Sequence[PageFormat]] = None,
         headers: Optional[Mapping[str, str]] = None,
+        headers_scope: Optional[HeadersScope] = None,
         actions: Optional[Sequence[PageAction]] = None,
         mobile: Optional[bool] = None,
         location: Optional[Location] = None,
@@ -504,6 +513,7 @@ class ServiceClient:
             page=page_options(
                 formats=formats,
                 headers=headers,
+                headers_scope=headers_scope,
                 actions=actions,
                 mobile=mobile,
                 location=location,
@@ -536,6 +546,7 @@ class ServiceClient:
         only_main_content: Optional[bool] = None,
         formats: Optional[Sequence[PageFormat]] = None,
         headers: Optional[Mapping[str, str]] = None,
+        headers_scope: Optional[HeadersScope] = None,
         actions: Optional[Sequence[PageAction]] = None,
         mobile: Optional[bool] = None,
         location: Optional[Location] = None,
@@ -560,6 +571,7 @@ class ServiceClient:
             page=page_options(
                 formats=formats,
                 headers=headers,
+                headers_scope=headers_scope,
                 actions=actions,
                 mobile=mobile,
                 location=location,

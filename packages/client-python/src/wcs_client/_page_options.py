@@ -41,6 +41,7 @@ def _actions(actions: Optional[Sequence[PageAction]]) -> Optional[List[Dict[str,
 def page_options(
     *,
     headers: Optional[Mapping[str, str]] = None,
+    headers_scope: Optional[str] = None,
     formats: Optional[Sequence[str]] = None,
     actions: Optional[Sequence[PageAction]] = None,
     mobile: Optional[bool] = None,
@@ -53,6 +54,7 @@ def page_options(
     """The page options the caller passed, under the API's names (``None`` = not passed)."""
     return compact(
         headers=_mapping("headers", headers),
+        headersScope=headers_scope,
         formats=strings("formats", formats),
         actions=_actions(actions),
         mobile=mobile,
@@ -64,7 +66,12 @@ def page_options(
     )
 
 
-_SNAKE_SCRAPE_OPTIONS = {"include_tags": "includeTags", "exclude_tags": "excludeTags", "max_age": "maxAge"}
+_SNAKE_SCRAPE_OPTIONS = {
+    "include_tags": "includeTags",
+    "exclude_tags": "excludeTags",
+    "max_age": "maxAge",
+    "headers_scope": "headersScope",
+}
 
 
 def crawl_scrape_options(options: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:

@@ -47,6 +47,7 @@ __all__ = [
     "Engine",
     "ExtractResponse",
     "Format",
+    "HeadersScope",
     "Interval",
     "KeyCreateResponse",
     "KeyListResponse",
@@ -107,6 +108,10 @@ PageFormat = Literal[
 Proxy = Literal["none", "default"]
 """``default``: the next of the service's ``PROXY_URLS`` (direct when none); ``none``: direct."""
 
+HeadersScope = Literal["origin", "all"]
+"""Where ``headers`` go: ``origin`` (default) to the requested URL's origin only; ``all`` to every
+origin, but ``Authorization`` and ``Cookie`` never leave the requested URL's origin."""
+
 PageAction = Dict[str, Any]
 """A browser step, ``{"type": ..., ...}``: ``wait`` (``milliseconds`` or ``selector``), ``click``
 (``selector``, ``all``), ``write`` (``text``), ``press`` (``key``), ``scroll`` (``direction``,
@@ -125,6 +130,7 @@ class ScrapeOptions(TypedDict, total=False):
     (the snake_case spellings ``include_tags``, ``exclude_tags``, ``max_age`` are accepted too)."""
 
     headers: Dict[str, str]
+    headersScope: HeadersScope
     formats: List[PageFormat]
     actions: List[PageAction]
     mobile: bool

@@ -52,4 +52,22 @@ describe('OpenAPI responses are generated from the response contract', () => {
     expect(success('/v1/map', 'post', '200').required).toEqual(['success', 'links', 'total']);
     expect(Object.keys(success('/v1/map', 'post', '200').properties!)).toContain('warning');
   });
+
+  it('documents where the page headers go (headersScope) on every feature that takes headers', () => {
+    const body = (path: string) =>
+      (
+        doc.paths[path]!.post as unknown as {
+          requestBody: { content: { 'application/json': { schema: Schema } } };
+        }
+      ).requestBody.content['application/json'].schema;
+    for (const path of ['/v1/scrape', '/v1/batch/scrape', '/v1/extract', '/v1/monitor']) {
+      expect({ path, scope: body(path).properties?.headersScope }).toMatchObject({
+        path,
+        scope: { enum: ['origin', 'all'], description: expect.stringContaining('origin') },
+      });
+    }
+    expect(body('/v1/crawl').properties?.scrapeOptions?.properties?.headersScope).toMatchObject({
+      enum: ['origin', 'all'],
+    });
+  });
 });
