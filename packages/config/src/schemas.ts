@@ -120,7 +120,7 @@ export const gatewayEnv = z.object({
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
   /** Time to receive a whole request (headers and body); slower clients get 408. Not the response. */
   REQUEST_TIMEOUT_MS: int(30_000, 1000),
-  /** Requests per minute per API key, by plan. */
+  /** Requests per window per account (all its keys together), by plan. */
   RATE_LIMIT_FREE: int(20, 1),
   RATE_LIMIT_HOBBY: int(100, 1),
   RATE_LIMIT_PRO: int(500, 1),

@@ -56,6 +56,8 @@ export interface GatewaySettings {
   adminToken: string | undefined;
   rateLimits: Record<PlanId, number>;
   rateLimitWindowSeconds: number;
+  /** POST /v1/keys past this many active keys of the account is 409. */
+  maxActiveKeysPerAccount: number;
   scrapeTimeoutMs: number;
   /** URLs fetched later (monitors, webhooks) are checked against the address policy unless true. */
   allowPrivateTargets: boolean;

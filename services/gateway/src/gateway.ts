@@ -88,6 +88,7 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
         enterprise: env.RATE_LIMIT_ENTERPRISE,
       },
       rateLimitWindowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+      maxActiveKeysPerAccount: env.MAX_ACTIVE_KEYS_PER_ACCOUNT,
       scrapeTimeoutMs: env.SCRAPE_TIMEOUT_MS,
       allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
       dashboard: {
