@@ -61,6 +61,8 @@ export interface GatewaySettings {
   scrapeTimeoutMs: number;
   /** URLs fetched later (monitors, webhooks) are checked against the address policy unless true. */
   allowPrivateTargets: boolean;
+  /** The gateway's own DNS lookup of a target (before charging) gives up after this long. */
+  targetDnsTimeoutMs: number;
   /** `throttleScope` keeps deployments sharing one Redis (QUEUE_PREFIX) apart in the sign-in throttle. */
   dashboard: { sessionTtlMs: number; signInAttemptsPerMinute: number; throttleScope: string };
 }
