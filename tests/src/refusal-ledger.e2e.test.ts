@@ -118,6 +118,12 @@ describe('refused targets write no ledger rows', () => {
       ['/v1/crawl', { url: 'http://nonexistent.invalid/' }, 'DNS_RESOLUTION_FAILED'],
       ['/v1/batch/scrape', { urls: ['ftp://example.com/a'] }, 'INVALID_URL'],
       ['/firecrawl/v2/crawl', { url: 'http://10.0.0.1/' }, 'TARGET_FORBIDDEN'],
+      // The batch is charged up front: a refused webhook receiver must stop it before that.
+      [
+        '/v1/batch/scrape',
+        { urls: ['http://93.184.215.14/'], webhook: 'http://10.0.0.1/hook' },
+        'TARGET_FORBIDDEN',
+      ],
     ] as const) {
       const res = await request(strict.url).post(path).set(account.auth).send(body);
       expect([path, res.status, res.body.code]).toEqual([path, 400, code]);
