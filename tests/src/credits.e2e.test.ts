@@ -80,7 +80,7 @@ describe('rate limiting', () => {
 });
 
 describe('private targets', () => {
-  it('are refused by default, and the credit is refunded', async () => {
+  it('are refused by default, without a charge', async () => {
     const strict = await startStack({ env: { ALLOW_PRIVATE_TARGETS: 'false' } });
     try {
       const account = await createTestAccount({ credits: 5 });

@@ -178,12 +178,12 @@ describe('POST /v1/extract (anthropic)', () => {
     return res;
   };
 
-  it('400: the target domain does not exist (refunded)', async () => {
-    await refunded(
-      { url: 'http://no-such-host.invalid/', schema: { a: 'string' } },
-      400,
-      /DNS_RESOLUTION_FAILED/,
-    );
+  it('400: the target domain does not exist (refused before the charge: no ledger rows)', async () => {
+    const before = await lastTwoLedgerRows(account.accountId);
+    const res = await extract({ url: 'http://no-such-host.invalid/', schema: { a: 'string' } });
+    expect([res.status, res.body.code]).toEqual([400, 'DNS_RESOLUTION_FAILED']);
+    expect(await lastTwoLedgerRows(account.accountId)).toEqual(before);
+    expect(fake.requests).toHaveLength(0);
   });
 
   it('502: connection refused, blocked (403) and TLS errors (refunded, model never called)', async () => {

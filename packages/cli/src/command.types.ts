@@ -4,6 +4,8 @@ export interface CommandContext {
   accounts: AccountsRepository;
   keys: ApiKeysRepository;
   credits: CreditsRepository;
+  /** MAX_ACTIVE_KEYS_PER_ACCOUNT, as the gateway reads it. */
+  maxActiveKeysPerAccount: number;
 }
 
 /** Flags as parsed by node:util parseArgs (all string-typed); each command validates its own with zod. */

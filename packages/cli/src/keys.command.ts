@@ -10,10 +10,16 @@ const listFlags = z.object({ account: z.string().min(1) });
 export const keysCommand: CommandGroup = {
   name: 'keys',
   subcommands: {
-    /** The plaintext key is printed once and never stored. */
-    async create(flags, { keys }) {
+    /**
+     * The plaintext key is printed once and never stored. The account's cap of active keys holds
+     * here as in the API (an operator who needs more raises MAX_ACTIVE_KEYS_PER_ACCOUNT).
+     */
+    async create(flags, { keys, maxActiveKeysPerAccount }) {
       const f = parseFlags(createFlags, flags);
-      return keys.create(f.account, f.name === undefined ? {} : { name: f.name });
+      return keys.create(f.account, {
+        ...(f.name === undefined ? {} : { name: f.name }),
+        maxActive: maxActiveKeysPerAccount,
+      });
     },
 
     async revoke(flags, { keys }) {

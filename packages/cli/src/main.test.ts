@@ -13,14 +13,18 @@ interface Run {
   ms: number;
 }
 
-/** Spawn the CLI as users do (tsx), with nothing but DATABASE_URL in its environment. */
+/** Spawn the CLI as users do (tsx), with nothing but DATABASE_URL (and `env`) in its environment. */
 function cli(...args: string[]): Promise<Run> {
+  return cliWith({}, ...args);
+}
+
+function cliWith(env: Record<string, string>, ...args: string[]): Promise<Run> {
   const started = Date.now();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', 'src/main.ts', ...args],
-      { cwd: CLI_DIR, env: { DATABASE_URL: url }, timeout: 30_000 },
+      { cwd: CLI_DIR, env: { DATABASE_URL: url, ...env }, timeout: 30_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
         resolve({ code, stdout, stderr, ms: Date.now() - started });
@@ -90,6 +94,20 @@ describe('wcs admin CLI', () => {
     expect(again.code).toBe(1);
     expect(again.stdout).toBe('');
     expect(JSON.parse(again.stderr)).toMatchObject({ error: expect.any(String) });
+  });
+
+  test('keys create holds MAX_ACTIVE_KEYS_PER_ACCOUNT like the API', async () => {
+    const { accountId } = json(await cli('accounts', 'create', '--plan', 'free')) as { accountId: string };
+    const capped = { MAX_ACTIVE_KEYS_PER_ACCOUNT: '2' };
+    json(await cliWith(capped, 'keys', 'create', '--account', accountId));
+    const refused = await cliWith(capped, 'keys', 'create', '--account', accountId);
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(JSON.parse(refused.stderr)).toMatchObject({
+      code: 'CONFLICT',
+      error: expect.stringContaining('2 active'),
+    });
+    // The operator's way past it: a higher setting.
+    json(await cliWith({ MAX_ACTIVE_KEYS_PER_ACCOUNT: '3' }, 'keys', 'create', '--account', accountId));
   });
 
   test('errors: JSON on stderr with exit 1; bad usage exits 2', async () => {

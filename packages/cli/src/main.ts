@@ -57,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
       accounts: new AccountsRepository(db),
       keys: new ApiKeysRepository(db),
       credits: new CreditsRepository(db),
+      maxActiveKeysPerAccount: env.MAX_ACTIVE_KEYS_PER_ACCOUNT,
     });
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;

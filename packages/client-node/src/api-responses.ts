@@ -364,7 +364,7 @@ export interface AccountPlan {
 }
 
 export interface RateLimit {
-  /** requests per window for this key */
+  /** requests per window for this account, all its keys together */
   limit: number;
   /** left in the current window, this request counted */
   remaining: number;

@@ -1,3 +1,4 @@
+export * from './api-keys.env';
 export * from './batch.env';
 export * from './content.env';
 export * from './crawl.env';

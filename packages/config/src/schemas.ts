@@ -120,7 +120,7 @@ export const gatewayEnv = z.object({
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
   /** Time to receive a whole request (headers and body); slower clients get 408. Not the response. */
   REQUEST_TIMEOUT_MS: int(30_000, 1000),
-  /** Requests per minute per API key, by plan. */
+  /** Requests per window per account (all its keys together), by plan. */
   RATE_LIMIT_FREE: int(20, 1),
   RATE_LIMIT_HOBBY: int(100, 1),
   RATE_LIMIT_PRO: int(500, 1),
@@ -128,6 +128,11 @@ export const gatewayEnv = z.object({
   RATE_LIMIT_ENTERPRISE: int(10_000, 1),
   RATE_LIMIT_WINDOW_SECONDS: int(60, 1),
   SCRAPE_TIMEOUT_MS: int(60_000, 1000),
+  /**
+   * The gateway resolves a scrape/map/extract target before charging (an unknown or private host
+   * is refused without ledger rows); past this the request goes on and the worker's check decides.
+   */
+  TARGET_DNS_TIMEOUT_MS: int(3_000, 100),
   /** On shutdown, in-flight requests get this long to finish before their sockets are cut. */
   SHUTDOWN_DRAIN_MS: int(15_000, 0),
   /** Dashboard sign-ins last this long (absolute; signing in again starts a new one). */

@@ -86,9 +86,35 @@ describe('ApiKeysRepository', () => {
     expect(JSON.stringify(list)).not.toContain(a.apiKey);
   });
 
+  test('maxActive caps the active keys, also under concurrent creates; revoked keys do not count', async () => {
+    const { accountId } = await accounts.create({ plan: 'free' });
+    const first = await keys.create(accountId, { maxActive: 3 });
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, () => keys.create(accountId, { maxActive: 3 })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(refused).toHaveLength(4);
+    for (const r of refused) {
+      expect(r.reason).toMatchObject({
+        code: 'CONFLICT',
+        status: 409,
+        details: { activeKeys: 3, maxActiveKeys: 3 },
+      });
+    }
+    await keys.revoke(first.keyId);
+    await expect(keys.create(accountId, { maxActive: 3 })).resolves.toMatchObject({
+      keyId: expect.any(String),
+    });
+    // Without a cap (the first key of a new account, tests), nothing is counted.
+    await expect(keys.create(accountId)).resolves.toMatchObject({ keyId: expect.any(String) });
+    expect((await keys.list(accountId)).filter((k) => k.revokedAt === null)).toHaveLength(4);
+  });
+
   test('creating a key for an unknown account fails', async () => {
     await expect(keys.create('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
+    await expect(keys.create('not-a-uuid', { maxActive: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

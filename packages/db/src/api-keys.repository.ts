@@ -1,4 +1,4 @@
-import { NotFoundError } from '@wcs/errors';
+import { ConflictError, NotFoundError } from '@wcs/errors';
 import { apiKeyPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key';
 import { type Db, inTransaction } from './db';
 import { isUuid } from './ids';
@@ -21,19 +21,34 @@ export interface ApiKeyInfo {
 export class ApiKeysRepository {
   constructor(private readonly db: Db) {}
 
+  /**
+   * A new key. With `maxActive`, an account that already holds that many active keys gets 409
+   * CONFLICT instead: the account row is locked, so concurrent creates cannot both pass the count.
+   */
   async create(
     accountId: string,
-    i: { name?: string } = {},
+    i: { name?: string; maxActive?: number } = {},
   ): Promise<{ keyId: string; apiKey: string; prefix: string; name: string | null; createdAt: Date }> {
-    const account = isUuid(accountId)
-      ? await this.db.prisma.account.findUnique({ where: { id: accountId }, select: { id: true } })
-      : null;
-    if (!account) throw new NotFoundError('Account not found');
+    if (!isUuid(accountId)) throw new NotFoundError('Account not found');
     const apiKey = generateApiKey();
     const prefix = apiKeyPrefix(apiKey);
-    const row = await this.db.prisma.apiKey.create({
-      data: { accountId, name: i.name ?? null, prefix, keyHash: hashApiKey(apiKey) },
-      select: { id: true, name: true, createdAt: true },
+    const row = await inTransaction(this.db, async (tx) => {
+      const locked = await tx.$queryRaw<Array<{ id: string }>>`
+        SELECT id FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
+      if (locked.length === 0) throw new NotFoundError('Account not found');
+      if (i.maxActive !== undefined) {
+        const active = await tx.apiKey.count({ where: { accountId, revokedAt: null } });
+        if (active >= i.maxActive) {
+          throw new ConflictError(
+            `This account already has ${active} active API keys, the most allowed (${i.maxActive}): revoke one before creating another`,
+            { details: { activeKeys: active, maxActiveKeys: i.maxActive } },
+          );
+        }
+      }
+      return tx.apiKey.create({
+        data: { accountId, name: i.name ?? null, prefix, keyHash: hashApiKey(apiKey) },
+        select: { id: true, name: true, createdAt: true },
+      });
     });
     return { keyId: row.id, apiKey, prefix, name: row.name, createdAt: row.createdAt };
   }

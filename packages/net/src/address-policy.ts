@@ -47,7 +47,8 @@ export function parseTargetUrl(raw: string): URL {
   return url;
 }
 
-function forbidden(host: string, address?: string): TargetForbiddenError {
+/** The refusal of a private or reserved address (`address` = what the name resolved to). */
+export function forbiddenAddressError(host: string, address?: string): TargetForbiddenError {
   const via = address && address !== host ? ` (resolves to ${address})` : '';
   return new TargetForbiddenError(`Target host ${host}${via} is a private or reserved address`, {
     details: { host, ...(address ? { address } : {}) },
@@ -79,7 +80,7 @@ export async function checkUrl(url: string, isForbidden: AddressPolicy | undefin
   if (!isForbidden) return parsed;
   const host = bareHost(parsed.hostname);
   if (net.isIP(host)) {
-    if (isForbidden(host)) throw forbidden(host);
+    if (isForbidden(host)) throw forbiddenAddressError(host);
     return parsed;
   }
   let addresses: dns.LookupAddress[];
@@ -92,7 +93,7 @@ export async function checkUrl(url: string, isForbidden: AddressPolicy | undefin
     throw dnsError(host, Object.assign(new Error('no addresses'), { code: 'ENODATA' }));
   // Any forbidden answer refuses the host: the connect may pick any of them.
   const bad = addresses.find((a) => isForbidden(a.address));
-  if (bad) throw forbidden(host, bad.address);
+  if (bad) throw forbiddenAddressError(host, bad.address);
   return parsed;
 }
 
@@ -102,7 +103,7 @@ export function createSafeLookup(isForbidden: AddressPolicy = isForbiddenAddress
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const bad = addresses.find((a) => isForbidden(a.address));
-      if (bad) return callback(forbidden(hostname, bad.address), '', 0);
+      if (bad) return callback(forbiddenAddressError(hostname, bad.address), '', 0);
       if (options.all) return callback(null, addresses);
       const first = addresses[0];
       if (!first)
@@ -123,7 +124,7 @@ export function createSafeConnector(
   return (options, callback) => {
     const host = bareHost(options.hostname);
     if (net.isIP(host) && isForbidden(host)) {
-      callback(forbidden(host), null);
+      callback(forbiddenAddressError(host), null);
       return;
     }
     base(options, callback);

@@ -56,3 +56,4 @@ export {
   parseProxyUrl,
   redactProxyUrl,
 } from './proxy-url';
+export { type LookupAll, type PrecheckOutcome, precheckTarget } from './target-precheck';

@@ -56,9 +56,13 @@ export interface GatewaySettings {
   adminToken: string | undefined;
   rateLimits: Record<PlanId, number>;
   rateLimitWindowSeconds: number;
+  /** POST /v1/keys past this many active keys of the account is 409. */
+  maxActiveKeysPerAccount: number;
   scrapeTimeoutMs: number;
   /** URLs fetched later (monitors, webhooks) are checked against the address policy unless true. */
   allowPrivateTargets: boolean;
+  /** The gateway's own DNS lookup of a target (before charging) gives up after this long. */
+  targetDnsTimeoutMs: number;
   /** `throttleScope` keeps deployments sharing one Redis (QUEUE_PREFIX) apart in the sign-in throttle. */
   dashboard: { sessionTtlMs: number; signInAttemptsPerMinute: number; throttleScope: string };
 }

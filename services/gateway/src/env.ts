@@ -1,4 +1,5 @@
 import {
+  apiKeysEnv,
   baseEnv,
   checkPageStoreEnv,
   databaseEnv,
@@ -13,6 +14,7 @@ import type { z } from 'zod';
 export const gatewayEnvSchema = baseEnv
   .extend(databaseEnv.shape)
   .extend(gatewayEnv.shape)
+  .extend(apiKeysEnv.shape)
   .extend(searchEnv.shape)
   // Refuses private monitor/webhook URLs at creation, as the workers would when they fetch them.
   .extend(renderEnv.pick({ ALLOW_PRIVATE_TARGETS: true }).shape)

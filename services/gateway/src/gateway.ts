@@ -88,8 +88,10 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
         enterprise: env.RATE_LIMIT_ENTERPRISE,
       },
       rateLimitWindowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+      maxActiveKeysPerAccount: env.MAX_ACTIVE_KEYS_PER_ACCOUNT,
       scrapeTimeoutMs: env.SCRAPE_TIMEOUT_MS,
       allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
+      targetDnsTimeoutMs: env.TARGET_DNS_TIMEOUT_MS,
       dashboard: {
         sessionTtlMs: env.DASHBOARD_SESSION_TTL_HOURS * 3_600_000,
         signInAttemptsPerMinute: env.DASHBOARD_SIGNIN_ATTEMPTS_PER_MINUTE,

@@ -169,7 +169,7 @@ describe('scrape', () => {
         .send({ url: 'http://127.0.0.1:9/' });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ success: false, code: 'TARGET_FORBIDDEN' });
-      // Refunded like the native scrape.
+      // Refused before the charge, like the native scrape.
       expect(await balanceOf(account.accountId)).toBe(before);
     } finally {
       await strict.close();

@@ -63,7 +63,7 @@ function OverviewBody({ account, usage }: { account: Account; usage: Usage }) {
           testId="rate-limit"
           value={rateLimit.remaining}
           text={formatNumber(rateLimit.remaining)}
-          note={`of ${formatNumber(rateLimit.limit)} left per ${formatNumber(rateLimit.windowSeconds)} s`}
+          note={`of ${formatNumber(rateLimit.limit)} left per ${formatNumber(rateLimit.windowSeconds)} s, all keys together`}
         />
       </dl>
       <p class="muted">

@@ -4,25 +4,29 @@ import type { GatewayDeps } from '../deps';
 import { authOf } from './auth.middleware';
 import { countHit, fixedWindowKey } from './fixed-window';
 
-/** The Redis counter of a key's current fixed window (also read by GET /v1/account). */
+/**
+ * The Redis counter of an account's current fixed window (also read by GET /v1/account). Counted
+ * per account, not per key: keys are cheap to create, so a per-key count would multiply the plan.
+ */
 export function rateLimitKey(
-  keyId: string,
+  accountId: string,
   windowMs: number,
   now = Date.now(),
 ): { key: string; window: number } {
-  return fixedWindowKey(`wcs:rl:${keyId}`, windowMs, now);
+  return fixedWindowKey(`wcs:rl:account:${accountId}`, windowMs, now);
 }
 
 /**
- * Fixed-window limit per API key, sized by plan. A 429 always carries Retry-After. If Redis is
- * unreachable the limiter lets the request through (the queue then answers 503 on its own).
+ * Fixed-window limit per account (all its keys and dashboard sessions together), sized by plan. A
+ * 429 always carries Retry-After. If Redis is unreachable the limiter lets the request through
+ * (the queue then answers 503 on its own).
  */
 export function rateLimitMiddleware(deps: Pick<GatewayDeps, 'redis' | 'settings' | 'logger'>) {
   const windowMs = deps.settings.rateLimitWindowSeconds * 1000;
   return async (_req: Request, res: Response, next: NextFunction) => {
     const auth = authOf(res);
     const limit = deps.settings.rateLimits[auth.plan];
-    const { key } = rateLimitKey(auth.keyId, windowMs);
+    const { key } = rateLimitKey(auth.accountId, windowMs);
     let count: number;
     let ttlMs: number;
     try {

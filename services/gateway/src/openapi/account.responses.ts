@@ -32,7 +32,7 @@ export const accountResponse = z.strictObject({
     }),
     usedLast30Days: count.describe('= totals.total of GET /v1/usage?days=30'),
     rateLimit: z.strictObject({
-      limit: count.describe('requests per window for this key'),
+      limit: count.describe('requests per window for this account, all its keys together'),
       remaining: count.describe('left in the current window, this request counted'),
       windowSeconds: count,
       resetsAt: timestamp,

@@ -80,7 +80,7 @@ export function accountRoutes(deps: GatewayDeps): Router {
     const [account, usage, rateLimit] = await Promise.all([
       accountOperation(deps, auth),
       deps.usage.usageByDay(auth.accountId, 30),
-      rateLimitWindow(deps, auth.keyId, auth.plan),
+      rateLimitWindow(deps, auth.accountId, auth.plan),
     ]);
     const plan = PLANS[account.plan];
     res.json({
@@ -161,15 +161,15 @@ export function accountRoutes(deps: GatewayDeps): Router {
   return router;
 }
 
-/** The key's current fixed window (the rate limiter's Redis counter), read without counting. */
+/** The account's current fixed window (the rate limiter's Redis counter), read without counting. */
 async function rateLimitWindow(
   deps: GatewayDeps,
-  keyId: string,
+  accountId: string,
   plan: keyof GatewayDeps['settings']['rateLimits'],
 ): Promise<{ limit: number; remaining: number; windowSeconds: number; resetsAt: string }> {
   const windowSeconds = deps.settings.rateLimitWindowSeconds;
   const windowMs = windowSeconds * 1000;
-  const { key, window } = rateLimitKey(keyId, windowMs);
+  const { key, window } = rateLimitKey(accountId, windowMs);
   const limit = deps.settings.rateLimits[plan];
   let used = 0;
   try {

@@ -84,10 +84,7 @@ export async function startBatchOperation(
     ...(it.id !== undefined ? { clientId: it.id } : {}),
   }));
 
-  const webhook =
-    webhookInput !== undefined
-      ? await checkJobWebhook(webhookInput, { allowPrivateTargets: deps.settings.allowPrivateTargets })
-      : undefined;
+  const webhook = webhookInput !== undefined ? await checkJobWebhook(webhookInput, deps.settings) : undefined;
   const batch = await deps.batches.create({
     accountId: auth.accountId,
     items,

@@ -98,10 +98,9 @@ export async function startCrawlOperation(
   if (!url) throw new InvalidUrlError(`url: "${body.url.slice(0, 200)}" is not a crawlable URL`);
   // Throws ValidationError naming the bad pattern (includePaths.2: …).
   compilePathRules({ includePaths: body.includePaths, excludePaths: body.excludePaths });
-  const policy = { allowPrivateTargets: deps.settings.allowPrivateTargets };
   // A private start URL is refused now, not reported later as a failed crawl.
-  await assertFetchableLater(url, policy);
-  const webhook = body.webhook !== undefined ? await checkJobWebhook(body.webhook, policy) : undefined;
+  await assertFetchableLater(url, deps.settings);
+  const webhook = body.webhook !== undefined ? await checkJobWebhook(body.webhook, deps.settings) : undefined;
   const balance = await deps.credits.balance(auth.accountId);
   if (balance <= 0) {
     throw new InsufficientCreditsError('Insufficient credits: a crawl needs at least 1 credit (1 per page)', {

@@ -11,6 +11,7 @@ import { authOf } from '../middleware/auth.middleware';
 import type { Body, extractResponse } from '../openapi/responses';
 import { type CheckedPageOptions, checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
+import { checkTargetBeforeCharge } from '../validation/target-check';
 import { normalizeTargetUrl } from '../validation/target-url';
 
 export const EXTRACT_COST = 5;
@@ -78,6 +79,7 @@ export async function runExtract(
 ): Promise<{ requestId: string; data: Record<string, unknown> }> {
   const { body, url } = p;
   const { options, secrets } = p.checked;
+  await checkTargetBeforeCharge(deps, url);
   const requestId = randomUUID();
   const result = await runChargedJob(deps, {
     accountId: p.accountId,

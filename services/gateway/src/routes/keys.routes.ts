@@ -28,7 +28,9 @@ function keyOut(k: ApiKeyInfo, currentKeyId: string) {
 
 /**
  * The account's own API keys (issue 13): list (prefixes only), create (the full key returned once)
- * and revoke. Revoking ends the key's dashboard sessions; the last active key cannot be revoked.
+ * and revoke. Revoking ends the key's dashboard sessions; the last active key cannot be revoked, and
+ * an account holds at most MAX_ACTIVE_KEYS_PER_ACCOUNT active keys (the rate limit counts them
+ * together anyway; the cap keeps the key table and the key list bounded).
  */
 export function keysRoutes(deps: GatewayDeps): Router {
   const router = Router();
@@ -44,7 +46,10 @@ export function keysRoutes(deps: GatewayDeps): Router {
   router.post('/v1/keys', async (req, res) => {
     const auth = authOf(res);
     const body = parseBody(keyCreateBody, req.body);
-    const created = await deps.apiKeys.create(auth.accountId, body.name ? { name: body.name } : {});
+    const created = await deps.apiKeys.create(auth.accountId, {
+      ...(body.name ? { name: body.name } : {}),
+      maxActive: deps.settings.maxActiveKeysPerAccount,
+    });
     res.status(201).json({
       success: true,
       data: {

@@ -8,6 +8,7 @@ import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
 import type { Body, mapResponse } from '../openapi/responses';
 import { parseBody } from '../validation/parse-body';
+import { checkTargetBeforeCharge } from '../validation/target-check';
 import { normalizeTargetUrl } from '../validation/target-url';
 
 export const MAP_DEFAULT_MAX_URLS = 5_000;
@@ -45,6 +46,7 @@ export async function mapOperation(
   caller?: CallerResponse,
 ): Promise<MapJobResult> {
   const url = normalizeTargetUrl(body.url, { prependHttps: true });
+  await checkTargetBeforeCharge(deps, url);
   const requestId = randomUUID();
   return runChargedJob(deps, {
     accountId: auth.accountId,

@@ -104,9 +104,8 @@ export function monitorRoutes(deps: GatewayDeps): Router {
         throw new InvalidUrlError('webhookUrl: must be an absolute http(s) URL');
       }
     }
-    const policy = { allowPrivateTargets: deps.settings.allowPrivateTargets };
-    await assertFetchableLater(url, policy);
-    if (webhookUrl) await assertFetchableLater(webhookUrl, policy);
+    await assertFetchableLater(url, deps.settings);
+    if (webhookUrl) await assertFetchableLater(webhookUrl, deps.settings);
     const { waitFor, ...fields } = body;
     const page = checkPageOptions(fields, { keepsNoScreenshots: 'a monitor' });
     const pageOptions = { ...page.options, ...(waitFor ? { waitFor } : {}) };

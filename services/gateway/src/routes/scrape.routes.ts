@@ -10,6 +10,7 @@ import { type JobClock, setServerTiming, type WorkerTimings } from '../middlewar
 import type { Body, scrapeResponse } from '../openapi/responses';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
+import { checkTargetBeforeCharge } from '../validation/target-check';
 import { normalizeTargetUrl } from '../validation/target-url';
 
 export const scrapeBody = z.strictObject({
@@ -40,6 +41,7 @@ export async function scrapeOperation(
 ): Promise<{ requestId: string; data: DocumentData; timings?: WorkerTimings | undefined }> {
   const url = normalizeTargetUrl(body.url, { prependHttps: true });
   const { options, secrets } = checkPageOptions(body, { engine: body.engine, format: body.format });
+  await checkTargetBeforeCharge(deps, url);
   const timeoutMs = body.timeout ?? deps.settings.scrapeTimeoutMs;
   const requestId = randomUUID();
 

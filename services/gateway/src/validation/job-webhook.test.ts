@@ -1,7 +1,7 @@
 import { MAX_WEBHOOK_METADATA_BYTES } from '@wcs/queues';
 import { checkJobWebhook } from './job-webhook';
 
-const open = { allowPrivateTargets: true };
+const open = { allowPrivateTargets: true, targetDnsTimeoutMs: 3_000 };
 
 describe('checkJobWebhook', () => {
   it('turns a bare URL into every event', async () => {
@@ -47,7 +47,7 @@ describe('checkJobWebhook', () => {
 
   it('refuses a private receiver under the default address policy', async () => {
     await expect(
-      checkJobWebhook('http://127.0.0.1:9/hook', { allowPrivateTargets: false }),
+      checkJobWebhook('http://127.0.0.1:9/hook', { allowPrivateTargets: false, targetDnsTimeoutMs: 3_000 }),
     ).rejects.toMatchObject({ code: 'TARGET_FORBIDDEN' });
   });
 });

@@ -5,7 +5,7 @@ import {
   type JobWebhookInput,
   MAX_WEBHOOK_METADATA_BYTES,
 } from '@wcs/queues';
-import { assertFetchableLater } from './fetch-later-url';
+import { assertFetchableLater, type FetchPolicy } from './fetch-later-url';
 import { normalizeTargetUrl } from './target-url';
 
 const ALL_EVENTS: readonly JobWebhookEvent[] = ['started', 'page', 'completed', 'failed'];
@@ -18,7 +18,7 @@ const ALL_EVENTS: readonly JobWebhookEvent[] = ['started', 'page', 'completed', 
  */
 export async function checkJobWebhook(
   input: JobWebhookInput,
-  opts: { allowPrivateTargets: boolean; field?: string },
+  opts: FetchPolicy & { field?: string },
 ): Promise<JobWebhook> {
   const field = opts.field ?? 'webhook';
   const form = typeof input === 'string' ? { url: input } : input;
@@ -36,7 +36,7 @@ export async function checkJobWebhook(
       );
     }
   }
-  await assertFetchableLater(url, { allowPrivateTargets: opts.allowPrivateTargets });
+  await assertFetchableLater(url, opts);
   // Deduplicated, in the canonical order: the stored form is compared and shown, not the raw input.
   const asked = new Set(form.events ?? ALL_EVENTS);
   return {
