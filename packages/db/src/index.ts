@@ -82,8 +82,16 @@ export {
 } from './page-cache.repository';
 export { CREDITS_PER_USD, isPlanId, PLAN_IDS, PLANS, type PlanId } from './plans';
 export { S3ObjectStore, type S3Settings } from './s3-object-store';
+export { DeploymentSecretsRepository, derivePurposeKey } from './deployment-secrets.repository';
+export {
+  readScreenshotToken,
+  SCREENSHOT_TOKEN_RE,
+  type ScreenshotTokenClaims,
+  signScreenshotToken,
+} from './screenshot-token';
 export {
   createScreenshotStore,
+  DEFAULT_PUBLIC_URL,
   type ScreenshotSettings,
   type ScreenshotStorage,
   type ScreenshotStoreEnv,

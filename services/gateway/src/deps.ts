@@ -42,8 +42,8 @@ export interface GatewayDeps {
   search: { provider: SearchProvider; timeoutMs: number };
   /** Liveness of PostgreSQL for /healthz. */
   pingDatabase: () => Promise<void>;
-  /** Screenshots taken by scrapes, served at /v1/screenshots/:id (issue 14). */
-  screenshots: Pick<ScreenshotsRepository, 'open'>;
+  /** Screenshots taken by scrapes, served at /v1/screenshots/<token>.png, or by id under the key. */
+  screenshots: Pick<ScreenshotsRepository, 'open' | 'openByToken'>;
   /** Seals the secret page options (headers, actions) of interactive jobs (job-secrets.ts). */
   secrets: JobSecrets;
   /** Billed work in flight (charge … refund); shutdown lets it settle before closing the database. */
@@ -59,6 +59,13 @@ export interface GatewaySettings {
   scrapeTimeoutMs: number;
   /** URLs fetched later (monitors, webhooks) are checked against the address policy unless true. */
   allowPrivateTargets: boolean;
+  /**
+   * PUBLIC_URL when set. Unset: answers put screenshot URLs on the origin the caller used
+   * (`screenshot-origin.middleware.ts`).
+   */
+  publicUrl: string | undefined;
+  /** Express `trust proxy` (TRUST_PROXY): whose X-Forwarded-* headers count. */
+  trustProxy: boolean | number | string[];
   /** `throttleScope` keeps deployments sharing one Redis (QUEUE_PREFIX) apart in the sign-in throttle. */
   dashboard: { sessionTtlMs: number; signInAttemptsPerMinute: number; throttleScope: string };
 }
