@@ -29,6 +29,7 @@ export { CrawlRecoveryRepository } from './crawl-recovery.repository';
 export { CrawlsRepository } from './crawls.repository';
 export { CreditsRepository, type LedgerRow } from './credits.repository';
 export { createDb, type Db, type DbOptions, inTransaction, type Tx } from './db';
+export { DeploymentSecretsRepository, derivePurposeKey } from './deployment-secrets.repository';
 export {
   type DocumentInput,
   type DocumentSearchHit,
@@ -82,7 +83,6 @@ export {
 } from './page-cache.repository';
 export { CREDITS_PER_USD, isPlanId, PLAN_IDS, PLANS, type PlanId } from './plans';
 export { S3ObjectStore, type S3Settings } from './s3-object-store';
-export { DeploymentSecretsRepository, derivePurposeKey } from './deployment-secrets.repository';
 export {
   readScreenshotToken,
   SCREENSHOT_TOKEN_RE,

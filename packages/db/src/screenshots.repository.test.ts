@@ -113,6 +113,7 @@ describe('ScreenshotsRepository in PostgreSQL', () => {
     const opened = await repo.open(owner, saved.id);
     expect(opened?.png.equals(png)).toBe(true);
     expect(opened).toMatchObject({ width: 40, height: 30, expiresAt: row.expiresAt });
+    expect((await repo.openByToken(token))?.png.equals(png)).toBe(true);
   });
 
   test('the URL is a capability: openByToken serves it to anyone until the screenshot expires', async () => {

@@ -31,7 +31,9 @@ export function withScreenshotOrigin(value: unknown, origin: string): unknown {
     let out: unknown[] | undefined;
     value.forEach((item, i) => {
       const next = withScreenshotOrigin(item, origin);
-      if (next !== item) (out ??= value.slice())[i] = next;
+      if (next === item) return;
+      out ??= value.slice();
+      out[i] = next;
     });
     return out ?? value;
   }
@@ -44,7 +46,9 @@ export function withScreenshotOrigin(value: unknown, origin: string): unknown {
       const urls = item.map((u) => (typeof u === 'string' ? onOrigin(u, origin) : u));
       next = urls.some((u, i) => u !== item[i]) ? urls : item;
     } else next = withScreenshotOrigin(item, origin);
-    if (next !== item) (out ??= { ...value })[key] = next;
+    if (next === item) continue;
+    out ??= { ...value };
+    out[key] = next;
   }
   return out ?? value;
 }
