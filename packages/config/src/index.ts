@@ -10,3 +10,4 @@ export * from './monitor.env';
 export * from './page-store.env';
 export * from './schemas';
 export * from './search.env';
+export * from './trust-proxy.env';

@@ -14,7 +14,6 @@ const s3 = {
 describe('pageStoreEnv', () => {
   test('defaults: PostgreSQL storage, 24 h screenshots, 48 h cache, 10 min sweep', () => {
     expect(loadEnv(pageStoreEnv, {})).toEqual({
-      PUBLIC_URL: 'http://localhost:3002',
       SCREENSHOT_TTL_HOURS: 24,
       SCREENSHOT_STORAGE: 'postgres',
       S3_REGION: 'us-east-1',
@@ -32,6 +31,16 @@ describe('pageStoreEnv', () => {
       /PUBLIC_URL: must be an http\(s\) URL/,
     );
     expect(() => loadEnv(pageStoreEnv, { S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT: must be/);
+  });
+
+  test('PUBLIC_URL and SCREENSHOT_URL_SECRET: empty is unset; a short secret is refused', () => {
+    expect(loadEnv(pageStoreEnv, { PUBLIC_URL: '' }).PUBLIC_URL).toBeUndefined();
+    expect(loadEnv(pageStoreEnv, { SCREENSHOT_URL_SECRET: ' ' }).SCREENSHOT_URL_SECRET).toBeUndefined();
+    const secret = 'k'.repeat(32);
+    expect(loadEnv(pageStoreEnv, { SCREENSHOT_URL_SECRET: secret }).SCREENSHOT_URL_SECRET).toBe(secret);
+    expect(() => loadEnv(pageStoreEnv, { SCREENSHOT_URL_SECRET: 'short' })).toThrow(
+      /SCREENSHOT_URL_SECRET: must be at least 32 characters/,
+    );
   });
 
   test('S3 storage names every missing variable', () => {

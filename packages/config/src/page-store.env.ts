@@ -22,10 +22,20 @@ const S3_REQUIRED = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_
  * (PUBLIC_URL, the storage), the scrape worker saves them and runs the retention sweep.
  */
 export const pageStoreEnvFields = z.object({
-  /** The gateway's external base URL, used in `data.screenshot` URLs (no trailing slash). */
-  PUBLIC_URL: httpUrl('https://scrape.example.com').default('http://localhost:3002'),
-  /** A screenshot is served (and kept) this long after it was taken. */
+  /**
+   * The gateway's external base URL, used in `data.screenshot` URLs (no trailing slash). Unset:
+   * workers write http://localhost:3002 and the gateway answers with the origin the caller used.
+   */
+  PUBLIC_URL: optionalString.pipe(httpUrl('https://scrape.example.com').optional()),
+  /** A screenshot is served (and kept) this long after it was taken; its URL is valid as long. */
   SCREENSHOT_TTL_HOURS: int(24, 1),
+  /**
+   * Signs screenshot URLs (capability URLs, served without a key); at least 32 characters, the same
+   * on the gateway and the workers. Unset: a random secret kept in PostgreSQL, shared by all.
+   */
+  SCREENSHOT_URL_SECRET: optionalString.pipe(
+    z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional(),
+  ),
   /** `postgres` keeps the PNG bytes in the database; `s3` in an S3-compatible bucket. */
   SCREENSHOT_STORAGE: z.enum(['postgres', 's3']).default('postgres'),
   /** S3-compatible endpoint, path-style (MinIO, R2, Ceph, AWS), e.g. https://s3.eu-west-1.amazonaws.com. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trustProxySetting } from './trust-proxy.env';
 
 const bool = (def: boolean) =>
   z
@@ -139,6 +140,8 @@ export const gatewayEnv = z.object({
   DASHBOARD_SESSION_TTL_HOURS: int(12, 1),
   /** Failed dashboard sign-ins allowed per client address and minute; more are 429. */
   DASHBOARD_SIGNIN_ATTEMPTS_PER_MINUTE: int(10, 1),
+  /** Proxies whose X-Forwarded-* headers count (Express `trust proxy`); default none. */
+  TRUST_PROXY: trustProxySetting,
 });
 
 export { bool as envBool, int as envInt };

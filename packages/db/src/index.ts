@@ -29,6 +29,7 @@ export { CrawlRecoveryRepository } from './crawl-recovery.repository';
 export { CrawlsRepository } from './crawls.repository';
 export { CreditsRepository, type LedgerRow } from './credits.repository';
 export { createDb, type Db, type DbOptions, inTransaction, type Tx } from './db';
+export { DeploymentSecretsRepository, derivePurposeKey } from './deployment-secrets.repository';
 export {
   type DocumentInput,
   type DocumentSearchHit,
@@ -83,7 +84,14 @@ export {
 export { CREDITS_PER_USD, isPlanId, PLAN_IDS, PLANS, type PlanId } from './plans';
 export { S3ObjectStore, type S3Settings } from './s3-object-store';
 export {
+  readScreenshotToken,
+  SCREENSHOT_TOKEN_RE,
+  type ScreenshotTokenClaims,
+  signScreenshotToken,
+} from './screenshot-token';
+export {
   createScreenshotStore,
+  DEFAULT_PUBLIC_URL,
   type ScreenshotSettings,
   type ScreenshotStorage,
   type ScreenshotStoreEnv,

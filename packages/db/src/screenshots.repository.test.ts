@@ -54,6 +54,13 @@ afterAll(async () => {
 
 const newAccount = async () => (await accounts.create({ plan: 'free' })).accountId;
 
+/** The token of a capability URL on `base`, or a failed expectation. */
+function tokenOf(url: string, base: string): string {
+  const m = /^(.*)\/v1\/screenshots\/([A-Za-z0-9_-]{74})\.png$/.exec(url);
+  expect(m?.[1]).toBe(base);
+  return m?.[2] ?? '';
+}
+
 function s3Settings(over: Partial<NonNullable<ScreenshotSettings['s3']>> = {}) {
   return {
     endpoint: s3.endpoint,
@@ -92,7 +99,7 @@ describe('ScreenshotsRepository in PostgreSQL', () => {
     const png = makePng(40, 30, 7);
     const saved = await repo.save(owner, png);
     expect(saved.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(saved.url).toBe(`https://scrape.example.com/v1/screenshots/${saved.id}.png`);
+    const token = tokenOf(saved.url, 'https://scrape.example.com');
     const row = await db.prisma.screenshot.findUniqueOrThrow({ where: { id: saved.id } });
     expect(row).toMatchObject({
       accountId: owner,
@@ -106,6 +113,51 @@ describe('ScreenshotsRepository in PostgreSQL', () => {
     const opened = await repo.open(owner, saved.id);
     expect(opened?.png.equals(png)).toBe(true);
     expect(opened).toMatchObject({ width: 40, height: 30, expiresAt: row.expiresAt });
+    expect((await repo.openByToken(token))?.png.equals(png)).toBe(true);
+  });
+
+  test('the URL is a capability: openByToken serves it to anyone until the screenshot expires', async () => {
+    const repo = new ScreenshotsRepository(db, settings);
+    const png = makePng(5, 6, 1);
+    const saved = await repo.save(await newAccount(), png);
+    const token = tokenOf(saved.url, 'https://scrape.example.com');
+    const row = await db.prisma.screenshot.findUniqueOrThrow({ where: { id: saved.id } });
+    const opened = await repo.openByToken(token);
+    expect(opened?.png.equals(png)).toBe(true);
+    // The token expires with the screenshot (to the second, never later).
+    const expiry = opened?.expiresAt.getTime() ?? 0;
+    expect(expiry).toBeLessThanOrEqual(row.expiresAt.getTime());
+    expect(expiry).toBeGreaterThan(row.expiresAt.getTime() - 1_000);
+    // A clock past the token's expiry, a token of another id, the row expired: all undefined.
+    expect(await repo.openByToken(token, new Date(expiry))).toBeUndefined();
+    expect(
+      await repo.openByToken(
+        token.replace(/^(.{10})./, (_m, head) => `${head}${token[10] === 'A' ? 'B' : 'A'}`),
+      ),
+    ).toBeUndefined();
+    await db.prisma.screenshot.update({
+      where: { id: saved.id },
+      data: { expiresAt: new Date(Date.now() - 1_000) },
+    });
+    expect(await repo.openByToken(token)).toBeUndefined();
+  });
+
+  test('without SCREENSHOT_URL_SECRET every instance shares the stored secret; a configured one differs', async () => {
+    const a = new ScreenshotsRepository(db, settings);
+    const b = new ScreenshotsRepository(db, settings);
+    const saved = await a.save(await newAccount(), makePng(2, 3));
+    const token = tokenOf(saved.url, 'https://scrape.example.com');
+    // Another replica (another process: a fresh instance) reads the same secret from PostgreSQL.
+    expect((await b.openByToken(token))?.width).toBe(2);
+    const secrets = await db.prisma.deploymentSecret.findMany({ where: { name: 'screenshot-url' } });
+    expect(secrets).toHaveLength(1);
+    expect(secrets[0]?.value.length).toBe(32);
+    const configured = { ...settings, urlSecret: 'a configured secret of 32 characters or more' };
+    const c = new ScreenshotsRepository(db, configured);
+    expect(await c.openByToken(token)).toBeUndefined();
+    const mine = tokenOf(await c.urlOf(saved.id, inHours(1)), 'https://scrape.example.com');
+    expect((await new ScreenshotsRepository(db, configured).openByToken(mine))?.height).toBe(3);
+    expect(await a.openByToken(mine)).toBeUndefined();
   });
 
   test('another account, an unknown id, a malformed id and an expired one all open as undefined', async () => {
@@ -161,7 +213,7 @@ describe('ScreenshotsRepository in an S3 bucket', () => {
     const owner = await newAccount();
     const png = makePng(64, 48, 3);
     const saved = await repo.save(owner, png);
-    expect(saved.url).toBe(`http://localhost:3002/v1/screenshots/${saved.id}.png`);
+    tokenOf(saved.url, 'http://localhost:3002');
     const object = s3.objects.get(`shots/${saved.id}.png`);
     expect(object?.contentType).toBe('image/png');
     expect(object?.body.equals(png)).toBe(true);
@@ -251,6 +303,8 @@ describe('ScreenshotsRepository in an S3 bucket', () => {
   });
 });
 
+const settingsOf = (): ScreenshotSettings => ({ publicUrl: 'http://x', ttlMs: HOUR, storage: 'postgres' });
+
 describe('createScreenshotStore', () => {
   const base = {
     PUBLIC_URL: 'https://scrape.example.com/',
@@ -262,10 +316,24 @@ describe('createScreenshotStore', () => {
   test('PostgreSQL by default, TTL in hours, URL without a double slash', async () => {
     const repo = createScreenshotStore({ ...base, SCREENSHOT_STORAGE: 'postgres' }, db);
     const { id, url } = await repo.save(await newAccount(), makePng(1, 1));
-    expect(url).toBe(`https://scrape.example.com/v1/screenshots/${id}.png`);
+    tokenOf(url, 'https://scrape.example.com');
     const row = await db.prisma.screenshot.findUniqueOrThrow({ where: { id } });
     expect(row.storage).toBe('postgres');
     expect(Math.abs(row.expiresAt.getTime() - inHours(2).getTime())).toBeLessThan(60_000);
+  });
+
+  test('PUBLIC_URL unset: URLs on http://localhost:3002; SCREENSHOT_URL_SECRET signs them', async () => {
+    const { PUBLIC_URL: _unset, ...rest } = base;
+    const secret = 'the deployment secret, 32 characters at least';
+    const repo = createScreenshotStore(
+      { ...rest, SCREENSHOT_STORAGE: 'postgres', SCREENSHOT_URL_SECRET: secret },
+      db,
+    );
+    const { url } = await repo.save(await newAccount(), makePng(1, 1));
+    const token = tokenOf(url, 'http://localhost:3002');
+    const same = new ScreenshotsRepository(db, { ...settingsOf(), urlSecret: secret });
+    expect((await same.openByToken(token))?.width).toBe(1);
+    expect(await new ScreenshotsRepository(db, settingsOf()).openByToken(token)).toBeUndefined();
   });
 
   test('s3 storage from the variables; s3 without them is refused at construction', async () => {

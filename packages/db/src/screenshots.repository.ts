@@ -1,14 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { InternalError } from '@wcs/errors';
 import type { Db } from './db';
+import { DeploymentSecretsRepository, derivePurposeKey } from './deployment-secrets.repository';
 import { pngDimensions } from './png-dimensions';
 import { S3ObjectStore, type S3Settings } from './s3-object-store';
+import { readScreenshotToken, signScreenshotToken } from './screenshot-token';
 
 export type ScreenshotStorage = 'postgres' | 's3';
 
 export interface ScreenshotSettings {
-  /** The gateway's external base URL (no trailing slash): URLs are `<publicUrl>/v1/screenshots/<id>.png`. */
+  /** The gateway's external base URL (no trailing slash): URLs are `<publicUrl>/v1/screenshots/<token>.png`. */
   publicUrl: string;
+  /**
+   * The secret that signs screenshot URLs (SCREENSHOT_URL_SECRET). Unset: a random one kept in
+   * PostgreSQL (`deployment_secrets`), created by the first process that needs it and shared by all.
+   */
+  urlSecret?: string | undefined;
   /** How long a screenshot is served and kept. */
   ttlMs: number;
   /** Where new screenshots go. */
@@ -19,6 +26,11 @@ export interface ScreenshotSettings {
    */
   s3?: S3Settings & { prefix: string };
 }
+
+/** Purpose label of the URL key (derived from the secret, so the secret keys nothing else). */
+const URL_KEY_PURPOSE = 'wcs screenshot url v1';
+/** Name of the stored secret when none is configured. */
+const URL_SECRET_NAME = 'screenshot-url';
 
 /** A live screenshot as the gateway serves it. */
 export interface StoredScreenshot {
@@ -37,11 +49,14 @@ const PURGE_CONCURRENCY = 8;
 
 /**
  * Screenshots taken by scrapes (issue 14): the row (owner, size, expiry) is always in PostgreSQL;
- * the PNG is in the row or in an S3-compatible bucket. Served only to the owning account until
- * `expiresAt`, then purged by the retention sweep. Implements @wcs/scraper's ScreenshotStore.
+ * the PNG is in the row or in an S3-compatible bucket. Served until `expiresAt` — to whoever holds
+ * its signed URL (`urlOf`, `openByToken`), or by id to the owning account — then purged by the
+ * retention sweep. Implements @wcs/scraper's ScreenshotStore.
  */
 export class ScreenshotsRepository {
   private readonly bucket: S3ObjectStore | undefined;
+  /** The URL key, resolved once per instance (a failed lookup is retried by the next call). */
+  private urlKeyPromise: Promise<Buffer> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -53,13 +68,20 @@ export class ScreenshotsRepository {
     this.bucket = settings.s3 ? new S3ObjectStore(settings.s3) : undefined;
   }
 
-  urlOf(id: string): string {
-    return `${this.settings.publicUrl}/v1/screenshots/${id}.png`;
+  /**
+   * The capability URL of a screenshot: `<publicUrl>/v1/screenshots/<token>.png`, served to whoever
+   * holds it, without a key, until `expiresAt` (the screenshot's own expiry).
+   */
+  async urlOf(id: string, expiresAt: Date): Promise<string> {
+    const token = signScreenshotToken(await this.urlKey(), { id, expiresAt });
+    return `${this.settings.publicUrl}/v1/screenshots/${token}.png`;
   }
 
   async save(accountId: string, png: Buffer): Promise<{ id: string; url: string }> {
     const size = pngDimensions(png);
     if (!size) throw new InternalError('The screenshot is not a PNG');
+    // The key first: a screenshot whose URL cannot be signed is not stored at all.
+    await this.urlKey();
     const id = randomUUID();
     const expiresAt = new Date(Date.now() + this.settings.ttlMs);
     const storage = this.settings.storage;
@@ -86,14 +108,35 @@ export class ScreenshotsRepository {
         throw err;
       }
     }
-    return { id, url: this.urlOf(id) };
+    return { id, url: await this.urlOf(id, expiresAt) };
   }
 
   /** The account's live screenshot; undefined when unknown, expired, another account's or not a uuid. */
   async open(accountId: string, id: string): Promise<StoredScreenshot | undefined> {
     if (!UUID_RE.test(id)) return undefined;
+    return this.load(id, accountId);
+  }
+
+  /**
+   * The live screenshot a capability token names, whoever asks; undefined when the token is
+   * malformed, forged, signed with another secret, expired, or its screenshot is gone — one answer
+   * for all, so a caller learns nothing from trying.
+   */
+  async openByToken(token: string, now: Date = new Date()): Promise<StoredScreenshot | undefined> {
+    const claims = readScreenshotToken(await this.urlKey(), token);
+    if (!claims || claims.expiresAt <= now) return undefined;
+    const shot = await this.load(claims.id, undefined, now);
+    if (!shot) return undefined;
+    return shot.expiresAt < claims.expiresAt ? shot : { ...shot, expiresAt: claims.expiresAt };
+  }
+
+  private async load(
+    id: string,
+    accountId: string | undefined,
+    now: Date = new Date(),
+  ): Promise<StoredScreenshot | undefined> {
     const row = await this.db.prisma.screenshot.findFirst({
-      where: { id, accountId, expiresAt: { gt: new Date() } },
+      where: { id, ...(accountId ? { accountId } : {}), expiresAt: { gt: now } },
       select: { storage: true, png: true, width: true, height: true, expiresAt: true },
     });
     if (!row) return undefined;
@@ -102,6 +145,22 @@ export class ScreenshotsRepository {
     else if (this.bucket) png = await this.bucket.get(this.objectKey(id));
     if (!png) return undefined;
     return { png, width: row.width, height: row.height, expiresAt: row.expiresAt };
+  }
+
+  private urlKey(): Promise<Buffer> {
+    if (!this.urlKeyPromise) {
+      const secret = this.settings.urlSecret;
+      const resolving = (
+        secret !== undefined
+          ? Promise.resolve(secret)
+          : new DeploymentSecretsRepository(this.db).getOrCreate(URL_SECRET_NAME)
+      ).then((s) => derivePurposeKey(s, URL_KEY_PURPOSE));
+      this.urlKeyPromise = resolving;
+      resolving.catch(() => {
+        if (this.urlKeyPromise === resolving) this.urlKeyPromise = undefined;
+      });
+    }
+    return this.urlKeyPromise;
   }
 
   /**
@@ -171,7 +230,9 @@ async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Pro
  * needs no runtime dependency on the config package.
  */
 export interface ScreenshotStoreEnv {
-  PUBLIC_URL: string;
+  /** Unset: `http://localhost:3002` (the gateway rewrites the origin to the caller's in its answers). */
+  PUBLIC_URL?: string | undefined;
+  SCREENSHOT_URL_SECRET?: string | undefined;
   SCREENSHOT_TTL_HOURS: number;
   SCREENSHOT_STORAGE: ScreenshotStorage;
   S3_ENDPOINT?: string | undefined;
@@ -182,6 +243,9 @@ export interface ScreenshotStoreEnv {
   S3_PREFIX: string;
 }
 
+/** Where screenshot URLs point when PUBLIC_URL is unset: the gateway's default port on this host. */
+export const DEFAULT_PUBLIC_URL = 'http://localhost:3002';
+
 /** The screenshot store of a service, from its parsed environment. */
 export function createScreenshotStore(env: ScreenshotStoreEnv, db: Db): ScreenshotsRepository {
   const { S3_ENDPOINT: endpoint, S3_BUCKET: bucket } = env;
@@ -191,7 +255,8 @@ export function createScreenshotStore(env: ScreenshotStoreEnv, db: Db): Screensh
       ? { endpoint, bucket, region: env.S3_REGION, accessKeyId, secretAccessKey, prefix: env.S3_PREFIX }
       : undefined;
   return new ScreenshotsRepository(db, {
-    publicUrl: env.PUBLIC_URL.replace(/\/+$/, ''),
+    publicUrl: (env.PUBLIC_URL ?? DEFAULT_PUBLIC_URL).replace(/\/+$/, ''),
+    urlSecret: env.SCREENSHOT_URL_SECRET,
     ttlMs: env.SCREENSHOT_TTL_HOURS * 3_600_000,
     storage: env.SCREENSHOT_STORAGE,
     ...(s3 ? { s3 } : {}),

@@ -92,7 +92,10 @@ export const scrapeDocument = z.strictObject({
   links: z.array(z.string()).optional(),
   /** `images`: every image URL of the page, absolute, de-duplicated, in page order. */
   images: z.array(z.string()).optional(),
-  /** `screenshot` / `screenshot@fullPage`: a URL of the PNG, served under the caller's key until it expires. */
+  /**
+   * `screenshot` / `screenshot@fullPage`: a capability URL of the PNG, served to whoever holds it
+   * (no key) until the screenshot expires.
+   */
   screenshot: z.string().optional(),
   actions: actionOutputs.optional(),
   metadata: pageMetadata,

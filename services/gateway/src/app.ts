@@ -8,6 +8,7 @@ import { authMiddleware } from './middleware/auth.middleware';
 import { errorHandler, notFoundHandler } from './middleware/error.middleware';
 import { metricsMiddleware } from './middleware/metrics.middleware';
 import { rateLimitMiddleware } from './middleware/rate-limit.middleware';
+import { screenshotOriginMiddleware } from './middleware/screenshot-origin.middleware';
 import { requestClock } from './middleware/server-timing';
 import { accountRoutes } from './routes/account.routes';
 import { adminRoutes } from './routes/admin.routes';
@@ -25,14 +26,20 @@ import { metricsRoutes } from './routes/metrics.routes';
 import { monitorRoutes } from './routes/monitor.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { scrapeRoutes } from './routes/scrape.routes';
-import { screenshotRoutes } from './routes/screenshot.routes';
+import {
+  redactScreenshotFile,
+  redactScreenshotToken,
+  screenshotCapabilityRoutes,
+  screenshotRoutes,
+} from './routes/screenshot.routes';
 import { searchRoutes } from './routes/search.routes';
 
 /** The HTTP surface. Pure wiring: every dependency comes in through `deps`. */
 export function createApp(deps: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  // X-Forwarded-* count only from the proxies TRUST_PROXY names (default: none).
+  app.set('trust proxy', deps.settings.trustProxy);
   app.use(requestClock);
   app.use(
     pinoHttp({
@@ -44,11 +51,14 @@ export function createApp(deps: GatewayDeps): Express {
         return id;
       },
       autoLogging: { ignore: (req) => req.url === '/healthz' },
+      // A screenshot URL's token is a credential: never in a log line.
+      serializers: { req: redactRequest },
     }),
   );
   // One registry per app (tests run several gateways in one process).
   const registry = new Registry();
   app.use(metricsMiddleware(registry));
+  if (deps.settings.publicUrl === undefined) app.use(screenshotOriginMiddleware());
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps, registry));
   app.use(openApiRoutes());
@@ -58,6 +68,8 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(dashboardSessionRoutes(deps));
   // Parse JSON whatever the content type says: clients that forget the header still get a clear
   // validation error instead of an empty body.
+  // Capability URLs of screenshots need no key: before the auth middleware.
+  app.use(screenshotCapabilityRoutes(deps));
   app.use('/v1', express.json({ limit: deps.settings.bodyLimitBytes, type: () => true, strict: true }));
   app.use('/v1', authMiddleware(deps), rateLimitMiddleware(deps));
   app.use(scrapeRoutes(deps));
@@ -77,4 +89,13 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;
+}
+
+/** pino-http's serialized request with screenshot tokens cut out of its URL and route params. */
+function redactRequest(req: { url?: string; params?: Record<string, string> }) {
+  if (typeof req.url === 'string') req.url = redactScreenshotToken(req.url);
+  if (req.params && typeof req.params.file === 'string') {
+    req.params = { ...req.params, file: redactScreenshotFile(req.params.file) };
+  }
+  return req;
 }

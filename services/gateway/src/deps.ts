@@ -42,8 +42,8 @@ export interface GatewayDeps {
   search: { provider: SearchProvider; timeoutMs: number };
   /** Liveness of PostgreSQL for /healthz. */
   pingDatabase: () => Promise<void>;
-  /** Screenshots taken by scrapes, served at /v1/screenshots/:id (issue 14). */
-  screenshots: Pick<ScreenshotsRepository, 'open'>;
+  /** Screenshots taken by scrapes, served at /v1/screenshots/<token>.png, or by id under the key. */
+  screenshots: Pick<ScreenshotsRepository, 'open' | 'openByToken'>;
   /** Seals the secret page options (headers, actions) of interactive jobs (job-secrets.ts). */
   secrets: JobSecrets;
   /** Billed work in flight (charge … refund); shutdown lets it settle before closing the database. */
@@ -63,6 +63,13 @@ export interface GatewaySettings {
   allowPrivateTargets: boolean;
   /** The gateway's own DNS lookup of a target (before charging) gives up after this long. */
   targetDnsTimeoutMs: number;
+  /**
+   * PUBLIC_URL when set. Unset: answers put screenshot URLs on the origin the caller used
+   * (`screenshot-origin.middleware.ts`).
+   */
+  publicUrl: string | undefined;
+  /** Express `trust proxy` (TRUST_PROXY): whose X-Forwarded-* headers count. */
+  trustProxy: boolean | number | string[];
   /** `throttleScope` keeps deployments sharing one Redis (QUEUE_PREFIX) apart in the sign-in throttle. */
   dashboard: { sessionTtlMs: number; signInAttemptsPerMinute: number; throttleScope: string };
 }

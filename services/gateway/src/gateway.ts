@@ -92,6 +92,8 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
       scrapeTimeoutMs: env.SCRAPE_TIMEOUT_MS,
       allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
       targetDnsTimeoutMs: env.TARGET_DNS_TIMEOUT_MS,
+      publicUrl: env.PUBLIC_URL,
+      trustProxy: env.TRUST_PROXY,
       dashboard: {
         sessionTtlMs: env.DASHBOARD_SESSION_TTL_HOURS * 3_600_000,
         signInAttemptsPerMinute: env.DASHBOARD_SIGNIN_ATTEMPTS_PER_MINUTE,

@@ -81,7 +81,8 @@ describe('v2 scrape', () => {
   it('screenshot is a URL that serves a PNG', async () => {
     const doc = await fc.scrape(`${s.site.url}/`, { formats: ['screenshot'] });
     expect(doc.screenshot).toMatch(/^https?:\/\//);
-    const img = await fetch(String(doc.screenshot), { headers: s.account.auth });
+    // A capability URL: no key, as an <img> on a web page would fetch it.
+    const img = await fetch(String(doc.screenshot));
     expect(img.status).toBe(200);
     const bytes = Buffer.from(await img.arrayBuffer());
     expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');

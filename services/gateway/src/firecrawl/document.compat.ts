@@ -34,7 +34,7 @@ export interface FirecrawlDocument {
   rawHtml?: string;
   links?: string[];
   images?: string[];
-  /** A URL of our stored PNG, served under the caller's key (GET /v1/screenshots/:id). */
+  /** A capability URL of our stored PNG, served without a key until it expires (GET /v1/screenshots/:token.png). */
   screenshot?: string;
   json?: unknown;
   actions?: {

@@ -18,6 +18,8 @@ export interface OperationSpec {
   /** `contentType` defaults to application/json (the CSV export is text/csv). */
   success: { status: number; description: string; schema: z.ZodType; contentType?: string };
   errors: number[];
+  /** `optional`: served without a key too (the URL is the credential), the key still accepted. */
+  auth?: 'optional';
 }
 
 const errorSchema = jsonSchema(errorResponse);
@@ -59,6 +61,7 @@ export function buildOpenApiDocument(operations: OperationSpec[]): Record<string
     paths[oaPath][op.method] = {
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
+      ...(op.auth === 'optional' ? { security: [{}, { bearer: [] }] } : {}),
       ...(op.params
         ? {
             parameters: Object.entries(op.params).map(([name, p]) => ({

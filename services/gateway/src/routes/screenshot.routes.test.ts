@@ -15,7 +15,12 @@ import express from 'express';
 import { authMiddleware } from '../middleware/auth.middleware';
 import { errorHandler, notFoundHandler } from '../middleware/error.middleware';
 import { SESSION_COOKIE } from '../middleware/session-cookie';
-import { screenshotRoutes } from './screenshot.routes';
+import {
+  redactScreenshotFile,
+  redactScreenshotToken,
+  screenshotCapabilityRoutes,
+  screenshotRoutes,
+} from './screenshot.routes';
 
 /** A real 2×1 RGB PNG. */
 function tinyPng(): Buffer {
@@ -62,6 +67,7 @@ beforeAll(async () => {
     storage: 'postgres',
   });
   const app = express();
+  app.use(screenshotCapabilityRoutes({ screenshots }));
   app.use('/v1', authMiddleware({ apiKeys: keys, sessions }));
   app.use(screenshotRoutes({ screenshots }));
   app.use(notFoundHandler);
@@ -82,12 +88,95 @@ async function newCaller() {
   return { accountId, keyId: key.keyId, auth: { Authorization: `Bearer ${key.apiKey}` } };
 }
 
-describe('GET /v1/screenshots/:id.png', () => {
+const NOT_FOUND = {
+  success: false,
+  code: 'NOT_FOUND',
+  error: 'Screenshot not found (unknown, expired or not yours)',
+};
+
+/** The path of a capability URL the store answered. */
+function pathOf(url: string): string {
+  expect(url).toMatch(/^http:\/\/gateway\.test\/v1\/screenshots\/[A-Za-z0-9_-]{74}\.png$/);
+  return url.slice('http://gateway.test'.length);
+}
+
+describe('GET /v1/screenshots/:token.png (capability URLs)', () => {
+  test('no key needed: the PNG with its safety, referrer and cache headers, with or without .png', async () => {
+    const owner = await newCaller();
+    const png = tinyPng();
+    const { url } = await screenshots.save(owner.accountId, png);
+    const path = pathOf(url);
+    for (const p of [path, path.slice(0, -4)]) {
+      const res = await fetch(`${base}${p}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none'");
+      const maxAge = Number(/^private, max-age=(\d+)$/.exec(res.headers.get('cache-control') ?? '')?.[1]);
+      expect(maxAge).toBeGreaterThan(24 * 3600 - 120);
+      expect(maxAge).toBeLessThanOrEqual(24 * 3600);
+      expect(Buffer.from(await res.arrayBuffer()).equals(png)).toBe(true);
+    }
+    // A key, anyone's or a wrong one, changes nothing: the URL is the credential.
+    const other = await newCaller();
+    expect((await fetch(`${base}${path}`, { headers: other.auth })).status).toBe(200);
+    expect((await fetch(`${base}${path}`, { headers: { Authorization: 'Bearer nope' } })).status).toBe(200);
+  });
+
+  test('forged, altered, expired, of another secret, of a purged screenshot: the 404 of an unknown id', async () => {
+    const owner = await newCaller();
+    const { id, url } = await screenshots.save(owner.accountId, tinyPng());
+    const path = pathOf(url);
+    const token = path.slice('/v1/screenshots/'.length, -4);
+    const flip = (at: number) =>
+      `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
+    const row = await db.prisma.screenshot.findUniqueOrThrow({ where: { id } });
+    const elsewhere = new ScreenshotsRepository(db, {
+      publicUrl: 'http://gateway.test',
+      ttlMs: 3_600_000,
+      storage: 'postgres',
+      urlSecret: 'another deployment and its own secret!!',
+    });
+    const gone = await screenshots.save(owner.accountId, tinyPng());
+    await db.prisma.screenshot.delete({ where: { id: gone.id } });
+    const files = [
+      `${flip(3)}.png`,
+      `${flip(40)}.png`,
+      `${flip(73)}.png`,
+      `${'A'.repeat(74)}.png`,
+      pathOf(await screenshots.urlOf(id, new Date(Date.now() - 1_000))).slice(16),
+      pathOf(await elsewhere.urlOf(id, row.expiresAt)).slice(16),
+      pathOf(gone.url).slice(16),
+      `${token}.jpg`,
+    ];
+    for (const file of files) {
+      const res = await fetch(`${base}/v1/screenshots/${file}`);
+      expect({ file, status: res.status, body: await res.json() }).toEqual({
+        file,
+        status: 404,
+        body: NOT_FOUND,
+      });
+    }
+    // The genuine one still works.
+    expect((await fetch(`${base}${path}`)).status).toBe(200);
+  });
+
+  test('tokens are cut out of logged paths and route parameters', () => {
+    const token = 'a'.repeat(74);
+    expect(redactScreenshotToken(`/v1/screenshots/${token}.png?x=1`)).toBe('/v1/screenshots/[token].png?x=1');
+    expect(redactScreenshotFile(`${token}.png`)).toBe('[token].png');
+    expect(redactScreenshotFile('00000000-0000-4000-8000-000000000000.png')).toBe(
+      '00000000-0000-4000-8000-000000000000.png',
+    );
+  });
+});
+
+describe('GET /v1/screenshots/:id.png (by id, under the key)', () => {
   test('the owner gets the PNG with its safety and cache headers, with or without .png', async () => {
     const owner = await newCaller();
     const png = tinyPng();
-    const { id, url } = await screenshots.save(owner.accountId, png);
-    expect(url).toBe(`http://gateway.test/v1/screenshots/${id}.png`);
+    const { id } = await screenshots.save(owner.accountId, png);
     for (const path of [
       `/v1/screenshots/${id}.png`,
       `/v1/screenshots/${id}`,
