@@ -1,8 +1,9 @@
 import { ForbiddenError, InternalError, RateLimitedError, UnauthorizedError } from '@wcs/errors';
-import express, { type Request, Router } from 'express';
+import { type Request, Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { countHit, fixedWindowKey, peekCount } from '../middleware/fixed-window';
+import { jsonBody } from '../middleware/json-body.middleware';
 import {
   clearSessionCookie,
   csrfTokenMatches,
@@ -54,7 +55,7 @@ function sessionOut(s: {
 export function dashboardSessionRoutes(deps: GatewayDeps): Router {
   const router = Router();
   const path = '/dashboard/api/session';
-  router.use(path, express.json({ limit: 4096, type: () => true, strict: true }));
+  router.use(path, jsonBody(4096));
 
   router.get(path, async (req, res) => {
     const token = sessionTokenOf(req);
