@@ -2,7 +2,7 @@
  * Text that cannot be stored is refused where it enters: a NUL character in any body string (at
  * any depth, native and Firecrawl routes), in a path segment or a query parameter, and a body that
  * is not well-formed UTF-8 are 400 `VALIDATION_FAILED` naming where, never a 500 from PostgreSQL
- * or a silently replaced character.
+ * or a silently replaced character. Also: `location.country` must be an assigned ISO 3166-1 code.
  */
 import request from 'supertest';
 import { createTestAccount, type Stack, startStack, type TestAccount } from './harness';
@@ -174,5 +174,37 @@ describe('a body that is not well-formed UTF-8 is refused, like an escaped lone 
     const created = await post('/v1/keys', Buffer.from(JSON.stringify({ name: 'Zürich 𝕏 ключ' })));
     expect(created.status).toBe(201);
     expect((created.body as unknown as { data: { name: string } }).data.name).toBe('Zürich 𝕏 ключ');
+  });
+});
+
+describe('location.country is an assigned ISO 3166-1 alpha-2 code', () => {
+  it.each([
+    ['XX', 'XX is not an assigned ISO 3166-1 alpha-2 country code'],
+    ['zz', 'ZZ is not an assigned ISO 3166-1 alpha-2 country code'],
+    ['QM', 'QM is not an assigned ISO 3166-1 alpha-2 country code'],
+    ['UK', 'UK is not an assigned ISO 3166-1 alpha-2 country code (did you mean "GB"?)'],
+    ['EU', 'EU is not an assigned ISO 3166-1 alpha-2 country code'],
+  ])('%s is refused (native and Firecrawl)', async (country, message) => {
+    for (const path of ['/v1/scrape', '/firecrawl/v2/scrape']) {
+      const res = await post(path, JSON.stringify({ url: TARGET, location: { country } }));
+      expect([path, res.status, res.body.code, res.body.error]).toEqual([
+        path,
+        400,
+        'VALIDATION_FAILED',
+        `location.country: ${message}`,
+      ]);
+    }
+    const search = await post('/v1/search', JSON.stringify({ query: 'q', country }));
+    expect([search.status, search.body.error]).toEqual([400, `country: ${message}`]);
+  });
+
+  it('an assigned code in any case is accepted (a crawl is only queued here)', async () => {
+    for (const country of ['de', 'GB', 'Bv', 'ss']) {
+      const res = await post(
+        '/v1/crawl',
+        JSON.stringify({ url: TARGET, maxPages: 1, scrapeOptions: { location: { country } } }),
+      );
+      expect([country, res.status]).toEqual([country, 202]);
+    }
   });
 });
