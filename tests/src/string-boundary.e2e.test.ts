@@ -117,6 +117,20 @@ describe('a NUL character is refused at the boundary, naming the field', () => {
     }
     // "%2500" is the text "%00", not a NUL: an ordinary unknown id.
     expect((await get('/v1/crawl/%2500')).status).toBe(404);
+    // Escapes that decode to no UTF-8 (U+FFFD unseen, before): the body's rule.
+    for (const [path, offset] of [
+      ['/v1/ledger?reason=%FF', 7],
+      ['/firecrawl/v2/crawl/x?next=%C3', 5],
+    ] as const) {
+      const res = await get(path);
+      expect([path, res.status, res.body.code, res.body.details]).toEqual([
+        path,
+        400,
+        'VALIDATION_FAILED',
+        { field: 'query', offset },
+      ]);
+      expect(res.body.error).toMatch(/^query: not valid UTF-8 once percent-decoded/);
+    }
   });
 
   it('on the dashboard sign-in too', async () => {

@@ -126,7 +126,19 @@ describe('client mistakes before the handlers are 4xx with a code', () => {
       400,
       'x.1: contains a NUL character (\\u0000), which text cannot hold',
     ]);
-    const text = await fetch(`${url}/v1/crawl/%2500?q=%2500`);
+    const text = await fetch(`${url}/v1/crawl/%2500?q=%2500&u=%C3%A9`);
     expect(await text.json()).toEqual({ id: '%00' });
+    // Escapes that decode to no UTF-8 would become U+FFFD: refused like such bytes in a body.
+    const bytes = await fetch(`${url}/v1/crawl/a?ok=%C3%A9&q=%ED%A0%80`);
+    expect([bytes.status, await bytes.json()]).toEqual([
+      400,
+      {
+        success: false,
+        code: 'VALIDATION_FAILED',
+        error:
+          'query: not valid UTF-8 once percent-decoded (byte 8 starts no valid sequence); send well-formed text',
+        details: { field: 'query', offset: 8 },
+      },
+    ]);
   });
 });
