@@ -2,6 +2,7 @@ export type { Job } from 'bullmq';
 export { DelayedError } from 'bullmq';
 export * from './catalog';
 export * from './connection';
+export * from './country-code';
 export * from './document.contract';
 export * from './job-budget';
 export * from './job-cancel';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countryCode } from './country-code';
 
 /**
  * Page options (issue 14): how a page is fetched and what its document holds, in one schema shared
@@ -128,11 +129,7 @@ export const pageHeaders = z
 
 export const pageLocation = z.strictObject({
   /** ISO 3166-1 alpha-2, e.g. "DE". Default "US". */
-  country: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, 'is an ISO 3166-1 alpha-2 code such as "DE"')
-    .transform((c) => c.toUpperCase())
-    .default('US'),
+  country: countryCode('is an ISO 3166-1 alpha-2 code such as "DE"').default('US'),
   /** BCP 47 tags in preference order, e.g. ["de-DE", "en"]. Default: the country's main language. */
   languages: z
     .array(z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'are BCP 47 tags such as "de-DE"'))
@@ -141,6 +138,18 @@ export const pageLocation = z.strictObject({
     .optional(),
 });
 export type PageLocation = z.infer<typeof pageLocation>;
+
+/**
+ * The same in stored options and job payloads: any two letters, so a row written before a code
+ * was refused at the request (or under another ICU version) still runs.
+ */
+const storedPageLocation = pageLocation.extend({
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/)
+    .transform((c) => c.toUpperCase())
+    .default('US'),
+});
 
 const tagSelectors = z.array(selector).max(MAX_TAG_SELECTORS);
 
@@ -196,7 +205,7 @@ export const pageOptions = z.strictObject({
   headersScope: pageOptionFields.headersScope,
   formats: pageOptionFields.formats,
   mobile: pageOptionFields.mobile,
-  location: pageOptionFields.location,
+  location: storedPageLocation.optional(),
   includeTags: pageOptionFields.includeTags,
   excludeTags: pageOptionFields.excludeTags,
   proxy: pageOptionFields.proxy,

@@ -6,10 +6,12 @@ import type { GatewayDeps } from './deps';
 import { firecrawlRoutes } from './firecrawl/firecrawl.routes';
 import { authMiddleware } from './middleware/auth.middleware';
 import { errorHandler, notFoundHandler } from './middleware/error.middleware';
+import { jsonBody } from './middleware/json-body.middleware';
 import { metricsMiddleware } from './middleware/metrics.middleware';
 import { rateLimitMiddleware } from './middleware/rate-limit.middleware';
 import { screenshotOriginMiddleware } from './middleware/screenshot-origin.middleware';
 import { requestClock } from './middleware/server-timing';
+import { urlTextMiddleware } from './middleware/url-text.middleware';
 import { accountRoutes } from './routes/account.routes';
 import { adminRoutes } from './routes/admin.routes';
 import { batchRoutes } from './routes/batch.routes';
@@ -59,6 +61,7 @@ export function createApp(deps: GatewayDeps): Express {
   const registry = new Registry();
   app.use(metricsMiddleware(registry));
   if (deps.settings.publicUrl === undefined) app.use(screenshotOriginMiddleware());
+  app.use(urlTextMiddleware);
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps, registry));
   app.use(openApiRoutes());
@@ -66,11 +69,9 @@ export function createApp(deps: GatewayDeps): Express {
   // The dashboard (issue 13): its page, and its sign-in exchanging an API key for a session cookie.
   app.use(dashboardPageRoutes());
   app.use(dashboardSessionRoutes(deps));
-  // Parse JSON whatever the content type says: clients that forget the header still get a clear
-  // validation error instead of an empty body.
   // Capability URLs of screenshots need no key: before the auth middleware.
   app.use(screenshotCapabilityRoutes(deps));
-  app.use('/v1', express.json({ limit: deps.settings.bodyLimitBytes, type: () => true, strict: true }));
+  app.use('/v1', jsonBody(deps.settings.bodyLimitBytes));
   app.use('/v1', authMiddleware(deps), rateLimitMiddleware(deps));
   app.use(scrapeRoutes(deps));
   app.use(batchRoutes(deps));

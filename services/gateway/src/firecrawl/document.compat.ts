@@ -84,7 +84,7 @@ export function toFirecrawlDocument(
     ...(m.canonicalUrl ? { canonicalUrl: m.canonicalUrl } : {}),
     ...(m.pages !== undefined ? { numPages: m.pages } : {}),
     ...(m.createdAt ? { createdAt: m.createdAt } : {}),
-    // We fetch directly, which is what Firecrawl calls the basic proxy.
+    // Direct or through the deployment's PROXY_URLS: what Firecrawl calls the basic proxy.
     proxyUsed: 'basic',
   };
   return {

@@ -5,9 +5,10 @@
  * policy as `/v1`: this layer only translates requests, responses and errors; every operation runs
  * the native one (the `*Operation` functions of `../routes`).
  */
-import express, { Router } from 'express';
+import { Router } from 'express';
 import type { GatewayDeps } from '../deps';
 import { authMiddleware } from '../middleware/auth.middleware';
+import { jsonBody } from '../middleware/json-body.middleware';
 import { rateLimitMiddleware } from '../middleware/rate-limit.middleware';
 import { batchCompatRoutes } from './batch.compat';
 import { crawlCompatRoutes } from './crawl.compat';
@@ -21,7 +22,7 @@ import { unsupportedCompatRoutes } from './unsupported.compat';
 /** Mounted at `/firecrawl`; each compat router registers its own `/v1/...` and `/v2/...` paths. */
 export function firecrawlRoutes(deps: GatewayDeps): Router {
   const router = Router();
-  router.use(express.json({ limit: deps.settings.bodyLimitBytes, type: () => true, strict: true }));
+  router.use(jsonBody(deps.settings.bodyLimitBytes));
   router.use(authMiddleware(deps), rateLimitMiddleware(deps));
   router.use(scrapeCompatRoutes(deps));
   router.use(batchCompatRoutes(deps));

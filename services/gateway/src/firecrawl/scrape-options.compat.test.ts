@@ -61,6 +61,11 @@ describe('toNativePageFields (v2)', () => {
 
   it('refuses what it cannot honour, naming the caller field', () => {
     expect(refusal(() => toNativePageFields({ proxy: 'stealth' })).message).toMatch(/^proxy: "stealth"/);
+    // True with and without PROXY_URLS (the gateway does not know which): "basic" is the
+    // service's ordinary fetch, direct or through the configured proxies.
+    expect(refusal(() => toNativePageFields({ proxy: 'auto' })).message).toBe(
+      'proxy: "auto" is not supported; only "basic" is (fetched directly, or through the deployment\'s own PROXY_URLS when they are set)',
+    );
     expect(refusal(() => toNativePageFields({ formats: ['markdown', 'html', 'summary'] })).message).toMatch(
       /^formats\.2: the "summary" format is not supported/,
     );

@@ -271,7 +271,7 @@ function checkCommon(
   if (options.proxy !== undefined && options.proxy !== 'basic') {
     refuse(
       at('proxy'),
-      `"${String(options.proxy)}" is not supported; this service fetches directly ("basic")`,
+      `"${String(options.proxy)}" is not supported; only "basic" is (fetched directly, or through the deployment's own PROXY_URLS when they are set)`,
     );
   }
   if (options.skipTlsVerification === true)

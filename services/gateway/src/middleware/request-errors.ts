@@ -7,6 +7,8 @@ import {
   UnsupportedContentTypeError,
   ValidationError,
 } from '@wcs/errors';
+import { invalidUtf8Message } from '../validation/well-formed-text';
+import { INVALID_UTF8 } from './json-body.middleware';
 
 /** The fields body-parser (http-errors) and the router put on what they throw. */
 interface HttpLikeError {
@@ -15,6 +17,7 @@ interface HttpLikeError {
   statusCode?: unknown;
   code?: unknown;
   message?: unknown;
+  offset?: unknown;
 }
 
 const SUPPORTED_ENCODINGS = 'identity, gzip, deflate or br';
@@ -48,6 +51,10 @@ export function fromRequestError(err: unknown): ServiceError | null {
       return new InvalidJsonError('Request body length does not match its Content-Length header');
     case 'request.aborted':
       return new InvalidJsonError('Request body was cut off before its end');
+    case INVALID_UTF8: {
+      const offset = typeof e.offset === 'number' ? e.offset : 0;
+      return new ValidationError(invalidUtf8Message(offset), { details: { field: 'body', offset } });
+    }
   }
   const status = statusOf(e);
   if (status === undefined || status < 400 || status > 499) return null;

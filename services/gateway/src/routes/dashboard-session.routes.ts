@@ -1,8 +1,9 @@
 import { ForbiddenError, InternalError, RateLimitedError, UnauthorizedError } from '@wcs/errors';
-import express, { type Request, Router } from 'express';
+import { type Request, Router } from 'express';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
-import { countHit, fixedWindowKey, peekCount } from '../middleware/fixed-window';
+import { countHit, fixedWindowKey } from '../middleware/fixed-window';
+import { jsonBody } from '../middleware/json-body.middleware';
 import {
   clearSessionCookie,
   csrfTokenMatches,
@@ -18,12 +19,12 @@ export const signInBody = z.strictObject({
 
 const WINDOW_MS = 60_000;
 
-/** Failed sign-ins per client address and minute (Redis; allowed through when Redis is down). */
-async function failuresSoFar(deps: GatewayDeps, req: Request, add: boolean): Promise<number> {
+/** Count one failed sign-in of this client address in the current minute (Redis; 0 when Redis is down). */
+async function countFailure(deps: GatewayDeps, req: Request): Promise<number> {
   const scope = deps.settings.dashboard.throttleScope;
   const { key } = fixedWindowKey(`wcs:signin:${scope}:${req.ip ?? 'unknown'}`, WINDOW_MS);
   try {
-    return add ? (await countHit(deps.redis, key, WINDOW_MS)).count : await peekCount(deps.redis, key);
+    return (await countHit(deps.redis, key, WINDOW_MS)).count;
   } catch (err) {
     deps.logger.warn({ err }, 'sign-in limiter unavailable');
     return 0;
@@ -54,7 +55,7 @@ function sessionOut(s: {
 export function dashboardSessionRoutes(deps: GatewayDeps): Router {
   const router = Router();
   const path = '/dashboard/api/session';
-  router.use(path, express.json({ limit: 4096, type: () => true, strict: true }));
+  router.use(path, jsonBody(4096));
 
   router.get(path, async (req, res) => {
     const token = sessionTokenOf(req);
@@ -67,15 +68,19 @@ export function dashboardSessionRoutes(deps: GatewayDeps): Router {
   router.post(path, async (req, res) => {
     // Login CSRF: another site must not sign this browser in (to the other site's account).
     if (isCrossSite(req)) throw new ForbiddenError('Cross-site sign-in refused');
-    const limit = deps.settings.dashboard.signInAttemptsPerMinute;
-    if ((await failuresSoFar(deps, req, false)) >= limit) {
-      res.setHeader('Retry-After', String(Math.ceil(WINDOW_MS / 1000)));
-      throw new RateLimitedError(60, 'Too many failed sign-ins from this address: wait a minute');
-    }
     const body = parseBody(signInBody, req.body);
+    // The throttle counts failures, not attempts: the key is checked first, with the same work
+    // (a sha256 and one index probe) whatever the address's count, so the holder of a right key
+    // always gets in, even behind an address whose other users (or a guesser) used up its
+    // failures. Guessing is not what the throttle stops — a key has ~238 random bits — it makes
+    // a client that keeps sending wrong keys back off (429 + Retry-After) instead of being
+    // told 401 without end.
     const found = await deps.apiKeys.verify(body.apiKey.trim());
     if (!found) {
-      await failuresSoFar(deps, req, true);
+      if ((await countFailure(deps, req)) > deps.settings.dashboard.signInAttemptsPerMinute) {
+        res.setHeader('Retry-After', String(Math.ceil(WINDOW_MS / 1000)));
+        throw new RateLimitedError(60, 'Too many failed sign-ins from this address: wait a minute');
+      }
       throw new UnauthorizedError('Invalid API key');
     }
     // A sign-in replaces the session this browser had.

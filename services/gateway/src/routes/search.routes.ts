@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TimeoutError, toServiceError } from '@wcs/errors';
-import { type DocumentData, type Job, outputFormat } from '@wcs/queues';
+import { countryCode, type DocumentData, type Job, outputFormat } from '@wcs/queues';
 import type { SearchHit } from '@wcs/search';
 import { Router } from 'express';
 import { z } from 'zod';
@@ -18,9 +18,7 @@ export const MAX_SEARCH_RESULTS = 20;
 export const searchBody = z.strictObject({
   query: z.string({ error: 'is required and must be a string' }).trim().min(1, 'must not be empty').max(500),
   num_results: z.number().int().min(1).max(MAX_SEARCH_RESULTS).default(5),
-  country: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code (ISO 3166-1), e.g. "us"')
+  country: countryCode('must be a two-letter country code (ISO 3166-1), e.g. "us"')
     .transform((s) => s.toLowerCase())
     .optional(),
   lang: z

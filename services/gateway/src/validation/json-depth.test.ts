@@ -26,4 +26,14 @@ describe('bodyProblem', () => {
       path: 'schema.x\ufffd',
     });
   });
+
+  it('finds a NUL character at any depth, in values and keys, and keeps it out of the path it names', () => {
+    expect(bodyProblem({ name: 'ok\u0001' }, 32)).toBeNull();
+    expect(bodyProblem({ name: 'a\u0000' }, 32)).toEqual({ kind: 'nul', path: 'name' });
+    expect(bodyProblem({ a: [1, { b: [{ c: '\u0000' }] }] }, 32)).toEqual({ kind: 'nul', path: 'a.1.b.0.c' });
+    expect(bodyProblem({ headers: { 'x\u0000': 'v' } }, 32)).toEqual({
+      kind: 'nul',
+      path: 'headers.x\ufffd',
+    });
+  });
 });

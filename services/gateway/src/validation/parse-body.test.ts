@@ -1,5 +1,5 @@
-import { ServiceError } from '@wcs/errors';
-import type { z } from 'zod';
+import { ServiceError, ValidationError } from '@wcs/errors';
+import { z } from 'zod';
 import { buildOpenApiDocument } from '../openapi/openapi.document';
 import { OPERATIONS } from '../openapi/operations';
 import { batchBody } from '../routes/batch.routes';
@@ -171,5 +171,19 @@ describe('parseBody: depth and size limits', () => {
     const query = rejection(searchBody, { query: 'q'.repeat(501) });
     expect(query.message).toBe('query: must be at most 500 characters');
     expect(rejection(searchBody, { query: '  ' }).message).toBe('query: must not be empty');
+  });
+});
+
+describe('parseBody: text that cannot be stored', () => {
+  it('a NUL character in any string is a 400 naming the field, before the schema runs', () => {
+    const schema = z.strictObject({ items: z.array(z.strictObject({ id: z.string() })) });
+    const err = rejection(schema, { items: [{ id: 'a' }, { id: 'b\u0000' }] });
+    expect([err.status, err.code]).toEqual([400, ValidationError.code]);
+    expect(err.message).toBe('items.1.id: contains a NUL character (\\u0000), which text cannot hold');
+    expect(err.details).toEqual({ field: 'items.1.id' });
+    // Even where the schema takes anything, and before an unknown field is reported.
+    expect(() => parseBody(z.strictObject({ a: z.unknown() }), { a: { deep: ['\u0000'] } })).toThrow(
+      /^a\.deep\.0: contains a NUL character/,
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { ValidationError } from '@wcs/errors';
 import type { z } from 'zod';
 import { bodyProblem, MAX_BODY_DEPTH } from './json-depth';
+import { LONE_SURROGATE_MESSAGE, NUL_MESSAGE } from './well-formed-text';
 
 /**
  * Validate a JSON body; the error names the first offending field (`urls.3: Invalid URL`).
@@ -19,11 +20,9 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
       { details: { field: problem.path, maxDepth: MAX_BODY_DEPTH } },
     );
   }
-  if (problem?.kind === 'unicode') {
-    throw new ValidationError(
-      `${problem.path}: not valid Unicode (a lone UTF-16 surrogate such as \\ud800); send well-formed text`,
-      { details: { field: problem.path } },
-    );
+  if (problem?.kind === 'unicode' || problem?.kind === 'nul') {
+    const message = problem.kind === 'nul' ? NUL_MESSAGE : LONE_SURROGATE_MESSAGE;
+    throw new ValidationError(`${problem.path}: ${message}`, { details: { field: problem.path } });
   }
   const res = schema.safeParse(body);
   if (res.success) return res.data;
