@@ -1,4 +1,5 @@
 /** What a document conversion produces. */
+import type { InflateLimits } from './bounded-zip';
 import type { OcrOptions } from './ocr.engine';
 
 export type DocumentKind = 'pdf' | 'docx';
@@ -29,6 +30,8 @@ export interface ConvertOptions {
   maxPages?: number;
   /** OCR of a PDF without a text layer, when enabled and tesseract/pdftoppm are installed. */
   ocr?: OcrOptions;
+  /** Inflation limits of a ZIP-based document (DOCX); default DEFAULT_INFLATE_LIMITS. */
+  inflateLimits?: InflateLimits;
   /** The caller hands `bytes` over: the PDF parser may take (detach) their buffer instead of a copy. */
   consumeBytes?: boolean;
 }

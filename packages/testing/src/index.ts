@@ -2,6 +2,7 @@ export * from './child-processes';
 export * from './crawl-fixture-pages';
 export * from './crawl-options';
 export * from './document-fixtures';
+export * from './docx-bomb';
 export * from './fake-anthropic';
 export * from './fake-openai';
 export * from './fixture-site';
