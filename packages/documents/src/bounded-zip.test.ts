@@ -1,6 +1,8 @@
 import { TargetTooLargeError } from '@wcs/errors';
 import { docxBomb, sampleDocx } from '@wcs/testing';
-import { BoundedZip, INFLATE_CHUNK_BYTES, type InflateLimits } from './bounded-zip';
+import { INFLATE_CHUNK_BYTES } from './bounded-inflate';
+import { BoundedZip } from './bounded-zip';
+import type { InflateLimits } from './inflate-budget';
 
 const MiB = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 /** What a document conversion produces. */
-import type { InflateLimits } from './bounded-zip';
+import type { InflateLimits } from './inflate-budget';
 import type { OcrOptions } from './ocr.engine';
 
 export type DocumentKind = 'pdf' | 'docx';

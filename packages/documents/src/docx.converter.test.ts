@@ -1,7 +1,7 @@
 import { DocumentUnreadableError, TargetTooLargeError } from '@wcs/errors';
 import { DOCX_BOMB_TEXT, docxBomb, SAMPLE_DOCX, sampleDocx } from '@wcs/testing';
-import { DEFAULT_INFLATE_LIMITS } from './bounded-zip';
 import { convertDocument } from './convert-document';
+import { DEFAULT_INFLATE_LIMITS } from './inflate-budget';
 
 const MiB = 1024 * 1024;
 

@@ -5,8 +5,9 @@
  * unzips the file itself.
  */
 import { DocumentUnreadableError, ServiceError } from '@wcs/errors';
-import { BoundedZip, DEFAULT_INFLATE_LIMITS, type InflateLimits } from './bounded-zip';
+import { BoundedZip } from './bounded-zip';
 import type { ConvertedDocument, DocumentMetadata } from './document.types';
+import { DEFAULT_INFLATE_LIMITS, type InflateLimits } from './inflate-budget';
 
 /**
  * mammoth (~800 KB of JavaScript with its dependencies) loads with the first DOCX: every worker
