@@ -12,5 +12,6 @@ export function convertDocument(o: ConvertOptions): Promise<ConvertedDocument> {
     maxPages: o.maxPages ?? DEFAULT_MAX_PAGES,
     ...(o.ocr ? { ocr: o.ocr } : {}),
     ...(o.consumeBytes ? { consumeBytes: true } : {}),
+    ...(o.inflateLimits ? { inflateLimits: o.inflateLimits } : {}),
   });
 }

@@ -30,7 +30,7 @@ export interface ConvertOptions {
   maxPages?: number;
   /** OCR of a PDF without a text layer, when enabled and tesseract/pdftoppm are installed. */
   ocr?: OcrOptions;
-  /** Inflation limits of a ZIP-based document (DOCX); default DEFAULT_INFLATE_LIMITS. */
+  /** Inflation limits of a DOCX's ZIP parts and a PDF's Flate streams; default DEFAULT_INFLATE_LIMITS. */
   inflateLimits?: InflateLimits;
   /** The caller hands `bytes` over: the PDF parser may take (detach) their buffer instead of a copy. */
   consumeBytes?: boolean;

@@ -1,6 +1,7 @@
 /**
- * A Word file whose `word/document.xml` inflates to `inflatedBytes` (a "zip bomb"): ~1 MB per GiB,
- * built without ever holding the inflated part. Its deflate stream repeats one full-flushed block
+ * Decompression bombs made as documents (pdfBomb below). docxBomb: a Word file whose
+ * `word/document.xml` inflates to `inflatedBytes` (a "zip bomb"): ~1 MB per GiB, built without
+ * ever holding the inflated part. Its deflate stream repeats one full-flushed block
  * of spaces (every block independent, so the same bytes can be written again and again) inside one
  * text run; the rest is the smallest package mammoth reads. `sizes: 'honest'` declares the real
  * size and CRC in the ZIP headers (what zip tools write), `'lying'` declares a small part, so only
@@ -113,4 +114,77 @@ export function docxBomb(o: DocxBombOptions): Buffer {
     deflatedPart('_rels/.rels', RELS),
     bombPart(o.inflatedBytes, o.sizes ?? 'honest'),
   ]);
+}
+
+export interface PdfBombOptions {
+  /** Bytes the page's content stream inflates to. */
+  inflatedBytes: number;
+  /** Mark the stream as an image XObject (the text layer never decodes it) instead of the page's content. */
+  asImage?: boolean;
+}
+
+/** The text of the bomb PDF's page (before its spaces). */
+export const PDF_BOMB_TEXT = 'Bomb page';
+
+/**
+ * A one-page PDF whose content stream (FlateDecode) inflates to `inflatedBytes` of spaces after
+ * one line of text: ~1 MB per GiB, built like the Word bomb (zlib header, full-flushed blocks
+ * repeated, no checksum: readers of PDFs do not check it). With `asImage` the same stream is an
+ * image the page never draws, and the page's content is the text alone.
+ */
+export function pdfBomb(o: PdfBombOptions): Buffer {
+  const flush = { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH };
+  const text = Buffer.from(`BT /F1 12 Tf 72 712 Td (${PDF_BOMB_TEXT}) Tj ET\n`);
+  const spaces = Buffer.alloc(BLOCK_BYTES, 0x20);
+  const total = Math.max(0, o.inflatedBytes - text.length);
+  const blocks = Math.floor(total / BLOCK_BYTES);
+  const block = zlib.deflateRawSync(spaces, flush);
+  const bomb = Buffer.concat([
+    Buffer.from([0x78, 0xda]),
+    zlib.deflateRawSync(text, flush),
+    ...Array.from({ length: blocks }, () => block),
+    zlib.deflateRawSync(spaces.subarray(0, total - blocks * BLOCK_BYTES), { level: 9 }),
+    Buffer.alloc(4),
+  ]);
+  const stream = (dict: string, data: Buffer) =>
+    Buffer.concat([
+      Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`),
+      data,
+      Buffer.from('\nendstream'),
+    ]);
+  const plain = zlib.deflateSync(text);
+  const objects: Buffer[] = [
+    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
+    Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
+    Buffer.from(
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R ' +
+        '/Resources << /Font << /F1 5 0 R >> /XObject << /Im1 6 0 R >> >> >>',
+    ),
+    o.asImage ? stream('/Filter /FlateDecode', plain) : stream('/Filter /FlateDecode', bomb),
+    Buffer.from('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'),
+    o.asImage
+      ? stream(
+          '/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode',
+          bomb,
+        )
+      : stream(
+          '/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode',
+          zlib.deflateSync(Buffer.from([0])),
+        ),
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
+  let offset = parts[0]?.length ?? 0;
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(offset);
+    const obj = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), body, Buffer.from('\nendobj\n')]);
+    parts.push(obj);
+    offset += obj.length;
+  });
+  const xref =
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` +
+    offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('') +
+    `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`;
+  parts.push(Buffer.from(xref));
+  return Buffer.concat(parts);
 }
