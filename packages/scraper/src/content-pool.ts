@@ -29,7 +29,7 @@ export interface ContentPoolOptions {
   documentTimeoutMs?: number;
   /** Pages of a PDF that are read (the task's own `maxPages` wins); default @wcs/documents' 500. */
   documentMaxPages?: number;
-  /** Inflation limits of a DOCX (the task's own win); default @wcs/documents' DEFAULT_INFLATE_LIMITS. */
+  /** Decompression limits of a document (the task's own win); default @wcs/documents' DEFAULT_INFLATE_LIMITS. */
   documentInflateLimits?: InflateLimits;
   /** OCR of PDFs without a text layer (OCR_ENABLED, OCR_LANGUAGES); default off. */
   ocr?: {

@@ -52,7 +52,7 @@ export interface ContentTask {
   documentKind?: DocumentKind;
   /** Pages of a PDF read at most (default 500 of @wcs/documents). */
   maxPages?: number;
-  /** Inflation limits of a DOCX (default DEFAULT_INFLATE_LIMITS of @wcs/documents). */
+  /** Decompression limits of a document (default DEFAULT_INFLATE_LIMITS of @wcs/documents). */
   inflateLimits?: ConvertOptions['inflateLimits'];
   /** OCR of a PDF without a text layer (the pool sets it from OCR_ENABLED / OCR_LANGUAGES; no signal: it crosses threads). */
   ocr?: Omit<NonNullable<ConvertOptions['ocr']>, 'signal'>;
