@@ -1,7 +1,7 @@
 import { TargetTooLargeError } from '@wcs/errors';
 import { docxBomb, sampleDocx } from '@wcs/testing';
 import { INFLATE_CHUNK_BYTES } from './bounded-inflate';
-import { BoundedZip } from './bounded-zip';
+import { BoundedZip, MAX_ZIP_ENTRIES } from './bounded-zip';
 import type { InflateLimits } from './inflate-budget';
 
 const MiB = 1024 * 1024;
@@ -96,5 +96,18 @@ describe('BoundedZip', () => {
       expect(xml.subarray(-20).toString()).toContain('</w:document>');
       zip.close();
     }
+  });
+
+  it('an archive listing more than MAX_ZIP_ENTRIES files is refused before any entry is read', async () => {
+    // Only the end record: it declares the entry count that the directory would hold.
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(MAX_ZIP_ENTRIES + 1, 8);
+    end.writeUInt16LE(MAX_ZIP_ENTRIES + 1, 10);
+    const err = await BoundedZip.open(end, { maxInflatedBytes: MiB, maxInflateRatio: 100 }, 'x').catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(TargetTooLargeError);
+    expect((err as TargetTooLargeError).details).toEqual({ maxZipEntries: MAX_ZIP_ENTRIES });
   });
 });
