@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import {
   corruptPdf,
   DOCUMENT_FIXTURE_CREATED,
+  docxBomb,
   encryptedPdf,
   type FakeLlmServer,
   type ListeningServer,
@@ -79,6 +80,11 @@ beforeAll(async () => {
   site.set('/thousand.pdf', await manyPagesPdf(1000), PDF);
   site.set('/huge.pdf', hugePdf(), PDF);
   site.set('/plan.docx', await sampleDocx(), DOCX);
+  // 900 MiB of document.xml in ~0.92 MB (under this file's MAX_DOCUMENT_BYTES). The honest one
+  // declares it (refused by the ratio cap before inflating); the lying one declares a small part,
+  // and its ratio cap (200 x 0.92 MB) is above the 128 MiB total, which stops it while inflating.
+  site.set('/bomb.docx', docxBomb({ inflatedBytes: 900 * 1024 ** 2 }), DOCX);
+  site.set('/bomb-lying.docx', docxBomb({ inflatedBytes: 900 * 1024 ** 2, sizes: 'lying' }), OCTET);
   site.set(
     '/page.html',
     Buffer.from(
@@ -258,6 +264,25 @@ describe('POST /v1/scrape of documents', () => {
     expect(md).toContain(`[${SAMPLE_DOCX.linkText}](${SAMPLE_DOCX.linkUrl})`);
     expect(res.body.data.metadata).toMatchObject({ title: SAMPLE_DOCX.title, author: SAMPLE_DOCX.author });
   });
+
+  it.each([
+    ['/bomb.docx', 'DOCUMENT_MAX_INFLATE_RATIO'],
+    ['/bomb-lying.docx', 'DOCUMENT_MAX_INFLATED_BYTES'],
+  ])(
+    'a DOCX that inflates to 900 MiB (%s): 502 TARGET_TOO_LARGE naming %s, refunded',
+    async (path, limit) => {
+      const before = await balanceOf(account.accountId);
+      const res = await scrape({ url: `${site.url}${path}` });
+      expect(res.status).toBe(502);
+      expect(res.body.code).toBe('TARGET_TOO_LARGE');
+      expect(res.body.error).toContain(limit);
+      expect(await balanceOf(account.accountId)).toBe(before);
+      // The worker serves on: the ordinary Word file right after converts.
+      const next = await scrape({ url: `${site.url}/plan.docx` });
+      expect(next.status).toBe(200);
+      expect(next.body.data.markdown).toContain(SAMPLE_DOCX.heading);
+    },
+  );
 
   it('a batch of a PDF and a DOCX: both done, 2 credits', async () => {
     const before = await balanceOf(account.accountId);

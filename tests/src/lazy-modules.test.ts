@@ -15,6 +15,7 @@ const LAZY = [
   'pino-pretty', // only on a terminal (logger/pretty-log.ts)
   'mammoth', // with the first DOCX, in a content thread (documents/docx.converter.ts)
   'jszip',
+  'yauzl', // with the first DOCX, in a content thread (documents/bounded-zip.ts)
   '@bull-board/api', // ~3 MB: on the first admin request (gateway/routes/admin.routes.ts)
 ];
 

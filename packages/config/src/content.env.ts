@@ -24,6 +24,10 @@ export const contentEnv = z.object({
   DOCUMENT_MAX_PAGES: int(500, 1),
   /** Budget of one document's conversion (PDF, DOCX) instead of CONTENT_TASK_TIMEOUT_MS. */
   DOCUMENT_TIMEOUT_MS: int(60_000, 100),
+  /** Bytes one document's compressed parts (DOCX entries, PDF Flate streams) may inflate to in all; past it 502 TARGET_TOO_LARGE. */
+  DOCUMENT_MAX_INFLATED_BYTES: int(128 * 1024 * 1024, 1024),
+  /** One compressed part of a document may inflate to this many times its compressed size (1 MiB always). */
+  DOCUMENT_MAX_INFLATE_RATIO: int(200, 1),
   /** OCR of PDFs without a text layer with Debian's tesseract-ocr + poppler-utils, when installed. */
   OCR_ENABLED: bool(false),
   /** tesseract languages (`-l`), e.g. `eng` or `eng+deu` (their tesseract-ocr-* packages installed). */

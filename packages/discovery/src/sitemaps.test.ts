@@ -37,6 +37,13 @@ function bigSitemap(count: number, stats: { sent: number; finished: boolean }) {
   };
 }
 
+function gzipBombSitemap(base: string): Buffer {
+  const head = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/bomb/1</loc></url>`;
+  return gzipSync(
+    Buffer.concat([Buffer.from(head), Buffer.alloc(32 * 1024 * 1024, 0x20), Buffer.from('</urlset>')]),
+  );
+}
+
 describe('collectSitemapUrls', () => {
   let server: LocalServer;
   let dispatcher: Dispatcher;
@@ -85,6 +92,9 @@ describe('collectSitemapUrls', () => {
           `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link rel="edit" href="${b}/edit"/><link href="${b}/atom/1"/></entry></feed>`,
           'application/atom+xml',
         )(q, r),
+      // gzip bombs: one URL, then 32 MiB of whitespace, in ~32 KB (as a download, and as an encoding)
+      '/bomb.xml.gz': (q, r, b) => send(gzipBombSitemap(b), 'application/octet-stream')(q, r),
+      '/bomb.xml': (q, r, b) => send(gzipBombSitemap(b), XML, 200, { 'content-encoding': 'gzip' })(q, r),
       '/sm/broken.xml': send('<!DOCTYPE html><html><body>Soft 404</body></html>', 'text/html'),
       '/big.xml': bigSitemap(100_000, big),
       '/nested/0.xml': (q, r, b) => send(index([`${b}/nested/1.xml`]), XML)(q, r),
@@ -152,6 +162,14 @@ describe('collectSitemapUrls', () => {
     expect(res.urls.length).toBeGreaterThan(100);
     expect(res.urls.length).toBeLessThan(2_000);
     expect(res.errors).toEqual([expect.stringMatching(/larger than 65536 bytes/)]);
+  });
+
+  it('caps the decoded bytes of a gzipped sitemap: a gzip bomb stops at maxBytes', async () => {
+    for (const path of ['/bomb.xml.gz', '/bomb.xml']) {
+      const res = await collectSitemapUrls([`${server.url}${path}`], opts({ maxBytes: 1024 * 1024 }));
+      expect(res.urls.map((u) => u.url)).toEqual([`${server.url}/bomb/1`]);
+      expect(res.errors).toEqual([expect.stringMatching(/larger than 1048576 bytes/)]);
+    }
   });
 
   it('limits index depth and the number of files', async () => {

@@ -1,4 +1,5 @@
 /** What a document conversion produces. */
+import type { InflateLimits } from './inflate-budget';
 import type { OcrOptions } from './ocr.engine';
 
 export type DocumentKind = 'pdf' | 'docx';
@@ -29,6 +30,8 @@ export interface ConvertOptions {
   maxPages?: number;
   /** OCR of a PDF without a text layer, when enabled and tesseract/pdftoppm are installed. */
   ocr?: OcrOptions;
+  /** Inflation limits of a DOCX's ZIP parts and a PDF's Flate streams; default DEFAULT_INFLATE_LIMITS. */
+  inflateLimits?: InflateLimits;
   /** The caller hands `bytes` over: the PDF parser may take (detach) their buffer instead of a copy. */
   consumeBytes?: boolean;
 }

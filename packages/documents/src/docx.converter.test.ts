@@ -1,6 +1,9 @@
-import { DocumentUnreadableError } from '@wcs/errors';
-import { SAMPLE_DOCX, sampleDocx } from '@wcs/testing';
+import { DocumentUnreadableError, TargetTooLargeError } from '@wcs/errors';
+import { DOCX_BOMB_TEXT, docxBomb, SAMPLE_DOCX, sampleDocx } from '@wcs/testing';
 import { convertDocument } from './convert-document';
+import { DEFAULT_INFLATE_LIMITS } from './inflate-budget';
+
+const MiB = 1024 * 1024;
 
 describe('convertDocument (docx)', () => {
   let bytes: Buffer;
@@ -50,5 +53,47 @@ describe('convertDocument (docx)', () => {
     expect(err).toBeInstanceOf(DocumentUnreadableError);
     expect((err as DocumentUnreadableError).code).toBe('DOCUMENT_UNREADABLE');
     expect((err as DocumentUnreadableError).details?.reason).toBe(reason);
+  });
+
+  describe('decompression bombs', () => {
+    it('a small package of the same make converts (the bomb is a readable Word file)', async () => {
+      const out = await convertDocument({
+        bytes: docxBomb({ inflatedBytes: 256 * 1024 }),
+        kind: 'docx',
+        onlyMainContent: false,
+      });
+      expect(out.html).toContain(`<p>${DOCX_BOMB_TEXT}`);
+    });
+
+    it.each(['honest', 'lying'] as const)(
+      'a 1 GiB document.xml (%s sizes) is TARGET_TOO_LARGE under the default limits',
+      async (sizes) => {
+        const err = await convertDocument({
+          bytes: docxBomb({ inflatedBytes: 1024 * MiB, sizes }),
+          kind: 'docx',
+          onlyMainContent: false,
+        }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(TargetTooLargeError);
+        expect((err as TargetTooLargeError).status).toBe(502);
+        // Honest sizes pass the ratio cap at once; lying ones are stopped by the total while inflating.
+        expect((err as TargetTooLargeError).details).toEqual(
+          sizes === 'honest'
+            ? { maxInflateRatio: DEFAULT_INFLATE_LIMITS.maxInflateRatio }
+            : { maxInflatedBytes: DEFAULT_INFLATE_LIMITS.maxInflatedBytes },
+        );
+        expect(err).toHaveProperty('message', expect.stringMatching(/^The Word document /));
+      },
+    );
+
+    it("the limits are the caller's: a 64 MiB part passes or fails by inflateLimits", async () => {
+      const bytes = docxBomb({ inflatedBytes: 64 * MiB, sizes: 'lying' });
+      const small = await convertDocument({
+        bytes,
+        kind: 'docx',
+        onlyMainContent: false,
+        inflateLimits: { maxInflatedBytes: 16 * MiB, maxInflateRatio: 10_000 },
+      }).catch((e: unknown) => e);
+      expect((small as TargetTooLargeError).details).toEqual({ maxInflatedBytes: 16 * MiB });
+    });
   });
 });

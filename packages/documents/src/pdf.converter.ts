@@ -5,7 +5,9 @@
 import { DocumentUnreadableError } from '@wcs/errors';
 import type { ConvertedDocument, DocumentMetadata } from './document.types';
 import { escapeAttribute } from './html-escape';
+import { DEFAULT_INFLATE_LIMITS, type InflateLimits } from './inflate-budget';
 import { type OcrOptions, ocrHtml, ocrPages, ocrUsable } from './ocr.engine';
+import { checkPdfInflation } from './pdf-inflate-guard';
 import { bodySize, type PdfLine, pageHtml, pageLines } from './pdf-layout';
 import { hostBytes, loadPdfjs, type PdfDocument, standardFontDataUrl } from './pdfjs.loader';
 import { dropRunningLines } from './running-lines';
@@ -55,6 +57,8 @@ export interface PdfOptions {
    * transferred bytes; a 50 MB PDF then costs one copy less.
    */
   consumeBytes?: boolean;
+  /** Limits of the Flate streams the text layer decodes (checkPdfInflation); default DEFAULT_INFLATE_LIMITS. */
+  inflateLimits?: InflateLimits;
 }
 
 const HostUint8Array = Object.getPrototypeOf(Buffer.prototype).constructor as Uint8ArrayConstructor;
@@ -87,6 +91,8 @@ async function ocrMissingPages(
 export async function convertPdf(bytes: Uint8Array, o: PdfOptions): Promise<ConvertedDocument> {
   if (!endsWithEof(bytes))
     throw new DocumentUnreadableError('truncated', 'The PDF is truncated (its end is missing)');
+  // Before pdfjs, which would inflate a bomb stream whole: the limits stop it at the first chunk past them.
+  await checkPdfInflation(bytes, o.inflateLimits ?? DEFAULT_INFLATE_LIMITS);
   const ocr = ocrUsable(o.ocr) ? o.ocr : undefined;
   // OCR reads the bytes again after pdfjs: then pdfjs gets a copy.
   const handOver = o.consumeBytes === true && ocr === undefined && usableAsIs(bytes);

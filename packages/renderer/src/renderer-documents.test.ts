@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { ActionFailedError, TargetTooLargeError, UnsupportedContentTypeError } from '@wcs/errors';
 import { createRenderer } from './renderer';
 import { testOptions } from './test-support/options';
@@ -28,6 +29,10 @@ const XLSX = Buffer.concat([
   zipEntry('xl/workbook.xml', Buffer.alloc(4000)),
 ]);
 const BIG_PDF = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(300_000, 0x41)]);
+/** 8 MiB of PDF in ~8 KB of gzip: the document cap (200,000) must count decoded bytes. */
+const GZIP_BOMB_PDF = gzipSync(
+  Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(8 * 1024 * 1024, 0x20)]),
+);
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
 const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -40,6 +45,7 @@ const bodies: Record<string, [Buffer, Record<string, string>]> = {
   '/xlsx-as-octet': [XLSX, { 'content-type': 'application/octet-stream' }],
   '/big.pdf': [BIG_PDF, { 'content-type': 'application/pdf' }],
   '/big-chunked.pdf': [BIG_PDF, { 'content-type': 'application/pdf', 'transfer-encoding': 'chunked' }],
+  '/gzip-bomb.pdf': [GZIP_BOMB_PDF, { 'content-type': 'application/pdf', 'content-encoding': 'gzip' }],
   '/big.html': [
     Buffer.from(`<html><body>${'x'.repeat(150_000)}</body></html>`),
     { 'content-type': 'text/html' },
@@ -108,7 +114,8 @@ describe('documents: fetch engine', () => {
   });
 
   it('a document may pass MAX_BODY_BYTES but not MAX_DOCUMENT_BYTES', async () => {
-    for (const path of ['/big.pdf', '/big-chunked.pdf']) {
+    // The gzip one is ~8 KB on the wire: only its decoded size passes the cap.
+    for (const path of ['/big.pdf', '/big-chunked.pdf', '/gzip-bomb.pdf']) {
       const err = await renderer.render({ url: `${base}${path}`, engine: 'fetch' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(TargetTooLargeError);
       expect((err as TargetTooLargeError).status).toBe(502);

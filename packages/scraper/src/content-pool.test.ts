@@ -1,8 +1,10 @@
 import { once } from 'node:events';
+import { contentEnvFromProcess } from '@wcs/config';
 import { TargetTooLargeError, TimeoutError } from '@wcs/errors';
 import type { RenderResult } from '@wcs/renderer';
+import { DOCX_BOMB_TEXT, docxBomb } from '@wcs/testing';
 import type { ContentTask } from './content.task';
-import { ContentPool } from './content-pool';
+import { ContentPool, contentPoolOptions } from './content-pool';
 import { heavyPages } from './heavy-pages.fixture';
 import { documentFromPage } from './scrape-document';
 
@@ -117,6 +119,34 @@ describe('ContentPool budgets', () => {
       // The pool replaces the thread: the next page converts.
       const out = await pool.run(task(heavyPages.normal()));
       expect(out.data.markdown).toContain('Normal page');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a DOCX bomb stops at DOCUMENT_MAX_INFLATED_BYTES in its thread: TARGET_TOO_LARGE, the thread serves on', async () => {
+    const maxInflatedBytes = 4 * 1024 * 1024;
+    const pool = new ContentPool(
+      contentPoolOptions(
+        contentEnvFromProcess({
+          CONTENT_POOL_THREADS: '1',
+          DOCUMENT_MAX_INFLATED_BYTES: String(maxInflatedBytes),
+        }),
+      ),
+    );
+    const docx = (bytes: Buffer) =>
+      task('', { bytes, documentKind: 'docx', contentType: 'application/octet-stream' });
+    try {
+      const err = await pool
+        .run(docx(docxBomb({ inflatedBytes: 64 * 1024 * 1024, sizes: 'lying' })))
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TargetTooLargeError);
+      expect((err as TargetTooLargeError).details).toEqual({ maxInflatedBytes });
+      const thread = pool.threads()[0];
+      const out = await pool.run(docx(docxBomb({ inflatedBytes: 64 * 1024 })));
+      expect(out.data.markdown).toContain(DOCX_BOMB_TEXT);
+      // Not an out-of-memory death: the same thread converted the next document.
+      expect(pool.threads()).toEqual([thread]);
     } finally {
       await pool.close();
     }

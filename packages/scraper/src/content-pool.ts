@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { type ContentEnv, contentEnvFromProcess } from '@wcs/config';
 import type { ExtractedLink } from '@wcs/discovery';
+import type { InflateLimits } from '@wcs/documents';
 import { ContentProcessingError, decodeError, TargetTooLargeError, TimeoutError } from '@wcs/errors';
 import type { DocumentData } from '@wcs/queues';
 import Piscina from 'piscina';
@@ -28,6 +29,8 @@ export interface ContentPoolOptions {
   documentTimeoutMs?: number;
   /** Pages of a PDF that are read (the task's own `maxPages` wins); default @wcs/documents' 500. */
   documentMaxPages?: number;
+  /** Decompression limits of a document (the task's own win); default @wcs/documents' DEFAULT_INFLATE_LIMITS. */
+  documentInflateLimits?: InflateLimits;
   /** OCR of PDFs without a text layer (OCR_ENABLED, OCR_LANGUAGES); default off. */
   ocr?: {
     enabled: boolean;
@@ -52,6 +55,10 @@ export function contentPoolOptions(env: ContentEnv): ContentPoolOptions {
     heapMb: env.CONTENT_THREAD_HEAP_MB,
     documentTimeoutMs: env.DOCUMENT_TIMEOUT_MS,
     documentMaxPages: env.DOCUMENT_MAX_PAGES,
+    documentInflateLimits: {
+      maxInflatedBytes: env.DOCUMENT_MAX_INFLATED_BYTES,
+      maxInflateRatio: env.DOCUMENT_MAX_INFLATE_RATIO,
+    },
     ocr: { enabled: env.OCR_ENABLED, languages: env.OCR_LANGUAGES },
   };
 }
@@ -103,6 +110,8 @@ export class ContentPool {
       isDocument && asked.maxPages === undefined && this.options.documentMaxPages !== undefined
         ? { ...asked, maxPages: this.options.documentMaxPages }
         : asked;
+    if (isDocument && task.inflateLimits === undefined && this.options.documentInflateLimits)
+      task = { ...task, inflateLimits: this.options.documentInflateLimits };
     let ocrChild: OcrChild | undefined;
     if (isDocument && task.ocr === undefined && this.options.ocr?.enabled) {
       // Children of the thread must end by its budget: the engine kills them at this deadline.

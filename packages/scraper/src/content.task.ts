@@ -52,6 +52,8 @@ export interface ContentTask {
   documentKind?: DocumentKind;
   /** Pages of a PDF read at most (default 500 of @wcs/documents). */
   maxPages?: number;
+  /** Decompression limits of a document (default DEFAULT_INFLATE_LIMITS of @wcs/documents). */
+  inflateLimits?: ConvertOptions['inflateLimits'];
   /** OCR of a PDF without a text layer (the pool sets it from OCR_ENABLED / OCR_LANGUAGES; no signal: it crosses threads). */
   ocr?: Omit<NonNullable<ConvertOptions['ocr']>, 'signal'>;
 }
@@ -156,6 +158,7 @@ export async function runContentTask(task: ContentTask): Promise<ContentTaskResu
       // The bytes are the thread's own (moved here by the pool) and unused after the conversion.
       consumeBytes: true,
       ...(task.maxPages !== undefined ? { maxPages: task.maxPages } : {}),
+      ...(task.inflateLimits !== undefined ? { inflateLimits: task.inflateLimits } : {}),
       ...(task.ocr !== undefined ? { ocr: task.ocr } : {}),
     });
   } catch (err) {

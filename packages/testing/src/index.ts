@@ -1,6 +1,7 @@
 export * from './child-processes';
 export * from './crawl-fixture-pages';
 export * from './crawl-options';
+export * from './document-bombs';
 export * from './document-fixtures';
 export * from './fake-anthropic';
 export * from './fake-openai';
