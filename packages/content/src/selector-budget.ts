@@ -5,10 +5,12 @@
  * adapter that counts, and every CHECK_EVERY steps looks at the clock. Past the budget the pass
  * throws SelectorTooExpensiveError — the caller's selectors, not the page or the service, spent it.
  */
-import type { Adapter } from 'css-select';
-import * as DomUtils from 'domutils';
-import type { AnyNode, Element } from 'domhandler';
 import { SelectorTooExpensiveError } from '@wcs/errors';
+import type { Options } from 'css-select';
+import type { AnyNode, Element } from 'domhandler';
+import * as DomUtils from 'domutils';
+
+type Adapter = NonNullable<Options<AnyNode, Element>['adapter']>;
 
 /** Steps between two clock reads: a step is a few ns, a clock read ~30 ns. */
 const CHECK_EVERY = 1024;
@@ -56,7 +58,7 @@ export class SelectorBudget {
   }
 
   /** css-select's default adapter (domutils), with a step on every call the matchers make per node. */
-  adapter(): Adapter<AnyNode, Element> {
+  adapter(): Adapter {
     const step = () => this.step();
     return {
       ...DomUtils,
@@ -64,27 +66,27 @@ export class SelectorBudget {
         step();
         return DomUtils.isTag(n);
       },
-      getChildren: (n) => {
+      getChildren: (n: AnyNode) => {
         step();
         return DomUtils.getChildren(n);
       },
-      getParent: (n) => {
+      getParent: (n: Element) => {
         step();
         return DomUtils.getParent(n) as Element | null;
       },
-      getSiblings: (n) => {
+      getSiblings: (n: AnyNode) => {
         step();
         return DomUtils.getSiblings(n);
       },
-      getName: (n) => {
+      getName: (n: Element) => {
         step();
         return DomUtils.getName(n);
       },
-      getAttributeValue: (n, name) => {
+      getAttributeValue: (n: Element, name: string) => {
         step();
         return DomUtils.getAttributeValue(n, name);
       },
-      hasAttrib: (n, name) => {
+      hasAttrib: (n: Element, name: string) => {
         step();
         return DomUtils.hasAttrib(n, name);
       },

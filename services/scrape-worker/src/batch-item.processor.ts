@@ -65,6 +65,7 @@ export function batchItemProcessor(
         onlyMainContent: item.onlyMainContent,
         timeoutMs: Math.max(1, Math.min(s.itemTimeoutMs, remainingMs(ctx))),
         signal: ctx.signal,
+        accountId: item.accountId,
         ...(page ? { page } : {}),
         ...(secrets ? { secrets } : {}),
         ...(stores.cache ? { cache: stores.cache } : {}),
