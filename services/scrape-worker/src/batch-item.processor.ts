@@ -87,7 +87,8 @@ export function batchItemProcessor(
       );
       if (se === 'retry') throw toServiceError(err);
       deps.logger.debug({ itemId: item.itemId, code: se.code }, 'batch item failed');
-      await deps.batches.failItem(item.itemId, { error: se.message, code: se.code });
+      // A billed kind (the caller's selectors spent the budget) keeps the item's credit.
+      await deps.batches.failItem(item.itemId, { error: se.message, code: se.code, billed: se.billed });
       return { itemId: item.itemId, status: 'failed' };
     }
   };

@@ -74,7 +74,9 @@ export interface Settled<T> {
 /**
  * Reserve → work → settle. Throws InsufficientCreditsError (nothing charged, work not started)
  * when the balance cannot cover the reserve. When the work returns, `reserve − cost` is refunded;
- * when it throws, everything is, and the error is rethrown as a ServiceError.
+ * when it throws, everything is, and the error is rethrown as a ServiceError — unless the error's
+ * kind is `billed` (the caller's own options spent the budget the work was given, e.g.
+ * SELECTOR_TOO_EXPENSIVE): then the reserve is kept, as for work that succeeded.
  */
 export async function runChargedWork<T>(
   deps: { credits: CreditsRepository; pending: PendingWork },
@@ -94,7 +96,9 @@ export async function runChargedWork<T>(
     cost = done.cost;
     return done;
   } catch (err) {
-    throw toServiceError(err);
+    const se = toServiceError(err);
+    if (se.billed) cost = reserve;
+    throw se;
   } finally {
     // Also on errors (target, worker, queue, provider, the wait): whatever was not used goes back.
     try {
