@@ -66,7 +66,10 @@ describe('content pool fairness across accounts', () => {
       .post('/v1/crawl')
       .set(a.auth)
       .send({ url: `${site.url}/wide`, scrapeOptions: { excludeTags: [probe] } });
-    expect({ status: crawl.status, code: crawl.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+    expect({ status: crawl.status, code: crawl.body.code }).toEqual({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    });
     expect(crawl.body.error).toMatch(/^scrapeOptions\.excludeTags: /);
     expect(await balanceOf(a.accountId)).toBe(before);
   });
@@ -76,9 +79,12 @@ describe('content pool fairness across accounts', () => {
     const bBefore = await balanceOf(b.accountId);
     // `.then` sends them now (supertest sends on first use).
     const flood = Array.from({ length: FLOOD }, () =>
-      scrape(a, { url: `${site.url}/wide`, engine: 'fetch', includeTags: ['div:has(~ div)'], timeout: 60_000 }).then(
-        (r) => r,
-      ),
+      scrape(a, {
+        url: `${site.url}/wide`,
+        engine: 'fetch',
+        includeTags: ['div:has(~ div)'],
+        timeout: 60_000,
+      }).then((r) => r),
     );
     await floodServed;
     const mine = await scrape(b, { url: `${site.url}/small`, engine: 'fetch', timeout: 60_000 });
@@ -89,7 +95,10 @@ describe('content pool fairness across accounts', () => {
     });
     expect(mine.body.data.markdown).toContain('Small page');
     for (const res of await Promise.all(flood)) {
-      expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'SELECTOR_TOO_EXPENSIVE' });
+      expect({ status: res.status, code: res.body.code }).toEqual({
+        status: 422,
+        code: 'SELECTOR_TOO_EXPENSIVE',
+      });
       expect(res.body.error).toMatch(/^includeTags: matching the selectors on .* took longer than 2000 ms/);
     }
     // A paid for the work done for its own options; B paid for its page.

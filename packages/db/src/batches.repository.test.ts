@@ -157,13 +157,21 @@ describe('BatchesRepository', () => {
     await batches.startItem(i0);
     await batches.startItem(i1);
     expect(
-      await batches.failItem(i0, { error: 'includeTags took too long', code: 'SELECTOR_TOO_EXPENSIVE', billed: true }),
+      await batches.failItem(i0, {
+        error: 'includeTags took too long',
+        code: 'SELECTOR_TOO_EXPENSIVE',
+        billed: true,
+      }),
     ).toBe(true);
     expect(await batches.failItem(i1, { error: 'HTTP 500', code: 'TARGET_HTTP_ERROR' })).toBe(true);
     expect(await credits.balance(accountId)).toBe(1);
     const refunds = await db.prisma.creditLedger.findMany({ where: { accountId, reason: 'batch_refund' } });
     expect(refunds.map((r) => r.reference)).toEqual([i1]);
-    expect(await batches.get(accountId, b.batchId)).toMatchObject({ status: 'done', failed: 2, creditsUsed: 1 });
+    expect(await batches.get(accountId, b.batchId)).toMatchObject({
+      status: 'done',
+      failed: 2,
+      creditsUsed: 1,
+    });
   });
 
   test('concurrent complete/fail of the same item: exactly one wins', async () => {

@@ -133,7 +133,9 @@ describe('error wire format', () => {
   });
 
   it('keeps whether a failure is billed: the kind says so, the wire keeps the kind', () => {
-    const cut = new SelectorTooExpensiveError('cut', { details: { selectorBudgetMs: 10, field: 'excludeTags' } });
+    const cut = new SelectorTooExpensiveError('cut', {
+      details: { selectorBudgetMs: 10, field: 'excludeTags' },
+    });
     expect(cut.billed).toBe(true);
     expect(roundTrip(cut).billed).toBe(true);
     expect(exported.notRetryable(cut).billed).toBe(true);

@@ -88,7 +88,9 @@ describe('ContentPool: accounts share the threads', () => {
     });
     try {
       const log: string[] = [];
-      const flood = [1, 2, 3, 4].map((i) => settled(log, `a${i}`, pool.run(hostile(), undefined, undefined, 'acct-a')));
+      const flood = [1, 2, 3, 4].map((i) =>
+        settled(log, `a${i}`, pool.run(hostile(), undefined, undefined, 'acct-a')),
+      );
       const mine = settled(log, 'b', pool.run(task(heavyPages.normal()), undefined, undefined, 'acct-b'));
       expect(pool.stats()).toMatchObject({ running: 2, queued: 3 });
       const b = await mine;
@@ -102,7 +104,10 @@ describe('ContentPool: accounts share the threads', () => {
         expect(r.ok).toBe(false);
         const err = (r as { err: unknown }).err;
         expect(err).toBeInstanceOf(SelectorTooExpensiveError);
-        expect((err as SelectorTooExpensiveError).details).toEqual({ selectorBudgetMs: 1_500, field: 'includeTags' });
+        expect((err as SelectorTooExpensiveError).details).toEqual({
+          selectorBudgetMs: 1_500,
+          field: 'includeTags',
+        });
         expect((err as SelectorTooExpensiveError).billed).toBe(true);
       }
     } finally {
@@ -124,7 +129,9 @@ describe('ContentPool: accounts share the threads', () => {
       const late = pool.run(task(heavyPages.normal()), undefined, 50, 'acct-b').catch((e: unknown) => e);
       // The job is cancelled while it waits: its signal's reason.
       const ac = new AbortController();
-      const cancelled = pool.run(task(heavyPages.normal()), ac.signal, undefined, 'acct-c').catch((e: unknown) => e);
+      const cancelled = pool
+        .run(task(heavyPages.normal()), ac.signal, undefined, 'acct-c')
+        .catch((e: unknown) => e);
       expect(pool.stats()).toMatchObject({ running: 1, queued: 2 });
       const reason = new Error('job cancelled');
       ac.abort(reason);

@@ -148,7 +148,9 @@ export class ContentPool {
     if (this.options.selectorBudgetMs !== undefined && task.selectorBudgetMs === undefined)
       task = { ...task, selectorBudgetMs: this.options.selectorBudgetMs };
     if (this.options.threads === 0) {
-      const ocr = isDocument ? this.ocrFor(task, Date.now() + Math.min(own, callerEnd - Date.now())) : undefined;
+      const ocr = isDocument
+        ? this.ocrFor(task, Date.now() + Math.min(own, callerEnd - Date.now()))
+        : undefined;
       try {
         return settle(await runContentTask(ocr ? ocr.task : task));
       } finally {
@@ -212,7 +214,10 @@ export class ContentPool {
     // Children of the thread must end by its budget: the engine kills them at this deadline.
     const { tmpDir, ...ocr } = this.options.ocr;
     const child = newOcrChild(tmpDir ?? tmpdir());
-    return { task: { ...task, ocr: { ...ocr, deadlineAt, processSlot: child.slot, workDir: child.dir } }, child };
+    return {
+      task: { ...task, ocr: { ...ocr, deadlineAt, processSlot: child.slot, workDir: child.dir } },
+      child,
+    };
   }
 
   /** On a thread of the pool: the page's budget runs from when that thread begins it. */

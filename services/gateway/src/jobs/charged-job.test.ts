@@ -3,7 +3,12 @@ import { EventEmitter } from 'node:events';
 import { rawEnv } from '@wcs/config';
 import { AccountsRepository, CreditsRepository, type Db } from '@wcs/db';
 import { openTestDb } from '@wcs/db/src/test-database';
-import { InsufficientCreditsError, SelectorTooExpensiveError, TargetHttpError, TimeoutError } from '@wcs/errors';
+import {
+  InsufficientCreditsError,
+  SelectorTooExpensiveError,
+  TargetHttpError,
+  TimeoutError,
+} from '@wcs/errors';
 import { type DefinedWorker, defineWorker, QueueProducer, type ScrapeJobResult } from '@wcs/queues';
 import { PendingWork, runChargedJob, runChargedWork } from './charged-job';
 
