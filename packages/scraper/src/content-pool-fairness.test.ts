@@ -3,7 +3,7 @@
  * thread begins it, accounts are served round-robin, a page whose caller gives up while it waits
  * is dropped, and costly selectors are cut by their own budget with a billed error.
  */
-import { SelectorTooExpensiveError, TimeoutError } from '@wcs/errors';
+import { SelectorTooExpensiveError, ServiceUnavailableError, TimeoutError } from '@wcs/errors';
 import type { ContentTask } from './content.task';
 import { ContentPool, type ConvertedPage } from './content-pool';
 import { heavyPages } from './heavy-pages.fixture';
@@ -146,5 +146,22 @@ describe('ContentPool: accounts share the threads', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('closing the pool fails the pages still waiting (UNAVAILABLE, retryable) instead of leaving them', async () => {
+    const pool = new ContentPool({ threads: 1, idleTimeoutMs: 5_000, taskTimeoutMs: 60_000, heapMb: 512 });
+    const busy = pool.run(hostile(), undefined, undefined, 'acct-a').catch((e: unknown) => e);
+    const waiting = pool
+      .run(task(heavyPages.normal()), undefined, undefined, 'acct-b')
+      .catch((e: unknown) => e);
+    expect(pool.stats()).toMatchObject({ running: 1, queued: 1 });
+    await pool.close();
+    const err = await waiting;
+    expect(err).toBeInstanceOf(ServiceUnavailableError);
+    expect((err as ServiceUnavailableError).retryable).toBe(true);
+    // Handed its thread just before the close, not yet on it: it does not start a new piscina.
+    expect(await busy).toBeInstanceOf(ServiceUnavailableError);
+    expect(pool.stats()).toMatchObject({ running: 0, queued: 0 });
+    expect(pool.threadCount).toBe(0);
   });
 });

@@ -12,7 +12,13 @@ import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { type ContentEnv, contentEnvFromProcess } from '@wcs/config';
 import type { ExtractedLink } from '@wcs/discovery';
-import { ContentProcessingError, decodeError, TargetTooLargeError, TimeoutError } from '@wcs/errors';
+import {
+  ContentProcessingError,
+  decodeError,
+  ServiceUnavailableError,
+  TargetTooLargeError,
+  TimeoutError,
+} from '@wcs/errors';
 import type { DocumentData } from '@wcs/queues';
 import Piscina from 'piscina';
 import { type ContentTask, type ContentTaskResult, runContentTask } from './content.task';
@@ -76,11 +82,14 @@ function isOutOfMemory(err: unknown): boolean {
 interface Waiting {
   readonly account: string;
   start(): void;
+  fail(reason: unknown): void;
 }
 
 export class ContentPool {
   private piscina: Piscina<ContentTask, ContentTaskResult> | undefined;
   private readonly queue: FairTaskQueue<Waiting>;
+  /** While `close` runs: no page starts. */
+  private closing = false;
 
   constructor(readonly options: ContentPoolOptions) {
     this.queue = new FairTaskQueue<Waiting>(Math.max(1, options.threads));
@@ -109,7 +118,7 @@ export class ContentPool {
     return this.piscina;
   }
 
-  /** Pages converting now, pages waiting for a thread, and the threads each account holds. */
+  /** Pages converting now, pages waiting for a thread, and the hold cap of one account. */
   stats(): { running: number; queued: number; holdCap: number } {
     return { running: this.queue.running, queued: this.queue.queued, holdCap: this.queue.holdCap };
   }
@@ -160,6 +169,7 @@ export class ContentPool {
     await this.threadFor(accountId, task.finalUrl, signal, callerEnd);
     try {
       signal?.throwIfAborted();
+      if (this.closing) throw shuttingDown();
       return await this.convert(task, own, callerEnd, signal);
     } finally {
       this.queue.release(accountId);
@@ -179,12 +189,14 @@ export class ContentPool {
           signal?.removeEventListener('abort', onAbort);
           resolve();
         },
+        fail: (reason) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          reject(reason);
+        },
       };
       const drop = (reason: unknown) => {
-        if (!this.queue.remove(entry)) return; // already started
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        reject(reason);
+        if (this.queue.remove(entry)) entry.fail(reason); // else already started
       };
       this.queue.push(entry);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -275,10 +287,20 @@ export class ContentPool {
     return settle(out);
   }
 
+  /**
+   * Ends the threads. Pages waiting for one, and pages handed a thread but not yet on it, fail
+   * UNAVAILABLE (they would otherwise start a new piscina); a later `run` starts afresh.
+   */
   async close(): Promise<void> {
-    const p = this.piscina;
-    this.piscina = undefined;
-    await p?.destroy();
+    this.closing = true;
+    try {
+      for (const e of this.queue.drain()) e.fail(shuttingDown());
+      const p = this.piscina;
+      this.piscina = undefined;
+      await p?.destroy();
+    } finally {
+      this.closing = false;
+    }
   }
 }
 
@@ -322,6 +344,8 @@ async function endOcrChild(c: OcrChild): Promise<void> {
   }
   await rm(c.dir, { recursive: true, force: true });
 }
+
+const shuttingDown = () => new ServiceUnavailableError('The content pool is shutting down; retry');
 
 function settle(out: ContentTaskResult): ConvertedPage {
   if (!out.ok) throw decodeError(out.error);

@@ -88,4 +88,19 @@ describe('FairTaskQueue', () => {
     expect(q.take()).toBeUndefined();
     expect(q.running).toBe(0);
   });
+
+  it('drain hands back every queued entry and leaves nothing to take', () => {
+    const q = new FairTaskQueue<E>(1);
+    for (const x of [e('A', 'a1'), e('B', 'b1'), e('A', 'a2')]) q.push(x);
+    expect(q.take()?.id).toBe('a1');
+    expect(
+      q
+        .drain()
+        .map((x) => x.id)
+        .sort(),
+    ).toEqual(['a2', 'b1']);
+    q.release('A');
+    expect(q.take()).toBeUndefined();
+    expect(q.queued).toBe(0);
+  });
 });

@@ -78,6 +78,14 @@ export class FairTaskQueue<E extends FairEntry> {
     return entry;
   }
 
+  /** Every queued entry, removed (the pool is closing). */
+  drain(): E[] {
+    const all = this.ring.flatMap((a) => this.queues.get(a) ?? []);
+    this.queues.clear();
+    this.ring = [];
+    return all;
+  }
+
   release(account: string): void {
     const n = this.heldBy(account) - 1;
     if (n > 0) this.held.set(account, n);
