@@ -110,6 +110,14 @@ describe('runChargedWork', () => {
     ).rejects.toBe(cut);
     expect(await credits.balance(accountId)).toBe(2);
     expect(await ledger(accountId)).toEqual([{ reason: 'search', amount: -8, reference: t.requestId }]);
+    // With a billedFailureCost (extract: the page, not the model), the rest goes back.
+    const t2 = { ...terms(accountId), reserve: 2, billedFailureCost: 1 };
+    await expect(
+      runChargedWork({ credits, pending: new PendingWork() }, t2, async () => {
+        throw cut;
+      }),
+    ).rejects.toBe(cut);
+    expect(await credits.balance(accountId)).toBe(1);
   });
 
   it('a cost outside 0…reserve is a bug: INTERNAL, everything refunded', async () => {
