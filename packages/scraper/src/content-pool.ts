@@ -240,16 +240,15 @@ export class ContentPool {
     signal: AbortSignal | undefined,
   ): Promise<ConvertedPage> {
     const handedAt = Date.now();
-    const limitedByCaller = callerEnd < handedAt + own;
     const budget = Math.max(1, Math.min(own, callerEnd - handedAt));
     const ocr = asked.bytes !== undefined ? this.ocrFor(asked, handedAt + budget) : undefined;
     const begun = new BigInt64Array(new SharedArrayBuffer(8));
     const task: ContentTask = { ...(ocr ? ocr.task : asked), begunAt: begun };
     const ac = new AbortController();
-    const expire = () =>
+    const expire = (ms: number) =>
       ac.abort(
-        new TimeoutError(`Converting ${task.finalUrl.slice(0, 200)} took longer than ${budget} ms`, {
-          details: { contentTimeoutMs: budget },
+        new TimeoutError(`Converting ${task.finalUrl.slice(0, 200)} took longer than ${ms} ms`, {
+          details: { contentTimeoutMs: ms },
         }),
       );
     // First at hand-off + budget; then from when the thread began (a cold thread loads its code
@@ -257,10 +256,11 @@ export class ContentPool {
     // begins; never past the caller's end.
     const check = () => {
       const at = Number(Atomics.load(begun, 0));
-      const end = limitedByCaller ? callerEnd : at > 0 ? at + own : handedAt + Math.max(own, THREAD_START_MS);
+      const ownEnd = at > 0 ? at + own : handedAt + Math.max(own, THREAD_START_MS);
+      const end = Math.min(ownEnd, callerEnd);
       const left = end - Date.now();
       if (left > 0) timer = setTimeout(check, left);
-      else expire();
+      else expire(end === callerEnd ? Math.max(1, Math.round(callerEnd - handedAt)) : own);
     };
     let timer = setTimeout(check, budget);
     const onAbort = () => ac.abort(signal?.reason);
