@@ -16,8 +16,16 @@ export const contentEnv = z.object({
   CONTENT_POOL_THREADS: int(Math.min(8, Math.max(2, availableParallelism())), 0),
   /** An idle thread exits after this long (the pool keeps no thread when the service is idle). */
   CONTENT_POOL_IDLE_MS: int(30_000, 100),
-  /** Budget of one page's conversion; past it the thread is terminated and the job gets TIMEOUT. */
+  /**
+   * Budget of one page's conversion, from when a thread begins it (waiting for a thread is not
+   * counted); past it the thread is terminated and the job gets TIMEOUT.
+   */
   CONTENT_TASK_TIMEOUT_MS: int(20_000, 100),
+  /**
+   * Budget of one page's includeTags/excludeTags matching (all its passes); past it the job fails
+   * SELECTOR_TOO_EXPENSIVE (422, billed). Keep it below CONTENT_TASK_TIMEOUT_MS.
+   */
+  CONTENT_SELECTOR_BUDGET_MS: int(5_000, 10),
   /** Heap cap of one thread (old generation); a page that needs more fails TARGET_TOO_LARGE. */
   CONTENT_THREAD_HEAP_MB: int(512, 64),
   /** Pages of a PDF that are read; more are cut with a warning saying how many were read. */

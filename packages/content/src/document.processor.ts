@@ -1,5 +1,5 @@
 /** Entry points: processHtml (the hot path) and processDocument (content-type dispatch). */
-import { ContentProcessingError } from '@wcs/errors';
+import { ContentProcessingError, SelectorTooExpensiveError } from '@wcs/errors';
 import { type Document, Element, Text } from 'domhandler';
 import { escapeText } from 'entities';
 import { declaredProductRoot } from './declared-product.fallback';
@@ -13,6 +13,7 @@ import { collectPageImages } from './page-images';
 import { collectPageLinks } from './page-links';
 import { measurePage, scorePage } from './page-type.classifier';
 import { addDeclaredDescription, shows } from './product.cleaner';
+import { SelectorBudget } from './selector-budget';
 import { buildStructured } from './structured.serializer';
 import { applyTagFilter, compileTagFilter, type TagFilter } from './tag-filter';
 import type { ContentMetadata, OutputFormat, ProcessedContent, ProcessOptions, RawDocument } from './types';
@@ -70,10 +71,14 @@ function emptyMetadata(opts: ProcessOptions): ContentMetadata {
 export function processHtml(html: string, opts: ProcessOptions): ProcessedContent {
   const formats = new Set(opts.formats ?? DEFAULT_FORMATS);
   // Outside the try: an invalid selector is the caller's ValidationError, not our failure.
-  const filter = compileTagFilter(opts);
+  const budget =
+    opts.selectorBudgetMs !== undefined ? new SelectorBudget(opts.selectorBudgetMs, opts.url) : undefined;
+  const filter = compileTagFilter(opts, budget);
   try {
     return run(typeof html === 'string' ? html : String(html ?? ''), opts, formats, filter);
   } catch (err) {
+    // Selectors past their budget are the caller's cost, not a failure of the pipeline.
+    if (err instanceof SelectorTooExpensiveError) throw err;
     throw new ContentProcessingError(opts.url, { cause: err });
   }
 }

@@ -13,7 +13,8 @@ export { cleanMarkdownForHash } from './markdown-hash.normalizer';
 export { firstSrcsetCandidate } from './page-images';
 export { type PageLinks, pageLinkUrls, type RawPageLink } from './page-links';
 export { classifyPage, PAGE_TYPES, type PageType } from './page-type.classifier';
-export { findInvalidSelector } from './tag-filter';
+export { MAX_HAS_PER_LIST, MAX_SELECTOR_NESTING } from './selector-cost';
+export { findInvalidSelector, selectorListCostProblem } from './tag-filter';
 export type {
   BlockType,
   ContentMetadata,

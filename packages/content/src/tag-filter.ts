@@ -10,6 +10,8 @@ import { compile } from 'css-select';
 import { parse, type Selector } from 'css-what';
 import { type AnyNode, type ChildNode, type Element, type ParentNode, Text } from 'domhandler';
 import { isElement, setChildren } from './dom.util';
+import type { SelectorBudget } from './selector-budget';
+import { selectorCostProblem } from './selector-cost';
 
 type Matcher = (el: Element) => boolean;
 
@@ -22,6 +24,8 @@ export interface TagFilterOptions {
 export interface TagFilter {
   include?: Matcher;
   exclude?: Matcher;
+  /** When given, every pass runs against it (the matchers count their DOM steps into it). */
+  budget?: SelectorBudget;
 }
 
 const COMBINATORS: ReadonlySet<string> = new Set([
@@ -44,9 +48,13 @@ function tokensOf(selector: string): Selector[][] {
   return tokens;
 }
 
-function compileTokens(tokens: Selector[][]): Matcher {
+function compileTokens(tokens: Selector[][], budget?: SelectorBudget): Matcher {
   // relativeSelector: false makes "> p" an error instead of a selector relative to nothing
-  return compile<AnyNode, Element>(tokens, { relativeSelector: false, xmlMode: false }) as Matcher;
+  return compile<AnyNode, Element>(tokens, {
+    relativeSelector: false,
+    xmlMode: false,
+    ...(budget ? { adapter: budget.adapter() } : {}),
+  }) as Matcher;
 }
 
 function isValidSelector(selector: string): boolean {
@@ -66,18 +74,35 @@ export function findInvalidSelector(selectors: readonly string[]): string | unde
   return selectors.find((s) => !isValidSelector(s));
 }
 
-function compileList(field: string, selectors: readonly string[] | undefined): Matcher | undefined {
+/**
+ * Why a list of valid selectors is refused as too costly to match (selector-cost.ts: nesting of
+ * :has/:not/:is, :has() count), or undefined: the gateway's check after `findInvalidSelector`.
+ */
+export function selectorListCostProblem(selectors: readonly string[]): string | undefined {
+  return selectorCostProblem(selectors.map((selector) => ({ selector, tokens: tokensOf(selector) })));
+}
+
+function compileList(
+  field: string,
+  selectors: readonly string[] | undefined,
+  budget: SelectorBudget | undefined,
+): Matcher | undefined {
   if (!selectors || selectors.length === 0) return undefined;
   const all: Selector[][] = [];
+  const parsed: Array<{ selector: string; tokens: Selector[][] }> = [];
   for (const s of selectors) {
     try {
-      all.push(...tokensOf(s));
+      const tokens = tokensOf(s);
+      parsed.push({ selector: s, tokens });
+      all.push(...tokens);
     } catch {
       throw new ValidationError(`${field}: ${JSON.stringify(s.slice(0, 200))} is not a valid CSS selector`);
     }
   }
+  const costly = selectorCostProblem(parsed);
+  if (costly) throw new ValidationError(`${field}: ${costly}`, { details: { field } });
   try {
-    return compileTokens(all);
+    return compileTokens(all, budget);
   } catch {
     const bad = findInvalidSelector(selectors) ?? selectors[0]!;
     throw new ValidationError(`${field}: ${JSON.stringify(bad.slice(0, 200))} is not a valid CSS selector`);
@@ -88,13 +113,14 @@ function compileList(field: string, selectors: readonly string[] | undefined): M
  * Compile the options once per page (undefined when neither list has a selector). A selector that
  * slipped past the gateway's check is the caller's input, not our bug: a ValidationError naming it.
  */
-export function compileTagFilter(opts: TagFilterOptions): TagFilter | undefined {
-  const include = compileList('includeTags', opts.includeTags);
-  const exclude = compileList('excludeTags', opts.excludeTags);
+export function compileTagFilter(opts: TagFilterOptions, budget?: SelectorBudget): TagFilter | undefined {
+  const include = compileList('includeTags', opts.includeTags, budget);
+  const exclude = compileList('excludeTags', opts.excludeTags, budget);
   if (!include && !exclude) return undefined;
   const filter: TagFilter = {};
   if (include) filter.include = include;
   if (exclude) filter.exclude = exclude;
+  if (budget) filter.budget = budget;
   return filter;
 }
 
@@ -157,6 +183,8 @@ function keepMatches(body: Element, match: Matcher): void {
  * even when an included one contains it or sits inside it.
  */
 export function applyTagFilter(body: Element, filter: TagFilter): void {
-  if (filter.exclude) removeMatches(body, filter.exclude);
-  if (filter.include) keepMatches(body, filter.include);
+  const { exclude, include, budget } = filter;
+  const pass = (field: string, fn: () => void) => (budget ? budget.pass(field, fn) : fn());
+  if (exclude) pass('excludeTags', () => removeMatches(body, exclude));
+  if (include) pass('includeTags', () => keepMatches(body, include));
 }

@@ -26,6 +26,11 @@ export interface ProcessOptions {
   includeTags?: string[];
   /** CSS selectors: remove these elements from the page body before the main-content step. */
   excludeTags?: string[];
+  /**
+   * Time budget of the includeTags/excludeTags matching on this page (all passes together), ms;
+   * past it, SelectorTooExpensiveError. Absent: unbounded (in-process callers, benchmarks).
+   */
+  selectorBudgetMs?: number;
 }
 
 export interface ContentMetadata {

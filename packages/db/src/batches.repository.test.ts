@@ -150,6 +150,30 @@ describe('BatchesRepository', () => {
     expect(await secretsNow()).toBeNull();
   });
 
+  test('a billed failure (the caller spent the budget) keeps its credit: no refund row', async () => {
+    const { accountId } = await accounts.create({ plan: 'free', credits: 2 });
+    const b = await batches.create({ accountId, items: urls(2), format: 'markdown', onlyMainContent: true });
+    const [i0, i1] = b.items.map((i) => i.itemId) as [string, string];
+    await batches.startItem(i0);
+    await batches.startItem(i1);
+    expect(
+      await batches.failItem(i0, {
+        error: 'includeTags took too long',
+        code: 'SELECTOR_TOO_EXPENSIVE',
+        billed: true,
+      }),
+    ).toBe(true);
+    expect(await batches.failItem(i1, { error: 'HTTP 500', code: 'TARGET_HTTP_ERROR' })).toBe(true);
+    expect(await credits.balance(accountId)).toBe(1);
+    const refunds = await db.prisma.creditLedger.findMany({ where: { accountId, reason: 'batch_refund' } });
+    expect(refunds.map((r) => r.reference)).toEqual([i1]);
+    expect(await batches.get(accountId, b.batchId)).toMatchObject({
+      status: 'done',
+      failed: 2,
+      creditsUsed: 1,
+    });
+  });
+
   test('concurrent complete/fail of the same item: exactly one wins', async () => {
     const { accountId } = await accounts.create({ plan: 'free', credits: 1 });
     const b = await batches.create({ accountId, items: urls(1), format: 'markdown', onlyMainContent: false });

@@ -24,7 +24,9 @@ import { type SqlClient, sqlClient, sqlTransaction, toJsonb } from './sql-client
 /** Credits per batch item, deducted upfront and refunded per failed item (spec §8). */
 const CREDITS_PER_ITEM = 1;
 
-type Outcome = { status: 'done'; result: unknown } | { status: 'failed'; error: string; code: string };
+type Outcome =
+  | { status: 'done'; result: unknown }
+  | { status: 'failed'; error: string; code: string; billed?: boolean };
 
 /**
  * Batch scrapes. Item transitions are guarded in SQL (`WHERE status IN ('queued','running')`), so
@@ -173,9 +175,13 @@ export class BatchesRepository {
     return this.finish(itemId, { status: 'done', result });
   }
 
-  /** Record a failure and refund its credit. false = the item had already finished. */
-  failItem(itemId: string, e: { error: string; code: string }): Promise<boolean> {
-    return this.finish(itemId, { status: 'failed', error: e.error, code: e.code });
+  /**
+   * Record a failure and refund its credit — unless `billed` (the caller's own options spent the
+   * item's budget: the work was done for them), then the credit stays spent. false = the item
+   * had already finished.
+   */
+  failItem(itemId: string, e: { error: string; code: string; billed?: boolean }): Promise<boolean> {
+    return this.finish(itemId, { status: 'failed', error: e.error, code: e.code, billed: e.billed === true });
   }
 
   /** Items still queued/running, untouched for olderThanMs: their queue job may be lost. Oldest first. */
@@ -202,7 +208,7 @@ export class BatchesRepository {
       const batchId = await finishItemRow(tx, itemId, o);
       if (!batchId) return { applied: false, events: [] };
       const { accountId, closed, hooked } = await bumpBatch(tx, batchId, o.status);
-      if (o.status === 'failed') {
+      if (o.status === 'failed' && !o.billed) {
         const r = await creditInTx(tx, accountId, CREDITS_PER_ITEM, {
           reason: 'batch_refund',
           reference: itemId,

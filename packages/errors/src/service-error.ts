@@ -37,6 +37,15 @@ export class ServiceError extends Error {
     if (opts.details) this.details = opts.details;
   }
 
+  /**
+   * The failure is the caller's own doing and the work was done for them (their options spent the
+   * budget they were given): billed like a success instead of refunded. Declared by the kind (a
+   * getter on its class), so it survives the wire with the class.
+   */
+  get billed(): boolean {
+    return false;
+  }
+
   toJSON(): ServiceErrorJSON {
     return {
       code: this.code,
@@ -202,6 +211,21 @@ export class ActionFailedError extends ServiceError {
   static readonly code = 'ACTION_FAILED';
   constructor(message: string, o: Opts & { details: { action: string; index: number } }) {
     super(ActionFailedError.code, 422, message, o);
+  }
+}
+/**
+ * The `includeTags` / `excludeTags` selectors cost more on this page than the selector budget
+ * (CONTENT_SELECTOR_BUDGET_MS): matching was cut. The caller's options did the damage and the page
+ * was fetched and parsed for them, so the request is billed (`billed`), not refunded.
+ * `details.selectorBudgetMs` is the budget, `details.field` the option whose pass was cut.
+ */
+export class SelectorTooExpensiveError extends ServiceError {
+  static readonly code = 'SELECTOR_TOO_EXPENSIVE';
+  constructor(message: string, o: Opts & { details: { selectorBudgetMs: number; field: string } }) {
+    super(SelectorTooExpensiveError.code, 422, message, o);
+  }
+  override get billed(): boolean {
+    return true;
   }
 }
 /** Fetch, render or the whole job ran out of time. */

@@ -18,6 +18,7 @@ import {
   RateLimitedError,
   RequestTimeoutError,
   SearchProviderError,
+  SelectorTooExpensiveError,
   ServiceError,
   ServiceUnavailableError,
   TargetBlockedError,
@@ -63,6 +64,9 @@ const samples: ServiceError[] = [
   new TimeoutError('Scrape did not finish within 1000 ms; retry'),
   new ActionFailedError('Action 2 (click "#more") failed: no element matches', {
     details: { action: 'click', index: 2 },
+  }),
+  new SelectorTooExpensiveError('includeTags took longer than 5000 ms on https://example.com/', {
+    details: { selectorBudgetMs: 5000, field: 'includeTags' },
   }),
   new ServiceUnavailableError(),
   new ContentProcessingError('https://example.com/page'),
@@ -126,6 +130,17 @@ describe('error wire format', () => {
     // retryable comes from the wire, not from the kind's default.
     expect(roundTrip(new SearchProviderError('down', { retryable: false })).retryable).toBe(false);
     expect(roundTrip(new SearchProviderError('down')).retryable).toBe(true);
+  });
+
+  it('keeps whether a failure is billed: the kind says so, the wire keeps the kind', () => {
+    const cut = new SelectorTooExpensiveError('cut', {
+      details: { selectorBudgetMs: 10, field: 'excludeTags' },
+    });
+    expect(cut.billed).toBe(true);
+    expect(roundTrip(cut).billed).toBe(true);
+    expect(exported.notRetryable(cut).billed).toBe(true);
+    for (const other of samples.filter((s) => !(s instanceof SelectorTooExpensiveError)))
+      expect(roundTrip(other).billed).toBe(false);
   });
 
   it('decodes a code it does not know (a newer worker) to the base class, keeping every field', () => {

@@ -13,17 +13,26 @@ import type { Worker } from 'node:worker_threads';
 import { type ContentEnv, contentEnvFromProcess } from '@wcs/config';
 import type { ExtractedLink } from '@wcs/discovery';
 import type { InflateLimits } from '@wcs/documents';
-import { ContentProcessingError, decodeError, TargetTooLargeError, TimeoutError } from '@wcs/errors';
+import {
+  ContentProcessingError,
+  decodeError,
+  ServiceUnavailableError,
+  TargetTooLargeError,
+  TimeoutError,
+} from '@wcs/errors';
 import type { DocumentData } from '@wcs/queues';
 import Piscina from 'piscina';
 import { type ContentTask, type ContentTaskResult, runContentTask } from './content.task';
+import { FairTaskQueue } from './fair-task-queue';
 
 export interface ContentPoolOptions {
   /** 0 = convert in-process: no budget, no heap cap, blocks the event loop (debugging, test seams). */
   threads: number;
   idleTimeoutMs: number;
-  /** Budget of one page, from when it is handed to the pool (queueing included). */
+  /** Budget of one page, from when its thread begins it (waiting for a thread is not counted). */
   taskTimeoutMs: number;
+  /** Budget of one page's includeTags/excludeTags matching (SELECTOR_TOO_EXPENSIVE past it); default none. */
+  selectorBudgetMs?: number;
   heapMb: number;
   /** Budget of one document (PDF, DOCX) instead of taskTimeoutMs; default taskTimeoutMs. */
   documentTimeoutMs?: number;
@@ -47,11 +56,19 @@ export interface ConvertedPage {
 
 const ENTRY = path.join(__dirname, 'content-worker.cjs');
 
+/**
+ * How long a thread may take to begin a page (a new thread loads the pipeline's code: 0.5–3 s
+ * under tsx on a loaded machine) before the page fails TIMEOUT anyway: a thread that cannot start
+ * is broken, and the page must not wait on it forever.
+ */
+const THREAD_START_MS = 30_000;
+
 export function contentPoolOptions(env: ContentEnv): ContentPoolOptions {
   return {
     threads: env.CONTENT_POOL_THREADS,
     idleTimeoutMs: env.CONTENT_POOL_IDLE_MS,
     taskTimeoutMs: env.CONTENT_TASK_TIMEOUT_MS,
+    selectorBudgetMs: env.CONTENT_SELECTOR_BUDGET_MS,
     heapMb: env.CONTENT_THREAD_HEAP_MB,
     documentTimeoutMs: env.DOCUMENT_TIMEOUT_MS,
     documentMaxPages: env.DOCUMENT_MAX_PAGES,
@@ -68,10 +85,22 @@ function isOutOfMemory(err: unknown): boolean {
   return code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory/i.test(String(err));
 }
 
+/** A page waiting for a thread. */
+interface Waiting {
+  readonly account: string;
+  start(): void;
+  fail(reason: unknown): void;
+}
+
 export class ContentPool {
   private piscina: Piscina<ContentTask, ContentTaskResult> | undefined;
+  private readonly queue: FairTaskQueue<Waiting>;
+  /** While `close` runs: no page starts. */
+  private closing = false;
 
-  constructor(readonly options: ContentPoolOptions) {}
+  constructor(readonly options: ContentPoolOptions) {
+    this.queue = new FairTaskQueue<Waiting>(Math.max(1, options.threads));
+  }
 
   /** Threads alive now (0 when idle long enough). */
   get threadCount(): number {
@@ -96,47 +125,153 @@ export class ContentPool {
     return this.piscina;
   }
 
+  /** Pages converting now, pages waiting for a thread, and the hold cap of one account. */
+  stats(): { running: number; queued: number; holdCap: number } {
+    return { running: this.queue.running, queued: this.queue.queued, holdCap: this.queue.holdCap };
+  }
+
   /**
    * Convert one page. Rejects with TimeoutError past the budget, TargetTooLargeError when the
-   * page needs more than the thread's heap, the caller signal's reason when it aborts, and
-   * ContentProcessingError (or the task's own typed error) otherwise. The budget counts from
-   * here: a page waiting for a free thread spends it too. A document's `task.bytes` are moved to
-   * the thread when they fill their buffer alone: the caller must not use them afterwards.
+   * page needs more than the thread's heap, SelectorTooExpensiveError when its includeTags /
+   * excludeTags matching runs past the selector budget, the caller signal's reason when it aborts
+   * (also while the page waits for a thread: it is dropped, never run), and
+   * ContentProcessingError (or the task's own typed error) otherwise.
+   *
+   * The page waits for a thread in its account's queue (fair-task-queue.ts: accounts served
+   * round-robin, one account holds at most max(1, threads − 1) threads while another waits).
+   * The budget counts from when the thread begins the page, not from here: waiting for a thread
+   * is not conversion time. `budgetMs` (a job near its deadline) is the caller's time from here,
+   * waiting included: a page still queued when it ends is dropped with TimeoutError. A
+   * document's `task.bytes` are moved to the thread when they fill their buffer alone: the
+   * caller must not use them afterwards.
    */
-  async run(asked: ContentTask, signal?: AbortSignal, budgetMs?: number): Promise<ConvertedPage> {
+  async run(
+    asked: ContentTask,
+    signal?: AbortSignal,
+    budgetMs?: number,
+    accountId = '',
+  ): Promise<ConvertedPage> {
     signal?.throwIfAborted();
+    const callerEnd = budgetMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + Math.max(1, budgetMs);
     const isDocument = asked.bytes !== undefined;
+    const own = isDocument
+      ? (this.options.documentTimeoutMs ?? this.options.taskTimeoutMs)
+      : this.options.taskTimeoutMs;
     let task: ContentTask =
       isDocument && asked.maxPages === undefined && this.options.documentMaxPages !== undefined
         ? { ...asked, maxPages: this.options.documentMaxPages }
         : asked;
     if (isDocument && task.inflateLimits === undefined && this.options.documentInflateLimits)
       task = { ...task, inflateLimits: this.options.documentInflateLimits };
-    let ocrChild: OcrChild | undefined;
-    if (isDocument && task.ocr === undefined && this.options.ocr?.enabled) {
-      // Children of the thread must end by its budget: the engine kills them at this deadline.
-      const own = this.options.documentTimeoutMs ?? this.options.taskTimeoutMs;
-      const deadlineAt = Date.now() + Math.min(own, budgetMs ?? Number.POSITIVE_INFINITY);
-      const { tmpDir, ...ocr } = this.options.ocr;
-      ocrChild = newOcrChild(tmpDir ?? tmpdir());
-      task = { ...task, ocr: { ...ocr, deadlineAt, processSlot: ocrChild.slot, workDir: ocrChild.dir } };
+    if (this.options.selectorBudgetMs !== undefined && task.selectorBudgetMs === undefined)
+      task = { ...task, selectorBudgetMs: this.options.selectorBudgetMs };
+    if (this.options.threads === 0) {
+      const ocr = isDocument
+        ? this.ocrFor(task, Date.now() + Math.min(own, callerEnd - Date.now()))
+        : undefined;
+      try {
+        return settle(await runContentTask(ocr ? ocr.task : task));
+      } finally {
+        if (ocr) await endOcrChild(ocr.child);
+      }
     }
-    if (this.options.threads === 0) return settle(await runContentTask(task));
-    const own = isDocument
-      ? (this.options.documentTimeoutMs ?? this.options.taskTimeoutMs)
-      : this.options.taskTimeoutMs;
-    // A caller with less time left than the pool's budget (a job near its deadline) passes it.
-    const budget = Math.max(1, Math.min(own, budgetMs ?? Number.POSITIVE_INFINITY));
+    await this.threadFor(accountId, task.finalUrl, signal, callerEnd);
+    try {
+      signal?.throwIfAborted();
+      if (this.closing) throw shuttingDown();
+      return await this.convert(task, own, callerEnd, signal);
+    } finally {
+      this.queue.release(accountId);
+      this.dispatch();
+    }
+  }
+
+  /** Resolves when a thread is this page's; rejects when the caller gives up while it waits. */
+  private threadFor(account: string, url: string, signal: AbortSignal | undefined, callerEnd: number) {
+    return new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const onAbort = () => drop(signal?.reason);
+      const entry: Waiting = {
+        account,
+        start: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        fail: (reason) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          reject(reason);
+        },
+      };
+      const drop = (reason: unknown) => {
+        if (this.queue.remove(entry)) entry.fail(reason); // else already started
+      };
+      this.queue.push(entry);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (Number.isFinite(callerEnd)) {
+        const ms = Math.max(0, callerEnd - Date.now());
+        timer = setTimeout(
+          () =>
+            drop(
+              new TimeoutError(
+                `Converting ${url.slice(0, 200)} could not start within ${ms} ms: every content thread was busy`,
+                { details: { contentQueuedMs: ms } },
+              ),
+            ),
+          ms,
+        );
+      }
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    for (let e = this.queue.take(); e; e = this.queue.take()) e.start();
+  }
+
+  private ocrFor(task: ContentTask, deadlineAt: number): { task: ContentTask; child: OcrChild } | undefined {
+    if (task.ocr !== undefined || !this.options.ocr?.enabled) return undefined;
+    // Children of the thread must end by its budget: the engine kills them at this deadline.
+    const { tmpDir, ...ocr } = this.options.ocr;
+    const child = newOcrChild(tmpDir ?? tmpdir());
+    return {
+      task: { ...task, ocr: { ...ocr, deadlineAt, processSlot: child.slot, workDir: child.dir } },
+      child,
+    };
+  }
+
+  /** On a thread of the pool: the page's budget runs from when that thread begins it. */
+  private async convert(
+    asked: ContentTask,
+    own: number,
+    callerEnd: number,
+    signal: AbortSignal | undefined,
+  ): Promise<ConvertedPage> {
+    const handedAt = Date.now();
+    const budget = Math.max(1, Math.min(own, callerEnd - handedAt));
+    const ocr = asked.bytes !== undefined ? this.ocrFor(asked, handedAt + budget) : undefined;
+    const begun = new BigInt64Array(new SharedArrayBuffer(8));
+    const task: ContentTask = { ...(ocr ? ocr.task : asked), begunAt: begun };
     const ac = new AbortController();
-    const timer = setTimeout(
-      () =>
-        ac.abort(
-          new TimeoutError(`Converting ${task.finalUrl.slice(0, 200)} took longer than ${budget} ms`, {
-            details: { contentTimeoutMs: budget },
-          }),
-        ),
-      budget,
-    );
+    const expire = (ms: number) =>
+      ac.abort(
+        new TimeoutError(`Converting ${task.finalUrl.slice(0, 200)} took longer than ${ms} ms`, {
+          details: { contentTimeoutMs: ms },
+        }),
+      );
+    // First at hand-off + budget; then from when the thread began (a cold thread loads its code
+    // first: not this page's time), or THREAD_START_MS after hand-off for a thread that never
+    // begins; never past the caller's end.
+    const check = () => {
+      const at = Number(Atomics.load(begun, 0));
+      const ownEnd = at > 0 ? at + own : handedAt + Math.max(own, THREAD_START_MS);
+      const end = Math.min(ownEnd, callerEnd);
+      const left = end - Date.now();
+      if (left > 0) timer = setTimeout(check, left);
+      else expire(end === callerEnd ? Math.max(1, Math.round(callerEnd - handedAt)) : own);
+    };
+    let timer = setTimeout(check, budget);
     const onAbort = () => ac.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     let out: ContentTaskResult;
@@ -156,15 +291,25 @@ export class ContentPool {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       // A terminated thread (cancel, budget) leaves its OCR tool and temp dir behind: end them here.
-      if (ocrChild) await endOcrChild(ocrChild);
+      if (ocr) await endOcrChild(ocr.child);
     }
     return settle(out);
   }
 
+  /**
+   * Ends the threads. Pages waiting for one, and pages handed a thread but not yet on it, fail
+   * UNAVAILABLE (they would otherwise start a new piscina); a later `run` starts afresh.
+   */
   async close(): Promise<void> {
-    const p = this.piscina;
-    this.piscina = undefined;
-    await p?.destroy();
+    this.closing = true;
+    try {
+      for (const e of this.queue.drain()) e.fail(shuttingDown());
+      const p = this.piscina;
+      this.piscina = undefined;
+      await p?.destroy();
+    } finally {
+      this.closing = false;
+    }
   }
 }
 
@@ -208,6 +353,8 @@ async function endOcrChild(c: OcrChild): Promise<void> {
   }
   await rm(c.dir, { recursive: true, force: true });
 }
+
+const shuttingDown = () => new ServiceUnavailableError('The content pool is shutting down; retry');
 
 function settle(out: ContentTaskResult): ConvertedPage {
   if (!out.ok) throw decodeError(out.error);

@@ -20,5 +20,8 @@ function load() {
 }
 
 module.exports = function runInThread(input) {
-  return load().runContentTask(input);
+  const task = load();
+  // The page's budget starts now: loading the code (a cold thread) was not this page's work.
+  if (input.begunAt) Atomics.store(input.begunAt, 0, BigInt(Date.now()));
+  return task.runContentTask(input);
 };

@@ -44,6 +44,13 @@ export interface ContentTask {
   includeTags?: string[];
   /** CSS selectors: remove these elements before the main-content step. */
   excludeTags?: string[];
+  /** Time budget of the includeTags/excludeTags matching, ms (the pool sets CONTENT_SELECTOR_BUDGET_MS). */
+  selectorBudgetMs?: number;
+  /**
+   * Set by the pool: the thread writes Date.now() here when it begins the task (its code loaded),
+   * so the page's budget counts from then. Shared memory: it crosses the thread boundary.
+   */
+  begunAt?: BigInt64Array;
   /**
    * A PDF or Word file: converted to HTML by @wcs/documents first (`body` is then ignored), and
    * that HTML goes through the same pipeline. The pool transfers these bytes to the thread.
@@ -108,6 +115,7 @@ function processOptions(task: ContentTask): Omit<ProcessOptions, 'url' | 'status
   };
   if (task.includeTags && task.includeTags.length > 0) opts.includeTags = task.includeTags;
   if (task.excludeTags && task.excludeTags.length > 0) opts.excludeTags = task.excludeTags;
+  if (task.selectorBudgetMs !== undefined) opts.selectorBudgetMs = task.selectorBudgetMs;
   return opts;
 }
 

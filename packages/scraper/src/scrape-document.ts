@@ -25,6 +25,8 @@ export interface ScrapeRequest {
   cache?: PageCacheStore;
   /** Where screenshots (format or action) are kept, for whose account. Required when one is asked for. */
   screenshots?: { store: ScreenshotStore; accountId: string };
+  /** Whose page this is: the content pool shares its threads fairly between accounts. */
+  accountId?: string;
 }
 
 export interface ScrapeOutcome {
@@ -163,7 +165,10 @@ function fromCache(hit: CachedPage): FetchedPage {
 }
 
 export interface DocumentRequest
-  extends Pick<ScrapeRequest, 'url' | 'format' | 'onlyMainContent' | 'signal' | 'page' | 'screenshots'> {
+  extends Pick<
+    ScrapeRequest,
+    'url' | 'format' | 'onlyMainContent' | 'signal' | 'page' | 'screenshots' | 'accountId'
+  > {
   /** Also return the page's links, read from the same parse (crawl pages). */
   links?: boolean;
   /** Time left for the conversion when less than the pool's budget (a job near its deadline). */
@@ -200,6 +205,7 @@ export async function documentFromPage(
     },
     req.signal,
     req.budgetMs,
+    req.accountId,
   );
   const data = converted.data;
   if (page.cache) {

@@ -146,6 +146,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         format: task.options.format,
         onlyMainContent: task.options.onlyMainContent,
         links: wantsLinks(task, page),
+        accountId: task.accountId,
       });
       const links = await nextLinks(deps, task, context.filter, found, s.maxLinksPerPage);
       const outcome = await deps.crawls.completePage(crawlId, pageId, {

@@ -71,6 +71,7 @@ export async function runExtract(
       engine: 'auto',
       timeoutMs: Math.min(settings.fetchTimeoutMs, remaining()),
       signal: budget.signal,
+      accountId: p.accountId,
       ...(p.waitForMs ? { waitForMs: p.waitForMs } : {}),
       // Never `formats`: the model reads the markdown (the gateway does not accept them here).
       ...(p.page ? { page: { ...p.page, formats: undefined } } : {}),

@@ -79,6 +79,7 @@ export function monitorCheckProcessor(deps: MonitorCheckDeps, opts: { timeoutMs:
         format: 'markdown',
         onlyMainContent: true,
         page,
+        accountId: m.accountId,
         ...(waitFor ? { waitForMs: waitFor } : {}),
         ...(secrets ? { secrets } : {}),
         // Within the job's budget; its signal (deadline, cancel, shutdown) stops the fetch.

@@ -65,6 +65,7 @@ export function batchItemProcessor(
         onlyMainContent: item.onlyMainContent,
         timeoutMs: Math.max(1, Math.min(s.itemTimeoutMs, remainingMs(ctx))),
         signal: ctx.signal,
+        accountId: item.accountId,
         ...(page ? { page } : {}),
         ...(secrets ? { secrets } : {}),
         ...(stores.cache ? { cache: stores.cache } : {}),
@@ -86,7 +87,8 @@ export function batchItemProcessor(
       );
       if (se === 'retry') throw toServiceError(err);
       deps.logger.debug({ itemId: item.itemId, code: se.code }, 'batch item failed');
-      await deps.batches.failItem(item.itemId, { error: se.message, code: se.code });
+      // A billed kind (the caller's selectors spent the budget) keeps the item's credit.
+      await deps.batches.failItem(item.itemId, { error: se.message, code: se.code, billed: se.billed });
       return { itemId: item.itemId, status: 'failed' };
     }
   };

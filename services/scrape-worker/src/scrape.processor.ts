@@ -51,6 +51,7 @@ export function scrapeProcessor(
         waitForMs: payload.waitForMs,
         timeoutMs,
         signal: ctx.signal,
+        accountId: payload.accountId,
         ...(payload.page ? { page: payload.page } : {}),
         ...(secrets ? { secrets } : {}),
         ...(stores.cache ? { cache: stores.cache } : {}),

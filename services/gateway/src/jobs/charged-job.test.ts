@@ -3,7 +3,12 @@ import { EventEmitter } from 'node:events';
 import { rawEnv } from '@wcs/config';
 import { AccountsRepository, CreditsRepository, type Db } from '@wcs/db';
 import { openTestDb } from '@wcs/db/src/test-database';
-import { InsufficientCreditsError, TargetHttpError, TimeoutError } from '@wcs/errors';
+import {
+  InsufficientCreditsError,
+  SelectorTooExpensiveError,
+  TargetHttpError,
+  TimeoutError,
+} from '@wcs/errors';
 import { type DefinedWorker, defineWorker, QueueProducer, type ScrapeJobResult } from '@wcs/queues';
 import { PendingWork, runChargedJob, runChargedWork } from './charged-job';
 
@@ -90,6 +95,29 @@ describe('runChargedWork', () => {
     ]);
     expect(rows.reduce((s, r) => s + r.amount, 0)).toBe(0);
     expect(pending.size).toBe(0);
+  });
+
+  it("a failure the caller's own options caused (a billed kind) keeps the reserve, rethrown as itself", async () => {
+    const accountId = await account(10);
+    const t = terms(accountId);
+    const cut = new SelectorTooExpensiveError('includeTags took too long', {
+      details: { selectorBudgetMs: 5000, field: 'includeTags' },
+    });
+    await expect(
+      runChargedWork({ credits, pending: new PendingWork() }, t, async () => {
+        throw cut;
+      }),
+    ).rejects.toBe(cut);
+    expect(await credits.balance(accountId)).toBe(2);
+    expect(await ledger(accountId)).toEqual([{ reason: 'search', amount: -8, reference: t.requestId }]);
+    // With a billedFailureCost (extract: the page, not the model), the rest goes back.
+    const t2 = { ...terms(accountId), reserve: 2, billedFailureCost: 1 };
+    await expect(
+      runChargedWork({ credits, pending: new PendingWork() }, t2, async () => {
+        throw cut;
+      }),
+    ).rejects.toBe(cut);
+    expect(await credits.balance(accountId)).toBe(1);
   });
 
   it('a cost outside 0…reserve is a bug: INTERNAL, everything refunded', async () => {

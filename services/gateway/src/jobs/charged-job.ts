@@ -63,6 +63,11 @@ export interface ChargeTerms {
   reserve: number;
   reason: LedgerReason;
   refundReason: LedgerReason;
+  /**
+   * What a billed failure costs (the caller's own options spent the budget): default the whole
+   * reserve. Extract keeps only the page's conversion (1), not the model's share it never used.
+   */
+  billedFailureCost?: number;
 }
 
 /** What the work answers and what it cost (0 … reserve credits). */
@@ -74,7 +79,9 @@ export interface Settled<T> {
 /**
  * Reserve → work → settle. Throws InsufficientCreditsError (nothing charged, work not started)
  * when the balance cannot cover the reserve. When the work returns, `reserve − cost` is refunded;
- * when it throws, everything is, and the error is rethrown as a ServiceError.
+ * when it throws, everything is, and the error is rethrown as a ServiceError — unless the error's
+ * kind is `billed` (the caller's own options spent the budget the work was given, e.g.
+ * SELECTOR_TOO_EXPENSIVE): then `billedFailureCost` (default the reserve) is kept.
  */
 export async function runChargedWork<T>(
   deps: { credits: CreditsRepository; pending: PendingWork },
@@ -94,7 +101,9 @@ export async function runChargedWork<T>(
     cost = done.cost;
     return done;
   } catch (err) {
-    throw toServiceError(err);
+    const se = toServiceError(err);
+    if (se.billed) cost = Math.min(reserve, Math.max(0, terms.billedFailureCost ?? reserve));
+    throw se;
   } finally {
     // Also on errors (target, worker, queue, provider, the wait): whatever was not used goes back.
     try {
@@ -128,6 +137,8 @@ export async function runChargedJob<N extends WaitedQueue>(
     /** Secret page options: sealed into the payload, their key dropped when the wait ends. */
     secrets?: PageSecrets | undefined;
     cost: number;
+    /** What a billed failure keeps (default `cost`); see ChargeTerms. */
+    billedFailureCost?: number;
     reason: LedgerReason;
     refundReason: LedgerReason;
     queue: N;
@@ -148,6 +159,7 @@ export async function runChargedJob<N extends WaitedQueue>(
       reserve: a.cost,
       reason: a.reason,
       refundReason: a.refundReason,
+      ...(a.billedFailureCost !== undefined ? { billedFailureCost: a.billedFailureCost } : {}),
     },
     async () => {
       if (a.secrets && !deps.secrets)

@@ -86,6 +86,8 @@ export async function runExtract(
     requestId,
     secrets,
     cost: EXTRACT_COST,
+    // Selectors that spent the page's budget cost the page (a scrape's credit), not the model call.
+    billedFailureCost: 1,
     reason: 'extract',
     refundReason: 'extract_refund',
     queue: 'extract',

@@ -2,7 +2,7 @@
  * The page options of a request body (issue 14), checked past what zod's shape can say, and split
  * into the plain part (payloads, rows) and the secret part (sealed or kept only while the job lives).
  */
-import { findInvalidSelector } from '@wcs/content';
+import { findInvalidSelector, selectorListCostProblem } from '@wcs/content';
 import { ValidationError } from '@wcs/errors';
 import { type PageOptions, type PageSecrets, splitPageOptions, wantsScreenshot } from '@wcs/queues';
 
@@ -36,6 +36,11 @@ export function checkPageOptions(
       throw new ValidationError(`${at(name)}: "${bad.slice(0, 100)}" is not a valid CSS selector`, {
         details: { field: at(name) },
       });
+    }
+    // Shapes whose matching cost grows as a power of the page (nested :has() and the like).
+    const costly = selectorListCostProblem(list);
+    if (costly !== undefined) {
+      throw new ValidationError(`${at(name)}: ${costly}`, { details: { field: at(name) } });
     }
   }
   for (const [i, action] of (fields.actions ?? []).entries()) {
