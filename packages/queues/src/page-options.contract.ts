@@ -202,8 +202,18 @@ export function splitPageOptions(body: Partial<PageOptions & PageSecrets>): {
   options: PageOptions;
   secrets: PageSecrets | undefined;
 } {
-  const { headers, actions, formats, mobile, location, includeTags, excludeTags, proxy, maxAge, storeInCache } =
-    body;
+  const {
+    headers,
+    actions,
+    formats,
+    mobile,
+    location,
+    includeTags,
+    excludeTags,
+    proxy,
+    maxAge,
+    storeInCache,
+  } = body;
   const options: PageOptions = strip({
     formats,
     mobile,
