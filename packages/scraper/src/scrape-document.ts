@@ -39,6 +39,12 @@ export interface ScrapeOutcome {
 export type FetchedPage = RenderResult & {
   /** Set when the request read the cache (`maxAge`); `fetchedAt` when a copy exists (hit, or a stored miss). */
   cache?: { state: 'hit' | 'miss'; fetchedAt?: Date };
+  /**
+   * The page's write to the cache, running while the caller converts the page (never rejects: the
+   * cache is best effort). Await it before reporting the page, so a `maxAge` request sent after the
+   * report finds the copy.
+   */
+  stored?: Promise<void>;
 };
 
 /**
@@ -50,6 +56,7 @@ export async function scrapeDocument(renderer: Renderer, req: ScrapeRequest): Pr
   const page = await fetchPage(renderer, req);
   const t1 = performance.now();
   const { data } = await documentFromPage(page, req);
+  await page.stored;
   const timings = { fetchMs: t1 - t0, contentMs: performance.now() - t1 };
   return { data, engine: page.engine, elapsedMs: page.elapsedMs, timings };
 }
@@ -113,16 +120,17 @@ export async function fetchPage(
   // Only a success is stored, and only text: a document (bytes, up to MAX_DOCUMENT_BYTES) never is.
   const stores = use.store && page.statusCode >= 200 && page.statusCode < 300 && !page.bytes;
   const fetchedAt = new Date();
-  // Best effort: a cache that cannot store must not fail a page that was fetched fine.
+  // Best effort: a cache that cannot store must not fail a page that was fetched fine. Not awaited
+  // here: the write overlaps the conversion (and a crawl's host slot is not held for it).
   const stored =
     req.cache && key && stores
-      ? await req.cache.put(key, toCached(req.url, page, fetchedAt)).then(
-          () => true,
-          () => false,
-        )
-      : false;
-  if (!use.read) return page;
-  return { ...page, cache: { state: 'miss', ...(stored ? { fetchedAt } : {}) } };
+      ? req.cache.put(key, toCached(req.url, page, fetchedAt)).catch(() => undefined)
+      : undefined;
+  return {
+    ...page,
+    ...(stored ? { stored } : {}),
+    ...(use.read ? { cache: { state: 'miss' as const, ...(stored ? { fetchedAt } : {}) } } : {}),
+  };
 }
 
 function renderRequest(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>): RenderRequest {

@@ -149,6 +149,8 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         links: wantsLinks(task, page),
       });
       const links = await nextLinks(deps, task, context.filter, found, s.maxLinksPerPage);
+      // The page cache's copy is written before the page is listed (never rejects).
+      await page.stored;
       // Announced to search before the page is listed (a search started after finds it); written
       // behind it, and only when the page is done (billed and listed).
       indexed = await deps.indexer?.announce(task.accountId, task.url, data);
