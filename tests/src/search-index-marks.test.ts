@@ -4,15 +4,22 @@
  * and ignores (and removes) a dead worker's stale marks.
  */
 import { randomUUID } from 'node:crypto';
+import { createDb, type Db, DocumentsRepository } from '@wcs/db';
 import { createRedisConnection, SearchIndexMarks } from '@wcs/queues';
+import { SearchIndexer } from '@wcs/search';
 import type { Redis } from 'ioredis';
-import { pollUntil, TEST_REDIS_URL } from './harness';
+import { createTestAccount, pollUntil, TEST_DATABASE_URL, TEST_REDIS_URL } from './harness';
 
 let redis: Redis;
+let db: Db;
 beforeAll(() => {
   redis = createRedisConnection(TEST_REDIS_URL, 'worker');
+  db = createDb(TEST_DATABASE_URL, { poolSize: 2 });
 });
-afterAll(() => redis.quit());
+afterAll(async () => {
+  await redis.quit();
+  await db.close();
+});
 
 const prefix = () => `t-${randomUUID().slice(0, 8)}`;
 
@@ -58,5 +65,40 @@ describe('SearchIndexMarks', () => {
     expect(await marks.settled(account, 60_000)).toBe(true);
     // Expired with its TTL (staleMs) or removed by the search: either way nothing is left.
     expect(await redis.zcard(`${p}:search-pending:{${account}}`)).toBe(0);
+  });
+
+  it('with the indexer: a written page is in the index once its mark is gone; a dropped one leaves none', async () => {
+    const marks = new SearchIndexMarks(redis, prefix());
+    const documents = new DocumentsRepository(db);
+    // A long linger: the page sits in the queue until idle() or close() writes it.
+    const indexer = new SearchIndexer(
+      documents,
+      { warn: () => undefined },
+      { pending: marks, lingerMs: 600_000 },
+    );
+    const { accountId } = await createTestAccount({ credits: 0 });
+    const url = 'https://marks.test/written';
+    const announced = await indexer.announce(accountId, url, { markdown: 'zeppelin hangar', metadata: {} });
+    let settled = false;
+    const search = marks.settled(accountId, 600_000).then((r) => {
+      settled = r;
+      return r;
+    });
+    await announced?.write();
+    expect(settled).toBe(false);
+    const dropped = await indexer.announce(accountId, 'https://marks.test/dropped', {
+      markdown: 'never reported',
+      metadata: {},
+    });
+    await dropped?.drop();
+    await indexer.idle();
+    expect(await search).toBe(true);
+    expect((await documents.search({ accountId, query: 'zeppelin', limit: 5 })).map((h) => h.url)).toEqual([
+      url,
+    ]);
+    // Nothing left behind: the next search does not wait at all.
+    expect(await marks.settled(accountId, 0)).toBe(true);
+    expect(await documents.get(accountId, 'https://marks.test/dropped')).toBeNull();
+    await indexer.close();
   });
 });
