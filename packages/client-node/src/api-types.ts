@@ -76,10 +76,12 @@ export interface PageOptions {
   proxy?: ProxyMode;
   /** Serve a cached copy fetched within this many ms (0, the default, always fetches). */
   maxAge?: number;
+  /** Keep the fetched page for later `maxAge` requests (default true). */
+  storeInCache?: boolean;
 }
 
 /** The page options of extract and monitors: they read the page, so no `formats` and no cache. */
-export interface ReadPageOptions extends Omit<PageOptions, 'formats' | 'maxAge'> {
+export interface ReadPageOptions extends Omit<PageOptions, 'formats' | 'maxAge' | 'storeInCache'> {
   /** Extra wait after load in ms (implies the browser). */
   waitFor?: number;
 }

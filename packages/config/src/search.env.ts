@@ -28,12 +28,14 @@ export const searchEnv = z.object({
   SEARCH_PROVIDER_TIMEOUT_MS: int(10_000, 100),
   /** Default budget of a whole search (provider + scraping every hit); `timeout` in the body overrides. */
   SEARCH_TIMEOUT_MS: int(60_000, 1000),
+  /** Embedded: longest wait for the account's pages reported but not yet indexed (read-your-writes); 0 = none. */
+  SEARCH_INDEX_WAIT_MS: int(2_000, 0),
 });
 
 export type SearchEnv = z.infer<typeof searchEnv>;
 
 export type SearchProviderConfig =
-  | { provider: 'embedded'; timeoutMs: number }
+  | { provider: 'embedded'; timeoutMs: number; indexWaitMs: number }
   | { provider: 'searxng'; timeoutMs: number; searxngUrl: string }
   | { provider: 'brave'; timeoutMs: number; braveApiKey: string; braveBaseUrl: string };
 
@@ -45,7 +47,7 @@ export function searchProviderConfig(env: SearchEnv): SearchProviderConfig {
   const timeoutMs = env.SEARCH_PROVIDER_TIMEOUT_MS;
   switch (env.SEARCH_PROVIDER) {
     case 'embedded':
-      return { provider: 'embedded', timeoutMs };
+      return { provider: 'embedded', timeoutMs, indexWaitMs: env.SEARCH_INDEX_WAIT_MS };
     case 'searxng':
       if (!env.SEARXNG_URL) {
         throw new ConfigError(

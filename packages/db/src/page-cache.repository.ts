@@ -6,13 +6,14 @@ import {
   brotliDecompress as unbrotliCb,
 } from 'node:zlib';
 import type { Db } from './db';
+import { sqlClient } from './sql-client';
 
 const brotli = promisify(brotliCb);
 const unbrotli = promisify(unbrotliCb);
 const gunzip = promisify(gunzipCb);
 
 /**
- * Every fetched page is stored, so compression is on the hot path of scrapes and crawls: Brotli at
+ * Every cacheable page fetched is stored (scrapes, batch items, crawl pages), so compression is on the hot path of scrapes and crawls: Brotli at
  * quality 1 costs ~0.4 ms for a 170 KB page where gzip's default level cost ~1.9 ms, and compresses
  * a little better than gzip level 1 (measured on bench/article-extraction's pages).
  */
@@ -98,10 +99,11 @@ export class PageCacheRepository {
       Object.entries(page.headers).filter(([name]) => !UNSHARED_HEADERS.has(name.toLowerCase())),
     );
     const meta = JSON.stringify({ headers, redirects: page.redirects, encoding: 'br' });
-    await this.db.prisma.$executeRaw`
+    // Every stored page pays this statement: a prepared one through pg (sql-client.ts), not Prisma's.
+    await sqlClient(this.db.pool).$executeRaw`
       INSERT INTO page_cache (key, url, final_url, status_code, content_type, engine, body, meta, fetched_at)
       VALUES (${key}, ${page.url}, ${page.finalUrl}, ${page.statusCode}, ${page.contentType}, ${page.engine},
-              ${new Uint8Array(body)}, ${meta}::jsonb, ${page.fetchedAt})
+              ${body}, ${meta}::jsonb, ${page.fetchedAt})
       ON CONFLICT (key) DO UPDATE SET
         url = EXCLUDED.url, final_url = EXCLUDED.final_url, status_code = EXCLUDED.status_code,
         content_type = EXCLUDED.content_type, engine = EXCLUDED.engine, body = EXCLUDED.body,

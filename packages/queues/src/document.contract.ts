@@ -37,7 +37,7 @@ export const pageMetadata = z.strictObject({
    * (`maxAge`) and search results served from the embedded index's stored copy.
    */
   cachedAt: z.string().optional(),
-  /** `hit` when the page came from the page cache (`maxAge`), `miss` when it was fetched for a cacheable request. */
+  /** Requests that read the page cache (`maxAge` > 0): `hit` when the page came from it, `miss` when it was fetched. */
   cacheState: z.enum(['hit', 'miss']).optional(),
   /** The response's media type, e.g. `text/html`. */
   contentType: z.string().optional(),

@@ -11,5 +11,6 @@ export * from './job-webhook.contract';
 export * from './page-options.contract';
 export * from './producer';
 export * from './redis-errors';
+export * from './search-index-marks';
 export * from './wait';
 export * from './worker';

@@ -186,6 +186,8 @@ export const pageOptionFields = {
     .min(0)
     .max(365 * 24 * 3600 * 1000)
     .optional(),
+  /** Keep the fetched page in the page cache (default true); `maxAge` is what reads it. */
+  storeInCache: z.boolean().optional(),
 };
 
 /** Features that read a page instead of returning it (extract, monitors): no formats, no cache. */
@@ -210,6 +212,7 @@ export const pageOptions = z.strictObject({
   excludeTags: pageOptionFields.excludeTags,
   proxy: pageOptionFields.proxy,
   maxAge: pageOptionFields.maxAge,
+  storeInCache: pageOptionFields.storeInCache,
 });
 export type PageOptions = z.infer<typeof pageOptions>;
 
@@ -236,6 +239,7 @@ export function splitPageOptions(body: Partial<PageOptions & PageSecrets>): {
     excludeTags,
     proxy,
     maxAge,
+    storeInCache,
   } = body;
   const options: PageOptions = strip({
     headersScope,
@@ -246,6 +250,7 @@ export function splitPageOptions(body: Partial<PageOptions & PageSecrets>): {
     excludeTags,
     proxy,
     maxAge,
+    storeInCache,
   });
   const secrets: PageSecrets = strip({ headers, actions });
   return { options, secrets: Object.keys(secrets).length > 0 ? secrets : undefined };

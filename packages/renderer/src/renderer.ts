@@ -12,7 +12,7 @@ import {
   UnsupportedContentTypeError,
   ValidationError,
 } from '@wcs/errors';
-import { abortReason, HTML_TYPES } from '@wcs/net';
+import { abortReason, checkUrl, HTML_TYPES, isForbiddenAddress } from '@wcs/net';
 import { isActionTimeout } from './browser-actions';
 import { BrowserEngine } from './browser-engine';
 import { FetchEngine } from './fetch-engine';
@@ -21,6 +21,8 @@ import type { Engine, RenderContext, Renderer, RendererOptions, RenderRequest, R
 
 export function createRenderer(opts: RendererOptions): Renderer {
   const fetchEngine = new FetchEngine(opts);
+  // The engines' own policy (FetchEngine, BrowserEngine): the same addresses are refused here.
+  const targetPolicy = opts.allowPrivateTargets ? undefined : isForbiddenAddress;
   let browserEngine: BrowserEngine | undefined; // created (and chromium launched) on first need
   let closed = false;
   const inFlight = new Set<AbortController>();
@@ -166,6 +168,10 @@ export function createRenderer(opts: RendererOptions): Renderer {
         req.signal?.removeEventListener('abort', onCallerAbort);
         inFlight.delete(controller);
       }
+    },
+
+    async checkTarget(url: string): Promise<void> {
+      await checkUrl(url, targetPolicy);
     },
 
     async close(): Promise<void> {

@@ -124,6 +124,12 @@ export interface RendererOptions {
 
 export interface Renderer {
   render(req: RenderRequest): Promise<RenderResult>;
+  /**
+   * The address policy every render applies first (scheme, credentials, every resolved address
+   * public unless ALLOW_PRIVATE_TARGETS), without fetching: for a copy of the page kept elsewhere
+   * (the page cache), which must not be served for a URL the policy refuses now.
+   */
+  checkTarget(url: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -21,7 +21,7 @@ export interface ScrapeRequest {
   page?: PageOptions;
   /** The secret page options (headers, actions), opened by the worker for this page only. */
   secrets?: PageSecrets;
-  /** The page cache (`maxAge`); without it every request fetches. */
+  /** The page cache (`maxAge` reads, `storeInCache` writes); without it every request fetches. */
   cache?: PageCacheStore;
   /** Where screenshots (format or action) are kept, for whose account. Required when one is asked for. */
   screenshots?: { store: ScreenshotStore; accountId: string };
@@ -38,7 +38,16 @@ export interface ScrapeOutcome {
 }
 
 /** A rendered page, or the page cache's copy of one (`cache` says which). */
-export type FetchedPage = RenderResult & { cache?: { state: 'hit' | 'miss'; fetchedAt: Date } };
+export type FetchedPage = RenderResult & {
+  /** Set when the request read the cache (`maxAge`); `fetchedAt` when a copy exists (hit, or a stored miss). */
+  cache?: { state: 'hit' | 'miss'; fetchedAt?: Date };
+  /**
+   * The page's write to the cache, running while the caller converts the page (never rejects: the
+   * cache is best effort). Await it before reporting the page, so a `maxAge` request sent after the
+   * report finds the copy.
+   */
+  stored?: Promise<void>;
+};
 
 /**
  * One URL -> document: the step every feature shares (scrape, batch items, crawl pages, extract,
@@ -49,21 +58,35 @@ export async function scrapeDocument(renderer: Renderer, req: ScrapeRequest): Pr
   const page = await fetchPage(renderer, req);
   const t1 = performance.now();
   const { data } = await documentFromPage(page, req);
+  await page.stored;
   const timings = { fetchMs: t1 - t0, contentMs: performance.now() - t1 };
   return { data, engine: page.engine, elapsedMs: page.elapsedMs, timings };
 }
 
-/** Only requests that carry nothing personal and change nothing on the page share the cache. */
+/**
+ * Only requests that carry nothing personal and change nothing on the page share the cache: no
+ * caller headers or cookies (a page fetched with one account's credentials is never served to
+ * another: the cache is shared by the deployment), no actions, no screenshot.
+ */
 function cacheable(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>): boolean {
   const { secrets, request, page } = req;
   return (
-    (page?.maxAge ?? 0) > 0 &&
     !secrets?.headers &&
     !(secrets?.actions && secrets.actions.length > 0) &&
     !request?.headers &&
     !request?.cookies &&
     wantsScreenshot(page?.formats) === undefined
   );
+}
+
+/**
+ * What a request does with the page cache: `maxAge` > 0 reads it (a copy at most that old is
+ * served); every cacheable request stores what it fetched unless `storeInCache` is false, so a
+ * later request with `maxAge` finds the page whoever fetched it first.
+ */
+function cacheUse(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>): { read: boolean; store: boolean } {
+  if (!req.cache || !cacheable(req)) return { read: false, store: false };
+  return { read: (req.page?.maxAge ?? 0) > 0, store: req.page?.storeInCache !== false };
 }
 
 /**
@@ -75,12 +98,19 @@ export async function fetchPage(
   renderer: Renderer,
   req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>,
 ): Promise<FetchedPage> {
-  const useCache = req.cache !== undefined && cacheable(req);
-  const key = useCache ? pageCacheKey(cacheKeyInput(req)) : undefined;
-  if (req.cache && key) {
+  const use = cacheUse(req);
+  const key = use.read || use.store ? pageCacheKey(cacheKeyInput(req)) : undefined;
+  if (req.cache && key && use.read) {
     const maxAge = req.page?.maxAge ?? 0;
     const hit = await req.cache.get(key, new Date(Date.now() - maxAge)).catch(() => undefined);
-    if (hit) return fromCache(hit);
+    if (hit) {
+      // The copy is served only where a fetch would be allowed now: the address policy (a host
+      // whose DNS points at a private address today, ALLOW_PRIVATE_TARGETS turned off) refuses it
+      // as it refuses the fetch. The redirect's end is checked too: the copy is that page.
+      await renderer.checkTarget(req.url);
+      if (hit.finalUrl !== req.url) await renderer.checkTarget(hit.finalUrl);
+      return fromCache(hit);
+    }
   }
   const page = await renderer.render(renderRequest(req));
   if (BLOCK_STATUSES.has(page.statusCode)) {
@@ -89,12 +119,20 @@ export async function fetchPage(
     });
   }
   if (page.statusCode >= 400) throw new TargetHttpError(page.statusCode);
-  // The cache keeps text bodies: a document (bytes, up to MAX_DOCUMENT_BYTES) is never stored.
-  if (!req.cache || !key || page.bytes) return page;
+  // Only a success is stored, and only text: a document (bytes, up to MAX_DOCUMENT_BYTES) never is.
+  const stores = use.store && page.statusCode >= 200 && page.statusCode < 300 && !page.bytes;
   const fetchedAt = new Date();
-  // Best effort: a cache that cannot store must not fail a page that was fetched fine.
-  await req.cache.put(key, toCached(req.url, page, fetchedAt)).catch(() => undefined);
-  return { ...page, cache: { state: 'miss', fetchedAt } };
+  // Best effort: a cache that cannot store must not fail a page that was fetched fine. Not awaited
+  // here: the write overlaps the conversion (and a crawl's host slot is not held for it).
+  const stored =
+    req.cache && key && stores
+      ? req.cache.put(key, toCached(req.url, page, fetchedAt)).catch(() => undefined)
+      : undefined;
+  return {
+    ...page,
+    ...(stored ? { stored } : {}),
+    ...(use.read ? { cache: { state: 'miss' as const, ...(stored ? { fetchedAt } : {}) } } : {}),
+  };
 }
 
 function renderRequest(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>): RenderRequest {
@@ -210,7 +248,7 @@ export async function documentFromPage(
   const data = converted.data;
   if (page.cache) {
     data.metadata.cacheState = page.cache.state;
-    data.metadata.cachedAt = page.cache.fetchedAt.toISOString();
+    if (page.cache.fetchedAt) data.metadata.cachedAt = page.cache.fetchedAt.toISOString();
   }
   if (page.screenshot || page.actions) {
     const save = async (png: Buffer): Promise<string> => {

@@ -8,7 +8,7 @@ const deps = { documents: {} as DocumentsRepository };
 
 describe('search provider configuration', () => {
   it('defaults to the embedded provider, which needs no settings', () => {
-    expect(configFor({})).toEqual({ provider: 'embedded', timeoutMs: 10_000 });
+    expect(configFor({})).toEqual({ provider: 'embedded', timeoutMs: 10_000, indexWaitMs: 2_000 });
     expect(createSearchProvider(configFor({}), deps).name).toBe('embedded');
   });
 

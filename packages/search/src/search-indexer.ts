@@ -5,8 +5,14 @@
  * wait for its own index entry. Best effort by design, as before: a failure is logged, never
  * billed differently. `close` waits for what was handed over (SIGTERM loses nothing accepted);
  * a crash loses the entries not yet written, which the next scrape of the page writes again.
+ *
+ * Read-your-writes: with `pending`, each page is announced (`announce`, one Redis round trip)
+ * before its caller reports it — the scrape answers, the batch item or crawl page is marked done —
+ * and its mark goes once the page is written; the embedded search waits for the marks of its
+ * account (pending-index.ts). The write itself stays behind the answer.
  */
 import type { DocumentsRepository } from '@wcs/db';
+import type { PendingIndexWriter, PendingMark } from './pending-index';
 
 /** What the indexer needs of a scraped page (the `DocumentData` shape of @wcs/queues). */
 export interface IndexablePage {
@@ -28,6 +34,14 @@ export interface SearchIndexerOptions {
    * the plan, the commit) was about half of what indexing a small page cost PostgreSQL.
    */
   lingerMs?: number;
+  /** Where pages are announced until written (read-your-writes for the embedded search). */
+  pending?: PendingIndexWriter;
+}
+
+/** A page announced to searches but not handed over yet: `write` it, or `drop` it (nothing to write). */
+export interface AnnouncedPage {
+  write(): Promise<void>;
+  drop(): Promise<void>;
 }
 
 const DEFAULT_MAX_PENDING_CHARS = 32_000_000;
@@ -43,6 +57,8 @@ interface QueuedPage {
   page: IndexablePage;
   /** performance.now() when handed over. */
   queuedAt: number;
+  /** Its announcement, removed once the page is written (or has failed). */
+  mark: PendingMark | undefined;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
@@ -54,6 +70,7 @@ export class SearchIndexer {
   private readonly roomWaiters: Array<() => void> = [];
   private readonly maxPendingChars: number;
   private readonly lingerMs: number;
+  private readonly pending: PendingIndexWriter | undefined;
   /** Ends the current linger early (a full batch, or `idle`/`close` asked for everything). */
   private cutLinger: (() => void) | undefined;
 
@@ -64,21 +81,49 @@ export class SearchIndexer {
   ) {
     this.maxPendingChars = opts.maxPendingChars ?? DEFAULT_MAX_PENDING_CHARS;
     this.lingerMs = opts.lingerMs ?? DEFAULT_LINGER_MS;
+    this.pending = opts.pending;
   }
 
   /**
-   * Queue `page` (keyed by `url`, the final URL after redirects) for the account's index. Returns
-   * at once unless the backlog is full; pages without markdown (a `formats` without it) or with
-   * neither text nor title are skipped, since search serves markdown.
+   * Queue `page` (keyed by `url`, the final URL after redirects) for the account's index: `announce`
+   * then `write`. Returns once the page is announced, and waits only while the backlog is full.
    */
   async add(accountId: string, url: string, page: IndexablePage): Promise<void> {
-    if (page.markdown === undefined || (!page.markdown.trim() && !str(page.metadata.title))) return;
-    while (this.pendingChars > 0 && this.pendingChars + page.markdown.length > this.maxPendingChars)
-      await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
-    this.queue.push({ accountId, url, page, queuedAt: performance.now() });
-    this.pendingChars += page.markdown.length;
-    if (this.queue.length >= MAX_BATCH_PAGES) this.cutLinger?.();
-    this.running ??= this.drainQueue();
+    await (await this.announce(accountId, url, page))?.write();
+  }
+
+  /**
+   * Announce `page` to the account's searches before it is reported anywhere (a search that starts
+   * later waits for it); `write` hands it over, `drop` takes the announcement back (the caller did
+   * not report it after all). Undefined for pages that are not indexed: without markdown (a
+   * `formats` without it) or with neither text nor title, since search serves markdown. A failed
+   * announcement is logged and the page is still written (best effort, as the index itself).
+   */
+  async announce(accountId: string, url: string, page: IndexablePage): Promise<AnnouncedPage | undefined> {
+    const markdown = page.markdown;
+    if (markdown === undefined || (!markdown.trim() && !str(page.metadata.title))) return undefined;
+    const mark = await this.pending?.add(accountId).catch((err: unknown) => {
+      this.logger.warn({ err }, 'announcing a page to search failed');
+      return undefined;
+    });
+    let settled = false;
+    return {
+      write: async () => {
+        if (settled) return;
+        settled = true;
+        while (this.pendingChars > 0 && this.pendingChars + markdown.length > this.maxPendingChars)
+          await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+        this.queue.push({ accountId, url, page, queuedAt: performance.now(), mark });
+        this.pendingChars += markdown.length;
+        if (this.queue.length >= MAX_BATCH_PAGES) this.cutLinger?.();
+        this.running ??= this.drainQueue();
+      },
+      drop: async () => {
+        if (settled) return;
+        settled = true;
+        if (mark) await this.unmark([mark]);
+      },
+    };
   }
 
   /**
@@ -164,5 +209,16 @@ export class SearchIndexer {
     }
     for (const q of batch) this.pendingChars -= q.page.markdown?.length ?? 0;
     for (const wake of this.roomWaiters.splice(0)) wake();
+    // After the commit (a search that sees no mark sees the page); a failed page releases its
+    // searches too, which then run without it rather than wait for their bound.
+    await this.unmark(batch.flatMap((q) => (q.mark ? [q.mark] : [])));
+  }
+
+  /** Never throws: a mark that cannot be removed is ignored by searches once stale. */
+  private async unmark(marks: PendingMark[]): Promise<void> {
+    if (!this.pending || marks.length === 0) return;
+    await this.pending.remove(marks).catch((err: unknown) => {
+      this.logger.warn({ err, pages: marks.length }, 'releasing pages announced to search failed');
+    });
   }
 }

@@ -15,7 +15,7 @@ import {
 } from '@wcs/queues';
 import type { Renderer, RenderResult } from '@wcs/renderer';
 import { documentFromPage, type FetchedPage, fetchPage } from '@wcs/scraper';
-import type { SearchIndexer } from '@wcs/search';
+import type { AnnouncedPage, SearchIndexer } from '@wcs/search';
 import { type CrawlContext, type CrawlContexts, withCrawl } from './crawl-contexts';
 import type { FrontierMemo } from './frontier-memo';
 import type { HostSlots } from './host-slots';
@@ -30,7 +30,7 @@ export interface CrawlPageSettings {
 
 export interface CrawlPageDeps {
   crawls: CrawlsRepository;
-  /** The embedded search index; every crawled page is searchable shortly after (best effort). */
+  /** The embedded search index: every crawled page is announced before it is listed, written after. */
   indexer?: SearchIndexer;
   producer: QueueProducer;
   renderer: Renderer;
@@ -138,6 +138,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       await deps.slots.release(host, pageId).catch(() => undefined);
     }
 
+    let indexed: AnnouncedPage | undefined;
     try {
       // Conversion and link extraction: one parse, in the content pool (off this event loop).
       const { data, links: found = [] } = await documentFromPage(page, {
@@ -149,6 +150,11 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         accountId: task.accountId,
       });
       const links = await nextLinks(deps, task, context.filter, found, s.maxLinksPerPage);
+      // The page cache's copy is written before the page is listed (never rejects).
+      await page.stored;
+      // Announced to search before the page is listed (a search started after finds it); written
+      // behind it, and only when the page is done (billed and listed).
+      indexed = await deps.indexer?.announce(task.accountId, task.url, data);
       const outcome = await deps.crawls.completePage(crawlId, pageId, {
         result: storedResult(data, task.options.format, request.page?.formats !== undefined),
         statusCode: page.statusCode,
@@ -156,6 +162,8 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         finalKey: urlKey(page.finalUrl) ?? task.urlKey,
         links,
       });
+      if (outcome.outcome === 'done') await indexed?.write();
+      else await indexed?.drop();
       if (outcome.outcome === 'out_of_credits') {
         deps.logger.info({ crawlId }, 'crawl stopped: out of credits');
         await removePageJobs(deps.producer, outcome.skippedPageIds);
@@ -179,9 +187,10 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         deps.contexts.forget(crawlId);
         deps.logger.info({ crawlId }, 'crawl done');
       }
-      await deps.indexer?.add(task.accountId, task.url, data);
       return { pageId, status: 'done' };
     } catch (err) {
+      // Taken back unless written (a no-op then).
+      await indexed?.drop();
       return handleError(deps, task, job, ctx, toServiceError(err));
     }
   };

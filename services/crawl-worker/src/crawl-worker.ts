@@ -15,6 +15,7 @@ import {
   QueueProducer,
   RETRY_BUDGET_FACTOR,
   RedisErrorLog,
+  SearchIndexMarks,
   workerDefiner,
 } from '@wcs/queues';
 import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
@@ -51,7 +52,10 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
     connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
   });
   const renderer = createRendererFromEnv(env, logger);
-  const indexer = new SearchIndexer(new DocumentsRepository(db), logger);
+  // The worker's Redis connection: announcing a page to search is one small script call.
+  const indexer = new SearchIndexer(new DocumentsRepository(db), logger, {
+    pending: new SearchIndexMarks(redis, env.QUEUE_PREFIX),
+  });
   const robots = new RobotsCache({
     dispatcher,
     userAgent: env.USER_AGENT,

@@ -9,6 +9,7 @@ export function signalledRenderer(renderer: Renderer, signal: AbortSignal): Rend
   return {
     render: (req) =>
       renderer.render({ ...req, signal: req.signal ? AbortSignal.any([req.signal, signal]) : signal }),
+    checkTarget: (url) => renderer.checkTarget(url),
     close: async () => undefined,
   };
 }

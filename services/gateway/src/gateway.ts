@@ -22,6 +22,7 @@ import {
   JobSecrets,
   QueueProducer,
   RedisErrorLog,
+  SearchIndexMarks,
 } from '@wcs/queues';
 import { httpDrainer } from '@wcs/runtime';
 import { createSearchProvider } from '@wcs/search';
@@ -68,7 +69,10 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
     usage: new UsageRepository(db),
     jobs: new JobListingsRepository(db),
     search: {
-      provider: createSearchProvider(searchProviderConfig(env), { documents: new DocumentsRepository(db) }),
+      provider: createSearchProvider(searchProviderConfig(env), {
+        documents: new DocumentsRepository(db),
+        pending: new SearchIndexMarks(redis, env.QUEUE_PREFIX),
+      }),
       timeoutMs: env.SEARCH_TIMEOUT_MS,
     },
     secrets: new JobSecrets(redis, env.QUEUE_PREFIX),

@@ -73,9 +73,16 @@ export function batchItemProcessor(
           ? { screenshots: { store: stores.screenshots, accountId: item.accountId } }
           : {}),
       });
-      await deps.batches.completeItem(item.itemId, outcome.data);
-      // Searchable afterwards (best effort, never throws).
-      await deps.index?.(item.accountId, outcome.data);
+      // Announced before the item is reported done, so a search started after that finds it;
+      // written behind it (best effort, never throws).
+      const indexed = await deps.index?.announce(item.accountId, outcome.data);
+      try {
+        await deps.batches.completeItem(item.itemId, outcome.data);
+      } catch (err) {
+        await indexed?.drop();
+        throw err;
+      }
+      await indexed?.write();
       return { itemId: item.itemId, status: 'done' };
     } catch (err) {
       logOwnFailure(deps.logger, item.url, err);

@@ -1,14 +1,26 @@
 import type { DocumentData } from '@wcs/queues';
-import type { SearchIndexer } from '@wcs/search';
+import type { AnnouncedPage, SearchIndexer } from '@wcs/search';
 
-/** Hands a scraped page to its account's search index (returns before the write: off the answer path). */
-export type DocumentIndexer = (accountId: string, data: DocumentData) => Promise<void>;
+/**
+ * Hands scraped pages to their account's search index. The write runs behind the answer; what the
+ * caller waits for is the page's announcement (one Redis round trip), which makes a search started
+ * after the page was reported wait for it (read-your-writes, @wcs/search pending-index.ts).
+ */
+export interface DocumentIndexer {
+  /** Announce and hand over at once (a scrape: call before answering). */
+  add(accountId: string, data: DocumentData): Promise<void>;
+  /** Announce only (before the page is reported); the caller then writes it, or drops it. */
+  announce(accountId: string, data: DocumentData): Promise<AnnouncedPage | undefined>;
+}
 
 /** Pages are keyed by their final URL after redirects. */
 export function createDocumentIndexer(indexer: SearchIndexer): DocumentIndexer {
-  return (accountId, data) => {
+  const urlOf = (data: DocumentData) => {
     const m = data.metadata;
-    const url = typeof m.finalUrl === 'string' && m.finalUrl.trim() ? m.finalUrl : m.sourceURL;
-    return indexer.add(accountId, url, data);
+    return typeof m.finalUrl === 'string' && m.finalUrl.trim() ? m.finalUrl : m.sourceURL;
+  };
+  return {
+    add: (accountId, data) => indexer.add(accountId, urlOf(data), data),
+    announce: (accountId, data) => indexer.announce(accountId, urlOf(data), data),
   };
 }

@@ -12,6 +12,7 @@ import {
   JobSecrets,
   QueueProducer,
   RETRY_BUDGET_FACTOR,
+  SearchIndexMarks,
   workerDefiner,
 } from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
@@ -35,7 +36,8 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
   // Webhook events (issue 16) get their dispatch jobs as soon as their transaction commits.
   const batches = new BatchesRepository(db, { onWebhookEvents: enqueueJobWebhooks(producer, logger) });
-  const indexer = new SearchIndexer(new DocumentsRepository(db), logger);
+  const searchMarks = SearchIndexMarks.connect(env.REDIS_URL, env.QUEUE_PREFIX);
+  const indexer = new SearchIndexer(new DocumentsRepository(db), logger, { pending: searchMarks });
   const index = createDocumentIndexer(indexer);
   const renderer = createRendererFromEnv(env, logger);
   const screenshots = createScreenshotStore(env, db);
@@ -76,6 +78,7 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
       await Promise.allSettled(workers.map((w) => w.close()));
       await renderer.close();
       await indexer.close();
+      await searchMarks.close();
       await secrets.close();
       await producer.close();
       await db.close();

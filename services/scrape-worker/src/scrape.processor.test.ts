@@ -33,6 +33,7 @@ const page = (url: string, body: string): RenderResult => ({
 });
 const renderer = (body: string): Renderer => ({
   render: async (req) => page(req.url, body),
+  checkTarget: async () => undefined,
   close: async () => undefined,
 });
 const fakeLogger = () => {

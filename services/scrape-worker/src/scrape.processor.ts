@@ -63,9 +63,9 @@ export function scrapeProcessor(
       logOwnFailure(logger, payload.url, err);
       throw err;
     }
-    // Searchable shortly after through the embedded search provider (written behind the answer).
+    // Written behind the answer; announced before it, so a search started after the answer finds it.
     const persistStarted = performance.now();
-    await index?.(payload.accountId, outcome.data);
+    await index?.add(payload.accountId, outcome.data);
     const persistMs = performance.now() - persistStarted;
     return {
       data: outcome.data,

@@ -28,6 +28,7 @@ import {
   storedDocument,
 } from './job-status.compat';
 import {
+  FIRECRAWL_V2_DEFAULT_MAX_AGE_MS,
   type FirecrawlScrapeOptionsV2,
   firecrawlScrapeOptionsV1Fields,
   firecrawlScrapeOptionsV2Fields,
@@ -99,7 +100,10 @@ async function startBatch(deps: GatewayDeps, req: Request, res: Response, versio
   }
   const scrape =
     version === 'v2'
-      ? toNativePageFields(options as FirecrawlScrapeOptionsV2, { allowJson: false })
+      ? toNativePageFields(options as FirecrawlScrapeOptionsV2, {
+          allowJson: false,
+          defaultMaxAge: FIRECRAWL_V2_DEFAULT_MAX_AGE_MS,
+        })
       : toNativePageFieldsV1(options, { allowJson: false });
   const { valid, invalid } = ignoreInvalidURLs ? splitInvalid(urls) : { valid: urls, invalid: [] };
   const body = parseBody(batchBody, nativeBody(valid, scrape, webhook));

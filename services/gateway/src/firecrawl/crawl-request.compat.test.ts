@@ -32,13 +32,15 @@ describe('Firecrawl crawl request → native crawl body', () => {
       ignoreRobotsTxt: true,
       excludePaths: ['^/x'],
       onlyMainContent: false,
-      scrapeOptions: { formats: ['markdown', 'html'], includeTags: ['main'] },
+      // Firecrawl v2's page cache default (2 days), with and without scrapeOptions.
+      scrapeOptions: { formats: ['markdown', 'html'], includeTags: ['main'], maxAge: 172_800_000 },
       webhook: 'https://hooks.test/h',
     });
     expect(v2({ url: 'https://a.test/' })).toEqual({
       url: 'https://a.test/',
       maxPages: 10_000,
       maxDepth: 1_000,
+      scrapeOptions: { maxAge: 172_800_000 },
     });
   });
 

@@ -8,6 +8,7 @@ import { ValidationError } from '@wcs/errors';
 import { z } from 'zod';
 import { MAX_CRAWL_PAGES } from '../routes/crawl.routes';
 import {
+  FIRECRAWL_V2_DEFAULT_MAX_AGE_MS,
   firecrawlScrapeOptionsV1,
   firecrawlScrapeOptionsV2,
   type TranslatedScrapeOptions,
@@ -162,7 +163,11 @@ export function toNativeCrawlV2(b: FirecrawlCrawlV2): NativeCrawlRequest {
     refuse('sitemap', '"only" is not supported; use "include" (sitemap and links) or "skip" (links only)');
   }
   const scrape = b.scrapeOptions
-    ? toNativePageFields(b.scrapeOptions, { prefix: 'scrapeOptions.', allowJson: false })
+    ? toNativePageFields(b.scrapeOptions, {
+        prefix: 'scrapeOptions.',
+        allowJson: false,
+        defaultMaxAge: FIRECRAWL_V2_DEFAULT_MAX_AGE_MS,
+      })
     : undefined;
   const includePaths = b.crawlEntireDomain ? b.includePaths : childPathRules(b.url, b.includePaths);
   return {
@@ -170,7 +175,8 @@ export function toNativeCrawlV2(b: FirecrawlCrawlV2): NativeCrawlRequest {
       ...commonToNative(b, b.maxDiscoveryDepth),
       ...(includePaths !== undefined ? { includePaths } : {}),
       ...(b.sitemap === 'skip' ? { sitemap: 'skip' } : {}),
-      ...pageFields(scrape),
+      // Firecrawl's scrape defaults hold without scrapeOptions too: pages up to 2 days old are served cached.
+      ...(scrape ? pageFields(scrape) : { scrapeOptions: { maxAge: FIRECRAWL_V2_DEFAULT_MAX_AGE_MS } }),
     },
     scrape,
   };

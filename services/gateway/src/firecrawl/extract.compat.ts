@@ -108,7 +108,10 @@ function nativeExtract(auth: AuthContext, body: Body, t: TranslatedScrapeOptions
       ...(schema ? { schema } : {}),
       ...(body.prompt !== undefined ? { prompt: body.prompt } : {}),
       ...Object.fromEntries(
-        Object.entries(page ?? {}).filter(([k, v]) => k !== 'formats' && v !== undefined),
+        // Extract reads the page without the page cache: storeInCache has nothing to do.
+        Object.entries(page ?? {}).filter(
+          ([k, v]) => k !== 'formats' && k !== 'storeInCache' && v !== undefined,
+        ),
       ),
     },
     {

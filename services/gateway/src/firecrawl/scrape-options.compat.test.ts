@@ -1,5 +1,10 @@
 import { ValidationError } from '@wcs/errors';
-import { firecrawlScrapeOptionsV2, toNativePageFields, toNativePageFieldsV1 } from './scrape-options.compat';
+import {
+  FIRECRAWL_V2_DEFAULT_MAX_AGE_MS,
+  firecrawlScrapeOptionsV2,
+  toNativePageFields,
+  toNativePageFieldsV1,
+} from './scrape-options.compat';
 
 /** The ValidationError `fn` throws (fails the test if it returns or throws something else). */
 function refusal(fn: () => unknown): ValidationError {
@@ -120,6 +125,17 @@ describe('toNativePageFields (v2)', () => {
         origin: 'js-sdk@4.42.0',
       }),
     ).not.toThrow();
+  });
+
+  it("page cache: v2's default maxAge where the caller asks for it, storeInCache passed on", () => {
+    const v2 = { defaultMaxAge: FIRECRAWL_V2_DEFAULT_MAX_AGE_MS };
+    expect(FIRECRAWL_V2_DEFAULT_MAX_AGE_MS).toBe(2 * 24 * 3600 * 1000);
+    expect(toNativePageFields({}, v2).page.maxAge).toBe(172_800_000);
+    expect(toNativePageFields({ maxAge: 0 }, v2).page.maxAge).toBe(0);
+    expect(toNativePageFields({}).page.maxAge).toBeUndefined();
+    expect(toNativePageFieldsV1({}).page.maxAge).toBeUndefined();
+    expect(toNativePageFields({ storeInCache: false }, v2).page).toMatchObject({ storeInCache: false });
+    expect(toNativePageFieldsV1({ storeInCache: false }).page).toMatchObject({ storeInCache: false });
   });
 
   it('the schema rejects unknown fields (strict, like Firecrawl)', () => {

@@ -32,12 +32,12 @@ const commonFields = {
   actions: z.unknown().optional(),
   location: z.unknown().optional(),
   maxAge: z.unknown().optional(),
+  storeInCache: z.unknown().optional(),
   // Checked by value in `toNativePageFields` (refused unless they match what we do).
   skipTlsVerification: z.unknown().optional(),
   removeBase64Images: z.unknown().optional(),
   blockAds: z.unknown().optional(),
   proxy: z.unknown().optional(),
-  storeInCache: z.unknown().optional(),
   zeroDataRetention: z.unknown().optional(),
   auditMetadata: z.unknown().optional(),
   ...clientLabels,
@@ -107,6 +107,7 @@ export interface NativePageFields {
   actions?: unknown;
   location?: unknown;
   maxAge?: unknown;
+  storeInCache?: unknown;
 }
 
 export interface TranslatedScrapeOptions {
@@ -121,6 +122,11 @@ export interface TranslateOptions {
   prefix?: string;
   /** False where no LLM step exists (crawl, batch): a `json` format is a 400 naming it. */
   allowJson?: boolean;
+  /**
+   * `maxAge` when the caller gives none: FIRECRAWL_V2_DEFAULT_MAX_AGE_MS for the v2 features that
+   * return pages (scrape, batch, crawl); unset where the native feature reads no cache.
+   */
+  defaultMaxAge?: number;
 }
 
 const STRING_FORMATS: Record<string, FirecrawlFormat> = {
@@ -191,7 +197,7 @@ export function toNativePageFields(
     }
     refuseFormat(type, field);
   }
-  return finish(options, natives, wanted, json);
+  return finish(options, natives, wanted, json, o.defaultMaxAge);
 }
 
 /** v1 scrape params → native page fields (v1 names: `jsonOptions`, `extract`, `screenshot@fullPage`). */
@@ -237,11 +243,18 @@ export function toNativePageFieldsV1(
   return finish(options, natives, wanted, json);
 }
 
+/**
+ * Firecrawl v2 serves a cached copy up to 2 days old unless the request says otherwise
+ * (docs.firecrawl.dev/features/fast-scraping); v1 fetches unless `maxAge` is given.
+ */
+export const FIRECRAWL_V2_DEFAULT_MAX_AGE_MS = 172_800_000;
+
 function finish(
   options: FirecrawlScrapeOptionsV1 | FirecrawlScrapeOptionsV2,
   natives: Set<PageFormat>,
   wanted: Set<FirecrawlFormat>,
   json: JsonExtraction | undefined,
+  defaultMaxAge?: number,
 ): TranslatedScrapeOptions {
   // The page is scraped even for json alone: the document's metadata comes from it.
   const formats = natives.size > 0 ? [...natives] : (['markdown'] as PageFormat[]);
@@ -257,9 +270,11 @@ function finish(
     'actions',
     'location',
     'maxAge',
+    'storeInCache',
   ] as const) {
     if (options[name] !== undefined) page[name] = options[name];
   }
+  if (page.maxAge === undefined && defaultMaxAge !== undefined) page.maxAge = defaultMaxAge;
   return { page, wanted: [...wanted], ...(json ? { json } : {}) };
 }
 
@@ -280,8 +295,6 @@ function checkCommon(
     refuse(at('removeBase64Images'), 'false is not supported; base64 images are always removed');
   if (options.blockAds === true)
     refuse(at('blockAds'), 'true is not supported; this service does not block ads');
-  if (options.storeInCache === false)
-    refuse(at('storeInCache'), 'false is not supported; use maxAge: 0 to skip the page cache');
   if (options.zeroDataRetention === true) refuse(at('zeroDataRetention'), 'is not supported');
   if (options.auditMetadata !== undefined) refuse(at('auditMetadata'), 'is not supported');
   for (const [i, action] of (Array.isArray(options.actions) ? options.actions : []).entries()) {
@@ -289,7 +302,7 @@ function checkCommon(
     if (type === 'scrape' || type === 'pdf' || type === 'generatePDF')
       refuse(at(`actions.${i}.type`), `the "${type}" action is not supported`);
   }
-  for (const name of ['storeInCache', 'skipTlsVerification', 'removeBase64Images', 'blockAds']) {
+  for (const name of ['skipTlsVerification', 'removeBase64Images', 'blockAds']) {
     const v = (options as Record<string, unknown>)[name];
     if (v !== undefined && typeof v !== 'boolean') refuse(at(name), 'must be a boolean');
   }

@@ -15,6 +15,7 @@ import { parseBody } from '../validation/parse-body';
 import { type FirecrawlDocument, toFirecrawlDocument } from './document.compat';
 import { parseAs, renameFields } from './field-names.compat';
 import {
+  FIRECRAWL_V2_DEFAULT_MAX_AGE_MS,
   firecrawlScrapeOptionsV1Fields,
   firecrawlScrapeOptionsV2Fields,
   type TranslatedScrapeOptions,
@@ -87,7 +88,13 @@ export function scrapeCompatRoutes(deps: GatewayDeps): Router {
   router.post('/v2/scrape', async (req: Request, res: Response) => {
     const body = parseBody(firecrawlScrapeBodyV2, req.body);
     const { url: target, ...options } = body;
-    const doc = await firecrawlScrape(deps, authOf(res), target, toNativePageFields(options), res);
+    const doc = await firecrawlScrape(
+      deps,
+      authOf(res),
+      target,
+      toNativePageFields(options, { defaultMaxAge: FIRECRAWL_V2_DEFAULT_MAX_AGE_MS }),
+      res,
+    );
     // The v2 SDK returns `data` spread; LangChain's FireCrawlLoader (1.1.x) calls it through the
     // `scrapeUrl` alias and checks `success` on that object (a v1-era check), so it is in `data` too.
     res.json({ success: true, data: { ...doc, success: true } });

@@ -89,7 +89,8 @@ function hitScrape(
       refuse(`scrapeOptions.formats.${i}`, `"${f}" is not supported by search (markdown and html are)`);
   }
   for (const name of Object.keys(t.page)) {
-    if (name !== 'formats' && name !== 'onlyMainContent')
+    // storeInCache: the hits' scrapes store as every scrape does (what Firecrawl's default asks).
+    if (name !== 'formats' && name !== 'onlyMainContent' && name !== 'storeInCache')
       refuse(`scrapeOptions.${name}`, 'is not supported by search (only formats and onlyMainContent)');
   }
   return {

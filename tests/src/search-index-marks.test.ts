@@ -1,0 +1,104 @@
+/**
+ * SearchIndexMarks of @wcs/queues against the real Redis: a search waits for the marks of its
+ * account made before it started (not later ones, not another account's), gives up at its bound,
+ * and ignores (and removes) a dead worker's stale marks.
+ */
+import { randomUUID } from 'node:crypto';
+import { createDb, type Db, DocumentsRepository } from '@wcs/db';
+import { createRedisConnection, SearchIndexMarks } from '@wcs/queues';
+import { SearchIndexer } from '@wcs/search';
+import type { Redis } from 'ioredis';
+import { createTestAccount, pollUntil, TEST_DATABASE_URL, TEST_REDIS_URL } from './harness';
+
+let redis: Redis;
+let db: Db;
+beforeAll(() => {
+  redis = createRedisConnection(TEST_REDIS_URL, 'worker');
+  db = createDb(TEST_DATABASE_URL, { poolSize: 2 });
+});
+afterAll(async () => {
+  await redis.quit();
+  await db.close();
+});
+
+const prefix = () => `t-${randomUUID().slice(0, 8)}`;
+
+describe('SearchIndexMarks', () => {
+  it('settles at once without marks; waits for earlier marks only, and only its account’s', async () => {
+    const marks = new SearchIndexMarks(redis, prefix());
+    const [a, b] = [randomUUID(), randomUUID()];
+    expect(await marks.settled(a, 10_000)).toBe(true);
+
+    const early = await marks.add(a);
+    await marks.add(b); // another account's: never waited for by a
+    let done = false;
+    // Same connection: the search's snapshot reaches Redis before the later mark below.
+    const search = marks.settled(a, 60_000).then((r) => {
+      done = true;
+      return r;
+    });
+    const late = await marks.add(a);
+    expect(done).toBe(false);
+    await marks.remove([early]);
+    expect(await search).toBe(true);
+    // The later mark is still there: a search started now waits for it.
+    expect(late.accountId).toBe(a);
+    expect(await marks.settled(a, 20)).toBe(false);
+    await marks.remove([late]);
+    expect(await marks.settled(a, 60_000)).toBe(true);
+  });
+
+  it('gives up at its bound while a mark stays', async () => {
+    const marks = new SearchIndexMarks(redis, prefix(), { pollMs: 5 });
+    const account = randomUUID();
+    await marks.add(account);
+    expect(await marks.settled(account, 30)).toBe(false);
+  });
+
+  it('a dead worker’s mark is ignored once stale, and removed', async () => {
+    const p = prefix();
+    const marks = new SearchIndexMarks(redis, p, { staleMs: 1 });
+    const account = randomUUID();
+    const t = Date.now();
+    await marks.add(account);
+    await pollUntil(async () => (Date.now() > t + 5 ? true : undefined), 1_000, 2);
+    expect(await marks.settled(account, 60_000)).toBe(true);
+    // Expired with its TTL (staleMs) or removed by the search: either way nothing is left.
+    expect(await redis.zcard(`${p}:search-pending:{${account}}`)).toBe(0);
+  });
+
+  it('with the indexer: a written page is in the index once its mark is gone; a dropped one leaves none', async () => {
+    const marks = new SearchIndexMarks(redis, prefix());
+    const documents = new DocumentsRepository(db);
+    // A long linger: the page sits in the queue until idle() or close() writes it.
+    const indexer = new SearchIndexer(
+      documents,
+      { warn: () => undefined },
+      { pending: marks, lingerMs: 600_000 },
+    );
+    const { accountId } = await createTestAccount({ credits: 0 });
+    const url = 'https://marks.test/written';
+    const announced = await indexer.announce(accountId, url, { markdown: 'zeppelin hangar', metadata: {} });
+    let settled = false;
+    const search = marks.settled(accountId, 600_000).then((r) => {
+      settled = r;
+      return r;
+    });
+    await announced?.write();
+    expect(settled).toBe(false);
+    const dropped = await indexer.announce(accountId, 'https://marks.test/dropped', {
+      markdown: 'never reported',
+      metadata: {},
+    });
+    await dropped?.drop();
+    await indexer.idle();
+    expect(await search).toBe(true);
+    expect((await documents.search({ accountId, query: 'zeppelin', limit: 5 })).map((h) => h.url)).toEqual([
+      url,
+    ]);
+    // Nothing left behind: the next search does not wait at all.
+    expect(await marks.settled(accountId, 0)).toBe(true);
+    expect(await documents.get(accountId, 'https://marks.test/dropped')).toBeNull();
+    await indexer.close();
+  });
+});
