@@ -10,12 +10,10 @@ interface Run {
   code: number;
   stdout: string;
   stderr: string;
-  ms: number;
 }
 
 /** Spawn the CLI as users do (tsx), with nothing but DATABASE_URL in its environment. */
 function cli(...args: string[]): Promise<Run> {
-  const started = Date.now();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -23,7 +21,7 @@ function cli(...args: string[]): Promise<Run> {
       { cwd: CLI_DIR, env: { DATABASE_URL: url }, timeout: 30_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-        resolve({ code, stdout, stderr, ms: Date.now() - started });
+        resolve({ code, stdout, stderr });
       },
     );
   });
@@ -43,7 +41,7 @@ beforeAll(async () => {
 afterAll(() => db.close());
 
 describe('wcs admin CLI', () => {
-  test('accounts create prints one JSON object with a working API key, and exits promptly', async () => {
+  test('accounts create prints one JSON object with a working API key, and exits by itself', async () => {
     const r = await cli('accounts', 'create', '--plan', 'hobby', '--name', 'Test Co');
     const out = json(r);
     expect(out).toMatchObject({ plan: 'hobby', balance: 5000, name: 'Test Co' });
@@ -51,7 +49,6 @@ describe('wcs admin CLI', () => {
     expect(out.apiKey).toMatch(/^wcs_[0-9A-Za-z]{40}$/);
     const verified = await new ApiKeysRepository(db).verify(out.apiKey as string);
     expect(verified).toMatchObject({ accountId: out.accountId, plan: 'hobby' });
-    expect(r.ms).toBeLessThan(15_000); // no lingering pool or timers (tsx start-up is most of it)
   });
 
   test('--credits overrides the plan grant; show lists key prefixes only', async () => {
