@@ -150,8 +150,7 @@ function timeIt(pages: Page[], fn: (p: Page) => void, rounds: number): number {
 /** Content pool (worker threads) vs in-process: per-page overhead of the hop, and throughput. */
 /** A container of 20,000 loose boilerplate lines between paragraphs (pipeline-error.test.ts's page). */
 function looseLinesLine(): void {
-  const para =
-    '<p>Some long paragraph text, with commas, and more words to make it count as prose here.</p>';
+  const para = '<p>Some long paragraph text, with commas, and more words to make it count as prose here.</p>';
   const html = `<html><body><article><div>${`Advertisement<br>${para}`.repeat(20000)}</div></article></body></html>`;
   const t0 = process.hrtime.bigint();
   processHtml(html, { url: 'http://site.test/page', formats: ['markdown'] });

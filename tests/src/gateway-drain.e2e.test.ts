@@ -22,32 +22,38 @@ afterAll(async () => {
 /** POST /v1/scrape over a keep-alive agent, as a real client would. */
 function scrape(stack: Stack, path: string, agent: Agent) {
   const body = JSON.stringify({ url: `${site.url}${path}`, engine: 'fetch' });
-  return new Promise<{ status: number; json: Record<string, unknown>; connection?: string }>((resolve, reject) => {
-    const req = request(
-      `${stack.url}/v1/scrape`,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          ...account.auth,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
+  return new Promise<{ status: number; json: Record<string, unknown>; connection?: string }>(
+    (resolve, reject) => {
+      const req = request(
+        `${stack.url}/v1/scrape`,
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            ...account.auth,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
         },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d) => {
-          text += d;
-        });
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, json: JSON.parse(text), connection: res.headers.connection }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+        (res) => {
+          let text = '';
+          res.on('data', (d) => {
+            text += d;
+          });
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              json: JSON.parse(text),
+              connection: res.headers.connection,
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    },
+  );
 }
 
 /** Resolves once the fixture site has received a request for `path` (the scrape is in flight). */

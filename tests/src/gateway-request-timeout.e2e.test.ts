@@ -10,9 +10,7 @@ function rawExchange(port: number, bytes: string): Promise<{ answer: string }> {
     const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write(bytes));
     socket.on('data', (c) => chunks.push(c));
     socket.on('error', reject);
-    socket.on('close', () =>
-      resolve({ answer: Buffer.concat(chunks).toString('utf8') }),
-    );
+    socket.on('close', () => resolve({ answer: Buffer.concat(chunks).toString('utf8') }));
   });
 }
 
