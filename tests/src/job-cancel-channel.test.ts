@@ -82,7 +82,7 @@ async function failedReason(
     if (!fresh) return undefined;
     const err = decodeError(fresh.failedReason);
     return { code: err.code, message: err.message, attemptsMade: fresh.attemptsMade };
-  }, 10_000);
+  }, 30_000); // a safety net: the failure is an event
 }
 
 describe('job cancellation across processes', () => {
