@@ -147,7 +147,6 @@ function timeIt(pages: Page[], fn: (p: Page) => void, rounds: number): number {
   return best;
 }
 
-/** Content pool (worker threads) vs in-process: per-page overhead of the hop, and throughput. */
 /** A container of 20,000 loose boilerplate lines between paragraphs (pipeline-error.test.ts's page). */
 function looseLinesLine(): void {
   const para = '<p>Some long paragraph text, with commas, and more words to make it count as prose here.</p>';
@@ -188,6 +187,7 @@ async function poolLagLine(pool: ContentPool): Promise<void> {
   );
 }
 
+/** Content pool (worker threads) vs in-process: per-page overhead of the hop, and throughput. */
 async function poolLines(pages: Page[], mb: number, tInProcess: number): Promise<void> {
   const threads = Math.max(2, Math.min(8, availableParallelism()));
   const pool = new ContentPool({ threads, idleTimeoutMs: 30_000, taskTimeoutMs: 60_000, heapMb: 1024 });
