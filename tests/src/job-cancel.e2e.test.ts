@@ -154,7 +154,7 @@ async function ledgerCount(reason: string): Promise<number> {
 }
 
 describe('interactive jobs are cancelled when their caller stops waiting', () => {
-  it('a page that never finishes, short timeout: 504, its connection closed, the worker free at once', async () => {
+  it('a page that never finishes, short timeout: 504, the job ended by its budget, the worker free again', async () => {
     const started = Date.now();
     const res = await scrape('/hang?id=t1', 1_500);
     const answeredAt = Date.now();
