@@ -9,13 +9,15 @@
  * --baseline scores and times an earlier revision's compiled package beside the current one, in the
  * same run (content-baseline.ts); default: the commit before issue 19 (page types).
  * The pool lines put the same pages through the content thread pool (what the workers run):
- * one at a time (the thread hop's per-page cost) and all at once (throughput with N threads).
+ * one at a time (the thread hop's per-page cost) and all at once (throughput with N threads), and
+ * the caller's worst event-loop lag while the pool converts a 20 MB page.
  * BENCH_DIR overrides the benchmark folder (default: ../shared/bench next to the repo).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { Readability } from '@mozilla/readability';
@@ -27,6 +29,7 @@ import { extractMetadata, type PageHints } from '../packages/content/src/metadat
 import { classifyPage, PAGE_TYPES } from '../packages/content/src/page-type.classifier';
 import { UrlResolver } from '../packages/content/src/url.util';
 import { ContentPool } from '../packages/scraper/src';
+import { heavyPages } from '../packages/scraper/src/heavy-pages.fixture';
 import { type Baseline, loadBaseline } from './content-baseline';
 
 const repoRoot = path.resolve(__dirname, '..');
@@ -144,6 +147,46 @@ function timeIt(pages: Page[], fn: (p: Page) => void, rounds: number): number {
   return best;
 }
 
+/** A container of 20,000 loose boilerplate lines between paragraphs (pipeline-error.test.ts's page). */
+function looseLinesLine(): void {
+  const para = '<p>Some long paragraph text, with commas, and more words to make it count as prose here.</p>';
+  const html = `<html><body><article><div>${`Advertisement<br>${para}`.repeat(20000)}</div></article></body></html>`;
+  const t0 = process.hrtime.bigint();
+  processHtml(html, { url: 'http://site.test/page', formats: ['markdown'] });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  console.log(
+    `  20,000 loose boilerplate lines (${(html.length / 2 ** 20).toFixed(1)} MB), markdown   ${ms.toFixed(0)} ms`,
+  );
+}
+
+/**
+ * The caller's event loop while the pool converts a 20 MB page: its worst delay (the hand-off of the
+ * string to the thread) next to the conversion's own time, which in-process would all be lag.
+ */
+async function poolLagLine(pool: ContentPool): Promise<void> {
+  const body = heavyPages.twentyMb();
+  const task = {
+    body,
+    contentType: 'text/html',
+    finalUrl: 'http://site.test/page',
+    sourceUrl: 'http://site.test/page',
+    statusCode: 200,
+    format: 'markdown' as const,
+    onlyMainContent: true,
+    links: false,
+  };
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const t0 = process.hrtime.bigint();
+  await pool.run(task);
+  const convertMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  delay.disable();
+  const worstLagMs = delay.max / 1e6;
+  console.log(
+    `  content pool, 20 MB page: caller's event loop worst lag ${worstLagMs.toFixed(0)} ms while it converted in ${convertMs.toFixed(0)} ms (in-process the loop would be blocked that long)`,
+  );
+}
+
 /** Content pool (worker threads) vs in-process: per-page overhead of the hop, and throughput. */
 async function poolLines(pages: Page[], mb: number, tInProcess: number): Promise<void> {
   const threads = Math.max(2, Math.min(8, availableParallelism()));
@@ -183,6 +226,7 @@ async function poolLines(pages: Page[], mb: number, tInProcess: number): Promise
     console.log(
       `  content pool, ${threads} threads, concurrent    ${(mb / tPar).toFixed(1)} MB/s  ${((tPar * 1000) / pages.length).toFixed(1)} ms/page  (x${(tInProcess / tPar).toFixed(2)} vs in-process; ${availableParallelism()} CPUs; first use of ${threads} cold threads ${coldMs.toFixed(0)} ms)`,
     );
+    await poolLagLine(pool);
   } finally {
     await pool.close();
   }
@@ -266,6 +310,7 @@ async function articleLines(scorer: Scorer, baseline: Baseline | undefined): Pro
     );
   }
   console.log(`  @wcs/content markdown+html+text         ${(mb / tAll).toFixed(1)} MB/s`);
+  looseLinesLine();
   if (!flag('--no-pool')) await poolLines(pages, mb, tAll);
   if (!flag('--no-turndown')) {
     const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });

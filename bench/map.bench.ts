@@ -3,9 +3,10 @@
  * files listing `--urls` (50,000) pages, plus start-page links and a shallow crawl. Gateway and
  * map worker run as their own processes; prints the time of each map (and the median), the URLs
  * returned, the peak RSS of the map worker, and — as the floor — the same sitemaps read in this
- * process by @wcs/discovery alone.
+ * process by @wcs/discovery alone; then a map of a hostile site beside a small map on the same
+ * worker: their times and the worker's event-loop delay (`--no-hostile` skips it).
  *
- *   pnpm bench:map [--urls 50000] [--files 5] [--runs 3]
+ *   pnpm bench:map [--urls 50000] [--files 5] [--runs 3] [--no-hostile]
  */
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { request } from 'undici';
 import { collectSitemapUrls } from '../packages/discovery/src';
 import { createSafeDispatcher } from '../packages/net/src';
 import { benchAccount, benchEnv, freePort, median, startService, waitHealthy } from './bench-utils';
+import { hostileNeighbourLines } from './map-hostile-neighbour';
 
 const env = benchEnv;
 const { values } = parseArgs({
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     urls: { type: 'string', default: '50000' },
     files: { type: 'string', default: '5' },
     runs: { type: 'string', default: '3' },
+    'no-hostile': { type: 'boolean', default: false },
   },
 });
 const URLS = Number(values.urls);
@@ -106,6 +109,10 @@ async function main(): Promise<void> {
     console.log(
       `\nmap worker RSS: idle ${(idleKb / 1024).toFixed(0)} MB, peak ${(peakKb / 1024).toFixed(0)} MB`,
     );
+    if (!values['no-hostile']) {
+      console.log('');
+      for (const line of await hostileNeighbourLines(base, headers, worker)) console.log(line);
+    }
   } finally {
     clearInterval(sampler);
     gateway.kill('SIGTERM');

@@ -13,11 +13,13 @@
  *   - `--actions N` (default 200, 0 or `--no-actions` skips) scrapes with browser actions and a
  *     screenshot (issue 14): the worker's settled PSS/RSS (its Chromium included) after the first
  *     100 and after all N, to show that no page or context leaks (target: within 20 %),
+ *   - `--fullpage N` (default 3, 0 skips) full-page screenshots of a 100,000-px page, cut at the
+ *     cap, desktop and mobile: median time of each (bench/fullpage-screenshot.ts),
  * with the peak RSS of the gateway and of the scrape worker (its Chromium included), each run
  * as its own process exactly like `pnpm start` runs them.
  *
  *   pnpm bench:scrape [--pages 200] [--articles 181] [--concurrency 8] [--runs 3] [--actions 200]
- *                     [--no-actions] [--no-latency]
+ *                     [--no-actions] [--no-latency] [--fullpage 3]
  */
 import { parseArgs } from 'node:util';
 import { PO_CLICK_TEXT, startFixtureSite, startPageOptionsSite } from '@wcs/testing';
@@ -38,6 +40,7 @@ import {
   waitHealthy,
 } from './bench-utils';
 import { cpuPerPage, cpuSnapshot, cpuTable } from './cpu-time';
+import { fullPageLine, fullPageScreenshots } from './fullpage-screenshot';
 import { runHandBuiltLoop } from './hand-built-loop';
 import { type BatchRun, type LatencyRun, runBatch, scrapeLatency } from './scrape-compare';
 import { stageTable } from './server-timing';
@@ -53,6 +56,7 @@ const { values } = parseArgs({
     actions: { type: 'string', default: '200' },
     'no-actions': { type: 'boolean', default: false },
     'no-latency': { type: 'boolean', default: false },
+    fullpage: { type: 'string', default: '3' },
   },
 });
 const ACTION_SCRAPES = values['no-actions'] ? 0 : Number(values.actions);
@@ -60,6 +64,7 @@ const PAGES = Number(values.pages);
 const ARTICLES = Number(values.articles);
 const CONCURRENCY = Number(values.concurrency);
 const RUNS = Math.max(1, Number(values.runs));
+const FULLPAGE_RUNS = Number(values.fullpage);
 
 /** The same pages under a distinct query string, so no cache can answer a later pass. */
 const tagged = (urls: string[], tag: string): string[] =>
@@ -145,6 +150,7 @@ async function main(): Promise<void> {
     await pool(ids.slice(100), 4, actionScrape);
     const actionSecs = (performance.now() - a0) / 1000;
     const afterAll = ACTION_SCRAPES > 0 ? await settled() : undefined;
+    const fullPage = FULLPAGE_RUNS > 0 ? await fullPageScreenshots(base, headers, FULLPAGE_RUNS) : undefined;
 
     const rows: Array<[string, string, string, string]> = [];
     const t0 = performance.now();
@@ -264,6 +270,7 @@ async function main(): Promise<void> {
           `(${signed(pct(after100.rss, afterAll.rss))}); growth target ≤ 20 % (PSS): ${growth <= 20 ? 'met' : 'NOT met'}`,
       );
     }
+    if (fullPage) console.log(`\n${fullPageLine(fullPage)}`);
     console.log(
       `peak RSS: gateway ${(peaks.gateway / 1024).toFixed(0)} MB, scrape worker (incl. browser) ${(peaks.worker / 1024).toFixed(0)} MB`,
     );

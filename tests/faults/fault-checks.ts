@@ -70,14 +70,14 @@ export async function monitorStillScheduled(
     'monitor scheduler in Redis',
     async () =>
       (await queue.getJobSchedulers(0, -1, true)).some((s) => s.key === monitorId) ? true : undefined,
-    10_000,
+    30_000,
     200,
   ).catch(() => false);
   const before = await checkCount(stack.databaseUrl, monitorId);
   const next = await waitFor(
     'next monitor check',
     async () => ((await checkCount(stack.databaseUrl, monitorId)) > before ? true : undefined),
-    2 * MONITOR_EVERY_MS + 5_000,
+    2 * MONITOR_EVERY_MS + 20_000,
     200,
   ).catch(() => false);
   if (inRedis && next) return { ok: true };

@@ -43,7 +43,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   await waitFor(
     'redis-server listening',
     async () => ((await portOpen(port)) ? true : undefined),
-    10_000,
+    30_000,
     50,
   );
   const url = `redis://127.0.0.1:${port}`;

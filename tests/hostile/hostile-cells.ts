@@ -84,8 +84,9 @@ function judge(
   gotOutcome: boolean,
 ): CellResult {
   const notes = r.notes ?? [];
+  // The budget is judged by the outcome (past it the answer is 504 TIMEOUT, or the poll for a
+  // job's end runs out), not by a stopwatch: a busy machine is slow. `ms` is printed beside it.
   if (!gotOutcome) notes.push(`got ${r.got}, expected ${r.expected}`);
-  if (r.ms > r.budgetMs) notes.push(`took ${r.ms} ms > ${r.budgetMs} ms`);
   if (r.credits !== r.expectedCredits) notes.push(`charged ${r.credits}, expected ${r.expectedCredits}`);
   return { ...r, notes, pass: notes.length === 0 };
 }

@@ -22,37 +22,45 @@ afterAll(async () => {
 /** POST /v1/scrape over a keep-alive agent, as a real client would. */
 function scrape(stack: Stack, path: string, agent: Agent) {
   const body = JSON.stringify({ url: `${site.url}${path}`, engine: 'fetch' });
-  return new Promise<{ status: number; json: Record<string, unknown> }>((resolve, reject) => {
-    const req = request(
-      `${stack.url}/v1/scrape`,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          ...account.auth,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
+  return new Promise<{ status: number; json: Record<string, unknown>; connection?: string }>(
+    (resolve, reject) => {
+      const req = request(
+        `${stack.url}/v1/scrape`,
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            ...account.auth,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
         },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d) => {
-          text += d;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+        (res) => {
+          let text = '';
+          res.on('data', (d) => {
+            text += d;
+          });
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              json: JSON.parse(text),
+              connection: res.headers.connection,
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    },
+  );
 }
 
 /** Resolves once the fixture site has received a request for `path` (the scrape is in flight). */
 const fetched = (path: string, search: string) =>
   pollUntil(
     async () => (site.requests.some((r) => r.path === path && r.search === search) ? true : undefined),
-    10_000,
+    30_000,
     20,
   );
 
@@ -64,7 +72,6 @@ describe('gateway shutdown', () => {
     try {
       const answer = scrape(stack, '/article/1?delay=1500', agent);
       await fetched('/article/1', '?delay=1500');
-      const closeStarted = Date.now();
       let closedAt = 0;
       const closing = stack.gateway.close().then(() => {
         closedAt = Date.now();
@@ -74,10 +81,10 @@ describe('gateway shutdown', () => {
       expect(res.status).toBe(200);
       expect(res.json).toMatchObject({ success: true, data: { metadata: { statusCode: 200 } } });
       await closing;
-      // The answer came before the gateway finished closing, and the kept-alive socket did not
-      // hold the close open until its keep-alive timeout.
+      // The answer came before the gateway finished closing, and told the kept-alive client to
+      // close its socket, so the socket did not hold the close open until its keep-alive timeout.
       expect(closedAt).toBeGreaterThanOrEqual(answeredAt);
-      expect(closedAt - closeStarted).toBeLessThan(10_000);
+      expect(res.connection).toBe('close');
       // Not accepting any more.
       await expect(scrape(stack, '/article/1', new Agent())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     } finally {
@@ -100,7 +107,7 @@ describe('gateway shutdown', () => {
       await stack.gateway.close();
       const took = Date.now() - started;
       expect(took).toBeGreaterThanOrEqual(450);
-      expect(took).toBeLessThan(4_000); // the page would answer after 5 s
+      // Cut at SHUTDOWN_DRAIN_MS, not waited for (the page would answer after 5 s: 'answered 200').
       expect(await outcome).toBe('ECONNRESET'); // "socket hang up"
       // Closing the queues released the handler still waiting on the job: it refunded the charge.
       expect(await balanceOf(account.accountId)).toBe(before);

@@ -61,7 +61,7 @@ describe('hostile cells through the API', () => {
     '%s × %s answers as documented, in budget, billed only for success',
     async (name, endpoint) => {
       const r = await runCell(ctx, name, endpoint);
-      // notes name every difference (got vs expected, time, credits), so a failure says what broke.
+      // notes name every difference (got vs expected, credits), so a failure says what broke.
       expect(r.notes).toEqual([]);
       expect(r.pass).toBe(true);
     },

@@ -82,7 +82,7 @@ async function failedReason(
     if (!fresh) return undefined;
     const err = decodeError(fresh.failedReason);
     return { code: err.code, message: err.message, attemptsMade: fresh.attemptsMade };
-  }, 10_000);
+  }, 30_000); // a safety net: the failure is an event
 }
 
 describe('job cancellation across processes', () => {
@@ -111,11 +111,11 @@ describe('job cancellation across processes', () => {
     await expect(producer.cancel('scrape', 'i1', 'disconnect')).resolves.toBe('signalled');
     const failed = await failedReason(producer, job);
     const releasedMs = Date.now() - sent;
+    // Released by the cancel (the reason says so): the job has no deadline of its own to end it.
     expect(failed.code).toBe('TIMEOUT');
     expect(failed.message).toMatch(/cancelled: the client disconnected/);
     expect(failed.attemptsMade).toBe(1);
     expect(seen.starts).toBe(1);
-    expect(releasedMs).toBeLessThan(2_000);
     console.log(`cancel → job failed (released) in ${releasedMs} ms`);
   });
 
@@ -245,8 +245,7 @@ describe('job deadlines and budgets', () => {
     );
     const failed = await failedReason(producer, job);
     expect(failed.code).toBe('TIMEOUT');
-    expect(failed.message).toMatch(/time budget/);
-    expect(Date.now() - deadlineAt).toBeLessThan(2_000);
+    expect(failed.message).toMatch(/time budget/); // its deadline ended it, not the 60 s timeout
     expect(reason).toMatchObject({ code: 'TIMEOUT', retryable: false });
   });
 
@@ -285,35 +284,40 @@ describe('job deadlines and budgets', () => {
       );
     };
     workers.push(worker('scrape-batch', p, flaky, { budgetMs: 2_500 }));
+    const enqueuedAt = Date.now();
     const job = await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'r1' }, { jobId: 'r1' });
     const failed = await failedReason(producer, job);
     expect(seen.map((s) => s.attempt)).toEqual([1, 2]);
     const [first, second] = seen;
-    // Same deadline for both attempts: first start + budget.
+    // Same deadline for both attempts: first start + budget (the first start falls between the
+    // enqueue and the processor's first call).
     expect(second?.deadlineAt).toBe(first?.deadlineAt);
-    expect(Math.abs((first?.deadlineAt ?? 0) - ((first?.startedAt ?? 0) + 2_500))).toBeLessThan(200);
+    expect(first?.deadlineAt).toBeGreaterThanOrEqual(enqueuedAt + 2_500);
+    expect(first?.deadlineAt).toBeLessThanOrEqual((first?.startedAt ?? 0) + 2_500);
     expect(failed.code).toBe('TIMEOUT');
     expect(failed.attemptsMade).toBe(2);
   });
 
   it('fails the job after the grace period when its processor ignores the signal', async () => {
     let finishedLate = false;
+    let finish: () => void = () => undefined;
+    // Deaf, and it only ends when the test lets it: the failure cannot come from its own end.
     const deaf: JobProcessor<'scrape-batch', string> = () =>
-      new Promise((resolve) =>
-        setTimeout(() => {
+      new Promise((resolve) => {
+        finish = () => {
           finishedLate = true;
           resolve('late');
-        }, 1_500),
-      );
+        };
+      });
     workers.push(worker('scrape-batch', p, deaf, { budgetMs: 300, abortGraceMs: 300 }));
-    const started = Date.now();
     const job = await producer.enqueue('scrape-batch', { batchId: 'b', itemId: 'd1' }, { jobId: 'd1' });
     const failed = await failedReason(producer, job);
     expect(failed.code).toBe('TIMEOUT');
     expect(failed.attemptsMade).toBe(1);
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(finishedLate).toBe(false);
-    // The abandoned work still ends on its own, without an unhandled rejection or a crash.
-    await pollUntil(async () => (finishedLate ? true : undefined), 5_000, 50);
+    // The abandoned work still ends later, without an unhandled rejection or a crash.
+    finish();
+    expect(finishedLate).toBe(true);
+    await expect(producer.queue('scrape-batch').getJobState('d1')).resolves.toBe('failed');
   });
 });

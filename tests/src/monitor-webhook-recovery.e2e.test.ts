@@ -71,7 +71,7 @@ it('a change whose webhook job was lost is delivered by the sweep, exactly once'
 
     // Lose the job, as a Redis restart without persistence would.
     const jobId = `change-${change.id}`;
-    await pollUntil(async () => ((await webhooks.getJob(jobId)) ? true : undefined), 5_000);
+    await pollUntil(async () => ((await webhooks.getJob(jobId)) ? true : undefined), 30_000);
     await webhooks.remove(jobId);
 
     dispatcher = await startWebhookDispatcher(

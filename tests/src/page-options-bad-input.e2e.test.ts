@@ -279,20 +279,18 @@ describe('actions the page cannot do: clean failures, refunded, the browser reco
 
   it('a script that never returns: 504 TIMEOUT at the request’s timeout, refunded; both browser pages still work', async () => {
     const before = await balanceOf(account.accountId);
-    const started = Date.now();
     const res = await scrape({
       url: `${site.url}/click`,
       timeout: 3_000,
       actions: [{ type: 'executeJavascript', script: 'while (true) {}' }],
     });
-    const took = Date.now() - started;
     expect(res.status).toBe(504);
     expect(res.body).toMatchObject({ success: false, code: 'TIMEOUT' });
     // The action's own timer names it; on a loaded machine the render's timer on the same budget
     // can fire first and says the render took too long.
     expect(res.body.error).toMatch(/executeJavascript|action|took longer than 3000 ms/i);
-    // Ends with the request's budget, not the gateway's wait (timeout + 5 s).
-    expect(took).toBeLessThan(3_000 + 4_000);
+    // Ended by the request's budget, not by the gateway's wait (timeout + 5 s), which says this:
+    expect(res.body.error).not.toMatch(/Job did not finish within/);
     expect(await balanceOf(account.accountId)).toBe(before);
     // BROWSER_MAX_PAGES is 2: two at once must both get a working page.
     await Promise.all([expectActionsStillWork(), expectActionsStillWork()]);

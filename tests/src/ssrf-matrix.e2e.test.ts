@@ -29,11 +29,6 @@ import {
 } from './harness';
 import { type RefusalCode, type SsrfVector, ssrfVectors } from './ssrf-vectors';
 
-/**
- * An attempted connect to a non-local range would take the connect timeout (10 s) to fail; a
- * refusal comes well before it (a browser redirect refusal took 5.7 s on a loaded, slow CI run).
- */
-const REFUSAL_BOUND_MS = 8_000;
 const PUBLIC_LOOKING = '93.184.215.14';
 
 let trap: { port: number; connections: string[]; close(): Promise<void> };
@@ -200,22 +195,21 @@ describe('SSRF matrix (ALLOW_PRIVATE_TARGETS=false)', () => {
         cells.push({ endpoint, vector, expected });
       }
     }
+    // A refusal, not a connect attempt: an attempted connect to a non-local range would end in
+    // TARGET_UNREACHABLE or TIMEOUT (after the 10 s connect timeout), not in the vector's code.
     const mismatches: string[] = [];
-    const slow: string[] = [];
     let next = 0;
     await Promise.all(
       Array.from({ length: 6 }, async () => {
         while (next < cells.length) {
           const c = cells[next++] as (typeof cells)[number];
           const run = ALL[c.endpoint] as Cell;
-          const { got, ms } = await run(c.vector, vectors.indexOf(c.vector));
+          const { got } = await run(c.vector, vectors.indexOf(c.vector));
           if (got[0] !== c.expected[0] || got[1] !== c.expected[1]) {
             mismatches.push(
               `${c.endpoint} × ${c.vector.name}: got ${got.join(' ')}, want ${c.expected.join(' ')}`,
             );
           }
-          if (!c.vector.local && ms > REFUSAL_BOUND_MS)
-            slow.push(`${c.endpoint} × ${c.vector.name}: ${ms} ms`);
         }
       }),
     );
@@ -234,13 +228,18 @@ describe('SSRF matrix (ALLOW_PRIVATE_TARGETS=false)', () => {
       ].join('\n'),
     );
     expect(mismatches).toEqual([]);
-    expect(slow).toEqual([]);
     expect(trap.connections).toEqual([]);
   }, 300_000);
 
   it('redirects from a "public" site into private space are refused at the hop, on both engines', async () => {
     // 127.0.0.2 plays a public host: the engines' policy allows it and nothing else private.
-    const publicOnly = (ip: string) => ip !== '127.0.0.2' && isForbiddenAddress(ip);
+    // Every address the policy refused: the hop was checked, not connected to.
+    const refusedIps = new Set<string>();
+    const publicOnly = (ip: string) => {
+      const forbidden = ip !== '127.0.0.2' && isForbiddenAddress(ip);
+      if (forbidden) refusedIps.add(ip);
+      return forbidden;
+    };
     const targets = [
       `http://127.0.0.1:${trap.port}/`,
       `http://[::1]:${trap.port}/`,
@@ -291,8 +290,9 @@ describe('SSRF matrix (ALLOW_PRIVATE_TARGETS=false)', () => {
           // which the browser engine reports as 502 TARGET_UNREACHABLE rather than TARGET_FORBIDDEN.
           const want =
             name === 'browser' && !to.startsWith('http') ? TargetUnreachableError : TargetForbiddenError;
+          // Refused at the hop: a connect attempt to 10.0.0.1 or 169.254.169.254 would end in
+          // TARGET_UNREACHABLE or TIMEOUT instead.
           expect([name, to, err]).toEqual([name, to, expect.any(want)]);
-          expect(Date.now() - started).toBeLessThan(REFUSAL_BOUND_MS);
         }
       }
     } finally {
@@ -302,5 +302,6 @@ describe('SSRF matrix (ALLOW_PRIVATE_TARGETS=false)', () => {
     }
     console.log(`SSRF redirect hops: ${targets.length} targets × 2 engines\n  ${outcomes.join('\n  ')}`);
     expect(trap.connections).toEqual([]);
+    expect([...refusedIps]).toEqual(expect.arrayContaining(['10.0.0.1', '169.254.169.254']));
   }, 120_000);
 });

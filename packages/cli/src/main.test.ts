@@ -10,24 +10,36 @@ interface Run {
   code: number;
   stdout: string;
   stderr: string;
-  ms: number;
 }
 
 /** Spawn the CLI as users do (tsx), with nothing but DATABASE_URL (and `env`) in its environment. */
 function cli(...args: string[]): Promise<Run> {
-  return cliWith({}, ...args);
+  return run([], {}, args);
 }
 
 function cliWith(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  const started = Date.now();
+  return run([], env, args);
+}
+
+/**
+ * The CLI with test-support/pool-end-probe.ts loaded: also how many database pools it ended (the
+ * probe's line is taken out of stderr).
+ */
+async function cliEndingPools(...args: string[]): Promise<Run & { poolsEnded: number }> {
+  const r = await run(['--import', './src/test-support/pool-end-probe.ts'], {}, args);
+  const line = /^pool-end-probe ended=(\d+)\n/m.exec(r.stderr);
+  return { ...r, stderr: r.stderr.replace(line?.[0] ?? '', ''), poolsEnded: Number(line?.[1] ?? -1) };
+}
+
+function run(preload: string[], env: Record<string, string>, args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/main.ts', ...args],
+      ['--import', 'tsx', ...preload, 'src/main.ts', ...args],
       { cwd: CLI_DIR, env: { DATABASE_URL: url, ...env }, timeout: 30_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-        resolve({ code, stdout, stderr, ms: Date.now() - started });
+        resolve({ code, stdout, stderr });
       },
     );
   });
@@ -47,15 +59,16 @@ beforeAll(async () => {
 afterAll(() => db.close());
 
 describe('wcs admin CLI', () => {
-  test('accounts create prints one JSON object with a working API key, and exits promptly', async () => {
-    const r = await cli('accounts', 'create', '--plan', 'hobby', '--name', 'Test Co');
+  test('accounts create prints one JSON object with a working API key, and ends its pool', async () => {
+    const r = await cliEndingPools('accounts', 'create', '--plan', 'hobby', '--name', 'Test Co');
+    // Ended, not left to its 10 s idle timeout: the process exits as soon as it has answered.
+    expect(r.poolsEnded).toBe(1);
     const out = json(r);
     expect(out).toMatchObject({ plan: 'hobby', balance: 5000, name: 'Test Co' });
     expect(out.accountId).toEqual(expect.any(String));
     expect(out.apiKey).toMatch(/^wcs_[0-9A-Za-z]{40}$/);
     const verified = await new ApiKeysRepository(db).verify(out.apiKey as string);
     expect(verified).toMatchObject({ accountId: out.accountId, plan: 'hobby' });
-    expect(r.ms).toBeLessThan(15_000); // no lingering pool or timers (tsx start-up is most of it)
   });
 
   test('--credits overrides the plan grant; show lists key prefixes only', async () => {

@@ -62,14 +62,13 @@ describe('content pipeline failures', () => {
     );
   });
 
-  it('a container of thousands of loose boilerplate lines neither throws nor takes long', () => {
+  it('a container of thousands of loose boilerplate lines does not throw', () => {
+    // How long it takes: the loose-lines line of `pnpm bench:content`.
     const para =
       '<p>Some long paragraph text, with commas, and more words to make it count as prose here.</p>';
     const many = `<html><body><article><div>${`Advertisement<br>${para}`.repeat(20000)}</div></article></body></html>`;
-    const t0 = Date.now();
     const out = processHtml(many, { url: URL, formats: ['markdown'] });
     expect(out.markdown).toContain('count as prose');
-    expect(Date.now() - t0).toBeLessThan(15_000);
     const few = `<html><body><article><div>${`Advertisement<br>${para}`.repeat(3)}${para.repeat(4)}</div></article></body></html>`;
     expect(processHtml(few, { url: URL, formats: ['markdown'] }).markdown).not.toContain('Advertisement');
   });

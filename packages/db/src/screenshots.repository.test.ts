@@ -97,7 +97,9 @@ describe('ScreenshotsRepository in PostgreSQL', () => {
     const repo = new ScreenshotsRepository(db, settings);
     const owner = await newAccount();
     const png = makePng(40, 30, 7);
+    const savedFrom = Date.now();
     const saved = await repo.save(owner, png);
+    const savedBy = Date.now();
     expect(saved.id).toMatch(/^[0-9a-f-]{36}$/);
     const token = tokenOf(saved.url, 'https://scrape.example.com');
     const row = await db.prisma.screenshot.findUniqueOrThrow({ where: { id: saved.id } });
@@ -109,7 +111,9 @@ describe('ScreenshotsRepository in PostgreSQL', () => {
       height: 30,
     });
     expect(Buffer.from(row.png ?? []).equals(png)).toBe(true);
-    expect(Math.abs(row.expiresAt.getTime() - inHours(24).getTime())).toBeLessThan(60_000);
+    // The TTL counted from the save (bracketed by the clock around it, whatever the machine's pace).
+    expect(row.expiresAt.getTime()).toBeGreaterThanOrEqual(savedFrom + 24 * HOUR);
+    expect(row.expiresAt.getTime()).toBeLessThanOrEqual(savedBy + 24 * HOUR);
     const opened = await repo.open(owner, saved.id);
     expect(opened?.png.equals(png)).toBe(true);
     expect(opened).toMatchObject({ width: 40, height: 30, expiresAt: row.expiresAt });
@@ -315,11 +319,15 @@ describe('createScreenshotStore', () => {
 
   test('PostgreSQL by default, TTL in hours, URL without a double slash', async () => {
     const repo = createScreenshotStore({ ...base, SCREENSHOT_STORAGE: 'postgres' }, db);
-    const { id, url } = await repo.save(await newAccount(), makePng(1, 1));
+    const owner = await newAccount();
+    const savedFrom = Date.now();
+    const { id, url } = await repo.save(owner, makePng(1, 1));
+    const savedBy = Date.now();
     tokenOf(url, 'https://scrape.example.com');
     const row = await db.prisma.screenshot.findUniqueOrThrow({ where: { id } });
     expect(row.storage).toBe('postgres');
-    expect(Math.abs(row.expiresAt.getTime() - inHours(2).getTime())).toBeLessThan(60_000);
+    expect(row.expiresAt.getTime()).toBeGreaterThanOrEqual(savedFrom + 2 * HOUR);
+    expect(row.expiresAt.getTime()).toBeLessThanOrEqual(savedBy + 2 * HOUR);
   });
 
   test('PUBLIC_URL unset: URLs on http://localhost:3002; SCREENSHOT_URL_SECRET signs them', async () => {

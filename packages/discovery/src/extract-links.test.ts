@@ -89,11 +89,10 @@ describe('extractLinks', () => {
     expect(extractLinks('', page)).toEqual([]);
   });
 
-  it(`keeps the first ${MAX_LINKS_PER_PAGE} links of a 100k-link page, in linear time`, () => {
+  it(`keeps the first ${MAX_LINKS_PER_PAGE} links of a 100k-link page`, () => {
+    // How fast (~130 ms; the whole page would be ~800 ms): bench/links.bench.ts.
     const links = Array.from({ length: 100_000 }, (_, i) => `<a href="/p/${i}">link ${i}</a>`).join('\n');
-    const t0 = performance.now();
     const res = extractPageLinks(`<html><body>${links}</body></html>`, page);
-    const ms = performance.now() - t0;
     expect(res.truncated).toBe(true);
     expect(res.links).toHaveLength(MAX_LINKS_PER_PAGE);
     expect(res.links[0]).toEqual({
@@ -103,7 +102,6 @@ describe('extractLinks', () => {
       nofollow: false,
     });
     expect(res.links.at(-1)?.url).toBe(`https://example.com/p/${MAX_LINKS_PER_PAGE - 1}`);
-    expect(ms).toBeLessThan(1_500); // ~130 ms here; the whole page would be ~800 ms
     // repeated links do not use the cap, but reading stops after 4 hrefs per allowed link
     const twice = '<a href="/a">a</a><a href="/b">b</a>';
     const dup = extractPageLinks(`${twice.repeat(5)}<a href="/c">c</a>`, page, { maxLinks: 3 });
@@ -116,14 +114,13 @@ describe('extractLinks', () => {
     ).toBe(true);
   });
 
-  it('reads 100k nested elements (closed or never closed) without recursion or quadratic time', () => {
+  it('reads 100k nested elements (closed or never closed) without recursion', () => {
+    // Linear, not quadratic (htmlparser2's Parser: 1–8 s; this: ~30 ms): bench/links.bench.ts.
     const n = 100_000;
     const closed = `<body>${'<div>'.repeat(n)}<a href="/deep">deep</a>${'</div>'.repeat(n)}<a href="/after">after</a>`;
     const unclosed = `<body>${'<div><span>'.repeat(n)}<a href="/deep">deep &amp; down</a>`;
     for (const html of [closed, unclosed]) {
-      const t0 = performance.now();
       const links = extractLinks(html, page);
-      expect(performance.now() - t0).toBeLessThan(1_000); // 30 ms here; htmlparser2's Parser: 1–8 s
       expect(links[0]).toMatchObject({ url: 'https://example.com/deep' });
     }
     expect(extractLinks(unclosed, page)[0]?.text).toBe('deep & down');

@@ -42,14 +42,13 @@ describe('fetchRobots on a 10 MB robots.txt', () => {
 
   it('keeps the first 500 KiB, stops reading and matches within the cap', async () => {
     const before = process.memoryUsage().heapUsed;
-    const t0 = Date.now();
     const res = await fetchRobots(server.url, {
       dispatcher,
       userAgent: 'WebContentService/0.1',
-      timeoutMs: 5_000,
+      timeoutMs: 30_000, // a safety net: the byte cap, not the budget, must end the read
     });
-    expect(Date.now() - t0).toBeLessThan(3_000);
     expect(res.statusCode).toBe(200);
+    expect(res.error).toBeUndefined();
     expect(res.text?.length).toBeLessThanOrEqual(MAX_ROBOTS_BYTES);
     expect(res.text?.length).toBeGreaterThan(MAX_ROBOTS_BYTES - 100);
     expect(res.robots.isAllowed(`${server.url}/secret/x`)).toBe(false);

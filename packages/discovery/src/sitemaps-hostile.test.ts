@@ -78,29 +78,24 @@ describe('collectSitemapUrls against a hostile site', () => {
     expect(res.filesFetched).toBe(3);
   });
 
-  it(`cuts a 1-million-URL sitemap at ${SITEMAP_MAX_URLS} URLs, streamed, within time and memory bounds`, async () => {
+  it(`cuts a 1-million-URL sitemap at ${SITEMAP_MAX_URLS} URLs, streamed, within memory bounds`, async () => {
+    // How fast sitemaps are read: `pnpm bench:map` (the in-process floor).
     global.gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
-    const t0 = Date.now();
     const res = await collectSitemapUrls([`${server.url}/million.xml`], opts({ maxUrls: 1_000_000 }));
-    const ms = Date.now() - t0;
     expect(res.urls).toHaveLength(SITEMAP_MAX_URLS);
     expect(res.urls.at(-1)?.url).toBe(`${server.url}/p/${SITEMAP_MAX_URLS - 1}`);
     expect(million.finished).toBe(false); // the connection was dropped at the cap
     expect(million.sent).toBeLessThan(400_000);
-    expect(ms).toBeLessThan(10_000); // ~1 s here
     // 100k URLs with their keys are ~20 MB of strings; a DOM of the file would be far more
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(150 * 1024 * 1024);
   });
 
   it('stops a sitemap that never ends when the signal aborts, keeping what it read', async () => {
-    const t0 = Date.now();
-    const res = await collectSitemapUrls(
-      [`${server.url}/endless.xml`],
-      opts({ maxUrls: 100_000, signal: AbortSignal.timeout(700) }),
-    );
-    const ms = Date.now() - t0;
-    expect(ms).toBeLessThan(2_000);
+    const signal = AbortSignal.timeout(700);
+    const res = await collectSitemapUrls([`${server.url}/endless.xml`], opts({ maxUrls: 100_000, signal }));
+    // Ended by its signal (the error says so), not by the URL cap or the end of the file.
+    expect(signal.aborted).toBe(true);
     expect(res.urls.length).toBeGreaterThan(0);
     expect(res.urls.length).toBeLessThan(100_000);
     expect(res.errors).toEqual(['sitemaps: stopped (time budget or caller abort)']);
@@ -108,9 +103,8 @@ describe('collectSitemapUrls against a hostile site', () => {
   });
 
   it('refuses XML nested deeper than 32 levels at once (100k nested elements)', async () => {
-    const t0 = Date.now();
+    // Refused by the depth limit it names (htmlparser2's Parser alone would take seconds).
     const res = await collectSitemapUrls([`${server.url}/nested.xml`], opts());
-    expect(Date.now() - t0).toBeLessThan(1_000); // htmlparser2's Parser alone: seconds
     expect(res.urls.map((u) => u.url)).toEqual([`${server.url}/first`]);
     expect(res.errors).toEqual([
       expect.stringMatching(/nested\.xml: not a sitemap \(elements nested deeper than 32 levels\)/),

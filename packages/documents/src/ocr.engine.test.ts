@@ -190,7 +190,7 @@ describe('ocrHtml', () => {
     const outcome = await settled;
     expect(outcome).toBeInstanceOf(Error);
     expect((outcome as Error).message).toBe('stop reading');
-    expect(await until(() => ocrChildren().length === 0, 5_000)).toBe(true);
+    expect(await until(() => ocrChildren().length === 0, 30_000)).toBe(true);
   }, 60_000);
 
   it('stops at the deadline: no process left, answered as NO_TEXT_LAYER (OCR failed)', async () => {
@@ -204,6 +204,6 @@ describe('ocrHtml', () => {
     });
     expect(doc.html).toBe('');
     expect(doc.warning).toMatch(new RegExp(`^${NO_TEXT_LAYER}: .*\\(OCR failed\\)`));
-    expect(await until(() => ocrChildren().length === 0, 5_000)).toBe(true);
+    expect(await until(() => ocrChildren().length === 0, 30_000)).toBe(true);
   }, 60_000);
 });

@@ -140,12 +140,12 @@ describe('openUrl through an upstream proxy', () => {
     const refused = await failure(get(`${site.url}/e`, 'http://bob:pw-xyz@127.0.0.1:1'));
     expect(refused).toBeInstanceOf(TargetUnreachableError);
     expect(refused?.message).toBe('Could not connect to proxy 127.0.0.1:1 (ECONNREFUSED)');
-    const started = Date.now();
     const stuck = await failure(
       get(`${site.url}/f`, `socks5://bob:pw-xyz@127.0.0.1:${silent.port}`, { timeoutMs: 800 }),
     );
     expect(stuck).toBeInstanceOf(TimeoutError);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    // The request's own budget ended the stuck handshake: the error names it.
+    expect(stuck?.message).toBe('Request to 127.0.0.1 timed out after 800 ms');
     expect(JSON.stringify([refused, stuck])).not.toContain('pw-xyz');
   });
 

@@ -95,11 +95,10 @@ describe('browser engine', () => {
   });
 
   it('times out a page that never answers, then keeps working', async () => {
-    const started = Date.now();
-    await expect(
-      renderer.render({ url: `${site.url}/hang`, engine: 'browser', timeoutMs: 1_000 }),
-    ).rejects.toBeInstanceOf(TimeoutError);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    const hung = renderer.render({ url: `${site.url}/hang`, engine: 'browser', timeoutMs: 1_000 });
+    await expect(hung).rejects.toBeInstanceOf(TimeoutError);
+    // The render's own budget ended it (its message names the budget), not a browser-side timeout.
+    await expect(hung).rejects.toThrow(`Rendering ${site.url}/hang took longer than 1000 ms`);
     expect((await renderer.render({ url: `${site.url}/article/0`, engine: 'browser' })).statusCode).toBe(200);
   });
 
@@ -144,12 +143,10 @@ describe('browser engine SSRF routing', () => {
   });
 
   it('refuses a redirect hop to a private address', async () => {
-    const started = Date.now();
+    // Refused at the hop: a render that ran into its budget would end in TIMEOUT instead.
     await expect(
       engine.render({ url: `${site.url}/redirect-to-private` }, testContext(15_000)),
     ).rejects.toBeInstanceOf(TargetForbiddenError);
-    // Refused at the hop, not after the budget; a render alone took up to 5 s on a slow shared day.
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('aborts subresources to forbidden hosts and still renders the page', async () => {

@@ -166,12 +166,11 @@ describe('byte caps while loading', () => {
     ['app-shell-worker-fetch', 'a worker fetching an endless stream'],
     ['many-scripts?n=6&mb=8', 'six 8 MB scripts (page cap)'],
   ])('%s (%s) → TARGET_TOO_LARGE within the budget', async (path) => {
-    const { code, ms } = await attempt(path.replace('PORT', String(site.port)));
+    const { code } = await attempt(path.replace('PORT', String(site.port)));
+    // A guard answered (the end of the render budget would be TIMEOUT). How soon depends on the
+    // machine (1.5-4.5 s one day, 4-21 s on a slow loaded one): the table this file prints and
+    // docs/reliability/browser.md, not an assertion.
     expect(code).toBe('TARGET_TOO_LARGE');
-    // A guard answered, within the render budget (its end would be TIMEOUT, after BUDGET_MS). How
-    // soon depends on the machine: 1.5-4.5 s one day, 4-21 s on a slow loaded one (the table in
-    // docs/reliability/browser.md).
-    expect(ms).toBeLessThan(BUDGET_MS);
   });
 
   it('the auto engine answers TARGET_TOO_LARGE too, not the fetched shell', async () => {
@@ -208,10 +207,11 @@ describe('binary served as HTML', () => {
   });
 
   it('a 2 MB binary served as HTML is refused from its first bytes, not after Chromium lays it out', async () => {
-    const { code, ms } = await attempt('big-binary-as-html');
+    const { code } = await attempt('big-binary-as-html');
+    // Laid out as text first, this ran into the render budget (~30 s: TIMEOUT); sniffed while
+    // streaming, it is refused from its head (browser-head-sniffer.test.ts proves the head arrives
+    // before the load event; the time is in the figures this file prints).
     expect(code).toBe('UNSUPPORTED_CONTENT_TYPE');
-    // Laid out as text first, this took ~30 s (the budget); sniffed while streaming, well under it.
-    expect(ms).toBeLessThan(BUDGET_MS / 3);
   });
 });
 
@@ -219,9 +219,8 @@ describe('memory ceiling per renderer', () => {
   it.each([['alloc-js'], ['alloc-buffers'], ['alloc-dom']])(
     '%s → TARGET_TOO_LARGE, and the next render on the same engine succeeds',
     async (path) => {
-      const { code, ms } = await attempt(path);
-      expect(code).toBe('TARGET_TOO_LARGE');
-      expect(ms).toBeLessThan(BUDGET_MS);
+      const { code } = await attempt(path);
+      expect(code).toBe('TARGET_TOO_LARGE'); // the ceiling, not the budget (TIMEOUT)
       const next = await engine.render({ url: `${site.url}/ok` }, testContext(BUDGET_MS));
       expect(next.body).toContain('Still serving');
     },

@@ -35,7 +35,7 @@ async function pollUntil(check: () => boolean, timeoutMs: number, what: string):
  * Every process of the browser seen at `pids` has exited, and no other Chromium process of ours
  * runs (one spawned after the snapshot; a zombie not yet reaped does not count). Polled.
  */
-const allExited = (pids: number[], timeoutMs = 10_000) =>
+const allExited = (pids: number[], timeoutMs = 30_000) =>
   pollUntil(
     () => pids.every((p) => !alive(p)) && chromiumPids().filter(alive).length === 0,
     timeoutMs,
@@ -128,7 +128,7 @@ describe('chromium on demand', () => {
       const first = (await engine.memory()).processes.map((p) => p.pid);
       expect(first.length).toBeGreaterThan(0);
       await allExited(first);
-      await pollUntil(() => logger.count('browser closed after idle') === 1, 5_000, 'idle close logged');
+      await pollUntil(() => logger.count('browser closed after idle') === 1, 30_000, 'idle close logged');
       expect((await engine.memory()).processes).toEqual([]); // no browser, no session
 
       const again = await engine.render({ url: `${site.url}/article/2` }, testContext(10_000));
@@ -196,8 +196,8 @@ describe('chromium on demand', () => {
      */
     const closeStarted = async (closesBefore: number) => {
       const closed = () => logger.count('browser closed after idle') > closesBefore;
-      await pollUntil(() => engine.poolSize.idle === 1 || closed(), 5_000, 'slot idle');
-      await pollUntil(() => engine.poolSize.idle === 0, 5_000, 'idle close started');
+      await pollUntil(() => engine.poolSize.idle === 1 || closed(), 30_000, 'slot idle');
+      await pollUntil(() => engine.poolSize.idle === 0, 30_000, 'idle close started');
     };
     try {
       await engine.render({ url: `${site.url}/article/0` }, testContext(10_000));
@@ -206,14 +206,14 @@ describe('chromium on demand', () => {
       const res = await engine.render({ url: `${site.url}/article/1` }, testContext(10_000));
       expect(res.body).toContain(fixtureArticle(1).title);
       expect(logger.count('browser launched')).toBe(2);
-      await pollUntil(() => !first.some(alive), 2_000, 'first browser exited');
+      await pollUntil(() => !first.some(alive), 30_000, 'first browser exited');
       const second = (await engine.memory()).processes.map((p) => p.pid);
       expect(second.length).toBeGreaterThan(0);
 
       await closeStarted(1);
       await engine.close();
       expect(logger.count('browser closed after idle')).toBe(2); // close() waited for it
-      await allExited(second, 2_000);
+      await allExited(second);
     } finally {
       await engine.close();
     }
@@ -243,6 +243,6 @@ describe('chromium on demand', () => {
       // close() during (or right after) an idle close waits for it: nothing may stay behind.
       await renderer.close();
     }
-    await allExited([...seen], 2_000);
+    await allExited([...seen]);
   });
 });

@@ -131,16 +131,22 @@ describe('fetch engine: redirects', () => {
 
   it('refuses a redirect to a private address and to file:', async () => {
     // Loopback (the fixture) allowed, everything else private refused: isolates the per-hop check.
+    const refused: string[] = [];
     const engine = new FetchEngine({
       ...testOptions({ allowPrivateTargets: false }),
-      isForbidden: (ip) => ip !== '127.0.0.1' && isForbiddenAddress(ip),
+      isForbidden: (ip) => {
+        const forbidden = ip !== '127.0.0.1' && isForbiddenAddress(ip);
+        if (forbidden) refused.push(ip);
+        return forbidden;
+      },
     });
     try {
-      const started = Date.now();
       await expect(
         engine.render({ url: `${site.url}/redirect-to-private` }, testContext()),
       ).rejects.toBeInstanceOf(TargetForbiddenError);
-      expect(Date.now() - started).toBeLessThan(2_000); // refused, not a connect attempt to 10.0.0.1
+      // Refused by the policy at the hop, not a connect attempt to 10.0.0.1 (that would end in
+      // TargetUnreachable or TIMEOUT).
+      expect(refused).toContain('10.0.0.1');
       await expect(
         engine.render({ url: `${site.url}/redirect-to-file` }, testContext()),
       ).rejects.toBeInstanceOf(TargetForbiddenError);
@@ -178,9 +184,9 @@ describe('fetch engine: SSRF with allowPrivateTargets false', () => {
 describe('fetch engine: limits and failures', () => {
   it('times out on a trickling body and on a server that never answers', async () => {
     for (const path of ['/slow', '/hang']) {
-      const started = Date.now();
-      await expect(fetchPage(path, { timeoutMs: 700 })).rejects.toBeInstanceOf(TimeoutError);
-      expect(Date.now() - started).toBeLessThan(3_000);
+      const pending = fetchPage(path, { timeoutMs: 700 });
+      await expect(pending).rejects.toBeInstanceOf(TimeoutError);
+      await expect(pending).rejects.toThrow(/700 ms/); // the request's own budget ended it
     }
   });
 
@@ -198,11 +204,10 @@ describe('fetch engine: limits and failures', () => {
     await expect(fetchPage('/huge')).rejects.toBeInstanceOf(TargetTooLargeError);
     const small = createRenderer(testOptions({ maxBodyBytes: 256 * 1024 }));
     try {
-      const started = Date.now();
-      await expect(small.render({ url: `${site.url}/huge-chunked` })).rejects.toBeInstanceOf(
-        TargetTooLargeError,
-      );
-      expect(Date.now() - started).toBeLessThan(2_000);
+      const cut = small.render({ url: `${site.url}/huge-chunked` });
+      await expect(cut).rejects.toBeInstanceOf(TargetTooLargeError);
+      // Stopped by the streaming cap it names, not after reading the 50 MB.
+      await expect(cut).rejects.toMatchObject({ details: { maxBodyBytes: 256 * 1024 } });
       await expect(small.render({ url: `${site.url}/` })).resolves.toMatchObject({ statusCode: 200 });
     } finally {
       await small.close();

@@ -56,7 +56,7 @@ async function until(cond: () => boolean, ms: number): Promise<boolean> {
       ac.abort(new Error('cancelled by the caller'));
       await expect(running).rejects.toThrow('cancelled by the caller');
       // The budget is 120 s and the tools' own timeout as long: only the pool can have ended them.
-      expect(await until(() => ocrProcesses().length === 0, 5_000)).toBe(true);
+      expect(await until(() => ocrProcesses().length === 0, 30_000)).toBe(true);
       expect(readdirSync(tmp)).toEqual([]);
     } finally {
       await pool.close();

@@ -114,8 +114,7 @@ describe('SearxngProvider', () => {
     expect(err.message).toMatch(/unreachable \(ECONNREFUSED\)/);
 
     fx.configure({ results: results(1), delayMs: 1_500 });
-    const started = Date.now();
+    // Its own 300 ms budget ended it (the fixture answers after 1.5 s): the message names it.
     expect((await failure(provider(300).search(q))).message).toContain('did not answer within 300 ms');
-    expect(Date.now() - started).toBeLessThan(1_400);
   });
 });

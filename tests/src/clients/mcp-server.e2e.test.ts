@@ -410,7 +410,7 @@ describe('service-mcp failures are results with isError', () => {
     }
     const warning = await pollUntil(
       async () => (other.stderr().includes('\n') ? other.stderr() : undefined),
-      5_000,
+      30_000,
     );
     expect(warning.trim().split('\n')).toHaveLength(1);
     expect(warning).toMatch(/warning: SERVICE_API_KEY is not set/);
