@@ -31,6 +31,7 @@ PAGE_KW: Any = dict(
     exclude_tags=[".ad"],
     proxy="none",
     max_age=60_000,
+    store_in_cache=False,
 )
 PAGE_BODY = {
     "formats": ["links", "rawHtml"],
@@ -43,9 +44,10 @@ PAGE_BODY = {
     "excludeTags": [".ad"],
     "proxy": "none",
     "maxAge": 60_000,
+    "storeInCache": False,
 }
-READ_KW: Any = {k: v for k, v in PAGE_KW.items() if k not in ("formats", "max_age")}
-READ_BODY = {k: v for k, v in PAGE_BODY.items() if k not in ("formats", "maxAge")}
+READ_KW: Any = {k: v for k, v in PAGE_KW.items() if k not in ("formats", "max_age", "store_in_cache")}
+READ_BODY = {k: v for k, v in PAGE_BODY.items() if k not in ("formats", "maxAge", "storeInCache")}
 
 
 # -- what is sent (offline) --------------------------------------------------------------------
@@ -62,12 +64,18 @@ def test_crawl_scrape_options_take_api_or_snake_case_names(fake: FakeApi, fake_c
     fake_client.start_crawl(
         U,
         max_depth=0,
-        scrape_options={"formats": ["markdown"], "include_tags": ["main"], "maxAge": 5, "headers_scope": "origin"},
+        scrape_options={"formats": ["markdown"], "include_tags": ["main"], "maxAge": 5, "headers_scope": "origin", "store_in_cache": True},
     )
     assert fake.requests[0].body == {
         "url": U,
         "maxDepth": 0,
-        "scrapeOptions": {"formats": ["markdown"], "includeTags": ["main"], "maxAge": 5, "headersScope": "origin"},
+        "scrapeOptions": {
+            "formats": ["markdown"],
+            "includeTags": ["main"],
+            "maxAge": 5,
+            "headersScope": "origin",
+            "storeInCache": True,
+        },
     }
     with pytest.raises(ValueError, match="both"):
         fake_client.start_crawl(U, scrape_options={"max_age": 1, "maxAge": 2})

@@ -194,6 +194,7 @@ class ServiceClient:
         exclude_tags: Optional[Sequence[str]] = None,
         proxy: Optional[Proxy] = None,
         max_age: Optional[int] = None,
+        store_in_cache: Optional[bool] = None,
     ) -> ScrapeResponse:
         """``POST /v1/scrape``: one page as markdown, html and text (+ ``json`` when asked).
 
@@ -203,7 +204,8 @@ class ServiceClient:
         (``rawHtml``, ``links``, ``images``, ``screenshot``…); ``headers`` go with the page
         request, to its URL's origin only (``headers_scope="all"``: every origin but
         Authorization/Cookie); ``actions`` are browser steps; ``mobile``, ``location``, ``include_tags`` /
-        ``exclude_tags`` (CSS selectors), ``proxy`` and ``max_age`` (ms, the page cache).
+        ``exclude_tags`` (CSS selectors), ``proxy``, ``max_age`` (ms: serve a stored copy this young) and
+        ``store_in_cache`` (default true: store this page for later ``max_age`` reads).
         """
         request = endpoints.scrape(
             url,
@@ -223,6 +225,7 @@ class ServiceClient:
                 exclude_tags=exclude_tags,
                 proxy=proxy,
                 max_age=max_age,
+                store_in_cache=store_in_cache,
             ),
         )
         return cast(ScrapeResponse, self._call(request))
@@ -501,6 +504,7 @@ class ServiceClient:
         exclude_tags: Optional[Sequence[str]] = None,
         proxy: Optional[Proxy] = None,
         max_age: Optional[int] = None,
+        store_in_cache: Optional[bool] = None,
     ) -> BatchStartResponse:
         """``POST /v1/batch/scrape``: ``urls`` (full URLs) or ``items`` (``{"id"?, "url"}``,
         ids echoed on results; a ``urls`` list of dicts is sent as items). Answers at once.
@@ -521,6 +525,7 @@ class ServiceClient:
                 exclude_tags=exclude_tags,
                 proxy=proxy,
                 max_age=max_age,
+                store_in_cache=store_in_cache,
             ),
         )
         return cast(BatchStartResponse, self._call(request))
@@ -554,6 +559,7 @@ class ServiceClient:
         exclude_tags: Optional[Sequence[str]] = None,
         proxy: Optional[Proxy] = None,
         max_age: Optional[int] = None,
+        store_in_cache: Optional[bool] = None,
         poll_interval: float = 2.0,
         timeout: float = 600.0,
         on_progress: Optional[BatchProgressCallback] = None,
@@ -579,6 +585,7 @@ class ServiceClient:
                 exclude_tags=exclude_tags,
                 proxy=proxy,
                 max_age=max_age,
+                store_in_cache=store_in_cache,
             ),
         )
         flow = polling.batch_scrape_and_wait(

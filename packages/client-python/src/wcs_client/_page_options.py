@@ -50,6 +50,7 @@ def page_options(
     exclude_tags: Optional[Sequence[str]] = None,
     proxy: Optional[str] = None,
     max_age: Optional[int] = None,
+    store_in_cache: Optional[bool] = None,
 ) -> Dict[str, Any]:
     """The page options the caller passed, under the API's names (``None`` = not passed)."""
     return compact(
@@ -63,6 +64,7 @@ def page_options(
         excludeTags=strings("exclude_tags", exclude_tags),
         proxy=proxy,
         maxAge=max_age,
+        storeInCache=store_in_cache,
     )
 
 
@@ -70,6 +72,7 @@ _SNAKE_SCRAPE_OPTIONS = {
     "include_tags": "includeTags",
     "exclude_tags": "excludeTags",
     "max_age": "maxAge",
+    "store_in_cache": "storeInCache",
     "headers_scope": "headersScope",
 }
 

@@ -127,7 +127,7 @@ class Location(TypedDict, total=False):
 
 class ScrapeOptions(TypedDict, total=False):
     """A crawl's ``scrape_options``: page options applied to every page, under the API's names
-    (the snake_case spellings ``include_tags``, ``exclude_tags``, ``max_age`` are accepted too)."""
+    (the snake_case spellings ``include_tags``, ``exclude_tags``, ``max_age``, ``store_in_cache`` are accepted too)."""
 
     headers: Dict[str, str]
     headersScope: HeadersScope
@@ -139,6 +139,7 @@ class ScrapeOptions(TypedDict, total=False):
     excludeTags: List[str]
     proxy: Proxy
     maxAge: int
+    storeInCache: bool
 
 
 Engine = Literal["auto", "fetch", "browser"]
