@@ -3,15 +3,32 @@
 # the stores the tests need, run every test against real PostgreSQL, Redis and Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each phase's wall time, printed at the end (so a slower suite shows where it grew).
+PHASES=()
+phase_started=$SECONDS
+end_phase() {
+  PHASES+=("$(printf '%-34s %5ss' "$1" "$((SECONDS - phase_started))")")
+  phase_started=$SECONDS
+}
+print_phases() {
+  echo "== phase times"
+  printf '  %s\n' "${PHASES[@]}"
+  echo "  total                              ${SECONDS}s"
+}
 bash scripts/ensure-tools.sh
+end_phase "setup (installs, client builds)"
 echo "== typecheck (every package in one program)"
 pnpm --silent typecheck
+end_phase "typecheck"
 echo "== build (compiled services for the tests that run them as processes: pnpm build)"
 node scripts/build.mjs
+end_phase "build"
 echo "== lint"
 pnpm --silent lint
+end_phase "lint"
 echo "== dependency layers (dependency-cruiser, .dependency-cruiser.cjs)"
 pnpm --silent depcheck
+end_phase "dependency layers"
 echo "== tests"
 mkdir -p .data
 rm -f .data/pytest-summary.txt .data/jest-results.json .data/jest-solo-results.json .data/jest-browser-results.json
@@ -34,17 +51,21 @@ browser_status=0
 if [ "$#" -gt 0 ]; then
   jest_pass .data/jest-results.json "$@"
   status=$?
+  end_phase "tests (the paths given)"
 else
   jest_pass .data/jest-results.json --testPathIgnorePatterns=/node_modules/ \
     --testPathIgnorePatterns=/dist/ --testPathIgnorePatterns="$BROWSER_TESTS" \
     --testPathIgnorePatterns="$SOLO_TESTS"
   status=$?
+  end_phase "tests (main pass)"
   echo "== tests that need the database to themselves"
   jest_pass .data/jest-solo-results.json --runInBand "$SOLO_TESTS"
   [ "$?" -eq 0 ] || status=1
+  end_phase "tests (database to themselves)"
   echo "== browser tests (the dashboard in Chromium)"
   jest_pass .data/jest-browser-results.json "$BROWSER_TESTS"
   browser_status=$?
+  end_phase "tests (dashboard in Chromium)"
 fi
 set -e
 # The Python client's pytest suite runs inside one jest test (it needs the service jest starts).
@@ -59,4 +80,5 @@ node -e '
   }
   console.log(`${p} passed, ${f} failed, ${s} skipped`);
 '
+print_phases
 [ "$status" -eq 0 ] && [ "$browser_status" -eq 0 ]
