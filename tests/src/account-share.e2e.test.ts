@@ -1,0 +1,128 @@
+/**
+ * A fair share of the scrape worker's job slots per account, through the real stack (gateway +
+ * one scrape worker of concurrency 2, PostgreSQL, Redis): one account's scrapes cannot hold every
+ * slot while another account's scrape waits behind them in the queue. The target holds A's pages
+ * until the test releases them, so the order of events (not a stopwatch) is what is checked.
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import { QueueProducer } from '@wcs/queues';
+import { type ListeningServer, listenLocal } from '@wcs/testing';
+import {
+  balanceOf,
+  createTestAccount,
+  pollUntil,
+  type Stack,
+  startStack,
+  TEST_REDIS_URL,
+  type TestAccount,
+} from './harness';
+
+jest.setTimeout(90_000);
+
+const PAGE = '<html><head><title>t</title></head><body><main><h1>Page</h1><p>Text.</p></main></body></html>';
+
+/** `/hold?id=` answers when the test calls `release(id)`; `/ok?id=` at once. Arrivals in order. */
+async function startTarget() {
+  const arrivals: string[] = [];
+  const held = new Map<string, ServerResponse>();
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const id = url.searchParams.get('id') ?? url.pathname;
+    arrivals.push(id);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    if (url.pathname === '/hold') held.set(id, res);
+    else res.end(PAGE);
+  });
+  const listening: ListeningServer = await listenLocal(server);
+  return {
+    server: listening,
+    arrivals,
+    release(id: string) {
+      held.get(id)?.end(PAGE);
+      held.delete(id);
+    },
+  };
+}
+
+let stack: Stack;
+let targetA: Awaited<ReturnType<typeof startTarget>>;
+/** A host of its own, so no per-host limit of the fetcher ties B's page to A's. */
+let targetB: Awaited<ReturnType<typeof startTarget>>;
+let a: TestAccount;
+let b: TestAccount;
+let producer: QueueProducer;
+
+beforeAll(async () => {
+  targetA = await startTarget();
+  targetB = await startTarget();
+  stack = await startStack({ env: { WORKER_CONCURRENCY: '2' } });
+  a = await createTestAccount({ plan: 'hobby', credits: 100 });
+  b = await createTestAccount({ plan: 'hobby', credits: 100 });
+  producer = new QueueProducer(TEST_REDIS_URL, stack.env.QUEUE_PREFIX ?? '');
+});
+afterAll(async () => {
+  await producer?.close();
+  await stack?.close();
+  await targetA?.server.close();
+  await targetB?.server.close();
+});
+
+function scrape(account: TestAccount, url: string, timeout: number): Promise<Response> {
+  return fetch(`${stack.url}/v1/scrape`, {
+    method: 'POST',
+    headers: { ...account.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ url, timeout, engine: 'fetch' }),
+  });
+}
+
+/** Until `n` scrape jobs wait in the queue (none running). */
+const waiting = (n: number) =>
+  pollUntil(
+    async () => ((await producer.queue('scrape').getWaitingCount()) === n ? true : undefined),
+    30_000,
+    20,
+  );
+
+const arrived = (target: typeof targetA, ...ids: string[]) =>
+  pollUntil(async () => (ids.every((id) => target.arrivals.includes(id)) ? true : undefined), 30_000, 20);
+
+describe('scrape worker: a fair share of its slots per account', () => {
+  it("runs another account's scrape before an account's jobs beyond its share, keeping every charge", async () => {
+    // A alone: it gets both slots (no one else waits), and a third job waits in the queue.
+    const a1 = scrape(a, `${targetA.server.url}/hold?id=a1`, 60_000);
+    const a2 = scrape(a, `${targetA.server.url}/hold?id=a2`, 60_000);
+    await arrived(targetA, 'a1', 'a2');
+    const a3 = scrape(a, `${targetA.server.url}/hold?id=a3`, 60_000);
+    // a3 is queued before B's scrape: B's job waits behind it.
+    await waiting(1);
+    const b1 = scrape(b, `${targetB.server.url}/ok?id=b1`, 20_000);
+    await waiting(2);
+
+    // One of A's slots frees. First in line is a3, but A holds its share (1 of 2) and B waits:
+    // a3 goes back behind B, and B's scrape answers while A's other pages are still held.
+    targetA.release('a1');
+    const bAnswer = await b1;
+    expect(bAnswer.status).toBe(200);
+    expect(targetA.arrivals).not.toContain('a3');
+
+    // Then a3 runs too: the same job, charged once, never refunded.
+    await arrived(targetA, 'a3');
+    targetA.release('a2');
+    targetA.release('a3');
+    const answers = await Promise.all([a1, a2, a3]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await balanceOf(a.accountId)).toBe(97);
+    expect(await balanceOf(b.accountId)).toBe(99);
+  });
+
+  it('never delays an account alone: all its jobs use every slot', async () => {
+    // Two of A's pages, two slots, no other account waiting: A holds both (over its share of 1).
+    const first = scrape(a, `${targetA.server.url}/hold?id=alone1`, 60_000);
+    const second = scrape(a, `${targetA.server.url}/hold?id=alone2`, 60_000);
+    await arrived(targetA, 'alone1', 'alone2');
+    targetA.release('alone1');
+    targetA.release('alone2');
+    const answers = await Promise.all([first, second]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+  });
+});
