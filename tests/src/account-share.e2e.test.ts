@@ -21,6 +21,9 @@ jest.setTimeout(90_000);
 
 const PAGE = '<html><head><title>t</title></head><body><main><h1>Page</h1><p>Text.</p></main></body></html>';
 
+/** Every page's arrival at either target, in order. */
+const order: string[] = [];
+
 /** `/hold?id=` answers when the test calls `release(id)`; `/ok?id=` at once. Arrivals in order. */
 async function startTarget() {
   const arrivals: string[] = [];
@@ -29,6 +32,7 @@ async function startTarget() {
     const url = new URL(req.url ?? '/', 'http://x');
     const id = url.searchParams.get('id') ?? url.pathname;
     arrivals.push(id);
+    order.push(id);
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     if (url.pathname === '/hold') held.set(id, res);
     else res.end(PAGE);
@@ -103,10 +107,10 @@ describe('scrape worker: a fair share of its slots per account', () => {
     targetA.release('a1');
     const bAnswer = await b1;
     expect(bAnswer.status).toBe(200);
-    expect(targetA.arrivals).not.toContain('a3');
 
-    // Then a3 runs too: the same job, charged once, never refunded.
+    // Then a3 runs too, after B's page: the same job, charged once, never refunded.
     await arrived(targetA, 'a3');
+    expect(order.indexOf('b1')).toBeLessThan(order.indexOf('a3'));
     targetA.release('a2');
     targetA.release('a3');
     const answers = await Promise.all([a1, a2, a3]);
@@ -125,4 +129,49 @@ describe('scrape worker: a fair share of its slots per account', () => {
     const answers = await Promise.all([first, second]);
     expect(answers.map((r) => r.status)).toEqual([200, 200]);
   });
+
+  it("serves a batch created behind another account's batch without waiting for all of it", async () => {
+    // A's batch of four held pages: two run, two wait.
+    const urls = (ids: string[], t: typeof targetA, path: string) =>
+      ids.map((id) => `${t.server.url}${path}?id=${id}`);
+    const startA = await batch(a, urls(['ba1', 'ba2', 'ba3', 'ba4'], targetA, '/hold'));
+    expect(startA.status).toBe(202);
+    await arrived(targetA, 'ba1', 'ba2');
+    const startB = await batch(b, urls(['bb1'], targetB, '/ok'));
+    expect(startB.status).toBe(202);
+    const bId = ((await startB.json()) as { id: string }).id;
+    // B's item is queued behind A's two waiting items.
+    await pollUntil(
+      async () => {
+        const counts = await producer.queue('scrape-batch').getJobCounts('waiting', 'prioritized');
+        return (counts.waiting ?? 0) + (counts.prioritized ?? 0) === 3 ? true : undefined;
+      },
+      30_000,
+      20,
+    );
+
+    // A slot frees: B's first item goes before A's third, and B's batch ends while A's are held.
+    targetA.release('ba1');
+    await pollUntil(async () => ((await batchStatus(b, bId)) === 'done' ? true : undefined), 30_000, 50);
+    await arrived(targetA, 'ba3');
+    expect(order.indexOf('bb1')).toBeLessThan(order.indexOf('ba3'));
+    for (const id of ['ba2', 'ba3']) targetA.release(id);
+    await arrived(targetA, 'ba4');
+    targetA.release('ba4');
+    const aId = ((await startA.json()) as { id: string }).id;
+    await pollUntil(async () => ((await batchStatus(a, aId)) === 'done' ? true : undefined), 30_000, 50);
+  });
 });
+
+function batch(account: TestAccount, urls: string[]): Promise<Response> {
+  return fetch(`${stack.url}/v1/batch/scrape`, {
+    method: 'POST',
+    headers: { ...account.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ urls }),
+  });
+}
+
+async function batchStatus(account: TestAccount, id: string): Promise<string> {
+  const res = await fetch(`${stack.url}/v1/batch/scrape/${id}`, { headers: account.auth });
+  return ((await res.json()) as { status: string }).status;
+}
