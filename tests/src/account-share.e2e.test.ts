@@ -87,6 +87,16 @@ const waiting = (n: number) =>
     20,
   );
 
+/** How many times the worker took each completed scrape job whose page id starts with `prefix`. */
+async function startsOf(prefix: string): Promise<number[]> {
+  const jobs = await producer.queue('scrape').getJobs(['completed'], 0, -1);
+  return jobs
+    .filter((j) =>
+      new URL(String((j.data as { url: string }).url)).searchParams.get('id')?.startsWith(prefix),
+    )
+    .map((j) => j.attemptsStarted);
+}
+
 const arrived = (target: typeof targetA, ...ids: string[]) =>
   pollUntil(async () => (ids.every((id) => target.arrivals.includes(id)) ? true : undefined), 30_000, 20);
 
@@ -115,19 +125,30 @@ describe('scrape worker: a fair share of its slots per account', () => {
     targetA.release('a3');
     const answers = await Promise.all([a1, a2, a3]);
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    // a3 was taken, put back (no work done), and taken again; a1 and a2 once.
+    const [a1Starts, a2Starts, a3Starts] = await Promise.all(['a1', 'a2', 'a3'].map(startsOf));
+    expect([a1Starts, a2Starts]).toEqual([[1], [1]]);
+    expect(a3Starts?.[0]).toBeGreaterThanOrEqual(2);
     expect(await balanceOf(a.accountId)).toBe(97);
     expect(await balanceOf(b.accountId)).toBe(99);
   });
 
-  it('never delays an account alone: all its jobs use every slot', async () => {
-    // Two of A's pages, two slots, no other account waiting: A holds both (over its share of 1).
-    const first = scrape(a, `${targetA.server.url}/hold?id=alone1`, 60_000);
-    const second = scrape(a, `${targetA.server.url}/hold?id=alone2`, 60_000);
+  it('never puts back the jobs of an account alone, even with its own jobs waiting', async () => {
+    // Four of A's pages, two slots, no other account: A holds both (over its share of 1) and its
+    // own two waiting jobs are not "someone else waiting".
+    const ids = ['alone1', 'alone2', 'alone3', 'alone4'];
+    const answers = ids.slice(0, 2).map((id) => scrape(a, `${targetA.server.url}/hold?id=${id}`, 60_000));
     await arrived(targetA, 'alone1', 'alone2');
+    answers.push(...ids.slice(2).map((id) => scrape(a, `${targetA.server.url}/hold?id=${id}`, 60_000)));
+    await waiting(2);
     targetA.release('alone1');
-    targetA.release('alone2');
-    const answers = await Promise.all([first, second]);
-    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    await arrived(targetA, 'alone3');
+    for (const id of ['alone2', 'alone3']) targetA.release(id);
+    await arrived(targetA, 'alone4');
+    targetA.release('alone4');
+    expect((await Promise.all(answers)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    // Each job was taken once: none went back to the delayed set.
+    expect(await startsOf('alone')).toEqual([1, 1, 1, 1]);
   });
 
   it("serves a batch created behind another account's batch without waiting for all of it", async () => {
