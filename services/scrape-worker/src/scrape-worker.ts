@@ -13,10 +13,12 @@ import {
   QueueProducer,
   RETRY_BUDGET_FACTOR,
   SearchIndexMarks,
+  scrapePayload,
   workerDefiner,
 } from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
 import { SearchIndexer } from '@wcs/search';
+import { AccountSlots, WaitingAccounts, withAccountShare } from './account-slots';
 import { batchItemProcessor } from './batch-item.processor';
 import { BatchReconciler } from './batch-reconciler';
 import { createDocumentIndexer } from './document-indexer';
@@ -48,8 +50,27 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
   // All attempts of a batch item share one budget (docs/reliability/job-budgets.md); a scrape's
   // deadline comes with its payload (when the gateway stops waiting).
   const itemBudgetMs = RETRY_BUDGET_FACTOR * env.BATCH_ITEM_TIMEOUT_MS;
+  // One account's scrapes cannot hold every slot while another account's scrape waits behind
+  // them in the queue (docs/reliability/content.md).
+  const scrapeOwner = scrapePayload.pick({ accountId: true });
+  const waitingScrapes = new WaitingAccounts(
+    producer,
+    'scrape',
+    (data) => scrapeOwner.safeParse(data).data?.accountId,
+  );
+  const scrapeSlots = new AccountSlots({
+    concurrency: env.WORKER_CONCURRENCY,
+    othersWaiting: (account) => waitingScrapes.othersThan(account),
+  });
   const workers = [
-    define('scrape', scrapeProcessor(renderer, index, logger, { ...stores, secrets })),
+    define(
+      'scrape',
+      withAccountShare(
+        scrapeSlots,
+        (p) => p.accountId,
+        scrapeProcessor(renderer, index, logger, { ...stores, secrets }),
+      ),
+    ),
     define(
       'scrape-batch',
       batchItemProcessor(

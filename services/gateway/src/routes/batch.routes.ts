@@ -99,9 +99,12 @@ export async function startBatchOperation(
   try {
     await deps.producer.enqueueBulk(
       'scrape-batch',
-      batch.items.map((it) => ({
+      // Priority = position in the batch: the queue serves every batch's first items before any
+      // batch's later ones, so a batch created behind a big one does not wait for all of it
+      // (docs/reliability/content.md).
+      batch.items.map((it, i) => ({
         payload: { batchId: batch.batchId, itemId: it.itemId },
-        opts: { jobId: it.itemId },
+        opts: { jobId: it.itemId, priority: i + 1 },
       })),
     );
   } catch (err) {
