@@ -191,7 +191,8 @@ export function generateApiReference(doc: Document = openApiDocument() as unknow
   return formatted(API_REFERENCE, `${out.join('\n')}\n`);
 }
 
-type EnvField = { safeParse(value: unknown): { success: boolean; data?: unknown } };
+/** `description` is what zod's `.describe()` set: it wins over the line in env-docs.ts. */
+type EnvField = { description?: string; safeParse(value: unknown): { success: boolean; data?: unknown } };
 type EnvSchema = { shape: Record<string, EnvField> };
 
 /** The default the schema gives a variable left unset, as the page shows it. */
@@ -204,25 +205,42 @@ function envDefault(field: EnvField): string {
   return code(typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
 
-export function generateConfigReference(): string {
-  const docs = new Map<string, string>();
+const ENV_SERVICES: Array<[string, EnvSchema]> = [
+  ...Object.entries(SERVICE_ENV_SCHEMAS),
+  ['crawl-worker: map jobs', mapWorkerEnvSchema],
+];
+
+/**
+ * Every variable a service reads -> its one-line doc: the schema's own `.describe()`, else its line
+ * in scripts/docs/env-docs.ts. Throws naming the variables that have neither.
+ */
+export function envDocs(): Map<string, string> {
+  const lines = new Map<string, string>();
   for (const [names, doc] of ENV_DOCS) {
     // A line shared by several variables says which: "`A`, `B`: meaning".
     const text = names.length > 1 ? `${names.map(code).join(', ')}: ${doc}` : doc;
-    for (const name of names) docs.set(name, text);
+    for (const name of names) lines.set(name, text);
   }
-  const services: Array<[string, EnvSchema]> = [
-    ...Object.entries(SERVICE_ENV_SCHEMAS),
-    ['crawl-worker: map jobs', mapWorkerEnvSchema],
-  ];
-  const readers = new Map<string, string[]>();
-  for (const [service, schema] of services) {
-    for (const name of Object.keys(schema.shape)) readers.set(name, [...(readers.get(name) ?? []), service]);
+  const docs = new Map<string, string>();
+  const undocumented = new Set<string>();
+  for (const [, schema] of ENV_SERVICES) {
+    for (const [name, field] of Object.entries(schema.shape)) {
+      const doc = field.description ?? lines.get(name);
+      if (doc === undefined) undocumented.add(name);
+      else docs.set(name, doc);
+    }
   }
-  const undocumented = [...readers.keys()].filter((name) => !docs.has(name));
-  if (undocumented.length > 0) {
-    throw new Error(`no line in scripts/docs/env-docs.ts for ${undocumented.join(', ')}`);
+  if (undocumented.size > 0) {
+    throw new Error(
+      `no .describe() in its env schema and no line in scripts/docs/env-docs.ts for ${[...undocumented].join(', ')}`,
+    );
   }
+  return docs;
+}
+
+export function generateConfigReference(): string {
+  const docs = envDocs();
+  const services = ENV_SERVICES;
   const out: string[] = [
     '# Configuration reference',
     '',
