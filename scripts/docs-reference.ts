@@ -74,12 +74,15 @@ const SAFE_INTEGER = 9007199254740991;
 function typeOf(schema: Schema): string {
   if (schema.$ref) return schema.$ref.split('/').pop() ?? schema.$ref;
   if (schema.const !== undefined) return JSON.stringify(schema.const);
-  if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' \\| ');
+  if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
   const union = schema.anyOf ?? schema.oneOf;
-  if (union) return [...new Set(union.map(typeOf))].join(' \\| ');
+  if (union) return [...new Set(union.map(typeOf))].join(' | ');
   if (schema.allOf) return schema.allOf.map(typeOf).join(' & ');
-  if (schema.type === 'array') return `${schema.items ? typeOf(schema.items) : 'unknown'}[]`;
-  if (Array.isArray(schema.type)) return schema.type.join(' \\| ');
+  if (schema.type === 'array') {
+    const item = schema.items ? typeOf(schema.items) : 'unknown';
+    return item.includes(' | ') ? `(${item})[]` : `${item}[]`;
+  }
+  if (Array.isArray(schema.type)) return schema.type.join(' | ');
   return schema.type ?? 'any';
 }
 
