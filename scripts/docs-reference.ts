@@ -183,6 +183,13 @@ export function generateApiReference(doc: Document = openApiDocument() as unknow
         .join('; ');
       out.push(`| ${status} | ${cell(response.description ?? '')} | ${cell(media)} |`);
     }
+    // The success bodies field by field (errors all share the Error shape below).
+    for (const [status, response] of Object.entries(op.responses)) {
+      const schema = response.content?.['application/json']?.schema;
+      if (status.startsWith('2') && schema?.properties) {
+        out.push('', `Response ${status} (application/json):`, '', ...fieldsTable(schema));
+      }
+    }
   }
   const components = Object.entries(doc.components?.schemas ?? {});
   if (components.length > 0) out.push('', '## Shared schemas');
