@@ -14,9 +14,11 @@ const ROOT = path.join(__dirname, '../../..');
 // tests/.examples, which client-node-readme.e2e.test.ts empties when it starts (maybe in parallel).
 const WORK_DIR = path.join(ROOT, 'tests/.examples-root-readme');
 
-function jsExamples(): string[] {
+function examplesOf(language: string): string[] {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  return [...readme.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '');
+  return [...readme.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map(
+    (m) => m[1] ?? '',
+  );
 }
 
 /** The example's top-level `const`s (plain or destructured), printed as JSON at its end. */
@@ -27,12 +29,21 @@ function withResults(code: string): { code: string; names: string[] } {
   return { code: `${code}\nconsole.log(JSON.stringify({ ${names.join(', ')} }));\n`, names };
 }
 
-function runNode(
-  file: string,
+/** The Python example's assigned names, printed as JSON at its end (inside its `with`, indented). */
+function withPythonResults(code: string): { code: string; names: string[] } {
+  const names = [...code.matchAll(/^(\s*)(\w+) = /gm)].map((m) => m[2] ?? '');
+  const indent = code.match(/^(\s*)\w+ = [^\n]*\n?$/m)?.[1] ?? '';
+  const values = names.map((n) => `"${n}": ${n}`).join(', ');
+  return { code: `import json\n${code}${indent}print(json.dumps({${values}}, default=str))\n`, names };
+}
+
+function run(
+  cmd: string,
+  args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file], { cwd: WORK_DIR, env: { ...process.env, ...env } });
+    const child = spawn(cmd, args, { cwd: WORK_DIR, env: { ...process.env, ...env } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -46,7 +57,9 @@ function runNode(
   });
 }
 
-const examples = jsExamples();
+const examples = examplesOf('js');
+// The Python client's example; the package itself has no install step here (PYTHONPATH), as in its suite.
+const pythonExamples = examplesOf('python').filter((e) => e.includes('wcs_client'));
 
 describe('root README.md examples', () => {
   let s: ClientStack;
@@ -63,7 +76,30 @@ describe('root README.md examples', () => {
   it('has the Node client and the Firecrawl SDK examples', () => {
     expect(examples.some((e) => e.includes("from '@wcs/client-node'"))).toBe(true);
     expect(examples.some((e) => e.includes("apiUrl: 'http://localhost:3002/firecrawl'"))).toBe(true);
+    expect(pythonExamples.length).toBeGreaterThan(0);
   });
+
+  it.each(pythonExamples.map((code, i) => [i + 1, code] as const))(
+    'python example %i runs and every value it computes is there',
+    async (index, example) => {
+      const { code, names } = withPythonResults(example.replaceAll('https://example.com', s.site.url));
+      const file = path.join(WORK_DIR, `root-readme-${index}.py`);
+      writeFileSync(file, code);
+      const res = await run('/usr/bin/python3', [file], {
+        ...s.clientEnv,
+        PYTHONPATH: path.join(ROOT, 'packages/client-python/src'),
+        PYTHONDONTWRITEBYTECODE: '1',
+      });
+      if (res.code !== 0)
+        throw new Error(`python example ${index} exited ${res.code}:\n${res.err}\n${res.out}`);
+      const values = JSON.parse(res.out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+      expect(names.length).toBeGreaterThan(0);
+      for (const name of names) expect([name, values[name] ?? null]).not.toEqual([name, null]);
+      const crawl = values.crawl as { status?: string } | undefined;
+      if (crawl) expect(crawl.status).toBe('done');
+    },
+    120_000,
+  );
 
   it.each(examples.map((code, i) => [i + 1, code] as const))(
     'example %i runs and every value it computes is there',
@@ -73,7 +109,7 @@ describe('root README.md examples', () => {
       );
       const file = path.join(WORK_DIR, `root-readme-${index}.mjs`);
       writeFileSync(file, code);
-      const res = await runNode(file, s.clientEnv);
+      const res = await run(process.execPath, [file], s.clientEnv);
       if (res.code !== 0) throw new Error(`example ${index} exited ${res.code}:\n${res.err}\n${res.out}`);
       const values = JSON.parse(res.out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
       expect(names.length).toBeGreaterThan(0);
