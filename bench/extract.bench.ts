@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { extractEnv } from '../packages/config/src';
+import { benchDataDir } from './bench-data';
 import { processHtml } from '../packages/content/src';
 import {
   buildModelInput,
@@ -22,8 +23,7 @@ import {
   validateAnswer,
 } from '../packages/llm/src';
 
-const repoRoot = path.resolve(__dirname, '..');
-const benchDir = process.env.BENCH_DIR ?? path.resolve(repoRoot, '../shared/bench');
+const benchDir = benchDataDir(['article-extraction']);
 const args = process.argv.slice(2);
 const opt = (f: string): string | undefined => {
   const i = args.indexOf(f);
