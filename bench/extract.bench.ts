@@ -12,7 +12,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { extractEnv } from '../packages/config/src';
-import { benchDataDir } from './bench-data';
 import { processHtml } from '../packages/content/src';
 import {
   buildModelInput,
@@ -22,6 +21,7 @@ import {
   userMessage,
   validateAnswer,
 } from '../packages/llm/src';
+import { benchDataDir } from './bench-data';
 
 const benchDir = benchDataDir(['article-extraction']);
 const args = process.argv.slice(2);
