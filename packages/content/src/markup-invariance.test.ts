@@ -3,7 +3,7 @@
  * (`cleanMarkdownForHash` of the main-content markdown), so a monitor never fires for a page
  * whose content did not change.
  *
- * Pages: the sample vendored in ../test-data/bench-sample (20 article-extraction pages, 42 WCXB dev
+ * Pages: the sample vendored in packages/content/test-data/bench-sample (20 article-extraction pages, 42 WCXB dev
  * pages, six of each page type); with BENCH_DIR set to the full sets, every article-extraction
  * page and a fixed sample of 300 WCXB dev pages (every fifth file in name order). For each page fast-check draws several rewrite plans
  * from a fixed seed; each plan is a seeded, deterministic rewrite (markup-rewrite.testkit.ts):
@@ -29,8 +29,8 @@ import {
   REWRITES_PER_PAGE,
   report,
   SEED,
-} from './markup-invariance.fixture';
-import { NO_REWRITE, rewriteMarkup } from './markup-rewrite.testkit';
+} from './test-support/markup-invariance.fixture';
+import { NO_REWRITE, rewriteMarkup } from './test-support/markup-rewrite.testkit';
 
 describe('markup-only rewrites keep the monitor hash (property, seeded)', () => {
   it('article-extraction: every page', () => {
