@@ -313,3 +313,16 @@ export const collapse = (s: string): string => s.replace(WS, ' ').trim();
 
 /** Text of a subtree with whitespace collapsed: for titles, headings, link texts. */
 export const textOf = (n: AnyNode): string => collapse(rawText(n));
+
+/** Detached subtrees keep their parent links: check the chain reaches the root. */
+export function hasRemovedAncestor(el: Element, root: Element): boolean {
+  let p: ParentNode | null = el.parent;
+  while (p && p !== root) p = p.parent;
+  return p !== root;
+}
+
+/** Whether `a` is a proper ancestor of `el`. */
+export function isAncestor(a: Element, el: Element): boolean {
+  for (let p: ParentNode | null = el.parent; p; p = p.parent) if (p === a) return true;
+  return false;
+}

@@ -15,16 +15,11 @@ import {
 } from '../dom/content-stats';
 import { findAll, isElement, setChildren, textOf } from '../dom/dom.util';
 import { removeAriaMenus } from '../rules/aria-menu.cleaner';
+import { trimArticle } from '../rules/article-furniture.cleaner';
 import { isChrome, removeComments, removeUnlikely, type Spare } from '../rules/boilerplate.cleaner';
 import { revealFoldedPanels } from '../rules/collapsed-panel';
-import {
-  cleanConditionally,
-  cleanRegion,
-  DUPLICATE_MIN_TEXT,
-  PRESENTATIONAL,
-  removeDuplicates,
-  trimArticle,
-} from '../rules/content.cleaner';
+import { cleanConditionally, cleanRegion, PRESENTATIONAL } from '../rules/conditional.cleaner';
+import { DUPLICATE_MIN_TEXT, removeDuplicates } from '../rules/duplicate-block.cleaner';
 import { isEmptyShell } from '../rules/empty-shell';
 import { foldedProse } from '../rules/folded-prose';
 import { holds } from '../rules/item-grid';

@@ -1,7 +1,7 @@
 /**
  * Listing pages: a news front's teasers carry their photos' captions and credits ("Rob Stein/NPR",
  * "A scientist holds a tusk recovered from the Arctic"): furniture of each image, not the list.
- * Article mode trims them from a story (content.cleaner.ts); region mode kept them. The
+ * Article mode trims them from a story (article-furniture.cleaner.ts); region mode kept them. The
  * <figcaption>s go, and blocks named as a caption or credit; unless together they are a large
  * part of the region: then the names lie (a grid whose every card text sits in a "caption").
  */
