@@ -21,6 +21,33 @@
 const TEST_FILE = '\\.test\\.ts$';
 const ANY_OF_OURS = '^(packages|services|tests|bench|scripts)/';
 
+/**
+ * The floors of packages/content/src, each on the ones it lists (tests excepted): dom/ (tree helpers,
+ * per-element stats, caps) under everything; rules/ (cleaners and page-shape detectors) on dom;
+ * extract/ (main-content extractor, profiles, page-type classifier, metadata) on rules and dom;
+ * render/ (serializers) on dom only. extract/ and render/ may read the output types (types.ts);
+ * the pipeline on top (document.processor.ts, index.ts) uses them all, and no floor imports it.
+ */
+const CONTENT = '^packages/content/src/';
+const CONTENT_FLOORS = {
+  dom: [],
+  rules: ['dom'],
+  extract: ['dom', 'rules', 'types'],
+  render: ['dom', 'types'],
+};
+const contentFloorRules = Object.entries(CONTENT_FLOORS).map(([floor, below]) => ({
+  name: `content-floor-${floor}`,
+  comment:
+    `packages/content/src/${floor}/ imports only ${below.join(', ') || 'itself'} within the package: ` +
+    'imports flow one way, from the pipeline down to dom/.',
+  severity: 'error',
+  from: { path: `${CONTENT}${floor}/`, pathNot: TEST_FILE },
+  to: {
+    path: CONTENT,
+    pathNot: [floor, ...below].map((f) => (f === 'types' ? `${CONTENT}types\\.ts$` : `${CONTENT}${f}/`)),
+  },
+}));
+
 module.exports = {
   forbidden: [
     {
@@ -126,6 +153,15 @@ module.exports = {
       severity: 'error',
       from: { path: ANY_OF_OURS },
       to: { couldNotResolve: true, pathNot: ['^@wcs/client-node$', '/generated/'] },
+    },
+    ...contentFloorRules,
+    {
+      name: 'content-test-support-only-in-tests',
+      comment:
+        'packages/content/src/test-support/ (testkits, fixtures) is for the tests: never shipped code.',
+      severity: 'error',
+      from: { path: '^packages/content/', pathNot: [TEST_FILE, `${CONTENT}test-support/`] },
+      to: { path: `${CONTENT}test-support/` },
     },
   ],
   options: {

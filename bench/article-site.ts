@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { ROOT } from './bench-utils';
+import { benchDataDir } from './bench-data';
 
 export interface ArticleSite {
   url: string;
@@ -33,7 +33,7 @@ function decode(buf: Buffer): string {
 }
 
 export function articleBenchDir(): string {
-  return path.join(process.env.BENCH_DIR ?? path.resolve(ROOT, '../shared/bench'), 'article-extraction');
+  return path.join(benchDataDir(['article-extraction']), 'article-extraction');
 }
 
 /** Starts the server; `limit` keeps the first N pages. */

@@ -24,19 +24,20 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import type * as Content from '../packages/content/src';
-import { findFirst, parseHtml } from '../packages/content/src/dom.util';
-import { extractMetadata, type PageHints } from '../packages/content/src/metadata.extractor';
-import { classifyPage, PAGE_TYPES } from '../packages/content/src/page-type.classifier';
-import { UrlResolver } from '../packages/content/src/url.util';
+import { findFirst, parseHtml } from '../packages/content/src/dom/dom.util';
+import { UrlResolver } from '../packages/content/src/dom/url.util';
+import { extractMetadata, type PageHints } from '../packages/content/src/extract/metadata.extractor';
+import { classifyPage, PAGE_TYPES } from '../packages/content/src/extract/page-type.classifier';
 import { ContentPool } from '../packages/scraper/src';
 import { heavyPages } from '../packages/scraper/src/heavy-pages.fixture';
+import { benchDataDir } from './bench-data';
 import { type Baseline, loadBaseline } from './content-baseline';
 
 const repoRoot = path.resolve(__dirname, '..');
 // Scored and timed as production runs it: the compiled package (`pnpm build`, which the script
 // runs first), not tsx's on-the-fly transform of the sources (their exports stay getters).
 const { processHtml } = require(path.join(repoRoot, 'packages/content/dist/index.js')) as typeof Content;
-const benchDir = process.env.BENCH_DIR ?? path.resolve(repoRoot, '../shared/bench');
+const benchDir = benchDataDir(['article-extraction', 'wcxb-dev', 'score.mjs']);
 const outDir = path.join(repoRoot, 'bench/out');
 const args = process.argv.slice(2);
 const flag = (f: string): boolean => args.includes(f);

@@ -21,9 +21,9 @@ import {
   userMessage,
   validateAnswer,
 } from '../packages/llm/src';
+import { benchDataDir } from './bench-data';
 
-const repoRoot = path.resolve(__dirname, '..');
-const benchDir = process.env.BENCH_DIR ?? path.resolve(repoRoot, '../shared/bench');
+const benchDir = benchDataDir(['article-extraction']);
 const args = process.argv.slice(2);
 const opt = (f: string): string | undefined => {
   const i = args.indexOf(f);

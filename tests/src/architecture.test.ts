@@ -59,6 +59,19 @@ const FILES: Record<string, string> = {
   'packages/queues/src/index.ts': "import '@wcs/scraper';\n",
   'packages/scraper/src/index.ts': "import '@wcs/queues';\n",
   'packages/config/src/index.ts': "import './missing';\n",
+  // the floors of packages/content/src: allowed imports, then one broken floor rule each
+  'packages/content/src/types.ts': 'export {};\n',
+  'packages/content/src/dom/d.ts': 'export {};\n',
+  'packages/content/src/rules/r.ts': "import '../dom/d';\n",
+  'packages/content/src/extract/x.ts': "import '../rules/r';\nimport '../dom/d';\nimport '../types';\n",
+  'packages/content/src/render/s.ts': "import '../dom/d';\nimport '../types';\n",
+  'packages/content/src/rules/r.test.ts': "import '../extract/x';\nimport '../test-support/kit';\n",
+  'packages/content/src/test-support/kit.ts': "import '../index';\nimport '../render/s';\n",
+  'packages/content/src/dom/up.ts': "import '../rules/r';\n",
+  'packages/content/src/rules/up.ts': "import '../extract/x';\n",
+  'packages/content/src/extract/up.ts': "import '../render/s';\n",
+  'packages/content/src/render/up.ts': "import '../rules/r';\n",
+  'packages/content/src/document.processor.ts': "import './test-support/kit';\n",
 };
 
 const EXPECTED = [
@@ -73,6 +86,11 @@ const EXPECTED = [
   'testing-only-in-tests: packages/renderer/src/engine.ts -> packages/testing/src/index.ts',
   'through-package-entry: packages/search/src/index.ts -> packages/db/src/internal.ts',
   'not-to-unresolvable: packages/config/src/index.ts -> ./missing',
+  'content-floor-dom: packages/content/src/dom/up.ts -> packages/content/src/rules/r.ts',
+  'content-floor-rules: packages/content/src/rules/up.ts -> packages/content/src/extract/x.ts',
+  'content-floor-extract: packages/content/src/extract/up.ts -> packages/content/src/render/s.ts',
+  'content-floor-render: packages/content/src/render/up.ts -> packages/content/src/rules/r.ts',
+  'content-test-support-only-in-tests: packages/content/src/document.processor.ts -> packages/content/src/test-support/kit.ts',
 ].sort();
 
 let tree: string;

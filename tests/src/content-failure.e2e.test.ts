@@ -12,8 +12,8 @@ import { balanceOf, createTestAccount, type Stack, startStack, type TestAccount 
 // The seam below is a jest module mock, which exists only in this thread: convert in-process.
 process.env.CONTENT_POOL_THREADS = '0';
 
-jest.mock('../../packages/content/src/metadata.extractor', () => {
-  const actual = jest.requireActual('../../packages/content/src/metadata.extractor');
+jest.mock('../../packages/content/src/extract/metadata.extractor', () => {
+  const actual = jest.requireActual('../../packages/content/src/extract/metadata.extractor');
   const marked = (doc: unknown): boolean => {
     const stack: unknown[] = [doc];
     while (stack.length > 0) {

@@ -2,22 +2,22 @@
 import { ContentProcessingError, SelectorTooExpensiveError } from '@wcs/errors';
 import { type Document, Element, Text } from 'domhandler';
 import { escapeText } from 'entities';
-import { declaredProductRoot } from './declared-product.fallback';
-import { findFirst, isElement, parseHtml, setChildren, textOf } from './dom.util';
-import { serializeHtml } from './html.serializer';
-import { type ContentCuts, MAX_HTML_CHARS, stripHeavyBlocks, warningFor } from './input-caps';
-import { type ExtractResult, extractMainContent, extractWholeBody } from './main-content.extractor';
-import { BlockRenderer, codeFence } from './markdown.serializer';
-import { extractMetadata, fallbackText, type PageHints } from './metadata.extractor';
-import { collectPageImages } from './page-images';
-import { collectPageLinks } from './page-links';
-import { measurePage, scorePage } from './page-type.classifier';
-import { addDeclaredDescription, shows } from './product.cleaner';
-import { SelectorBudget } from './selector-budget';
-import { buildStructured } from './structured.serializer';
-import { applyTagFilter, compileTagFilter, type TagFilter } from './tag-filter';
+import { findFirst, isElement, parseHtml, setChildren, textOf } from './dom/dom.util';
+import { type ContentCuts, MAX_HTML_CHARS, stripHeavyBlocks, warningFor } from './dom/input-caps';
+import { SelectorBudget } from './dom/selector-budget';
+import { applyTagFilter, compileTagFilter, type TagFilter } from './dom/tag-filter';
+import { UrlResolver } from './dom/url.util';
+import { declaredProductRoot } from './extract/declared-product.fallback';
+import { type ExtractResult, extractMainContent, extractWholeBody } from './extract/main-content.extractor';
+import { extractMetadata, fallbackText, type PageHints } from './extract/metadata.extractor';
+import { collectPageImages } from './extract/page-images';
+import { collectPageLinks } from './extract/page-links';
+import { measurePage, scorePage } from './extract/page-type.classifier';
+import { serializeHtml } from './render/html.serializer';
+import { BlockRenderer, codeFence } from './render/markdown.serializer';
+import { buildStructured } from './render/structured.serializer';
+import { addDeclaredDescription, shows } from './rules/product.cleaner';
 import type { ContentMetadata, OutputFormat, ProcessedContent, ProcessOptions, RawDocument } from './types';
-import { UrlResolver } from './url.util';
 
 const NOSCRIPT_TAG = /<(\/?)noscript\b/gi;
 

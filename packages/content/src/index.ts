@@ -8,13 +8,13 @@ export {
   MAX_PAGE_LINKS,
   MAX_TEXT_NODE_CHARS,
   warningFor,
-} from './input-caps';
-export { cleanMarkdownForHash } from './markdown-hash.normalizer';
-export { firstSrcsetCandidate } from './page-images';
-export { type PageLinks, pageLinkUrls, type RawPageLink } from './page-links';
-export { classifyPage, PAGE_TYPES, type PageType } from './page-type.classifier';
-export { MAX_HAS_PER_LIST, MAX_SELECTOR_NESTING } from './selector-cost';
-export { findInvalidSelector, selectorListCostProblem } from './tag-filter';
+} from './dom/input-caps';
+export { MAX_HAS_PER_LIST, MAX_SELECTOR_NESTING } from './dom/selector-cost';
+export { findInvalidSelector, selectorListCostProblem } from './dom/tag-filter';
+export { firstSrcsetCandidate } from './extract/page-images';
+export { type PageLinks, pageLinkUrls, type RawPageLink } from './extract/page-links';
+export { classifyPage, PAGE_TYPES, type PageType } from './extract/page-type.classifier';
+export { cleanMarkdownForHash } from './render/markdown-hash.normalizer';
 export type {
   BlockType,
   ContentMetadata,

@@ -6,8 +6,8 @@
 import { ContentProcessingError, decodeError, encodeError } from '@wcs/errors';
 import { processDocument, processHtml } from './index';
 
-jest.mock('./metadata.extractor', () => {
-  const actual = jest.requireActual('./metadata.extractor');
+jest.mock('./extract/metadata.extractor', () => {
+  const actual = jest.requireActual('./extract/metadata.extractor');
   return {
     ...actual,
     extractMetadata: (input: { doc: { children: unknown[] } }) => {

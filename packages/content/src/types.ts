@@ -1,6 +1,6 @@
 /** Public types of @wcs/content. Other packages code against these names: extend, never rename. */
-import type { PageLinks } from './page-links';
-import type { PageType } from './page-type.classifier';
+import type { PageLinks } from './extract/page-links';
+import type { PageType } from './extract/page-type.classifier';
 
 export type OutputFormat = 'markdown' | 'html' | 'text' | 'json';
 
