@@ -12,6 +12,7 @@ import { rateLimitMiddleware } from './middleware/rate-limit.middleware';
 import { screenshotOriginMiddleware } from './middleware/screenshot-origin.middleware';
 import { requestClock } from './middleware/server-timing';
 import { urlTextMiddleware } from './middleware/url-text.middleware';
+import { openApiRoutes } from './openapi/openapi.routes';
 import { accountRoutes } from './routes/account.routes';
 import { adminRoutes } from './routes/admin.routes';
 import { batchRoutes } from './routes/batch.routes';
@@ -26,7 +27,6 @@ import { keysRoutes } from './routes/keys.routes';
 import { mapRoutes } from './routes/map.routes';
 import { metricsRoutes } from './routes/metrics.routes';
 import { monitorRoutes } from './routes/monitor.routes';
-import { openApiRoutes } from './routes/openapi.routes';
 import { scrapeRoutes } from './routes/scrape.routes';
 import {
   redactScreenshotFile,

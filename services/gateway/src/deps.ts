@@ -16,7 +16,7 @@ import type { Logger } from '@wcs/logger';
 import type { JobSecrets, QueueProducer } from '@wcs/queues';
 import type { SearchProvider } from '@wcs/search';
 import type { Redis } from 'ioredis';
-import type { PendingWork } from './jobs/charged-job';
+import type { PendingWork } from './jobs/pending-work';
 
 /** Everything the HTTP layer needs, wired in main.ts (or by tests) — no module singletons. */
 export interface GatewayDeps {

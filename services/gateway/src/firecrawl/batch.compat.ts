@@ -7,15 +7,10 @@ import type { BatchWithItems } from '@wcs/db';
 import { ValidationError } from '@wcs/errors';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
+import { batchBody, MAX_BATCH_ITEMS } from '../contract/batch.request';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
-import {
-  batchBody,
-  batchStatusOperation,
-  cancelBatchOperation,
-  MAX_BATCH_ITEMS,
-  startBatchOperation,
-} from '../routes/batch.routes';
+import { batchStatusOperation, cancelBatchOperation, startBatchOperation } from '../routes/batch.routes';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 import {

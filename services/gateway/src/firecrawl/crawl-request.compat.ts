@@ -6,7 +6,7 @@
 import { compilePathRules } from '@wcs/discovery';
 import { ValidationError } from '@wcs/errors';
 import { z } from 'zod';
-import { MAX_CRAWL_PAGES } from '../routes/crawl.routes';
+import { MAX_CRAWL_PAGES } from '../contract/crawl.request';
 import {
   FIRECRAWL_V2_DEFAULT_MAX_AGE_MS,
   firecrawlScrapeOptionsV1,

@@ -6,16 +6,11 @@
 import type { CrawlView } from '@wcs/db';
 import { NotFoundError } from '@wcs/errors';
 import { type Request, type Response, Router } from 'express';
+import { crawlBody, MAX_CRAWL_PAGES } from '../contract/crawl.request';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import { batchStatusOperation } from '../routes/batch.routes';
-import {
-  cancelCrawlOperation,
-  crawlBody,
-  crawlStatusOperation,
-  MAX_CRAWL_PAGES,
-  startCrawlOperation,
-} from '../routes/crawl.routes';
+import { cancelCrawlOperation, crawlStatusOperation, startCrawlOperation } from '../routes/crawl.routes';
 import { parseBody } from '../validation/parse-body';
 import { batchErrors, batchStatusResponse, doneItemsPage } from './batch.compat';
 import { firecrawlCrawlV1, firecrawlCrawlV2, toNativeCrawlV1, toNativeCrawlV2 } from './crawl-request.compat';

@@ -10,15 +10,10 @@ import { randomUUID } from 'node:crypto';
 import { InsufficientCreditsError, NotFoundError, toServiceError, ValidationError } from '@wcs/errors';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
+import { EXTRACT_DEFAULT_TIMEOUT_MS, extractBody } from '../contract/extract.request';
 import type { AuthContext, GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
-import {
-  EXTRACT_COST,
-  EXTRACT_DEFAULT_TIMEOUT_MS,
-  extractBody,
-  prepareExtract,
-  runExtract,
-} from '../routes/extract.routes';
+import { EXTRACT_COST, prepareExtract, runExtract } from '../routes/extract.routes';
 import { parseBody } from '../validation/parse-body';
 import { EXTRACT_RESULT_TTL_SECONDS, ExtractStore } from './extract-store.compat';
 import { parseAs, renameFields } from './field-names.compat';

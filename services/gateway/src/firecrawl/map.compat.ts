@@ -8,9 +8,10 @@
 import { ValidationError } from '@wcs/errors';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
+import { mapBody } from '../contract/map.request';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
-import { mapBody, mapOperation } from '../routes/map.routes';
+import { mapOperation } from '../routes/map.routes';
 import { parseBody } from '../validation/parse-body';
 import { parseAs } from './field-names.compat';
 

@@ -7,10 +7,12 @@
  */
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
+import { extractBody } from '../contract/extract.request';
+import { scrapeBody } from '../contract/scrape.request';
 import type { AuthContext, GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
-import { EXTRACT_COST, extractBody, prepareExtract, runExtract } from '../routes/extract.routes';
-import { scrapeBody, scrapeOperation } from '../routes/scrape.routes';
+import { EXTRACT_COST, prepareExtract, runExtract } from '../routes/extract.routes';
+import { scrapeOperation } from '../routes/scrape.routes';
 import { parseBody } from '../validation/parse-body';
 import { type FirecrawlDocument, toFirecrawlDocument } from './document.compat';
 import { parseAs, renameFields } from './field-names.compat';

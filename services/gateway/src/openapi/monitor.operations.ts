@@ -1,12 +1,12 @@
-import { monitorBody } from '../routes/monitor.routes';
-import type { OperationSpec } from './openapi.document';
+import { monitorBody } from '../contract/monitor.request';
 import {
   monitorCancelResponse,
   monitorCreateResponse,
   monitorDetailResponse,
   monitorListResponse,
   webhookSecretResponse,
-} from './responses';
+} from '../contract/responses';
+import type { OperationSpec } from './openapi.document';
 
 /** OpenAPI entries of /v1/monitor (issue 5); spread into OPERATIONS. */
 export const MONITOR_OPERATIONS: OperationSpec[] = [

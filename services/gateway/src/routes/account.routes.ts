@@ -2,12 +2,12 @@ import { type AccountInfo, LEDGER_REASONS, type LedgerEntryView, PLANS, USAGE_OP
 import { NotFoundError } from '@wcs/errors';
 import { Router } from 'express';
 import { z } from 'zod';
+import type { accountResponse, ledgerResponse, usageResponse } from '../contract/account.responses';
+import type { Body } from '../contract/responses';
 import type { AuthContext, GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import { peekCount } from '../middleware/fixed-window';
 import { rateLimitKey } from '../middleware/rate-limit.middleware';
-import type { accountResponse, ledgerResponse, usageResponse } from '../openapi/account.responses';
-import type { Body } from '../openapi/responses';
 import { parseQuery } from '../validation/parse-query';
 import { csvLine } from './csv-line';
 

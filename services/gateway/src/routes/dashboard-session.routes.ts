@@ -1,6 +1,6 @@
 import { ForbiddenError, InternalError, RateLimitedError, UnauthorizedError } from '@wcs/errors';
 import { type Request, Router } from 'express';
-import { z } from 'zod';
+import { signInBody } from '../contract/dashboard-session.request';
 import type { GatewayDeps } from '../deps';
 import { countHit, fixedWindowKey } from '../middleware/fixed-window';
 import { jsonBody } from '../middleware/json-body.middleware';
@@ -12,10 +12,6 @@ import {
   setSessionCookie,
 } from '../middleware/session-cookie';
 import { parseBody } from '../validation/parse-body';
-
-export const signInBody = z.strictObject({
-  apiKey: z.string({ error: 'is required and must be a string' }).max(200, 'is too long'),
-});
 
 const WINDOW_MS = 60_000;
 

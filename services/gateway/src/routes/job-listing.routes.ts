@@ -1,8 +1,6 @@
 import type { JobResultDetail, JobResultRow } from '@wcs/db';
 import { NotFoundError } from '@wcs/errors';
 import { Router } from 'express';
-import type { GatewayDeps } from '../deps';
-import { authOf } from '../middleware/auth.middleware';
 import type {
   batchListResponse,
   batchResultResponse,
@@ -12,8 +10,10 @@ import type {
   crawlResultResponse,
   crawlResultsResponse,
   crawlSummary,
-} from '../openapi/account.responses';
-import type { Body } from '../openapi/responses';
+} from '../contract/account.responses';
+import type { Body } from '../contract/responses';
+import type { GatewayDeps } from '../deps';
+import { authOf } from '../middleware/auth.middleware';
 import { pagingQuery, parseQuery } from '../validation/parse-query';
 
 const listQuery = pagingQuery(20, 100);

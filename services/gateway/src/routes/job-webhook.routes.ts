@@ -1,8 +1,8 @@
 import { NotFoundError } from '@wcs/errors';
 import { type Request, type Response, Router } from 'express';
+import type { Body, jobWebhookDeliveriesResponse } from '../contract/responses';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
-import type { Body, jobWebhookDeliveriesResponse } from '../openapi/responses';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
