@@ -16,6 +16,7 @@ import {
   workerDefiner,
 } from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
+import { ContentPool, contentPoolOptions } from '@wcs/scraper';
 import { SearchIndexer } from '@wcs/search';
 import { batchItemProcessor } from './batch-item.processor';
 import { BatchReconciler } from './batch-reconciler';
@@ -26,6 +27,8 @@ import { scrapeProcessor } from './scrape.processor';
 
 export interface RunningScrapeWorker {
   workers: DefinedWorker[];
+  /** Converts its pages; closed by `close`. */
+  contentPool: ContentPool;
   reconciler: BatchReconciler;
   close(): Promise<void>;
 }
@@ -40,6 +43,7 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
   const indexer = new SearchIndexer(new DocumentsRepository(db), logger, { pending: searchMarks });
   const index = createDocumentIndexer(indexer);
   const renderer = createRendererFromEnv(env, logger);
+  const pool = new ContentPool(contentPoolOptions(env));
   const screenshots = createScreenshotStore(env, db);
   const pageCache = new PageCacheRepository(db);
   const stores = { cache: pageCache, screenshots };
@@ -49,11 +53,11 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
   // deadline comes with its payload (when the gateway stops waiting).
   const itemBudgetMs = RETRY_BUDGET_FACTOR * env.BATCH_ITEM_TIMEOUT_MS;
   const workers = [
-    define('scrape', scrapeProcessor(renderer, index, logger, { ...stores, secrets })),
+    define('scrape', scrapeProcessor({ renderer, pool }, index, logger, { ...stores, secrets })),
     define(
       'scrape-batch',
       batchItemProcessor(
-        { batches, renderer, logger, index, stores },
+        { batches, renderer, pool, logger, index, stores },
         {
           itemTimeoutMs: env.BATCH_ITEM_TIMEOUT_MS,
           maxStarts: env.BATCH_ITEM_MAX_STARTS,
@@ -71,12 +75,14 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
   const sweep = startRetentionSweep({ screenshots, pageCache, env, logger });
   return {
     workers,
+    contentPool: pool,
     reconciler,
     async close() {
       await reconciler.stop();
       await sweep.close();
       await Promise.allSettled(workers.map((w) => w.close()));
       await renderer.close();
+      await pool.close();
       await indexer.close();
       await searchMarks.close();
       await secrets.close();
