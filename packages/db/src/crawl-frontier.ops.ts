@@ -164,8 +164,8 @@ type CompletionRow = {
 };
 
 /**
- * A page's completion, in one call of the `complete_crawl_page` function (its migration,
- * prisma/migrations/20261124190000_complete_crawl_page, holds the statement and says why):
+ * A page's completion, in one call of the `complete_crawl_page` function (its current definition
+ * and why: packages/db/sql/functions/complete_crawl_page.sql):
  * 1. lock the crawl row, then its account row (no one locks an account and then a crawl);
  * 2. one statement whose READ COMMITTED snapshot is taken after those locks, so every read in it
  *    (page status, balance, ledger, frontier, counters) is current and stays so until commit:
