@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envInt as int } from './schemas';
 
-/** Monitors (issue 5): the monitor-scheduler's own settings. Composed in services/monitor-scheduler. */
+/** Monitors: the monitor-scheduler's own settings. Composed in services/monitor-scheduler. */
 export const monitorEnv = z.object({
   /**
    * Multiplies every monitor interval (hourly = 3,600,000 ms × scale). 1 in production; tests use a

@@ -14,7 +14,7 @@ export interface LockedCrawl {
   accountId: string;
   maxPages: number;
   discovered: number;
-  /** The crawl has a webhook (issue 16): its transitions write outbox events. */
+  /** The crawl has a webhook: its transitions write outbox events. */
   hooked: boolean;
 }
 
@@ -198,7 +198,7 @@ export async function completePageTx(
   let events: string[] = [];
   let [row] = await call(sqlClient(db.pool), false);
   if (row?.hooked) {
-    // Webhook outbox (issue 16), same transaction: only for crawls with a webhook.
+    // Webhook outbox, same transaction: only for crawls with a webhook.
     const hooked = await sqlTransaction(db.pool, async (tx) => {
       const [hookedRow] = await call(tx, true);
       if (!hookedRow?.eligible || (!hookedRow.duplicate && !hookedRow.paid))

@@ -44,7 +44,7 @@ export interface RunningCrawlWorker {
 export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Promise<RunningCrawlWorker> {
   const db = createDb(env.DATABASE_URL);
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
-  // Webhook events (issue 16) get their dispatch jobs as soon as their transaction commits.
+  // Webhook events get their dispatch jobs as soon as their transaction commits.
   const onWebhookEvents = enqueueJobWebhooks(producer, logger);
   const crawls = new CrawlsRepository(db, { onWebhookEvents });
   const redis = createRedisConnection(env.REDIS_URL, 'worker');

@@ -66,7 +66,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(metricsRoutes(deps, registry));
   app.use(openApiRoutes());
   app.use(adminRoutes(deps));
-  // The dashboard (issue 13): its page, and its sign-in exchanging an API key for a session cookie.
+  // The dashboard: its page, and its sign-in exchanging an API key for a session cookie.
   app.use(dashboardPageRoutes());
   app.use(dashboardSessionRoutes(deps));
   // Capability URLs of screenshots need no key: before the auth middleware.
@@ -85,7 +85,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(jobListingRoutes(deps));
   app.use(jobWebhookRoutes(deps));
   app.use(screenshotRoutes(deps));
-  // The Firecrawl-compatible API (issue 16): its own body parser, auth and rate limit.
+  // The Firecrawl-compatible API: its own body parser, auth and rate limit.
   app.use('/firecrawl', firecrawlRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

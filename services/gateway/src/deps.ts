@@ -30,13 +30,13 @@ export interface GatewayDeps {
   batches: BatchesRepository;
   crawls: CrawlsRepository;
   monitors: MonitorsRepository;
-  /** Dashboard sign-ins (issue 13). */
+  /** Dashboard sign-ins. */
   sessions: SessionsRepository;
   /** Usage per day and the ledger's pages (GET /v1/usage, /v1/ledger). */
   usage: UsageRepository;
   /** The account's batches and crawls and their results, one row at a time. */
   jobs: JobListingsRepository;
-  /** Crawl and batch webhooks: their delivery log (GET …/webhook-deliveries, issue 16). */
+  /** Crawl and batch webhooks: their delivery log (GET …/webhook-deliveries). */
   jobWebhooks: Pick<JobWebhooksRepository, 'deliveries'>;
   /** POST /v1/search: the configured provider and the default time budget of a search. */
   search: { provider: SearchProvider; timeoutMs: number };

@@ -37,7 +37,7 @@ export interface RunningScrapeWorker {
 export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): Promise<RunningScrapeWorker> {
   const db = createDb(env.DATABASE_URL);
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
-  // Webhook events (issue 16) get their dispatch jobs as soon as their transaction commits.
+  // Webhook events get their dispatch jobs as soon as their transaction commits.
   const batches = new BatchesRepository(db, { onWebhookEvents: enqueueJobWebhooks(producer, logger) });
   const searchMarks = SearchIndexMarks.connect(env.REDIS_URL, env.QUEUE_PREFIX);
   const indexer = new SearchIndexer(new DocumentsRepository(db), logger, { pending: searchMarks });

@@ -18,7 +18,7 @@ export const batchBody = z.strictObject({
   onlyMainContent: z.boolean().default(true),
   /** Page options applied to every item (extensions; README "Page options"). */
   ...pageOptionFields,
-  /** Firecrawl-style events (started/page/completed/failed) POSTed to the caller (issue 16). */
+  /** Firecrawl-style events (started/page/completed/failed) POSTed to the caller. */
   webhook: jobWebhook.optional(),
 });
 export type BatchBody = z.infer<typeof batchBody>;

@@ -26,7 +26,7 @@ export const crawlBody = z.strictObject({
   ignoreQueryParameters: z.boolean().optional(),
   /** Page options applied to every page (extensions; README "Page options"). */
   scrapeOptions: z.strictObject(pageOptionFields).optional(),
-  /** Firecrawl-style events (started/page/completed/failed) POSTed to the caller (issue 16). */
+  /** Firecrawl-style events (started/page/completed/failed) POSTed to the caller. */
   webhook: jobWebhook.optional(),
 });
 export type CrawlBody = z.infer<typeof crawlBody>;

@@ -1,5 +1,5 @@
 /**
- * Firecrawl-compatible batch scrape (issue 16): POST/GET/DELETE `/v2/batch/scrape[/:id]`,
+ * Firecrawl-compatible batch scrape: POST/GET/DELETE `/v2/batch/scrape[/:id]`,
  * `GET /v2/batch/scrape/:id/errors`, and the same under `/v1`. The native operations of
  * ../routes/batch.routes run everything; this file translates requests and answers.
  */

@@ -1,6 +1,6 @@
 /**
  * A Firecrawl crawl request (v2 `CrawlRequest`, v1 `CrawlParams`) → the native crawl body of
- * POST /v1/crawl (issue 16). Only a translation: the native schema and operation validate and run
+ * POST /v1/crawl. Only a translation: the native schema and operation validate and run
  * it. What the service cannot honour is a 400 naming the caller's field, never a silent default.
  */
 import { compilePathRules } from '@wcs/discovery';

@@ -1,5 +1,5 @@
 /**
- * Firecrawl-compatible crawl (issue 16): POST `/v2/crawl`, GET/DELETE `/v2/crawl/:id`,
+ * Firecrawl-compatible crawl: POST `/v2/crawl`, GET/DELETE `/v2/crawl/:id`,
  * GET `/v2/crawl/:id/errors`, GET `/v2/crawl/active` (or `/ongoing`), and the same under `/v1`. The native
  * operations of ../routes/crawl.routes run everything; this file translates requests and answers.
  */

@@ -1,5 +1,5 @@
 /**
- * POST/GET /firecrawl/v2/extract[/:id] and /firecrawl/v1/extract[/:id] (issue 16). The start
+ * POST/GET /firecrawl/v2/extract[/:id] and /firecrawl/v1/extract[/:id]. The start
  * answers `{ success, id }` once the request is checked (URL, schema, page options: 400s) and the
  * balance covers the native cost (402); the native extract then runs in the background and its
  * outcome is kept for 24 hours (extract-store.compat.ts). One URL per extract (the native one);

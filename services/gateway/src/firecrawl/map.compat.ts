@@ -1,5 +1,5 @@
 /**
- * POST /firecrawl/v2/map and /firecrawl/v1/map (issue 16) on the native map: `limit` is the
+ * POST /firecrawl/v2/map and /firecrawl/v1/map on the native map: `limit` is the
  * native `max_urls` (default 5000, at most 100000, the native bounds), `sitemap` "include" / "skip"
  * is the native `ignoreSitemap` false / true; what the native map cannot do ("only" the sitemap,
  * dropping query parameters, a location) is a 400 naming the option. v2 links are `{ url }`

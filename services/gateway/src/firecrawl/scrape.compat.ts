@@ -1,5 +1,5 @@
 /**
- * POST /firecrawl/v2/scrape and /firecrawl/v1/scrape (issue 16): the native scrape, and for a
+ * POST /firecrawl/v2/scrape and /firecrawl/v1/scrape: the native scrape, and for a
  * `json` format the native extract on the same URL and page options. Billing is the native one:
  * 1 credit for the scrape plus the extract's own cost (5) when a `json` format is asked for; the
  * extract runs only after the scrape succeeded, and if it fails the request fails (the scrape's

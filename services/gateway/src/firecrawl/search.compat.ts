@@ -1,5 +1,5 @@
 /**
- * POST /firecrawl/v2/search and /firecrawl/v1/search (issue 16) on the native search. `limit` is
+ * POST /firecrawl/v2/search and /firecrawl/v1/search on the native search. `limit` is
  * the native `num_results` (default 5, at most 20), `country`/`lang` pass through. Hits are
  * scraped only when `scrapeOptions` asks for a format (markdown, html), with `onlyMainContent`;
  * anything else search cannot honour (other sources, tbs, a free-text location, page options such

@@ -26,7 +26,7 @@ const paging = (what: string, def: number, max: number): OperationSpec['params']
 });
 
 /**
- * OpenAPI entries of the account endpoints (issue 13): what the dashboard reads and does, open to
+ * OpenAPI entries of the account endpoints: what the dashboard reads and does, open to
  * any client with the account's key. Spread into OPERATIONS.
  */
 export const ACCOUNT_OPERATIONS: OperationSpec[] = [

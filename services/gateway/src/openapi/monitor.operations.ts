@@ -8,7 +8,7 @@ import {
 } from '../contract/responses';
 import type { OperationSpec } from './openapi.document';
 
-/** OpenAPI entries of /v1/monitor (issue 5); spread into OPERATIONS. */
+/** OpenAPI entries of /v1/monitor; spread into OPERATIONS. */
 export const MONITOR_OPERATIONS: OperationSpec[] = [
   {
     method: 'post',

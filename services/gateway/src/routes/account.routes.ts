@@ -69,7 +69,7 @@ export async function accountOperation(deps: GatewayDeps, auth: AuthContext): Pr
 }
 
 /**
- * The account as its owner sees it (issue 13): balance and plan, usage per day, the ledger and its
+ * The account as its owner sees it: balance and plan, usage per day, the ledger and its
  * CSV export. Every number is read from PostgreSQL and aggregated there, scoped to the caller.
  */
 export function accountRoutes(deps: GatewayDeps): Router {

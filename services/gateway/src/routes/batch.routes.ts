@@ -166,7 +166,7 @@ function batchCounts(b: {
   };
 }
 
-/** POST/GET/DELETE /v1/batch/scrape — spec 4.5 and 4.6; DELETE cancels (issue 16). */
+/** POST/GET/DELETE /v1/batch/scrape — spec 4.5 and 4.6; DELETE cancels. */
 export function batchRoutes(deps: GatewayDeps): Router {
   const router = Router();
 

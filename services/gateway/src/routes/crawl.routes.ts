@@ -134,7 +134,7 @@ export async function cancelCrawlOperation(
   return cancelled.crawl;
 }
 
-/** POST/GET/DELETE /v1/crawl — issue 3; billing is per page, by the crawl-worker, as pages complete. */
+/** POST/GET/DELETE /v1/crawl; billing is per page, by the crawl-worker, as pages complete. */
 export function crawlRoutes(deps: GatewayDeps): Router {
   const router = Router();
 

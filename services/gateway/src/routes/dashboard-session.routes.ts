@@ -44,7 +44,7 @@ function sessionOut(s: {
 }
 
 /**
- * The dashboard's sign-in (issue 13): an API key in a JSON body is exchanged for a server-side
+ * The dashboard's sign-in: an API key in a JSON body is exchanged for a server-side
  * session whose random token lives only in an HttpOnly, SameSite=Strict cookie. The key is never
  * logged (bodies are not logged; `apiKey` is redacted anyway) and never put in a URL.
  */

@@ -34,7 +34,7 @@ const common = (r: JobResultRow | JobResultDetail) => ({
 
 /**
  * The account's batches and crawls as lists, and their results one row at a time with a link to each
- * stored document (issue 13). Status and counts of a single job stay at GET /v1/batch/scrape/:id
+ * stored document. Status and counts of a single job stay at GET /v1/batch/scrape/:id
  * and GET /v1/crawl/:id; ids of other accounts are 404 like unknown ones.
  */
 export function jobListingRoutes(deps: GatewayDeps): Router {

@@ -7,7 +7,7 @@ import { authOf } from '../middleware/auth.middleware';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The delivery log of a crawl's or batch's webhook (issue 16): every attempt, oldest first, as
+ * The delivery log of a crawl's or batch's webhook: every attempt, oldest first, as
  * monitors show theirs. Unknown jobs, other accounts' jobs and jobs without a webhook are the
  * same 404 (never confirm another account's job).
  */

@@ -23,7 +23,7 @@ function keyOut(k: ApiKeyInfo, currentKeyId: string) {
 }
 
 /**
- * The account's own API keys (issue 13): list (prefixes only), create (the full key returned once)
+ * The account's own API keys: list (prefixes only), create (the full key returned once)
  * and revoke. Revoking ends the key's dashboard sessions; the last active key cannot be revoked, and
  * an account holds at most MAX_ACTIVE_KEYS_PER_ACCOUNT active keys (the rate limit counts them
  * together anyway; the cap keeps the key table and the key list bounded).

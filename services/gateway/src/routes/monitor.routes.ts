@@ -76,7 +76,7 @@ function detailOut(d: MonitorDetail): Record<string, unknown> {
 }
 
 /**
- * /v1/monitor (issue 5). The gateway only writes rows and enqueues the baseline check; the
+ * /v1/monitor. The gateway only writes rows and enqueues the baseline check; the
  * monitor-scheduler owns the BullMQ job schedulers (created after the baseline, rebuilt on start).
  */
 export function monitorRoutes(deps: GatewayDeps): Router {
@@ -154,7 +154,7 @@ export function monitorRoutes(deps: GatewayDeps): Router {
   });
 
   /**
-   * Pause and resume by the user (issue 13). A paused monitor keeps its job scheduler, whose fires
+   * Pause and resume by the user. A paused monitor keeps its job scheduler, whose fires
    * are skipped without a fetch or a charge, so resuming is immediate and keeps the rhythm.
    */
   router.post('/v1/monitor/:id/pause', async (req, res) => {
