@@ -26,12 +26,8 @@ export const monitorEnv = z.object({
   MONITOR_CHECK_TIMEOUT_MS: int(30_000, 1_000),
 });
 
-export type MonitorEnv = z.infer<typeof monitorEnv>;
-
 /** Webhooks of monitor changes: the webhook-dispatcher's own settings. */
 export const webhookEnv = z.object({
   /** Webhook POST budget (connect + response); there is no retry. */
   WEBHOOK_TIMEOUT_MS: int(5_000, 100),
 });
-
-export type WebhookEnv = z.infer<typeof webhookEnv>;

@@ -144,7 +144,6 @@ export const extractJobResult = z.strictObject({
 });
 
 export type PageMetadata = z.infer<typeof pageMetadata>;
-export type StructuredDocumentData = z.infer<typeof structuredDocument>;
 export type DocumentData = z.infer<typeof scrapeDocument>;
 export type ScrapeJobResult = z.infer<typeof scrapeJobResult>;
 export type MapJobResult = z.infer<typeof mapJobResult>;
