@@ -17,6 +17,11 @@
  * No import cycle may span two packages, and code outside tests goes into another package through
  * its entry (`@wcs/x` = src/index.ts). Together these rule out package-level cycles in shipped
  * code: every entry re-exports its package, so a cycle between two packages is a module cycle.
+ * No import cycle inside a package either (no-circular).
+ *
+ *   services/gateway/src   contract/ (request and response schemas) is read by routes/ (which
+ *                          check them) and openapi/ (which describes them); those two never
+ *                          import each other, and contract/ imports neither.
  */
 const TEST_FILE = '\\.test\\.ts$';
 const ANY_OF_OURS = '^(packages|services|tests|bench|scripts)/';
@@ -144,6 +149,33 @@ module.exports = {
       severity: 'error',
       from: { path: '^(packages|services)/([^/]+)/' },
       to: { circular: true, via: { pathNot: '^(packages|services)/$2/' } },
+    },
+    {
+      name: 'no-circular',
+      comment:
+        'No import cycle anywhere, inside a package too: a module in a cycle cannot be read, ' +
+        'tested or loaded without the rest of it (a type shared by both belongs in a file of its own).',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'gateway-routes-apart-from-openapi',
+      comment:
+        "The gateway's routes (which check requests) and its OpenAPI document (which describes " +
+        'them) both read the schemas in contract/, never each other.',
+      severity: 'error',
+      from: { path: '^services/gateway/src/(routes|openapi)/' },
+      to: { path: '^services/gateway/src/(routes|openapi)/', pathNot: '^services/gateway/src/$1/' },
+    },
+    {
+      name: 'gateway-contract-stands-alone',
+      comment:
+        'contract/ holds the request and response schemas that routes/ and openapi/ share: it ' +
+        'imports nothing else of the gateway, so it never runs back up into either.',
+      severity: 'error',
+      from: { path: '^services/gateway/src/contract/' },
+      to: { path: '^services/gateway/src/', pathNot: '^services/gateway/src/contract/' },
     },
     {
       name: 'not-to-unresolvable',

@@ -33,7 +33,7 @@ const env = loadEnv(
 const { values } = parseArgs({
   options: {
     calls: { type: 'string', default: '100' },
-    // Only the Firecrawl SDK phase (issue 16), for a quick comparison.
+    // Only the Firecrawl SDK phase, for a quick comparison.
     'firecrawl-only': { type: 'boolean', default: false },
   },
 });
@@ -93,7 +93,7 @@ async function compatPost(key: string, pathname: string, body: unknown): Promise
 type Call = (url: string) => Promise<void>;
 
 /**
- * Firecrawl SDK on /firecrawl vs the Node client on /v1: same pages, same run (issue 16). Each row
+ * Firecrawl SDK on /firecrawl vs the Node client on /v1: same pages, same run. Each row
  * runs under a fresh key of the same account (the rate limit counts per key, and 12 rows of CALLS
  * would pass it in one window); a warm-up pass of every row first, so no row pays for a cold start.
  */

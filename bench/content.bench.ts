@@ -7,7 +7,7 @@
  *                      [--baseline <rev> | --no-baseline]
  * --types keeps the WCXB pages of those labelled types only (a quicker loop while working on a profile).
  * --baseline scores and times an earlier revision's compiled package beside the current one, in the
- * same run (content-baseline.ts); default: the commit before issue 19 (page types).
+ * same run (content-baseline.ts); default: the commit before page-type-aware extraction.
  * The pool lines put the same pages through the content thread pool (what the workers run):
  * one at a time (the thread hop's per-page cost) and all at once (throughput with N threads), and
  * the caller's worst event-loop lag while the pool converts a 20 MB page.
@@ -48,9 +48,9 @@ const opt = (f: string): string | undefined => {
 const limit = Number(opt('--limit') ?? Number.POSITIVE_INFINITY);
 const only = opt('--only');
 const types = opt('--types')?.split(',');
-// The last commit before issue 19 (page-type-aware extraction): its targets are set against it.
-const ISSUE_19_START = '8f86dc5';
-const baselineRev = flag('--no-baseline') ? undefined : (opt('--baseline') ?? ISSUE_19_START);
+// The last commit before page-type-aware extraction: its targets are set against it.
+const BEFORE_PAGE_TYPES = '8f86dc5';
+const baselineRev = flag('--no-baseline') ? undefined : (opt('--baseline') ?? BEFORE_PAGE_TYPES);
 type Process = typeof Content.processHtml;
 
 interface Scorer {

@@ -5,7 +5,7 @@
  * with the same link scheme added), each all at the same per-host concurrency H
  * (`--host-concurrency`, 2 as the web default):
  *   - a plain concurrent undici loop fetching the same 2,000 pages (the floor),
- *   - Crawlee's CheerioCrawler (issue 18: what users would run instead) from the same start URL with
+ *   - Crawlee's CheerioCrawler (what users would run instead) from the same start URL with
  *     the same include pattern, maxConcurrency H, turndown markdown of each page, in this process,
  *   - POST /v1/crawl (maxPages 2000) to `done` with 1 crawl-worker process (CRAWL_HOST_CONCURRENCY=H),
  *     then with 2 (`--no-two-workers` skips it),

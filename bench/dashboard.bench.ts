@@ -1,5 +1,5 @@
 /**
- * Dashboard benchmark (issue 13), against the real PostgreSQL and Redis (scripts/with-stores.ts):
+ * Dashboard benchmark, against the real PostgreSQL and Redis (scripts/with-stores.ts):
  *  1. an account with 100,000 ledger rows over the last 90 days across every reason, written by
  *     one INSERT … SELECT … FROM generate_series (balance_after by a window function, the
  *     account's balance set to the last one in the same statement);

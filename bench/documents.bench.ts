@@ -1,5 +1,5 @@
 /**
- * Document (PDF) benchmark (issue 15), on PDFs generated here and served by a local server:
+ * Document (PDF) benchmark, on PDFs generated here and served by a local server:
  *   1. the parser library on its own: pdfjs-dist `getTextContent` over every page, with the
  *      options @wcs/documents passes (the same work the service does) → pages/s and MB/s;
  *   2. the service: gateway + scrape worker as their own processes (as `pnpm start` runs them),

@@ -1,5 +1,5 @@
 /**
- * Load benchmark (issue 12): the gateway and 1, then 2, scrape workers, each its own process as in
+ * Load benchmark: the gateway and 1, then 2, scrape workers, each its own process as in
  * production, against the local fixture site. autocannon drives POST /v1/scrape and POST
  * /v1/batch/scrape at rising concurrency; per step: throughput, p50/p95/p99, error rate, and the
  * knee. Then a soak at half the scrape knee (with every worker) with each service's RSS sampled.

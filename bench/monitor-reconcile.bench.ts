@@ -1,5 +1,5 @@
 /**
- * Monitor reconciliation (issue 12), in this process against the real PostgreSQL and Redis: with
+ * Monitor reconciliation, in this process against the real PostgreSQL and Redis: with
  * `--monitors` active daily monitors, how long one reconcile pass takes when Redis is empty (every
  * scheduler re-created), when nothing changed (the periodic case), and when some monitors were
  * paused (their schedulers removed). Its own queue prefix; its rows are deleted afterwards.

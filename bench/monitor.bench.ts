@@ -1,5 +1,5 @@
 /**
- * Monitor benchmark (issue 5), in this process against the real PostgreSQL and Redis:
+ * Monitor benchmark, in this process against the real PostgreSQL and Redis:
  *  1. registration: 10,000 daily monitors in PostgreSQL → time for the scheduler's start-up
  *     rebuild to upsert their BullMQ job schedulers (what a restart after a Redis loss costs);
  *  2. spread: min/max/stddev of the schedulers' next fire times and the busiest second;

@@ -1,6 +1,6 @@
 /**
  * robots.txt matching, before and after the compiled matcher: a ~500 KB robots.txt of 20k rules
- * (the issue 12 probe) checked against 100k URLs (a page of 100k links), plus a hostile file of
+ * (the hostile-robots probe) checked against 100k URLs (a page of 100k links), plus a hostile file of
  * 20k `/*…` rules, and an adversarial file whose wildcard rules all name parts every URL
  * contains (the worst case the wildcard cap bounds). "Before" is the per-rule regex matcher (the
  * test oracle), timed on a sample and extrapolated to 100k URLs: it needs minutes for the whole

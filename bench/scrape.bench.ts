@@ -1,5 +1,5 @@
 /**
- * End-to-end scrape benchmark (issue 18: throughput against what users would write instead), over a
+ * End-to-end scrape benchmark (throughput against what users would write instead), over a
  * page set of the 181 real article pages of `shared/bench/article-extraction` (served locally) plus
  * `--pages` static pages of the tests' fixture site:
  *   - a raw undici fetch loop over the page set (the floor any scraper pays),
@@ -11,7 +11,7 @@
  *     `Server-Timing` stage with its share of the summed stage time,
  *   - one 500-URL batch of static pages (time to `done`, pages/s),
  *   - `--actions N` (default 200, 0 or `--no-actions` skips) scrapes with browser actions and a
- *     screenshot (issue 14): the worker's settled PSS/RSS (its Chromium included) after the first
+ *     screenshot: the worker's settled PSS/RSS (its Chromium included) after the first
  *     100 and after all N, to show that no page or context leaks (target: within 20 %),
  *   - `--fullpage N` (default 3, 0 skips) full-page screenshots of a 100,000-px page, cut at the
  *     cap, desktop and mobile: median time of each (bench/fullpage-screenshot.ts),

@@ -1,6 +1,6 @@
 /**
  * The clients' response types, generated from the OpenAPI document (which the gateway generates
- * from the zod response contract, services/gateway/src/openapi/responses.ts).
+ * from the zod response contract, services/gateway/src/contract/responses.ts).
  *
  *   pnpm exec tsx scripts/client-types.ts          rewrite packages/client-node/src/api-responses.ts
  *

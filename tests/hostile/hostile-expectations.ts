@@ -1,5 +1,5 @@
 /**
- * What the service must answer for each hostile case, from issue 12 and the README's error table:
+ * What the service must answer for each hostile case, from the README's error table:
  * too big, endless and bombs → TARGET_TOO_LARGE (502); slow → TIMEOUT (504) within the request's
  * budget; binary served as HTML → UNSUPPORTED_CONTENT_TYPE (415), never billed; heavy pages (deep
  * nesting, one huge text node, 100k links) → 200 within budget with a `warning`; wrong or unknown

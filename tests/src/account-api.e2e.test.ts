@@ -6,7 +6,7 @@ import request from 'supertest';
 import { createTestAccount, type Stack, startStack, TEST_DATABASE_URL, type TestAccount } from './harness';
 
 /**
- * The account endpoints behind the dashboard (issue 13), through HTTP against the real stores:
+ * The account endpoints behind the dashboard, through HTTP against the real stores:
  * sessions and CSRF, usage equal to the ledger, ledger paging/filter/CSV, keys, listings, monitor
  * pause/resume. The browser tests (tests/src/dashboard) drive the page on top of these.
  */

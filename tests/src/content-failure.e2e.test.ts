@@ -9,9 +9,6 @@ import { type ListeningServer, listenLocal } from '@wcs/testing';
 import request from 'supertest';
 import { balanceOf, createTestAccount, type Stack, startStack, type TestAccount } from './harness';
 
-// The seam below is a jest module mock, which exists only in this thread: convert in-process.
-process.env.CONTENT_POOL_THREADS = '0';
-
 jest.mock('../../packages/content/src/extract/metadata.extractor', () => {
   const actual = jest.requireActual('../../packages/content/src/extract/metadata.extractor');
   const marked = (doc: unknown): boolean => {
@@ -47,7 +44,9 @@ beforeAll(async () => {
       res.end(PAGE(req.url === '/broken'));
     }),
   );
-  stack = await startStack();
+  // The seam above is a jest module mock, which exists only in this thread: the worker's pool
+  // (created from the env it parsed) converts in-process.
+  stack = await startStack({ env: { CONTENT_POOL_THREADS: '0' } });
   account = await createTestAccount({ credits: 50 });
 });
 afterAll(async () => {

@@ -11,11 +11,6 @@ import { type ListeningServer, listenLocal } from '@wcs/testing';
 import request from 'supertest';
 import { balanceOf, createTestAccount, pollUntil, type Stack, startStack, type TestAccount } from './harness';
 
-// The shared content pool reads these on first use (in this file's module registry).
-process.env.CONTENT_POOL_THREADS = '2';
-process.env.CONTENT_TASK_TIMEOUT_MS = '20000';
-process.env.CONTENT_SELECTOR_BUDGET_MS = '2000';
-
 const WIDE = `<html><body>${'<div>x</div>'.repeat(40_000)}</body></html>`;
 const SMALL = `<html><head><title>Small</title></head><body><article><h1>Small page</h1>${'<p>An ordinary paragraph of a small article, long enough to be content.</p>'.repeat(8)}</article></body></html>`;
 const FLOOD = 4;
@@ -43,7 +38,10 @@ beforeAll(async () => {
       } else res.end(SMALL);
     }),
   );
-  stack = await startStack();
+  // The scrape worker creates its content pool from these (its parsed env).
+  stack = await startStack({
+    env: { CONTENT_POOL_THREADS: '2', CONTENT_TASK_TIMEOUT_MS: '20000', CONTENT_SELECTOR_BUDGET_MS: '2000' },
+  });
   a = await createTestAccount({ credits: 50 });
   b = await createTestAccount({ credits: 50 });
 });

@@ -10,7 +10,7 @@ import {
 } from '../../scripts/client-types';
 
 /**
- * The clients cannot drift from the response contract (services/gateway/src/openapi/responses.ts,
+ * The clients cannot drift from the response contract (services/gateway/src/contract/responses.ts,
  * on the document contract in packages/queues/src/document.contract.ts): both are checked against
  * the OpenAPI document the gateway serves, generated in-process here.
  */

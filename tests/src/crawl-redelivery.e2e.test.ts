@@ -13,6 +13,7 @@ import { createLogger } from '@wcs/logger';
 import { createSafeDispatcher } from '@wcs/net';
 import { createRedisConnection, type Job, QueueProducer } from '@wcs/queues';
 import { createRenderer } from '@wcs/renderer';
+import { ContentPool } from '@wcs/scraper';
 import { testCrawlOptions } from '@wcs/testing';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './harness';
 
@@ -24,6 +25,7 @@ it('a redelivered job of a finished page adds the jobs its dead worker did not; 
   const producer = new QueueProducer(TEST_REDIS_URL, prefix);
   const redis = createRedisConnection(TEST_REDIS_URL, 'worker');
   const dispatcher = createSafeDispatcher({ allowPrivateTargets: true, connectTimeoutMs: 1_000 });
+  const pool = new ContentPool({ threads: 1, idleTimeoutMs: 1_000, taskTimeoutMs: 20_000, heapMb: 256 });
   const renderer = createRenderer({
     allowPrivateTargets: true,
     fetchTimeoutMs: 1_000,
@@ -65,6 +67,7 @@ it('a redelivered job of a finished page adds the jobs its dead worker did not; 
         crawls,
         producer,
         renderer,
+        pool,
         slots: new HostSlots(redis, prefix, 2),
         contexts: new CrawlContexts({
           robots: new RobotsCache({ dispatcher, userAgent: 'wcs-test', timeoutMs: 1_000 }),
@@ -97,6 +100,7 @@ it('a redelivered job of a finished page adds the jobs its dead worker did not; 
     await producer.close();
     redis.disconnect();
     await renderer.close();
+    await pool.close();
     await dispatcher.close();
     await db.close();
   }

@@ -1,5 +1,5 @@
 /**
- * Issue 12: a crawl that could not fetch its start page and crawled nothing else ends `failed`
+ * A crawl that could not fetch its start page and crawled nothing else ends `failed`
  * (stop reason `error`, the start page's code in `error`), not `done`, and bills nothing; a crawl
  * whose start page failed but that crawled another page still ends `done`.
  */

@@ -1,5 +1,5 @@
 /**
- * Documents (PDF, DOCX) end to end through the API (issue 15): gateway + scrape worker (and the
+ * Documents (PDF, DOCX) end to end through the API: gateway + scrape worker (and the
  * extract worker, the monitor scheduler) in this process, real PostgreSQL and Redis, the fixture
  * generators of @wcs/testing served by a local server as application/pdf, as
  * application/octet-stream and with no type. The crawl case is in crawl-documents.e2e.test.ts.

@@ -1,5 +1,5 @@
 /**
- * A local site built to stall discovery (issue 12): a ~500 KB robots.txt of 20k rules (literal
+ * A local site built to stall discovery: a ~500 KB robots.txt of 20k rules (literal
  * and `/*…` wildcards) that disallows /p/13, a sitemap index listing itself and a sitemap of one
  * million URLs streamed with backpressure, and a start page of 100k nested <div>s followed by 100k
  * links. Counts requests per path and how many sitemap URLs it got to send.

@@ -1,5 +1,5 @@
 /**
- * Chromium on demand, end to end (issue 17): a started stack (gateway, scrape, crawl and map
+ * Chromium on demand, end to end: a started stack (gateway, scrape, crawl and map
  * workers in this process) runs no browser; a scrape of a page that needs JavaScript launches one,
  * and BROWSER_IDLE_CLOSE_MS after it the whole Chromium process tree is gone again.
  */

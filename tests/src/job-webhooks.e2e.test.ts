@@ -10,7 +10,7 @@ import { startCrawl, waitForCrawl } from './crawl-helpers';
 import { createTestAccount, pollUntil, type Stack, startStack, TEST_DATABASE_URL } from './harness';
 
 /**
- * Webhooks of crawls and batches in Firecrawl's convention (issue 16), through the whole stack:
+ * Webhooks of crawls and batches in Firecrawl's convention, through the whole stack:
  * gateway → workers (outbox events in the transactions of their state changes) → dispatcher.
  */
 

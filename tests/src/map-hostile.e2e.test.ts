@@ -1,5 +1,5 @@
 /**
- * A map of a hostile site (issue 12): a ~500 KB robots.txt of 20k rules, a start page of 100k
+ * A map of a hostile site: a ~500 KB robots.txt of 20k rules, a start page of 100k
  * nested divs and 100k links, a sitemap index that lists itself and a sitemap of one million
  * URLs. The map answers within its budget, and a small map and a small crawl on the same worker
  * process (the map worker and crawl worker share this process and its event loop) complete

@@ -1,5 +1,5 @@
 /**
- * Issue 12: monitor schedules are reconciled with PostgreSQL continuously. Two scheduler replicas
+ * Monitor schedules are reconciled with PostgreSQL continuously. Two scheduler replicas
  * run; the test deletes this stack's `monitor-check` keys in Redis (its own queue prefix only) and
  * expects every active monitor scheduled again and checked within the reconcile interval + one
  * check, paused and cancelled monitors left unscheduled, and a slot missed while Redis was empty

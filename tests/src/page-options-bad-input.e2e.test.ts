@@ -1,5 +1,5 @@
 /**
- * Bad page options end to end (issue 14): every wrong value is a 400 naming the field and charges
+ * Bad page options end to end: every wrong value is a 400 naming the field and charges
  * nothing; every action the page cannot do is a clean 422/504 that is refunded, after which the
  * browser still serves later requests (the page was thrown away, not left stuck).
  */

@@ -1,5 +1,5 @@
 /**
- * Page options reach every feature that fetches pages (issue 14): batch (every item), crawl
+ * Page options reach every feature that fetches pages: batch (every item), crawl
  * (`scrapeOptions`, every page), extract (what the model is shown) and monitors (every check).
  * The secrets kept on batch and crawl rows are cleared when they end; a monitor's when it is deleted.
  */

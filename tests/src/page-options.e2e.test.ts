@@ -1,5 +1,5 @@
 /**
- * Page options of POST /v1/scrape end to end (issue 14): gateway + scrape worker in this process,
+ * Page options of POST /v1/scrape end to end: gateway + scrape worker in this process,
  * real Chromium, PostgreSQL and Redis, a local fixture site that echoes what it receives, and a
  * local forward proxy that records what passes through it.
  */

@@ -224,7 +224,7 @@ describe('request fuzzer', () => {
   }, 120_000);
 });
 
-/** The probe's client mistakes (issue 12), each pinned to its status, code and message. */
+/** The probe's client mistakes, each pinned to its status, code and message. */
 describe('client mistakes the probe found', () => {
   const POSTS = [
     '/v1/scrape',

@@ -169,7 +169,7 @@ const ENDPOINTS: Record<string, Cell> = {
   },
 };
 
-/** Crawl and batch webhooks (issue 16): the receiver is checked when the job is created, like a monitor's. */
+/** Crawl and batch webhooks: the receiver is checked when the job is created, like a monitor's. */
 const WEBHOOKS: Record<string, Cell> = {
   'crawl webhook': async (v) =>
     refused(await call('POST', '/v1/crawl', { url: `http://${PUBLIC_LOOKING}/`, webhook: v.url })),

@@ -9,7 +9,7 @@ import { ServiceProcess } from '../faults/service-process';
 import { createTestAccount, pollUntil, TEST_DATABASE_URL, TEST_REDIS_URL, type TestAccount } from './harness';
 
 /**
- * Issue 17, "two of everything": two gateways and two scrape workers, each its own compiled OS
+ * "Two of everything": two gateways and two scrape workers, each its own compiled OS
  * process, share one PostgreSQL, one Redis and one queue prefix. A 500-URL batch started on one
  * gateway and 200 single scrapes through both must each run exactly once, be billed exactly once,
  * and be spread over both workers.

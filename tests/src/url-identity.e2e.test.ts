@@ -1,5 +1,5 @@
 /**
- * Issue 10 (1, 2): a URL is fetched exactly as given or discovered — `/docs/` and `/docs` are two
+ * A URL is fetched exactly as given or discovered — `/docs/` and `/docs` are two
  * resources — and discovery survives a failing start page. Against a host that answers 404 for
  * the other slash form, with a real gateway, crawl-worker and map worker.
  */

@@ -6,5 +6,3 @@ export const apiKeysEnv = z.object({
   /** Active (unrevoked) keys an account may hold; creating one more is 409 CONFLICT. */
   MAX_ACTIVE_KEYS_PER_ACCOUNT: int(10, 1),
 });
-
-export type ApiKeysEnv = z.infer<typeof apiKeysEnv>;

@@ -11,5 +11,3 @@ export const batchEnv = z.object({
   /** A batch item started this many times (crashes, lost Redis) is failed instead of retried. */
   BATCH_ITEM_MAX_STARTS: int(5, 1),
 });
-
-export type BatchEnv = z.infer<typeof batchEnv>;

@@ -1,12 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { loadEnv } from './load-env';
 import { envBool as bool, envInt as int } from './schemas';
 
 /**
  * The content thread pool (packages/scraper/src/content-pool.ts): where every page's parse, main
- * content, markdown and link extraction run, off the worker's event loop. Read lazily by the pool
- * itself (`contentEnvFromProcess`), so every service that converts pages gets it without wiring.
+ * content, markdown and link extraction run, off the worker's event loop. Part of the env schema
+ * of every service that converts pages; its wiring creates the pool from what it parsed.
  */
 export const contentEnv = z.object({
   /**
@@ -43,7 +42,3 @@ export const contentEnv = z.object({
 });
 
 export type ContentEnv = z.infer<typeof contentEnv>;
-
-export function contentEnvFromProcess(env: NodeJS.ProcessEnv = process.env): ContentEnv {
-  return loadEnv(contentEnv, env);
-}

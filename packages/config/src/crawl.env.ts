@@ -22,5 +22,3 @@ export const crawlEnv = z.object({
   /** A queued/running page untouched this long whose job is gone is enqueued again. */
   CRAWL_RECONCILE_MIN_AGE_MS: int(30_000, 0),
 });
-
-export type CrawlEnv = z.infer<typeof crawlEnv>;

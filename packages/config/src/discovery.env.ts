@@ -16,5 +16,3 @@ export const discoveryEnv = z.object({
   /** Distinct origins whose robots.txt one map reads (subdomains); URLs of further origins are kept. */
   MAP_ROBOTS_MAX_ORIGINS: int(20, 1),
 });
-
-export type DiscoveryEnv = z.infer<typeof discoveryEnv>;

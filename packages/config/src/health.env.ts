@@ -18,5 +18,3 @@ export const healthEnv = z.object({
    */
   HEALTH_HOST: z.string().trim().min(1).default('0.0.0.0'),
 });
-
-export type HealthEnv = z.infer<typeof healthEnv>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envInt as int } from './schemas';
 
-/** Monitors (issue 5): the monitor-scheduler's own settings. Composed in services/monitor-scheduler. */
+/** Monitors: the monitor-scheduler's own settings. Composed in services/monitor-scheduler. */
 export const monitorEnv = z.object({
   /**
    * Multiplies every monitor interval (hourly = 3,600,000 ms × scale). 1 in production; tests use a
@@ -26,12 +26,8 @@ export const monitorEnv = z.object({
   MONITOR_CHECK_TIMEOUT_MS: int(30_000, 1_000),
 });
 
-export type MonitorEnv = z.infer<typeof monitorEnv>;
-
 /** Webhooks of monitor changes: the webhook-dispatcher's own settings. */
 export const webhookEnv = z.object({
   /** Webhook POST budget (connect + response); there is no retry. */
   WEBHOOK_TIMEOUT_MS: int(5_000, 100),
 });
-
-export type WebhookEnv = z.infer<typeof webhookEnv>;

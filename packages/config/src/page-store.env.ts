@@ -18,7 +18,7 @@ const httpUrl = (example: string) =>
 const S3_REQUIRED = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
 
 /**
- * Where screenshots and cached pages live and how long (issue 14). The gateway serves screenshots
+ * Where screenshots and cached pages live and how long. The gateway serves screenshots
  * (PUBLIC_URL, the storage), the scrape worker saves them and runs the retention sweep.
  */
 export const pageStoreEnvFields = z.object({

@@ -50,7 +50,7 @@ export interface StartedBatchItem {
   format: string;
   onlyMainContent: boolean;
   attempts: number;
-  /** The batch's page options (issue 14; validated by the worker against @wcs/queues' schema). */
+  /** The batch's page options (validated by the worker against @wcs/queues' schema). */
   pageOptions: unknown;
   /** Headers and actions; null once the batch is done. */
   pageSecrets: unknown;
@@ -64,6 +64,6 @@ export interface NewBatch {
   /** Page options of every item (plain JSON); secrets are cleared when the batch is done. */
   pageOptions?: Prisma.InputJsonObject;
   pageSecrets?: Prisma.InputJsonObject;
-  /** Issue 16: the batch's webhook (its `started` event commits with the batch). */
+  /** The batch's webhook (its `started` event commits with the batch). */
   webhook?: JobWebhookConfig;
 }

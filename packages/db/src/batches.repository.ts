@@ -52,7 +52,7 @@ export class BatchesRepository {
 
   /**
    * Charge the whole batch upfront (InsufficientCreditsError if it can't pay), then insert it. With
-   * a `webhook` (issue 16) its webhook row and `started` event commit with the batch.
+   * a `webhook` its webhook row and `started` event commit with the batch.
    */
   async create(
     i: NewBatch,
@@ -219,7 +219,7 @@ export class BatchesRepository {
             WHERE id = ${batchId}::uuid`;
         }
       }
-      // Webhook outbox (issue 16), same transaction; statements only for batches with a webhook.
+      // Webhook outbox, same transaction; statements only for batches with a webhook.
       if (!hooked) return { applied: true, events: [] };
       return { applied: true, events: await batchEventsTx(tx, batchId, itemId, o, closed) };
     });
@@ -232,7 +232,7 @@ export class BatchesRepository {
 const CANCELLED_CODE = 'CANCELLED';
 
 /**
- * Webhook outbox events of an item that just finished (issue 16): its `page` event (not for an
+ * Webhook outbox events of an item that just finished: its `page` event (not for an
  * item a cancel stopped: it was never scraped) and, when it closed the batch, the terminal event —
  * `failed` when the batch was cancelled (Firecrawl's convention), `completed` otherwise.
  */

@@ -14,7 +14,7 @@ export interface LockedCrawl {
   accountId: string;
   maxPages: number;
   discovered: number;
-  /** The crawl has a webhook (issue 16): its transitions write outbox events. */
+  /** The crawl has a webhook: its transitions write outbox events. */
   hooked: boolean;
 }
 
@@ -164,8 +164,8 @@ type CompletionRow = {
 };
 
 /**
- * A page's completion, in one call of the `complete_crawl_page` function (its migration,
- * prisma/migrations/20261124190000_complete_crawl_page, holds the statement and says why):
+ * A page's completion, in one call of the `complete_crawl_page` function (its current definition
+ * and why: packages/db/sql/functions/complete_crawl_page.sql):
  * 1. lock the crawl row, then its account row (no one locks an account and then a crawl);
  * 2. one statement whose READ COMMITTED snapshot is taken after those locks, so every read in it
  *    (page status, balance, ledger, frontier, counters) is current and stays so until commit:
@@ -198,7 +198,7 @@ export async function completePageTx(
   let events: string[] = [];
   let [row] = await call(sqlClient(db.pool), false);
   if (row?.hooked) {
-    // Webhook outbox (issue 16), same transaction: only for crawls with a webhook.
+    // Webhook outbox, same transaction: only for crawls with a webhook.
     const hooked = await sqlTransaction(db.pool, async (tx) => {
       const [hookedRow] = await call(tx, true);
       if (!hookedRow?.eligible || (!hookedRow.duplicate && !hookedRow.paid))

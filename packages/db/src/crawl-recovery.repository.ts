@@ -82,7 +82,7 @@ export class CrawlRecoveryRepository {
     const { closed, events } = await inTransaction(this.db, async (tx) => {
       const ids = await this.closeIdleInTx(tx);
       const events: string[] = [];
-      // Their webhooks' terminal events commit with the close (issue 16).
+      // Their webhooks' terminal events commit with the close.
       for (const id of ids) events.push(...(await finishCrawlWebhookTx(tx, id)));
       return { closed: ids.length, events };
     });

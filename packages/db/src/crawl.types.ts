@@ -30,7 +30,7 @@ export interface CrawlOptions {
   sitemap?: 'include' | 'skip';
   /** De-duplicate URLs without their query string: one page per path (Firecrawl's option). */
   ignoreQueryParameters?: boolean;
-  /** `scrapeOptions`' plain page options (issue 14), parsed by the worker with @wcs/queues' pageOptions. */
+  /** `scrapeOptions`' plain page options, parsed by the worker with @wcs/queues' pageOptions. */
   page?: Prisma.InputJsonObject;
 }
 

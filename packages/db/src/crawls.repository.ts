@@ -121,7 +121,7 @@ export class CrawlsRepository {
 
   /**
    * A new crawl in `pending`; the crawl-worker's start job seeds its frontier. With a `webhook`
-   * (issue 16) the crawl's webhook row and its `started` event commit with the crawl.
+   * the crawl's webhook row and its `started` event commit with the crawl.
    */
   async create(i: {
     accountId: string;

@@ -41,8 +41,9 @@ export class CreditsRepository {
   }
 
   /**
-   * One call of the `change_balance` function (its migration says why): the account lock, the
-   * duplicate check and both writes in one round trip, with the rules of credits.ops.ts.
+   * One call of the `change_balance` function (packages/db/sql/functions/change_balance.sql says
+   * why): the account lock, the duplicate check and both writes in one round trip, with the rules
+   * of credits.ops.ts.
    */
   private async change(
     accountId: string,

@@ -70,7 +70,7 @@ function resultRow(r: ResultSqlRow): JobResultRow {
 
 /**
  * The account's batches and crawls, and their results one row at a time, for the dashboard's job
- * pages and the listing endpoints (issue 13). Every read is scoped by account: an id of another
+ * pages and the listing endpoints. Every read is scoped by account: an id of another
  * account reads as unknown.
  */
 export class JobListingsRepository {

@@ -1,5 +1,5 @@
 /**
- * Webhooks of crawls and batches (issue 16). The shapes mirror `JobWebhook` of @wcs/queues'
+ * Webhooks of crawls and batches. The shapes mirror `JobWebhook` of @wcs/queues'
  * job-webhook.contract.ts (this package does not depend on the queues): a `JobWebhook` from the
  * gateway's validation is a `JobWebhookConfig`.
  */

@@ -8,7 +8,7 @@ import type { JobWebhookConfig } from './job-webhook.types';
 import { INTERRUPTED_JOB_DELIVERY, JobWebhooksRepository } from './job-webhooks.repository';
 import { openTestDb } from './test-database';
 
-// The job-webhook outbox (issue 16): events written in the transaction of the state change they
+// The job-webhook outbox: events written in the transaction of the state change they
 // report, only those asked for, in order, and the dispatcher's claim / settle / log cycle.
 
 let db: Db;

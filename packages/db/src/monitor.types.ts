@@ -1,4 +1,4 @@
-/** Monitor rows as the gateway and the monitor services see them (issue 5). */
+/** Monitor rows as the gateway and the monitor services see them. */
 export type MonitorStatus = 'active' | 'paused' | 'cancelled';
 export type MonitorInterval = 'hourly' | 'daily' | 'weekly';
 /** Why a monitor is paused: no credit for a check (resumes by itself) or the user (resumes on request). */
@@ -18,7 +18,7 @@ export interface MonitorView {
   nextCheckAt: Date | null;
   /** Fixed offset of this monitor's checks inside its interval (spreads load). */
   jitterMs: number;
-  /** Plain page options of its checks (issue 14; parsed by the checker with @wcs/queues' pageOptions). */
+  /** Plain page options of its checks (parsed by the checker with @wcs/queues' pageOptions). */
   pageOptions: unknown;
   createdAt: Date;
   updatedAt: Date;

@@ -46,7 +46,7 @@ function view({ pageSecrets: _secret, ...r }: Row): MonitorView {
 const SCHEDULED = { OR: [{ status: 'active' }, { status: 'paused', pausedBy: 'user' }] };
 
 /**
- * Monitors, their checks, changes and webhook deliveries (issue 5). Status transitions are guarded
+ * Monitors, their checks, changes and webhook deliveries. Status transitions are guarded
  * in SQL (`WHERE status = …`) so a cancel racing a check or a resume never resurrects a monitor.
  */
 export class MonitorsRepository {
@@ -58,7 +58,7 @@ export class MonitorsRepository {
     interval: MonitorInterval;
     webhookUrl: string | null;
     jitterMs: number;
-    /** Plain page options of every check (issue 14). */
+    /** Plain page options of every check. */
     pageOptions?: Prisma.InputJsonObject;
     /** Headers and actions of every check: kept while the monitor exists, read only by the checker. */
     pageSecrets?: Prisma.InputJsonObject;

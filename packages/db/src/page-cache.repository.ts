@@ -44,7 +44,7 @@ export const DEFAULT_PAGE_CACHE_MAX_BODY_BYTES = 5 * 1024 * 1024;
 const UNSHARED_HEADERS = new Set(['set-cookie', 'set-cookie2']);
 
 /**
- * The page cache (`maxAge`, issue 14): one entry per key (pageCacheKey of @wcs/scraper: the URL and
+ * The page cache (`maxAge`): one entry per key (pageCacheKey of @wcs/scraper: the URL and
  * the options that change what is fetched), shared by every account. Bodies are Brotli-compressed
  * (`meta.encoding: 'br'`; entries written before that are gzip and still read).
  * Best effort by design: callers ignore its failures. Implements @wcs/scraper's PageCacheStore.

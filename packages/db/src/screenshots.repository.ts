@@ -48,7 +48,7 @@ const PURGE_MAX_ROUNDS = 20;
 const PURGE_CONCURRENCY = 8;
 
 /**
- * Screenshots taken by scrapes (issue 14): the row (owner, size, expiry) is always in PostgreSQL;
+ * Screenshots taken by scrapes: the row (owner, size, expiry) is always in PostgreSQL;
  * the PNG is in the row or in an S3-compatible bucket. Served until `expiresAt` — to whoever holds
  * its signed URL (`urlOf`, `openByToken`), or by id to the owning account — then purged by the
  * retention sweep. Implements @wcs/scraper's ScreenshotStore.

@@ -25,7 +25,7 @@ function hashToken(token: string): string {
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * Dashboard sign-in sessions (issue 13). A session is opened with an API key and lives until its
+ * Dashboard sign-in sessions. A session is opened with an API key and lives until its
  * expiry, its sign-out, or the revocation of that key — `resolve` joins the key on every request,
  * so a revoked key's sessions end at once without a second write path.
  */

@@ -48,7 +48,7 @@ const OPERATION_CASE = Prisma.sql`CASE ${Prisma.join(
 
 /**
  * What an account spent and the rows of its ledger, read for the dashboard and `/v1/usage`,
- * `/v1/ledger` (issue 13). Aggregation happens in PostgreSQL over the (account_id, created_at) and
+ * `/v1/ledger`. Aggregation happens in PostgreSQL over the (account_id, created_at) and
  * (account_id, id) indexes, so an account with 100,000 rows costs a few index range scans.
  */
 export class UsageRepository {

@@ -274,7 +274,7 @@ export class InternalError extends ServiceError {
   }
 }
 
-// ---- search providers (issue 3) ---------------------------------------------------------------
+// ---- search providers ---------------------------------------------------------------
 /**
  * The configured search provider (SearXNG, Brave, …) failed: unreachable, misconfigured, rejected
  * our key, answered garbage or too late. The message names the setting to check (SEARXNG_URL, …).
@@ -286,7 +286,7 @@ export class SearchProviderError extends ServiceError {
   }
 }
 
-// ---- structured extraction (issue 4) ----------------------------------------------------------
+// ---- structured extraction ----------------------------------------------------------
 /**
  * No language model is configured for extraction (EXTRACT_PROVIDER=anthropic without
  * ANTHROPIC_API_KEY, or openai without OPENAI_BASE_URL). The message names the variable to set.

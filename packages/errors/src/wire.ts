@@ -105,7 +105,3 @@ export function toServiceError(err: unknown): ServiceError {
   if (err instanceof Error) return new InternalError(err.message, { cause: err });
   return new InternalError(String(err));
 }
-
-export function isServiceError(err: unknown): err is ServiceError {
-  return err instanceof ServiceError;
-}

@@ -87,7 +87,7 @@ export const monitorCheckPayload = z.object({ monitorId: z.string().min(1) });
 /** One webhook POST for a detected change; the change row holds everything else. */
 export const webhookPayload = z.object({ changeId: z.string().min(1) });
 
-/** One event of a crawl's or batch's webhook (issue 16); its outbox row holds everything else. */
+/** One event of a crawl's or batch's webhook; its outbox row holds everything else. */
 export const jobWebhookPayload = z.object({ eventId: z.string().min(1) });
 
 const keepFinished = {
@@ -147,7 +147,7 @@ export const queueCatalog = {
     jobOptions: { attempts: 1, ...keepFinished } satisfies JobsOptions,
   },
   /**
-   * Job webhooks (issue 16). Job id = event id. Attempts 1: a failed POST is retried by the
+   * Job webhooks. Job id = event id. Attempts 1: a failed POST is retried by the
    * dispatcher itself (the same job delayed, attempts counted in PostgreSQL, capped), so an
    * attempt is logged once and a crash mid-send is never sent twice.
    */

@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The document contract: what a scraped page is, in one place. The scrape worker returns it, the
  * gateway validates every job result against it when the job comes back from the queue
  * (`waitForJob` with the catalog's `result` schema), and the gateway's OpenAPI responses are
- * generated from it (`services/gateway/src/openapi/responses.ts`). Objects are strict: a field
+ * generated from it (`services/gateway/src/contract/responses.ts`). Objects are strict: a field
  * that is not declared here is a contract violation, not a silent extra.
  */
 
@@ -144,7 +144,6 @@ export const extractJobResult = z.strictObject({
 });
 
 export type PageMetadata = z.infer<typeof pageMetadata>;
-export type StructuredDocumentData = z.infer<typeof structuredDocument>;
 export type DocumentData = z.infer<typeof scrapeDocument>;
 export type ScrapeJobResult = z.infer<typeof scrapeJobResult>;
 export type MapJobResult = z.infer<typeof mapJobResult>;

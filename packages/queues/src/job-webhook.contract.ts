@@ -1,5 +1,5 @@
 /**
- * Webhooks of crawls and batches (issue 16), in Firecrawl's convention so its clients' receivers
+ * Webhooks of crawls and batches, in Firecrawl's convention so its clients' receivers
  * work unchanged: `webhook` is a URL or `{ url, headers, metadata, events }`; each event is a POST
  * of `{ success, type, id, data, error?, metadata }` with `type` like `crawl.page` or
  * `batch_scrape.completed`, signed `X-Firecrawl-Signature: sha256=<HMAC-SHA256 of the raw body>`

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { countryCode } from './country-code';
 
 /**
- * Page options (issue 14): how a page is fetched and what its document holds, in one schema shared
+ * Page options: how a page is fetched and what its document holds, in one schema shared
  * by every feature that fetches pages (scrape, batch items, crawl `scrapeOptions`, extract,
  * monitors) and by the job payloads and rows that carry them to the workers. Names follow the
  * closest peer (Firecrawl v2) so users carry them over unchanged.

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { contentEnvFromProcess } from '@wcs/config';
+import { contentEnv, loadEnv } from '@wcs/config';
 import { TargetTooLargeError, TimeoutError } from '@wcs/errors';
 import type { RenderResult } from '@wcs/renderer';
 import { DOCX_BOMB_TEXT, docxBomb } from '@wcs/testing';
@@ -120,7 +120,7 @@ describe('ContentPool budgets', () => {
     const maxInflatedBytes = 4 * 1024 * 1024;
     const pool = new ContentPool(
       contentPoolOptions(
-        contentEnvFromProcess({
+        loadEnv(contentEnv, {
           CONTENT_POOL_THREADS: '1',
           DOCUMENT_MAX_INFLATED_BYTES: String(maxInflatedBytes),
         }),

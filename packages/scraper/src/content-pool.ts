@@ -4,13 +4,17 @@
  * other jobs, lock renewals, health checks). Bounded threads, none while idle (`minThreads: 0` +
  * idle timeout), a heap cap per thread and a time budget per page: past either, only that page's
  * thread dies (piscina terminates it on abort) and its job fails with a typed error.
+ *
+ * Each service that converts pages creates its pool in its wiring, from the env it parsed
+ * (`new ContentPool(contentPoolOptions(env))`), hands it to `scrapeDocument`/`documentFromPage`,
+ * and closes it on shutdown with its other resources.
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { type ContentEnv, contentEnvFromProcess } from '@wcs/config';
+import type { ContentEnv } from '@wcs/config';
 import type { ExtractedLink } from '@wcs/discovery';
 import type { InflateLimits } from '@wcs/documents';
 import {
@@ -63,6 +67,7 @@ const ENTRY = path.join(__dirname, 'content-worker.cjs');
  */
 const THREAD_START_MS = 30_000;
 
+/** The pool's options from the content settings a service parsed with its env (CONTENT_*, DOCUMENT_*, OCR_*). */
 export function contentPoolOptions(env: ContentEnv): ContentPoolOptions {
   return {
     threads: env.CONTENT_POOL_THREADS,
@@ -359,19 +364,4 @@ const shuttingDown = () => new ServiceUnavailableError('The content pool is shut
 function settle(out: ContentTaskResult): ConvertedPage {
   if (!out.ok) throw decodeError(out.error);
   return out.links ? { data: out.data, links: out.links } : { data: out.data };
-}
-
-let shared: ContentPool | undefined;
-
-/** The process's pool, configured from the environment (CONTENT_* variables) on first use. */
-export function sharedContentPool(): ContentPool {
-  shared ??= new ContentPool(contentPoolOptions(contentEnvFromProcess()));
-  return shared;
-}
-
-/** For service shutdown and tests: ends the shared pool's threads (a later use starts a new one). */
-export async function closeSharedContentPool(): Promise<void> {
-  const p = shared;
-  shared = undefined;
-  await p?.close();
 }

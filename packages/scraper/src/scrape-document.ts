@@ -3,7 +3,7 @@ import { TargetBlockedError, TargetHttpError } from '@wcs/errors';
 import { BLOCK_STATUSES, type RequestOptions } from '@wcs/net';
 import { type DocumentData, type PageOptions, type PageSecrets, wantsScreenshot } from '@wcs/queues';
 import type { EngineName, Renderer, RenderRequest, RenderResult } from '@wcs/renderer';
-import { type ContentPool, type ConvertedPage, sharedContentPool } from './content-pool';
+import type { ContentPool, ConvertedPage } from './content-pool';
 import { pageCacheKey } from './page-cache-key';
 import type { CachedPage, PageCacheStore, ScreenshotStore } from './page-stores';
 
@@ -49,15 +49,21 @@ export type FetchedPage = RenderResult & {
   stored?: Promise<void>;
 };
 
+/** What turning a URL into a document uses: the renderer that fetches, the content pool that converts. */
+export interface ScrapeTools {
+  renderer: Renderer;
+  pool: ContentPool;
+}
+
 /**
  * One URL -> document: the step every feature shares (scrape, batch items, crawl pages, extract,
  * monitor checks). HTTP error statuses fail the scrape, so callers never pay for an error page.
  */
-export async function scrapeDocument(renderer: Renderer, req: ScrapeRequest): Promise<ScrapeOutcome> {
+export async function scrapeDocument(tools: ScrapeTools, req: ScrapeRequest): Promise<ScrapeOutcome> {
   const t0 = performance.now();
-  const page = await fetchPage(renderer, req);
+  const page = await fetchPage(tools.renderer, req);
   const t1 = performance.now();
-  const { data } = await documentFromPage(page, req);
+  const { data } = await documentFromPage(page, req, tools.pool);
   await page.stored;
   const timings = { fetchMs: t1 - t0, contentMs: performance.now() - t1 };
   return { data, engine: page.engine, elapsedMs: page.elapsedMs, timings };
@@ -222,7 +228,7 @@ export interface DocumentRequest
 export async function documentFromPage(
   page: FetchedPage,
   req: DocumentRequest,
-  pool: ContentPool = sharedContentPool(),
+  pool: ContentPool,
 ): Promise<ConvertedPage> {
   const options = req.page;
   const converted = await pool.run(

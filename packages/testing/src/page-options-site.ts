@@ -1,5 +1,5 @@
 /**
- * A local site for the page-options end-to-end tests (issue 14), on 127.0.0.1:
+ * A local site for the page-options end-to-end tests, on 127.0.0.1:
  * - /echo: the request's headers and cookies, written server-side into the HTML (`?visits` adds a
  *   visit number, so every fetch differs — a monitor sees a change on each check)
  * - /gated: an article only when the request carries `x-gate: open-sesame` (or the cookie

@@ -14,7 +14,7 @@ import {
   retryOrRecord,
 } from '@wcs/queues';
 import type { Renderer, RenderResult } from '@wcs/renderer';
-import { documentFromPage, type FetchedPage, fetchPage } from '@wcs/scraper';
+import { type ContentPool, documentFromPage, type FetchedPage, fetchPage } from '@wcs/scraper';
 import type { AnnouncedPage, SearchIndexer } from '@wcs/search';
 import { type CrawlContext, type CrawlContexts, withCrawl } from './crawl-contexts';
 import type { FrontierMemo } from './frontier-memo';
@@ -34,6 +34,8 @@ export interface CrawlPageDeps {
   indexer?: SearchIndexer;
   producer: QueueProducer;
   renderer: Renderer;
+  /** Converts the pages and reads their links (created and closed by the worker's wiring). */
+  pool: ContentPool;
   slots: HostSlots;
   /** Each crawl's options, secrets and link rules, prepared once (the page cache and screenshot store in them). */
   contexts: CrawlContexts;
@@ -141,14 +143,18 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     let indexed: AnnouncedPage | undefined;
     try {
       // Conversion and link extraction: one parse, in the content pool (off this event loop).
-      const { data, links: found = [] } = await documentFromPage(page, {
-        ...request,
-        url: task.url,
-        format: task.options.format,
-        onlyMainContent: task.options.onlyMainContent,
-        links: wantsLinks(task, page),
-        accountId: task.accountId,
-      });
+      const { data, links: found = [] } = await documentFromPage(
+        page,
+        {
+          ...request,
+          url: task.url,
+          format: task.options.format,
+          onlyMainContent: task.options.onlyMainContent,
+          links: wantsLinks(task, page),
+          accountId: task.accountId,
+        },
+        deps.pool,
+      );
       const links = await nextLinks(deps, task, context.filter, found, s.maxLinksPerPage);
       // The page cache's copy is written before the page is listed (never rejects).
       await page.stored;

@@ -19,6 +19,7 @@ import {
   workerDefiner,
 } from '@wcs/queues';
 import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
+import { ContentPool, contentPoolOptions } from '@wcs/scraper';
 import { SearchIndexer } from '@wcs/search';
 import { CrawlContexts } from './crawl-contexts';
 import { crawlPageProcessor } from './crawl-page.processor';
@@ -34,6 +35,8 @@ export interface RunningCrawlWorker {
   reconciler: CrawlReconciler;
   /** Shared with the map worker of the same process (one Chromium pool). */
   renderer: Renderer;
+  /** Converts the crawled pages; closed by `close`. */
+  contentPool: ContentPool;
   close(): Promise<void>;
 }
 
@@ -41,7 +44,7 @@ export interface RunningCrawlWorker {
 export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Promise<RunningCrawlWorker> {
   const db = createDb(env.DATABASE_URL);
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
-  // Webhook events (issue 16) get their dispatch jobs as soon as their transaction commits.
+  // Webhook events get their dispatch jobs as soon as their transaction commits.
   const onWebhookEvents = enqueueJobWebhooks(producer, logger);
   const crawls = new CrawlsRepository(db, { onWebhookEvents });
   const redis = createRedisConnection(env.REDIS_URL, 'worker');
@@ -52,6 +55,7 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
     connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
   });
   const renderer = createRendererFromEnv(env, logger);
+  const pool = new ContentPool(contentPoolOptions(env));
   // The worker's Redis connection: announcing a page to search is one small script call.
   const indexer = new SearchIndexer(new DocumentsRepository(db), logger, {
     pending: new SearchIndexMarks(redis, env.QUEUE_PREFIX),
@@ -83,6 +87,7 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
           indexer,
           producer,
           renderer,
+          pool,
           slots: new HostSlots(redis, env.QUEUE_PREFIX, env.CRAWL_HOST_CONCURRENCY),
           contexts: new CrawlContexts({
             robots,
@@ -114,10 +119,12 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
     workers,
     reconciler,
     renderer,
+    contentPool: pool,
     async close() {
       await reconciler.stop();
       await Promise.allSettled(workers.map((w) => w.close()));
       await renderer.close();
+      await pool.close();
       await indexer.close();
       await producer.close();
       redis.disconnect();

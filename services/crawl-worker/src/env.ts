@@ -19,7 +19,7 @@ export const crawlWorkerEnvSchema = baseEnv
   .extend(workerEnv.shape)
   .extend(crawlEnv.shape)
   .extend(discoveryEnv.shape)
-  // Validated at start (fail fast); the content pool reads the same variables itself.
+  // The content pool's settings: the wiring creates the pool from them.
   .extend(contentEnv.shape)
   // Screenshots of `scrapeOptions` and the page cache (`maxAge`).
   .extend(pageStoreEnvFields.shape)

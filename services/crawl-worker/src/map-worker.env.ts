@@ -9,7 +9,7 @@ export const mapWorkerEnvSchema = baseEnv
   .extend(renderEnv.shape)
   .extend(workerEnv.omit({ WORKER_CONCURRENCY: true }).shape)
   .extend(discoveryEnv.shape)
-  // Validated at start (fail fast); the content pool reads the same variables itself.
+  // Validated at start (fail fast), as in the crawl-worker process that runs this queue.
   .extend(contentEnv.shape);
 export type MapWorkerEnv = z.infer<typeof mapWorkerEnvSchema>;
 

@@ -9,7 +9,7 @@ export const extractWorkerEnvSchema = baseEnv
   .extend(renderEnv.shape)
   .extend(workerEnv.omit({ WORKER_CONCURRENCY: true }).shape)
   .extend(extractEnv.shape)
-  // Validated at start (fail fast); the content pool reads the same variables itself.
+  // The content pool's settings: the wiring creates the pool from them.
   .extend(contentEnv.shape)
   // The probe server (GET /healthz, /livez) when HEALTH_PORT is set.
   .extend(healthEnv.shape);

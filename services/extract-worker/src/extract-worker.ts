@@ -2,12 +2,15 @@ import { providerFromEnv } from '@wcs/llm';
 import type { Logger } from '@wcs/logger';
 import { JobSecrets, workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
+import { ContentPool, contentPoolOptions } from '@wcs/scraper';
 import type { ExtractWorkerEnv } from './env';
 import { extractProcessor } from './extract.processor';
 
 export interface RunningExtractWorker {
   /** Whether a model is configured (false: every job fails with a 503 naming the variable). */
   modelConfigured: boolean;
+  /** Converts the fetched pages; closed by `close`. */
+  contentPool: ContentPool;
   close(): Promise<void>;
 }
 
@@ -20,11 +23,13 @@ export async function startExtractWorker(
   if (!provider.ok) logger.warn(provider.error.message);
   else logger.info({ provider: provider.provider.name, model: provider.provider.model }, 'extraction model');
   const renderer = createRendererFromEnv(env, logger);
+  const pool = new ContentPool(contentPoolOptions(env));
   const secrets = JobSecrets.connect(env.REDIS_URL, env.QUEUE_PREFIX);
   const worker = workerDefiner(env, logger, { concurrency: env.EXTRACT_WORKER_CONCURRENCY })(
     'extract',
     extractProcessor({
       renderer,
+      pool,
       provider,
       secrets,
       logger: logger.child({ queue: 'extract' }),
@@ -39,9 +44,11 @@ export async function startExtractWorker(
   await worker.worker.waitUntilReady();
   return {
     modelConfigured: provider.ok,
+    contentPool: pool,
     async close() {
       await worker.close();
       await renderer.close();
+      await pool.close();
       await secrets.close();
     },
   };

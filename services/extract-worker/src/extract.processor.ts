@@ -18,7 +18,7 @@ import {
   type PayloadOf,
 } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
-import { scrapeDocument } from '@wcs/scraper';
+import { type ContentPool, scrapeDocument } from '@wcs/scraper';
 
 export interface ExtractSettings {
   fetchTimeoutMs: number;
@@ -29,6 +29,8 @@ export interface ExtractSettings {
 
 export interface ExtractDeps {
   renderer: Renderer;
+  /** Converts the fetched page (created and closed by the worker's wiring). */
+  pool: ContentPool;
   provider: ProviderChoice;
   logger: Pick<Logger, 'info' | 'warn'>;
   settings: ExtractSettings;
@@ -64,7 +66,7 @@ export async function runExtract(
   let phase: 'fetch' | 'model' = 'fetch';
   try {
     const secrets = await openJobSecrets(deps.secrets, p.secrets);
-    const page = await scrapeDocument(deps.renderer, {
+    const page = await scrapeDocument(deps, {
       url: p.url,
       format: 'markdown',
       onlyMainContent: true,

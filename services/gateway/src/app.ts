@@ -12,6 +12,7 @@ import { rateLimitMiddleware } from './middleware/rate-limit.middleware';
 import { screenshotOriginMiddleware } from './middleware/screenshot-origin.middleware';
 import { requestClock } from './middleware/server-timing';
 import { urlTextMiddleware } from './middleware/url-text.middleware';
+import { openApiRoutes } from './openapi/openapi.routes';
 import { accountRoutes } from './routes/account.routes';
 import { adminRoutes } from './routes/admin.routes';
 import { batchRoutes } from './routes/batch.routes';
@@ -26,7 +27,6 @@ import { keysRoutes } from './routes/keys.routes';
 import { mapRoutes } from './routes/map.routes';
 import { metricsRoutes } from './routes/metrics.routes';
 import { monitorRoutes } from './routes/monitor.routes';
-import { openApiRoutes } from './routes/openapi.routes';
 import { scrapeRoutes } from './routes/scrape.routes';
 import {
   redactScreenshotFile,
@@ -66,7 +66,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(metricsRoutes(deps, registry));
   app.use(openApiRoutes());
   app.use(adminRoutes(deps));
-  // The dashboard (issue 13): its page, and its sign-in exchanging an API key for a session cookie.
+  // The dashboard: its page, and its sign-in exchanging an API key for a session cookie.
   app.use(dashboardPageRoutes());
   app.use(dashboardSessionRoutes(deps));
   // Capability URLs of screenshots need no key: before the auth middleware.
@@ -85,7 +85,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(jobListingRoutes(deps));
   app.use(jobWebhookRoutes(deps));
   app.use(screenshotRoutes(deps));
-  // The Firecrawl-compatible API (issue 16): its own body parser, auth and rate limit.
+  // The Firecrawl-compatible API: its own body parser, auth and rate limit.
   app.use('/firecrawl', firecrawlRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

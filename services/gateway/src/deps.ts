@@ -16,7 +16,7 @@ import type { Logger } from '@wcs/logger';
 import type { JobSecrets, QueueProducer } from '@wcs/queues';
 import type { SearchProvider } from '@wcs/search';
 import type { Redis } from 'ioredis';
-import type { PendingWork } from './jobs/charged-job';
+import type { PendingWork } from './jobs/pending-work';
 
 /** Everything the HTTP layer needs, wired in main.ts (or by tests) — no module singletons. */
 export interface GatewayDeps {
@@ -30,13 +30,13 @@ export interface GatewayDeps {
   batches: BatchesRepository;
   crawls: CrawlsRepository;
   monitors: MonitorsRepository;
-  /** Dashboard sign-ins (issue 13). */
+  /** Dashboard sign-ins. */
   sessions: SessionsRepository;
   /** Usage per day and the ledger's pages (GET /v1/usage, /v1/ledger). */
   usage: UsageRepository;
   /** The account's batches and crawls and their results, one row at a time. */
   jobs: JobListingsRepository;
-  /** Crawl and batch webhooks: their delivery log (GET …/webhook-deliveries, issue 16). */
+  /** Crawl and batch webhooks: their delivery log (GET …/webhook-deliveries). */
   jobWebhooks: Pick<JobWebhooksRepository, 'deliveries'>;
   /** POST /v1/search: the configured provider and the default time budget of a search. */
   search: { provider: SearchProvider; timeoutMs: number };

@@ -30,7 +30,7 @@ import { createApp } from './app';
 import { answerClientErrors } from './client-error';
 import type { GatewayDeps } from './deps';
 import type { GatewayEnv } from './env';
-import { PendingWork } from './jobs/charged-job';
+import { PendingWork } from './jobs/pending-work';
 
 export interface RunningGateway {
   server: Server;

@@ -15,7 +15,7 @@ export const monitorSchedulerEnvSchema = baseEnv
   .extend(renderEnv.shape)
   .extend(workerEnv.shape)
   .extend(monitorEnv.shape)
-  // Validated at start (fail fast); the content pool reads the same variables itself.
+  // The content pool's settings: the wiring creates the pool from them.
   .extend(contentEnv.shape)
   // The probe server (GET /healthz, /livez) when HEALTH_PORT is set.
   .extend(healthEnv.shape);

@@ -13,7 +13,7 @@ import {
   remainingMs,
 } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
-import { scrapeDocument } from '@wcs/scraper';
+import { type ContentPool, scrapeDocument } from '@wcs/scraper';
 import { z } from 'zod';
 import type { MonitorSchedules } from './monitor-schedules';
 
@@ -27,6 +27,8 @@ export interface MonitorCheckDeps {
   schedules: MonitorSchedules;
   producer: QueueProducer;
   renderer: Renderer;
+  /** Converts the checked pages (created and closed by the scheduler's wiring). */
+  pool: ContentPool;
   logger: Logger;
 }
 
@@ -74,7 +76,7 @@ export function monitorCheckProcessor(deps: MonitorCheckDeps, opts: { timeoutMs:
     try {
       const { waitFor, ...page } = monitorPageOptions.nullable().parse(m.pageOptions) ?? {};
       const secrets = pageSecrets.nullable().parse(await deps.monitors.pageSecretsOf(m.id));
-      const doc = await scrapeDocument(deps.renderer, {
+      const doc = await scrapeDocument(deps, {
         url: m.url,
         format: 'markdown',
         onlyMainContent: true,

@@ -48,8 +48,8 @@ async function inBatches<T>(items: T[], fn: (item: T) => Promise<unknown>): Prom
 }
 
 /**
- * Keeps the job schedulers in Redis equal to PostgreSQL's active monitors, continuously (issue 12:
- * after a Redis data loss monitors used to stop until the scheduler restarted). A pass reads the
+ * Keeps the job schedulers in Redis equal to PostgreSQL's active monitors, continuously (after a
+ * Redis data loss, monitors would otherwise stop until the scheduler restarted). A pass reads the
  * scheduler ids from the queue's `repeat` sorted set (ZRANGE pages) and the active monitors from
  * PostgreSQL (id pages, four columns) and compares them in memory: when nothing changed it makes no
  * per-monitor call. Differences are repaired with the idempotent BullMQ calls, so replicas racing

@@ -2,6 +2,7 @@ import { createDb, MonitorsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import { type DefinedWorker, QueueProducer, workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
+import { ContentPool, contentPoolOptions } from '@wcs/scraper';
 import type { MonitorSchedulerEnv } from './env';
 import { monitorCheckProcessor } from './monitor-check.processor';
 import { MonitorReconciler } from './monitor-reconciler';
@@ -13,6 +14,8 @@ export interface RunningMonitorScheduler {
   monitors: MonitorsRepository;
   worker: DefinedWorker;
   renderer: Renderer;
+  /** Converts the checked pages; closed by `close`. */
+  contentPool: ContentPool;
   sweep: ResumeSweep;
   reconciler: MonitorReconciler;
   close(): Promise<void>;
@@ -38,10 +41,11 @@ export async function startMonitorScheduler(
   logger.info(rebuilt, 'monitor schedulers reconciled with PostgreSQL');
   reconciler.start();
   const renderer = createRendererFromEnv(env, logger);
+  const pool = new ContentPool(contentPoolOptions(env));
   const worker = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY })(
     'monitor-check',
     monitorCheckProcessor(
-      { monitors, schedules, producer, renderer, logger },
+      { monitors, schedules, producer, renderer, pool, logger },
       { timeoutMs: env.MONITOR_CHECK_TIMEOUT_MS },
     ),
     // Every attempt of a check shares one budget: the check's timeout plus time to record it.
@@ -65,6 +69,7 @@ export async function startMonitorScheduler(
     monitors,
     worker,
     renderer,
+    contentPool: pool,
     sweep,
     reconciler,
     // Idempotent: tests stop a scheduler mid-file and the stack closes it again at the end.
@@ -74,6 +79,7 @@ export async function startMonitorScheduler(
         await sweep.stop();
         await worker.close();
         await renderer.close();
+        await pool.close();
         await producer.close();
         await db.close();
       })();

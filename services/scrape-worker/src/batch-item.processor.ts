@@ -12,7 +12,7 @@ import {
   retryOrRecord,
 } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
-import { type PageStores, scrapeDocument } from '@wcs/scraper';
+import { type ContentPool, type PageStores, scrapeDocument } from '@wcs/scraper';
 import type { DocumentIndexer } from './document-indexer';
 import { logOwnFailure } from './scrape.processor';
 
@@ -33,6 +33,7 @@ export function batchItemProcessor(
   deps: {
     batches: BatchesRepository;
     renderer: Renderer;
+    pool: ContentPool;
     logger: Logger;
     index?: DocumentIndexer;
     stores?: PageStores;
@@ -59,7 +60,7 @@ export function batchItemProcessor(
       const page = pageOptions.nullable().parse(item.pageOptions);
       const secrets = pageSecrets.nullable().parse(item.pageSecrets);
       const stores = deps.stores ?? {};
-      const outcome = await scrapeDocument(deps.renderer, {
+      const outcome = await scrapeDocument(deps, {
         url: item.url,
         format: item.format as OutputFormat,
         onlyMainContent: item.onlyMainContent,

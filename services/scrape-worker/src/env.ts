@@ -17,7 +17,7 @@ export const scrapeWorkerEnvSchema = baseEnv
   .extend(renderEnv.shape)
   .extend(workerEnv.shape)
   .extend(batchEnv.shape)
-  // Validated at start (fail fast); the content pool reads the same variables itself.
+  // The content pool's settings: the wiring creates the pool from them.
   .extend(contentEnv.shape)
   // Screenshots it takes, the page cache, and the retention sweep of both.
   .extend(pageStoreEnvFields.shape)

@@ -17,6 +17,7 @@ import {
   workerDefiner,
 } from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
+import { ContentPool, contentPoolOptions } from '@wcs/scraper';
 import { SearchIndexer } from '@wcs/search';
 import { AccountSlots, WaitingAccounts, withAccountShare } from './account-slots';
 import { batchItemProcessor } from './batch-item.processor';
@@ -28,6 +29,8 @@ import { scrapeProcessor } from './scrape.processor';
 
 export interface RunningScrapeWorker {
   workers: DefinedWorker[];
+  /** Converts its pages; closed by `close`. */
+  contentPool: ContentPool;
   reconciler: BatchReconciler;
   close(): Promise<void>;
 }
@@ -36,12 +39,13 @@ export interface RunningScrapeWorker {
 export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): Promise<RunningScrapeWorker> {
   const db = createDb(env.DATABASE_URL);
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
-  // Webhook events (issue 16) get their dispatch jobs as soon as their transaction commits.
+  // Webhook events get their dispatch jobs as soon as their transaction commits.
   const batches = new BatchesRepository(db, { onWebhookEvents: enqueueJobWebhooks(producer, logger) });
   const searchMarks = SearchIndexMarks.connect(env.REDIS_URL, env.QUEUE_PREFIX);
   const indexer = new SearchIndexer(new DocumentsRepository(db), logger, { pending: searchMarks });
   const index = createDocumentIndexer(indexer);
   const renderer = createRendererFromEnv(env, logger);
+  const pool = new ContentPool(contentPoolOptions(env));
   const screenshots = createScreenshotStore(env, db);
   const pageCache = new PageCacheRepository(db);
   const stores = { cache: pageCache, screenshots };
@@ -68,13 +72,13 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
       withAccountShare(
         scrapeSlots,
         (p) => p.accountId,
-        scrapeProcessor(renderer, index, logger, { ...stores, secrets }),
+        scrapeProcessor({ renderer, pool }, index, logger, { ...stores, secrets }),
       ),
     ),
     define(
       'scrape-batch',
       batchItemProcessor(
-        { batches, renderer, logger, index, stores },
+        { batches, renderer, pool, logger, index, stores },
         {
           itemTimeoutMs: env.BATCH_ITEM_TIMEOUT_MS,
           maxStarts: env.BATCH_ITEM_MAX_STARTS,
@@ -92,12 +96,14 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
   const sweep = startRetentionSweep({ screenshots, pageCache, env, logger });
   return {
     workers,
+    contentPool: pool,
     reconciler,
     async close() {
       await reconciler.stop();
       await sweep.close();
       await Promise.allSettled(workers.map((w) => w.close()));
       await renderer.close();
+      await pool.close();
       await indexer.close();
       await searchMarks.close();
       await secrets.close();

@@ -6,16 +6,17 @@
 import { ContentProcessingError, TargetHttpError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import type { Renderer, RenderResult } from '@wcs/renderer';
+import { ContentPool } from '@wcs/scraper';
 import { logOwnFailure, scrapeProcessor } from './scrape.processor';
 
 jest.mock('@wcs/scraper', () => {
   const actual = jest.requireActual('@wcs/scraper');
   return {
     ...actual,
-    scrapeDocument: async (renderer: Renderer, req: { url: string }) => {
-      const page = await renderer.render({ url: req.url });
+    scrapeDocument: async (tools: { renderer: Renderer }, req: { url: string }) => {
+      const page = await tools.renderer.render({ url: req.url });
       if (page.body.includes('x-test-explode')) throw new ContentProcessingError(req.url);
-      return actual.scrapeDocument(renderer, req);
+      return actual.scrapeDocument(tools, req);
     },
   };
 });
@@ -57,7 +58,10 @@ describe('scrape processor: content pipeline failures', () => {
   it('rejects with CONTENT_PROCESSING_FAILED and logs the URL', async () => {
     const { errors, logger } = fakeLogger();
     const run = scrapeProcessor(
-      renderer('<html><head><meta name="x-test-explode"></head><body><p>x</p></body></html>'),
+      {
+        renderer: renderer('<html><head><meta name="x-test-explode"></head><body><p>x</p></body></html>'),
+        pool: new ContentPool({ threads: 0, idleTimeoutMs: 300, taskTimeoutMs: 5_000, heapMb: 256 }),
+      },
       undefined,
       logger,
     );

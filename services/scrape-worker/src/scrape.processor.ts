@@ -9,8 +9,7 @@ import {
   remainingMs,
   type ScrapeJobResult,
 } from '@wcs/queues';
-import type { Renderer } from '@wcs/renderer';
-import { type PageStores, scrapeDocument } from '@wcs/scraper';
+import { type PageStores, type ScrapeTools, scrapeDocument } from '@wcs/scraper';
 import type { DocumentIndexer } from './document-indexer';
 
 /**
@@ -32,7 +31,7 @@ const ANSWER_MARGIN_MS = 1_000;
  * that ends before that deadline even when the job waited in the queue.
  */
 export function scrapeProcessor(
-  renderer: Renderer,
+  tools: ScrapeTools,
   index?: DocumentIndexer,
   logger?: Logger,
   stores: PageStores & { secrets?: JobSecrets } = {},
@@ -43,7 +42,7 @@ export function scrapeProcessor(
     try {
       const timeoutMs = Math.max(1, Math.min(payload.timeoutMs, remainingMs(ctx) - ANSWER_MARGIN_MS));
       const secrets = await openJobSecrets(stores.secrets, payload.secrets);
-      outcome = await scrapeDocument(renderer, {
+      outcome = await scrapeDocument(tools, {
         url: payload.url,
         format: payload.format,
         onlyMainContent: payload.onlyMainContent,

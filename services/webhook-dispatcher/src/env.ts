@@ -10,7 +10,7 @@ import {
 } from '@wcs/config';
 import { z } from 'zod';
 
-/** Webhooks of crawls and batches (issue 16): retries and the outbox relay. */
+/** Webhooks of crawls and batches: retries and the outbox relay. */
 export const jobWebhookEnv = z.object({
   /** Attempts per event, the first included (1 = never retried). */
   JOB_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),

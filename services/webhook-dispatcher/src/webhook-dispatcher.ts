@@ -9,7 +9,7 @@ import { webhookProcessor } from './webhook.processor';
 
 export interface RunningWebhookDispatcher {
   worker: DefinedWorker;
-  /** The `job-webhook` queue's consumer (crawl and batch webhooks, issue 16). */
+  /** The `job-webhook` queue's consumer (crawl and batch webhooks). */
   jobWorker: DefinedWorker;
   relay: JobWebhookRelay;
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 /**
- * The Node client's page options (issue 14) against the real service with Chromium enabled:
+ * The Node client's page options against the real service with Chromium enabled:
  * formats and headers reach the page and shape `data` for scrape, batch and crawl; extract and
  * monitors accept the read-only subset; `screenshot()` fetches a PNG with the client's key and
  * refuses to send the key anywhere else.

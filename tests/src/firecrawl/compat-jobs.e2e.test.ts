@@ -1,5 +1,5 @@
 /**
- * The Firecrawl-compatible crawl and batch routes over raw HTTP (issue 16): the shapes the SDKs
+ * The Firecrawl-compatible crawl and batch routes over raw HTTP: the shapes the SDKs
  * read (200 on start, status/next/data, cancel's `status`, errors), the translated options
  * (limit, maxDiscoveryDepth, sitemap, ignoreQueryParameters, crawlEntireDomain, v1 names), the
  * refusals naming the option, and the native batch cancel they rely on (unstarted items are not

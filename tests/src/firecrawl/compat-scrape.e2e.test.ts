@@ -1,5 +1,5 @@
 /**
- * The Firecrawl-compatible scrape, map, search, extract and team routes (issue 16) over raw HTTP:
+ * The Firecrawl-compatible scrape, map, search, extract and team routes over raw HTTP:
  * the exact shapes the SDKs read, billing as native, and refusals naming the caller's field.
  * Gateway + scrape, map and extract workers in this process, the fixture site as the target, a
  * SearXNG fixture as the search provider and a fake Anthropic server as the model.

@@ -1,6 +1,6 @@
 /**
  * The published `firecrawl-mcp` server (npm, 3.26.0) as a child process over stdio, with only
- * `FIRECRAWL_API_URL=<gateway>/firecrawl` and `FIRECRAWL_API_KEY` set (issue 16): it lists its tools
+ * `FIRECRAWL_API_URL=<gateway>/firecrawl` and `FIRECRAWL_API_KEY` set: it lists its tools
  * and its scrape, map, crawl and crawl-status tools work against this service.
  */
 import path from 'node:path';

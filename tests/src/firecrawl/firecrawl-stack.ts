@@ -1,5 +1,5 @@
 /**
- * The service as the Firecrawl clients see it (issue 16): the whole client stack (gateway + every
+ * The service as the Firecrawl clients see it: the whole client stack (gateway + every
  * worker + webhook dispatcher, fixture site, fake model) and `apiUrl = <gateway>/firecrawl`, plus a
  * local webhook receiver and what a test needs to check Firecrawl-convention signatures.
  */

@@ -1,5 +1,5 @@
 /**
- * LangChain's `FireCrawlLoader` with `apiUrl = <gateway>/firecrawl` (issue 16), in the two
+ * LangChain's `FireCrawlLoader` with `apiUrl = <gateway>/firecrawl`, in the two
  * published lines people use:
  *
  * - `@langchain/community` 1.1.29 with `@mendable/firecrawl-js` 4.42.0 (the `tests` package's pins).

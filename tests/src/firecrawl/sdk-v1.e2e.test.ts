@@ -1,6 +1,6 @@
 /**
  * The official JS SDK's feature-frozen v1 client (`FirecrawlAppV1` of `@mendable/firecrawl-js`
- * 4.42.0) against `<gateway>/firecrawl` (issue 16): scrapeUrl, crawlUrl (its own waiting loop),
+ * 4.42.0) against `<gateway>/firecrawl`: scrapeUrl, crawlUrl (its own waiting loop),
  * checkCrawlStatus with skip/limit and `next`, mapUrl (string links), batchScrapeUrls — which the
  * SDK polls through `GET /v1/crawl/:id`, as Firecrawl's server allows — and its errors.
  */

@@ -1,5 +1,5 @@
 /**
- * Jobs through the official JS SDK's v2 client (issue 16): batch scrape and crawl with the SDK's
+ * Jobs through the official JS SDK's v2 client: batch scrape and crawl with the SDK's
  * own waiting helpers, start + cancel, status paging across `next`, crawl errors, and Firecrawl
  * webhooks (started/page/completed, metadata echoed, `X-Firecrawl-Signature` verified with the
  * account's secret).

@@ -1,6 +1,6 @@
 /**
  * The official JS SDK (`@mendable/firecrawl-js` 4.42.0, its v2 client `Firecrawl`) pointed at
- * `<gateway>/firecrawl`, unchanged (issue 16): scrape in every format, map, search, extract, credit
+ * `<gateway>/firecrawl`, unchanged: scrape in every format, map, search, extract, credit
  * usage, and the 401/402 the SDK turns into `SdkError`s. Jobs (batch, crawl, webhooks) are in
  * sdk-v2-jobs.e2e.test.ts.
  */

@@ -22,7 +22,7 @@ export type Service = ServiceName;
 export const WORKERS = SERVICES.filter((s) => s !== 'gateway');
 
 /**
- * How every service runs once built by `pnpm build` (issue 17): node with the flags of
+ * How every service runs once built by `pnpm build`: node with the flags of
  * SERVICE_NODE_FLAGS (@wcs/runtime, the one list the supervisor, the Dockerfiles and infra/k8s
  * share) and the compiled entry, in services/<name>.
  */

@@ -1,5 +1,5 @@
 /**
- * Firecrawl-compatible batch scrape (issue 16): POST/GET/DELETE `/v2/batch/scrape[/:id]`,
+ * Firecrawl-compatible batch scrape: POST/GET/DELETE `/v2/batch/scrape[/:id]`,
  * `GET /v2/batch/scrape/:id/errors`, and the same under `/v1`. The native operations of
  * ../routes/batch.routes run everything; this file translates requests and answers.
  */
@@ -7,15 +7,10 @@ import type { BatchWithItems } from '@wcs/db';
 import { ValidationError } from '@wcs/errors';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
+import { batchBody, MAX_BATCH_ITEMS } from '../contract/batch.request';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
-import {
-  batchBody,
-  batchStatusOperation,
-  cancelBatchOperation,
-  MAX_BATCH_ITEMS,
-  startBatchOperation,
-} from '../routes/batch.routes';
+import { batchStatusOperation, cancelBatchOperation, startBatchOperation } from '../routes/batch.routes';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 import {

@@ -1,12 +1,12 @@
 /**
  * A Firecrawl crawl request (v2 `CrawlRequest`, v1 `CrawlParams`) → the native crawl body of
- * POST /v1/crawl (issue 16). Only a translation: the native schema and operation validate and run
+ * POST /v1/crawl. Only a translation: the native schema and operation validate and run
  * it. What the service cannot honour is a 400 naming the caller's field, never a silent default.
  */
 import { compilePathRules } from '@wcs/discovery';
 import { ValidationError } from '@wcs/errors';
 import { z } from 'zod';
-import { MAX_CRAWL_PAGES } from '../routes/crawl.routes';
+import { MAX_CRAWL_PAGES } from '../contract/crawl.request';
 import {
   FIRECRAWL_V2_DEFAULT_MAX_AGE_MS,
   firecrawlScrapeOptionsV1,

@@ -1,21 +1,16 @@
 /**
- * Firecrawl-compatible crawl (issue 16): POST `/v2/crawl`, GET/DELETE `/v2/crawl/:id`,
+ * Firecrawl-compatible crawl: POST `/v2/crawl`, GET/DELETE `/v2/crawl/:id`,
  * GET `/v2/crawl/:id/errors`, GET `/v2/crawl/active` (or `/ongoing`), and the same under `/v1`. The native
  * operations of ../routes/crawl.routes run everything; this file translates requests and answers.
  */
 import type { CrawlView } from '@wcs/db';
 import { NotFoundError } from '@wcs/errors';
 import { type Request, type Response, Router } from 'express';
+import { crawlBody, MAX_CRAWL_PAGES } from '../contract/crawl.request';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import { batchStatusOperation } from '../routes/batch.routes';
-import {
-  cancelCrawlOperation,
-  crawlBody,
-  crawlStatusOperation,
-  MAX_CRAWL_PAGES,
-  startCrawlOperation,
-} from '../routes/crawl.routes';
+import { cancelCrawlOperation, crawlStatusOperation, startCrawlOperation } from '../routes/crawl.routes';
 import { parseBody } from '../validation/parse-body';
 import { batchErrors, batchStatusResponse, doneItemsPage } from './batch.compat';
 import { firecrawlCrawlV1, firecrawlCrawlV2, toNativeCrawlV1, toNativeCrawlV2 } from './crawl-request.compat';

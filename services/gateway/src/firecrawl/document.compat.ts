@@ -1,6 +1,6 @@
 /**
  * A native document (`DocumentData` of @wcs/queues) → a Firecrawl `Document` (the SDK's v2
- * `Document`, v1 `FirecrawlDocument`; issue 16). Only a renaming: the content is the native one.
+ * `Document`, v1 `FirecrawlDocument`). Only a renaming: the content is the native one.
  * Used by scrape, search, crawl and batch compat routes; keep the exported API stable.
  */
 import type { DocumentData } from '@wcs/queues';

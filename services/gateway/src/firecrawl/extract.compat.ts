@@ -1,5 +1,5 @@
 /**
- * POST/GET /firecrawl/v2/extract[/:id] and /firecrawl/v1/extract[/:id] (issue 16). The start
+ * POST/GET /firecrawl/v2/extract[/:id] and /firecrawl/v1/extract[/:id]. The start
  * answers `{ success, id }` once the request is checked (URL, schema, page options: 400s) and the
  * balance covers the native cost (402); the native extract then runs in the background and its
  * outcome is kept for 24 hours (extract-store.compat.ts). One URL per extract (the native one);
@@ -10,15 +10,10 @@ import { randomUUID } from 'node:crypto';
 import { InsufficientCreditsError, NotFoundError, toServiceError, ValidationError } from '@wcs/errors';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
+import { EXTRACT_DEFAULT_TIMEOUT_MS, extractBody } from '../contract/extract.request';
 import type { AuthContext, GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
-import {
-  EXTRACT_COST,
-  EXTRACT_DEFAULT_TIMEOUT_MS,
-  extractBody,
-  prepareExtract,
-  runExtract,
-} from '../routes/extract.routes';
+import { EXTRACT_COST, prepareExtract, runExtract } from '../routes/extract.routes';
 import { parseBody } from '../validation/parse-body';
 import { EXTRACT_RESULT_TTL_SECONDS, ExtractStore } from './extract-store.compat';
 import { parseAs, renameFields } from './field-names.compat';

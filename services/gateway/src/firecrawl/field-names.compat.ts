@@ -19,15 +19,6 @@ export function parseAs<S extends z.ZodType>(schema: S, body: unknown, names: Fi
   }
 }
 
-/** Run `fn`; a ValidationError naming a native field is rethrown naming the caller's one. */
-export async function withFieldNames<T>(names: FieldNames, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    throw renameFields(err, names);
-  }
-}
-
 export function renameFields(err: unknown, names: FieldNames): unknown {
   if (!(err instanceof ServiceError) || err.status !== 400) return err;
   const field = typeof err.details?.field === 'string' ? err.details.field : firstField(err.message);

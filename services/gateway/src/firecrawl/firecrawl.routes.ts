@@ -1,5 +1,5 @@
 /**
- * The Firecrawl-compatible API (issue 16): `/firecrawl/v2/...` and `/firecrawl/v1/...`, so the
+ * The Firecrawl-compatible API: `/firecrawl/v2/...` and `/firecrawl/v1/...`, so the
  * official SDKs, the Firecrawl MCP server and LangChain's loader work with
  * `apiUrl = http://<host>:3002/firecrawl`. Same accounts, keys, credits, rate limits and address
  * policy as `/v1`: this layer only translates requests, responses and errors; every operation runs

@@ -1,5 +1,5 @@
 /**
- * Crawl and batch status in Firecrawl's shape (issue 16), shared by the v1 and v2 compat routes:
+ * Crawl and batch status in Firecrawl's shape, shared by the v1 and v2 compat routes:
  * `{ success, status, completed, total, creditsUsed, expiresAt, next?, data }`. `data` holds the
  * documents of done pages/items in a stable order, cut by count (`limit`) and by size like
  * Firecrawl's (~10 MB of JSON); `next` is the full URL of the following page, present only while

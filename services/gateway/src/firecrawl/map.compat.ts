@@ -1,5 +1,5 @@
 /**
- * POST /firecrawl/v2/map and /firecrawl/v1/map (issue 16) on the native map: `limit` is the
+ * POST /firecrawl/v2/map and /firecrawl/v1/map on the native map: `limit` is the
  * native `max_urls` (default 5000, at most 100000, the native bounds), `sitemap` "include" / "skip"
  * is the native `ignoreSitemap` false / true; what the native map cannot do ("only" the sitemap,
  * dropping query parameters, a location) is a 400 naming the option. v2 links are `{ url }`
@@ -8,9 +8,10 @@
 import { ValidationError } from '@wcs/errors';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
+import { mapBody } from '../contract/map.request';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
-import { mapBody, mapOperation } from '../routes/map.routes';
+import { mapOperation } from '../routes/map.routes';
 import { parseBody } from '../validation/parse-body';
 import { parseAs } from './field-names.compat';
 

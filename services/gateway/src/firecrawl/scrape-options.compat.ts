@@ -1,6 +1,6 @@
 /**
  * Firecrawl scrape options (v2 `ScrapeOptions`, v1 `ScrapeParams`) → the native page fields of
- * `/v1/scrape` (issue 16). Only a translation: every value we pass on keeps its name and place, so
+ * `/v1/scrape`. Only a translation: every value we pass on keeps its name and place, so
  * the native body schema (`scrapeBody`, crawl's `scrapeOptions`, …) validates it and names the
  * field as the caller wrote it. What we cannot honour is a 400 naming the option, never a default.
  *

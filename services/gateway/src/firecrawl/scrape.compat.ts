@@ -1,5 +1,5 @@
 /**
- * POST /firecrawl/v2/scrape and /firecrawl/v1/scrape (issue 16): the native scrape, and for a
+ * POST /firecrawl/v2/scrape and /firecrawl/v1/scrape: the native scrape, and for a
  * `json` format the native extract on the same URL and page options. Billing is the native one:
  * 1 credit for the scrape plus the extract's own cost (5) when a `json` format is asked for; the
  * extract runs only after the scrape succeeded, and if it fails the request fails (the scrape's
@@ -7,10 +7,12 @@
  */
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
+import { extractBody } from '../contract/extract.request';
+import { scrapeBody } from '../contract/scrape.request';
 import type { AuthContext, GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
-import { EXTRACT_COST, extractBody, prepareExtract, runExtract } from '../routes/extract.routes';
-import { scrapeBody, scrapeOperation } from '../routes/scrape.routes';
+import { EXTRACT_COST, prepareExtract, runExtract } from '../routes/extract.routes';
+import { scrapeOperation } from '../routes/scrape.routes';
 import { parseBody } from '../validation/parse-body';
 import { type FirecrawlDocument, toFirecrawlDocument } from './document.compat';
 import { parseAs, renameFields } from './field-names.compat';

@@ -1,5 +1,5 @@
 /**
- * POST /firecrawl/v2/search and /firecrawl/v1/search (issue 16) on the native search. `limit` is
+ * POST /firecrawl/v2/search and /firecrawl/v1/search on the native search. `limit` is
  * the native `num_results` (default 5, at most 20), `country`/`lang` pass through. Hits are
  * scraped only when `scrapeOptions` asks for a format (markdown, html), with `onlyMainContent`;
  * anything else search cannot honour (other sources, tbs, a free-text location, page options such
@@ -9,9 +9,10 @@ import { ValidationError } from '@wcs/errors';
 import type { DocumentData } from '@wcs/queues';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
+import { searchBody } from '../contract/search.request';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
-import { type SearchResult, searchBody, searchOperation } from '../routes/search.routes';
+import { type SearchResult, searchOperation } from '../routes/search.routes';
 import { parseBody } from '../validation/parse-body';
 import { toFirecrawlDocument } from './document.compat';
 import { parseAs } from './field-names.compat';

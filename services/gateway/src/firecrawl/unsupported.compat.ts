@@ -1,5 +1,5 @@
 /**
- * Firecrawl endpoints this service does not offer (issue 16): a 501 naming the endpoint, never a
+ * Firecrawl endpoints this service does not offer: a 501 naming the endpoint, never a
  * silent default or a generic 404, so a client (or its user) learns at once what is missing.
  * Mounted after the real compat routes.
  */

@@ -10,7 +10,8 @@ import {
   TimeoutError,
 } from '@wcs/errors';
 import { type DefinedWorker, defineWorker, QueueProducer, type ScrapeJobResult } from '@wcs/queues';
-import { PendingWork, runChargedJob, runChargedWork } from './charged-job';
+import { runChargedJob, runChargedWork } from './charged-job';
+import { PendingWork } from './pending-work';
 
 /** The billing mechanism against real PostgreSQL (and, for runChargedJob, a real BullMQ queue). */
 let db: Db;

@@ -1,9 +1,16 @@
 import type { CreditsRepository, LedgerReason } from '@wcs/db';
 import { InternalError, toServiceError } from '@wcs/errors';
-import type { PageSecrets, PayloadInputOf, ResultOf, WaitedQueue } from '@wcs/queues';
-import type { GatewayDeps } from '../deps';
+import type {
+  JobSecrets,
+  PageSecrets,
+  PayloadInputOf,
+  QueueProducer,
+  ResultOf,
+  WaitedQueue,
+} from '@wcs/queues';
 import type { JobClock } from '../middleware/server-timing';
 import { type CallerResponse, callerGone } from './caller-gone';
+import type { PendingWork } from './pending-work';
 
 /**
  * Billing of the interactive requests, in one place: reserve credits up front, do the work, settle
@@ -14,46 +21,6 @@ import { type CallerResponse, callerGone } from './caller-gone';
  * the request id as reference. PostgreSQL applies a (reason, reference) pair at most once, so the
  * charge is idempotent per request id and a request is never refunded twice.
  */
-
-/**
- * Request work that must settle before the gateway closes the database: a request cut at the
- * drain deadline still has a handler waiting on its job, and once the queues close that handler
- * refunds its charge — which needs PostgreSQL. `settle()` waits for those, up to a bound.
- */
-export class PendingWork {
-  private readonly pending = new Set<Promise<void>>();
-
-  get size(): number {
-    return this.pending.size;
-  }
-
-  /** Starts a piece of work; call the returned function (once) when it has settled. */
-  begin(): () => void {
-    let release = () => {};
-    const settled = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    this.pending.add(settled);
-    return () => {
-      this.pending.delete(settled);
-      release();
-    };
-  }
-
-  /** Wait until everything tracked has settled or `timeoutMs` passed; returns how many are left. */
-  async settle(timeoutMs: number): Promise<number> {
-    if (this.pending.size === 0) return 0;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(this.pending),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    return this.pending.size;
-  }
-}
 
 export interface ChargeTerms {
   accountId: string;
@@ -130,7 +97,7 @@ const SECRET_TTL_MARGIN_MS = 5_000;
  * `signal` = the client went away, shutdown) the job is cancelled before the refund.
  */
 export async function runChargedJob<N extends WaitedQueue>(
-  deps: Pick<GatewayDeps, 'credits' | 'producer' | 'pending'> & Partial<Pick<GatewayDeps, 'secrets'>>,
+  deps: { credits: CreditsRepository; producer: QueueProducer; pending: PendingWork; secrets?: JobSecrets },
   a: {
     accountId: string;
     requestId: string;

@@ -4,7 +4,7 @@ import type { AuthContext, GatewayDeps } from '../deps';
 import { csrfTokenMatches, isCrossSite, needsCsrfToken, sessionTokenOf } from './session-cookie';
 
 /**
- * `Authorization: Bearer <key>`, or the dashboard's session cookie (issue 13) when no header is
+ * `Authorization: Bearer <key>`, or the dashboard's session cookie when no header is
  * sent. Unknown, revoked or missing credentials are 401. A cookie-authenticated call that changes
  * something must carry the session's CSRF token (the cookie is SameSite=Strict too).
  */

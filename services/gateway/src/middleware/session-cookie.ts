@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { Request, Response } from 'express';
 
-/** The dashboard's session cookie (issue 13): a random token, HttpOnly, SameSite=Strict. */
+/** The dashboard's session cookie: a random token, HttpOnly, SameSite=Strict. */
 export const SESSION_COOKIE = 'wcs_session';
 /** The header the page sends its session's CSRF token in on every state-changing call. */
 export const CSRF_HEADER = 'x-csrf-token';

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { signInBody } from '../routes/dashboard-session.routes';
-import { keyCreateBody } from '../routes/keys.routes';
 import {
   accountResponse,
   batchListResponse,
@@ -16,9 +14,11 @@ import {
   ledgerResponse,
   signOutResponse,
   usageResponse,
-} from './account.responses';
+} from '../contract/account.responses';
+import { signInBody } from '../contract/dashboard-session.request';
+import { keyCreateBody } from '../contract/keys.request';
+import { monitorCancelResponse } from '../contract/responses';
 import type { OperationSpec } from './openapi.document';
-import { monitorCancelResponse } from './responses';
 
 const paging = (what: string, def: number, max: number): OperationSpec['params'] => ({
   skip: { in: 'query', description: `${what} to skip (default 0)` },
@@ -26,7 +26,7 @@ const paging = (what: string, def: number, max: number): OperationSpec['params']
 });
 
 /**
- * OpenAPI entries of the account endpoints (issue 13): what the dashboard reads and does, open to
+ * OpenAPI entries of the account endpoints: what the dashboard reads and does, open to
  * any client with the account's key. Spread into OPERATIONS.
  */
 export const ACCOUNT_OPERATIONS: OperationSpec[] = [

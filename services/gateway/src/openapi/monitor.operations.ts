@@ -1,14 +1,14 @@
-import { monitorBody } from '../routes/monitor.routes';
-import type { OperationSpec } from './openapi.document';
+import { monitorBody } from '../contract/monitor.request';
 import {
   monitorCancelResponse,
   monitorCreateResponse,
   monitorDetailResponse,
   monitorListResponse,
   webhookSecretResponse,
-} from './responses';
+} from '../contract/responses';
+import type { OperationSpec } from './openapi.document';
 
-/** OpenAPI entries of /v1/monitor (issue 5); spread into OPERATIONS. */
+/** OpenAPI entries of /v1/monitor; spread into OPERATIONS. */
 export const MONITOR_OPERATIONS: OperationSpec[] = [
   {
     method: 'post',

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { errorResponse } from './responses';
+import { errorResponse } from '../contract/responses';
 
 /**
  * The OpenAPI 3.1 description served at GET /v1/openapi.json. Request bodies are generated from
- * the same zod schemas the routes validate with, so the document cannot drift from the code;
- * responses are generated from the response contract (`./responses.ts`, built on the document
- * contract in `packages/queues/src/document.contract.ts`).
+ * the same zod schemas the routes validate with (`../contract/*.request.ts`), so the document
+ * cannot drift from the code; responses are generated from the response contract
+ * (`../contract/responses.ts`, built on the document contract in
+ * `packages/queues/src/document.contract.ts`).
  */
 export interface OperationSpec {
   method: 'get' | 'post' | 'delete';

@@ -1,12 +1,7 @@
-import { batchBody } from '../routes/batch.routes';
-import { crawlBody } from '../routes/crawl.routes';
-import { extractBody } from '../routes/extract.routes';
-import { mapBody } from '../routes/map.routes';
-import { scrapeBody } from '../routes/scrape.routes';
-import { searchBody } from '../routes/search.routes';
-import { ACCOUNT_OPERATIONS } from './account.operations';
-import { MONITOR_OPERATIONS } from './monitor.operations';
-import type { OperationSpec } from './openapi.document';
+import { batchBody } from '../contract/batch.request';
+import { crawlBody } from '../contract/crawl.request';
+import { extractBody } from '../contract/extract.request';
+import { mapBody } from '../contract/map.request';
 import {
   batchCancelResponse,
   batchStartResponse,
@@ -19,7 +14,12 @@ import {
   mapResponse,
   scrapeResponse,
   searchResponse,
-} from './responses';
+} from '../contract/responses';
+import { scrapeBody } from '../contract/scrape.request';
+import { searchBody } from '../contract/search.request';
+import { ACCOUNT_OPERATIONS } from './account.operations';
+import { MONITOR_OPERATIONS } from './monitor.operations';
+import type { OperationSpec } from './openapi.document';
 import { SCREENSHOT_OPERATIONS } from './screenshot.operations';
 
 /** Every documented operation; route files own the body schemas. */

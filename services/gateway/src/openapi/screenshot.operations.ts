@@ -7,7 +7,7 @@ export const screenshotResponse = z
   .meta({ contentMediaType: 'image/png', description: 'PNG bytes' });
 
 /**
- * OpenAPI entry of the screenshot endpoint (issue 14): where `data.screenshot` (and the URLs of
+ * OpenAPI entry of the screenshot endpoint: where `data.screenshot` (and the URLs of
  * `actions.screenshots`) point. Spread into OPERATIONS.
  */
 export const SCREENSHOT_OPERATIONS: OperationSpec[] = [

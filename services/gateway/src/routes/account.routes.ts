@@ -2,12 +2,12 @@ import { type AccountInfo, LEDGER_REASONS, type LedgerEntryView, PLANS, USAGE_OP
 import { NotFoundError } from '@wcs/errors';
 import { Router } from 'express';
 import { z } from 'zod';
+import type { accountResponse, ledgerResponse, usageResponse } from '../contract/account.responses';
+import type { Body } from '../contract/responses';
 import type { AuthContext, GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import { peekCount } from '../middleware/fixed-window';
 import { rateLimitKey } from '../middleware/rate-limit.middleware';
-import type { accountResponse, ledgerResponse, usageResponse } from '../openapi/account.responses';
-import type { Body } from '../openapi/responses';
 import { parseQuery } from '../validation/parse-query';
 import { csvLine } from './csv-line';
 
@@ -69,7 +69,7 @@ export async function accountOperation(deps: GatewayDeps, auth: AuthContext): Pr
 }
 
 /**
- * The account as its owner sees it (issue 13): balance and plan, usage per day, the ledger and its
+ * The account as its owner sees it: balance and plan, usage per day, the ledger and its
  * CSV export. Every number is read from PostgreSQL and aggregated there, scoped to the caller.
  */
 export function accountRoutes(deps: GatewayDeps): Router {

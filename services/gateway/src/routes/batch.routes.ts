@@ -1,36 +1,15 @@
 import type { BatchItemPage, BatchWithItems } from '@wcs/db';
 import { NotFoundError, ValidationError } from '@wcs/errors';
-import { jobWebhook, outputFormat, pageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
+import { type BatchBody, batchBody, MAX_BATCH_ITEMS } from '../contract/batch.request';
+import type { Body, batchStartResponse } from '../contract/responses';
 import type { AuthContext, GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
-import type { Body, batchStartResponse } from '../openapi/responses';
 import { checkJobWebhook } from '../validation/job-webhook';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
-
-export const MAX_BATCH_ITEMS = 500;
-
-export const batchBody = z.strictObject({
-  urls: z.array(z.string({ error: 'must be a string' })).optional(),
-  items: z
-    .array(
-      z.strictObject({
-        id: z.string({ error: 'must be a string' }).max(256, 'must be at most 256 characters').optional(),
-        url: z.string({ error: 'is required and must be a string' }),
-      }),
-    )
-    .optional(),
-  format: outputFormat.optional(),
-  onlyMainContent: z.boolean().default(true),
-  /** Page options applied to every item (extensions; README "Page options"). */
-  ...pageOptionFields,
-  /** Firecrawl-style events (started/page/completed/failed) POSTed to the caller (issue 16). */
-  webhook: jobWebhook.optional(),
-});
-export type BatchBody = z.infer<typeof batchBody>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -190,7 +169,7 @@ function batchCounts(b: {
   };
 }
 
-/** POST/GET/DELETE /v1/batch/scrape — spec 4.5 and 4.6; DELETE cancels (issue 16). */
+/** POST/GET/DELETE /v1/batch/scrape — spec 4.5 and 4.6; DELETE cancels. */
 export function batchRoutes(deps: GatewayDeps): Router {
   const router = Router();
 

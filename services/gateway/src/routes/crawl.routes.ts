@@ -1,48 +1,20 @@
 import type { CrawlPageView, CrawlView } from '@wcs/db';
 import { compilePathRules, resolveUrl } from '@wcs/discovery';
 import { InsufficientCreditsError, InvalidUrlError, NotFoundError, ValidationError } from '@wcs/errors';
-import { jobWebhook, outputFormat, pageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
+import { type CrawlBody, crawlBody } from '../contract/crawl.request';
+import type { Body, crawlStartResponse } from '../contract/responses';
 import type { AuthContext, GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
-import type { Body, crawlStartResponse } from '../openapi/responses';
 import { assertFetchableLater } from '../validation/fetch-later-url';
 import { checkJobWebhook } from '../validation/job-webhook';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
-export const MAX_CRAWL_PAGES = 10_000;
 const DEFAULT_PAGE_LIMIT = 100;
 const MAX_PAGE_LIMIT = 1_000;
-
-const pathPatterns = z.array(z.string({ error: 'must be a string' })).max(20, 'at most 20 patterns');
-
-export const crawlBody = z.strictObject({
-  url: z.string({ error: 'is required and must be a string' }),
-  /** 0 = the start page only; link hops, or for sitemap URLs their path depth below the start URL. */
-  maxDepth: z.number().int().min(0).max(1_000).default(2),
-  maxPages: z.number().int().min(1).max(MAX_CRAWL_PAGES).default(100),
-  /** Regular expressions on path + query (`/blog/.*`); see the README for the exact rule. */
-  includePaths: pathPatterns.default([]),
-  excludePaths: pathPatterns.default([]),
-  allowSubdomains: z.boolean().default(false),
-  ignoreRobotsTxt: z.boolean().default(false),
-  format: outputFormat.default('markdown'),
-  onlyMainContent: z.boolean().default(true),
-  /** Politeness: at least this long between two requests of this crawl to one host. */
-  delayMs: z.number().int().min(0).max(60_000).default(0),
-  /** `skip`: seed only the start URL, not the site's sitemap URLs (default `include`). */
-  sitemap: z.enum(['include', 'skip']).optional(),
-  /** One page per path: URLs that differ only in their query string are crawled once. */
-  ignoreQueryParameters: z.boolean().optional(),
-  /** Page options applied to every page (extensions; README "Page options"). */
-  scrapeOptions: z.strictObject(pageOptionFields).optional(),
-  /** Firecrawl-style events (started/page/completed/failed) POSTed to the caller (issue 16). */
-  webhook: jobWebhook.optional(),
-});
-export type CrawlBody = z.infer<typeof crawlBody>;
 
 const pageQuery = z.object({
   skip: z.coerce.number().int().min(0).default(0),
@@ -162,7 +134,7 @@ export async function cancelCrawlOperation(
   return cancelled.crawl;
 }
 
-/** POST/GET/DELETE /v1/crawl — issue 3; billing is per page, by the crawl-worker, as pages complete. */
+/** POST/GET/DELETE /v1/crawl; billing is per page, by the crawl-worker, as pages complete. */
 export function crawlRoutes(deps: GatewayDeps): Router {
   const router = Router();
 

@@ -1,6 +1,6 @@
 import { ForbiddenError, InternalError, RateLimitedError, UnauthorizedError } from '@wcs/errors';
 import { type Request, Router } from 'express';
-import { z } from 'zod';
+import { signInBody } from '../contract/dashboard-session.request';
 import type { GatewayDeps } from '../deps';
 import { countHit, fixedWindowKey } from '../middleware/fixed-window';
 import { jsonBody } from '../middleware/json-body.middleware';
@@ -12,10 +12,6 @@ import {
   setSessionCookie,
 } from '../middleware/session-cookie';
 import { parseBody } from '../validation/parse-body';
-
-export const signInBody = z.strictObject({
-  apiKey: z.string({ error: 'is required and must be a string' }).max(200, 'is too long'),
-});
 
 const WINDOW_MS = 60_000;
 
@@ -48,7 +44,7 @@ function sessionOut(s: {
 }
 
 /**
- * The dashboard's sign-in (issue 13): an API key in a JSON body is exchanged for a server-side
+ * The dashboard's sign-in: an API key in a JSON body is exchanged for a server-side
  * session whose random token lives only in an HttpOnly, SameSite=Strict cookie. The key is never
  * logged (bodies are not logged; `apiKey` is redacted anyway) and never put in a URL.
  */

@@ -1,8 +1,6 @@
 import type { JobResultDetail, JobResultRow } from '@wcs/db';
 import { NotFoundError } from '@wcs/errors';
 import { Router } from 'express';
-import type { GatewayDeps } from '../deps';
-import { authOf } from '../middleware/auth.middleware';
 import type {
   batchListResponse,
   batchResultResponse,
@@ -12,8 +10,10 @@ import type {
   crawlResultResponse,
   crawlResultsResponse,
   crawlSummary,
-} from '../openapi/account.responses';
-import type { Body } from '../openapi/responses';
+} from '../contract/account.responses';
+import type { Body } from '../contract/responses';
+import type { GatewayDeps } from '../deps';
+import { authOf } from '../middleware/auth.middleware';
 import { pagingQuery, parseQuery } from '../validation/parse-query';
 
 const listQuery = pagingQuery(20, 100);
@@ -34,7 +34,7 @@ const common = (r: JobResultRow | JobResultDetail) => ({
 
 /**
  * The account's batches and crawls as lists, and their results one row at a time with a link to each
- * stored document (issue 13). Status and counts of a single job stay at GET /v1/batch/scrape/:id
+ * stored document. Status and counts of a single job stay at GET /v1/batch/scrape/:id
  * and GET /v1/crawl/:id; ids of other accounts are 404 like unknown ones.
  */
 export function jobListingRoutes(deps: GatewayDeps): Router {

@@ -1,13 +1,13 @@
 import { NotFoundError } from '@wcs/errors';
 import { type Request, type Response, Router } from 'express';
+import type { Body, jobWebhookDeliveriesResponse } from '../contract/responses';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
-import type { Body, jobWebhookDeliveriesResponse } from '../openapi/responses';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The delivery log of a crawl's or batch's webhook (issue 16): every attempt, oldest first, as
+ * The delivery log of a crawl's or batch's webhook: every attempt, oldest first, as
  * monitors show theirs. Unknown jobs, other accounts' jobs and jobs without a webhook are the
  * same 404 (never confirm another account's job).
  */

@@ -1,16 +1,12 @@
 import type { ApiKeyInfo } from '@wcs/db';
 import { ConflictError, NotFoundError } from '@wcs/errors';
 import { Router } from 'express';
-import { z } from 'zod';
+import type { keyCreateResponse, keyListResponse, keyRevokeResponse } from '../contract/account.responses';
+import { keyCreateBody } from '../contract/keys.request';
+import type { Body } from '../contract/responses';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
-import type { keyCreateResponse, keyListResponse, keyRevokeResponse } from '../openapi/account.responses';
-import type { Body } from '../openapi/responses';
 import { parseBody } from '../validation/parse-body';
-
-export const keyCreateBody = z.strictObject({
-  name: z.string({ error: 'must be a string' }).trim().max(100, 'at most 100 characters').optional(),
-});
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -27,7 +23,7 @@ function keyOut(k: ApiKeyInfo, currentKeyId: string) {
 }
 
 /**
- * The account's own API keys (issue 13): list (prefixes only), create (the full key returned once)
+ * The account's own API keys: list (prefixes only), create (the full key returned once)
  * and revoke. Revoking ends the key's dashboard sessions; the last active key cannot be revoked, and
  * an account holds at most MAX_ACTIVE_KEYS_PER_ACCOUNT active keys (the rate limit counts them
  * together anyway; the cap keeps the key table and the key list bounded).

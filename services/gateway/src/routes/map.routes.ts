@@ -1,39 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { MapJobResult } from '@wcs/queues';
 import { Router } from 'express';
-import { z } from 'zod';
+import { MAP_DEFAULT_MAX_URLS, type MapBody, mapBody } from '../contract/map.request';
+import type { Body, mapResponse } from '../contract/responses';
 import type { AuthContext, GatewayDeps } from '../deps';
 import type { CallerResponse } from '../jobs/caller-gone';
 import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
-import type { Body, mapResponse } from '../openapi/responses';
 import { parseBody } from '../validation/parse-body';
 import { checkTargetBeforeCharge } from '../validation/target-check';
 import { normalizeTargetUrl } from '../validation/target-url';
-
-export const MAP_DEFAULT_MAX_URLS = 5_000;
-export const MAP_DEFAULT_TIMEOUT_MS = 60_000;
-
-const maxUrls = z.number().int().min(1).max(100_000);
-
-export const mapBody = z.strictObject({
-  url: z.string({ error: 'is required and must be a string' }),
-  max_urls: maxUrls.optional(),
-  /** camelCase alias for clients that send it (the spec's name is max_urls, which wins). */
-  maxUrls: maxUrls.optional(),
-  /** Keep URLs containing this (case-insensitive, URL or link text), ranked; "" means no filter. */
-  search: z
-    .string({ error: 'must be a string' })
-    .max(500)
-    .optional()
-    .transform((s) => (s?.trim() ? s.trim() : undefined)),
-  /** Extensions beyond the spec (documented in the README). */
-  includeSubdomains: z.boolean().default(false),
-  ignoreSitemap: z.boolean().default(false),
-  timeout: z.number().int().min(1_000).max(120_000).default(MAP_DEFAULT_TIMEOUT_MS),
-});
-
-export type MapBody = z.infer<typeof mapBody>;
 
 /**
  * One map (POST /v1/map and the Firecrawl-compatible routes): 1 credit per job, charged up front

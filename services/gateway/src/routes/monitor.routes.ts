@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { MonitorDetail, MonitorView } from '@wcs/db';
 import { ConflictError, InvalidUrlError, NotFoundError, ValidationError } from '@wcs/errors';
-import { readPageOptionFields } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
+import { monitorBody } from '../contract/monitor.request';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import { assertFetchableLater } from '../validation/fetch-later-url';
@@ -11,20 +11,10 @@ import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
-export const MONITOR_INTERVALS = ['hourly', 'daily', 'weekly'] as const;
 /** Jitter is drawn once per monitor inside a week and reduced modulo the interval by the scheduler. */
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
-
-export const monitorBody = z.strictObject({
-  url: z.string({ error: 'is required and must be a string' }),
-  interval: z.enum(MONITOR_INTERVALS, { error: 'must be one of hourly, daily, weekly' }).default('daily'),
-  webhookUrl: z.string({ error: 'must be a string' }).optional(),
-  /** Page options of every check (extensions; README "Page options"). No formats or cache: a check reads the page. */
-  waitFor: z.number().int().min(0).max(30_000).optional(),
-  ...readPageOptionFields,
-});
 
 const listQuery = z.object({
   skip: z.coerce.number().int().min(0).default(0),
@@ -86,7 +76,7 @@ function detailOut(d: MonitorDetail): Record<string, unknown> {
 }
 
 /**
- * /v1/monitor (issue 5). The gateway only writes rows and enqueues the baseline check; the
+ * /v1/monitor. The gateway only writes rows and enqueues the baseline check; the
  * monitor-scheduler owns the BullMQ job schedulers (created after the baseline, rebuilt on start).
  */
 export function monitorRoutes(deps: GatewayDeps): Router {
@@ -164,7 +154,7 @@ export function monitorRoutes(deps: GatewayDeps): Router {
   });
 
   /**
-   * Pause and resume by the user (issue 13). A paused monitor keeps its job scheduler, whose fires
+   * Pause and resume by the user. A paused monitor keeps its job scheduler, whose fires
    * are skipped without a fetch or a charge, so resuming is immediate and keeps the rhythm.
    */
   router.post('/v1/monitor/:id/pause', async (req, res) => {

@@ -1,31 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { type DocumentData, engineChoice, outputFormat, pageOptionFields } from '@wcs/queues';
+import type { DocumentData } from '@wcs/queues';
 import { Router } from 'express';
-import { z } from 'zod';
+import type { Body, scrapeResponse } from '../contract/responses';
+import { type ScrapeBody, scrapeBody } from '../contract/scrape.request';
 import type { AuthContext, GatewayDeps } from '../deps';
 import type { CallerResponse } from '../jobs/caller-gone';
 import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
 import { type JobClock, setServerTiming, type WorkerTimings } from '../middleware/server-timing';
-import type { Body, scrapeResponse } from '../openapi/responses';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { checkTargetBeforeCharge } from '../validation/target-check';
 import { normalizeTargetUrl } from '../validation/target-url';
-
-export const scrapeBody = z.strictObject({
-  url: z.string({ error: 'is required and must be a string' }),
-  /** Default markdown (documented); absent so that giving both format and formats is a clear 400. */
-  format: outputFormat.optional(),
-  onlyMainContent: z.boolean().default(true),
-  /** Extensions beyond the spec (documented in the README). */
-  engine: engineChoice.default('auto'),
-  waitFor: z.number().int().min(0).max(30_000).default(0),
-  timeout: z.number().int().min(1_000).max(120_000).optional(),
-  ...pageOptionFields,
-});
-
-export type ScrapeBody = z.infer<typeof scrapeBody>;
 
 /**
  * One scrape (POST /v1/scrape and the Firecrawl-compatible routes): checks the URL and the page

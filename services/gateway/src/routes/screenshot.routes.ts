@@ -37,7 +37,7 @@ export function screenshotCapabilityRoutes(deps: {
 }
 
 /**
- * Screenshots by id (issue 14), under the caller's key (Bearer or dashboard cookie; mounted after
+ * Screenshots by id, under the caller's key (Bearer or dashboard cookie; mounted after
  * the auth middleware): the URLs of documents stored before capability URLs. Unknown, expired,
  * malformed and other accounts' ids are one and the same 404, so an id reveals nothing about
  * whether it exists.

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { TimeoutError, toServiceError } from '@wcs/errors';
-import { countryCode, type DocumentData, type Job, outputFormat } from '@wcs/queues';
+import type { DocumentData, Job } from '@wcs/queues';
 import type { SearchHit } from '@wcs/search';
 import { Router } from 'express';
-import { z } from 'zod';
+import { type SearchBody, searchBody } from '../contract/search.request';
 import type { AuthContext, GatewayDeps } from '../deps';
 import { type CallerResponse, callerGone } from '../jobs/caller-gone';
 import { runChargedWork } from '../jobs/charged-job';
@@ -13,28 +13,6 @@ import { normalizeTargetUrl } from '../validation/target-url';
 
 /** Spec §8: 2 credits per result returned. */
 export const CREDITS_PER_SEARCH_RESULT = 2;
-export const MAX_SEARCH_RESULTS = 20;
-
-export const searchBody = z.strictObject({
-  query: z.string({ error: 'is required and must be a string' }).trim().min(1, 'must not be empty').max(500),
-  num_results: z.number().int().min(1).max(MAX_SEARCH_RESULTS).default(5),
-  country: countryCode('must be a two-letter country code (ISO 3166-1), e.g. "us"')
-    .transform((s) => s.toLowerCase())
-    .optional(),
-  lang: z
-    .string()
-    .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/, 'must be a language code, e.g. "en" or "pt-BR"')
-    .optional(),
-  /** Extensions beyond the spec (documented in the README). */
-  format: outputFormat.default('markdown'),
-  onlyMainContent: z.boolean().default(true),
-  scrape: z.boolean().default(true),
-  /** Re-scrape hits that have a stored copy (embedded provider) instead of serving that copy. */
-  fresh: z.boolean().default(false),
-  timeout: z.number().int().min(1_000).max(120_000).optional(),
-});
-
-export type SearchBody = z.infer<typeof searchBody>;
 
 /** One entry of `data`: the hit, its page when scraped, or `markdown: null` + `error`/`code`. */
 export type SearchResult = {

@@ -11,7 +11,7 @@ import { normalizeTargetUrl } from './target-url';
 const ALL_EVENTS: readonly JobWebhookEvent[] = ['started', 'page', 'completed', 'failed'];
 
 /**
- * The `webhook` of a crawl or batch (issue 16) as stored: a bare URL means every event. The receiver
+ * The `webhook` of a crawl or batch as stored: a bare URL means every event. The receiver
  * is checked like a monitor's webhook — named exactly (no https:// guessing) and against the
  * workers' address policy now, so a private receiver is refused at creation rather than failing
  * unseen deliveries later.

@@ -1,5 +1,5 @@
 /**
- * The page options of a request body (issue 14), checked past what zod's shape can say, and split
+ * The page options of a request body, checked past what zod's shape can say, and split
  * into the plain part (payloads, rows) and the secret part (sealed or kept only while the job lives).
  */
 import { findInvalidSelector, selectorListCostProblem } from '@wcs/content';

@@ -1,14 +1,14 @@
 import { ServiceError, ValidationError } from '@wcs/errors';
 import { z } from 'zod';
+import { batchBody } from '../contract/batch.request';
+import { crawlBody } from '../contract/crawl.request';
+import { extractBody } from '../contract/extract.request';
+import { mapBody } from '../contract/map.request';
+import { monitorBody } from '../contract/monitor.request';
+import { scrapeBody } from '../contract/scrape.request';
+import { searchBody } from '../contract/search.request';
 import { buildOpenApiDocument } from '../openapi/openapi.document';
 import { OPERATIONS } from '../openapi/operations';
-import { batchBody } from '../routes/batch.routes';
-import { crawlBody } from '../routes/crawl.routes';
-import { extractBody } from '../routes/extract.routes';
-import { mapBody } from '../routes/map.routes';
-import { monitorBody } from '../routes/monitor.routes';
-import { scrapeBody } from '../routes/scrape.routes';
-import { searchBody } from '../routes/search.routes';
 import { closestKey, parseBody } from './parse-body';
 
 interface JsonSchema {

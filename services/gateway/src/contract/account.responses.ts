@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Response contract of the account endpoints the dashboard uses (issue 13); see ./responses.ts. */
+/** Response contract of the account endpoints the dashboard uses ; see ./responses.ts. */
 
 const ok = z.literal(true);
 const count = z.number().int();

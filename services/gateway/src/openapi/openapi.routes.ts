@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { buildOpenApiDocument } from '../openapi/openapi.document';
-import { OPERATIONS } from '../openapi/operations';
+import { buildOpenApiDocument } from './openapi.document';
+import { OPERATIONS } from './operations';
 
 /** GET /v1/openapi.json (no auth): the API description, generated from the route schemas. */
 export function openApiRoutes(): Router {
