@@ -29,7 +29,7 @@ import { UrlResolver } from '../packages/content/src/dom/url.util';
 import { extractMetadata, type PageHints } from '../packages/content/src/extract/metadata.extractor';
 import { classifyPage, PAGE_TYPES } from '../packages/content/src/extract/page-type.classifier';
 import { ContentPool } from '../packages/scraper/src';
-import { heavyPages } from '../packages/scraper/src/heavy-pages.fixture';
+import { heavyPages } from '../packages/scraper/src/test-support/heavy-pages';
 import { benchDataDir } from './bench-data';
 import { type Baseline, loadBaseline } from './content-baseline';
 

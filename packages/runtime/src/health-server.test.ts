@@ -87,11 +87,20 @@ describe('runService with HEALTH_PORT', () => {
   it('listens before start(), is ready after it, not ready from SIGTERM on, and closes the probe server last', async () => {
     const port = await freePort();
     let stdout = '';
-    child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'health-server.fixture.ts')], {
-      cwd: path.resolve(__dirname, '..'),
-      env: { ...process.env, HEALTH_PORT: String(port), FIXTURE_START_MS: '1500', FIXTURE_CLOSE_MS: '1500' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'test-support', 'health-server-child.ts')],
+      {
+        cwd: path.resolve(__dirname, '..'),
+        env: {
+          ...process.env,
+          HEALTH_PORT: String(port),
+          FIXTURE_START_MS: '1500',
+          FIXTURE_CLOSE_MS: '1500',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     child.stdout?.on('data', (d) => {
       stdout += String(d);
     });

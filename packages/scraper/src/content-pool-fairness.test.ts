@@ -6,7 +6,7 @@
 import { SelectorTooExpensiveError, ServiceUnavailableError, TimeoutError } from '@wcs/errors';
 import type { ContentTask } from './content.task';
 import { ContentPool, type ConvertedPage } from './content-pool';
-import { heavyPages } from './heavy-pages.fixture';
+import { heavyPages } from './test-support/heavy-pages';
 
 const task = (body: string, over: Partial<ContentTask> = {}): ContentTask => ({
   body,

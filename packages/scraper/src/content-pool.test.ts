@@ -5,8 +5,8 @@ import type { RenderResult } from '@wcs/renderer';
 import { DOCX_BOMB_TEXT, docxBomb } from '@wcs/testing';
 import type { ContentTask } from './content.task';
 import { ContentPool, contentPoolOptions } from './content-pool';
-import { heavyPages } from './heavy-pages.fixture';
 import { documentFromPage } from './scrape-document';
+import { heavyPages } from './test-support/heavy-pages';
 
 const task = (body: string, over: Partial<ContentTask> = {}): ContentTask => ({
   body,

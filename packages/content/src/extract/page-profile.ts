@@ -1,5 +1,5 @@
 /**
- * Extraction profiles per page type (issue 19): what each type of page changes in main-content
+ * Extraction profiles per page type: what each type of page changes in main-content
  * extraction, in one table. `main-content.extractor.ts` runs the steps in order and asks the page
  * type's profile at each; the rules themselves live in their own files, each with its tests.
  */

@@ -1,5 +1,5 @@
 /**
- * Forum threads (issue 19): each post keeps its author, its date and its text; the chrome every
+ * Forum threads: each post keeps its author, its date and its text; the chrome every
  * post repeats goes. That chrome is the same on every board engine: a user panel with the
  * member's statistics ("Joined: Mar 2016", "Posts: 701", key/value pairs under the avatar),
  * action bars ("Reply", "Quote", "Report", "Share", "Like x 3"), vote counters (a bare number

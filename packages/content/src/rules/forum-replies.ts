@@ -1,5 +1,5 @@
 /**
- * Forum threads (issue 19): a thread's posts are its content, even where the markup names them
+ * Forum threads: a thread's posts are its content, even where the markup names them
  * after comments or discussions ("comment", "replies", a "discussionAuthor" badge class). The
  * comment-section cleaner, made for reader comments under an article, must not take a post of
  * the thread for such a section.

@@ -1,5 +1,5 @@
 /**
- * Forum threads (issue 19): every post reads as its own block in markdown and text. A post whose
+ * Forum threads: every post reads as its own block in markdown and text. A post whose
  * author line is plain text ("raoul (raoul) May 3, 2024, 8:45am") runs into the posts around it;
  * that line becomes a heading, so the thread reads "### author date" then the post, per post.
  *

@@ -1,5 +1,5 @@
 /**
- * A sibling of the winner that holds a large share of prose is more of the story (issue 19):
+ * A sibling of the winner that holds a large share of prose is more of the story:
  * paragraphs vote for five levels of ancestors only, so a section wrapped deeper than that (a CMS
  * block nested in its own wrappers) scores nothing at the level of its siblings, while its
  * paragraphs still count as the page's prose.

@@ -1,5 +1,5 @@
 /**
- * Forum threads (issue 19): a thread ends with its last post. What a board prints after it, in
+ * Forum threads: a thread ends with its last post. What a board prints after it, in
  * the same region, is about the board: sign-in and "join the discussion" prompts, reply forms,
  * "jump to" menus, related-question lists, follower counts, "powered by" lines.
  *

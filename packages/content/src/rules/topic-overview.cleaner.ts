@@ -1,5 +1,5 @@
 /**
- * Forum threads (issue 19): boards put a topic overview beside or inside the thread, a set of
+ * Forum threads: boards put a topic overview beside or inside the thread, a set of
  * small widgets titled "Top posters in this topic", "Most popular posts", "Popular days", next
  * to view and reply counts. They repeat names, dates and excerpts of the posts; they are not
  * the thread.

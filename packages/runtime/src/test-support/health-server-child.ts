@@ -1,9 +1,9 @@
 /**
- * A service for health-server.test.ts, run as a child process (`node --import tsx`): runService
+ * A service for ../health-server.test.ts, run as a child process (`node --import tsx`): runService
  * with HEALTH_PORT from the environment, a start() that takes FIXTURE_START_MS and a close step
  * that takes FIXTURE_CLOSE_MS, so the test can watch readiness through start and shutdown.
  */
-import { runService } from './run-service';
+import { runService } from '../run-service';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const env = process.env;
