@@ -228,36 +228,17 @@ export function splitPageOptions(body: Partial<PageOptions & PageSecrets>): {
   options: PageOptions;
   secrets: PageSecrets | undefined;
 } {
-  const {
-    headers,
-    headersScope,
-    actions,
-    formats,
-    mobile,
-    location,
-    includeTags,
-    excludeTags,
-    proxy,
-    maxAge,
-    storeInCache,
-  } = body;
-  const options: PageOptions = strip({
-    headersScope,
-    formats,
-    mobile,
-    location,
-    includeTags,
-    excludeTags,
-    proxy,
-    maxAge,
-    storeInCache,
-  });
-  const secrets: PageSecrets = strip({ headers, actions });
+  // The keys come from the two schemas, so a new option is declared once, not listed here again.
+  const options = definedOf(body, Object.keys(pageOptions.shape)) as PageOptions;
+  const secrets = definedOf(body, Object.keys(pageSecrets.shape)) as PageSecrets;
   return { options, secrets: Object.keys(secrets).length > 0 ? secrets : undefined };
 }
 
-function strip<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+function definedOf(o: object, keys: readonly string[]): Record<string, unknown> {
+  const from = o as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
+  return out;
 }
 
 /** Formats that need the browser (a screenshot). */
