@@ -39,6 +39,7 @@ const CONTENT_FLOORS = {
   rules: ['dom'],
   extract: ['dom', 'rules', 'types'],
   render: ['dom', 'types'],
+  verdict: ['dom', 'types'],
 };
 const contentFloorRules = Object.entries(CONTENT_FLOORS).map(([floor, below]) => ({
   name: `content-floor-${floor}`,

@@ -17,6 +17,7 @@ import { serializeHtml } from './render/html.serializer';
 import { BlockRenderer, codeFence } from './render/markdown.serializer';
 import { buildStructured } from './render/structured.serializer';
 import { addDeclaredDescription, shows } from './rules/product.cleaner';
+import { judgePage } from './verdict/page-verdict';
 import type { ContentMetadata, OutputFormat, ProcessedContent, ProcessOptions, RawDocument } from './types';
 
 const NOSCRIPT_TAG = /<(\/?)noscript\b/gi;
@@ -140,7 +141,14 @@ function run(
       ? hints.productDescription
       : undefined;
   const shownOnPage = description !== undefined && shows(bodyOf(doc), description);
-  const out: ProcessedContent = { markdown: '', html: '', text: '', metadata };
+  const verdict = judgePage({
+    statusCode: opts.statusCode ?? 200,
+    headers: opts.headers ?? {},
+    body: input,
+    title: metadata.title,
+    pageWords: 0,
+  });
+  const out: ProcessedContent = { markdown: '', html: '', text: '', metadata, verdict };
   // Only links/images asked for (formats: []): no content step at all.
   if (formats.size > 0) {
     const { root, stats } = contentRoot(html, doc, hints, opts, filter);
@@ -273,6 +281,13 @@ export function processDocument(
     text: text.trim(),
     html: `<pre>${escapeText(text.trim())}</pre>`,
     metadata,
+    verdict: judgePage({
+      statusCode: full.statusCode ?? 200,
+      headers: full.headers ?? {},
+      body,
+      title: null,
+      pageWords: 0,
+    }),
   };
   const warning = warningFor(cuts);
   if (warning) out.warning = warning;

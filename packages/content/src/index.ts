@@ -15,6 +15,17 @@ export { firstSrcsetCandidate } from './extract/page-images';
 export { type PageLinks, pageLinkUrls, type RawPageLink } from './extract/page-links';
 export { classifyPage, PAGE_TYPES, type PageType } from './extract/page-type.classifier';
 export { cleanMarkdownForHash } from './render/markdown-hash.normalizer';
+export {
+  type BlockReason,
+  type BlockSignal,
+  detectBlock,
+  judgePage,
+  PAGE_VERDICTS,
+  type PageVerdict,
+  type RawAnswer,
+  type VerdictInput,
+  type VerdictResult,
+} from './verdict';
 export type {
   BlockType,
   ContentMetadata,

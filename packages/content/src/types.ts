@@ -1,3 +1,4 @@
+import type { VerdictResult } from './verdict/verdict.types';
 /** Public types of @wcs/content. Other packages code against these names: extend, never rename. */
 import type { PageLinks } from './extract/page-links';
 import type { PageType } from './extract/page-type.classifier';
@@ -31,6 +32,8 @@ export interface ProcessOptions {
    * past it, SelectorTooExpensiveError. Absent: unbounded (in-process callers, benchmarks).
    */
   selectorBudgetMs?: number;
+  /** The answer's headers (lower-case names): the verdict reads vendor headers such as `cf-mitigated`. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface ContentMetadata {
@@ -82,6 +85,8 @@ export interface ProcessedContent {
   links?: PageLinks;
   /** Only with `images: true`, and only for HTML: absolute http(s) image URLs, page order. */
   images?: string[];
+  /** What the page is (verdict/): content, or a wall, an error page, … that must not be sold as content. */
+  verdict: VerdictResult;
 }
 
 export interface RawDocument {

@@ -45,6 +45,11 @@ export const pageMetadata = z.strictObject({
   pages: z.number().int().optional(),
   /** Documents (PDF, DOCX): when the document says it was created (ISO time). */
   createdAt: z.string().optional(),
+  /**
+   * What the page is, judged before billing: `content`, or `parked` / `login-wall` / `empty`
+   * (delivered with `data.warning`). `blocked`, `soft-404` and `error-page` pages fail instead.
+   */
+  verdict: z.enum(['content', 'blocked', 'soft-404', 'error-page', 'parked', 'login-wall', 'empty']).optional(),
 });
 
 const structuredBlock = z.strictObject({

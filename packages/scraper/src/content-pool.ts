@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { ContentEnv } from '@wcs/config';
+import type { VerdictResult } from '@wcs/content';
 import type { ExtractedLink } from '@wcs/discovery';
 import type { InflateLimits } from '@wcs/documents';
 import {
@@ -54,6 +55,8 @@ export interface ContentPoolOptions {
 
 export interface ConvertedPage {
   data: DocumentData;
+  /** What the page is (@wcs/content verdict/): the scraper fails walls and error pages on it. */
+  verdict: VerdictResult;
   /** Only when the task asked for links. */
   links?: ExtractedLink[];
 }
@@ -363,5 +366,6 @@ const shuttingDown = () => new ServiceUnavailableError('The content pool is shut
 
 function settle(out: ContentTaskResult): ConvertedPage {
   if (!out.ok) throw decodeError(out.error);
-  return out.links ? { data: out.data, links: out.links } : { data: out.data };
+  const page = { data: out.data, verdict: out.verdict };
+  return out.links ? { ...page, links: out.links } : page;
 }

@@ -10,6 +10,7 @@ import {
   type ProcessedContent,
   type ProcessOptions,
   pageLinkUrls,
+  type VerdictResult,
   processDocument,
 } from '@wcs/content';
 import { type ExtractedLink, identifyUrl } from '@wcs/discovery';
@@ -30,6 +31,8 @@ export interface ContentTask {
   /** What the caller asked for. */
   sourceUrl: string;
   statusCode: number;
+  /** The answer's headers (lower-case names), for the verdict. */
+  headers?: Record<string, string>;
   format: OutputFormat;
   onlyMainContent: boolean;
   /** Return the page's links too (crawl pages, map). */
@@ -66,7 +69,7 @@ export interface ContentTask {
 }
 
 export type ContentTaskResult =
-  | { ok: true; data: DocumentData; links?: ExtractedLink[] }
+  | { ok: true; data: DocumentData; links?: ExtractedLink[]; verdict: VerdictResult }
   | { ok: false; error: string };
 
 const MAX_LINK_TEXT = 200;
@@ -116,6 +119,7 @@ function processOptions(task: ContentTask): Omit<ProcessOptions, 'url' | 'status
   if (task.includeTags && task.includeTags.length > 0) opts.includeTags = task.includeTags;
   if (task.excludeTags && task.excludeTags.length > 0) opts.excludeTags = task.excludeTags;
   if (task.selectorBudgetMs !== undefined) opts.selectorBudgetMs = task.selectorBudgetMs;
+  if (task.headers) opts.headers = task.headers;
   return opts;
 }
 
@@ -210,8 +214,10 @@ export function runPageTask(task: ContentTask, converted?: ConvertedDocument): C
         };
     const warning = [converted?.warning, doc.warning].filter((w) => w).join(' ');
     if (warning) data.warning = warning;
-    if (!task.links) return { ok: true, data };
-    return { ok: true, data, links: doc.links ? resolveLinks(doc.links, task.finalUrl) : [] };
+    data.metadata.verdict = doc.verdict.verdict;
+    const verdict = doc.verdict;
+    if (!task.links) return { ok: true, data, verdict };
+    return { ok: true, data, verdict, links: doc.links ? resolveLinks(doc.links, task.finalUrl) : [] };
   } catch (err) {
     return { ok: false, error: encodeError(err) };
   }

@@ -238,6 +238,7 @@ export async function documentFromPage(
       finalUrl: page.finalUrl,
       sourceUrl: req.url,
       statusCode: page.statusCode,
+      headers: page.headers,
       format: req.format,
       onlyMainContent: req.onlyMainContent,
       links: req.links === true,
