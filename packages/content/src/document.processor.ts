@@ -17,8 +17,8 @@ import { serializeHtml } from './render/html.serializer';
 import { BlockRenderer, codeFence } from './render/markdown.serializer';
 import { buildStructured } from './render/structured.serializer';
 import { addDeclaredDescription, shows } from './rules/product.cleaner';
-import { judgePage } from './verdict/page-verdict';
 import type { ContentMetadata, OutputFormat, ProcessedContent, ProcessOptions, RawDocument } from './types';
+import { judgePage } from './verdict/page-verdict';
 
 const NOSCRIPT_TAG = /<(\/?)noscript\b/gi;
 

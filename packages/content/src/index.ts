@@ -15,6 +15,16 @@ export { firstSrcsetCandidate } from './extract/page-images';
 export { type PageLinks, pageLinkUrls, type RawPageLink } from './extract/page-links';
 export { classifyPage, PAGE_TYPES, type PageType } from './extract/page-type.classifier';
 export { cleanMarkdownForHash } from './render/markdown-hash.normalizer';
+export type {
+  BlockType,
+  ContentMetadata,
+  OutputFormat,
+  ProcessedContent,
+  ProcessOptions,
+  RawDocument,
+  StructuredBlock,
+  StructuredDocument,
+} from './types';
 export {
   type BlockReason,
   type BlockSignal,
@@ -26,13 +36,3 @@ export {
   type VerdictInput,
   type VerdictResult,
 } from './verdict';
-export type {
-  BlockType,
-  ContentMetadata,
-  OutputFormat,
-  ProcessedContent,
-  ProcessOptions,
-  RawDocument,
-  StructuredBlock,
-  StructuredDocument,
-} from './types';

@@ -1,7 +1,7 @@
-import type { VerdictResult } from './verdict/verdict.types';
 /** Public types of @wcs/content. Other packages code against these names: extend, never rename. */
 import type { PageLinks } from './extract/page-links';
 import type { PageType } from './extract/page-type.classifier';
+import type { VerdictResult } from './verdict/verdict.types';
 
 export type OutputFormat = 'markdown' | 'html' | 'text' | 'json';
 

@@ -49,7 +49,9 @@ export const pageMetadata = z.strictObject({
    * What the page is, judged before billing: `content`, or `parked` / `login-wall` / `empty`
    * (delivered with `data.warning`). `blocked`, `soft-404` and `error-page` pages fail instead.
    */
-  verdict: z.enum(['content', 'blocked', 'soft-404', 'error-page', 'parked', 'login-wall', 'empty']).optional(),
+  verdict: z
+    .enum(['content', 'blocked', 'soft-404', 'error-page', 'parked', 'login-wall', 'empty'])
+    .optional(),
 });
 
 const structuredBlock = z.strictObject({

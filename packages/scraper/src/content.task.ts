@@ -10,8 +10,8 @@ import {
   type ProcessedContent,
   type ProcessOptions,
   pageLinkUrls,
-  type VerdictResult,
   processDocument,
+  type VerdictResult,
 } from '@wcs/content';
 import { type ExtractedLink, identifyUrl } from '@wcs/discovery';
 import {
