@@ -1,5 +1,5 @@
 /**
- * Shared fixture of the markup-invariance property tests (markup-invariance*.test.ts): the
+ * Shared pieces of the markup-invariance property tests (markup-invariance*.test.ts): the
  * benchmark pages, the seeded rewrite plans and the check. See markup-invariance.test.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { cleanMarkdownForHash, processHtml } from '../index';
-import { type RewritePlan, rewriteMarkup } from './markup-rewrite.testkit';
+import { type RewritePlan, rewriteMarkup } from './markup-rewrite';
 
 /**
  * The benchmark pages: by default the small sample vendored in test-data/bench-sample (20 articles,
