@@ -14,6 +14,7 @@ import { type RewritePlan, rewriteMarkup } from './markup-rewrite';
  * 42 WCXB pages, licences beside them), so the tests run on any clone; BENCH_DIR points them at
  * the full sets (see that folder's README for where to get them).
  */
+// Read here, not through @wcs/config: packages/content imports nothing of ours but @wcs/errors.
 export const BENCH = process.env.BENCH_DIR ?? path.resolve(__dirname, '../../test-data/bench-sample');
 export const SEED = 20261123;
 export const REWRITES_PER_PAGE = 3;
