@@ -12,6 +12,7 @@
  *     client-node client-python mcp-server   published alone: nothing of the monorepo
  *                            (mcp-server: client-node only)
  *     testing                fixtures: for *.test.ts, tests/ and bench/ only
+ *     <pkg>/src/test-support/   helpers of a package's tests: for tests, never shipped code
  *   tests/ bench/ scripts/  may import anything
  *
  * No import cycle may span two packages, and code outside tests goes into another package through
