@@ -12,6 +12,7 @@
  *     client-node client-python mcp-server   published alone: nothing of the monorepo
  *                            (mcp-server: client-node only)
  *     testing                fixtures: for *.test.ts, tests/ and bench/ only
+ *     <pkg>/src/test-support/   helpers of a package's tests: for tests, never shipped code
  *   tests/ bench/ scripts/  may import anything
  *
  * No import cycle may span two packages, and code outside tests goes into another package through
@@ -189,12 +190,13 @@ module.exports = {
     },
     ...contentFloorRules,
     {
-      name: 'content-test-support-only-in-tests',
+      name: 'test-support-only-in-tests',
       comment:
-        'packages/content/src/test-support/ (testkits, fixtures) is for the tests: never shipped code.',
+        "A package's src/test-support/ (helpers its tests import: page builders, the test database) " +
+        'is for the tests: never shipped code.',
       severity: 'error',
-      from: { path: '^packages/content/', pathNot: [TEST_FILE, `${CONTENT}test-support/`] },
-      to: { path: `${CONTENT}test-support/` },
+      from: { path: '^(packages|services)/', pathNot: [TEST_FILE, '/src/test-support/'] },
+      to: { path: '^(packages|services)/[^/]+/src/test-support/' },
     },
   ],
   options: {

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { rawEnv } from '@wcs/config';
 
 const WHERE =
   'article-extraction/ is github.com/scrapinghub/article-extraction-benchmark (MIT), wcxb-dev/ the dev split of ' +
@@ -12,7 +13,7 @@ const WHERE =
 
 /** The benchmark folder holding `need` (e.g. 'article-extraction', 'score.mjs'); exits 2 when absent. */
 export function benchDataDir(need: string[]): string {
-  const dir = process.env.BENCH_DIR ?? path.resolve(__dirname, '../../shared/bench');
+  const dir = rawEnv('BENCH_DIR') ?? path.resolve(__dirname, '../../shared/bench');
   const missing = need.filter((n) => !existsSync(path.join(dir, n)));
   if (missing.length > 0) {
     console.error(`bench: ${missing.join(', ')} missing in ${dir}; set BENCH_DIR to the full sets: ${WHERE}`);

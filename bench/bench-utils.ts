@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { loadEnv } from '@wcs/config';
+import { loadEnv, rawEnv } from '@wcs/config';
 import { AccountsRepository, ApiKeysRepository, createDb } from '@wcs/db';
 import { compiledService, type ServiceName } from '@wcs/runtime';
 import { request } from 'undici';
@@ -76,9 +76,8 @@ export function freePort(): Promise<number> {
 
 /** A service as `pnpm start` runs it: its own process, compiled (`pnpm build` ran first). */
 export function startService(name: ServiceName, extra: Record<string, string>): ChildProcess {
-  const prof = process.env.BENCH_CPU_PROF
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-    : [];
+  const profDir = rawEnv('BENCH_CPU_PROF');
+  const prof = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
   const { cwd, args } = compiledService(name);
   return spawn(process.execPath, [...prof, ...args], {
     cwd,

@@ -5,6 +5,7 @@
  * cell fails. `--cases a,b` and `--endpoints x,y` narrow the run. See docs/reliability/hostile.md.
  */
 import { parseArgs } from 'node:util';
+import { rawEnv } from '@wcs/config';
 import { AccountsRepository, ApiKeysRepository, CreditsRepository, createDb } from '@wcs/db';
 import {
   type FakeLlmServer,
@@ -85,7 +86,7 @@ async function main(): Promise<number> {
     ...endpoints.filter((e) => !(ENDPOINTS as readonly string[]).includes(e)),
   ];
   if (unknown.length) throw new Error(`unknown case or endpoint: ${unknown.join(', ')}`);
-  const databaseUrl = process.env.DATABASE_URL;
+  const databaseUrl = rawEnv('DATABASE_URL');
   if (!databaseUrl) throw new Error('DATABASE_URL is not set: run through scripts/with-stores.ts');
 
   const db = createDb(databaseUrl);
@@ -106,7 +107,7 @@ async function main(): Promise<number> {
     model = await startFakeAnthropic(() => ({ data: { title: 'hostile' } }));
     stack = await startProcessStack({
       DATABASE_URL: databaseUrl,
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_URL: rawEnv('REDIS_URL') ?? 'redis://127.0.0.1:6379',
       // The hostile site is on 127.0.0.1 (see docs/reliability/hostile.md for what this hides).
       ALLOW_PRIVATE_TARGETS: 'true',
       BROWSER_MAX_PAGES: '2',

@@ -72,6 +72,11 @@ const FILES: Record<string, string> = {
   'packages/content/src/extract/up.ts': "import '../render/s';\n",
   'packages/content/src/render/up.ts': "import '../rules/r';\n",
   'packages/content/src/document.processor.ts': "import './test-support/kit';\n",
+  // a package's test-support/ (db's test database here): its tests and other packages' tests only
+  'packages/db/src/test-support/test-database.ts': "import '../internal';\n",
+  'packages/db/src/pool.test.ts': "import './test-support/test-database';\n",
+  'packages/cli/src/main.test.ts': "import '@wcs/db/src/test-support/test-database';\n",
+  'packages/db/src/pool.ts': "import './test-support/test-database';\n",
   // the gateway's contract/ between routes/ and openapi/: both read it (allowed), not each other
   'services/gateway/src/deps.ts': 'export {};\n',
   'services/gateway/src/contract/scrape.request.ts': 'export const body = 1;\n',
@@ -101,7 +106,8 @@ const EXPECTED = [
   'content-floor-rules: packages/content/src/rules/up.ts -> packages/content/src/extract/x.ts',
   'content-floor-extract: packages/content/src/extract/up.ts -> packages/content/src/render/s.ts',
   'content-floor-render: packages/content/src/render/up.ts -> packages/content/src/rules/r.ts',
-  'content-test-support-only-in-tests: packages/content/src/document.processor.ts -> packages/content/src/test-support/kit.ts',
+  'test-support-only-in-tests: packages/content/src/document.processor.ts -> packages/content/src/test-support/kit.ts',
+  'test-support-only-in-tests: packages/db/src/pool.ts -> packages/db/src/test-support/test-database.ts',
   'gateway-routes-apart-from-openapi: services/gateway/src/routes/map.routes.ts -> services/gateway/src/openapi/operations.ts',
   'gateway-routes-apart-from-openapi: services/gateway/src/openapi/document.ts -> services/gateway/src/routes/scrape.routes.ts',
   'gateway-contract-stands-alone: services/gateway/src/contract/responses.ts -> services/gateway/src/deps.ts',

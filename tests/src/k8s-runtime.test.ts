@@ -9,7 +9,7 @@ import type { ScaledObject, TriggerAuthentication } from '@kubernetes-models/ked
 import { rawEnv } from '@wcs/config';
 import { enqueuePages } from '@wcs/crawl-worker/src/page-jobs';
 import { migrateDatabase } from '@wcs/db';
-import { testDatabaseUrl } from '@wcs/db/src/test-database';
+import { testDatabaseUrl } from '@wcs/db/src/test-support/test-database';
 import { loadGatewayEnv, startGateway } from '@wcs/gateway';
 import { createLogger } from '@wcs/logger';
 import { createRedisConnection, QUEUE_NAMES, type QueueName, QueueProducer } from '@wcs/queues';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { ApiKeysRepository, createDb, type Db, migrateDatabase } from '@wcs/db';
-import { testDatabaseUrl } from '@wcs/db/src/test-database';
+import { testDatabaseUrl } from '@wcs/db/src/test-support/test-database';
 
 const CLI_DIR = path.resolve(__dirname, '..');
 const url = testDatabaseUrl();

@@ -101,6 +101,7 @@ function reasonQuery(reason: LedgerFilter['reason']): string | undefined {
 
 const seg = encodeURIComponent;
 
+/** Published on its own (no @wcs/config): the client reads its two variables itself. */
 function env(name: string): string | undefined {
   const value = typeof process !== 'undefined' ? process.env[name] : undefined;
   return value?.trim() ? value.trim() : undefined;

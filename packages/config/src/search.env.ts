@@ -17,19 +17,30 @@ const optionalUrl = (name: string) =>
  * (`embedded`, full-text search over the account's own pages in PostgreSQL) needs nothing.
  */
 export const searchEnv = z.object({
-  SEARCH_PROVIDER: z.enum(['embedded', 'searxng', 'brave']).default('embedded'),
+  SEARCH_PROVIDER: z
+    .enum(['embedded', 'searxng', 'brave'])
+    .default('embedded')
+    .describe('`embedded` (own pages, PostgreSQL) | `searxng` | `brave`'),
   /** Base URL of a SearXNG instance with the `json` format enabled (settings.yml: search.formats). */
-  SEARXNG_URL: optionalUrl('SEARXNG_URL'),
+  SEARXNG_URL: optionalUrl('SEARXNG_URL').describe('SearXNG base URL (required with `searxng`)'),
   /** Brave Search API subscription token (header X-Subscription-Token). */
-  BRAVE_API_KEY: optionalString,
+  BRAVE_API_KEY: optionalString.describe('Brave Search token (required with `brave`)'),
   /** Brave Search API base; overridable so tests (or a proxy) can stand in for it. */
-  BRAVE_BASE_URL: z.string().url().default('https://api.search.brave.com/res/v1'),
+  BRAVE_BASE_URL: z
+    .string()
+    .url()
+    .default('https://api.search.brave.com/res/v1')
+    .describe('Brave Search endpoint'),
   /** Budget of the provider call alone (SearXNG/Brave HTTP, or the PostgreSQL query). */
-  SEARCH_PROVIDER_TIMEOUT_MS: int(10_000, 100),
+  SEARCH_PROVIDER_TIMEOUT_MS: int(10_000, 100).describe('budget of the provider call'),
   /** Default budget of a whole search (provider + scraping every hit); `timeout` in the body overrides. */
-  SEARCH_TIMEOUT_MS: int(60_000, 1000),
+  SEARCH_TIMEOUT_MS: int(60_000, 1000).describe(
+    'default budget of a whole `/v1/search` call (provider + scraping the hits)',
+  ),
   /** Embedded: longest wait for the account's pages reported but not yet indexed (read-your-writes); 0 = none. */
-  SEARCH_INDEX_WAIT_MS: int(2_000, 0),
+  SEARCH_INDEX_WAIT_MS: int(2_000, 0).describe(
+    'embedded search: longest wait for your pages reported but not yet indexed (read-your-writes); `0` = no wait',
+  ),
 });
 
 export type SearchEnv = z.infer<typeof searchEnv>;

@@ -6,7 +6,7 @@
  * Pages: the sample vendored in packages/content/test-data/bench-sample (20 article-extraction pages, 42 WCXB dev
  * pages, six of each page type); with BENCH_DIR set to the full sets, every article-extraction
  * page and a fixed sample of 300 WCXB dev pages (every fifth file in name order). For each page fast-check draws several rewrite plans
- * from a fixed seed; each plan is a seeded, deterministic rewrite (markup-rewrite.testkit.ts):
+ * from a fixed seed; each plan is a seeded, deterministic rewrite (markup-rewrite.ts):
  * neutral class tokens added, hashed CSS-module suffixes renamed (consistently), ids, data-* and
  * style attributes added, attribute order/quoting/tag case changed, indentation and line breaks
  * between blocks and inside text changed, comments added, runs of words wrapped in
@@ -29,8 +29,8 @@ import {
   REWRITES_PER_PAGE,
   report,
   SEED,
-} from './test-support/markup-invariance.fixture';
-import { NO_REWRITE, rewriteMarkup } from './test-support/markup-rewrite.testkit';
+} from './test-support/markup-invariance';
+import { NO_REWRITE, rewriteMarkup } from './test-support/markup-rewrite';
 
 describe('markup-only rewrites keep the monitor hash (property, seeded)', () => {
   it('article-extraction: every page', () => {

@@ -7,7 +7,7 @@ import {
   WCXB_SAMPLE,
   wcxbPages,
   wcxbSample,
-} from './test-support/markup-invariance.fixture';
+} from './test-support/markup-invariance';
 
 describe('markup-only rewrites keep the monitor hash (property, seeded): WCXB first', () => {
   it(`wcxb-dev: first half of a fixed sample of up to ${WCXB_SAMPLE} pages`, () => {

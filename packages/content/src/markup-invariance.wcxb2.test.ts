@@ -7,7 +7,7 @@ import {
   WCXB_SAMPLE,
   wcxbPages,
   wcxbSample,
-} from './test-support/markup-invariance.fixture';
+} from './test-support/markup-invariance';
 
 describe('markup-only rewrites keep the monitor hash (property, seeded): WCXB second', () => {
   it(`wcxb-dev: second half of a fixed sample of up to ${WCXB_SAMPLE} pages`, () => {

@@ -2,7 +2,7 @@ import { AccountsRepository } from './accounts.repository';
 import { hashApiKey } from './api-key';
 import { ApiKeysRepository } from './api-keys.repository';
 import type { Db } from './db';
-import { openTestDb } from './test-database';
+import { openTestDb } from './test-support/test-database';
 
 let db: Db;
 let accounts: AccountsRepository;

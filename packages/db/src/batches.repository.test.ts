@@ -3,7 +3,7 @@ import { AccountsRepository } from './accounts.repository';
 import { BatchesRepository } from './batches.repository';
 import { CreditsRepository } from './credits.repository';
 import type { Db } from './db';
-import { openTestDb } from './test-database';
+import { openTestDb } from './test-support/test-database';
 
 let db: Db;
 let accounts: AccountsRepository;

@@ -3,7 +3,7 @@ import { AccountsRepository } from './accounts.repository';
 import { CrawlsRepository } from './crawls.repository';
 import { CreditsRepository } from './credits.repository';
 import type { Db } from './db';
-import { openTestDb } from './test-database';
+import { openTestDb } from './test-support/test-database';
 
 // completePage is one statement under the crawl and account row locks; these pin down the
 // guarantees it has to keep under concurrency: billed once, maxPages exact, closes exactly once.

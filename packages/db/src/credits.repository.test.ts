@@ -4,7 +4,7 @@ import { chargeInTx } from './credits.ops';
 import { CreditsRepository } from './credits.repository';
 import type { Db } from './db';
 import { sqlTransaction } from './sql-client';
-import { openTestDb } from './test-database';
+import { openTestDb } from './test-support/test-database';
 
 let db: Db;
 let accounts: AccountsRepository;

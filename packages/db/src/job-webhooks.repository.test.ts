@@ -6,7 +6,7 @@ import { CrawlsRepository } from './crawls.repository';
 import type { Db } from './db';
 import type { JobWebhookConfig } from './job-webhook.types';
 import { INTERRUPTED_JOB_DELIVERY, JobWebhooksRepository } from './job-webhooks.repository';
-import { openTestDb } from './test-database';
+import { openTestDb } from './test-support/test-database';
 
 // The job-webhook outbox: events written in the transaction of the state change they
 // report, only those asked for, in order, and the dispatcher's claim / settle / log cycle.

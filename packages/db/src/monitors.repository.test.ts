@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AccountsRepository } from './accounts.repository';
 import type { Db } from './db';
 import { MonitorsRepository } from './monitors.repository';
-import { openTestDb } from './test-database';
+import { openTestDb } from './test-support/test-database';
 
 // Checks of one monitor overlap and may finish out of order (the baseline job beside the first
 // tick, a fetch slower than the interval): the order of their fetches decides, not of their commits.

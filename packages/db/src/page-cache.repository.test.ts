@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { brotliDecompressSync, gzipSync } from 'node:zlib';
 import type { Db } from './db';
 import { type CachedPageRecord, PageCacheRepository } from './page-cache.repository';
-import { openTestDb } from './test-database';
+import { openTestDb } from './test-support/test-database';
 
 let db: Db;
 let cache: PageCacheRepository;

@@ -9,7 +9,7 @@ import {
   type ScreenshotSettings,
   ScreenshotsRepository,
 } from './screenshots.repository';
-import { openTestDb } from './test-database';
+import { openTestDb } from './test-support/test-database';
 
 /** A real PNG (RGB, filter byte 0 per row) of the given size, filled with one colour. */
 function makePng(width: number, height: number, seed = 0): Buffer {

@@ -2,7 +2,7 @@ import { AccountsRepository } from './accounts.repository';
 import type { Db } from './db';
 import { Prisma } from './generated/prisma/client';
 import { sqlClient, sqlTransaction } from './sql-client';
-import { openTestDb } from './test-database';
+import { openTestDb } from './test-support/test-database';
 
 let db: Db;
 beforeAll(async () => {

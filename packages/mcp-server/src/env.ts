@@ -1,6 +1,7 @@
 /**
  * The server's whole configuration, read from the environment once at start. This is the only
- * file that reads `process.env`. MCP hosts pass these through the server entry's "env" block.
+ * file that reads `process.env` (the package is published on its own, so not through @wcs/config).
+ * MCP hosts pass these through the server entry's "env" block.
  */
 import { z } from 'zod';
 

@@ -89,15 +89,16 @@ describe('runService with HEALTH_PORT', () => {
     let stdout = '';
     child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(__dirname, 'test-support', 'health-server-child.ts')],
+      [
+        '--import',
+        'tsx',
+        path.join(__dirname, 'test-support', 'health-server-child.ts'),
+        String(port),
+        '1500',
+        '1500',
+      ],
       {
         cwd: path.resolve(__dirname, '..'),
-        env: {
-          ...process.env,
-          HEALTH_PORT: String(port),
-          FIXTURE_START_MS: '1500',
-          FIXTURE_CLOSE_MS: '1500',
-        },
         stdio: ['ignore', 'pipe', 'inherit'],
       },
     );

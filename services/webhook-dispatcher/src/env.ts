@@ -13,13 +13,27 @@ import { z } from 'zod';
 /** Webhooks of crawls and batches: retries and the outbox relay. */
 export const jobWebhookEnv = z.object({
   /** Attempts per event, the first included (1 = never retried). */
-  JOB_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  JOB_WEBHOOK_MAX_ATTEMPTS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .default(3)
+    .describe(
+      'attempts of one crawl/batch webhook event (retried on no answer, timeout, 408, 425, 429, 5xx)',
+    ),
   /** Wait before the first retry; doubles for each further one. */
-  JOB_WEBHOOK_RETRY_DELAY_MS: envInt(2_000, 10),
+  JOB_WEBHOOK_RETRY_DELAY_MS: envInt(2_000, 10).describe(
+    'first back-off between attempts of a job webhook event (doubles each time)',
+  ),
   /** How often the relay adds dispatch jobs for new outbox events and looks for lost ones. */
-  JOB_WEBHOOK_RELAY_INTERVAL_MS: envInt(1_000, 50),
+  JOB_WEBHOOK_RELAY_INTERVAL_MS: envInt(1_000, 50).describe(
+    'how often events whose delivery job is missing get one added',
+  ),
   /** A pending event untouched this long may have lost its job (Redis restarted empty): checked. */
-  JOB_WEBHOOK_STALE_MS: envInt(60_000, 100),
+  JOB_WEBHOOK_STALE_MS: envInt(60_000, 100).describe(
+    'a pending event untouched this long with no live job is re-enqueued (Redis restarted empty)',
+  ),
 });
 
 /** No renderer: of the fetch settings only the address policy, connect timeout and User-Agent. */

@@ -18,7 +18,7 @@ import {
   startDashboard,
   waitForAttr,
   waitForText,
-} from './dashboard-fixture';
+} from './dashboard-helpers';
 import {
   type DashboardSite,
   HOSTILE_IMG,

@@ -18,7 +18,7 @@ import {
   text,
   waitForAttr,
   waitForText,
-} from './dashboard-fixture';
+} from './dashboard-helpers';
 import { type DashboardSite, pagePhrase, startDashboardSite } from './dashboard-sites';
 
 jest.setTimeout(120_000);

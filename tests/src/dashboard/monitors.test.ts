@@ -18,7 +18,7 @@ import {
   startDashboard,
   text,
   waitForText,
-} from './dashboard-fixture';
+} from './dashboard-helpers';
 import { articleHtml, type DashboardSite, startDashboardSite, startReceiver } from './dashboard-sites';
 
 jest.setTimeout(120_000);

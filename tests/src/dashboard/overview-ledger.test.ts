@@ -26,7 +26,7 @@ import {
   startDashboard,
   text,
   waitForAttr,
-} from './dashboard-fixture';
+} from './dashboard-helpers';
 import { type DashboardSite, startDashboardSite } from './dashboard-sites';
 
 jest.setTimeout(120_000);

@@ -18,7 +18,7 @@ import {
   startDashboard,
   text,
   waitForText,
-} from './dashboard-fixture';
+} from './dashboard-helpers';
 
 jest.setTimeout(120_000);
 

@@ -1,4 +1,4 @@
-import { articlePage, prose, textOf } from '../test-support/article-page.testkit';
+import { articlePage, prose, textOf } from '../test-support/article-page';
 
 describe('accordion drawers', () => {
   it('keeps the items of an accordion named drawers, and still drops an off-canvas drawer', () => {

@@ -1,5 +1,5 @@
 import { processHtml } from '../index';
-import { articlePage, prose, textOf } from '../test-support/article-page.testkit';
+import { articlePage, prose, textOf } from '../test-support/article-page';
 
 const URL = 'https://shop.example.com/products/fire-pit';
 const text = (html: string): string => processHtml(html, { url: URL, formats: ['text'] }).text;

@@ -1,4 +1,4 @@
-import { articlePage, prose, textOf } from '../test-support/article-page.testkit';
+import { articlePage, prose, textOf } from '../test-support/article-page';
 
 // Fine print named for what it is: an affiliate note above a review, a tablet's feature
 // footnotes ('feature__disclaimer-wrap'), a financing block ('product-disclaimer'), legal copy

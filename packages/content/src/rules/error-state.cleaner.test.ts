@@ -1,4 +1,4 @@
-import { page, text } from '../test-support/knot-guide.fixture';
+import { page, text } from '../test-support/knot-guide-page';
 
 describe('error states of page widgets', () => {
   it('drops the message a widget shows when its request failed', () => {

@@ -1,5 +1,5 @@
 import { processHtml } from '../index';
-import { POSTS, post, THREAD_URL, threadPage, threadText } from '../test-support/forum-page.testkit';
+import { POSTS, post, THREAD_URL, threadPage, threadText } from '../test-support/forum-page';
 
 describe('forum posts without their per-post chrome', () => {
   const html = threadPage(POSTS.map(post).join(''));

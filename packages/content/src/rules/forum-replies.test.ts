@@ -1,4 +1,4 @@
-import { POSTS, post, threadPage, threadText } from '../test-support/forum-page.testkit';
+import { POSTS, post, threadPage, threadText } from '../test-support/forum-page';
 
 describe('a forum thread keeps the posts its markup names after discussions or comments', () => {
   // the opening post carries a badge class naming it the discussion's starter

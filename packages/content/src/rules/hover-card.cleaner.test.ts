@@ -1,4 +1,4 @@
-import { articlePage, prose, textOf } from '../test-support/article-page.testkit';
+import { articlePage, prose, textOf } from '../test-support/article-page';
 
 const card = `<span class="card"><span><img src="/p.jpg" alt=""></span>
   <a href="/1">Mayor backs the harbour plan</a> <a href="/2">Mayor opens the new library</a>

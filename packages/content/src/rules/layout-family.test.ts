@@ -1,4 +1,4 @@
-import { articlePage, prose, textOf } from '../test-support/article-page.testkit';
+import { articlePage, prose, textOf } from '../test-support/article-page';
 
 // A page builder: one "widget-wrap" wraps the page, the article is split across nested ones.
 const builderPage = (): string =>

@@ -1,4 +1,4 @@
-import { page, text } from '../test-support/knot-guide.fixture';
+import { page, text } from '../test-support/knot-guide-page';
 
 describe('loading placeholders', () => {
   it('drops the label a script-filled slot shows before it loads', () => {

@@ -1,4 +1,4 @@
-import { page, text } from '../test-support/knot-guide.fixture';
+import { page, text } from '../test-support/knot-guide-page';
 
 const filler =
   '<div class="slide"><h3>Slide title</h3><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p></div>';

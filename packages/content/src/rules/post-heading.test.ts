@@ -1,5 +1,5 @@
-import { prose } from '../test-support/article-page.testkit';
-import { threadMarkdown, threadPage } from '../test-support/forum-page.testkit';
+import { prose } from '../test-support/article-page';
+import { threadMarkdown, threadPage } from '../test-support/forum-page';
 
 /** A post whose author line is plain text (no heading), as client-rendered boards print it. */
 const plainPost = (author: string, date: string, word: string, i: number): string =>

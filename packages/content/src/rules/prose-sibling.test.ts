@@ -1,4 +1,4 @@
-import { articlePage, prose, textOf } from '../test-support/article-page.testkit';
+import { articlePage, prose, textOf } from '../test-support/article-page';
 
 const paras = (n: number, word: string): string =>
   Array.from({ length: n }, (_, i) => `<p>${prose(4, `${word}${i}`)}</p>`).join('');

@@ -1,4 +1,4 @@
-import { articlePage, prose, textOf } from '../test-support/article-page.testkit';
+import { articlePage, prose, textOf } from '../test-support/article-page';
 
 const story = `<article class="post"><h1>River bridge opens</h1><p>${prose(5, 'story')}</p><p>${prose(4, 'story')}</p></article>`;
 const teasers = (n: number): string =>

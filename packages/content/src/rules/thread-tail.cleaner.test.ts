@@ -1,4 +1,4 @@
-import { POSTS, post, threadPage, threadText } from '../test-support/forum-page.testkit';
+import { POSTS, post, threadPage, threadText } from '../test-support/forum-page';
 
 const tail = `<div class="join-prompt"><h3>Join the conversation</h3><p>You can post now and register later. If you have an account, sign in now to post with your account.</p></div>
   <div class="jump"><label>Go to</label> <a href="/forum/cars">Cars and driving</a> <a href="/forum/bikes">Bikes</a></div>`;

@@ -1,4 +1,4 @@
-import { articlePage, prose, textOf } from '../test-support/article-page.testkit';
+import { articlePage, prose, textOf } from '../test-support/article-page';
 
 // A specifications table whose labels carry a hover bubble explaining the term, in the three
 // common markups: role=tooltip, a w3schools-style 'tooltiptext' span, a custom element's

@@ -1,5 +1,5 @@
 import { processHtml } from '../index';
-import { POSTS, post, THREAD_URL, threadPage, threadText } from '../test-support/forum-page.testkit';
+import { POSTS, post, THREAD_URL, threadPage, threadText } from '../test-support/forum-page';
 
 const overview = `<div class="topic-overview">
   <ul class="stats"><li>Views 3.1k</li><li>Created Jan 1</li><li>Last Reply Jan 4</li></ul>

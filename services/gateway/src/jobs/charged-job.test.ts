@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { rawEnv } from '@wcs/config';
 import { AccountsRepository, CreditsRepository, type Db } from '@wcs/db';
-import { openTestDb } from '@wcs/db/src/test-database';
+import { openTestDb } from '@wcs/db/src/test-support/test-database';
 import {
   InsufficientCreditsError,
   SelectorTooExpensiveError,

@@ -1,6 +1,6 @@
 import { rawEnv } from '@wcs/config';
-import { createDb, type Db } from './db';
-import { migrateDatabase } from './migrations';
+import { createDb, type Db } from '../db';
+import { migrateDatabase } from '../migrations';
 
 /** Tests use DATABASE_URL when set, else the local `wcs_test` database. */
 export function testDatabaseUrl(): string {

@@ -1,5 +1,5 @@
 /**
- * Test kit: markup-only rewrites of an HTML page (the same page re-rendered by another template
+ * Markup-only rewrites of an HTML page (the same page re-rendered by another template
  * engine, minifier or CSS toolchain). Used by the property test of markup invariance; not part
  * of the pipeline. Every rewrite keeps what a reader sees:
  *

@@ -1,5 +1,5 @@
 /**
- * Shared fixture of the markup-invariance property tests (markup-invariance*.test.ts): the
+ * Shared pieces of the markup-invariance property tests (markup-invariance*.test.ts): the
  * benchmark pages, the seeded rewrite plans and the check. See markup-invariance.test.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -7,13 +7,14 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { cleanMarkdownForHash, processHtml } from '../index';
-import { type RewritePlan, rewriteMarkup } from './markup-rewrite.testkit';
+import { type RewritePlan, rewriteMarkup } from './markup-rewrite';
 
 /**
  * The benchmark pages: by default the small sample vendored in test-data/bench-sample (20 articles,
  * 42 WCXB pages, licences beside them), so the tests run on any clone; BENCH_DIR points them at
  * the full sets (see that folder's README for where to get them).
  */
+// Read here, not through @wcs/config: packages/content imports nothing of ours but @wcs/errors.
 export const BENCH = process.env.BENCH_DIR ?? path.resolve(__dirname, '../../test-data/bench-sample');
 export const SEED = 20261123;
 export const REWRITES_PER_PAGE = 3;

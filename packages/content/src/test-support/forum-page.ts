@@ -1,7 +1,7 @@
 /** Forum thread pages for the forum-profile tests, written for them (no real site's markup). */
 
 import { processHtml } from '../index';
-import { prose } from './article-page.testkit';
+import { prose } from './article-page';
 
 export const THREAD_URL = 'https://example.org/forum/threads/winter-tyres.1234/';
 
