@@ -59,6 +59,10 @@ export const ENV_DOCS: ReadonlyArray<readonly [readonly string[], string]> = [
     'Chromium starts on the first page that needs it and closes after this long unused; `0` = never',
   ],
   [
+    ['BROWSER_CHALLENGE_WAIT_MS'],
+    "longest wait for a challenge page (script, cookie, reload) to clear itself in the browser; only on the fetch ladder's escalation path, always within the request's `timeout`",
+  ],
+  [
     ['CONTENT_POOL_THREADS', 'CONTENT_POOL_IDLE_MS'],
     'threads converting pages per process (none while idle); `0` = in-process',
   ],

@@ -91,6 +91,8 @@ export const renderEnv = z.object({
   BROWSER_MAX_RENDERER_MB: int(1024, 128),
   /** Close an unused Chromium after this many ms (an idle worker runs no browser); 0 = never. */
   BROWSER_IDLE_CLOSE_MS: int(60_000, 0),
+  /** Longest wait for a challenge page (script, cookie, reload) to clear itself in the browser. */
+  BROWSER_CHALLENGE_WAIT_MS: int(15_000, 0),
   USER_AGENT: z
     .string()
     .default('Mozilla/5.0 (compatible; WebContentService/0.1; +https://example.invalid/bot)'),
