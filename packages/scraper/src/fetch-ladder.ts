@@ -49,6 +49,8 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
   if (value === undefined) return undefined;
   const v = value.trim();
   if (/^\d+$/.test(v)) return Number(v) * 1000;
+  // An HTTP date names its day and month; Date.parse alone would take "-1" for a year.
+  if (!/[a-z]/i.test(v)) return undefined;
   const at = Date.parse(v);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now);
