@@ -140,7 +140,11 @@ describe('fetch ladder', () => {
     expect(err.details?.reason).toBe('access-denied');
     expect(proxy.records).toEqual([]);
     const def = fresh('/proxied');
-    const page = await fetchPage(proxied, { url: `${site.url}${def}`, timeoutMs: 20_000, page: { proxy: 'default' } });
+    const page = await fetchPage(proxied, {
+      url: `${site.url}${def}`,
+      timeoutMs: 20_000,
+      page: { proxy: 'default' },
+    });
     expect(page.body).toContain('Through the proxy');
     expect(page.attempts).toBeUndefined();
     expect(site.requests(def)).toBe(1);
@@ -163,7 +167,9 @@ describe('fetch ladder', () => {
 
   it('(e) engine fetch asked, or no browser: no browser step, and the attempts say why', async () => {
     const path = fresh('/challenge');
-    const asked = await blocked(fetchPage(renderer, { url: `${site.url}${path}`, timeoutMs: 20_000, engine: 'fetch' }));
+    const asked = await blocked(
+      fetchPage(renderer, { url: `${site.url}${path}`, timeoutMs: 20_000, engine: 'fetch' }),
+    );
     expect(asked.details?.attempts).toEqual([
       { engine: 'fetch', statusCode: 503 },
       { engine: 'browser', skipped: 'engine-fetch' },

@@ -27,6 +27,15 @@ const FINAL_CODES = new Set(['TARGET_FORBIDDEN', 'TARGET_TOO_LARGE', 'VALIDATION
 
 export type LadderProxy = 'auto' | 'default' | 'none';
 
+export interface LadderOptions {
+  proxy: LadderProxy;
+  /**
+   * Awaited before each escalation step's request (inside the budget): the crawler's politeness
+   * gap for the host, so a ladder never sends its requests closer together than the crawl allows.
+   */
+  beforeStep?: () => Promise<void>;
+}
+
 export interface LadderResult {
   page: RenderResult;
   /** Every step, when there was more than one (the page needed escalation). */
@@ -63,8 +72,9 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 export async function fetchWithLadder(
   renderer: Renderer,
   base: RenderRequest & { timeoutMs: number },
-  proxy: LadderProxy,
+  o: LadderOptions,
 ): Promise<LadderResult> {
+  const { proxy } = o;
   const started = Date.now();
   const deadline = started + base.timeoutMs;
   const viaProxies = proxy === 'default' && renderer.features.proxies;
@@ -92,7 +102,9 @@ export async function fetchWithLadder(
       return undefined;
     }
     try {
-      return record(await renderer.render({ ...req, timeoutMs: Math.round(left * share) }), extra);
+      await o.beforeStep?.();
+      const budget = Math.round((deadline - Date.now()) * share);
+      return record(await renderer.render({ ...req, timeoutMs: Math.max(1, budget) }), extra);
     } catch (err) {
       if (base.signal?.aborted || !(err instanceof ServiceError) || FINAL_CODES.has(err.code)) throw err;
       attempts.push({ engine, ...(viaProxies ? { proxy: true } : {}), ...extra, error: err.code });

@@ -34,6 +34,8 @@ export interface ScrapeRequest {
   screenshots?: { store: ScreenshotStore; accountId: string };
   /** Whose page this is: the content pool shares its threads fairly between accounts. */
   accountId?: string;
+  /** Awaited before each request the fetch ladder adds (a crawl's politeness gap for the host). */
+  beforeEscalation?: () => Promise<void>;
 }
 
 export interface ScrapeOutcome {
@@ -129,7 +131,10 @@ export async function fetchPage(
   }
   // A wall is escalated (fetch-ladder.ts) and, still standing, thrown as TARGET_BLOCKED: a blocked
   // answer never reaches the cache below.
-  const { page, attempts } = await fetchWithLadder(renderer, renderRequest(req), proxyMode(req));
+  const { page, attempts } = await fetchWithLadder(renderer, renderRequest(req), {
+    proxy: proxyMode(req),
+    ...(req.beforeEscalation ? { beforeStep: req.beforeEscalation } : {}),
+  });
   if (page.statusCode >= 400) throw new TargetHttpError(page.statusCode, undefined, attemptDetails(attempts));
   // Only a success is stored, and only text: a document (bytes, up to MAX_DOCUMENT_BYTES) never is.
   const stores = use.store && page.statusCode >= 200 && page.statusCode < 300 && !page.bytes;
