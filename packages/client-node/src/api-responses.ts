@@ -45,7 +45,7 @@ export interface PageMetadata {
   pages?: number;
   createdAt?: string;
   verdict?: 'content' | 'blocked' | 'soft-404' | 'error-page' | 'parked' | 'login-wall' | 'empty';
-  attempts?: ({
+  attempts?: {
     engine: 'fetch' | 'browser';
     statusCode?: number;
     proxy?: boolean;
@@ -53,7 +53,7 @@ export interface PageMetadata {
     retryAfterMs?: number;
     error?: string;
     skipped?: 'browser-disabled' | 'engine-fetch' | 'no-budget';
-  })[];
+  }[];
 }
 
 export interface StructuredDocument {
@@ -87,7 +87,7 @@ export interface StructuredMetadata {
   pages?: number;
   createdAt?: string;
   verdict?: 'content' | 'blocked' | 'soft-404' | 'error-page' | 'parked' | 'login-wall' | 'empty';
-  attempts?: ({
+  attempts?: {
     engine: 'fetch' | 'browser';
     statusCode?: number;
     proxy?: boolean;
@@ -95,7 +95,7 @@ export interface StructuredMetadata {
     retryAfterMs?: number;
     error?: string;
     skipped?: 'browser-disabled' | 'engine-fetch' | 'no-budget';
-  })[];
+  }[];
 }
 
 export interface StructuredBlock {
