@@ -44,10 +44,12 @@ let renderer: Renderer;
 let proxied: Renderer;
 let noBrowser: Renderer;
 let n = 0;
+/** Called when the wall site has answered a request (path with query). */
+let onAnswered: (pathAndQuery: string) => void = () => undefined;
 const fresh = (path: string) => `${path}?t=${++n}`;
 
 beforeAll(async () => {
-  site = await startWallSite({ proxyEgress: EGRESS });
+  site = await startWallSite({ proxyEgress: EGRESS, onAnswered: (p) => onAnswered(p) });
   proxy = await startForwardProxy({ egressAddress: EGRESS });
   renderer = createRenderer(options());
   proxied = createRenderer(options({ proxies: [proxy.proxyUrl] }));
@@ -181,6 +183,26 @@ describe('fetch ladder', () => {
       { engine: 'fetch', statusCode: 503 },
       { engine: 'browser', skipped: 'browser-disabled' },
     ]);
+  });
+
+  it("the Retry-After wait ends with the caller's abort (a 100 s wait; the test's own timeout is 60 s)", async () => {
+    const path = fresh('/wait-limit');
+    const controller = new AbortController();
+    const reason = new Error('caller went away');
+    onAnswered = (p) => {
+      if (p === path) controller.abort(reason);
+    };
+    try {
+      const err = await fetchPage(renderer, {
+        url: `${site.url}${path}`,
+        timeoutMs: 150_000,
+        signal: controller.signal,
+      }).catch((e: unknown) => e);
+      expect(err).toBe(reason);
+      expect(site.requests(path)).toBe(1);
+    } finally {
+      onAnswered = () => undefined;
+    }
   });
 
   it('(f) an ordinary page: one request, the fetch engine, no attempts listed', async () => {

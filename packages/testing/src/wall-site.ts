@@ -8,6 +8,7 @@
  *   /slow-limit  429 `Retry-After: 1` on the first request, then the article
  *   /date-limit  503 `Retry-After: <HTTP date 1 s ahead>` on the first request, then the article
  *   /long-limit  429 `Retry-After: 3600`, always
+ *   /wait-limit  429 `Retry-After: 100`, always (a wait the budget affords, for abort tests)
  *   /proxied     403 wall to direct requests; the article to requests arriving from `proxyEgress`
  *                (the test proxy's egress address, see ForwardProxyOptions)
  *   /plain       the article
@@ -37,12 +38,20 @@ const challenge = (clears: boolean) =>
     : '<script>window.__checked = true;</script>') +
   '</body></html>';
 
-export async function startWallSite(o: { proxyEgress?: string } = {}): Promise<WallSite> {
+export interface WallSiteOptions {
+  /** Requests from this address pass /proxied (the test proxy's egress address). */
+  proxyEgress?: string;
+  /** Called once an answer has been sent, with the path and query it answered. */
+  onAnswered?: (pathAndQuery: string) => void;
+}
+
+export async function startWallSite(o: WallSiteOptions = {}): Promise<WallSite> {
   const counts = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     const n = (counts.get(url) ?? 0) + 1;
     counts.set(url, n);
+    res.on('finish', () => o.onAnswered?.(url));
     const path = url.split('?')[0];
     const html = { 'content-type': 'text/html; charset=utf-8' };
     const wall = (status: number, headers: Record<string, string> = {}, body = challenge(false)) =>
@@ -65,6 +74,9 @@ export async function startWallSite(o: { proxyEgress?: string } = {}): Promise<W
         return;
       case '/long-limit':
         wall(429, { 'retry-after': '3600' }, 'Too many requests');
+        return;
+      case '/wait-limit':
+        wall(429, { 'retry-after': '100' }, 'Too many requests');
         return;
       case '/proxied':
         if (o.proxyEgress && req.socket.remoteAddress === o.proxyEgress)
