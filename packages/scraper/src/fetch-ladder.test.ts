@@ -6,10 +6,12 @@
  * a challenge that never clears, the caller's engine respected, and an ordinary page left alone.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { TargetBlockedError, TargetHttpError } from '@wcs/errors';
 import { createRenderer, type Renderer, type RendererOptions } from '@wcs/renderer';
 import {
   type ForwardProxy,
+  listenLocal,
   startForwardProxy,
   startWallSite,
   WALL_SITE_ARTICLE,
@@ -150,6 +152,25 @@ describe('fetch ladder', () => {
     expect(page.body).toContain('Through the proxy');
     expect(page.attempts).toBeUndefined();
     expect(site.requests(def)).toBe(1);
+  });
+
+  it('a step that fails without an answer is listed with its error code, and the wall is still the answer', async () => {
+    // A proxy that is gone: its port was just closed.
+    const gone = await listenLocal(createServer());
+    await gone.close();
+    const dead = createRenderer(options({ proxies: [`http://127.0.0.1:${gone.port}`] }));
+    try {
+      const path = fresh('/proxied');
+      const err = await blocked(fetchPage(dead, { url: `${site.url}${path}`, timeoutMs: 20_000 }));
+      expect(err.details).toMatchObject({ reason: 'access-denied', statusCode: 403 });
+      expect(err.details?.attempts).toEqual([
+        { engine: 'fetch', statusCode: 403 },
+        { engine: 'browser', statusCode: 403 },
+        { engine: 'browser', proxy: true, error: 'TARGET_UNREACHABLE' },
+      ]);
+    } finally {
+      await dead.close();
+    }
   });
 
   it('(e) a challenge that never clears is TARGET_BLOCKED listing the fetch and the browser', async () => {

@@ -11,7 +11,14 @@
  * and every step (`attempts`). An ordinary page costs one render and one `detectBlock`: no wait.
  */
 import { type BlockSignal, detectBlock } from '@wcs/content';
-import { ServiceError, TargetBlockedError } from '@wcs/errors';
+import {
+  ActionFailedError,
+  ServiceError,
+  TargetBlockedError,
+  TargetForbiddenError,
+  TargetTooLargeError,
+  ValidationError,
+} from '@wcs/errors';
 import { abortReason } from '@wcs/net';
 import type { FetchAttempt } from '@wcs/queues';
 import type { ChallengeAnswer, Renderer, RenderRequest, RenderResult } from '@wcs/renderer';
@@ -23,7 +30,12 @@ const RETRY_FETCH_RESERVE_MS = 1_000;
 /** The browser step's share of what is left when a proxy step may still follow it. */
 const BROWSER_SHARE_BEFORE_PROXY = 0.6;
 /** Errors of an escalation step that end the ladder as they are (not a wall: the request's own fault). */
-const FINAL_CODES = new Set(['TARGET_FORBIDDEN', 'TARGET_TOO_LARGE', 'VALIDATION_ERROR', 'ACTION_FAILED']);
+const FINAL_CODES = new Set([
+  TargetForbiddenError.code,
+  TargetTooLargeError.code,
+  ValidationError.code,
+  ActionFailedError.code,
+]);
 
 export type LadderProxy = 'auto' | 'default' | 'none';
 
