@@ -143,7 +143,8 @@ export function generateClientTypes(doc: Doc = openApiDocument()): string {
         return 'unknown';
     }
   };
-  const wrap = (t: string): string => (t.includes(' | ') ? `(${t})` : t);
+  // An object literal is one type even when a property inside it is a union.
+  const wrap = (t: string): string => (t.includes(' | ') && !t.startsWith('{') ? `(${t})` : t);
   const objectBody = (s: JsonSchema, indent: string): string => {
     const props = Object.entries(s.properties ?? {});
     const extra = s.additionalProperties;

@@ -44,6 +44,16 @@ export interface PageMetadata {
   contentType?: string;
   pages?: number;
   createdAt?: string;
+  verdict?: 'content' | 'blocked' | 'soft-404' | 'error-page' | 'parked' | 'login-wall' | 'empty';
+  attempts?: {
+    engine: 'fetch' | 'browser';
+    statusCode?: number;
+    proxy?: boolean;
+    waitedForChallenge?: boolean;
+    retryAfterMs?: number;
+    error?: string;
+    skipped?: 'browser-disabled' | 'engine-fetch' | 'no-budget';
+  }[];
 }
 
 export interface StructuredDocument {
@@ -76,6 +86,16 @@ export interface StructuredMetadata {
   contentType?: string;
   pages?: number;
   createdAt?: string;
+  verdict?: 'content' | 'blocked' | 'soft-404' | 'error-page' | 'parked' | 'login-wall' | 'empty';
+  attempts?: {
+    engine: 'fetch' | 'browser';
+    statusCode?: number;
+    proxy?: boolean;
+    waitedForChallenge?: boolean;
+    retryAfterMs?: number;
+    error?: string;
+    skipped?: 'browser-disabled' | 'engine-fetch' | 'no-budget';
+  }[];
 }
 
 export interface StructuredBlock {

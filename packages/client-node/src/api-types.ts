@@ -49,8 +49,12 @@ export interface PageLocation {
 /** Where a request's `headers` go (README "Where headers go"). */
 export type HeadersScope = 'origin' | 'all';
 
-/** `default`: the next of the service's PROXY_URLS (direct when none is set); `none`: direct. */
-export type ProxyMode = 'none' | 'default';
+/**
+ * `auto` (the default): direct, then once through the next of the service's PROXY_URLS when a wall
+ * still stands after the browser; `default`: every request through the next of PROXY_URLS (direct
+ * when none is set); `none`: direct.
+ */
+export type ProxyMode = 'none' | 'default' | 'auto';
 
 /**
  * Page options (README "Page options"): how a page is fetched and what its document holds. Taken

@@ -128,6 +128,10 @@ export const renderEnv = z.object({
   BROWSER_IDLE_CLOSE_MS: int(60_000, 0).describe(
     'Chromium starts on the first page that needs it and closes after this long unused; `0` = never',
   ),
+  /** Longest wait for a challenge page (script, cookie, reload) to clear itself in the browser. */
+  BROWSER_CHALLENGE_WAIT_MS: int(15_000, 0).describe(
+    "longest wait for a challenge page (script, cookie, reload) to clear itself in the browser; only on the fetch ladder's escalation path, always within the request's `timeout`",
+  ),
   USER_AGENT: z
     .string()
     .default('Mozilla/5.0 (compatible; WebContentService/0.1; +https://example.invalid/bot)')

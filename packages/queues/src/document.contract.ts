@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fetchAttempt } from './fetch-attempt.contract';
 
 /**
  * The document contract: what a scraped page is, in one place. The scrape worker returns it, the
@@ -52,6 +53,11 @@ export const pageMetadata = z.strictObject({
   verdict: z
     .enum(['content', 'blocked', 'soft-404', 'error-page', 'parked', 'login-wall', 'empty'])
     .optional(),
+  /**
+   * Only when the page needed escalation (a wall, a `Retry-After`): every step the fetch ladder
+   * took, in order, the last one being the answer this document was made from.
+   */
+  attempts: z.array(fetchAttempt).optional(),
 });
 
 const structuredBlock = z.strictObject({

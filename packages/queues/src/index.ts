@@ -4,6 +4,7 @@ export * from './catalog';
 export * from './connection';
 export * from './country-code';
 export * from './document.contract';
+export * from './fetch-attempt.contract';
 export * from './job-budget';
 export * from './job-cancel';
 export * from './job-secrets';

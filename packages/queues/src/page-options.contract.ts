@@ -179,7 +179,7 @@ export const pageOptionFields = {
   location: pageLocation.optional(),
   includeTags: tagSelectors.optional(),
   excludeTags: tagSelectors.optional(),
-  proxy: z.enum(['none', 'default']).optional(),
+  proxy: z.enum(['none', 'default', 'auto']).optional(),
   maxAge: z
     .number()
     .int()

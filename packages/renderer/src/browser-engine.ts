@@ -39,6 +39,7 @@ import {
   runActions,
 } from './browser-actions';
 import { ByteMeter } from './browser-byte-meter';
+import { awaitChallengeClear, DEFAULT_CHALLENGE_WAIT_MS, MainDocuments } from './browser-challenge';
 import { deviceScaleFactorOf, PageEmulation } from './browser-emulation';
 import {
   asServiceError,
@@ -92,6 +93,8 @@ export interface BrowserEngineOptions {
   actionSelectorTimeoutMs?: number;
   /** Close Chromium after this long without renders (default 60 s; 0 = keep it until close()). */
   idleCloseMs?: number;
+  /** Longest wait for a challenge to clear itself (`awaitChallenge`); default 15 s. */
+  challengeWaitMs?: number;
 }
 
 export const DEFAULT_RENDERER_MAX_MB = 1024;
@@ -294,15 +297,18 @@ export class BrowserEngine implements Engine {
     await emulation.prepare(url, req);
     // The main frame's latest document: an action may navigate, and the guarded proxy answers a
     // refused or failed connection with its own error page, which must not pass as the content.
-    let lastDocument: Response | undefined;
+    const documents = new MainDocuments();
     const onResponse = (r: Response) => {
-      if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) lastDocument = r;
+      if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) documents.seen(r);
     };
+    const onLoad = () => documents.loaded();
     page.on('response', onResponse);
+    page.on('load', onLoad);
     try {
-      return await this.load(slot, lease, url, req, ctx, emulation, () => lastDocument);
+      return await this.load(slot, lease, url, req, ctx, emulation, documents);
     } finally {
       page.off('response', onResponse);
+      page.off('load', onLoad);
     }
   }
 
@@ -313,14 +319,24 @@ export class BrowserEngine implements Engine {
     req: RenderRequest,
     ctx: RenderContext,
     emulation: PageEmulation,
-    lastDocument: () => Response | undefined,
+    documents: MainDocuments,
   ): Promise<RenderResult> {
     const { page } = slot;
     const screenshot = (fullPage: boolean) =>
       captureScreenshot(emulation.session, { fullPage, deviceScaleFactor: deviceScaleFactorOf(req) });
-    const response = await page.goto(url, { waitUntil: 'load', timeout: remaining(ctx) });
+    const first = await page.goto(url, { waitUntil: 'load', timeout: remaining(ctx) });
     if (lease.refused) throw lease.refused;
-    if (!response) throw new TargetUnreachableError(`No response for ${url}`);
+    if (!first) throw new TargetUnreachableError(`No response for ${url}`);
+    // Only on the scraper's escalation path: an ordinary render never waits here.
+    const challenge = req.awaitChallenge
+      ? await awaitChallengeClear(page, documents, first, req.awaitChallenge, {
+          deadline: ctx.deadline,
+          maxWaitMs: this.opts.challengeWaitMs ?? DEFAULT_CHALLENGE_WAIT_MS,
+        })
+      : undefined;
+    if (lease.refused) throw lease.refused;
+    // The document the challenge gave way to is the page (its status, headers, redirects).
+    const response = challenge?.response ?? first;
     const proxyError = await response.headerValue(PROXY_ERROR_HEADER);
     if (proxyError)
       throw (
@@ -363,7 +379,7 @@ export class BrowserEngine implements Engine {
       // A click may have navigated (to a refused host, too) or started loading the content.
       if (lease.refused) throw lease.refused;
       await networkIdle(page, ctx);
-      const navigated = lastDocument();
+      const navigated = documents.latest;
       const failed =
         navigated && navigated !== response ? await navigated.headerValue(PROXY_ERROR_HEADER) : null;
       if (navigated && failed) {
@@ -390,6 +406,9 @@ export class BrowserEngine implements Engine {
     return {
       ...(picture ? { screenshot: picture } : {}),
       ...(actions ? { actions } : {}),
+      ...(challenge?.challenged
+        ? { challenge: { waitedMs: challenge.waitedMs, cleared: challenge.cleared } }
+        : {}),
       requestedUrl: req.url,
       finalUrl: page.url(),
       statusCode: response.status(),

@@ -3,6 +3,7 @@ export { type JsSignals, jsSignals, needsJavaScript } from './js-detector';
 export { createRenderer } from './renderer';
 export { createRendererFromEnv, type RenderSettings } from './renderer-from-env';
 export type {
+  ChallengeAnswer,
   EngineName,
   Renderer,
   RendererLogger,

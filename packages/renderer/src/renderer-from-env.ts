@@ -21,6 +21,8 @@ export interface RenderSettings {
   BROWSER_MAX_RENDERER_MB: number;
   /** Close an unused Chromium after this many ms (0 = never); absent = the renderer's default (60 s). */
   BROWSER_IDLE_CLOSE_MS?: number;
+  /** Longest wait for a challenge page to clear itself in the browser (the scraper's ladder); absent = 15 s. */
+  BROWSER_CHALLENGE_WAIT_MS?: number;
   /** Upstream proxy URLs (validated by the schema), rotated per request; absent/empty = direct. */
   PROXY_URLS?: string[];
 }
@@ -43,6 +45,9 @@ export function createRendererFromEnv(env: RenderSettings, logger?: RendererLogg
       ...(env.BROWSER_MAX_PAGE_BYTES > 0 ? { maxPageBytes: env.BROWSER_MAX_PAGE_BYTES } : {}),
       rendererMaxMb: env.BROWSER_MAX_RENDERER_MB,
       ...(env.BROWSER_IDLE_CLOSE_MS === undefined ? {} : { idleCloseMs: env.BROWSER_IDLE_CLOSE_MS }),
+      ...(env.BROWSER_CHALLENGE_WAIT_MS === undefined
+        ? {}
+        : { challengeWaitMs: env.BROWSER_CHALLENGE_WAIT_MS }),
     },
     ...(logger ? { logger } : {}),
   });

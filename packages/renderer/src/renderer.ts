@@ -41,6 +41,7 @@ export function createRenderer(opts: RendererOptions): Renderer {
       rendererMaxMb: opts.browser.rendererMaxMb,
       args: opts.browser.args,
       idleCloseMs: opts.browser.idleCloseMs,
+      challengeWaitMs: opts.browser.challengeWaitMs,
       logger: opts.logger,
     });
     return browserEngine;
@@ -55,7 +56,7 @@ export function createRenderer(opts: RendererOptions): Renderer {
   const proxies = opts.proxies ?? [];
   let nextProxy = 0;
   const pickProxy = (req: RenderRequest): RenderRequest => {
-    if (req.proxy === 'none' || proxies.length === 0) return req;
+    if (req.proxy === 'none' || req.proxy === 'auto' || proxies.length === 0) return req;
     const proxy = proxies[nextProxy++ % proxies.length];
     return { ...req, request: { ...req.request, proxy } };
   };
@@ -126,6 +127,9 @@ export function createRenderer(opts: RendererOptions): Renderer {
     // A document never goes through Chromium: its bytes are the result.
     if (fetched.bytes) return fetched;
     if (mode !== 'auto' || !opts.browser.enabled) return fetched;
+    // An error answer is not rendered for its JavaScript: the scraper fails it, or (a wall) asks the
+    // browser itself, told to wait for the challenge (its fetch ladder).
+    if (fetched.statusCode >= 400) return fetched;
     if (!HTML_TYPES.has(fetched.contentType) || !needsJavaScript(fetched.body)) return fetched;
 
     opts.logger?.debug({ url: req.url }, 'page needs JavaScript; rendering with the browser');
@@ -144,6 +148,8 @@ export function createRenderer(opts: RendererOptions): Renderer {
   };
 
   return {
+    features: { browser: opts.browser.enabled, proxies: proxies.length > 0 },
+
     async render(req: RenderRequest): Promise<RenderResult> {
       if (closed) throw new ServiceUnavailableError('Renderer is closed');
       const started = Date.now();

@@ -23,9 +23,17 @@ export interface RenderRequest {
   request?: RequestOptions;
   /**
    * 'default' (the default): the next of the configured proxies (`RendererOptions.proxies`, rotated
-   * per request), direct when none are configured; 'none': always direct.
+   * per request), direct when none are configured; 'none': always direct; 'auto': direct here too
+   * (the caller — the scraper's fetch ladder — asks again with 'default' when a wall answers).
    */
-  proxy?: 'none' | 'default';
+  proxy?: 'none' | 'default' | 'auto';
+  /**
+   * Browser only: after load, while this says the page's latest document is still a challenge,
+   * wait for the page's own navigation (a script that sets a cookie and reloads) — at most
+   * `browser.challengeWaitMs`, and never past the render's budget — and return the page after it.
+   * The caller owns the recognising (this package knows no vendors).
+   */
+  awaitChallenge?: (answer: ChallengeAnswer) => boolean;
   /** A mobile device: viewport, touch and user agent (browser); the mobile user agent (fetch). */
   mobile?: boolean;
   /** Accept-Language for both engines; the browser's locale and timezone too. */
@@ -35,6 +43,14 @@ export interface RenderRequest {
   /** Browser only (implies the browser): a PNG of the viewport or the whole page, after the actions. */
   screenshot?: 'viewport' | 'fullPage';
   signal?: AbortSignal;
+}
+
+/** A main document as `awaitChallenge` sees it. */
+export interface ChallengeAnswer {
+  statusCode: number;
+  /** Lower-case header names. */
+  headers: Readonly<Record<string, string>>;
+  body: string;
 }
 
 /** `location` of the page options: ISO country code and BCP 47 languages in preference order. */
@@ -85,6 +101,8 @@ export interface RenderResult {
   screenshot?: Buffer;
   /** When `actions` ran. */
   actions?: ActionOutputs;
+  /** With `awaitChallenge`: the page looked like a challenge after load and the browser waited. */
+  challenge?: { waitedMs: number; cleared: boolean };
 }
 
 export interface RendererLogger {
@@ -117,6 +135,8 @@ export interface RendererOptions {
     rendererMaxMb?: number;
     /** Close Chromium after this long without renders (default 60 s; 0 = never). */
     idleCloseMs?: number;
+    /** Longest wait for a challenge to clear itself (`awaitChallenge`), within the budget (default 15 s). */
+    challengeWaitMs?: number;
   };
   /** pino-compatible */
   logger?: RendererLogger;
@@ -124,6 +144,8 @@ export interface RendererOptions {
 
 export interface Renderer {
   render(req: RenderRequest): Promise<RenderResult>;
+  /** What this deployment can do beyond a plain fetch: the scraper's ladder escalates only to these. */
+  readonly features: { browser: boolean; proxies: boolean };
   /**
    * The address policy every render applies first (scheme, credentials, every resolved address
    * public unless ALLOW_PRIVATE_TARGETS), without fetching: for a copy of the page kept elsewhere

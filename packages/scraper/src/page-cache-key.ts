@@ -12,7 +12,8 @@ export interface PageCacheKeyInput {
   waitForMs?: number;
   mobile?: boolean;
   location?: RenderRequest['location'];
-  proxy?: 'none' | 'default';
+  /** Default `auto` (the page options' default). */
+  proxy?: 'none' | 'default' | 'auto';
 }
 
 /**
@@ -33,7 +34,7 @@ export function pageCacheKey(input: PageCacheKeyInput): string {
           languages: input.location.languages ?? null,
         }
       : null,
-    proxy: input.proxy ?? 'default',
+    proxy: input.proxy ?? 'auto',
   };
   return createHash('sha256').update(canonicalJson(canonical), 'utf8').digest('hex');
 }

@@ -1,9 +1,16 @@
 import type { OutputFormat } from '@wcs/content';
-import { TargetBlockedError, TargetHttpError } from '@wcs/errors';
-import { BLOCK_STATUSES, type RequestOptions } from '@wcs/net';
-import { type DocumentData, type PageOptions, type PageSecrets, wantsScreenshot } from '@wcs/queues';
+import { TargetHttpError } from '@wcs/errors';
+import type { RequestOptions } from '@wcs/net';
+import {
+  type DocumentData,
+  type FetchAttempt,
+  type PageOptions,
+  type PageSecrets,
+  wantsScreenshot,
+} from '@wcs/queues';
 import type { EngineName, Renderer, RenderRequest, RenderResult } from '@wcs/renderer';
 import type { ContentPool, ConvertedPage } from './content-pool';
+import { fetchWithLadder, type LadderProxy } from './fetch-ladder';
 import { pageCacheKey } from './page-cache-key';
 import type { CachedPage, PageCacheStore, ScreenshotStore } from './page-stores';
 
@@ -27,6 +34,8 @@ export interface ScrapeRequest {
   screenshots?: { store: ScreenshotStore; accountId: string };
   /** Whose page this is: the content pool shares its threads fairly between accounts. */
   accountId?: string;
+  /** Awaited before each request the fetch ladder adds (a crawl's politeness gap for the host). */
+  beforeEscalation?: () => Promise<void>;
 }
 
 export interface ScrapeOutcome {
@@ -47,6 +56,8 @@ export type FetchedPage = RenderResult & {
    * report finds the copy.
    */
   stored?: Promise<void>;
+  /** Every step of the fetch ladder, when the page needed escalation (metadata.attempts). */
+  attempts?: FetchAttempt[];
 };
 
 /** What turning a URL into a document uses: the renderer that fetches, the content pool that converts. */
@@ -118,13 +129,13 @@ export async function fetchPage(
       return fromCache(hit);
     }
   }
-  const page = await renderer.render(renderRequest(req));
-  if (BLOCK_STATUSES.has(page.statusCode)) {
-    throw new TargetBlockedError(`Target refused automated access (HTTP ${page.statusCode})`, {
-      details: { statusCode: page.statusCode },
-    });
-  }
-  if (page.statusCode >= 400) throw new TargetHttpError(page.statusCode);
+  // A wall is escalated (fetch-ladder.ts) and, still standing, thrown as TARGET_BLOCKED: a blocked
+  // answer never reaches the cache below.
+  const { page, attempts } = await fetchWithLadder(renderer, renderRequest(req), {
+    proxy: proxyMode(req),
+    ...(req.beforeEscalation ? { beforeStep: req.beforeEscalation } : {}),
+  });
+  if (page.statusCode >= 400) throw new TargetHttpError(page.statusCode, undefined, attemptDetails(attempts));
   // Only a success is stored, and only text: a document (bytes, up to MAX_DOCUMENT_BYTES) never is.
   const stores = use.store && page.statusCode >= 200 && page.statusCode < 300 && !page.bytes;
   const fetchedAt = new Date();
@@ -136,12 +147,27 @@ export async function fetchPage(
       : undefined;
   return {
     ...page,
+    ...(attempts ? { attempts } : {}),
     ...(stored ? { stored } : {}),
     ...(use.read ? { cache: { state: 'miss' as const, ...(stored ? { fetchedAt } : {}) } } : {}),
   };
 }
 
-function renderRequest(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>): RenderRequest {
+/**
+ * `auto` unless the request says otherwise: direct, and through the next of PROXY_URLS only when a
+ * wall still stands after the browser and Retry-After steps (without PROXY_URLS all three are direct).
+ */
+function proxyMode(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>): LadderProxy {
+  return req.page?.proxy ?? 'auto';
+}
+
+function attemptDetails(attempts: FetchAttempt[] | undefined) {
+  return attempts ? { details: { attempts } } : {};
+}
+
+function renderRequest(
+  req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>,
+): RenderRequest & { timeoutMs: number } {
   const { page, secrets } = req;
   const headers = { ...req.request?.headers, ...secrets?.headers };
   const request: RequestOptions | undefined =
@@ -160,7 +186,6 @@ function renderRequest(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>): 
     timeoutMs: req.timeoutMs,
     ...(req.signal ? { signal: req.signal } : {}),
     ...(request ? { request } : {}),
-    ...(page?.proxy ? { proxy: page.proxy } : {}),
     ...(page?.mobile ? { mobile: true } : {}),
     ...(page?.location ? { location: page.location } : {}),
     ...(secrets?.actions && secrets.actions.length > 0 ? { actions: secrets.actions } : {}),
@@ -175,7 +200,7 @@ function cacheKeyInput(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>) {
     waitForMs: req.waitForMs ?? 0,
     mobile: req.page?.mobile ?? false,
     ...(req.page?.location ? { location: req.page.location } : {}),
-    proxy: req.page?.proxy ?? 'default',
+    proxy: proxyMode(req),
   };
 }
 
@@ -253,6 +278,7 @@ export async function documentFromPage(
     req.accountId,
   );
   const data = converted.data;
+  if (page.attempts) data.metadata.attempts = page.attempts;
   if (page.cache) {
     data.metadata.cacheState = page.cache.state;
     if (page.cache.fetchedAt) data.metadata.cachedAt = page.cache.fetchedAt.toISOString();

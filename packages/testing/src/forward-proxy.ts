@@ -44,8 +44,18 @@ function splitHostPort(target: string, defaultPort: number): { host: string; por
   return { host: m?.[1] ?? target, port: m?.[2] ? Number(m[2]) : defaultPort };
 }
 
+export interface ForwardProxyOptions {
+  auth?: ProxyAuth;
+  /**
+   * The local address the proxy connects to targets from (e.g. 127.0.0.2, any of 127/8 on Linux):
+   * a fixture site tells requests through the proxy from direct ones by it.
+   */
+  egressAddress?: string;
+}
+
 /** An HTTP forward proxy: CONNECT and absolute-form requests, Basic proxy auth when `auth` is set. */
-export async function startForwardProxy(opts: { auth?: ProxyAuth } = {}): Promise<ForwardProxy> {
+export async function startForwardProxy(opts: ForwardProxyOptions = {}): Promise<ForwardProxy> {
+  const egress = opts.egressAddress ? { localAddress: opts.egressAddress } : {};
   const records: ProxyRecord[] = [];
   const expected = opts.auth
     ? `Basic ${Buffer.from(`${opts.auth.username}:${opts.auth.password}`).toString('base64')}`
@@ -81,6 +91,7 @@ export async function startForwardProxy(opts: { auth?: ProxyAuth } = {}): Promis
         path: `${url.pathname}${url.search}`,
         method: req.method,
         headers,
+        ...egress,
       },
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.headers);
@@ -103,7 +114,7 @@ export async function startForwardProxy(opts: { auth?: ProxyAuth } = {}): Promis
       return;
     }
     const { host, port } = splitHostPort(target, 443);
-    const upstream = net.connect({ host, port });
+    const upstream = net.connect({ host, port, ...egress });
     upstream.once('connect', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);

@@ -126,11 +126,16 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       await deps.slots.beforeRequest(crawlId, host, delayMs);
       // The job's signal: its attempts' shared budget (or a cancel) stops the fetch; an attempt
       // gets at most what is left of that budget (a deadline error is final: the page fails).
+      // The fetch ladder (a wall: the browser, a Retry-After, the next proxy) keeps the host slot:
+      // every step talks to this host, and a Retry-After is the host asking for no requests
+      // meanwhile, which the slot gives it. It is bounded by the page's budget (< holdMs) and
+      // keeps the crawl's gap between its own requests.
       page = await fetchPage(deps.renderer, {
         url: task.url,
         timeoutMs: Math.max(1, Math.min(s.pageTimeoutMs, remainingMs(ctx))),
         signal: ctx.signal,
         ...request,
+        beforeEscalation: () => deps.slots.beforeRequest(crawlId, host, delayMs),
       });
     } catch (err) {
       // `return await`: the finally below awaits, and a rejected promise returned unawaited from

@@ -7,6 +7,7 @@ import type { Renderer } from '@wcs/renderer';
  */
 export function signalledRenderer(renderer: Renderer, signal: AbortSignal): Renderer {
   return {
+    features: renderer.features,
     render: (req) =>
       renderer.render({ ...req, signal: req.signal ? AbortSignal.any([req.signal, signal]) : signal }),
     checkTarget: (url) => renderer.checkTarget(url),

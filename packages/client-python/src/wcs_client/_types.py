@@ -46,6 +46,7 @@ __all__ = [
     "CreatedKey",
     "Engine",
     "ExtractResponse",
+    "FetchAttempt",
     "Format",
     "HeadersScope",
     "Interval",
@@ -105,8 +106,10 @@ PageFormat = Literal[
 ]
 """A ``formats`` entry (page options): ``data`` holds exactly the formats named (+ ``metadata``)."""
 
-Proxy = Literal["none", "default"]
-"""``default``: the next of the service's ``PROXY_URLS`` (direct when none); ``none``: direct."""
+Proxy = Literal["none", "default", "auto"]
+"""``auto`` (the default): direct, then once through the next of the service's ``PROXY_URLS``
+when a wall still stands after the browser; ``default``: every request through the next of
+``PROXY_URLS`` (direct when none); ``none``: direct."""
 
 HeadersScope = Literal["origin", "all"]
 """Where ``headers`` go: ``origin`` (default) to the requested URL's origin only; ``all`` to every
@@ -184,6 +187,26 @@ class PageMetadata(_PageMetadataRequired, total=False):
     """Documents (PDF): pages in the file."""
     createdAt: str
     """Documents (PDF, DOCX): when the document says it was created (ISO time)."""
+    verdict: Literal["content", "blocked", "soft-404", "error-page", "parked", "login-wall", "empty"]
+    """What the page is, judged before billing (``parked``, ``login-wall``, ``empty`` come with a warning)."""
+    attempts: List["FetchAttempt"]
+    """Only when the page needed escalation (a wall, a ``Retry-After``): every step, in order."""
+
+
+class _FetchAttemptRequired(TypedDict):
+    engine: Literal["fetch", "browser"]
+
+
+class FetchAttempt(_FetchAttemptRequired, total=False):
+    """One step of the fetch ladder (``metadata.attempts``, and ``details.attempts`` of a
+    ``TARGET_BLOCKED`` error): the engine, whether through a proxy (never which), the answer."""
+
+    statusCode: int
+    proxy: bool
+    waitedForChallenge: bool
+    retryAfterMs: int
+    error: str
+    skipped: Literal["browser-disabled", "engine-fetch", "no-budget"]
 
 
 class ActionOutputs(TypedDict):

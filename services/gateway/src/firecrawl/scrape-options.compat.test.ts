@@ -66,10 +66,12 @@ describe('toNativePageFields (v2)', () => {
 
   it('refuses what it cannot honour, naming the caller field', () => {
     expect(refusal(() => toNativePageFields({ proxy: 'stealth' })).message).toMatch(/^proxy: "stealth"/);
-    // True with and without PROXY_URLS (the gateway does not know which): "basic" is the
-    // service's ordinary fetch, direct or through the configured proxies.
-    expect(refusal(() => toNativePageFields({ proxy: 'auto' })).message).toBe(
-      'proxy: "auto" is not supported; only "basic" is (fetched directly, or through the deployment\'s own PROXY_URLS when they are set)',
+    // There is no stealthier pool, and nothing forges a fingerprint: stealth is refused.
+    expect(refusal(() => toNativePageFields({ proxy: 'stealth' })).message).toBe(
+      'proxy: "stealth" is not supported; "basic" (every request through the deployment\'s PROXY_URLS, direct when none are set) and "auto" (direct first, then through PROXY_URLS when a wall answers) are',
+    );
+    expect(refusal(() => toNativePageFieldsV1({ proxy: 'residential' })).message).toMatch(
+      /^proxy: "residential"/,
     );
     expect(refusal(() => toNativePageFields({ formats: ['markdown', 'html', 'summary'] })).message).toMatch(
       /^formats\.2: the "summary" format is not supported/,
@@ -110,6 +112,13 @@ describe('toNativePageFields (v2)', () => {
         ),
       ).message,
     ).toMatch(/^scrapeOptions\.formats\.0: the json format/);
+  });
+
+  it('maps proxy: basic → default (every request through PROXY_URLS), auto → auto, omitted → the native default', () => {
+    expect(toNativePageFields({ proxy: 'basic' }).page.proxy).toBe('default');
+    expect(toNativePageFields({ proxy: 'auto' }).page.proxy).toBe('auto');
+    expect(toNativePageFieldsV1({ proxy: 'auto' }).page.proxy).toBe('auto');
+    expect(toNativePageFields({}).page).not.toHaveProperty('proxy');
   });
 
   it('accepts the values that match what the service does', () => {

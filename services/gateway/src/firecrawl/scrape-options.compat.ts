@@ -108,6 +108,8 @@ export interface NativePageFields {
   location?: unknown;
   maxAge?: unknown;
   storeInCache?: unknown;
+  /** Firecrawl `basic` → `default`, `auto` → `auto` (see `nativeProxy`). */
+  proxy?: 'default' | 'auto';
 }
 
 export interface TranslatedScrapeOptions {
@@ -275,6 +277,8 @@ function finish(
     if (options[name] !== undefined) page[name] = options[name];
   }
   if (page.maxAge === undefined && defaultMaxAge !== undefined) page.maxAge = defaultMaxAge;
+  const proxy = nativeProxy(options.proxy);
+  if (proxy) page.proxy = proxy;
   return { page, wanted: [...wanted], ...(json ? { json } : {}) };
 }
 
@@ -283,10 +287,10 @@ function checkCommon(
   options: FirecrawlScrapeOptionsV1 | FirecrawlScrapeOptionsV2,
   at: (n: string) => string,
 ) {
-  if (options.proxy !== undefined && options.proxy !== 'basic') {
+  if (options.proxy !== undefined && options.proxy !== 'basic' && options.proxy !== 'auto') {
     refuse(
       at('proxy'),
-      `"${String(options.proxy)}" is not supported; only "basic" is (fetched directly, or through the deployment's own PROXY_URLS when they are set)`,
+      `"${String(options.proxy).slice(0, 50)}" is not supported; "basic" (every request through the deployment's PROXY_URLS, direct when none are set) and "auto" (direct first, then through PROXY_URLS when a wall answers) are`,
     );
   }
   if (options.skipTlsVerification === true)
@@ -306,6 +310,19 @@ function checkCommon(
     const v = (options as Record<string, unknown>)[name];
     if (v !== undefined && typeof v !== 'boolean') refuse(at(name), 'must be a boolean');
   }
+}
+
+/**
+ * Firecrawl's proxy modes → the native ones. `basic` (Firecrawl: its ordinary proxies, no
+ * escalation) is `default`: the deployment's PROXY_URLS on every request (direct when none are
+ * set); `auto` (Firecrawl: basic, then stealth when that fails) is `auto`: direct first, then the
+ * next of PROXY_URLS when a wall still stands after the browser. `stealth` is refused: there is
+ * no second, stealthier pool, and nothing here forges a fingerprint. Omitted: the native default.
+ */
+function nativeProxy(proxy: unknown): NativePageFields['proxy'] {
+  if (proxy === 'basic') return 'default';
+  if (proxy === 'auto') return 'auto';
+  return undefined;
 }
 
 /** Options with no counterpart here: refused when given with a value that asks for something. */

@@ -71,6 +71,7 @@ function prepareJson(auth: AuthContext, target: string, t: TranslatedScrapeOptio
       ...(p.headers !== undefined ? { headers: p.headers } : {}),
       ...(actions && actions.length > 0 ? { actions } : {}),
       ...(p.mobile !== undefined ? { mobile: p.mobile } : {}),
+      ...(p.proxy !== undefined ? { proxy: p.proxy } : {}),
       ...(p.location !== undefined ? { location: p.location } : {}),
       ...(p.includeTags !== undefined ? { includeTags: p.includeTags } : {}),
       ...(p.excludeTags !== undefined ? { excludeTags: p.excludeTags } : {}),

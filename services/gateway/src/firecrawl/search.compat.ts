@@ -90,8 +90,9 @@ function hitScrape(
       refuse(`scrapeOptions.formats.${i}`, `"${f}" is not supported by search (markdown and html are)`);
   }
   for (const name of Object.keys(t.page)) {
-    // storeInCache: the hits' scrapes store as every scrape does (what Firecrawl's default asks).
-    if (name !== 'formats' && name !== 'onlyMainContent' && name !== 'storeInCache')
+    // storeInCache: the hits' scrapes store as every scrape does (what Firecrawl's default asks);
+    // proxy: the hits are fetched with the deployment's default (`auto`), as SDKs that send it expect.
+    if (name !== 'formats' && name !== 'onlyMainContent' && name !== 'storeInCache' && name !== 'proxy')
       refuse(`scrapeOptions.${name}`, 'is not supported by search (only formats and onlyMainContent)');
   }
   return {
