@@ -1,11 +1,11 @@
-import type { OutputFormat } from '@wcs/content';
-import { TargetBlockedError, TargetHttpError } from '@wcs/errors';
+import { detectBlock, type OutputFormat } from '@wcs/content';
 import { BLOCK_STATUSES, type RequestOptions } from '@wcs/net';
 import { type DocumentData, type PageOptions, type PageSecrets, wantsScreenshot } from '@wcs/queues';
 import type { EngineName, Renderer, RenderRequest, RenderResult } from '@wcs/renderer';
 import type { ContentPool, ConvertedPage } from './content-pool';
 import { pageCacheKey } from './page-cache-key';
 import type { CachedPage, PageCacheStore, ScreenshotStore } from './page-stores';
+import { applyVerdict, blockedError, httpStatusError } from './verdict-outcome';
 
 export interface ScrapeRequest {
   url: string;
@@ -57,7 +57,8 @@ export interface ScrapeTools {
 
 /**
  * One URL -> document: the step every feature shares (scrape, batch items, crawl pages, extract,
- * monitor checks). HTTP error statuses fail the scrape, so callers never pay for an error page.
+ * monitor checks). HTTP error statuses fail the scrape, and so does a page whose verdict is a wall or
+ * an error page (verdict-outcome.ts), so callers never pay for an error page.
  */
 export async function scrapeDocument(tools: ScrapeTools, req: ScrapeRequest): Promise<ScrapeOutcome> {
   const t0 = performance.now();
@@ -119,12 +120,9 @@ export async function fetchPage(
     }
   }
   const page = await renderer.render(renderRequest(req));
-  if (BLOCK_STATUSES.has(page.statusCode)) {
-    throw new TargetBlockedError(`Target refused automated access (HTTP ${page.statusCode})`, {
-      details: { statusCode: page.statusCode },
-    });
-  }
-  if (page.statusCode >= 400) throw new TargetHttpError(page.statusCode);
+  if (BLOCK_STATUSES.has(page.statusCode))
+    throw blockedError(detectBlock(page) ?? { reason: 'access-denied' }, page.statusCode);
+  if (page.statusCode >= 400) throw httpStatusError(page.statusCode, { soft: false });
   // Only a success is stored, and only text: a document (bytes, up to MAX_DOCUMENT_BYTES) never is.
   const stores = use.store && page.statusCode >= 200 && page.statusCode < 300 && !page.bytes;
   const fetchedAt = new Date();
@@ -253,6 +251,8 @@ export async function documentFromPage(
     req.accountId,
   );
   const data = converted.data;
+  // Walls and error pages fail here, before a screenshot is stored or anyone is billed.
+  applyVerdict(data, converted.verdict);
   if (page.cache) {
     data.metadata.cacheState = page.cache.state;
     if (page.cache.fetchedAt) data.metadata.cachedAt = page.cache.fetchedAt.toISOString();
