@@ -43,7 +43,7 @@ export interface CrawlView {
   /** only meaningful once terminal (a capped frontier records `max_pages` early) */
   stopReason: CrawlStopReason | null;
   error: string | null;
-  /** pages accepted into the frontier (≤ maxPages) */
+  /** pages accepted into the frontier (≤ maxPages + failed: a failed page gives its room back, up to maxPages of them) */
   discovered: number;
   completed: number;
   failed: number;

@@ -125,6 +125,39 @@ describe('CrawlsRepository.completePage', () => {
     expect(second).toMatchObject({ outcome: 'done', newPages: [], capped: false });
   });
 
+  test('a failed page gives its room back (up to maxPages of them): maxPages counts the pages that did not fail', async () => {
+    const { crawlId, pages } = await startCrawl(100, 3, ['/a', '/b']);
+    const [a, b] = pages;
+    if (!a || !b) throw new Error('seed failed');
+    // Room for 1: p0 joins, p1..p4 are left out.
+    const first = await crawls.completePage(crawlId, a.pageId, {
+      result: {},
+      statusCode: 200,
+      finalKey: a.url,
+      links: links(0, 5),
+    });
+    expect(first.outcome === 'done' && first.newPages.map((p) => p.url)).toEqual([`${SITE}/p0`]);
+    // b fails (a soft 404): its room is free again, the next page's links fill it.
+    await crawls.failPage(crawlId, b.pageId, {
+      error: 'soft 404',
+      code: 'TARGET_HTTP_ERROR',
+      statusCode: 404,
+    });
+    const p0 = first.outcome === 'done' ? first.newPages[0] : undefined;
+    if (!p0) throw new Error('p0 missing');
+    const next = await crawls.completePage(crawlId, p0.pageId, {
+      result: {},
+      statusCode: 200,
+      finalKey: p0.url,
+      links: links(1, 4),
+    });
+    expect(next).toMatchObject({ outcome: 'done', capped: true, crawlFinished: false });
+    expect(next.outcome === 'done' && next.newPages.map((p) => p.url)).toEqual([`${SITE}/p1`]);
+    const rows = await frontier(crawlId);
+    expect(rows.filter((r) => r.status !== 'failed')).toHaveLength(3);
+    expect(rows).toHaveLength(4);
+  });
+
   test('a large result is stored compressed with LZ4 where the server has it', async () => {
     const { crawlId, pages } = await startCrawl(10, 5, ['/big']);
     const [page] = pages;

@@ -100,7 +100,8 @@ async function failIfNothingCrawled(tx: SqlClient, crawlId: string): Promise<voi
 /**
  * Crawls and their frontier (`crawl_pages`). PostgreSQL is the source of truth: page transitions
  * are guarded (`WHERE status IN ('queued','running')`) and every frontier change happens under
- * the crawl row's lock, so `discovered` never passes maxPages and the last page to finish closes
+ * the crawl row's lock, so the pages that did not fail never pass maxPages (a failed page gives
+ * its room back, up to maxPages of them) and the last page to finish closes
  * the crawl exactly once. Lock order: the crawl row first, always; a completion then locks the
  * account row before the page row (a running crawl's page rows change only under its crawl lock
  * or alone in one statement, so that order cannot deadlock).

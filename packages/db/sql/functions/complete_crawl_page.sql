@@ -13,11 +13,14 @@
 -- NOTHING on the ledger's unique key, so "billed before?" never depends on the planner.
 -- The frontier test probes the unique or the final_key index once per link (OFFSET 0 keeps each
 -- subquery a correlated subplan, whatever the statistics say); new links are capped so the
--- frontier never passes maxPages.
+-- frontier's pages that did not fail never pass maxPages: a failed page (a soft 404, a wall, a
+-- dead link) gives its room back, up to maxPages of them, so a crawl still delivers maxPages
+-- pages when the site has them and fetches at most twice that.
 --
 -- History: prisma/migrations/20261124190000_complete_crawl_page, 20261125090000_charge_by_unique_key,
 -- 20261125100000_complete_crawl_page_capped, 20261125110000_complete_crawl_page_steps,
--- 20261125120000_frontier_probe_per_link (each says what it changed).
+-- 20261125120000_frontier_probe_per_link, 20261204203000_failed_pages_free_room (each says what
+-- it changed).
 
 CREATE OR REPLACE FUNCTION complete_crawl_page(
   p_crawl uuid, p_page uuid, p_credits int, p_result jsonb, p_status_code int, p_final_key text,
@@ -43,7 +46,8 @@ DECLARE
   v_new_status text;
 BEGIN
   SELECT c.status, EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = c.id), c.account_id,
-         GREATEST(0, (c.options->>'maxPages')::int - c.discovered), a.balance
+         GREATEST(0, (c.options->>'maxPages')::int - c.discovered
+                        + LEAST(c.failed, (c.options->>'maxPages')::int)), a.balance
     INTO v_status, v_hooked, v_account, v_room, v_balance
     FROM crawls c JOIN accounts a ON a.id = c.account_id
     WHERE c.id = p_crawl FOR NO KEY UPDATE OF c, a;
