@@ -44,6 +44,7 @@ export interface PageMetadata {
   contentType?: string;
   pages?: number;
   createdAt?: string;
+  verdict?: 'content' | 'blocked' | 'soft-404' | 'error-page' | 'parked' | 'login-wall' | 'empty';
 }
 
 export interface StructuredDocument {
@@ -76,6 +77,7 @@ export interface StructuredMetadata {
   contentType?: string;
   pages?: number;
   createdAt?: string;
+  verdict?: 'content' | 'blocked' | 'soft-404' | 'error-page' | 'parked' | 'login-wall' | 'empty';
 }
 
 export interface StructuredBlock {

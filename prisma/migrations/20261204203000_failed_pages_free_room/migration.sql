@@ -1,5 +1,10 @@
 -- Failed crawl pages no longer count against maxPages: the frontier's room is maxPages minus the
--- pages that did not fail (failed ones give theirs back, up to maxPages of them).
+-- pages that did not fail (failed ones give theirs back, up to maxPages of them). Links past the
+-- room wait as `spare` rows (at most maxPages per crawl), promoted to `queued` in place of a failed page.
+
+ALTER TABLE "crawl_pages" DROP CONSTRAINT "crawl_pages_status_check";
+ALTER TABLE "crawl_pages" ADD CONSTRAINT "crawl_pages_status_check"
+  CHECK ("status" IN ('queued', 'running', 'done', 'failed', 'skipped', 'duplicate', 'spare'));
 
 CREATE OR REPLACE FUNCTION complete_crawl_page(
   p_crawl uuid, p_page uuid, p_credits int, p_result jsonb, p_status_code int, p_final_key text,
@@ -14,6 +19,7 @@ DECLARE
   v_hooked boolean;
   v_account uuid;
   v_room int;
+  v_max int;
   v_balance int;
   v_paid boolean;
   v_dup boolean;
@@ -26,8 +32,9 @@ DECLARE
 BEGIN
   SELECT c.status, EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = c.id), c.account_id,
          GREATEST(0, (c.options->>'maxPages')::int - c.discovered
-                        + LEAST(c.failed, (c.options->>'maxPages')::int)), a.balance
-    INTO v_status, v_hooked, v_account, v_room, v_balance
+                        + LEAST(c.failed, (c.options->>'maxPages')::int)), a.balance,
+         (c.options->>'maxPages')::int
+    INTO v_status, v_hooked, v_account, v_room, v_balance, v_max
     FROM crawls c JOIN accounts a ON a.id = c.account_id
     WHERE c.id = p_crawl FOR NO KEY UPDATE OF c, a;
   IF v_status IS DISTINCT FROM 'processing' OR (v_hooked AND NOT p_hooked_ok) THEN
@@ -93,15 +100,20 @@ BEGIN
           AND NOT EXISTS (SELECT 1 FROM crawl_pages x
                           WHERE x.crawl_id = p_crawl AND x.final_key = t.key OFFSET 0)
       ), ins AS (
-        INSERT INTO crawl_pages (crawl_id, url, url_key, depth)
-        SELECT p_crawl, f.url, f.key, f.depth FROM fresh f
-        WHERE f.rank <= v_room
+        -- Past the room, up to maxPages links wait as `spare` rows: a failed page is replaced by
+        -- the oldest of them (failPage), so a failure does not lose the links the cap left out.
+        INSERT INTO crawl_pages (crawl_id, url, url_key, depth, status)
+        SELECT p_crawl, f.url, f.key, f.depth, CASE WHEN f.rank <= v_room THEN 'queued' ELSE 'spare' END
+        FROM fresh f
+        WHERE f.rank <= v_room + GREATEST(0, v_max - (
+          SELECT count(*) FROM crawl_pages s WHERE s.crawl_id = p_crawl AND s.status = 'spare'))
         ORDER BY f.ord
         ON CONFLICT (crawl_id, url_key) DO NOTHING
-        RETURNING id AS "pageId", url, depth
+        RETURNING id AS "pageId", url, depth, status
       )
-      SELECT (SELECT count(*) FROM fresh)::int, (SELECT count(*) FROM ins)::int,
-             (SELECT json_agg(json_build_object('pageId', "pageId", 'url', url, 'depth', depth)) FROM ins)
+      SELECT (SELECT count(*) FROM fresh)::int, (SELECT count(*) FROM ins WHERE status = 'queued')::int,
+             (SELECT json_agg(json_build_object('pageId', "pageId", 'url', url, 'depth', depth))
+                FROM ins WHERE status = 'queued')
         INTO v_fresh, v_added, v_new_pages;
       v_capped := v_fresh > v_room;
     END IF;

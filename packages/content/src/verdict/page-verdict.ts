@@ -16,7 +16,7 @@ export function judgePage(input: VerdictInput): VerdictResult {
   if (block) return { verdict: 'blocked', block, signals: ['block'] };
   // Stub shapes until the real classifier lands: generic placeholder pages only.
   const text = input.body
-    .replace(/<(script|style)\b[\s\S]*?<\/\1>|<[^>]*>/gi, ' ')
+    .replace(/<(head|script|style)\b[\s\S]*?<\/\1>|<[^>]*>/gi, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   const title = input.title ?? '';
