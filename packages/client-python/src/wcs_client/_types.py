@@ -69,6 +69,7 @@ __all__ = [
     "PageAction",
     "PageFormat",
     "PageMetadata",
+    "PageVerdict",
     "Proxy",
     "RateLimit",
     "RevokedKey",
@@ -78,6 +79,7 @@ __all__ = [
     "SearchResponse",
     "SearchResult",
     "StopReason",
+    "TargetErrorDetails",
     "Usage",
     "UsageDay",
     "UsageResponse",
@@ -184,6 +186,29 @@ class PageMetadata(_PageMetadataRequired, total=False):
     """Documents (PDF): pages in the file."""
     createdAt: str
     """Documents (PDF, DOCX): when the document says it was created (ISO time)."""
+    verdict: PageVerdict
+    """What the page is: ``content``, or ``parked`` / ``login-wall`` / ``empty`` (delivered with
+    a ``warning`` saying so). Walls and error pages are not delivered: they fail with
+    ``TARGET_BLOCKED`` or ``TARGET_HTTP_ERROR`` (see :class:`TargetErrorDetails`)."""
+
+
+PageVerdict = Literal[
+    "content", "blocked", "soft-404", "error-page", "parked", "login-wall", "empty"
+]
+"""The verdict on a page (``metadata["verdict"]``)."""
+
+
+class TargetErrorDetails(TypedDict, total=False):
+    """``ServiceError.details`` of the target's failures. ``TARGET_HTTP_ERROR``: ``statusCode``
+    (the status answered, or the one a 200 page shows) and ``soft`` (``True`` when the page was
+    a 200 "not found" or error page). ``TARGET_BLOCKED``: ``reason`` (``challenge``,
+    ``captcha``, ``access-denied``, ``rate-limited``), ``vendor`` when recognised (e.g.
+    ``cloudflare``) and ``statusCode`` when the answer's status said so."""
+
+    statusCode: int
+    soft: bool
+    reason: Literal["challenge", "captcha", "access-denied", "rate-limited"]
+    vendor: str
 
 
 class ActionOutputs(TypedDict):
