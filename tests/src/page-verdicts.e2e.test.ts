@@ -163,8 +163,11 @@ describe('POST /v1/crawl', () => {
       { url: `${site.url}/error-page`, code: 'TARGET_HTTP_ERROR', statusCode: 502 },
       { url: `${site.url}/soft-404`, code: 'TARGET_HTTP_ERROR', statusCode: 404 },
     ]);
-    // The soft 404's links were never followed.
-    expect([site.hits('/hidden/1'), site.hits('/hidden/2')]).toEqual([0, 0]);
+    // The soft 404's links were never followed; a spare link that was not needed was never fetched.
+    expect([site.hits('/hidden/1'), site.hits('/hidden/2'), site.hits('/article/4')]).toEqual([0, 0, 0]);
+    // The results listing (dashboard) shows the crawl's pages, not the spare links it kept.
+    const results = await request(stack.url).get(`/v1/crawl/${id}/results`).set(acct.auth).expect(200);
+    expect(results.body.total).toBe(6);
     const charges = (await ledgerOf(acct.accountId)).filter((r) => r.reason === 'crawl');
     expect(charges).toHaveLength(4);
     expect(await balanceOf(acct.accountId)).toBe(96);
