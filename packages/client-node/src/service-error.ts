@@ -32,6 +32,18 @@ export type ApiErrorCode =
   | 'EXTRACTION_FAILED'
   | 'CONTENT_PROCESSING_FAILED';
 
+/**
+ * `details` of the target's failures. TARGET_HTTP_ERROR: `statusCode` (answered, or shown by a 200
+ * page) and `soft: true` when the page was a 200 "not found" or error page. TARGET_BLOCKED:
+ * `reason`, `vendor` when recognised (`cloudflare`, …), `statusCode` when the answer's status said so.
+ */
+export interface TargetErrorDetails {
+  statusCode?: number;
+  soft?: boolean;
+  reason?: 'challenge' | 'captcha' | 'access-denied' | 'rate-limited';
+  vendor?: string;
+}
+
 /** Codes of errors raised by the client itself (status 0, except INVALID_RESPONSE: a 2xx that is not JSON). */
 export type ClientErrorCode = 'CLIENT_TIMEOUT' | 'NETWORK_ERROR' | 'MISSING_API_KEY' | 'INVALID_RESPONSE';
 
