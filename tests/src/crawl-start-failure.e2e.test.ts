@@ -89,7 +89,7 @@ describe('a crawl whose start page is forbidden or fails', () => {
     await expectNothingBilled(account.accountId);
   });
 
-  it('a failed start page but another page crawled: done, billed for that page only', async () => {
+  it('a failed start page but other pages crawled: done, billed for those pages only', async () => {
     const s = await site({ sitemapPaths: ['/tree/1'] });
     const account = await createTestAccount({ credits: 100 });
     const id = await startCrawl(open.url, account.auth, {
@@ -98,9 +98,11 @@ describe('a crawl whose start page is forbidden or fails', () => {
       maxPages: 2,
     });
     const end = await waitForCrawl(open.url, id, account.auth);
-    expect(end).toMatchObject({ status: 'done', completed: 1, failed: 1, creditsUsed: 1 });
+    // The failed start page does not count against maxPages: /tree/1's first link takes its place.
+    expect(end).toMatchObject({ status: 'done', completed: 2, creditsUsed: 2 });
     expect(end.error).toBeUndefined();
-    expect(end.pages.map((p) => p.url)).toEqual([`${s.url}/tree/1`]);
-    expect(await balanceOf(account.accountId)).toBe(99);
+    expect(end.pages.map((p) => p.url)).toEqual([`${s.url}/tree/1`, `${s.url}/tree/1/1`]);
+    expect(end.failedPages[0]).toMatchObject({ url: `${s.url}/404`, code: 'TARGET_HTTP_ERROR' });
+    expect(await balanceOf(account.accountId)).toBe(98);
   });
 });

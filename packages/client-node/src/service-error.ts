@@ -1,3 +1,4 @@
+import type { PageMetadata } from './api-responses.js';
 /**
  * The one error the client throws. `status` and `message` come from the API's error body
  * (`{ success: false, error, code, details? }`); `status` is 0 when no HTTP response exists
@@ -31,6 +32,20 @@ export type ApiErrorCode =
   | 'MODEL_NOT_CONFIGURED'
   | 'EXTRACTION_FAILED'
   | 'CONTENT_PROCESSING_FAILED';
+
+/**
+ * `details` of the target's failures. TARGET_HTTP_ERROR: `statusCode` (answered, or shown by a 200
+ * page) and `soft: true` when the page was a 200 "not found" or error page. TARGET_BLOCKED:
+ * `reason`, `vendor` when recognised (`cloudflare`, …), `statusCode` when the answer's status said so.
+ * Both: `attempts`, every step of the fetch ladder when the page was escalated (as `metadata.attempts`).
+ */
+export interface TargetErrorDetails {
+  statusCode?: number;
+  soft?: boolean;
+  reason?: 'challenge' | 'captcha' | 'access-denied' | 'rate-limited';
+  vendor?: string;
+  attempts?: NonNullable<PageMetadata['attempts']>;
+}
 
 /** Codes of errors raised by the client itself (status 0, except INVALID_RESPONSE: a 2xx that is not JSON). */
 export type ClientErrorCode = 'CLIENT_TIMEOUT' | 'NETWORK_ERROR' | 'MISSING_API_KEY' | 'INVALID_RESPONSE';

@@ -42,6 +42,8 @@ export interface ScrapeDocument {
   text?: string;
   json?: unknown;
   metadata?: Record<string, unknown>;
+  /** Set when the page was cut, or is not the site's content (a parked domain, a login wall…). */
+  warning?: string;
 }
 
 export interface DocumentResult {

@@ -1,8 +1,12 @@
 import type { Prisma } from './generated/prisma/client';
 /** Only `done` and `failed` are terminal (spec §3; client libraries stop polling on them). */
 export type CrawlStatus = 'pending' | 'processing' | 'done' | 'failed';
-/** `duplicate`: the row's page is one already crawled (reached under another URL); not counted. */
-export type CrawlPageStatus = 'queued' | 'running' | 'done' | 'failed' | 'skipped' | 'duplicate';
+/**
+ * `duplicate`: the row's page is one already crawled (reached under another URL); not counted.
+ * `spare`: a link found past maxPages, never fetched unless a failed page's place frees up
+ * (`failPage` queues it); not counted.
+ */
+export type CrawlPageStatus = 'queued' | 'running' | 'done' | 'failed' | 'skipped' | 'duplicate' | 'spare';
 /**
  * Why a crawl ended: `completed` (frontier exhausted), `max_pages` (frontier capped at maxPages,
  * every accepted page finished), `out_of_credits`, `cancelled`, `timeout` (crawl deadline), `error`.
@@ -43,7 +47,7 @@ export interface CrawlView {
   /** only meaningful once terminal (a capped frontier records `max_pages` early) */
   stopReason: CrawlStopReason | null;
   error: string | null;
-  /** pages accepted into the frontier (≤ maxPages) */
+  /** pages accepted into the frontier (≤ maxPages + failed: a failed page gives its room back, up to maxPages of them) */
   discovered: number;
   completed: number;
   failed: number;

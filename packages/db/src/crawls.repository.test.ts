@@ -47,8 +47,10 @@ async function ledgerRows(accountId: string): Promise<Array<{ reference: string;
     SELECT reference, amount FROM credit_ledger WHERE account_id = ${accountId}::uuid AND reason = 'crawl'`;
 }
 
-async function frontier(crawlId: string): Promise<Array<{ url: string; status: string }>> {
-  return db.prisma.$queryRaw`SELECT url, status FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid`;
+/** The frontier's rows (`spare` ones too with `spares`: links past maxPages, kept for failed pages). */
+async function frontier(crawlId: string, spares = false): Promise<Array<{ url: string; status: string }>> {
+  return db.prisma.$queryRaw`
+    SELECT url, status FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid AND (${spares} OR status <> 'spare')`;
 }
 
 const links = (from: number, n: number) =>
@@ -123,6 +125,70 @@ describe('CrawlsRepository.completePage', () => {
       links: [...links(0, 2), { url: a.url, key: a.url, depth: 1 }, { url: b.url, key: b.url, depth: 1 }],
     });
     expect(second).toMatchObject({ outcome: 'done', newPages: [], capped: false });
+  });
+
+  test('a failed page gives its room back: a spare link (one the cap left out) takes its place, up to maxPages of them', async () => {
+    const { crawlId, pages } = await startCrawl(100, 3, ['/a', '/b']);
+    const [a, b] = pages;
+    if (!a || !b) throw new Error('seed failed');
+    // Room for 1: p0 is queued; p1..p3 wait as spares (at most maxPages of them), p4 is left out.
+    const first = await crawls.completePage(crawlId, a.pageId, {
+      result: {},
+      statusCode: 200,
+      finalKey: a.url,
+      links: links(0, 5),
+    });
+    expect(first).toMatchObject({ outcome: 'done', capped: true });
+    expect(first.outcome === 'done' && first.newPages.map((p) => p.url)).toEqual([`${SITE}/p0`]);
+    const statusOf = async () =>
+      Object.fromEntries((await frontier(crawlId, true)).map((r) => [r.url.slice(SITE.length), r.status]));
+    expect(await statusOf()).toEqual({
+      '/a': 'done',
+      '/b': 'queued',
+      '/p0': 'queued',
+      '/p1': 'spare',
+      '/p2': 'spare',
+      '/p3': 'spare',
+    });
+    // b fails (a soft 404): the oldest spare is queued in its place, counted, and returned to be enqueued.
+    const failed = await crawls.failPage(crawlId, b.pageId, {
+      error: 'soft 404',
+      code: 'TARGET_HTTP_ERROR',
+      statusCode: 404,
+    });
+    expect(failed).toMatchObject({ applied: true, crawlFinished: false });
+    expect(failed.promoted.map((p) => p.url)).toEqual([`${SITE}/p1`]);
+    expect((await statusOf())['/p1']).toBe('queued');
+    // Four pages that did not fail would pass maxPages: a completion adds nothing more.
+    const p0 = first.outcome === 'done' ? first.newPages[0] : undefined;
+    if (!p0) throw new Error('p0 missing');
+    const next = await crawls.completePage(crawlId, p0.pageId, {
+      result: {},
+      statusCode: 200,
+      finalKey: p0.url,
+      links: links(5, 2),
+    });
+    expect(next).toMatchObject({ outcome: 'done', newPages: [], capped: true });
+    const counts = await db.prisma.$queryRaw<Array<{ discovered: number; failed: number }>>`
+      SELECT discovered, failed FROM crawls WHERE id = ${crawlId}::uuid`;
+    expect(counts[0]).toEqual({ discovered: 4, failed: 1 });
+  });
+
+  test('without spares, a failure leaves its room to the next completion', async () => {
+    const { crawlId, pages } = await startCrawl(100, 2, ['/a', '/b']);
+    const [a, b] = pages;
+    if (!a || !b) throw new Error('seed failed');
+    expect(
+      (await crawls.failPage(crawlId, b.pageId, { error: 'x', code: 'TARGET_HTTP_ERROR', statusCode: 404 }))
+        .promoted,
+    ).toEqual([]);
+    const done = await crawls.completePage(crawlId, a.pageId, {
+      result: {},
+      statusCode: 200,
+      finalKey: a.url,
+      links: links(0, 2),
+    });
+    expect(done.outcome === 'done' && done.newPages.map((p) => p.url)).toEqual([`${SITE}/p0`]);
   });
 
   test('a large result is stored compressed with LZ4 where the server has it', async () => {

@@ -100,7 +100,8 @@ async function failIfNothingCrawled(tx: SqlClient, crawlId: string): Promise<voi
 /**
  * Crawls and their frontier (`crawl_pages`). PostgreSQL is the source of truth: page transitions
  * are guarded (`WHERE status IN ('queued','running')`) and every frontier change happens under
- * the crawl row's lock, so `discovered` never passes maxPages and the last page to finish closes
+ * the crawl row's lock, so the pages that did not fail never pass maxPages (a failed page gives
+ * its room back, up to maxPages of them) and the last page to finish closes
  * the crawl exactly once. Lock order: the crawl row first, always; a completion then locks the
  * account row before the page row (a running crawl's page rows change only under its crawl lock
  * or alone in one statement, so that order cannot deadlock).
@@ -351,36 +352,50 @@ export class CrawlsRepository {
     return { outcome: 'out_of_credits', skippedPageIds };
   }
 
-  /** Record a failed page (not billed). false = the page or its crawl had already finished. */
+  /**
+   * Record a failed page (not billed). A failed page does not count against maxPages (up to
+   * maxPages of them): the oldest `spare` row (a link the cap left out) takes its place, queued in
+   * the same transaction and returned in `promoted` for the caller to enqueue. false = the page or
+   * its crawl had already finished.
+   */
   async failPage(
     crawlId: string,
     pageId: string,
     e: { error: string; code: string; statusCode: number | null },
-  ): Promise<{ applied: boolean; crawlFinished: boolean }> {
-    if (!isUuid(crawlId) || !isUuid(pageId)) return { applied: false, crawlFinished: false };
+  ): Promise<{ applied: boolean; crawlFinished: boolean; promoted: FrontierPage[] }> {
+    const none = { applied: false, crawlFinished: false, promoted: [] as FrontierPage[] };
+    if (!isUuid(crawlId) || !isUuid(pageId)) return none;
     const r = await sqlTransaction(this.db.pool, async (tx) => {
       const crawl = await lockCrawl(tx, crawlId);
-      if (crawl?.status !== 'processing') return { applied: false, crawlFinished: false, events: [] };
+      if (crawl?.status !== 'processing') return { ...none, events: [] };
       const failed = await tx.$queryRaw<Array<{ id: string }>>`
         UPDATE crawl_pages
         SET status = 'failed', error = ${e.error.replaceAll('\0', '')}, error_code = ${e.code},
             status_code = ${e.statusCode}::int, finished_at = now(), updated_at = now()
         WHERE id = ${pageId}::uuid AND crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
         RETURNING id`;
-      if (failed.length === 0) return { applied: false, crawlFinished: false, events: [] };
+      if (failed.length === 0) return { ...none, events: [] };
+      // Under the crawl lock: `failed` before this failure decides whether it gives room back.
+      const promoted = await tx.$queryRaw<FrontierPage[]>`
+        UPDATE crawl_pages SET status = 'queued', updated_at = now()
+        WHERE id = (SELECT s.id FROM crawl_pages s
+                    WHERE s.crawl_id = ${crawlId}::uuid AND s.status = 'spare'
+                    ORDER BY s.depth, s.created_at LIMIT 1)
+          AND (SELECT c.failed FROM crawls c WHERE c.id = ${crawlId}::uuid) < ${crawl.maxPages}::int
+        RETURNING id AS "pageId", url, depth`;
       const crawlFinished = await bumpCrawl(tx, crawlId, {
         completed: 0,
         failed: 1,
         credits: 0,
-        discovered: 0,
+        discovered: promoted.length,
         capped: false,
       });
       if (crawlFinished) await failIfNothingCrawled(tx, crawlId);
       // After failIfNothingCrawled: the crawl's terminal event follows its final status.
       const events = crawl.hooked ? await pageEventsTx(tx, crawlId, { pageId, crawlFinished }) : [];
-      return { applied: true, crawlFinished, events };
+      return { applied: true, crawlFinished, promoted, events };
     });
     await this.notify(r.events);
-    return { applied: r.applied, crawlFinished: r.crawlFinished };
+    return { applied: r.applied, crawlFinished: r.crawlFinished, promoted: r.promoted };
   }
 }

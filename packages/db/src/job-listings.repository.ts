@@ -190,11 +190,12 @@ export class JobListingsRepository {
     });
     if (!crawl) return null;
     const [total, rows] = await Promise.all([
-      this.db.prisma.crawlPage.count({ where: { crawlId } }),
+      // Spare rows (links past maxPages kept for failed pages' places) are not pages of the crawl.
+      this.db.prisma.crawlPage.count({ where: { crawlId, status: { not: 'spare' } } }),
       this.db.prisma.$queryRaw<ResultSqlRow[]>`
         SELECT id::text AS id, url, status, result->'metadata'->>'title' AS title, error,
                error_code AS code, depth AS position, status_code
-        FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid
+        FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid AND status <> 'spare'
         ORDER BY created_at, url, id OFFSET ${skip} LIMIT ${limit}`,
     ]);
     return { total, rows: rows.map(resultRow) };

@@ -119,7 +119,7 @@ describe('job webhook outbox: crawls', () => {
       code: 'TARGET_HTTP_ERROR',
       statusCode: 404,
     });
-    expect(failed).toEqual({ applied: true, crawlFinished: true });
+    expect(failed).toEqual({ applied: true, crawlFinished: true, promoted: [] });
     const events = await webhooks.events(accountId, crawlId);
     expect(events.map((e) => [e.type, e.pageId])).toEqual([
       ['crawl.started', null],

@@ -20,7 +20,7 @@ describe('withHttps', () => {
 });
 
 describe('trimCrawl', () => {
-  it('keeps only url + markdown per page and url + error per failed page', () => {
+  it('keeps only url + markdown per page and url + error + code per failed page', () => {
     const pages: CrawledPage[] = [
       {
         url: 'https://x.com/',
@@ -31,7 +31,18 @@ describe('trimCrawl', () => {
       {
         url: 'https://x.com/a',
         markdown: '# A',
-        metadata: { title: 'A', statusCode: 200, sourceURL: 'https://x.com/a' },
+        metadata: { title: 'A', statusCode: 200, sourceURL: 'https://x.com/a', verdict: 'content' },
+      },
+      {
+        url: 'https://x.com/account',
+        markdown: 'Sign in',
+        warning: 'The page is a login wall.',
+        metadata: {
+          title: 'Sign in',
+          statusCode: 200,
+          sourceURL: 'https://x.com/account',
+          verdict: 'login-wall',
+        },
       },
     ];
     const failedPages: FailedPage[] = [
@@ -59,8 +70,15 @@ describe('trimCrawl', () => {
       pages: [
         { url: 'https://x.com/', markdown: '# Home' },
         { url: 'https://x.com/a', markdown: '# A' },
+        // A page that is not the site's content says so: the model must not take it as the text.
+        {
+          url: 'https://x.com/account',
+          markdown: 'Sign in',
+          verdict: 'login-wall',
+          warning: 'The page is a login wall.',
+        },
       ],
-      failedPages: [{ url: 'https://x.com/gone', error: 'HTTP 404' }],
+      failedPages: [{ url: 'https://x.com/gone', error: 'HTTP 404', code: 'TARGET_HTTP_ERROR' }],
     });
   });
 

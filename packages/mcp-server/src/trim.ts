@@ -1,7 +1,8 @@
 /**
  * Pure shaping of what crawl and batch tools hand back to the model: every page or result is
  * cut down to `url` + `markdown` (metadata, html and text would flood the model's context) — or,
- * when the call named `formats`, to `url` + exactly those — and the URL fix-up batch scrape needs
+ * when the call named `formats`, to `url` + exactly those — plus the page's verdict and warning
+ * when it is not plain content, a failure's code, and the URL fix-up batch scrape needs
  * because the API does not add `https://` there.
  */
 import type { BatchStatus, CrawlStatus, PageFormat } from '@wcs/client-node';
@@ -32,9 +33,33 @@ export interface TrimmedPage {
 }
 
 /** Keys a document may hold that the model sees only when it asked for them by `formats`. */
-type PageDoc = { markdown?: string | null | undefined };
+type PageDoc = {
+  markdown?: string | null | undefined;
+  warning?: string | undefined;
+  metadata?: { verdict?: string | undefined } | undefined;
+};
 
 function trimPage(
+  url: string,
+  doc: PageDoc | undefined,
+  formats: readonly PageFormat[] | undefined,
+): TrimmedPage {
+  return { ...formatFields(url, doc, formats), ...notes(doc) };
+}
+
+/**
+ * What the page is when it is not plain content (a parked domain, a login wall, an empty app
+ * shell) and the warning that says so: the model must not read such a page as the site's text.
+ */
+function notes(doc: PageDoc | undefined): { verdict?: string; warning?: string } {
+  const verdict = doc?.metadata?.verdict;
+  return {
+    ...(verdict && verdict !== 'content' ? { verdict } : {}),
+    ...(doc?.warning ? { warning: doc.warning } : {}),
+  };
+}
+
+function formatFields(
   url: string,
   doc: PageDoc | undefined,
   formats: readonly PageFormat[] | undefined,
@@ -58,6 +83,8 @@ const FORMAT_FIELDS = ['html', 'rawHtml', 'text', 'json', 'links', 'images', 'sc
 export interface TrimmedFailure {
   url: string;
   error: string;
+  /** The API's code (TARGET_HTTP_ERROR for a 404 or a "not found" page, TARGET_BLOCKED for a wall…). */
+  code?: string;
 }
 
 export interface TrimmedCrawl {
@@ -93,7 +120,9 @@ type CrawlSnapshot = Pick<
   'id' | 'status' | 'stopReason' | 'error' | 'total' | 'completed' | 'failed' | 'creditsUsed'
 > & {
   pages: ReadonlyArray<{ url: string } & PageDoc>;
-  failedPages: ReadonlyArray<Pick<CrawlStatus['failedPages'][number], 'url' | 'error'>>;
+  failedPages: ReadonlyArray<
+    Pick<CrawlStatus['failedPages'][number], 'url' | 'error'> & { code?: string | undefined }
+  >;
 };
 
 type BatchSnapshot = Pick<BatchStatus, 'id' | 'status' | 'total' | 'completed' | 'failed' | 'creditsUsed'> & {
@@ -102,6 +131,7 @@ type BatchSnapshot = Pick<BatchStatus, 'id' | 'status' | 'total' | 'completed' |
     status: 'done' | 'failed';
     data?: PageDoc;
     error?: string;
+    code?: string;
   }>;
 };
 
@@ -116,7 +146,11 @@ export function trimCrawl(crawl: CrawlSnapshot, formats?: readonly PageFormat[])
     failed: crawl.failed,
     creditsUsed: crawl.creditsUsed,
     pages: crawl.pages.map((page) => trimPage(page.url, page, formats)),
-    failedPages: crawl.failedPages.map((page) => ({ url: page.url, error: page.error })),
+    failedPages: crawl.failedPages.map((page) => ({
+      url: page.url,
+      error: page.error,
+      ...(page.code ? { code: page.code } : {}),
+    })),
   };
 }
 
@@ -125,7 +159,12 @@ export function trimBatch(batch: BatchSnapshot, formats?: readonly PageFormat[])
   const failures: TrimmedFailure[] = [];
   for (const item of batch.results) {
     if (item.status === 'done') results.push(trimPage(item.url, item.data, formats));
-    else failures.push({ url: item.url, error: item.error ?? 'failed (no message)' });
+    else
+      failures.push({
+        url: item.url,
+        error: item.error ?? 'failed (no message)',
+        ...(item.code ? { code: item.code } : {}),
+      });
   }
   return {
     id: batch.id,

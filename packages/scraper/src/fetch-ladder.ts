@@ -14,7 +14,6 @@ import { type BlockSignal, detectBlock } from '@wcs/content';
 import {
   ActionFailedError,
   ServiceError,
-  TargetBlockedError,
   TargetForbiddenError,
   TargetTooLargeError,
   ValidationError,
@@ -22,6 +21,7 @@ import {
 import { abortReason } from '@wcs/net';
 import type { FetchAttempt } from '@wcs/queues';
 import type { ChallengeAnswer, Renderer, RenderRequest, RenderResult } from '@wcs/renderer';
+import { blockedError } from './verdict-outcome';
 
 /** An escalation step starts only with at least this much of the budget left. */
 const MIN_STEP_MS = 500;
@@ -172,21 +172,6 @@ export async function fetchWithLadder(
   if (block) throw blockedError(block, current.statusCode, attempts);
   const page = { ...current, elapsedMs: Date.now() - started };
   return attempts.length > 1 ? { page, attempts } : { page };
-}
-
-function blockedError(block: BlockSignal, statusCode: number, attempts: FetchAttempt[]): TargetBlockedError {
-  const by = block.vendor ? ` by ${block.vendor}` : '';
-  return new TargetBlockedError(
-    `Target refused automated access (HTTP ${statusCode}: ${block.reason}${by}) after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}`,
-    {
-      details: {
-        reason: block.reason,
-        ...(block.vendor ? { vendor: block.vendor } : {}),
-        statusCode,
-        attempts,
-      },
-    },
-  );
 }
 
 /** The `Retry-After` wait: ends early (rejecting with the abort's reason) when the caller aborts. */

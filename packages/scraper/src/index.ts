@@ -3,3 +3,4 @@ export * from './content-pool';
 export * from './page-cache-key';
 export type * from './page-stores';
 export * from './scrape-document';
+export * from './verdict-outcome';

@@ -1,5 +1,4 @@
 import type { OutputFormat } from '@wcs/content';
-import { TargetHttpError } from '@wcs/errors';
 import type { RequestOptions } from '@wcs/net';
 import {
   type DocumentData,
@@ -13,6 +12,7 @@ import type { ContentPool, ConvertedPage } from './content-pool';
 import { fetchWithLadder, type LadderProxy } from './fetch-ladder';
 import { pageCacheKey } from './page-cache-key';
 import type { CachedPage, PageCacheStore, ScreenshotStore } from './page-stores';
+import { applyVerdict, httpStatusError } from './verdict-outcome';
 
 export interface ScrapeRequest {
   url: string;
@@ -68,7 +68,8 @@ export interface ScrapeTools {
 
 /**
  * One URL -> document: the step every feature shares (scrape, batch items, crawl pages, extract,
- * monitor checks). HTTP error statuses fail the scrape, so callers never pay for an error page.
+ * monitor checks). HTTP error statuses fail the scrape, and so does a page whose verdict is a wall or
+ * an error page (verdict-outcome.ts), so callers never pay for an error page.
  */
 export async function scrapeDocument(tools: ScrapeTools, req: ScrapeRequest): Promise<ScrapeOutcome> {
   const t0 = performance.now();
@@ -135,7 +136,8 @@ export async function fetchPage(
     proxy: proxyMode(req),
     ...(req.beforeEscalation ? { beforeStep: req.beforeEscalation } : {}),
   });
-  if (page.statusCode >= 400) throw new TargetHttpError(page.statusCode, undefined, attemptDetails(attempts));
+  if (page.statusCode >= 400)
+    throw httpStatusError(page.statusCode, { soft: false, ...(attempts ? { attempts } : {}) });
   // Only a success is stored, and only text: a document (bytes, up to MAX_DOCUMENT_BYTES) never is.
   const stores = use.store && page.statusCode >= 200 && page.statusCode < 300 && !page.bytes;
   const fetchedAt = new Date();
@@ -159,10 +161,6 @@ export async function fetchPage(
  */
 function proxyMode(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>): LadderProxy {
   return req.page?.proxy ?? 'auto';
-}
-
-function attemptDetails(attempts: FetchAttempt[] | undefined) {
-  return attempts ? { details: { attempts } } : {};
 }
 
 function renderRequest(
@@ -278,6 +276,8 @@ export async function documentFromPage(
     req.accountId,
   );
   const data = converted.data;
+  // Walls and error pages fail here, before a screenshot is stored or anyone is billed.
+  applyVerdict(data, converted.verdict);
   if (page.attempts) data.metadata.attempts = page.attempts;
   if (page.cache) {
     data.metadata.cacheState = page.cache.state;

@@ -16,4 +16,5 @@ export * from './page-options-site';
 export * from './s3-fixture';
 export * from './searxng-fixture';
 export * from './strict-slash-site';
+export * from './verdict-site';
 export * from './wall-site';

@@ -301,5 +301,14 @@ async function fail(
 ): Promise<void> {
   const r = await deps.crawls.failPage(task.crawlId, task.pageId, { error, code, statusCode });
   deps.logger.debug({ crawlId: task.crawlId, url: task.url, code }, 'crawl page failed');
+  // A spare link took the failed page's place (not counted against maxPages). After the commit:
+  // a failed enqueue leaves a queued row that the reconciler picks up.
+  if (r.promoted.length > 0)
+    await enqueuePages(deps.producer, task.crawlId, r.promoted).catch((err: unknown) =>
+      deps.logger.warn(
+        { err, crawlId: task.crawlId },
+        'enqueue of a spare page failed; left to the reconciler',
+      ),
+    );
   if (r.crawlFinished) deps.logger.info({ crawlId: task.crawlId }, 'crawl done');
 }

@@ -16,7 +16,9 @@ class ServiceError(Exception):
     when the body is not the API's error shape). ``code`` is the API body's ``code`` (for
     example ``INSUFFICIENT_CREDITS``) or, for status 0, one of ``CLIENT_TIMEOUT``,
     ``NETWORK_ERROR``, ``MISSING_API_KEY``; it is ``None`` only when a non-2xx body carried no
-    code. ``details`` is the API body's ``details`` object when it sent one.
+    code. ``details`` is the API body's ``details`` object when it sent one (the target's
+    failures: :class:`~wcs_client.TargetErrorDetails`, e.g. ``{"statusCode": 404, "soft": True}``
+    for a 200 "not found" page, ``{"reason": "challenge", "vendor": "cloudflare"}`` for a bot wall).
     """
 
     status: int

@@ -70,6 +70,7 @@ __all__ = [
     "PageAction",
     "PageFormat",
     "PageMetadata",
+    "PageVerdict",
     "Proxy",
     "RateLimit",
     "RevokedKey",
@@ -79,6 +80,7 @@ __all__ = [
     "SearchResponse",
     "SearchResult",
     "StopReason",
+    "TargetErrorDetails",
     "Usage",
     "UsageDay",
     "UsageResponse",
@@ -187,10 +189,32 @@ class PageMetadata(_PageMetadataRequired, total=False):
     """Documents (PDF): pages in the file."""
     createdAt: str
     """Documents (PDF, DOCX): when the document says it was created (ISO time)."""
-    verdict: Literal["content", "blocked", "soft-404", "error-page", "parked", "login-wall", "empty"]
-    """What the page is, judged before billing (``parked``, ``login-wall``, ``empty`` come with a warning)."""
+    verdict: PageVerdict
+    """What the page is: ``content``, or ``parked`` / ``login-wall`` / ``empty`` (delivered with
+    a ``warning`` saying so). Walls and error pages are not delivered: they fail with
+    ``TARGET_BLOCKED`` or ``TARGET_HTTP_ERROR`` (see :class:`TargetErrorDetails`)."""
     attempts: List["FetchAttempt"]
     """Only when the page needed escalation (a wall, a ``Retry-After``): every step, in order."""
+
+
+PageVerdict = Literal[
+    "content", "blocked", "soft-404", "error-page", "parked", "login-wall", "empty"
+]
+"""The verdict on a page (``metadata["verdict"]``)."""
+
+
+class TargetErrorDetails(TypedDict, total=False):
+    """``ServiceError.details`` of the target's failures. ``TARGET_HTTP_ERROR``: ``statusCode``
+    (the status answered, or the one a 200 page shows) and ``soft`` (``True`` when the page was
+    a 200 "not found" or error page). ``TARGET_BLOCKED``: ``reason`` (``challenge``,
+    ``captcha``, ``access-denied``, ``rate-limited``), ``vendor`` when recognised (e.g.
+    ``cloudflare``) and ``statusCode`` when the answer's status said so."""
+
+    statusCode: int
+    soft: bool
+    reason: Literal["challenge", "captcha", "access-denied", "rate-limited"]
+    vendor: str
+    attempts: List["FetchAttempt"]
 
 
 class _FetchAttemptRequired(TypedDict):

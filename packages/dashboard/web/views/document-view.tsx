@@ -5,6 +5,7 @@ import { UrlText } from '../components/url-text';
 import { href } from '../router';
 import type { DocumentResult } from '../types';
 import { useLoad } from '../use-load';
+import { verdictLabel } from '../verdicts';
 
 interface Props {
   kind: 'batch' | 'crawl';
@@ -18,6 +19,8 @@ export function DocumentView({ kind, jobId, itemId }: Props) {
   const path = `${base}/${encodeURIComponent(jobId)}/results/${encodeURIComponent(itemId)}`;
   const { data, error } = useLoad(() => getData<DocumentResult>(path), path);
   const title = data?.document?.metadata?.title;
+  const verdict = data?.document?.metadata?.verdict;
+  const warning = data?.document?.warning;
   return (
     <>
       <h1>Document</h1>
@@ -36,6 +39,25 @@ export function DocumentView({ kind, jobId, itemId }: Props) {
             <dd class="wrap">{typeof title === 'string' ? title : '—'}</dd>
             <dt>Status</dt>
             <dd>{data.status}</dd>
+            {typeof verdict === 'string' ? (
+              <>
+                <dt>Verdict</dt>
+                <dd>
+                  {/* Text only: the page's own words never become markup here. */}
+                  <span class="badge" data-testid="document-verdict" data-verdict={verdict}>
+                    {verdictLabel(verdict)}
+                  </span>
+                </dd>
+              </>
+            ) : null}
+            {typeof warning === 'string' && warning ? (
+              <>
+                <dt>Warning</dt>
+                <dd class="wrap" data-testid="document-warning">
+                  {warning}
+                </dd>
+              </>
+            ) : null}
             {data.error ? (
               <>
                 <dt>Error</dt>

@@ -13,11 +13,17 @@
 -- NOTHING on the ledger's unique key, so "billed before?" never depends on the planner.
 -- The frontier test probes the unique or the final_key index once per link (OFFSET 0 keeps each
 -- subquery a correlated subplan, whatever the statistics say); new links are capped so the
--- frontier never passes maxPages.
+-- frontier's pages that did not fail never pass maxPages: a failed page (a soft 404, a wall, a
+-- dead link) gives its room back, up to maxPages of them, so a crawl still delivers maxPages
+-- pages when the site has them and fetches at most twice that. Links past the room are kept as
+-- `spare` rows (at most maxPages per crawl; never fetched unless failPage promotes one to
+-- `queued` in place of a failed page), so the room a failure gives back is not lost when no page
+-- completes after it.
 --
 -- History: prisma/migrations/20261124190000_complete_crawl_page, 20261125090000_charge_by_unique_key,
 -- 20261125100000_complete_crawl_page_capped, 20261125110000_complete_crawl_page_steps,
--- 20261125120000_frontier_probe_per_link (each says what it changed).
+-- 20261125120000_frontier_probe_per_link, 20261204203000_failed_pages_free_room (each says what
+-- it changed).
 
 CREATE OR REPLACE FUNCTION complete_crawl_page(
   p_crawl uuid, p_page uuid, p_credits int, p_result jsonb, p_status_code int, p_final_key text,
@@ -32,6 +38,7 @@ DECLARE
   v_hooked boolean;
   v_account uuid;
   v_room int;
+  v_max int;
   v_balance int;
   v_paid boolean;
   v_dup boolean;
@@ -43,8 +50,10 @@ DECLARE
   v_new_status text;
 BEGIN
   SELECT c.status, EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = c.id), c.account_id,
-         GREATEST(0, (c.options->>'maxPages')::int - c.discovered), a.balance
-    INTO v_status, v_hooked, v_account, v_room, v_balance
+         GREATEST(0, (c.options->>'maxPages')::int - c.discovered
+                        + LEAST(c.failed, (c.options->>'maxPages')::int)), a.balance,
+         (c.options->>'maxPages')::int
+    INTO v_status, v_hooked, v_account, v_room, v_balance, v_max
     FROM crawls c JOIN accounts a ON a.id = c.account_id
     WHERE c.id = p_crawl FOR NO KEY UPDATE OF c, a;
   IF v_status IS DISTINCT FROM 'processing' OR (v_hooked AND NOT p_hooked_ok) THEN
@@ -110,15 +119,20 @@ BEGIN
           AND NOT EXISTS (SELECT 1 FROM crawl_pages x
                           WHERE x.crawl_id = p_crawl AND x.final_key = t.key OFFSET 0)
       ), ins AS (
-        INSERT INTO crawl_pages (crawl_id, url, url_key, depth)
-        SELECT p_crawl, f.url, f.key, f.depth FROM fresh f
-        WHERE f.rank <= v_room
+        -- Past the room, up to maxPages links wait as `spare` rows: a failed page is replaced by
+        -- the oldest of them (failPage), so a failure does not lose the links the cap left out.
+        INSERT INTO crawl_pages (crawl_id, url, url_key, depth, status)
+        SELECT p_crawl, f.url, f.key, f.depth, CASE WHEN f.rank <= v_room THEN 'queued' ELSE 'spare' END
+        FROM fresh f
+        WHERE f.rank <= v_room + GREATEST(0, v_max - (
+          SELECT count(*) FROM crawl_pages s WHERE s.crawl_id = p_crawl AND s.status = 'spare'))
         ORDER BY f.ord
         ON CONFLICT (crawl_id, url_key) DO NOTHING
-        RETURNING id AS "pageId", url, depth
+        RETURNING id AS "pageId", url, depth, status
       )
-      SELECT (SELECT count(*) FROM fresh)::int, (SELECT count(*) FROM ins)::int,
-             (SELECT json_agg(json_build_object('pageId', "pageId", 'url', url, 'depth', depth)) FROM ins)
+      SELECT (SELECT count(*) FROM fresh)::int, (SELECT count(*) FROM ins WHERE status = 'queued')::int,
+             (SELECT json_agg(json_build_object('pageId', "pageId", 'url', url, 'depth', depth))
+                FROM ins WHERE status = 'queued')
         INTO v_fresh, v_added, v_new_pages;
       v_capped := v_fresh > v_room;
     END IF;

@@ -26,6 +26,8 @@ export interface FirecrawlDocumentMetadata {
   numPages?: number;
   createdAt?: string;
   proxyUsed?: 'basic';
+  /** Ours, passed through: what the page is (`content`, or `parked` / `login-wall` / `empty` with `warning`). */
+  verdict?: NonNullable<DocumentData['metadata']['verdict']>;
 }
 
 export interface FirecrawlDocument {
@@ -84,6 +86,7 @@ export function toFirecrawlDocument(
     ...(m.canonicalUrl ? { canonicalUrl: m.canonicalUrl } : {}),
     ...(m.pages !== undefined ? { numPages: m.pages } : {}),
     ...(m.createdAt ? { createdAt: m.createdAt } : {}),
+    ...(m.verdict ? { verdict: m.verdict } : {}),
     // Direct or through the deployment's PROXY_URLS: what Firecrawl calls the basic proxy.
     proxyUsed: 'basic',
   };
