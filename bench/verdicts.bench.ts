@@ -24,7 +24,7 @@ import { countWords, visibleTextOf } from '../packages/content/src/verdict/text-
 
 const repoRoot = path.resolve(__dirname, '..');
 // The compiled package, as production runs it (`pnpm build` runs first, see package.json).
-const { processDocument, judgePage, PAGE_VERDICTS } = require(
+const { processDocument, judgePage, detectBlock, PAGE_VERDICTS } = require(
   path.join(repoRoot, 'packages/content/dist/index.js'),
 ) as typeof Content;
 
@@ -111,8 +111,15 @@ function trapLines(): void {
   let detail = 0;
   let negatives = 0;
   let negativesKept = 0;
+  let rawWalls = 0;
+  let rawSeen = 0;
   for (const trap of traps) {
     const { doc, headers } = trapDocument(trap);
+    if (trap.expect.verdict === 'blocked') {
+      rawWalls++;
+      const raw = detectBlock({ statusCode: trap.statusCode, headers, body: doc.body });
+      if (raw?.reason === trap.expect.reason && raw?.vendor === trap.expect.vendor) rawSeen++;
+    }
     const out = processDocument(doc, { formats: ['markdown'], headers });
     const o = trapOutcome(trap, out);
     const key = `${trap.expect.verdict} ${out.verdict.verdict}`;
@@ -140,6 +147,9 @@ function trapLines(): void {
   );
   console.log(`  … with the right reason/vendor/shown status ${detail}/${walls}  ${pct(detail, walls)}`);
   console.log(`  hard negatives kept as content             ${negativesKept}/${negatives}`);
+  console.log(
+    `  walls seen by detectBlock before conversion ${rawSeen}/${rawWalls}  ${pct(rawSeen, rawWalls)}`,
+  );
   for (const m of misses) console.log(m);
 }
 
@@ -198,7 +208,7 @@ function realLines(pages: RealPage[]): void {
  */
 function timingLines(pages: RealPage[]): void {
   const inputs = pages.map((p) => {
-    const words = countWords(visibleTextOf(p.html));
+    const words = countWords(visibleTextOf(p.html, Number.POSITIVE_INFINITY));
     const title = /<title[^>]*>([^<]*)/i.exec(p.html)?.[1]?.trim() ?? null;
     return { statusCode: 200, headers: {}, body: p.html, title, pageWords: words, mainWords: words };
   });
@@ -210,7 +220,6 @@ function timingLines(pages: RealPage[]): void {
     best = Math.min(best, performance.now() - t0);
   }
   const raw = inputs.map((i) => ({ statusCode: 200, headers: {}, body: i.body }));
-  const { detectBlock } = require(path.join(repoRoot, 'packages/content/dist/index.js')) as typeof Content;
   for (const r of raw) detectBlock(r);
   const t0 = performance.now();
   for (const r of raw) detectBlock(r);
@@ -223,6 +232,7 @@ function timingLines(pages: RealPage[]): void {
 function main(): void {
   trapLines();
   const pages = realPages(benchDir());
+  if (pages.length === 0) return;
   realLines(pages);
   timingLines(pages);
 }

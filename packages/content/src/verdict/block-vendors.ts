@@ -115,7 +115,7 @@ export const WALL_MARKUP: readonly MarkupRule[] = [
     needles: ['1015', 'rate limited'],
     reason: 'rate-limited',
     vendor: 'cloudflare',
-    re: /<title>[^<]*(?:error 1015|you are being rate limited)|cf-error-code">1015/i,
+    re: /error(?:<\/span>\s*<span>|\s+)1015|you are being rate limited|cf-error-code">1015/i,
   },
   {
     name: 'cloudflare-block',
@@ -178,7 +178,8 @@ export const WALL_MARKUP: readonly MarkupRule[] = [
     needles: ['edgesuite', 'Reference'],
     reason: 'access-denied',
     vendor: 'akamai',
-    re: /errors\.edgesuite\.net|Reference(?:&#32;|\s)(?:&#35;|#)\s*\d{1,3}\.[0-9a-f]{6,}\.\d{9,}\.[0-9a-f]+/i,
+    // the page writes its dots and spaces as entities (&#46; &#32;)
+    re: /errors(?:\.|&#46;)edgesuite(?:\.|&#46;)net|Reference(?:&#32;|\s)(?:&#35;|#)\s*\d{1,3}(?:\.|&#46;)[0-9a-f]{6,}(?:\.|&#46;)\d{9,}(?:\.|&#46;)[0-9a-f]+/i,
   },
   {
     name: 'aws-waf-captcha',

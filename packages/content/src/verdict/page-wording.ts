@@ -10,10 +10,10 @@ import type { BlockReason } from './verdict.types';
 export const NOT_FOUND = new RegExp(
   [
     String.raw`\bnot\s+found\b`,
-    String.raw`page\s+(?:you\s+(?:are|were|'re)\s+looking\s+for|you\s+requested|requested)?\s*(?:could\s*n[o']t|can\s*n[o']t|cannot|does\s*n[o']t|did\s*n[o']t|does\s+not|was\s+not|is\s+not|isn't)\s+(?:be\s+)?(?:found|exist|available)`,
-    String.raw`(?:page|content)\s+(?:does\s*n[o']?t|does\s+not|no\s+longer)\s+exist`,
-    String.raw`(?:can(?:no|')?t|could\s*n[o']?t|unable\s+to)\s+find\s+(?:that|the|this|what)\s+(?:page|you)`,
-    String.raw`(?:that|this)\s+page\s+can(?:no|')?t\s+be\s+found`,
+    String.raw`page\s+(?:you\s+(?:are|were|['’]re)\s+looking\s+for|you\s+requested|requested)?\s*(?:could\s*n[o'’]t|can\s*n[o'’]t|cannot|does\s*n[o'’]t|did\s*n[o'’]t|does\s+not|was\s+not|is\s+not|isn['’]t)\s+(?:be\s+)?(?:found|exist|available)`,
+    String.raw`(?:page|content)\s+(?:does\s*n[o'’]?t|does\s+not|no\s+longer)\s+exist`,
+    String.raw`(?:can(?:no|'|’)?t|could\s*n[o'’]?t|unable\s+to)\s+find\s+(?:that|the|this|what)\s+(?:page|you)`,
+    String.raw`(?:that|this)\s+page\s+can(?:no|'|’)?t\s+be\s+found`,
     String.raw`nothing\s+(?:was\s+)?found\s+(?:here|at\s+this)`,
     String.raw`seite\s+(?:wurde\s+)?nicht\s+gefunden|seite\s+(?:konnte\s+)?nicht\s+gefunden|seite\s+existiert\s+nicht|nicht\s+gefunden|fehler\s*404`,
     String.raw`page\s+(?:introuvable|non\s+trouv[ée]e|inexistante)|page\s+n['’]existe\s+(?:pas|plus)|erreur\s*404|introuvable`,
