@@ -54,8 +54,11 @@ export function detectBlock(answer: RawAnswer): BlockSignal | undefined {
   return found.vendor ? { reason: found.reason, vendor: found.vendor } : { reason: found.reason };
 }
 
-const wallWording = (s: string | null | undefined): BlockReason | undefined => {
-  if (!s) return undefined;
+/** A title or heading longer than this is a sentence about walls, not a wall's status line. */
+const STATUS_LINE_WORDS = 14;
+
+const wallWording = (s: string | null | undefined, line = true): BlockReason | undefined => {
+  if (!s || (line && s.split(/\s+/).length > STATUS_LINE_WORDS)) return undefined;
   for (const [reason, re] of WALL_WORDS) if (re.test(s)) return reason;
   return undefined;
 };
@@ -134,7 +137,7 @@ function wordingWall(
   }
   // Reading the whole text is for tiny pages only (before conversion: tiny answers).
   if (!reason && mayBeTiny && page.words() <= TINY_PAGE_WORDS) {
-    reason = wallWording(page.visible());
+    reason = wallWording(page.visible(), false);
     where = 'text';
   }
   if (reason === 'captcha' || reason === 'challenge' || (!reason && mayBeTiny && page.words() <= 30)) {

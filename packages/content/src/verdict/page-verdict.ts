@@ -9,7 +9,7 @@ import {
   SIGN_IN,
   serverErrorStatus,
 } from './page-wording';
-import { LazyPage } from './text-measure';
+import { countWords, LazyPage } from './text-measure';
 import type { RawAnswer, VerdictResult } from './verdict.types';
 
 /** What the pipeline knows about a converted page when it judges it. */
@@ -43,6 +43,8 @@ const LOGIN_MAIN_WORDS = 120;
 const LOGIN_BODY = 256_000;
 /** A page this short is read whole for the wording that otherwise must be in its title or <h1>. */
 const TINY_PAGE_WORDS = 60;
+/** An empty page's markup shows at most this many words (a footer, a "loading" line). */
+const EMPTY_MARKUP_WORDS = 150;
 /** A title or heading longer than this is a sentence about something, not a status line. */
 const STATUS_LINE_WORDS = 14;
 
@@ -114,6 +116,9 @@ export function judgePage(input: VerdictInput): VerdictResult {
     }
   }
 
-  if (main === 0 && (input.mainImages ?? 0) === 0) return result('empty', ['no-text']);
+  // Nothing extracted is not enough: the markup must show next to nothing too (an extraction
+  // miss on a readable page is content, not an empty page).
+  if (main === 0 && (input.mainImages ?? 0) === 0 && countWords(page.visible()) <= EMPTY_MARKUP_WORDS)
+    return result('empty', ['no-text']);
   return result('content', []);
 }

@@ -32,7 +32,7 @@ export const NOT_FOUND = new RegExp(
 );
 
 /** "404" alone in a title is a year, a model or a route number on plenty of real pages. */
-export const NOT_FOUND_WEAK = /^\s*404\b|\b404\s*$|\b404\s*[-|:–—]/;
+export const NOT_FOUND_WEAK = /^\s*(?:error\s*)?404\b|\berror\s*404\b|^\s*404\s*$/i;
 
 /** A server error page's own words, and the status it shows. */
 const SERVER_ERRORS: ReadonlyArray<[RegExp, number]> = [
@@ -120,14 +120,14 @@ export const WALL_WORDS: ReadonlyArray<[BlockReason, RegExp]> = [
   ],
   [
     'captcha',
-    /verify\s+(?:that\s+)?you(?:\s+are|'re|’re)\s+(?:a\s+)?human|are\s+you\s+a\s+(?:robot|human|bot)|i(?:'|’)?m\s+not\s+a\s+robot|human\s+verification|unusual\s+traffic|press\s+(?:&|and|&amp;)\s+hold|complete\s+the\s+(?:captcha|security\s+check)|prove\s+you(?:'|’)?re\s+(?:a\s+)?human|bot\s+(?:check|detection|protection)|\bcaptcha\b|security\s+check|pardon\s+our\s+interruption/i,
+    /verify\s+(?:that\s+)?you(?:\s+are|'re|’re)\s+(?:a\s+)?human|are\s+you\s+a\s+(?:robot|human|bot)|i(?:'|’)?m\s+not\s+a\s+robot|human\s+verification|unusual\s+traffic|press\s+(?:&|and|&amp;)\s+hold|complete\s+the\s+(?:captcha|security\s+check)|prove\s+you(?:'|’)?re\s+(?:a\s+)?human|bot\s+(?:check|detection|protection)|^\s*captcha\s*$|captcha\s+(?:required|verification|check)|^\s*security\s+check\s*$|security\s+check\s+required|pardon\s+our\s+interruption/i,
   ],
   [
     'rate-limited',
-    /too\s+many\s+requests|rate[\s-]?limit(?:ed|\s+exceeded)|you\s+are\s+being\s+rate\s+limited|request\s+limit\s+(?:reached|exceeded)|\b429\b/i,
+    /too\s+many\s+requests|rate[\s-]?limit(?:ed|\s+exceeded)|you\s+are\s+being\s+rate\s+limited|request\s+limit\s+(?:reached|exceeded)|\b429\s+too\s+many|error\s+429|^\s*429\s*$/i,
   ],
   [
     'access-denied',
-    /access\s+(?:is\s+)?denied|access\s+to\s+this\s+page\s+has\s+been\s+denied|^\s*(?:403\s*)?forbidden|\b403\s+forbidden|error\s+403|you\s+(?:have\s+been|are|were)\s+blocked|request\s+(?:was\s+)?(?:blocked|rejected)|zugriff\s+verweigert|acc[èe]s\s+(?:refus[ée]|interdit)|acceso\s+denegado|accesso\s+negato|acesso\s+negado|toegang\s+geweigerd|dostęp\s+zabroniony|доступ\s+запрещ|アクセスが拒否|访问被拒绝|拒绝访问/i,
+    /access\s+(?:is\s+)?denied|access\s+to\s+this\s+page\s+has\s+been\s+denied|^\s*(?:403\s*)?forbidden\s*(?:$|[.!|:–—-])|\b403\s+forbidden|error\s+403|you\s+(?:have\s+been|are|were)\s+blocked|request\s+(?:was\s+)?(?:blocked|rejected)|zugriff\s+verweigert|acc[èe]s\s+(?:refus[ée]|interdit)|acceso\s+denegado|accesso\s+negato|acesso\s+negado|toegang\s+geweigerd|dostęp\s+zabroniony|доступ\s+запрещ|アクセスが拒否|访问被拒绝|拒绝访问/i,
   ],
 ];
