@@ -252,6 +252,13 @@ export const WALL_MARKUP: readonly MarkupRule[] = [
     re: /Vercel Security Checkpoint/i,
   },
   {
+    name: 'radware-captcha',
+    needles: ['perfdrive', 'Radware Bot Manager', 'ShieldSquare'],
+    reason: 'captcha',
+    vendor: 'radware',
+    re: /validate\.perfdrive\.com|Radware Bot Manager (?:Captcha|Block)|ShieldSquare (?:Captcha|Block)/i,
+  },
+  {
     name: 'google-sorry',
     needles: ['unusual traffic'],
     reason: 'captcha',

@@ -120,7 +120,7 @@ export const WALL_WORDS: ReadonlyArray<[BlockReason, RegExp]> = [
   ],
   [
     'captcha',
-    /verify\s+(?:that\s+)?you(?:\s+are|'re|’re)\s+(?:a\s+)?human|are\s+you\s+a\s+(?:robot|human|bot)|i(?:'|’)?m\s+not\s+a\s+robot|human\s+verification|unusual\s+traffic|press\s+(?:&|and|&amp;)\s+hold|complete\s+the\s+(?:captcha|security\s+check)|prove\s+you(?:'|’)?re\s+(?:a\s+)?human|bot\s+(?:check|detection|protection)|^\s*captcha\s*$|captcha\s+(?:required|verification|check)|^\s*security\s+check\s*$|security\s+check\s+required|pardon\s+our\s+interruption/i,
+    /verify\s+(?:that\s+)?you(?:\s+are|'re|’re)\s+(?:a\s+)?human|are\s+you\s+a\s+(?:robot|human|bot)|i(?:'|’)?m\s+not\s+a\s+robot|(?:you(?:'|’)re|you\s+are)\s+not\s+a\s+robot|(?:enter|type)\s+the\s+characters\s+you\s+see|human\s+verification|unusual\s+traffic|press\s+(?:&|and|&amp;)\s+hold|complete\s+the\s+(?:captcha|security\s+check)|prove\s+you(?:'|’)?re\s+(?:a\s+)?human|bot\s+(?:check|detection|protection)|^\s*captcha\s*$|captcha\s+(?:required|verification|check)|^\s*security\s+check\s*$|security\s+check\s+required|pardon\s+our\s+interruption/i,
   ],
   [
     'rate-limited',
