@@ -2,7 +2,8 @@
 import { ContentProcessingError, SelectorTooExpensiveError } from '@wcs/errors';
 import { type Document, Element, Text } from 'domhandler';
 import { escapeText } from 'entities';
-import { findFirst, isElement, parseHtml, setChildren, textOf } from './dom/dom.util';
+import type { StatsMap } from './dom/content-stats';
+import { findFirst, isElement, parseHtml, rawText, setChildren, textOf } from './dom/dom.util';
 import { type ContentCuts, MAX_HTML_CHARS, stripHeavyBlocks, warningFor } from './dom/input-caps';
 import { SelectorBudget } from './dom/selector-budget';
 import { applyTagFilter, compileTagFilter, type TagFilter } from './dom/tag-filter';
@@ -18,7 +19,8 @@ import { BlockRenderer, codeFence } from './render/markdown.serializer';
 import { buildStructured } from './render/structured.serializer';
 import { addDeclaredDescription, shows } from './rules/product.cleaner';
 import type { ContentMetadata, OutputFormat, ProcessedContent, ProcessOptions, RawDocument } from './types';
-import { judgePage } from './verdict/page-verdict';
+import { judgePage, type VerdictInput } from './verdict/page-verdict';
+import { countWords, wordsFromChars } from './verdict/text-measure';
 
 const NOSCRIPT_TAG = /<(\/?)noscript\b/gi;
 
@@ -141,17 +143,23 @@ function run(
       ? hints.productDescription
       : undefined;
   const shownOnPage = description !== undefined && shows(bodyOf(doc), description);
+  // Read before the content step: with tag options it forgets the headings, and cleaners move nodes.
+  const h1 = firstH1(hints.headings);
+  // Only links/images asked for (formats: []): no content step at all.
+  const content = formats.size > 0 ? contentRoot(html, doc, hints, opts, filter) : undefined;
   const verdict = judgePage({
     statusCode: opts.statusCode ?? 200,
     headers: opts.headers ?? {},
     body: input,
     title: metadata.title,
-    pageWords: 0,
+    h1,
+    ...(content
+      ? measureContent(content.root, content.stats, content.pageText)
+      : { pageWords: wordsFromChars(rawText(bodyOf(doc)).trim().length) }),
   });
   const out: ProcessedContent = { markdown: '', html: '', text: '', metadata, verdict };
-  // Only links/images asked for (formats: []): no content step at all.
-  if (formats.size > 0) {
-    const { root, stats } = contentRoot(html, doc, hints, opts, filter);
+  if (content) {
+    const { root, stats } = content;
     if (description) addDeclaredDescription(root, description, shownOnPage);
     if (formats.has('markdown'))
       out.markdown = new BlockRenderer({ resolver, stats, markdown: true }).render(root);
@@ -181,7 +189,7 @@ function contentRoot(
   hints: PageHints,
   opts: ProcessOptions,
   filter: TagFilter | undefined,
-): Pick<ExtractResult, 'root' | 'stats'> {
+): ExtractResult {
   // The metadata walk's headings predate the filter: they may name removed ones.
   if (filter) hints.headings = undefined;
   const extract = opts.onlyMainContent === false ? extractWholeBody : extractMainContent;
@@ -209,7 +217,7 @@ function contentRoot(
       (hints.declaredProduct ? declaredProductRoot(hints.declaredProduct, textOf(root)) : null);
     if (fallback) root = fallback;
   }
-  return { root, stats };
+  return { root, stats, pageText };
 }
 
 /** Below this many characters of visible text, a page is treated as carrying none. */
@@ -233,6 +241,25 @@ function fallbackRoot(text: string): Element | null {
     }),
   );
   return root;
+}
+
+type PageMeasure = Pick<VerdictInput, 'pageWords' | 'mainWords' | 'mainImages'>;
+
+/** The verdict's measures, from the statistics the extraction already computed. */
+function measureContent(root: Element, stats: StatsMap, pageText: number): PageMeasure {
+  const own = stats.get(root);
+  const mainChars = own ? own.text : textOf(root).length;
+  return {
+    pageWords: wordsFromChars(pageText),
+    mainWords: wordsFromChars(mainChars),
+    mainImages: own ? own.imgs : findFirst(root, 'img') ? 1 : 0,
+  };
+}
+
+/** The first <h1>'s text, of the headings the metadata walk collected. */
+function firstH1(headings: Element[] | undefined): string | null {
+  const h1 = headings?.find((h) => h.name === 'h1');
+  return h1 ? textOf(h1) || null : null;
 }
 
 const fence = (body: string, lang: string): string => {
@@ -286,7 +313,8 @@ export function processDocument(
       headers: full.headers ?? {},
       body,
       title: null,
-      pageWords: 0,
+      pageWords: countWords(text.slice(0, 20_000)),
+      kind: isJson ? 'json' : 'text',
     }),
   };
   const warning = warningFor(cuts);

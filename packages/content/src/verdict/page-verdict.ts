@@ -1,34 +1,124 @@
-import { detectBlock } from './block-signals';
+import { findBlock } from './block-signals';
+import {
+  ERROR_CONTEXT,
+  hasParkingMarkup,
+  hasPasswordField,
+  NOT_FOUND,
+  NOT_FOUND_WEAK,
+  PARKED_WORDS,
+  SIGN_IN,
+  serverErrorStatus,
+} from './page-wording';
+import { countWords, LazyPage } from './text-measure';
 import type { RawAnswer, VerdictResult } from './verdict.types';
 
 /** What the pipeline knows about a converted page when it judges it. */
 export interface VerdictInput extends RawAnswer {
   title: string | null;
-  /** Words of the main content the pipeline extracted (0 when no content format was asked for and it was not computed). */
+  /** Words of the main content the pipeline extracted (absent when no content format was asked for). */
   mainWords?: number;
   /** Words of the whole page's visible text. */
   pageWords: number;
+  /** The page's first <h1>, when the pipeline read one. */
+  h1?: string | null;
+  /** Images in the main content: a picture page with no words is not empty. */
+  mainImages?: number;
+  /** What the body is: JSON bodies are judged on walls only, plain text on walls and its words. */
+  kind?: 'html' | 'text' | 'json';
 }
+
+/** A soft 404 / error page says so in its title or heading and shows little else. */
+const NOT_FOUND_MAIN_WORDS = 150;
+const ERROR_MAIN_WORDS = 100;
+const ERROR_PAGE_WORDS = 300;
+/** Parking landers list "related searches"; the rest of them is short. */
+const PARKED_PAGE_WORDS = 400;
+const PARKED_MAIN_WORDS = 250;
+/** Landers are small answers; a larger one is a site, whatever its scripts say. */
+const PARKED_BODY = 128_000;
+/** A login wall is the form (which the extractor drops) and a few lines around it. */
+const LOGIN_PAGE_WORDS = 200;
+const LOGIN_MAIN_WORDS = 120;
+/** The password field is looked for in this much of the markup. */
+const LOGIN_BODY = 256_000;
+/** A page this short is read whole for the wording that otherwise must be in its title or <h1>. */
+const TINY_PAGE_WORDS = 60;
+/** An empty page's markup shows at most this many words (a footer, a "loading" line). */
+const EMPTY_MARKUP_WORDS = 150;
+/** A title or heading longer than this is a sentence about something, not a status line. */
+const STATUS_LINE_WORDS = 14;
+
+const short = (s: string | null | undefined): s is string =>
+  !!s && s.trim() !== '' && s.trim().split(/\s+/).length <= STATUS_LINE_WORDS;
+
+const saysNotFound = (s: string | null | undefined): boolean =>
+  short(s) && (NOT_FOUND.test(s) || NOT_FOUND_WEAK.test(s));
+
+/** The 5xx status a line shows ("502 Bad Gateway", "Internal Server Error"), not a bare number. */
+function shownError(s: string | null | undefined): number | undefined {
+  if (!short(s)) return undefined;
+  const status = serverErrorStatus(s);
+  if (status === undefined) return undefined;
+  const words = s.replace(/\b5\d\d\b/g, ' ');
+  return ERROR_CONTEXT.test(words) || serverErrorStatus(words) !== undefined ? status : undefined;
+}
+
+const result = (verdict: VerdictResult['verdict'], signals: string[], shownStatus?: number): VerdictResult =>
+  shownStatus === undefined ? { verdict, signals } : { verdict, shownStatus, signals };
 
 /** The verdict on one page (verdict.types.ts). */
 export function judgePage(input: VerdictInput): VerdictResult {
-  const block = detectBlock(input);
-  if (block) return { verdict: 'blocked', block, signals: ['block'] };
-  // Stub shapes until the real classifier lands: generic placeholder pages only.
-  const text = input.body
-    .replace(/<(head|script|style)\b[\s\S]*?<\/\1>|<[^>]*>/gi, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const title = input.title ?? '';
-  const short = text.length < 400;
-  if (short && /\b(404 not found|page not found)\b/i.test(title))
-    return { verdict: 'soft-404', shownStatus: 404, signals: ['title'] };
-  const shown = /^(5\d\d) [A-Z]/.exec(title);
-  if (short && shown) return { verdict: 'error-page', shownStatus: Number(shown[1]), signals: ['title'] };
-  if (/\bdomain (name )?is for sale\b/i.test(text)) return { verdict: 'parked', signals: ['parked'] };
-  if (short && /<input\b[^>]*type=["']?password/i.test(input.body))
-    return { verdict: 'login-wall', signals: ['password'] };
-  if (text.length === 0 && /<div id=["'](root|app)["']>\s*<\/div>/i.test(input.body))
-    return { verdict: 'empty', signals: ['shell'] };
-  return { verdict: 'content', signals: [] };
+  const page = new LazyPage(input.body, input.pageWords);
+  const block = findBlock(input, { words: input.pageWords, title: input.title, h1: input.h1 ?? null }, page);
+  if (block) {
+    const { signals, ...wall } = block;
+    return { verdict: 'blocked', block: wall, signals };
+  }
+  // Other statuses are the caller's to read (metadata.statusCode); only a 2xx can pose as content.
+  if (input.statusCode < 200 || input.statusCode >= 300 || input.kind === 'json')
+    return result('content', []);
+  const main = input.mainWords ?? input.pageWords;
+  const tiny = input.pageWords <= TINY_PAGE_WORDS;
+  const html = input.kind !== 'text';
+  const title = html ? input.title : null;
+  const h1 = html ? (input.h1 ?? null) : null;
+
+  const notFound = saysNotFound(title) ? 'title' : saysNotFound(h1) ? 'h1' : undefined;
+  if (notFound && main <= NOT_FOUND_MAIN_WORDS) return result('soft-404', [`${notFound}:not-found`], 404);
+  if (tiny && NOT_FOUND.test(page.visible())) return result('soft-404', ['text:not-found'], 404);
+
+  if (main <= ERROR_MAIN_WORDS && input.pageWords <= ERROR_PAGE_WORDS) {
+    const inTitle = shownError(title);
+    const shown = inTitle ?? shownError(h1);
+    if (shown) return result('error-page', [`${inTitle ? 'title' : 'h1'}:server-error`], shown);
+  }
+  if (tiny) {
+    const shown = shownError(page.visible().slice(0, 200));
+    if (shown) return result('error-page', ['text:server-error'], shown);
+  }
+
+  if (!html) return main === 0 ? result('empty', ['no-text']) : result('content', []);
+
+  if (input.pageWords <= PARKED_PAGE_WORDS && main <= PARKED_MAIN_WORDS) {
+    const signals: string[] = [];
+    if (input.body.length <= PARKED_BODY && hasParkingMarkup(input.body)) signals.push('markup:parking');
+    if ((title && PARKED_WORDS.test(title)) || (h1 && PARKED_WORDS.test(h1))) signals.push('title:for-sale');
+    else if (input.pageWords <= LOGIN_PAGE_WORDS && PARKED_WORDS.test(page.visible()))
+      signals.push('text:for-sale');
+    if (signals.length > 0) return result('parked', signals);
+  }
+
+  if (input.pageWords <= LOGIN_PAGE_WORDS && main <= LOGIN_MAIN_WORDS) {
+    if (hasPasswordField(input.body.slice(0, LOGIN_BODY))) {
+      const where = (title && SIGN_IN.test(title)) || (h1 && SIGN_IN.test(h1)) ? 'title' : undefined;
+      if (where || SIGN_IN.test(page.visible()))
+        return result('login-wall', ['password-field', `${where ?? 'text'}:sign-in`]);
+    }
+  }
+
+  // Nothing extracted is not enough: the markup must show next to nothing too (an extraction
+  // miss on a readable page is content, not an empty page).
+  if (main === 0 && (input.mainImages ?? 0) === 0 && countWords(page.visible()) <= EMPTY_MARKUP_WORDS)
+    return result('empty', ['no-text']);
+  return result('content', []);
 }

@@ -1,0 +1,141 @@
+/** Cheap text measures of raw markup, for pages the DOM has not been read for (or is too costly to). */
+
+// CJK scripts write words without spaces: two characters count as one word.
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/g;
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
+
+/** Words of a text: letter/digit runs, CJK characters counted two to a word. */
+export function countWords(text: string): number {
+  const cjk = text.match(CJK)?.length ?? 0;
+  const rest = cjk > 0 ? text.replace(CJK, ' ') : text;
+  return (rest.match(WORD)?.length ?? 0) + Math.ceil(cjk / 2);
+}
+
+/** Beyond this, raw markup is read only in part: wall pages are small. */
+export const RAW_SCAN_CHARS = 512_000;
+
+const TAG = /<[^>]*>/g;
+const NAMED = /&(amp|lt|gt|quot|#39|apos|nbsp|#160);/gi;
+const DECODE: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'" };
+/** Elements whose text nobody sees. */
+const HIDDEN = new Set(['script', 'style', 'template', 'svg', 'title', 'textarea']);
+const TAG_NAME = /^\/?([a-zA-Z][a-zA-Z0-9-]*)/;
+
+/** Index of `</name` (lower or upper case) from `from`, or -1; never reads past the first one. */
+function closing(s: string, name: string, from: number): number {
+  const lower = s.indexOf(`</${name}`, from);
+  const upperTag = `</${name.toUpperCase()}`;
+  if (lower < 0) return s.indexOf(upperTag, from);
+  const upper = s.slice(from, lower).indexOf(upperTag);
+  return upper < 0 ? lower : from + upper;
+}
+
+/**
+ * The visible text of raw markup, roughly (scripts, styles, comments and tags dropped; <noscript>
+ * kept: challenge pages say "enable JavaScript" there). Reads at most RAW_SCAN_CHARS, jumping from
+ * tag to tag with indexOf: regexes over a whole page cost milliseconds (V8 interprets a regex the
+ * first times it runs).
+ */
+export function visibleTextOf(html: string, limit = RAW_SCAN_CHARS): string {
+  const s = html.length > limit ? html.slice(0, limit) : html;
+  const parts: string[] = [];
+  let i = 0;
+  while (i < s.length) {
+    const lt = s.indexOf('<', i);
+    if (lt < 0) {
+      parts.push(s.slice(i));
+      break;
+    }
+    if (lt > i) parts.push(s.slice(i, lt));
+    if (s.startsWith('<!--', lt)) {
+      const end = s.indexOf('-->', lt + 4);
+      i = end < 0 ? s.length : end + 3;
+      continue;
+    }
+    const gt = s.indexOf('>', lt + 1);
+    if (gt < 0) break;
+    parts.push(' ');
+    const name = TAG_NAME.exec(s.slice(lt + 1, lt + 24))?.[1]?.toLowerCase();
+    i = gt + 1;
+    if (name && HIDDEN.has(name) && s[lt + 1] !== '/' && s[gt - 1] !== '/') {
+      const end = closing(s, name, i);
+      i = end < 0 ? s.length : end;
+    }
+  }
+  return parts
+    .join('')
+    .replace(NAMED, (_, e: string) => DECODE[e.toLowerCase()] ?? ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Whether `re` matches near one of the `needles` (literal, case-sensitive) in `s`: indexOf finds
+ * the candidates, the regex only reads a window around each (the first few of each needle).
+ * Every alternative of `re` must contain one of the needles.
+ */
+export function nearNeedle(s: string, needles: readonly string[], re: RegExp, reach = 400): boolean {
+  for (const n of needles) {
+    let at = s.indexOf(n);
+    for (let k = 0; at >= 0 && k < 8; k++) {
+      if (re.test(s.slice(Math.max(0, at - reach), at + n.length + reach))) return true;
+      at = s.indexOf(n, at + n.length);
+    }
+  }
+  return false;
+}
+
+const strip = (s: string | undefined): string | null => {
+  if (s === undefined) return null;
+  const t = s
+    .replace(TAG, ' ')
+    .replace(NAMED, (_, e: string) => DECODE[e.toLowerCase()] ?? ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return t || null;
+};
+
+/** The inner markup of the first <name> element in `html`'s first `limit` characters. */
+function firstElement(html: string, name: string, limit: number): string | undefined {
+  const s = html.length > limit ? html.slice(0, limit) : html;
+  const lower = s.indexOf(`<${name}`);
+  const upper = s.indexOf(`<${name.toUpperCase()}`);
+  let open = lower < 0 ? upper : upper < 0 ? lower : Math.min(lower, upper);
+  // `<h1` must not be `<h10`, `<title` not `<titles`
+  while (open >= 0 && /[a-z0-9-]/i.test(s[open + name.length + 1] ?? '')) {
+    open = s.indexOf(`<${name}`, open + 1);
+  }
+  if (open < 0) return undefined;
+  const start = s.indexOf('>', open);
+  if (start < 0) return undefined;
+  const end = closing(s, name, start + 1);
+  return s.slice(start + 1, end < 0 ? Math.min(s.length, start + 2000) : end);
+}
+
+/** <title> of raw markup (its first 64 KB). */
+export const rawTitle = (html: string): string | null => strip(firstElement(html, 'title', 65_536));
+
+/** The first <h1> of raw markup (read up to RAW_SCAN_CHARS). */
+export const rawH1 = (html: string): string | null => strip(firstElement(html, 'h1', RAW_SCAN_CHARS));
+
+/** Words the pipeline's character counts stand for (its statistics count characters). */
+export const wordsFromChars = (chars: number): number => Math.round(chars / 6);
+
+/** A page's visible text and word count, read from the markup once and only when needed. */
+export class LazyPage {
+  private text: string | undefined;
+  private wordCount: number | undefined;
+  constructor(
+    private readonly body: string,
+    private readonly known: number | undefined,
+  ) {}
+  words(): number {
+    if (this.known !== undefined) return this.known;
+    this.wordCount ??= countWords(this.visible());
+    return this.wordCount;
+  }
+  visible(): string {
+    this.text ??= visibleTextOf(this.body);
+    return this.text;
+  }
+}
