@@ -235,6 +235,13 @@ describe('fetch ladder', () => {
     expect(site.requests(path)).toBe(1);
   });
 
+  it('HTTP authentication (401) is asked once: neither the browser nor a proxy changes who the caller is', async () => {
+    const path = fresh('/auth');
+    const err = await blocked(fetchPage(proxied, { url: `${site.url}${path}`, timeoutMs: 20_000 }));
+    expect(err.details).toMatchObject({ reason: 'access-denied', statusCode: 401 });
+    expect(site.requests(path)).toBe(1);
+  });
+
   it('a plain error status stays TARGET_HTTP_ERROR, fetched once', async () => {
     const path = fresh('/missing');
     const err = await fetchPage(renderer, { url: `${site.url}${path}`, timeoutMs: 20_000 }).catch((e) => e);

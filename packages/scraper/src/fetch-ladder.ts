@@ -29,6 +29,8 @@ const MIN_STEP_MS = 500;
 const RETRY_FETCH_RESERVE_MS = 1_000;
 /** The browser step's share of what is left when a proxy step may still follow it. */
 const BROWSER_SHARE_BEFORE_PROXY = 0.6;
+/** Walls a browser meets the same way (HTTP authentication, a legal block): it would only spend a render. */
+const SAME_FOR_EVERY_CLIENT: ReadonlySet<number> = new Set([401, 451]);
 /** Errors of an escalation step that end the ladder as they are (not a wall: the request's own fault). */
 const FINAL_CODES = new Set([
   TargetForbiddenError.code,
@@ -142,10 +144,11 @@ export async function fetchWithLadder(
   await waitOut();
   let block = blockOf(current);
   // Step 1. The browser again only for a challenge (this time waiting for it); a rate limit is the
-  // same for every engine.
+  // same for every engine, and so are HTTP authentication (401) and a legal block (451).
   const browserHelps =
     block !== undefined &&
     block.reason !== 'rate-limited' &&
+    !SAME_FOR_EVERY_CLIENT.has(current.statusCode) &&
     (current.engine === 'fetch' || block.reason === 'challenge');
   if (browserHelps) {
     if (base.engine === 'fetch') attempts.push({ engine: 'browser', skipped: 'engine-fetch' });
@@ -162,7 +165,8 @@ export async function fetchWithLadder(
     block = blockOf(current);
   }
   // Step 3: the furthest request so far, once, through the next proxy.
-  if (block && proxy === 'auto' && renderer.features.proxies) {
+  // Not for HTTP authentication: no other address changes who the caller is.
+  if (block && proxy === 'auto' && renderer.features.proxies && current.statusCode !== 401) {
     const answer = await step({ ...asked, proxy: 'default' }, { proxy: true });
     if (answer) {
       current = answer;

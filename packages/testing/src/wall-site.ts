@@ -87,6 +87,13 @@ export async function startWallSite(o: WallSiteOptions = {}): Promise<WallSite> 
       case '/plain':
         res.writeHead(200, html).end(article('Plain'));
         return;
+      case '/auth':
+        wall(
+          401,
+          { 'www-authenticate': 'Basic realm="members"' },
+          '<html><body>Authorization required</body></html>',
+        );
+        return;
       default:
         res.writeHead(404, html).end('not found');
     }
