@@ -175,13 +175,23 @@ export class TargetBlockedError extends ServiceError {
     super(TargetBlockedError.code, 502, message, o);
   }
 }
-/** The target answered with an HTTP error status (404, 500, …); the scrape is not billed. */
+/**
+ * Target statuses that say "not now" rather than "never": worth another attempt where the work is
+ * retried (batch items, crawl pages), like a server's own error page shown with 200.
+ */
+export const TRANSIENT_HTTP_STATUSES: ReadonlySet<number> = new Set([408, 500, 502, 503, 504]);
+
+/**
+ * The target answered with an HTTP error status (404, 500, …); the scrape is not billed. Retryable
+ * when the status is transient (TRANSIENT_HTTP_STATUSES): a 404 stays a 404, a 503 may pass.
+ */
 export class TargetHttpError extends ServiceError {
   static readonly code = 'TARGET_HTTP_ERROR';
   constructor(statusCode: number, message?: string, o: Opts = {}) {
     super(TargetHttpError.code, 502, message ?? `Target responded with HTTP ${statusCode}`, {
       ...o,
       details: { statusCode, ...o.details },
+      retryable: TRANSIENT_HTTP_STATUSES.has(statusCode),
     });
   }
 }

@@ -45,6 +45,9 @@ describe('verdictOutcome', () => {
     const err = failure({ verdict: 'error-page', shownStatus: 503, signals: [] });
     expect(err.details).toEqual({ statusCode: 503, soft: true });
     expect(err.retryable).toBe(httpStatusError(503, { soft: false }).retryable);
+    // A server error is transient (batch items and crawl pages try again); a "not found" is not.
+    expect(err.retryable).toBe(true);
+    expect(failure({ verdict: 'soft-404', shownStatus: 404, signals: [] }).retryable).toBe(false);
     expect(failure({ verdict: 'error-page', signals: [] }).details).toEqual({ statusCode: 500, soft: true });
   });
 
