@@ -8,7 +8,7 @@ import {
   WALL_MARKUP,
   WALL_NEEDLES,
 } from './block-vendors';
-import { hasPasswordField, unquoted, WALL_WORDS } from './page-wording';
+import { hasPasswordField, talksAboutWall, unquoted, WALL_WORDS } from './page-wording';
 import { LazyPage, rawH1, rawTitle } from './text-measure';
 import type { BlockReason, BlockSignal, RawAnswer } from './verdict.types';
 
@@ -66,6 +66,7 @@ const STATUS_LINE_WORDS = 14;
 
 const wallWording = (s: string | null | undefined, line = true): BlockReason | undefined => {
   if (!s || (line && s.split(/\s+/).length > STATUS_LINE_WORDS)) return undefined;
+  if (line && talksAboutWall(s)) return undefined;
   const said = line ? unquoted(s) : s;
   for (const [reason, re] of WALL_WORDS) if (re.test(said)) return reason;
   return undefined;
@@ -139,7 +140,9 @@ function wordingWall(
 ): { reason: BlockReason; vendor?: string; signal: string } | undefined {
   let reason: BlockReason | undefined;
   let where = '';
-  const headed = wallWording(title) ?? wallWording(h1);
+  // a title or heading about walls ("Access Denied (2019 film)"): the other line and the text are too
+  const about = (!!title && talksAboutWall(title)) || (!!h1 && talksAboutWall(h1));
+  const headed = about ? undefined : (wallWording(title) ?? wallWording(h1));
   if (headed && page.words() <= WORDING_PAGE_WORDS) {
     reason = headed;
     where = wallWording(title) ? 'title' : 'h1';
@@ -159,7 +162,7 @@ function wordingWall(
       };
   }
   // Reading the whole text is for tiny pages only (before conversion: tiny answers).
-  if (!reason && mayBeTiny && page.words() <= TINY_PAGE_WORDS) {
+  if (!reason && !about && mayBeTiny && page.words() <= TINY_PAGE_WORDS) {
     reason = wallWording(page.visible(), false);
     where = 'text';
   }

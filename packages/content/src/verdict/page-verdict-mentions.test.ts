@@ -29,6 +29,26 @@ describe('judgePage: pages that name a status without being one', () => {
     expect(judge(page('404ページの作り方とSEO', main)).verdict).toBe('content');
     expect(judge(page('404 | 開発ノート', main)).verdict).toBe('soft-404');
   });
+
+  it("reads a question, a how-to, a sentence going on past the status or a work's name as talk about it", () => {
+    const q = `<p>${words(50)}</p>`;
+    for (const line of [
+      'How do I fix a 404 Not Found error in Express?',
+      'Why does nginx return 502 Bad Gateway?',
+      '500 Internal Server Error after upgrading to PHP 8.3',
+      'Cómo solucionar el error 404 página no encontrada',
+    ])
+      expect(judge(page(`${line} - Q&A`, `<h1>${line}</h1>${q}`)).verdict).toBe('content');
+    expect(judge(page('Error 404 (album) | Music', `<h1>Error 404</h1>${q}`)).verdict).toBe('content');
+    expect(
+      judge(page('Access Denied (2019 film)', `<h1>Access Denied</h1><p>${words(30)}</p>`)).verdict,
+    ).toBe('content');
+    // the same lines as a page's own message
+    expect(judge(page("Can't find that page | Site", `<h1>Page not found</h1>${q}`)).verdict).toBe(
+      'soft-404',
+    );
+    expect(judge(page('502 Bad Gateway', `<h1>502 Bad Gateway</h1>${q}`)).verdict).toBe('error-page');
+  });
 });
 
 describe('judgePage: walls and errors the short-title rules miss', () => {

@@ -12,6 +12,7 @@ import {
   SIGN_IN,
   SIGN_IN_LINE,
   serverErrorStatus,
+  talksAbout,
   unquoted,
 } from './page-wording';
 import { countWords, LazyPage } from './text-measure';
@@ -64,7 +65,7 @@ const short = (s: string | null | undefined): s is string =>
   !!s && s.trim() !== '' && s.trim().split(/\s+/).length <= STATUS_LINE_WORDS;
 
 const saysNotFound = (s: string | null | undefined): boolean => {
-  if (!short(s)) return false;
+  if (!short(s) || talksAbout(s)) return false;
   const said = unquoted(s);
   return NOT_FOUND.test(said) || NOT_FOUND_WEAK.test(said);
 };
@@ -74,7 +75,7 @@ const signInLine = (s: string | null | undefined): boolean =>
 
 /** The 5xx status a line shows ("502 Bad Gateway", "Internal Server Error"), not a bare number. */
 function shownError(s: string | null | undefined): number | undefined {
-  if (!short(s)) return undefined;
+  if (!short(s) || talksAbout(s)) return undefined;
   const said = unquoted(s);
   const status = serverErrorStatus(said);
   if (status === undefined) return undefined;
@@ -107,16 +108,18 @@ export function judgePage(input: VerdictInput): VerdictResult {
   const title = html ? input.title : null;
   const h1 = html ? (input.h1 ?? null) : null;
 
-  const notFound = saysNotFound(title) ? 'title' : saysNotFound(h1) ? 'h1' : undefined;
+  // a title about a status ("Error 404 (album)", "How do I fix…?"): its heading and text are too
+  const about = !!title && talksAbout(title);
+  const notFound = about ? undefined : saysNotFound(title) ? 'title' : saysNotFound(h1) ? 'h1' : undefined;
   if (notFound && main <= NOT_FOUND_MAIN_WORDS) return result('soft-404', [`${notFound}:not-found`], 404);
-  if (tiny && NOT_FOUND.test(page.visible())) return result('soft-404', ['text:not-found'], 404);
+  if (tiny && !about && NOT_FOUND.test(page.visible())) return result('soft-404', ['text:not-found'], 404);
 
-  if (main <= ERROR_MAIN_WORDS && input.pageWords <= ERROR_PAGE_WORDS) {
+  if (!about && main <= ERROR_MAIN_WORDS && input.pageWords <= ERROR_PAGE_WORDS) {
     const inTitle = shownError(title);
     const shown = inTitle ?? shownError(h1);
     if (shown) return result('error-page', [`${inTitle ? 'title' : 'h1'}:server-error`], shown);
   }
-  if (tiny) {
+  if (tiny && !about) {
     const shown = shownError(page.visible().slice(0, 200));
     if (shown) return result('error-page', ['text:server-error'], shown);
   }

@@ -41,6 +41,23 @@ export const NOT_FOUND_WEAK =
 /** Quoted spans ("…", “…”, «…», 「…」): a line quoting a status names it, it does not say it. */
 const QUOTED = /["“„«「『][^"“”„«»「」『』]{1,80}["”“»」』]/g;
 
+/**
+ * A title or heading that talks about a status rather than showing it: a question word or a how-to
+ * ("How do I fix a 404 Not Found error?", "Cómo solucionar…"), a sentence going on past it ("500
+ * Internal Server Error after upgrading"), or a work's name ("Access Denied (2019 film)").
+ */
+const ASKS =
+  /^\s*(?:how|why|what|when|where|which|can|could|does|do|did|should|fix(?:ing)?|troubleshoot(?:ing)?|understanding|handling|solved?|c[óo]mo|por\s+qu[ée]|wie|warum|comment|pourquoi|come|perch[ée]|porque|как|почему|что)(?![\p{L}'’])|\bhow\s+to\b|怎么|如何|为什么|どうやって|なぜ/iu;
+const GOES_ON = /\s(?:after|when|while|using|behind|during|because|since|despite|upon)\s/i;
+const NAMED_WORK =
+  /\((?:\d{4}\s+)?(?:film|movie|album|song|single|ep|band|novel|book|play|musical|(?:tv\s+|web\s+)?series|(?:video\s+)?game|episode|documentary)\)/i;
+
+/** The line is about a not-found or error status (ASKS, GOES_ON, NAMED_WORK above). */
+export const talksAbout = (s: string): boolean => ASKS.test(s) || GOES_ON.test(s) || NAMED_WORK.test(s);
+
+/** The same for wall wording, without questions: "Are you a robot?" is the wall's own line. */
+export const talksAboutWall = (s: string): boolean => GOES_ON.test(s) || NAMED_WORK.test(s);
+
 /** `s` without its quoted spans (the cheap indexOf first: most titles quote nothing). */
 export function unquoted(s: string): string {
   if (!/["“„«「『]/.test(s)) return s;
@@ -128,10 +145,11 @@ export const SIGN_IN_LINE =
 
 /** An account field (email, user name) in markup: the first step of a two-step sign-in form. */
 const ACCOUNT_FIELD =
-  /<input\b[^>]*\b(?:type\s*=\s*["']?email\b|autocomplete\s*=\s*["']?(?:username|email)\b|name\s*=\s*["']?(?:login|loginfmt|username|identifier|email)["'\s>])/i;
+  /<input\b[^>]*\b(?:autocomplete\s*=\s*["']?username\b|name\s*=\s*["']?(?:login|loginfmt|username|user_?name|identifier)["'\s>])/i;
 
+/** Not a bare email input: a newsletter box has one too. */
 export const hasAccountField = (html: string): boolean =>
-  nearNeedle(html, ['email', 'username', 'loginfmt', 'identifier'], ACCOUNT_FIELD);
+  nearNeedle(html, ['username', 'loginfmt', 'identifier', 'name="login"', "name='login'"], ACCOUNT_FIELD);
 
 /** A registration wall's own words under a cut-off article ("Sign in to continue reading"). */
 export const READ_WALL =
