@@ -41,6 +41,8 @@ export interface PageFacts {
   words?: number;
   /** Words of the main content, when the pipeline extracted it. */
   mainWords?: number;
+  /** Words outside links (VerdictInput.pageProseWords). */
+  proseWords?: number;
   title?: string | null;
   h1?: string | null;
 }
@@ -99,7 +101,7 @@ export function findBlock(
   const title = facts.title !== undefined ? facts.title : rawTitle(body);
   const h1 = facts.h1 !== undefined ? facts.h1 : readMarkup ? rawH1(body) : null;
   const mayBeTiny = facts.words !== undefined || answer.body.length <= TINY_BODY;
-  const worded = wordingWall(body, found, title, h1, page, mayBeTiny, facts.mainWords);
+  const worded = wordingWall(body, found, title, h1, page, mayBeTiny, facts);
   if (worded) {
     // a 403 saying "verify you are human" is a captcha, not a bare refusal
     const signals = statusWall ? [`status:${status}`, worded.signal] : [worded.signal];
@@ -136,7 +138,7 @@ function wordingWall(
   h1: string | null,
   page: LazyPage,
   mayBeTiny: boolean,
-  mainWords: number | undefined,
+  facts: PageFacts,
 ): { reason: BlockReason; vendor?: string; signal: string } | undefined {
   let reason: BlockReason | undefined;
   let where = '';
@@ -148,12 +150,13 @@ function wordingWall(
     where = wallWording(title) ? 'title' : 'h1';
   } else if (
     (headed === 'captcha' || headed === 'challenge') &&
-    mainWords !== undefined &&
-    mainWords <= GATE_MAIN_WORDS &&
-    page.words() <= WALL_PAGE_WORDS
+    facts.mainWords !== undefined &&
+    facts.mainWords <= GATE_MAIN_WORDS &&
+    (facts.proseWords ?? page.words()) <= WALL_PAGE_WORDS
   ) {
     // only with the widget itself (below): a product called "Are You a Robot?" has none
-    const widget = CAPTCHA_WIDGETS.find((w) => mayMatch(w, found) && matches(w, body));
+    // (the page may be larger than the markup scan reads: look for the widget itself)
+    const widget = CAPTCHA_WIDGETS.find((w) => matches(w, body));
     if (widget)
       return {
         reason: 'captcha',

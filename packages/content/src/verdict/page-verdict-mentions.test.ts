@@ -96,4 +96,23 @@ describe('judgePage: walls and errors the short-title rules miss', () => {
       'content',
     );
   });
+
+  it("reads the size limits on the words outside links: a real site's menus and footer are hundreds", () => {
+    const menu = Array.from({ length: 140 }, (_, i) => `<li><a href="/c${i}">Category number ${i}</a></li>`);
+    const heavy = (title: string, main: string): string =>
+      `<html><head><title>${title}</title></head><body><nav><ul>${menu.join('')}</ul></nav><main>${main}</main></body></html>`;
+    const login =
+      '<h1>Sign in to your account</h1><form><input type="email" autocomplete="username"><input type="password"><button>Sign in</button></form>';
+    expect(judge(heavy('Sign in | Big Shop', login)).verdict).toBe('login-wall');
+    expect(
+      judge(heavy('Service Unavailable | Big Shop', '<h1>Something went wrong</h1><p>Try again.</p>'))
+        .verdict,
+    ).toBe('error-page');
+    // the same title over a page of prose is a page about it
+    const prose = `<aside><p>${words(400)}</p></aside>`;
+    expect(
+      judge(heavy('Service Unavailable | Big Shop', `<h1>Something went wrong</h1><p>Try again.</p>${prose}`))
+        .verdict,
+    ).toBe('content');
+  });
 });

@@ -25,6 +25,11 @@ export interface VerdictInput extends RawAnswer {
   mainWords?: number;
   /** Words of the whole page's visible text. */
   pageWords: number;
+  /**
+   * Of which outside links: a site's header, menus and footer are mostly links, so this is what
+   * the size limits below read when the pipeline knows it (else pageWords).
+   */
+  pageProseWords?: number;
   /** The page's first <h1>, when the pipeline read one. */
   h1?: string | null;
   /** Images in the main content: a picture page with no words is not empty. */
@@ -89,7 +94,8 @@ const result = (verdict: VerdictResult['verdict'], signals: string[], shownStatu
 /** The verdict on one page (verdict.types.ts). */
 export function judgePage(input: VerdictInput): VerdictResult {
   const page = new LazyPage(input.body, input.pageWords);
-  const facts = { words: input.pageWords, title: input.title, h1: input.h1 ?? null };
+  const prose = input.pageProseWords ?? input.pageWords;
+  const facts = { words: input.pageWords, proseWords: prose, title: input.title, h1: input.h1 ?? null };
   const block = findBlock(
     input,
     input.mainWords === undefined ? facts : { ...facts, mainWords: input.mainWords },
@@ -114,7 +120,7 @@ export function judgePage(input: VerdictInput): VerdictResult {
   if (notFound && main <= NOT_FOUND_MAIN_WORDS) return result('soft-404', [`${notFound}:not-found`], 404);
   if (tiny && !about && NOT_FOUND.test(page.visible())) return result('soft-404', ['text:not-found'], 404);
 
-  if (!about && main <= ERROR_MAIN_WORDS && input.pageWords <= ERROR_PAGE_WORDS) {
+  if (!about && main <= ERROR_MAIN_WORDS && prose <= ERROR_PAGE_WORDS) {
     const inTitle = shownError(title);
     const shown = inTitle ?? shownError(h1);
     if (shown) return result('error-page', [`${inTitle ? 'title' : 'h1'}:server-error`], shown);
@@ -140,7 +146,7 @@ export function judgePage(input: VerdictInput): VerdictResult {
     if (signals.length > 0) return result('parked', signals);
   }
 
-  if (input.pageWords <= LOGIN_PAGE_WORDS && main <= LOGIN_MAIN_WORDS) {
+  if (prose <= LOGIN_PAGE_WORDS && main <= LOGIN_MAIN_WORDS) {
     const head = input.body.slice(0, LOGIN_BODY);
     if (hasPasswordField(head)) {
       const where = (title && SIGN_IN.test(title)) || (h1 && SIGN_IN.test(h1)) ? 'title' : undefined;
@@ -152,11 +158,7 @@ export function judgePage(input: VerdictInput): VerdictResult {
       return result('login-wall', ['account-field', 'title:sign-in']);
   }
   // an article cut off under "Sign in to continue reading"
-  if (
-    main <= READ_WALL_MAIN_WORDS &&
-    input.pageWords <= READ_WALL_PAGE_WORDS &&
-    READ_WALL.test(page.visible())
-  )
+  if (main <= READ_WALL_MAIN_WORDS && prose <= READ_WALL_PAGE_WORDS && READ_WALL.test(page.visible()))
     return result('login-wall', ['text:read-wall']);
 
   // Nothing extracted is not enough: the markup must show next to nothing too (an extraction
