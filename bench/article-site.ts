@@ -18,6 +18,8 @@ export interface ArticleSite {
   urls: string[];
   /** Bytes served per page (UTF-8), summed. */
   bytes: number;
+  /** Bytes served by each URL of `urls`, in the same order. */
+  sizes: number[];
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startArticleSite(limit = Number.POSITIVE_INFINITY): Promis
     url,
     urls: [...pages.keys()].map((p) => `${url}${p}`),
     bytes: [...pages.values()].reduce((s, b) => s + b.length, 0),
+    sizes: [...pages.values()].map((b) => b.length),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

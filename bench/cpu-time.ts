@@ -7,10 +7,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100;
 
-/** utime + stime of a process (all its threads), in seconds; 0 when it is gone. */
+/** utime + stime of a process (all its threads, exited ones included), in seconds; 0 when it is gone. */
 function cpuSeconds(pid: number): number {
+  return statSeconds(`/proc/${pid}/stat`);
+}
+
+function statSeconds(file: string): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(file, 'utf8');
     // Fields after the command (which may contain spaces), 1-based: utime 14, stime 15.
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(rest[11]) + Number(rest[12])) / TICKS_PER_SECOND;
@@ -57,4 +61,39 @@ export function cpuTable(title: string, rows: Array<[string, number]>): string {
     lines.push(`| ${name} | ${ms.toFixed(2)} | ${total > 0 ? ((ms / total) * 100).toFixed(1) : '0.0'} % |`);
   lines.push(`| total | ${total.toFixed(2)} | 100 % |`);
   return lines.join('\n');
+}
+
+/** Thread ids of a live process (empty when it is gone). */
+export function threadIds(pid: number | undefined): number[] {
+  if (!pid) return [];
+  try {
+    return readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A Node process's CPU seconds split three ways: its main thread (tid = pid: the event loop), the
+ * runtime's own threads (`runtimeTids`: the threads alive once the service is up — V8's GC and
+ * compiler helpers, libuv's pool, where zlib and DNS run), and every other thread, live or exited
+ * (the content pool's worker threads: Node names every thread `node`, so they are told apart by
+ * having started later).
+ */
+export function threadSplit(
+  name: string,
+  pid: number | undefined,
+  runtimeTids: number[],
+): Record<string, number> {
+  if (!pid) return {};
+  const total = cpuSeconds(pid);
+  const main = statSeconds(`/proc/${pid}/task/${pid}/stat`);
+  const runtime = runtimeTids
+    .filter((t) => t !== pid)
+    .reduce((s, t) => s + statSeconds(`/proc/${pid}/task/${t}/stat`), 0);
+  return {
+    [`${name}: main thread`]: main,
+    [`${name}: runtime threads (GC, libuv)`]: runtime,
+    [`${name}: content threads`]: Math.max(0, total - main - runtime),
+  };
 }

@@ -5,8 +5,13 @@
  *   - a raw undici fetch loop over the page set (the floor any scraper pays),
  *   - a hand-built loop (undici + linkedom + Readability + turndown, `bench/hand-built-loop.ts`) at
  *     concurrency C in this process against POST /v1/batch/scrape of the same pages with the scrape
- *     worker at WORKER_CONCURRENCY=C: pages/s of each (median of `--runs`, after a warm-up) and the
- *     ratio service / loop (target ≥ 2.0×),
+ *     worker at WORKER_CONCURRENCY=C, on the real pages alone and on the static pages apart: pages/s
+ *     of each and the ratio service / loop (target ≥ 2.0× on the real pages), **cold** (the first
+ *     real-page pass after the stack starts) and **warm** (median of `--runs`, after a warm-up),
+ *     with CPU per page by part (gateway, worker main thread, its runtime threads, its content
+ *     threads, PostgreSQL, Redis),
+ *   - POST /v1/scrape of one large real page (≈ 600 KB) against a raw undici fetch of it, alternating
+ *     (`--large-runs`, 30): p50 of each and the service's overhead beyond its fetch + content stages,
  *   - POST /v1/scrape at concurrency 1 and C: pages/s, p50/p95 latency, and the median of each
  *     `Server-Timing` stage with its share of the summed stage time,
  *   - one 500-URL batch of static pages (time to `done`, pages/s),
@@ -19,7 +24,7 @@
  * as its own process exactly like `pnpm start` runs them.
  *
  *   pnpm bench:scrape [--pages 200] [--articles 181] [--concurrency 8] [--runs 3] [--actions 200]
- *                     [--no-actions] [--no-latency] [--fullpage 3]
+ *                     [--no-actions] [--no-latency] [--fullpage 3] [--large-runs 30]
  */
 import { parseArgs } from 'node:util';
 import { PO_CLICK_TEXT, startFixtureSite, startPageOptionsSite } from '@wcs/testing';
@@ -39,9 +44,10 @@ import {
   treeRssKb,
   waitHealthy,
 } from './bench-utils';
-import { cpuPerPage, cpuSnapshot, cpuTable } from './cpu-time';
+import { cpuPerPage, cpuSnapshot, cpuTable, threadIds, threadSplit } from './cpu-time';
 import { fullPageLine, fullPageScreenshots } from './fullpage-screenshot';
-import { runHandBuiltLoop } from './hand-built-loop';
+import { type LoopResult, runHandBuiltLoop } from './hand-built-loop';
+import { largePageLatency, largePageLines } from './large-page-latency';
 import { type BatchRun, type LatencyRun, runBatch, scrapeLatency } from './scrape-compare';
 import { stageTable } from './server-timing';
 
@@ -57,6 +63,7 @@ const { values } = parseArgs({
     'no-actions': { type: 'boolean', default: false },
     'no-latency': { type: 'boolean', default: false },
     fullpage: { type: 'string', default: '3' },
+    'large-runs': { type: 'string', default: '30' },
   },
 });
 const ACTION_SCRAPES = values['no-actions'] ? 0 : Number(values.actions);
@@ -65,10 +72,68 @@ const ARTICLES = Number(values.articles);
 const CONCURRENCY = Number(values.concurrency);
 const RUNS = Math.max(1, Number(values.runs));
 const FULLPAGE_RUNS = Number(values.fullpage);
+const LARGE_RUNS = Number(values['large-runs']);
+/** The large real page: the article page served closest to this size (the issue's 600 KB page). */
+const LARGE_PAGE_BYTES = 600 * 1024;
 
 /** The same pages under a distinct query string, so no cache can answer a later pass. */
 const tagged = (urls: string[], tag: string): string[] =>
   urls.map((u) => `${u}${u.includes('?') ? '&' : '?'}run=${tag}`);
+
+/** Thread ids of a process once they have not changed for a second (its start-up threads). */
+async function settledThreads(pid: number | undefined): Promise<number[]> {
+  let last = '';
+  let same = 0;
+  for (let i = 0; i < 150 && same < 5; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    const now = threadIds(pid).join(',');
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+  return threadIds(pid);
+}
+
+/** One page set's runs: the loop's and the batch API's, with CPU per page of each run. */
+interface Comparison {
+  loops: LoopResult[];
+  batches: BatchRun[];
+  loopCpu: Array<Array<[string, number]>>;
+  batchCpu: Array<Array<[string, number]>>;
+}
+
+const comparison = (): Comparison => ({ loops: [], batches: [], loopCpu: [], batchCpu: [] });
+
+function medians(c: Comparison, pages: number): { loop: number; batch: number } {
+  return {
+    loop: median(c.loops.map((l) => l.pages / l.secs)),
+    batch: median(c.batches.map((b) => pages / b.secs)),
+  };
+}
+
+/** A row per run, then the medians and their ratio. */
+function comparisonRows(c: Comparison, pages: number): string[] {
+  const rows: string[] = [];
+  for (let i = 0; i < c.loops.length; i++) {
+    const l = c.loops[i];
+    const b = c.batches[i];
+    if (!l || !b) continue;
+    rows.push(
+      `| ${i + 1} | ${(l.pages / l.secs).toFixed(1)} (${l.converted} converted, ${l.failed} failed) | ` +
+        `${(pages / b.secs).toFixed(1)} (${b.completed} done, ${b.failed} failed) | ${(l.secs / b.secs).toFixed(2)}× |`,
+    );
+  }
+  const m = medians(c, pages);
+  rows.push(
+    `| median (warm) | ${m.loop.toFixed(1)} | ${m.batch.toFixed(1)} | ${(m.batch / m.loop).toFixed(2)}× |`,
+  );
+  return rows;
+}
+
+/** The run whose summed CPU per page is the median one. */
+const mid = (xs: Array<Array<[string, number]>>): Array<[string, number]> =>
+  [...xs].sort((a, b) => a.reduce((s, [, v]) => s + v, 0) - b.reduce((s, [, v]) => s + v, 0))[
+    Math.floor(xs.length / 2)
+  ] ?? [];
 
 async function main(): Promise<void> {
   const site = await startFixtureSite({ pages: Math.max(PAGES, 500) });
@@ -97,7 +162,23 @@ async function main(): Promise<void> {
 
     await waitHealthy(base);
     const staticUrls = Array.from({ length: PAGES }, (_, i) => `${site.url}/article/${i}`);
-    const pageSet = [...articleSite.urls, ...staticUrls];
+    const articleUrls = articleSite.urls;
+    const pageSet = [...articleUrls, ...staticUrls];
+    // The worker's runtime threads (GC, compiler, libuv pool) are the ones alive once it has settled,
+    // before its first page: every later thread is a content thread (cpu-time.ts, threadSplit).
+    const workerRuntimeTids = await settledThreads(worker.pid);
+    // CPU of every part (the bench process serves the pages), the worker's split by thread.
+    const parts = () => ({
+      ...cpuSnapshot({ gateway: gateway.pid, bench: process.pid }),
+      ...threadSplit('scrape-worker', worker.pid, workerRuntimeTids),
+    });
+
+    // Cold: the first real-page pass after the stack starts (no warm-up of the service before it;
+    // the loop runs here first too, so its JIT is as cold).
+    const c0 = parts();
+    const coldBatch = await runBatch(base, headers, tagged(articleUrls, 'cold'));
+    const coldBatchCpu = cpuPerPage(c0, parts(), articleUrls.length);
+    const coldLoop = await runHandBuiltLoop(tagged(articleUrls, 'cold'), CONCURRENCY);
 
     // Warm-up: JIT, connections, worker start.
     await pool(staticUrls.slice(0, 16), CONCURRENCY, async (u) => {
@@ -109,9 +190,9 @@ async function main(): Promise<void> {
       await r.body.text();
     });
 
-    // Actions + screenshots first, on a worker that has done nothing else yet (the batch below would
-    // leave content threads alive that the first sample would count): its settled memory after the
-    // first 100 and after all of them.
+    // Actions + screenshots before the comparison runs, on a worker that has done only the cold pass
+    // (whose content threads both samples count alike): its settled memory after the first 100 and
+    // after all of them.
     const actionBody = (i: number) =>
       JSON.stringify({
         url: `${actionSite.url}/click?n=${i}`,
@@ -170,28 +251,28 @@ async function main(): Promise<void> {
       percentile(rawLat, 95).toFixed(1),
     ]);
 
-    // Hand-built loop vs batch API: warm-up on a slice (JIT, connections), then RUNS of each,
-    // alternating so that a change in the machine's load hits both alike.
-    const warm = [...articleSite.urls.slice(0, 12), ...staticUrls.slice(0, 12)];
+    // Hand-built loop vs batch API: warm-up on a slice (JIT, connections), then RUNS of each, on
+    // the real pages and on the static pages apart, alternating so that a change in the machine's
+    // load hits both alike.
+    const warm = [...articleUrls.slice(0, 12), ...staticUrls.slice(0, 12)];
     await runHandBuiltLoop(tagged(warm, 'warm'), CONCURRENCY);
     await runBatch(base, headers, tagged(warm, 'warm'));
-    const loops: Awaited<ReturnType<typeof runHandBuiltLoop>>[] = [];
-    const batches: BatchRun[] = [];
-    // CPU per page of every part during the batch runs (the bench process serves the pages).
-    const parts = () =>
-      cpuSnapshot({ gateway: gateway.pid, 'scrape-worker': worker.pid, bench: process.pid });
-    const batchCpu: Array<Array<[string, number]>> = [];
-    const loopCpu: Array<Array<[string, number]>> = [];
+    const real = comparison();
+    const fixture = comparison();
     for (let run = 1; run <= RUNS; run++) {
-      const l0 = parts();
-      loops.push(await runHandBuiltLoop(tagged(pageSet, `loop${run}`), CONCURRENCY));
-      loopCpu.push(cpuPerPage(l0, parts(), pageSet.length));
-      const b0 = parts();
-      batches.push(await runBatch(base, headers, tagged(pageSet, `batch${run}`)));
-      batchCpu.push(cpuPerPage(b0, parts(), pageSet.length));
+      for (const [side, urls, tag] of [
+        [real, articleUrls, 'a'],
+        [fixture, staticUrls, 's'],
+      ] as const) {
+        if (urls.length === 0) continue;
+        const l0 = parts();
+        side.loops.push(await runHandBuiltLoop(tagged(urls, `loop${tag}${run}`), CONCURRENCY));
+        side.loopCpu.push(cpuPerPage(l0, parts(), urls.length));
+        const b0 = parts();
+        side.batches.push(await runBatch(base, headers, tagged(urls, `batch${tag}${run}`)));
+        side.batchCpu.push(cpuPerPage(b0, parts(), urls.length));
+      }
     }
-    const loopRate = median(loops.map((l) => l.pages / l.secs));
-    const batchRate = median(batches.map((b) => pageSet.length / b.secs));
 
     // POST /v1/scrape one page at a time and CONCURRENCY at a time, with Server-Timing stages.
     const latencies: LatencyRun[] = [];
@@ -206,6 +287,24 @@ async function main(): Promise<void> {
         l.p95.toFixed(1),
       ]);
     }
+
+    // The large real page: the article served closest to LARGE_PAGE_BYTES.
+    const largeAt = articleSite.sizes.reduce(
+      (best, b, i) =>
+        Math.abs(b - LARGE_PAGE_BYTES) < Math.abs((articleSite.sizes[best] ?? 0) - LARGE_PAGE_BYTES)
+          ? i
+          : best,
+      0,
+    );
+    const large =
+      LARGE_RUNS > 0 && articleUrls[largeAt]
+        ? await largePageLatency(
+            base,
+            headers,
+            { url: articleUrls[largeAt], bytes: articleSite.sizes[largeAt] ?? 0 },
+            LARGE_RUNS,
+          )
+        : undefined;
 
     const batchUrls = Array.from({ length: 500 }, (_, i) => `${site.url}/article/${i}?b=1`);
     const batch500 = await runBatch(base, headers, batchUrls);
@@ -224,33 +323,44 @@ async function main(): Promise<void> {
       `\nscrape failures: ${latencies.map((l) => `${l.failures} at concurrency ${l.concurrency}`).join(', ')}`,
     );
 
+    const rate = (pages: number, secs: number) => pages / secs;
     console.log(
-      `\nThroughput against a hand-built loop, same ${pageSet.length} pages, concurrency ${CONCURRENCY}\n`,
+      `\nThroughput against a hand-built loop on the ${articleUrls.length} real article pages alone, concurrency ${CONCURRENCY}\n`,
     );
-    console.log('| run | hand-built loop pages/s | batch API pages/s |');
-    console.log('|---|---:|---:|');
-    for (let i = 0; i < RUNS; i++) {
-      const l = loops[i];
-      const b = batches[i];
-      if (!l || !b) continue;
-      console.log(
-        `| ${i + 1} | ${(l.pages / l.secs).toFixed(1)} (${l.converted} converted, ${l.failed} failed) | ` +
-          `${(pageSet.length / b.secs).toFixed(1)} (${b.completed} done, ${b.failed} failed) |`,
-      );
+    console.log('| run | hand-built loop pages/s | batch API pages/s | ratio |');
+    console.log('|---|---:|---:|---:|');
+    const coldRatio = rate(articleUrls.length, coldBatch.secs) / rate(coldLoop.pages, coldLoop.secs);
+    console.log(
+      `| cold (first pass after the stack starts) | ${rate(coldLoop.pages, coldLoop.secs).toFixed(1)} | ` +
+        `${rate(articleUrls.length, coldBatch.secs).toFixed(1)} (${coldBatch.completed} done, ${coldBatch.failed} failed) | ${coldRatio.toFixed(2)}× |`,
+    );
+    for (const line of comparisonRows(real, articleUrls.length)) console.log(line);
+    const realRates = medians(real, articleUrls.length);
+    console.log(
+      `\n${ratioLine('real pages, warm: service (batch API) / hand-built loop', realRates.batch, realRates.loop, 2.0)}`,
+    );
+    console.log(`${ratioLine('real pages, cold: service (batch API) / hand-built loop', coldRatio, 1, 2.0)}`);
+    if (staticUrls.length > 0) {
+      console.log(`\nThe ${staticUrls.length} static fixture pages apart (~3 KB each), warm\n`);
+      console.log('| run | hand-built loop pages/s | batch API pages/s | ratio |');
+      console.log('|---|---:|---:|---:|');
+      for (const line of comparisonRows(fixture, staticUrls.length)) console.log(line);
     }
-    console.log(`| median | ${loopRate.toFixed(1)} | ${batchRate.toFixed(1)} |`);
-    console.log(`\n${ratioLine('service (batch API) / hand-built loop', batchRate, loopRate, 2.0)}`);
-    // The median run's CPU by part: the per-page cost of each side, and where the service's goes.
-    const mid = (xs: Array<Array<[string, number]>>) =>
-      [...xs].sort((a, b) => a.reduce((s, [, v]) => s + v, 0) - b.reduce((s, [, v]) => s + v, 0))[
-        Math.floor(xs.length / 2)
-      ] ?? [];
     console.log(
-      `\n${cpuTable('CPU per page, batch API (median run; bench = serving the pages, polling):', mid(batchCpu))}`,
+      `\n${cpuTable('CPU per page, batch API, real pages, warm (median run; bench = serving the pages, polling):', mid(real.batchCpu))}`,
     );
+    console.log(`\n${cpuTable('CPU per page, batch API, real pages, cold:', coldBatchCpu)}`);
     console.log(
-      `\n${cpuTable('CPU per page, hand-built loop (median run; all in the bench process):', mid(loopCpu))}`,
+      `\n${cpuTable(
+        'CPU per page, hand-built loop, real pages (median run; all in the bench process):',
+        mid(real.loopCpu).filter(([k]) => k === 'bench'),
+      )}`,
     );
+    if (staticUrls.length > 0)
+      console.log(
+        `\n${cpuTable('CPU per page, batch API, static pages (median run):', mid(fixture.batchCpu))}`,
+      );
+    if (large) for (const line of ['', ...largePageLines(large)]) console.log(line);
 
     for (const l of latencies) {
       console.log(`\nPOST /v1/scrape stages (Server-Timing), concurrency ${l.concurrency}:`);

@@ -14,6 +14,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { rawEnv } from '@wcs/config';
 import type * as Content from '../packages/content/src';
 import {
   HELDOUT_DIR,
@@ -37,7 +38,7 @@ const limit = limitArg >= 0 ? Number(args[limitArg + 1]) : Number.POSITIVE_INFIN
 
 const SAMPLE = path.join(repoRoot, 'packages/content/test-data/bench-sample');
 function benchDir(): string {
-  const dir = process.env.BENCH_DIR ?? path.resolve(repoRoot, '../../shared/bench');
+  const dir = rawEnv('BENCH_DIR') ?? path.resolve(repoRoot, '../../shared/bench');
   const full = ['article-extraction', 'wcxb-dev'].every((n) => existsSync(path.join(dir, n)));
   if (full) return dir;
   console.log(`(full sets missing in ${dir}: using the vendored sample ${path.relative(repoRoot, SAMPLE)})`);

@@ -537,7 +537,14 @@ describe('upstream proxy and secrets (own stack, debug logs captured)', () => {
   beforeAll(async () => {
     proxy = await startForwardProxy({ auth: { username: 'po-user', password: proxyPassword } });
     prefix = `t-${randomUUID().slice(0, 8)}`;
-    const env = { ...stack.env, QUEUE_PREFIX: prefix, LOG_LEVEL: 'debug', PROXY_URLS: proxy.proxyUrl };
+    // PROXY_MODE always: every page through the proxy (by default it is only the ladder's last step).
+    const env = {
+      ...stack.env,
+      QUEUE_PREFIX: prefix,
+      LOG_LEVEL: 'debug',
+      PROXY_URLS: proxy.proxyUrl,
+      PROXY_MODE: 'always',
+    };
     const destination = new Writable({
       write(chunk: Buffer, _enc, done) {
         lines.push(chunk.toString('utf8'));

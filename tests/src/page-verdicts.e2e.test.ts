@@ -151,8 +151,15 @@ describe('POST /v1/crawl', () => {
     const id = await startCrawl(stack.url, acct.auth, { url: `${site.url}/`, maxPages: 4, maxDepth: 3 });
     const done = await waitForCrawl(stack.url, id, acct.auth);
     expect(done).toMatchObject({ status: 'done', completed: 4, failed: 2, creditsUsed: 4 });
-    expect(done.pages.map((p) => p.metadata.sourceURL).sort()).toEqual(
-      ['/', '/article/1', '/article/2', '/article/3'].map((p) => `${site.url}${p}`),
+    // Which three articles depends on which pages finish first (an error page is retried before it
+    // fails); the start page and three distinct articles, always.
+    const crawled = done.pages.map((p) => p.metadata.sourceURL.slice(site.url.length)).sort();
+    expect(crawled[0]).toBe('/');
+    expect(crawled.slice(1)).toHaveLength(3);
+    expect(crawled.slice(1).every((p) => /^\/article\/[1-4]$/.test(p))).toBe(true);
+    expect(new Set(crawled).size).toBe(4);
+    const unneeded = ['/article/1', '/article/2', '/article/3', '/article/4'].filter(
+      (p) => !crawled.includes(p),
     );
     for (const p of done.pages) expect(p.metadata.verdict).toBe('content');
     expect(
@@ -164,7 +171,10 @@ describe('POST /v1/crawl', () => {
       { url: `${site.url}/soft-404`, code: 'TARGET_HTTP_ERROR', statusCode: 404 },
     ]);
     // The soft 404's links were never followed; a spare link that was not needed was never fetched.
-    expect([site.hits('/hidden/1'), site.hits('/hidden/2'), site.hits('/article/4')]).toEqual([0, 0, 0]);
+    expect(unneeded).toHaveLength(1);
+    expect([site.hits('/hidden/1'), site.hits('/hidden/2'), site.hits(unneeded[0] as string)]).toEqual([
+      0, 0, 0,
+    ]);
     // The results listing (dashboard) shows the crawl's pages, not the spare links it kept.
     const results = await request(stack.url).get(`/v1/crawl/${id}/results`).set(acct.auth).expect(200);
     expect(results.body.total).toBe(6);

@@ -139,6 +139,13 @@ export const renderEnv = z.object({
   PROXY_URLS: proxyUrls.describe(
     'upstream proxies (http, https, socks5, with credentials), comma-separated, rotated per request',
   ),
+  /** What a request that names no `proxy` gets when PROXY_URLS is set. */
+  PROXY_MODE: z
+    .enum(['auto', 'always'])
+    .default('auto')
+    .describe(
+      'with `PROXY_URLS`, for requests that name no `proxy`: `auto` = direct first, through the next proxy only when a wall still stands (the fetch ladder); `always` = every request through the next proxy (a deployment without direct egress)',
+    ),
 });
 
 /**

@@ -44,6 +44,19 @@ describe('PageCacheRepository', () => {
     expect(row.meta).toEqual({ headers: p.headers, redirects: p.redirects, encoding: 'br' });
   });
 
+  test('bodies of every size round-trip through the window fitted to them (1 byte to 2 MB, past 64 KB repeats)', async () => {
+    const big = new PageCacheRepository(db, { maxBodyBytes: 4 * 1024 * 1024 });
+    const unit = '<p>Ünïcödé ✓ 🎉 text that repeats across the window</p>\n';
+    for (const length of [1, 700, 70_000, 2 * 1024 * 1024]) {
+      const key = newKey();
+      // A long-distance repeat: the first 64 KB again at the end, so a wrong window would show.
+      const head = unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+      const p = page({ body: `${head}${head.slice(0, 65_536)}` });
+      await big.put(key, p);
+      expect(await big.get(key, ago(10 * MINUTE))).toEqual(p);
+    }
+  });
+
   test('an entry written before Brotli (gzip body, no encoding in meta) is still read', async () => {
     const key = newKey();
     const p = page();

@@ -18,8 +18,25 @@ const gunzip = promisify(gunzipCb);
  * a little better than gzip level 1 (measured on bench/article-extraction's pages).
  */
 const BROTLI_OPTIONS = (bytes: number) => ({
-  params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: bytes },
+  params: {
+    [constants.BROTLI_PARAM_QUALITY]: 1,
+    [constants.BROTLI_PARAM_SIZE_HINT]: bytes,
+    [constants.BROTLI_PARAM_LGWIN]: windowBits(bytes),
+  },
 });
+
+/**
+ * The smallest window that holds the whole body (brotli's default is 4 MB, 22 bits): each
+ * compression allocates and clears buffers of the window's size on the worker's main thread, which
+ * the profile of a scrape showed as one of its top costs; the output is byte for byte the same for
+ * bodies that fit (the decoder reads the window from the stream).
+ */
+function windowBits(bytes: number): number {
+  return Math.min(
+    constants.BROTLI_MAX_WINDOW_BITS,
+    Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(Math.max(1, bytes)))),
+  );
+}
 
 /** A fetched page as the cache keeps it (structurally @wcs/scraper's CachedPage). */
 export interface CachedPageRecord {

@@ -25,6 +25,8 @@ export interface RenderSettings {
   BROWSER_CHALLENGE_WAIT_MS?: number;
   /** Upstream proxy URLs (validated by the schema), rotated per request; absent/empty = direct. */
   PROXY_URLS?: string[];
+  /** What a request that names no `proxy` gets (absent = `auto`). */
+  PROXY_MODE?: 'auto' | 'always';
 }
 
 /** One renderer (and so one Chromium pool) per worker process, from its parsed config. */
@@ -38,6 +40,7 @@ export function createRendererFromEnv(env: RenderSettings, logger?: RendererLogg
     maxRedirects: env.MAX_REDIRECTS,
     userAgent: env.USER_AGENT,
     ...(env.PROXY_URLS && env.PROXY_URLS.length > 0 ? { proxies: env.PROXY_URLS } : {}),
+    ...(env.PROXY_MODE ? { proxyMode: env.PROXY_MODE } : {}),
     browser: {
       enabled: env.BROWSER_ENABLED,
       executablePath: env.BROWSER_EXECUTABLE,

@@ -148,7 +148,11 @@ export function createRenderer(opts: RendererOptions): Renderer {
   };
 
   return {
-    features: { browser: opts.browser.enabled, proxies: proxies.length > 0 },
+    features: {
+      browser: opts.browser.enabled,
+      proxies: proxies.length > 0,
+      proxyMode: opts.proxyMode ?? 'auto',
+    },
 
     async render(req: RenderRequest): Promise<RenderResult> {
       if (closed) throw new ServiceUnavailableError('Renderer is closed');

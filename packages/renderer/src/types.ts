@@ -121,6 +121,11 @@ export interface RendererOptions {
   userAgent: string;
   /** Upstream proxies (http://, https://, socks5://, with credentials), rotated per request; empty = direct. */
   proxies?: string[];
+  /**
+   * What a request that names no `proxy` gets: `auto` (default) = direct, the next proxy only when
+   * a wall still stands; `always` = every request through the next proxy.
+   */
+  proxyMode?: 'auto' | 'always';
   browser: {
     enabled: boolean;
     executablePath: string;
@@ -145,7 +150,7 @@ export interface RendererOptions {
 export interface Renderer {
   render(req: RenderRequest): Promise<RenderResult>;
   /** What this deployment can do beyond a plain fetch: the scraper's ladder escalates only to these. */
-  readonly features: { browser: boolean; proxies: boolean };
+  readonly features: { browser: boolean; proxies: boolean; proxyMode: 'auto' | 'always' };
   /**
    * The address policy every render applies first (scheme, credentials, every resolved address
    * public unless ALLOW_PRIVATE_TARGETS), without fetching: for a copy of the page kept elsewhere

@@ -138,7 +138,10 @@ describe('ContentPool: accounts share the threads', () => {
       expect(await cancelled).toBe(reason);
       const lateErr = await late;
       expect(lateErr).toBeInstanceOf(TimeoutError);
-      expect((lateErr as TimeoutError).details).toEqual({ contentQueuedMs: 50 });
+      // What was left of its 50 ms budget when it was queued (a millisecond may pass before that).
+      const queued = (lateErr as TimeoutError).details?.contentQueuedMs as number;
+      expect(queued).toBeGreaterThan(40);
+      expect(queued).toBeLessThanOrEqual(50);
       // Neither ran: the hostile page still holds the only thread, nothing waits.
       expect(pool.stats()).toMatchObject({ running: 1, queued: 0 });
       expect(await busy).toBeInstanceOf(SelectorTooExpensiveError);

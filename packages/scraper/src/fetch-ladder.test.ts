@@ -154,6 +154,19 @@ describe('fetch ladder', () => {
     expect(site.requests(def)).toBe(1);
   });
 
+  it('PROXY_MODE always: a request that names no proxy goes through the next one from the start', async () => {
+    const always = createRenderer({ ...options({ proxies: [proxy.proxyUrl] }), proxyMode: 'always' });
+    try {
+      const path = fresh('/proxied');
+      const page = await fetchPage(always, { url: `${site.url}${path}`, timeoutMs: 20_000 });
+      expect(page.body).toContain('Through the proxy');
+      expect(page.attempts).toBeUndefined();
+      expect(site.requests(path)).toBe(1);
+    } finally {
+      await always.close();
+    }
+  });
+
   it('a step that fails without an answer is listed with its error code, and the wall is still the answer', async () => {
     // A proxy that is gone: its port was just closed.
     const gone = await listenLocal(createServer());

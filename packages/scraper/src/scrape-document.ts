@@ -117,7 +117,7 @@ export async function fetchPage(
   req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>,
 ): Promise<FetchedPage> {
   const use = cacheUse(req);
-  const key = use.read || use.store ? pageCacheKey(cacheKeyInput(req)) : undefined;
+  const key = use.read || use.store ? pageCacheKey(cacheKeyInput(req, renderer.features)) : undefined;
   if (req.cache && key && use.read) {
     const maxAge = req.page?.maxAge ?? 0;
     const hit = await req.cache.get(key, new Date(Date.now() - maxAge)).catch(() => undefined);
@@ -133,7 +133,7 @@ export async function fetchPage(
   // A wall is escalated (fetch-ladder.ts) and, still standing, thrown as TARGET_BLOCKED: a blocked
   // answer never reaches the cache below.
   const { page, attempts } = await fetchWithLadder(renderer, renderRequest(req), {
-    proxy: proxyMode(req),
+    proxy: proxyMode(req, renderer.features),
     ...(req.beforeEscalation ? { beforeStep: req.beforeEscalation } : {}),
   });
   if (page.statusCode >= 400)
@@ -156,11 +156,15 @@ export async function fetchPage(
 }
 
 /**
- * `auto` unless the request says otherwise: direct, and through the next of PROXY_URLS only when a
- * wall still stands after the browser and Retry-After steps (without PROXY_URLS all three are direct).
+ * The request's `proxy`, else the deployment's PROXY_MODE: `auto` = direct, and through the next of
+ * PROXY_URLS only when a wall still stands after the browser and Retry-After steps; `always` =
+ * `default` (every request through the next proxy). Without PROXY_URLS all of them are direct.
  */
-function proxyMode(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>): LadderProxy {
-  return req.page?.proxy ?? 'auto';
+function proxyMode(
+  req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>,
+  features: Renderer['features'],
+): LadderProxy {
+  return req.page?.proxy ?? (features.proxyMode === 'always' ? 'default' : 'auto');
 }
 
 function renderRequest(
@@ -191,14 +195,17 @@ function renderRequest(
   };
 }
 
-function cacheKeyInput(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>) {
+function cacheKeyInput(
+  req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>,
+  features: Renderer['features'],
+) {
   return {
     url: req.url,
     engine: req.engine ?? 'auto',
     waitForMs: req.waitForMs ?? 0,
     mobile: req.page?.mobile ?? false,
     ...(req.page?.location ? { location: req.page.location } : {}),
-    proxy: proxyMode(req),
+    proxy: proxyMode(req, features),
   };
 }
 

@@ -33,7 +33,7 @@ const page = (url: string, body: string): RenderResult => ({
   elapsedMs: 1,
 });
 const renderer = (body: string): Renderer => ({
-  features: { browser: false, proxies: false },
+  features: { browser: false, proxies: false, proxyMode: 'auto' },
   render: async (req) => page(req.url, body),
   checkTarget: async () => undefined,
   close: async () => undefined,

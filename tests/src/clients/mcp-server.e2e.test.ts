@@ -224,7 +224,9 @@ describe('service-mcp over stdio', () => {
     expectOnlyUrlAndMarkdown(batch.results);
     expect(batch.results[0]?.url).toBe(`${stack.site.url}/article/1`);
     expect(batch.results[0]?.markdown.length).toBeGreaterThan(100);
-    expect(batch.failures).toEqual([{ url: `https://localhost:${port}/x`, error: expect.any(String) }]);
+    expect(batch.failures).toEqual([
+      { url: `https://localhost:${port}/x`, error: expect.any(String), code: expect.any(String) },
+    ]);
   });
 
   it('service_batch_scrape with wait: false returns the id; service_batch_status follows it to done', async () => {
