@@ -2,7 +2,6 @@
 import { ContentProcessingError, SelectorTooExpensiveError } from '@wcs/errors';
 import { type Document, Element, Text } from 'domhandler';
 import { escapeText } from 'entities';
-import type { StatsMap } from './dom/content-stats';
 import { findFirst, isElement, parseHtml, rawText, setChildren, textOf } from './dom/dom.util';
 import { type ContentCuts, MAX_HTML_CHARS, stripHeavyBlocks, warningFor } from './dom/input-caps';
 import { SelectorBudget } from './dom/selector-budget';
@@ -154,7 +153,7 @@ function run(
     title: metadata.title,
     h1,
     ...(content
-      ? measureContent(content.root, content.stats, content.pageText)
+      ? measureContent(content)
       : { pageWords: wordsFromChars(rawText(bodyOf(doc)).trim().length) }),
   });
   const out: ProcessedContent = { markdown: '', html: '', text: '', metadata, verdict };
@@ -193,7 +192,7 @@ function contentRoot(
   // The metadata walk's headings predate the filter: they may name removed ones.
   if (filter) hints.headings = undefined;
   const extract = opts.onlyMainContent === false ? extractWholeBody : extractMainContent;
-  let { root, stats, pageText } = extract(filteredBody(doc, filter), hints);
+  let { root, stats, pageText, pageLinkText } = extract(filteredBody(doc, filter), hints);
   if (pageText < 2000 && noscriptChars(html) > Math.max(2000, pageText * 2)) {
     // Client-rendered pages (Discourse, some shops) ship their content for no-JS readers in
     // <noscript>: read it as ordinary markup when the page shows almost nothing else.
@@ -201,7 +200,7 @@ function contentRoot(
       ...hints,
       headings: undefined,
     });
-    if (retry.pageText > pageText * 1.5) ({ root, stats, pageText } = retry);
+    if (retry.pageText > pageText * 1.5) ({ root, stats, pageText, pageLinkText } = retry);
   }
   // With tag options, what they select is the content, even when it is little or nothing (the
   // JSON-LD body would bring back what they left out).
@@ -217,7 +216,7 @@ function contentRoot(
       (hints.declaredProduct ? declaredProductRoot(hints.declaredProduct, textOf(root)) : null);
     if (fallback) root = fallback;
   }
-  return { root, stats, pageText };
+  return { root, stats, pageText, pageLinkText };
 }
 
 /** Below this many characters of visible text, a page is treated as carrying none. */
@@ -243,14 +242,15 @@ function fallbackRoot(text: string): Element | null {
   return root;
 }
 
-type PageMeasure = Pick<VerdictInput, 'pageWords' | 'mainWords' | 'mainImages'>;
+type PageMeasure = Pick<VerdictInput, 'pageWords' | 'pageProseWords' | 'mainWords' | 'mainImages'>;
 
 /** The verdict's measures, from the statistics the extraction already computed. */
-function measureContent(root: Element, stats: StatsMap, pageText: number): PageMeasure {
+function measureContent({ root, stats, pageText, pageLinkText }: ExtractResult): PageMeasure {
   const own = stats.get(root);
   const mainChars = own ? own.text : textOf(root).length;
   return {
     pageWords: wordsFromChars(pageText),
+    pageProseWords: wordsFromChars(Math.max(0, pageText - pageLinkText)),
     mainWords: wordsFromChars(mainChars),
     mainImages: own ? own.imgs : findFirst(root, 'img') ? 1 : 0,
   };

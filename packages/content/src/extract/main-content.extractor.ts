@@ -343,6 +343,8 @@ export interface ExtractResult {
   stats: StatsMap;
   /** Visible text characters of the page body before any removal. */
   pageText: number;
+  /** Of which inside links (a site's header, menus and footer are mostly links). */
+  pageLinkText: number;
 }
 
 /** Main content of a parsed page; `body` is the page body (or document root). */
@@ -359,7 +361,8 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   for (const pass of profile.pagePasses ?? []) pass(body);
   const stats = computeStats(body, isChrome);
   const pageText = stats.get(body)?.text ?? 0;
-  if (isEmptyShell(body, stats)) return { root: new Element('div', {}), stats, pageText };
+  const pageLinkText = stats.get(body)?.link ?? 0;
+  if (isEmptyShell(body, stats)) return { root: new Element('div', {}), stats, pageText, pageLinkText };
   const titles = findTitleCandidates(body, hints?.titles ?? [], hints?.siteName, hints?.headings);
   const items = profile.keep?.(body, stats);
   // tab components named "menu" that hold prose are content on any page (prose-menu.ts)
@@ -411,11 +414,16 @@ export function extractMainContent(body: Element, hints?: PageHints): ExtractRes
   for (const pass of EVERY_PAGE_PASSES) pass(root, stats);
   removeDuplicates(root, stats, DUPLICATE_MIN_TEXT[articleMode ? 'article' : 'region']);
   if (title) ensureTitle(root, title, stats);
-  return { root, stats, pageText };
+  return { root, stats, pageText, pageLinkText };
 }
 
 /** Whole body minus junk, for onlyMainContent: false. */
 export function extractWholeBody(body: Element): ExtractResult {
   const stats = computeStats(body);
-  return { root: body, stats, pageText: stats.get(body)?.text ?? 0 };
+  return {
+    root: body,
+    stats,
+    pageText: stats.get(body)?.text ?? 0,
+    pageLinkText: stats.get(body)?.link ?? 0,
+  };
 }

@@ -8,10 +8,12 @@ import path from 'node:path';
 import type { BlockReason, PageVerdict, ProcessedContent, RawDocument } from '../index';
 
 export const TRAP_DIR = path.resolve(__dirname, '../../test-data/verdict-traps');
+/** Held-out set, written without looking at the rules: the measurement on pages not tuned for. */
+export const HELDOUT_DIR = path.resolve(__dirname, '../../test-data/verdict-heldout');
 
 export interface VerdictTrap {
   id: string;
-  /** HTML (or text) file in TRAP_DIR. */
+  /** HTML (or text) file in the set's directory. */
   file: string;
   statusCode: number;
   /** Lower-case header names. */
@@ -22,15 +24,18 @@ export interface VerdictTrap {
   note: string;
 }
 
-export function loadVerdictTraps(): VerdictTrap[] {
-  return JSON.parse(readFileSync(path.join(TRAP_DIR, 'manifest.json'), 'utf8')) as VerdictTrap[];
+export function loadVerdictTraps(dir: string = TRAP_DIR): VerdictTrap[] {
+  return JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as VerdictTrap[];
 }
 
 /** The trap as the pipeline receives it. */
-export function trapDocument(trap: VerdictTrap): { doc: RawDocument; headers: Record<string, string> } {
+export function trapDocument(
+  trap: VerdictTrap,
+  dir: string = TRAP_DIR,
+): { doc: RawDocument; headers: Record<string, string> } {
   return {
     doc: {
-      body: readFileSync(path.join(TRAP_DIR, trap.file), 'utf8'),
+      body: readFileSync(path.join(dir, trap.file), 'utf8'),
       contentType: trap.contentType ?? 'text/html',
       url: `https://trap.test/${trap.id}`,
       statusCode: trap.statusCode,

@@ -8,7 +8,7 @@ import {
   WALL_MARKUP,
   WALL_NEEDLES,
 } from './block-vendors';
-import { hasPasswordField, WALL_WORDS } from './page-wording';
+import { hasPasswordField, talksAboutWall, unquoted, WALL_WORDS } from './page-wording';
 import { LazyPage, rawH1, rawTitle } from './text-measure';
 import type { BlockReason, BlockSignal, RawAnswer } from './verdict.types';
 
@@ -18,6 +18,11 @@ const WALL_PAGE_WORDS = 400;
 const SHARED_MARKUP_WORDS = 60;
 /** Wall wording in the title or <h1> counts up to this many words on the page. */
 const WORDING_PAGE_WORDS = 150;
+/**
+ * A site's own captcha gate sits inside its header and footer: wall wording in the title or <h1>
+ * with a captcha widget counts when the main content (not the page) is this short.
+ */
+const GATE_MAIN_WORDS = 150;
 /** Wall wording anywhere in the text counts only when the page says this little. */
 const TINY_PAGE_WORDS = 60;
 /** Markup is read in answers up to this size (walls' own pages are a few KB to a few tens of KB)… */
@@ -34,6 +39,10 @@ const SHARED_MARKUP = new Set(['imperva-challenge', 'kasada', 'aws-waf-challenge
 export interface PageFacts {
   /** Words the page shows. */
   words?: number;
+  /** Words of the main content, when the pipeline extracted it. */
+  mainWords?: number;
+  /** Words outside links (VerdictInput.pageProseWords). */
+  proseWords?: number;
   title?: string | null;
   h1?: string | null;
 }
@@ -59,7 +68,9 @@ const STATUS_LINE_WORDS = 14;
 
 const wallWording = (s: string | null | undefined, line = true): BlockReason | undefined => {
   if (!s || (line && s.split(/\s+/).length > STATUS_LINE_WORDS)) return undefined;
-  for (const [reason, re] of WALL_WORDS) if (re.test(s)) return reason;
+  if (line && talksAboutWall(s)) return undefined;
+  const said = line ? unquoted(s) : s;
+  for (const [reason, re] of WALL_WORDS) if (re.test(said)) return reason;
   return undefined;
 };
 
@@ -90,7 +101,7 @@ export function findBlock(
   const title = facts.title !== undefined ? facts.title : rawTitle(body);
   const h1 = facts.h1 !== undefined ? facts.h1 : readMarkup ? rawH1(body) : null;
   const mayBeTiny = facts.words !== undefined || answer.body.length <= TINY_BODY;
-  const worded = wordingWall(body, found, title, h1, page, mayBeTiny);
+  const worded = wordingWall(body, found, title, h1, page, mayBeTiny, facts);
   if (worded) {
     // a 403 saying "verify you are human" is a captcha, not a bare refusal
     const signals = statusWall ? [`status:${status}`, worded.signal] : [worded.signal];
@@ -127,16 +138,34 @@ function wordingWall(
   h1: string | null,
   page: LazyPage,
   mayBeTiny: boolean,
+  facts: PageFacts,
 ): { reason: BlockReason; vendor?: string; signal: string } | undefined {
   let reason: BlockReason | undefined;
   let where = '';
-  const headed = wallWording(title) ?? wallWording(h1);
+  // a title or heading about walls ("Access Denied (2019 film)"): the other line and the text are too
+  const about = (!!title && talksAboutWall(title)) || (!!h1 && talksAboutWall(h1));
+  const headed = about ? undefined : (wallWording(title) ?? wallWording(h1));
   if (headed && page.words() <= WORDING_PAGE_WORDS) {
     reason = headed;
     where = wallWording(title) ? 'title' : 'h1';
+  } else if (
+    (headed === 'captcha' || headed === 'challenge') &&
+    facts.mainWords !== undefined &&
+    facts.mainWords <= GATE_MAIN_WORDS &&
+    (facts.proseWords ?? page.words()) <= WALL_PAGE_WORDS
+  ) {
+    // only with the widget itself (below): a product called "Are You a Robot?" has none
+    // (the page may be larger than the markup scan reads: look for the widget itself)
+    const widget = CAPTCHA_WIDGETS.find((w) => matches(w, body));
+    if (widget)
+      return {
+        reason: 'captcha',
+        vendor: widget.vendor,
+        signal: `${wallWording(title) ? 'title' : 'h1'}:${widget.name}`,
+      };
   }
   // Reading the whole text is for tiny pages only (before conversion: tiny answers).
-  if (!reason && mayBeTiny && page.words() <= TINY_PAGE_WORDS) {
+  if (!reason && !about && mayBeTiny && page.words() <= TINY_PAGE_WORDS) {
     reason = wallWording(page.visible(), false);
     where = 'text';
   }

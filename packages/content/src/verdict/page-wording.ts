@@ -31,8 +31,38 @@ export const NOT_FOUND = new RegExp(
   'i',
 );
 
-/** "404" alone in a title is a year, a model or a route number on plenty of real pages. */
-export const NOT_FOUND_WEAK = /^\s*(?:error\s*)?404\b|\berror\s*404\b|^\s*404\s*$/i;
+/**
+ * "404" alone in a title is a year, a model or a route number on plenty of real pages; a leading
+ * "404" followed by more of a word ("404ページの作り方") or by "page(s)" as a topic is about 404s.
+ */
+export const NOT_FOUND_WEAK =
+  /^\s*(?:error\s*)?404(?![\p{L}\p{N}])(?!\s+(?:pages?|errors?\s+pages?|handling|redirects?)\b)|\berror\s*404\b|^\s*404\s*$/iu;
+
+/** Quoted spans ("…", “…”, «…», 「…」): a line quoting a status names it, it does not say it. */
+const QUOTED = /["“„«「『][^"“”„«»「」『』]{1,80}["”“»」』]/g;
+
+/**
+ * A title or heading that talks about a status rather than showing it: a question word or a how-to
+ * ("How do I fix a 404 Not Found error?", "Cómo solucionar…"), a sentence going on past it ("500
+ * Internal Server Error after upgrading"), or a work's name ("Access Denied (2019 film)").
+ */
+const ASKS =
+  /^\s*(?:how|why|what|when|where|which|can|could|does|do|did|should|fix(?:ing)?|troubleshoot(?:ing)?|understanding|handling|solved?|c[óo]mo|por\s+qu[ée]|wie|warum|comment|pourquoi|come|perch[ée]|porque|как|почему|что)(?![\p{L}'’])|\bhow\s+to\b|怎么|如何|为什么|どうやって|なぜ/iu;
+const GOES_ON = /\s(?:after|when|while|using|behind|during|because|since|despite|upon)\s/i;
+const NAMED_WORK =
+  /\((?:\d{4}\s+)?(?:film|movie|album|song|single|ep|band|novel|book|play|musical|(?:tv\s+|web\s+)?series|(?:video\s+)?game|episode|documentary)\)/i;
+
+/** The line is about a not-found or error status (ASKS, GOES_ON, NAMED_WORK above). */
+export const talksAbout = (s: string): boolean => ASKS.test(s) || GOES_ON.test(s) || NAMED_WORK.test(s);
+
+/** The same for wall wording, without questions: "Are you a robot?" is the wall's own line. */
+export const talksAboutWall = (s: string): boolean => GOES_ON.test(s) || NAMED_WORK.test(s);
+
+/** `s` without its quoted spans (the cheap indexOf first: most titles quote nothing). */
+export function unquoted(s: string): string {
+  if (!/["“„«「『]/.test(s)) return s;
+  return s.replace(QUOTED, ' ');
+}
 
 /** A server error page's own words, and the status it shows. */
 const SERVER_ERRORS: ReadonlyArray<[RegExp, number]> = [
@@ -106,6 +136,25 @@ const PARKED_MARKUP =
 export const SIGN_IN =
   /sign[\s-]?in|log[\s-]?in|log\s+on|sign\s+on|anmelden|einloggen|anmeldung|connexion|se\s+connecter|identifiez-vous|iniciar\s+sesi[óo]n|inicia\s+sesi[óo]n|acceder|accedi|entrar|fazer\s+login|inloggen|aanmelden|zaloguj|logowanie|войти|вход|ログイン|サインイン|登录|登入|로그인|authenticat|password|passwort|mot\s+de\s+passe|contraseña/i;
 
+/**
+ * A title or heading that is a sign-in line ("Sign in to your account", "Log in | Site"): it starts
+ * with the words and is short. Two-step sign-in pages ask for the account first, the password later.
+ */
+export const SIGN_IN_LINE =
+  /^\s*(?:sign[\s-]?in|log[\s-]?in|log\s+on|sign\s+on|anmelden|einloggen|connexion|se\s+connecter|iniciar\s+sesi[óo]n|inicia\s+sesi[óo]n|accedi|entrar|inloggen|aanmelden|zaloguj|войти|вход|ログイン|サインイン|登录|登入|로그인)(?![\p{L}])/iu;
+
+/** An account field (email, user name) in markup: the first step of a two-step sign-in form. */
+const ACCOUNT_FIELD =
+  /<input\b[^>]*\b(?:autocomplete\s*=\s*["']?username\b|name\s*=\s*["']?(?:login|loginfmt|username|user_?name|identifier)["'\s>])/i;
+
+/** Not a bare email input: a newsletter box has one too. */
+export const hasAccountField = (html: string): boolean =>
+  nearNeedle(html, ['username', 'loginfmt', 'identifier', 'name="login"', "name='login'"], ACCOUNT_FIELD);
+
+/** A registration wall's own words under a cut-off article ("Sign in to continue reading"). */
+export const READ_WALL =
+  /(?:sign|log)[\s-]?in\s+(?:to|and)\s+(?:continue|keep)\s+reading|(?:register|create\s+a\s+(?:free\s+)?account)(?:\s+or\s+(?:sign|log)[\s-]?in)?\s+to\s+(?:continue\s+reading|read\s+(?:this|the\s+(?:full|rest\s+of\s+the))\s+(?:article|story))|(?:this\s+(?:article|story|content)\s+is\s+(?:only\s+)?(?:for|available\s+to)\s+registered\s+(?:users|readers|members))|melden\s+sie\s+sich\s+an,?\s+um\s+weiterzulesen|connectez-vous\s+pour\s+(?:lire|continuer)|inicia\s+sesi[óo]n\s+para\s+(?:seguir|continuar)\s+leyendo/i;
+
 const PASSWORD_FIELD = /<input\b[^>]*\btype\s*=\s*["']?password\b/i;
 
 /** A password field in raw markup (the regex only runs where the word is). */
@@ -128,6 +177,6 @@ export const WALL_WORDS: ReadonlyArray<[BlockReason, RegExp]> = [
   ],
   [
     'access-denied',
-    /access\s+(?:is\s+)?denied|access\s+to\s+this\s+page\s+has\s+been\s+denied|^\s*(?:403\s*)?forbidden\s*(?:$|[.!|:–—-])|\b403\s+forbidden|error\s+403|you\s+(?:have\s+been|are|were)\s+blocked|request\s+(?:was\s+)?(?:blocked|rejected)|zugriff\s+verweigert|acc[èe]s\s+(?:refus[ée]|interdit)|acceso\s+denegado|accesso\s+negato|acesso\s+negado|toegang\s+geweigerd|dostęp\s+zabroniony|доступ\s+запрещ|アクセスが拒否|访问被拒绝|拒绝访问/i,
+    /access\s+(?:is\s+)?denied|^\s*403\s+error\s*$|access\s+to\s+this\s+page\s+has\s+been\s+denied|^\s*(?:403\s*)?forbidden\s*(?:$|[.!|:–—-])|\b403\s+forbidden|error\s+403|you\s+(?:have\s+been|are|were)\s+blocked|request\s+(?:was\s+)?(?:blocked|rejected)|zugriff\s+verweigert|acc[èe]s\s+(?:refus[ée]|interdit)|acceso\s+denegado|accesso\s+negato|acesso\s+negado|toegang\s+geweigerd|dostęp\s+zabroniony|доступ\s+запрещ|アクセスが拒否|访问被拒绝|拒绝访问/i,
   ],
 ];
