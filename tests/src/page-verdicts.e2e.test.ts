@@ -37,6 +37,8 @@ beforeAll(async () => {
     webhookDispatcher: true,
     env: {
       FETCH_TIMEOUT_MS: '5000',
+      // The challenge here never clears: the ladder's browser wait is tested in fetch-ladder.e2e.
+      BROWSER_CHALLENGE_WAIT_MS: '1000',
       SEARCH_PROVIDER: 'searxng',
       SEARXNG_URL: searxng.url,
       ANTHROPIC_API_KEY: 'sk-ant-test-key',
