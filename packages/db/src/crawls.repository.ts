@@ -354,7 +354,8 @@ export class CrawlsRepository {
 
   /**
    * Record a failed page (not billed). A failed page does not count against maxPages (up to
-   * maxPages of them): the oldest `spare` row (a link the cap left out) takes its place, queued in
+   * maxPages of them): the shallowest, oldest `spare` row (a link the cap left out; links stored
+   * together are taken by key, so the choice never depends on the plan) takes its place, queued in
    * the same transaction and returned in `promoted` for the caller to enqueue. false = the page or
    * its crawl had already finished.
    */
@@ -380,7 +381,7 @@ export class CrawlsRepository {
         UPDATE crawl_pages SET status = 'queued', updated_at = now()
         WHERE id = (SELECT s.id FROM crawl_pages s
                     WHERE s.crawl_id = ${crawlId}::uuid AND s.status = 'spare'
-                    ORDER BY s.depth, s.created_at LIMIT 1)
+                    ORDER BY s.depth, s.created_at, s.url_key LIMIT 1)
           AND (SELECT c.failed FROM crawls c WHERE c.id = ${crawlId}::uuid) < ${crawl.maxPages}::int
         RETURNING id AS "pageId", url, depth`;
       const crawlFinished = await bumpCrawl(tx, crawlId, {
