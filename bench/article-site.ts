@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { benchDataDir } from './bench-data';
+import { benchDataDir, decodeBenchPage } from './bench-data';
 
 export interface ArticleSite {
   url: string;
@@ -21,17 +21,6 @@ export interface ArticleSite {
   /** Bytes served by each URL of `urls`, in the same order. */
   sizes: number[];
   close(): Promise<void>;
-}
-
-/** Bytes to string: the charset a page declares in its first 2 KB, else UTF-8. */
-function decode(buf: Buffer): string {
-  const head = buf.subarray(0, 2048).toString('latin1');
-  const cs = (/charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1] ?? 'utf-8').toLowerCase();
-  try {
-    return new TextDecoder(cs).decode(buf);
-  } catch {
-    return buf.toString('utf8');
-  }
 }
 
 export function articleBenchDir(): string {
@@ -46,7 +35,7 @@ export async function startArticleSite(limit = Number.POSITIVE_INFINITY): Promis
     .filter((n) => n.endsWith('.html.gz'))
     .sort()
     .slice(0, limit)) {
-    const html = decode(gunzipSync(readFileSync(path.join(dir, f))));
+    const html = decodeBenchPage(gunzipSync(readFileSync(path.join(dir, f))));
     pages.set(`/page/${f.slice(0, -'.gz'.length)}`, Buffer.from(html, 'utf8'));
   }
   const server = createServer((req, res) => {

@@ -30,7 +30,7 @@ import { extractMetadata, type PageHints } from '../packages/content/src/extract
 import { classifyPage, PAGE_TYPES } from '../packages/content/src/extract/page-type.classifier';
 import { ContentPool } from '../packages/scraper/src';
 import { heavyPages } from '../packages/scraper/src/test-support/heavy-pages';
-import { benchDataDir } from './bench-data';
+import { benchDataDir, decodeBenchPage } from './bench-data';
 import { type Baseline, loadBaseline } from './content-baseline';
 
 const repoRoot = path.resolve(__dirname, '..');
@@ -68,18 +68,6 @@ interface Page {
   bytes: number;
 }
 
-/** Bytes to string: the charset a page declares in its first 2 KB, else UTF-8. */
-function decode(buf: Buffer): string {
-  const head = buf.subarray(0, 2048).toString('latin1');
-  const m = /charset\s*=\s*["']?([\w-]+)/i.exec(head);
-  const cs = (m?.[1] ?? 'utf-8').toLowerCase();
-  try {
-    return new TextDecoder(cs).decode(buf);
-  } catch {
-    return buf.toString('utf8');
-  }
-}
-
 function loadArticle(): { pages: Page[]; ground: Record<string, { articleBody?: string; url?: string }> } {
   const dir = path.join(benchDir, 'article-extraction');
   const ground = JSON.parse(readFileSync(path.join(dir, 'ground-truth.json'), 'utf8')) as Record<
@@ -90,7 +78,12 @@ function loadArticle(): { pages: Page[]; ground: Record<string, { articleBody?: 
     .slice(0, limit)
     .map((id) => {
       const buf = gunzipSync(readFileSync(path.join(dir, 'html', `${id}.html.gz`)));
-      return { id, url: ground[id]?.url ?? 'https://example.com/', html: decode(buf), bytes: buf.length };
+      return {
+        id,
+        url: ground[id]?.url ?? 'https://example.com/',
+        html: decodeBenchPage(buf),
+        bytes: buf.length,
+      };
     });
   return { pages, ground };
 }
@@ -115,7 +108,7 @@ function loadWcxb(): Array<Page & { type: string; truth: string }> {
     return {
       id,
       url: g.url ?? 'https://example.com/',
-      html: decode(buf),
+      html: decodeBenchPage(buf),
       bytes: buf.length,
       type: g._internal?.page_type?.primary ?? 'unknown',
       truth: g.ground_truth?.main_content ?? '',

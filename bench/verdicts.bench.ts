@@ -14,7 +14,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { rawEnv } from '@wcs/config';
 import type * as Content from '../packages/content/src';
 import {
   HELDOUT_DIR,
@@ -25,6 +24,7 @@ import {
   type VerdictTrap,
 } from '../packages/content/src/test-support/verdict-traps';
 import { countWords, visibleTextOf } from '../packages/content/src/verdict/text-measure';
+import { benchDataDir, decodeBenchPage } from './bench-data';
 
 const repoRoot = path.resolve(__dirname, '..');
 // The compiled package, as production runs it (`pnpm build` runs first, see package.json).
@@ -37,24 +37,6 @@ const limitArg = args.indexOf('--limit');
 const limit = limitArg >= 0 ? Number(args[limitArg + 1]) : Number.POSITIVE_INFINITY;
 
 const SAMPLE = path.join(repoRoot, 'packages/content/test-data/bench-sample');
-function benchDir(): string {
-  const dir = rawEnv('BENCH_DIR') ?? path.resolve(repoRoot, '../../shared/bench');
-  const full = ['article-extraction', 'wcxb-dev'].every((n) => existsSync(path.join(dir, n)));
-  if (full) return dir;
-  console.log(`(full sets missing in ${dir}: using the vendored sample ${path.relative(repoRoot, SAMPLE)})`);
-  return SAMPLE;
-}
-
-/** Bytes to string: the charset a page declares in its first 2 KB, else UTF-8 (as content.bench.ts). */
-function decode(buf: Buffer): string {
-  const head = buf.subarray(0, 2048).toString('latin1');
-  const m = /charset\s*=\s*["']?([\w-]+)/i.exec(head);
-  try {
-    return new TextDecoder((m?.[1] ?? 'utf-8').toLowerCase()).decode(buf);
-  } catch {
-    return buf.toString('utf8');
-  }
-}
 
 interface RealPage {
   set: string;
@@ -75,7 +57,7 @@ function realPages(dir: string): RealPage[] {
   for (const id of Object.keys(ground).slice(0, limit)) {
     const file = path.join(art, 'html', `${id}.html.gz`);
     if (!existsSync(file)) continue;
-    const html = decode(gunzipSync(readFileSync(file)));
+    const html = decodeBenchPage(gunzipSync(readFileSync(file)));
     const truth = ground[id]?.articleBody?.length ?? 0;
     pages.push({
       set: 'article-extraction',
@@ -97,7 +79,7 @@ function realPages(dir: string): RealPage[] {
       ground_truth?: { main_content?: string };
     };
     const id = String(g.file_id ?? f.replace(/\.json$/, ''));
-    const html = decode(gunzipSync(readFileSync(path.join(wc, 'html', `${id}.html.gz`))));
+    const html = decodeBenchPage(gunzipSync(readFileSync(path.join(wc, 'html', `${id}.html.gz`))));
     const truth = g.ground_truth?.main_content?.length ?? 0;
     pages.push({ set: 'wcxb-dev', id, url: g.url ?? 'https://example.com/', html, truth });
   }
@@ -247,7 +229,7 @@ function timingLines(pages: RealPage[]): void {
 function main(): void {
   trapLines('trap set', TRAP_DIR);
   trapLines('held-out set (written blind)', HELDOUT_DIR);
-  const pages = realPages(benchDir());
+  const pages = realPages(benchDataDir(['article-extraction', 'wcxb-dev'], { sample: SAMPLE }));
   if (pages.length === 0) return;
   realLines(pages);
   timingLines(pages);
