@@ -16,3 +16,4 @@ export { JobWebhookRelay } from './job-webhook-relay';
 export { INTERRUPTED_DELIVERY, type WebhookResult, webhookProcessor } from './webhook.processor';
 export { type RunningWebhookDispatcher, startWebhookDispatcher } from './webhook-dispatcher';
 export { SIGNATURE_HEADER, signBody, TIMESTAMP_HEADER, verifySignature } from './webhook-signature';
+export { webhookDispatcherService } from './service';

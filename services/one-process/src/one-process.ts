@@ -1,0 +1,100 @@
+import { crawlWorkerService, type RunningCrawlService } from '@wcs/crawl-worker';
+import { extractWorkerService, type RunningExtractWorker } from '@wcs/extract-worker';
+import { gatewayService, type RunningGateway } from '@wcs/gateway';
+import type { Logger } from '@wcs/logger';
+import { monitorSchedulerService, type RunningMonitorScheduler } from '@wcs/monitor-scheduler';
+import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
+import { DEFAULT_SHUTDOWN_DEADLINE_MS, ServiceGroup, type ServiceName } from '@wcs/runtime';
+import { type RunningScrapeWorker, scrapeWorkerService } from '@wcs/scrape-worker';
+import { ContentPool, contentPoolOptions, type SharedWorkerResources } from '@wcs/scraper';
+import { type RunningWebhookDispatcher, webhookDispatcherService } from '@wcs/webhook-dispatcher';
+import { loadOneProcessEnv } from './env';
+
+/** The services the one-process mode runs, in start order (the gateway first: the API answers). */
+export const ONE_PROCESS_SERVICES = [
+  gatewayService,
+  scrapeWorkerService,
+  crawlWorkerService,
+  extractWorkerService,
+  monitorSchedulerService,
+  webhookDispatcherService,
+] as const;
+
+export interface RunningOneProcess {
+  gateway: RunningGateway;
+  scrapeWorker: RunningScrapeWorker | null;
+  crawlWorker: RunningCrawlService | null;
+  extractWorker: RunningExtractWorker | null;
+  monitorScheduler: RunningMonitorScheduler | null;
+  webhookDispatcher: RunningWebhookDispatcher | null;
+  /** What every worker of the process shares (one content pool, one renderer). */
+  shared: Required<SharedWorkerResources>;
+  /** Services in reverse start order, then the shared renderer and content pool. */
+  close(): Promise<void>;
+}
+
+/**
+ * Every service in this process (the one-process mode's main.ts, and the tests' stack with
+ * STACK_MODE=one-process): the gateway and the workers as their own processes would start them,
+ * except that the workers share one content pool (one set of conversion threads) and one renderer
+ * (one Chromium pool) instead of one each. Each service parses its env from `source` and logs
+ * under its own name. `only` starts a subset (the gateway always runs).
+ */
+export async function startOneProcess(opts: {
+  source?: NodeJS.ProcessEnv;
+  loggerFor: (service: string) => Logger;
+  only?: ReadonlyArray<ServiceName>;
+  /** After the gateway listens, before any worker reads its env (the tests name its address). */
+  afterGateway?: (gateway: RunningGateway) => void;
+}): Promise<RunningOneProcess> {
+  const env = loadOneProcessEnv(opts.source);
+  const shared: Required<SharedWorkerResources> = {
+    contentPool: new ContentPool(contentPoolOptions(env)),
+    renderer: createRendererFromEnv(env, opts.loggerFor('renderer')),
+  };
+  const group = new ServiceGroup<SharedWorkerResources>({
+    ...(opts.source ? { source: opts.source } : {}),
+    loggerFor: opts.loggerFor,
+    shared,
+  });
+  const closeShared = async () => {
+    await shared.renderer.close();
+    await shared.contentPool.close();
+  };
+  const runs = (service: ServiceName) => !opts.only || opts.only.includes(service);
+  try {
+    const gateway = await group.start(gatewayService);
+    opts.afterGateway?.(gateway);
+    const scrapeWorker = runs('scrape-worker') ? await group.start(scrapeWorkerService) : null;
+    const crawlWorker = runs('crawl-worker') ? await group.start(crawlWorkerService) : null;
+    const extractWorker = runs('extract-worker') ? await group.start(extractWorkerService) : null;
+    const monitorScheduler = runs('monitor-scheduler') ? await group.start(monitorSchedulerService) : null;
+    const webhookDispatcher = runs('webhook-dispatcher') ? await group.start(webhookDispatcherService) : null;
+    let closing: Promise<void> | undefined;
+    return {
+      gateway,
+      scrapeWorker,
+      crawlWorker,
+      extractWorker,
+      monitorScheduler,
+      webhookDispatcher,
+      shared,
+      close() {
+        closing ??= group.close().finally(closeShared);
+        return closing;
+      },
+    };
+  } catch (err) {
+    await group.close().catch(() => undefined);
+    await closeShared().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * The process's shutdown deadline: the gateway's (its drain is the longest step; the workers close
+ * their jobs within the same default the multi-process stack gives each).
+ */
+export function oneProcessShutdownDeadlineMs(source?: NodeJS.ProcessEnv): number {
+  return gatewayService.shutdownDeadlineMs?.(gatewayService.loadEnv(source)) ?? DEFAULT_SHUTDOWN_DEADLINE_MS;
+}
