@@ -124,7 +124,7 @@ it('serves a scrape, a batch, a crawl and a monitor', async () => {
   }, 60_000);
   expect(done).toMatchObject({ completed: 3, failed: 0 });
 
-  const crawlId = await startCrawl(url, account.auth, { url: site.url, limit: 4 });
+  const crawlId = await startCrawl(url, account.auth, { url: `${site.url}/tree`, maxDepth: 1 });
   const crawl = await waitForCrawl(url, crawlId, account.auth);
   expect(crawl.status).toBe('done');
   expect(crawl.completed).toBeGreaterThan(1);
