@@ -36,7 +36,7 @@ function loadedPackages(service: ServiceProcessName): string[] {
 }
 
 // The one-process mode too: every service's modules in one process.
-describe.each([...SERVICES, ONE_PROCESS])('%s at start', (service) => {
+describe.each<ServiceProcessName>([...SERVICES, ONE_PROCESS])('%s at start', (service) => {
   it('loads none of the libraries it only needs later', () => {
     const loaded = loadedPackages(service);
     expect(loaded.length).toBeGreaterThan(5); // the probe really saw the service's modules

@@ -33,6 +33,16 @@ export interface RunningOneProcess {
   close(): Promise<void>;
 }
 
+type Started<T extends readonly unknown[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
+
+/** Every start settled (none left running unseen), then the first failure thrown. */
+async function allStarted<T extends readonly unknown[]>(starts: T): Promise<Started<T>> {
+  const settled = await Promise.allSettled(starts);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as Started<T>;
+}
+
 /**
  * Every service in this process (the one-process mode's main.ts, and the tests' stack with
  * STACK_MODE=one-process): the gateway and the workers as their own processes would start them,
@@ -65,11 +75,15 @@ export async function startOneProcess(opts: {
   try {
     const gateway = await group.start(gatewayService);
     opts.afterGateway?.(gateway);
-    const scrapeWorker = runs('scrape-worker') ? await group.start(scrapeWorkerService) : null;
-    const crawlWorker = runs('crawl-worker') ? await group.start(crawlWorkerService) : null;
-    const extractWorker = runs('extract-worker') ? await group.start(extractWorkerService) : null;
-    const monitorScheduler = runs('monitor-scheduler') ? await group.start(monitorSchedulerService) : null;
-    const webhookDispatcher = runs('webhook-dispatcher') ? await group.start(webhookDispatcherService) : null;
+    // The workers start together: their starts are mostly waits on Redis and PostgreSQL, which
+    // overlap (one after the other, they doubled the time to a started process).
+    const [scrapeWorker, crawlWorker, extractWorker, monitorScheduler, webhookDispatcher] = await allStarted([
+      runs('scrape-worker') ? group.start(scrapeWorkerService) : null,
+      runs('crawl-worker') ? group.start(crawlWorkerService) : null,
+      runs('extract-worker') ? group.start(extractWorkerService) : null,
+      runs('monitor-scheduler') ? group.start(monitorSchedulerService) : null,
+      runs('webhook-dispatcher') ? group.start(webhookDispatcherService) : null,
+    ] as const);
     let closing: Promise<void> | undefined;
     return {
       gateway,
