@@ -25,6 +25,7 @@ import {
   startWebhookDispatcher,
 } from '@wcs/webhook-dispatcher';
 import { z } from 'zod';
+import { freePort } from '../faults/private-redis';
 
 /** The test database/Redis come from scripts/with-stores.ts; these defaults match this machine. */
 const testEnv = loadEnv(
@@ -166,15 +167,11 @@ async function startOneProcessStack(
     ...(opts.monitorScheduler ? (['monitor-scheduler'] as const) : []),
     ...(opts.webhookDispatcher ? (['webhook-dispatcher'] as const) : []),
   ];
-  const running = await startOneProcess({
-    source: env,
-    loggerFor: () => logger,
-    only,
-    // Screenshot URLs name the gateway the workers' documents point to (its port is known only now).
-    afterGateway: (gateway) => {
-      env.PUBLIC_URL ??= `http://127.0.0.1:${gateway.port}`;
-    },
-  });
+  // The gateway starts after the workers there, and screenshot URLs name the gateway the workers'
+  // documents point to: its port is chosen first.
+  if (env.PORT === '0') env.PORT = String(await freePort());
+  env.PUBLIC_URL ??= `http://127.0.0.1:${env.PORT}`;
+  const running = await startOneProcess({ source: env, loggerFor: () => logger, only });
   const crawl = running.crawlWorker;
   if (crawl) {
     closeOnce(crawl.crawl);

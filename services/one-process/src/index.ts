@@ -1,6 +1,5 @@
 export { loadOneProcessEnv, type OneProcessEnv, oneProcessEnvSchema } from './env';
 export {
-  ONE_PROCESS_SERVICES,
   oneProcessShutdownDeadlineMs,
   type RunningOneProcess,
   startOneProcess,

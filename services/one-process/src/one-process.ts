@@ -10,16 +10,6 @@ import { ContentPool, contentPoolOptions, type SharedWorkerResources } from '@wc
 import { type RunningWebhookDispatcher, webhookDispatcherService } from '@wcs/webhook-dispatcher';
 import { loadOneProcessEnv } from './env';
 
-/** The services the one-process mode runs, in start order (the gateway first: the API answers). */
-export const ONE_PROCESS_SERVICES = [
-  gatewayService,
-  scrapeWorkerService,
-  crawlWorkerService,
-  extractWorkerService,
-  monitorSchedulerService,
-  webhookDispatcherService,
-] as const;
-
 export interface RunningOneProcess {
   gateway: RunningGateway;
   scrapeWorker: RunningScrapeWorker | null;
@@ -29,7 +19,7 @@ export interface RunningOneProcess {
   webhookDispatcher: RunningWebhookDispatcher | null;
   /** What every worker of the process shares (one content pool, one renderer). */
   shared: Required<SharedWorkerResources>;
-  /** Services in reverse start order, then the shared renderer and content pool. */
+  /** The gateway, the workers, then the shared renderer and content pool. */
   close(): Promise<void>;
 }
 
@@ -48,14 +38,12 @@ async function allStarted<T extends readonly unknown[]>(starts: T): Promise<Star
  * STACK_MODE=one-process): the gateway and the workers as their own processes would start them,
  * except that the workers share one content pool (one set of conversion threads) and one renderer
  * (one Chromium pool) instead of one each. Each service parses its env from `source` and logs
- * under its own name. `only` starts a subset (the gateway always runs).
+ * under its own name. `only` starts a subset of the workers (the gateway always runs).
  */
 export async function startOneProcess(opts: {
   source?: NodeJS.ProcessEnv;
   loggerFor: (service: string) => Logger;
   only?: ReadonlyArray<ServiceName>;
-  /** After the gateway listens, before any worker reads its env (the tests name its address). */
-  afterGateway?: (gateway: RunningGateway) => void;
 }): Promise<RunningOneProcess> {
   const env = loadOneProcessEnv(opts.source);
   const shared: Required<SharedWorkerResources> = {
@@ -73,10 +61,10 @@ export async function startOneProcess(opts: {
   };
   const runs = (service: ServiceName) => !opts.only || opts.only.includes(service);
   try {
-    const gateway = await group.start(gatewayService);
-    opts.afterGateway?.(gateway);
     // The workers start together: their starts are mostly waits on Redis and PostgreSQL, which
-    // overlap (one after the other, they doubled the time to a started process).
+    // overlap (one after the other took about twice as long). The gateway last: /healthz answers
+    // once every service runs, and in reverse order it closes first, its drain letting requests in
+    // flight finish while the workers still run their jobs.
     const [scrapeWorker, crawlWorker, extractWorker, monitorScheduler, webhookDispatcher] = await allStarted([
       runs('scrape-worker') ? group.start(scrapeWorkerService) : null,
       runs('crawl-worker') ? group.start(crawlWorkerService) : null,
@@ -84,6 +72,7 @@ export async function startOneProcess(opts: {
       runs('monitor-scheduler') ? group.start(monitorSchedulerService) : null,
       runs('webhook-dispatcher') ? group.start(webhookDispatcherService) : null,
     ] as const);
+    const gateway = await group.start(gatewayService);
     let closing: Promise<void> | undefined;
     return {
       gateway,
