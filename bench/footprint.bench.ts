@@ -16,7 +16,7 @@
  *   each batch, and one-process / multi-process (target: within 15 %).
  *
  *   pnpm bench:footprint [--batches 10] [--pages 500] [--settle-ms 30000] [--restarts 2]
- *                        [--mode multi|one-process] [--browser]
+ *                        [--mode multi|one-process …] [--browser]
  *
  * `--browser` adds, per mode, one page that needs JavaScript (the browser it launches) and the idle
  * close (BROWSER_IDLE_CLOSE_MS) that takes it away again.
@@ -53,7 +53,12 @@ const IDLE_CLOSE_MS = 5_000;
 const FLAT_TOLERANCE = 0.1;
 const MODES = ['multi', 'one-process'] as const;
 type Mode = (typeof MODES)[number];
-const modes = MODES.filter((m) => !args.mode || args.mode.includes(m));
+// In the order given (run it both ways round on a shared machine: load drifts over a run).
+const modes: Mode[] = args.mode
+  ? MODES.filter((m) => args.mode?.includes(m)).sort(
+      (a, b) => (args.mode?.indexOf(a) ?? 0) - (args.mode?.indexOf(b) ?? 0),
+    )
+  : [...MODES];
 /** The process that serves the API in each mode. */
 const API_ROLE: Record<Mode, string> = { multi: 'gateway', 'one-process': 'one-process' };
 const SERVICE_ROLES: Record<Mode, number> = { multi: 6, 'one-process': 1 };
