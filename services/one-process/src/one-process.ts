@@ -3,7 +3,7 @@ import { extractWorkerService, type RunningExtractWorker } from '@wcs/extract-wo
 import { gatewayService, type RunningGateway } from '@wcs/gateway';
 import type { Logger } from '@wcs/logger';
 import { monitorSchedulerService, type RunningMonitorScheduler } from '@wcs/monitor-scheduler';
-import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
+import { createRendererFromEnv } from '@wcs/renderer';
 import { DEFAULT_SHUTDOWN_DEADLINE_MS, ServiceGroup, type ServiceName } from '@wcs/runtime';
 import { type RunningScrapeWorker, scrapeWorkerService } from '@wcs/scrape-worker';
 import { ContentPool, contentPoolOptions, type SharedWorkerResources } from '@wcs/scraper';
