@@ -3,7 +3,8 @@
  * test command) on every import — type-only ones too — after resolution, so `@wcs/x` and
  * `../../x/src/…` count alike. Paths are relative to where depcruise runs (the repository root).
  *
- *   services/*            processes; use packages, never each other
+ *   services/*            processes; use packages, never each other (services/one-process alone
+ *                         starts them all in one process, through their package entries)
  *   packages/*            shared logic; never services, tests, bench or scripts
  *     errors config logger   the foundation: nothing of ours but errors
  *     net                    the one outbound HTTP layer: errors only (renderer, discovery, search,
@@ -61,8 +62,19 @@ module.exports = {
       name: 'no-service-to-service',
       comment: 'A service talks to another only through queues, HTTP or the database, never by import.',
       severity: 'error',
-      from: { path: '^services/([^/]+)/' },
+      // services/one-process runs every service in one process (small machines): it alone starts
+      // the others, through their package entries (the next rule); none imports it.
+      from: { path: '^services/([^/]+)/', pathNot: '^services/one-process/' },
       to: { path: '^services/', pathNot: '^services/$1/' },
+    },
+    {
+      name: 'one-process-through-service-entries',
+      comment:
+        'The one-process mode starts each service as @wcs/<service> (its src/index.ts: service.ts ' +
+        'definition and start function), never by a path into its files.',
+      severity: 'error',
+      from: { path: '^services/one-process/' },
+      to: { path: '^services/', pathNot: ['^services/one-process/', '^services/[^/]+/src/index\\.ts$'] },
     },
     {
       name: 'no-package-to-service',

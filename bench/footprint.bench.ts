@@ -1,124 +1,144 @@
 /**
- * `pnpm bench:footprint`: the memory of the whole stack as the run command starts it, idle, process
- * by process — the compiled stack (scripts/dist/supervise.js --with-stores: one supervisor, one
- * `node dist/main.js` per service) next to the tsx-based one it replaced (pnpm → tsx → one
- * `node --import tsx src/main.ts` per service, bench/footprint-tsx-stack.ts), in the same run.
+ * `pnpm bench:footprint`: the memory and start time of the stack as the run command starts it, in
+ * both of its modes in the same run — the multi-process stack (scripts/dist/supervise.js
+ * --with-stores: one supervisor, one `node dist/main.js` per service) and the one-process mode
+ * (`--one-process`: one supervisor, one `node dist/main.js` of services/one-process).
  *
- * Idle = every service up for 30 s, then each process's median over 10 s of samples. RSS is what the
- * targets are stated in (each service ≤ 110 MB, Node processes together ≤ 600 MB); PSS splits the
- * pages the processes share (the node binary, ~40 MB of each RSS) and is what the machine pays.
- * Then, on the compiled stack: one page that needs JavaScript, the browser it launches, and the
- * idle close (BROWSER_IDLE_CLOSE_MS) that takes it away again.
+ * For each mode:
+ * - time to healthy: from the spawn of the process that serves the API (its start time in /proc)
+ *   to the first 200 of GET /healthz, the stores already up; the first start and `--restarts` more
+ *   (the process killed, the supervisor starts it again);
+ * - idle: every service up `--settle-ms`, then each process's median over 10 s of samples. RSS is
+ *   what the targets are stated in; PSS splits the pages the processes share (the node binary);
+ * - under load: `--batches` batches of `--pages` real article pages (bench/article-site.ts, every
+ *   URL made unique per batch so no cache answers), the stack's peak RSS sampled every 200 ms during
+ *   each, and whether the last batch's peak stays within FLAT_TOLERANCE of the first's; pages/s of
+ *   each batch, and one-process / multi-process (target: within 15 %).
  *
- *   pnpm bench:footprint [--skip-tsx]
+ *   pnpm bench:footprint [--batches 10] [--pages 500] [--settle-ms 30000] [--restarts 2]
+ *                        [--mode multi|one-process …] [--browser]
+ *
+ * `--browser` adds, per mode, one page that needs JavaScript (the browser it launches) and the idle
+ * close (BROWSER_IDLE_CLOSE_MS) that takes it away again.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { migrateDatabase } from '@wcs/db';
 import { startFixtureSite } from '@wcs/testing';
 import pg from 'pg';
 import { request } from 'undici';
-import { benchAccount, benchEnv, freePort, ROOT, waitHealthy } from './bench-utils';
+import { startArticleSite } from './article-site';
+import { benchAccount, benchEnv, freePort, median, ROOT, waitHealthy } from './bench-utils';
+import { alive, isNode, type Proc, printTable, snapshot, total, uptimeSecs } from './footprint-procs';
+import { runBatch } from './scrape-compare';
 
-const { values: args } = parseArgs({ options: { 'skip-tsx': { type: 'boolean', default: false } } });
-const IDLE_CLOSE_MS = 5_000;
-const SETTLE_MS = 30_000;
+const { values: args } = parseArgs({
+  options: {
+    batches: { type: 'string', default: '10' },
+    pages: { type: 'string', default: '500' },
+    'settle-ms': { type: 'string', default: '30000' },
+    restarts: { type: 'string', default: '2' },
+    mode: { type: 'string', multiple: true },
+    browser: { type: 'boolean', default: false },
+  },
+});
+const BATCHES = Number(args.batches);
+const PAGES = Number(args.pages);
+const SETTLE_MS = Number(args['settle-ms']);
+const RESTARTS = Number(args.restarts);
 const WINDOW_MS = 10_000;
-const SERVICE_LIMIT_MB = 110;
-const TOTAL_LIMIT_MB = 600;
+const IDLE_CLOSE_MS = 5_000;
+/** A batch's peak may differ from the first batch's by this much and still count as flat. */
+const FLAT_TOLERANCE = 0.1;
+const MODES = ['multi', 'one-process'] as const;
+type Mode = (typeof MODES)[number];
+// In the order given (run it both ways round on a shared machine: load drifts over a run).
+const modes: Mode[] = args.mode
+  ? MODES.filter((m) => args.mode?.includes(m)).sort(
+      (a, b) => (args.mode?.indexOf(a) ?? 0) - (args.mode?.indexOf(b) ?? 0),
+    )
+  : [...MODES];
+/** The process that serves the API in each mode. */
+const API_ROLE: Record<Mode, string> = { multi: 'gateway', 'one-process': 'one-process' };
+const SERVICE_ROLES: Record<Mode, number> = { multi: 6, 'one-process': 1 };
 
-interface Proc {
-  pid: number;
-  role: string;
-  rssMb: number;
-  pssMb: number;
+interface Batch {
+  peakNodeMb: number;
+  peakTreeMb: number;
+  pagesPerSec: number;
+  completed: number;
+  failed: number;
 }
 
-function readProc(
-  pid: number,
-): { ppid: number; cmd: string; cwd: string; rssKb: number; pssKb: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-    const pss = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1];
-    return {
-      ppid: Number(/PPid:\s+(\d+)/.exec(status)?.[1]),
-      cmd,
-      cwd: readlinkSync(`/proc/${pid}/cwd`),
-      rssKb: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0),
-      pssKb: Number(pss ?? 0),
-    };
-  } catch {
-    return null; // gone, or a kernel thread
-  }
+interface ModeResult {
+  healthyMs: number[];
+  idle: Proc[];
+  batches: Batch[];
 }
-
-/** What a process of the stack is, from its command line and directory. */
-function roleOf(cmd: string, cwd: string): string {
-  if (/chrom/i.test(cmd.split(' ')[0] ?? '')) return 'chromium';
-  if (/esbuild/.test(cmd)) return 'esbuild';
-  const service = /\/services\/([^/]+)$/.exec(cwd)?.[1];
-  if (service && /main\.(js|ts)/.test(cmd)) return service;
-  const [, script = ''] = cmd.split(' ');
-  // tsx's cli lives under node_modules/.pnpm too: ask for it first.
-  if (/tsx\/dist\/cli/.test(script)) return 'tsx';
-  if (/pnpm\.c?js$|bin\/pnpm$/.test(script)) return 'pnpm';
-  if (/supervise|footprint-tsx-stack/.test(cmd)) return 'supervisor';
-  if (/with-stores/.test(cmd)) return 'with-stores';
-  return path.basename(cmd.split(' ')[0] ?? '?');
-}
-
-/** The stack's processes now: the root and every descendant. */
-function snapshot(root: number): Proc[] {
-  const all = new Map<number, NonNullable<ReturnType<typeof readProc>>>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const p = readProc(Number(entry));
-    if (p) all.set(Number(entry), p);
-  }
-  const out: Proc[] = [];
-  const stack = [root];
-  while (stack.length) {
-    const pid = stack.pop() as number;
-    const p = all.get(pid);
-    if (!p) continue;
-    out.push({ pid, role: roleOf(p.cmd, p.cwd), rssMb: p.rssKb / 1024, pssMb: p.pssKb / 1024 });
-    for (const [child, c] of all) if (c.ppid === pid) stack.push(child);
-  }
-  return out;
-}
-
-const SERVICE_COUNT = 6;
-const isNode = (p: Proc) => !['chromium', 'esbuild'].includes(p.role);
-const total = (ps: Proc[], key: 'rssMb' | 'pssMb') => ps.reduce((s, p) => s + p[key], 0);
 
 async function until<T>(
   what: string,
   ms: number,
   fn: () => T | undefined | Promise<T | undefined>,
+  everyMs = 500,
 ): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await fn();
     if (v !== undefined) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
+const healthOk = (base: string) =>
+  request(`${base}/healthz`).then(
+    async (r) => {
+      await r.body.dump();
+      return r.statusCode === 200;
+    },
+    () => false,
+  );
+
 /**
- * Every service up for SETTLE_MS, then the median of each process over WINDOW_MS: the idle table.
- * V8's memory reducer gives back startup's garbage some seconds after a process turns idle; on
- * two cores with six services starting at once that can take 20 s, and sampling a window keeps a
- * single GC's moment from deciding the figure.
+ * Time from the spawn of the API's process (a new pid other than `previous`) to its first
+ * /healthz 200: polled every 20 ms, both ends on the kernel's clock (10 ms ticks).
  */
-async function idleTable(root: ChildProcess, base: string): Promise<Proc[]> {
-  await waitHealthy(base);
-  const pid = root.pid as number;
-  await until('all six services', 90_000, () =>
-    new Set(snapshot(pid).map((p) => p.role)).size >= SERVICE_COUNT ? true : undefined,
+async function timeToHealthy(
+  stack: ChildProcess,
+  mode: Mode,
+  base: string,
+  previous?: number,
+): Promise<number> {
+  const apiProc = await until(
+    'the API process',
+    90_000,
+    () => snapshot(stack.pid as number).find((p) => p.role === API_ROLE[mode] && p.pid !== previous),
+    10,
+  );
+  await until('/healthz', 60_000, async () => ((await healthOk(base)) ? true : undefined), 20);
+  return Math.round((uptimeSecs() - apiProc.startSecs) * 1000);
+}
+
+/** Kill the API's process; the supervisor starts it again (after its 0.5 s backoff). */
+async function restartApi(stack: ChildProcess, mode: Mode, base: string): Promise<number> {
+  const before = snapshot(stack.pid as number).find((p) => p.role === API_ROLE[mode]);
+  if (!before) throw new Error('no API process');
+  process.kill(before.pid, 'SIGKILL');
+  await until('the old process to go', 10_000, () => (alive(before.pid) ? undefined : true), 10);
+  return timeToHealthy(stack, mode, base, before.pid);
+}
+
+/** Every service up SETTLE_MS, then the median of each process over WINDOW_MS. */
+async function idleTable(stack: ChildProcess, mode: Mode): Promise<Proc[]> {
+  const pid = stack.pid as number;
+  await until('every service', 90_000, () =>
+    snapshot(pid).filter((p) =>
+      /^(gateway|one-process|.*-worker|monitor-scheduler|webhook-dispatcher)$/.test(p.role),
+    ).length >= SERVICE_ROLES[mode]
+      ? true
+      : undefined,
   );
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const samples = new Map<number, Proc[]>();
@@ -126,59 +146,59 @@ async function idleTable(root: ChildProcess, base: string): Promise<Proc[]> {
     for (const p of snapshot(pid)) samples.set(p.pid, [...(samples.get(p.pid) ?? []), p]);
     await new Promise((r) => setTimeout(r, 1_000));
   }
-  const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   return [...samples.values()].map((ps) => ({
     ...(ps[0] as Proc),
-    rssMb: mid(ps.map((p) => p.rssMb)),
-    pssMb: mid(ps.map((p) => p.pssMb)),
+    rssMb: median(ps.map((p) => p.rssMb)),
+    pssMb: median(ps.map((p) => p.pssMb)),
   }));
 }
 
-function printTable(title: string, procs: Proc[]): void {
-  console.log(`\n${title}`);
-  console.log(`${'process'.padEnd(20)} ${'pid'.padStart(7)} ${'RSS MB'.padStart(8)} ${'PSS MB'.padStart(8)}`);
-  for (const p of [...procs].sort((a, b) => a.role.localeCompare(b.role))) {
-    console.log(
-      `${p.role.padEnd(20)} ${String(p.pid).padStart(7)} ${p.rssMb.toFixed(1).padStart(8)} ${p.pssMb.toFixed(1).padStart(8)}`,
-    );
-  }
-  const node = procs.filter(isNode);
-  const other = procs.filter((p) => !isNode(p));
-  console.log(
-    `${'Node processes'.padEnd(20)} ${String(node.length).padStart(7)} ${total(node, 'rssMb').toFixed(0).padStart(8)} ${total(node, 'pssMb').toFixed(0).padStart(8)}`,
-  );
-  if (other.length) {
-    console.log(
-      `${'esbuild + chromium'.padEnd(20)} ${String(other.length).padStart(7)} ${total(other, 'rssMb').toFixed(0).padStart(8)} ${total(other, 'pssMb').toFixed(0).padStart(8)}`,
-    );
+/** One batch of PAGES article pages, the stack's RSS sampled every 200 ms while it runs. */
+async function loadBatch(
+  stack: ChildProcess,
+  base: string,
+  headers: Record<string, string>,
+  urls: string[],
+): Promise<Batch> {
+  let peakNodeMb = 0;
+  let peakTreeMb = 0;
+  const sample = () => {
+    const procs = snapshot(stack.pid as number);
+    peakNodeMb = Math.max(peakNodeMb, total(procs.filter(isNode), 'rssMb'));
+    peakTreeMb = Math.max(peakTreeMb, total(procs, 'rssMb'));
+  };
+  const timer = setInterval(sample, 200);
+  try {
+    const run = await runBatch(base, headers, urls, 200);
+    sample();
+    return {
+      peakNodeMb,
+      peakTreeMb,
+      pagesPerSec: run.completed / run.secs,
+      completed: run.completed,
+      failed: run.failed,
+    };
+  } finally {
+    clearInterval(timer);
   }
 }
 
-/** SIGTERM every process of the stack (pnpm does not pass signals on), then wait for them. */
-async function stopTree(root: ChildProcess): Promise<void> {
-  const pids = snapshot(root.pid as number).map((p) => p.pid);
-  for (const pid of pids) {
-    try {
-      process.kill(pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-  const alive = () => pids.filter((pid) => readProc(pid) !== null);
-  await until('the stack to stop', 30_000, () => (alive().length === 0 ? true : undefined)).catch(() => {
-    for (const pid of alive()) process.kill(pid, 'SIGKILL');
-  });
-}
-
-function startStack(mode: 'compiled' | 'tsx', env: Record<string, string>): ChildProcess {
-  const [cmd, ...rest] =
-    mode === 'compiled'
-      ? [process.execPath, path.join(ROOT, 'scripts/dist/supervise.js'), '--with-stores']
-      : ['pnpm', '--silent', 'exec', 'tsx', path.join(ROOT, 'bench/footprint-tsx-stack.ts')];
-  return spawn(cmd as string, rest, {
+function startStack(mode: Mode, env: Record<string, string>): ChildProcess {
+  const flags = mode === 'one-process' ? ['--one-process'] : [];
+  return spawn(process.execPath, [path.join(ROOT, 'scripts/dist/supervise.js'), '--with-stores', ...flags], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/** SIGTERM the supervisor (it stops its children), then wait for the whole tree. */
+async function stopTree(root: ChildProcess): Promise<void> {
+  const pids = snapshot(root.pid as number).map((p) => p.pid);
+  root.kill('SIGTERM');
+  const left = () => pids.filter(alive);
+  await until('the stack to stop', 30_000, () => (left().length === 0 ? true : undefined)).catch(() => {
+    for (const pid of left()) process.kill(pid, 'SIGKILL');
   });
 }
 
@@ -202,6 +222,113 @@ async function freshDatabase(): Promise<string> {
   return url.toString();
 }
 
+/** One JS page: the browser launches, then closes BROWSER_IDLE_CLOSE_MS after it. */
+async function browserOnDemand(
+  stack: ChildProcess,
+  base: string,
+  headers: Record<string, string>,
+): Promise<void> {
+  const site = await startFixtureSite({ pages: 1 });
+  try {
+    const res = await request(`${base}/v1/scrape`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: `${site.url}/js-only`, formats: ['markdown'] }),
+    });
+    await res.body.text();
+    const chromium = snapshot(stack.pid as number).filter((p) => p.role === 'chromium');
+    console.log(
+      `after one JS page (HTTP ${res.statusCode}): ${chromium.length} chromium processes, ` +
+        `${total(chromium, 'pssMb').toFixed(0)} MB PSS (${total(chromium, 'rssMb').toFixed(0)} MB RSS)`,
+    );
+    const started = Date.now();
+    await until('the idle close', IDLE_CLOSE_MS + 30_000, () =>
+      snapshot(stack.pid as number).some((p) => p.role === 'chromium') ? undefined : true,
+    );
+    console.log(`browser closed ${((Date.now() - started) / 1000).toFixed(1)} s later`);
+  } finally {
+    await site.close();
+  }
+}
+
+async function runMode(
+  mode: Mode,
+  env: Record<string, string>,
+  base: string,
+  headers: Record<string, string>,
+  urls: string[],
+): Promise<ModeResult> {
+  const stack = startStack(mode, env);
+  try {
+    const healthyMs = [await timeToHealthy(stack, mode, base)];
+    for (let i = 0; i < RESTARTS; i++) healthyMs.push(await restartApi(stack, mode, base));
+    console.log(`\n== ${mode}: spawn → /healthz 200: ${healthyMs.map((ms) => `${ms} ms`).join(', ')}`);
+    const idle = await idleTable(stack, mode);
+    printTable(`== ${mode}, idle (${SETTLE_MS / 1000} s up, median of ${WINDOW_MS / 1000} s)`, idle);
+    await waitHealthy(base);
+    if (args.browser) await browserOnDemand(stack, base, headers);
+    const batches: Batch[] = [];
+    console.log(`\n== ${mode}, under load: ${BATCHES} batches of ${PAGES} article pages`);
+    console.log(
+      `${'batch'.padEnd(6)} ${'peak Node RSS'.padStart(14)} ${'peak tree RSS'.padStart(14)} ${'pages/s'.padStart(8)}`,
+    );
+    for (let b = 0; b < BATCHES; b++) {
+      const tagged = Array.from(
+        { length: PAGES },
+        (_, i) => `${urls[i % urls.length]}?m=${mode}&b=${b}&i=${i}`,
+      );
+      const batch = await loadBatch(stack, base, headers, tagged);
+      batches.push(batch);
+      console.log(
+        `${String(b + 1).padEnd(6)} ${`${batch.peakNodeMb.toFixed(0)} MB`.padStart(14)} ${`${batch.peakTreeMb.toFixed(0)} MB`.padStart(14)} ${batch.pagesPerSec.toFixed(1).padStart(8)}` +
+          (batch.failed ? `  (${batch.failed} failed)` : ''),
+      );
+    }
+    return { healthyMs, idle, batches };
+  } finally {
+    await stopTree(stack);
+  }
+}
+
+function summary(results: Map<Mode, ModeResult>): void {
+  console.log('\n== summary');
+  for (const [mode, r] of results) {
+    const node = total(r.idle.filter(isNode), 'rssMb');
+    const pss = total(r.idle.filter(isNode), 'pssMb');
+    const first = r.batches[0];
+    const last = r.batches.at(-1);
+    const flat =
+      first && last
+        ? `peak ${first.peakNodeMb.toFixed(0)} → ${last.peakNodeMb.toFixed(0)} MB (max ${Math.max(...r.batches.map((b) => b.peakNodeMb)).toFixed(0)}): ` +
+          (Math.abs(last.peakNodeMb - first.peakNodeMb) <= FLAT_TOLERANCE * first.peakNodeMb
+            ? `flat (within ${FLAT_TOLERANCE * 100} %)`
+            : `NOT flat (more than ${FLAT_TOLERANCE * 100} % apart)`)
+        : 'no batches';
+    console.log(
+      `${mode.padEnd(12)} idle Node ${node.toFixed(0)} MB RSS / ${pss.toFixed(0)} MB PSS in ${r.idle.filter(isNode).length} processes; ` +
+        `healthy in ${median(r.healthyMs)} ms (median); under load ${flat}; ` +
+        `${median(r.batches.map((b) => b.pagesPerSec)).toFixed(1)} pages/s (median)`,
+    );
+  }
+  const one = results.get('one-process');
+  const multi = results.get('multi');
+  if (one) {
+    const idle = total(one.idle.filter(isNode), 'rssMb');
+    const healthy = median(one.healthyMs);
+    console.log(
+      `one-process targets: idle ${idle.toFixed(0)} MB (≤ 200) ${idle <= 200 ? 'ok' : 'OVER'}; ` +
+        `healthy ${healthy} ms (≤ 500) ${healthy <= 500 ? 'ok' : 'OVER'}`,
+    );
+  }
+  if (one?.batches.length && multi?.batches.length) {
+    const ratio =
+      median(one.batches.map((b) => b.pagesPerSec)) / median(multi.batches.map((b) => b.pagesPerSec));
+    console.log(
+      `throughput one-process / multi-process: ${ratio.toFixed(2)} (target ≥ 0.85) ${ratio >= 0.85 ? 'ok' : 'UNDER'}`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const databaseUrl = await freshDatabase();
   const port = await freePort();
@@ -216,85 +343,15 @@ async function main(): Promise<void> {
     QUEUE_PREFIX: `bench-footprint-${Date.now()}`,
     BROWSER_IDLE_CLOSE_MS: String(IDLE_CLOSE_MS),
   };
-  const tables = new Map<string, Proc[]>();
-  for (const mode of args['skip-tsx'] ? (['compiled'] as const) : (['tsx', 'compiled'] as const)) {
-    const stack = startStack(mode, env);
-    try {
-      const idle = await idleTable(stack, base);
-      tables.set(mode, idle);
-      printTable(`== ${mode} stack, idle`, idle);
-      if (mode === 'compiled') await browserOnDemand(stack, base, databaseUrl);
-    } finally {
-      await stopTree(stack);
-    }
-  }
-  summary(tables);
-}
-
-/** One JS page: the browser launches, then closes BROWSER_IDLE_CLOSE_MS after it. */
-async function browserOnDemand(stack: ChildProcess, base: string, databaseUrl: string): Promise<void> {
-  const site = await startFixtureSite({ pages: 1 });
+  const site = await startArticleSite();
+  const { headers } = await benchAccount(10 * BATCHES * PAGES + 1_000, databaseUrl);
+  const results = new Map<Mode, ModeResult>();
   try {
-    const { headers } = await benchAccount(100, databaseUrl);
-    const res = await request(`${base}/v1/scrape`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ url: `${site.url}/js-only`, formats: ['markdown'] }),
-    });
-    await res.body.text();
-    const rendered = snapshot(stack.pid as number);
-    const chromium = rendered.filter((p) => p.role === 'chromium');
-    console.log(
-      `\nafter one JS page (HTTP ${res.statusCode}): ${chromium.length} chromium processes, ` +
-        `${total(chromium, 'pssMb').toFixed(0)} MB PSS (${total(chromium, 'rssMb').toFixed(0)} MB RSS)`,
-    );
-    const started = Date.now();
-    await until('the idle close', IDLE_CLOSE_MS + 30_000, () =>
-      snapshot(stack.pid as number).some((p) => p.role === 'chromium') ? undefined : true,
-    );
-    console.log(
-      `browser closed ${((Date.now() - started) / 1000).toFixed(1)} s later (BROWSER_IDLE_CLOSE_MS=${IDLE_CLOSE_MS})`,
-    );
+    for (const mode of modes) results.set(mode, await runMode(mode, env, base, headers, site.urls));
   } finally {
     await site.close();
   }
-}
-
-function summary(tables: Map<string, Proc[]>): void {
-  const compiled = tables.get('compiled') ?? [];
-  const tsx = tables.get('tsx');
-  console.log('\n== per service (RSS MB / PSS MB)');
-  console.log(`${'service'.padEnd(20)} ${tsx ? 'tsx'.padStart(15) : ''} ${'compiled'.padStart(15)}`);
-  const rows = [...new Set([...(tsx ?? []), ...compiled].map((p) => p.role))].filter((r) => r !== 'chromium');
-  const cell = (ps: Proc[] | undefined, role: string) => {
-    const mine = (ps ?? []).filter((p) => p.role === role);
-    return mine.length ? `${total(mine, 'rssMb').toFixed(0)} / ${total(mine, 'pssMb').toFixed(0)}` : '—';
-  };
-  for (const role of rows.sort()) {
-    console.log(
-      `${role.padEnd(20)} ${tsx ? cell(tsx, role).padStart(15) : ''} ${cell(compiled, role).padStart(15)}`,
-    );
-  }
-  const line = (ps: Proc[] | undefined) =>
-    ps
-      ? `${total(ps.filter(isNode), 'rssMb').toFixed(0)} / ${total(ps.filter(isNode), 'pssMb').toFixed(0)}`
-      : '';
-  console.log(`${'Node total'.padEnd(20)} ${line(tsx).padStart(15)} ${line(compiled).padStart(15)}`);
-  const worst = Math.max(
-    ...compiled.filter((p) => /worker|gateway|scheduler|dispatcher/.test(p.role)).map((p) => p.rssMb),
-  );
-  const sum = total(compiled.filter(isNode), 'rssMb');
-  console.log(
-    `\ncompiled: largest service ${worst.toFixed(0)} MB RSS (target ≤ ${SERVICE_LIMIT_MB}) ${worst <= SERVICE_LIMIT_MB ? 'ok' : 'OVER'}; ` +
-      `Node processes ${sum.toFixed(0)} MB RSS (target ≤ ${TOTAL_LIMIT_MB}) ${sum <= TOTAL_LIMIT_MB ? 'ok' : 'OVER'}; ` +
-      `chromium processes idle: ${compiled.filter((p) => p.role === 'chromium').length}`,
-  );
-  if (tsx) {
-    const before = total(tsx, 'rssMb');
-    console.log(
-      `whole tree RSS: tsx ${before.toFixed(0)} MB → compiled ${total(compiled, 'rssMb').toFixed(0)} MB (${(before / Math.max(1, total(compiled, 'rssMb'))).toFixed(2)}× less)`,
-    );
-  }
+  summary(results);
 }
 
 main().catch((err: unknown) => {

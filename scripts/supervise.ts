@@ -6,6 +6,10 @@
  * browser cleanly. No tsx, pnpm or esbuild process runs under it.
  *
  *   node scripts/dist/supervise.js [--with-stores] [service …]   (default: all services)
+ *   node scripts/dist/supervise.js [--with-stores] --one-process
+ *
+ * `--one-process` runs every service in ONE child (`services/one-process`: the workers share one
+ * content pool and one renderer), for small machines; restarts, backoff and signals are the same.
  *
  * `--with-stores` resolves PostgreSQL and Redis first, in a child (`with-stores.js --print-env`:
  * migrations, .env.local) that exits once done — or stays as the keeper of a store it had to start
@@ -19,18 +23,30 @@ import { parseArgs } from 'node:util';
 // (pino, ~7 MB this process would hold for good); pino-pretty is loaded only on a terminal.
 import {
   compiledService,
+  ONE_PROCESS,
   SERVICE_PROCESS_ENV,
   SERVICES,
-  type ServiceName,
+  type ServiceProcessName,
 } from '@wcs/runtime/service-catalog';
 import { installSourceMaps } from '@wcs/runtime/source-maps';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { 'with-stores': { type: 'boolean', default: false } },
+  options: {
+    'with-stores': { type: 'boolean', default: false },
+    'one-process': { type: 'boolean', default: false },
+  },
 });
-const services = positionals.length ? SERVICES.filter((s) => positionals.includes(s)) : [...SERVICES];
-const children = new Map<ServiceName, ChildProcess>();
+if (values['one-process'] && positionals.length > 0) {
+  console.error('supervisor: --one-process runs every service; name no services with it');
+  process.exit(2);
+}
+const services: ServiceProcessName[] = values['one-process']
+  ? [ONE_PROCESS]
+  : positionals.length
+    ? SERVICES.filter((s) => positionals.includes(s))
+    : [...SERVICES];
+const children = new Map<ServiceProcessName, ChildProcess>();
 const pretty: ((line: string) => string) | undefined = process.stdout.isTTY
   ? (require('@wcs/logger') as typeof import('@wcs/logger')).prettyLogLine
   : undefined;
@@ -38,7 +54,7 @@ let childEnv: NodeJS.ProcessEnv = process.env;
 let storesKeeper: ChildProcess | undefined;
 let stopping = false;
 
-function start(name: ServiceName, restarts = 0): void {
+function start(name: ServiceProcessName, restarts = 0): void {
   const { cwd, args } = compiledService(name);
   const child = spawn(process.execPath, args, {
     cwd,

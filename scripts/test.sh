@@ -31,7 +31,8 @@ pnpm --silent depcheck
 end_phase "dependency layers"
 echo "== tests"
 mkdir -p .data
-rm -f .data/pytest-summary.txt .data/jest-results.json .data/jest-solo-results.json .data/jest-browser-results.json
+rm -f .data/pytest-summary.txt .data/jest-results.json .data/jest-solo-results.json .data/jest-browser-results.json \
+  .data/jest-one-process-results.json
 # The dashboard's browser tests (tests/src/dashboard: a stack and a Chromium per file) run after
 # the rest, not beside it: on 2 cores their load stretched the timers of the budget tests (map, job
 # budgets) past their limits. With arguments (`bash scripts/test.sh <path>`) one pass runs them.
@@ -40,6 +41,11 @@ BROWSER_TESTS='tests/src/dashboard/'
 # monitor reconciler reads all active monitors, so another file's stack starting while
 # monitor-reconcile holds Redis empty gave its monitors catch-up checks (the test asserts none).
 SOLO_TESTS='tests/src/monitor-reconcile.e2e.test.ts'
+# The one-process mode (`pnpm start --one-process`: every service in one process, the workers
+# sharing one content pool and renderer) runs the e2e files of its main paths again, with the
+# harness starting the stack through that mode's wiring (STACK_MODE, tests/src/harness.ts).
+ONE_PROCESS_TESTS=(tests/src/scrape.e2e.test.ts tests/src/batch.e2e.test.ts tests/src/crawl.e2e.test.ts
+  tests/src/monitor.e2e.test.ts)
 jest_pass() {
   local out=$1
   shift
@@ -66,6 +72,10 @@ else
   jest_pass .data/jest-browser-results.json "$BROWSER_TESTS"
   browser_status=$?
   end_phase "tests (dashboard in Chromium)"
+  echo "== one-process mode (scrape, batch, crawl, monitor e2e with STACK_MODE=one-process)"
+  STACK_MODE=one-process jest_pass .data/jest-one-process-results.json "${ONE_PROCESS_TESTS[@]}"
+  [ "$?" -eq 0 ] || status=1
+  end_phase "tests (one-process mode)"
 fi
 set -e
 # The Python client's pytest suite runs inside one jest test (it needs the service jest starts).
@@ -73,7 +83,8 @@ if [ -f .data/pytest-summary.txt ]; then echo "python client (pytest): $(cat .da
 node -e '
   const fs = require("fs");
   let [p, f, s] = [0, 0, 0];
-  for (const file of [".data/jest-results.json", ".data/jest-solo-results.json", ".data/jest-browser-results.json"]) {
+  for (const file of [".data/jest-results.json", ".data/jest-solo-results.json", ".data/jest-browser-results.json",
+    ".data/jest-one-process-results.json"]) {
     if (!fs.existsSync(file)) continue;
     const r = JSON.parse(fs.readFileSync(file, "utf8"));
     p += r.numPassedTests; f += r.numFailedTests; s += r.numPendingTests;

@@ -31,6 +31,7 @@ const PACKAGES = [
   'packages/mcp-server',
   'services/gateway',
   'services/scrape-worker',
+  'services/one-process',
 ];
 
 /** file -> its source; every package also gets src/index.ts (`export {}`) unless listed here. */
@@ -85,6 +86,11 @@ const FILES: Record<string, string> = {
   'services/gateway/src/routes/map.routes.ts': "import '../openapi/operations';\n",
   'services/gateway/src/openapi/document.ts': "import '../routes/scrape.routes';\n",
   'services/gateway/src/contract/responses.ts': "import '../deps';\n",
+  // the one-process mode starts services through their entries (allowed), not a path into them;
+  // no other service imports it
+  'services/one-process/src/one-process.ts': "import '@wcs/gateway';\nimport '@wcs/scrape-worker';\n",
+  'services/one-process/src/deep.ts': "import '../../gateway/src/deps';\n",
+  'services/gateway/src/app.ts': "import '@wcs/one-process';\n",
   // a cycle inside one package
   'services/scrape-worker/src/wiring.ts': "import './processor';\n",
   'services/scrape-worker/src/processor.ts': "import './wiring';\n",
@@ -94,6 +100,8 @@ const EXPECTED = [
   'content-is-pure: packages/content/src/leak.ts -> packages/db/src/index.ts',
   'net-is-the-bottom-of-io: packages/net/src/up.ts -> packages/renderer/src/index.ts',
   'no-service-to-service: services/scrape-worker/src/main.ts -> services/gateway/src/index.ts',
+  'no-service-to-service: services/gateway/src/app.ts -> services/one-process/src/index.ts',
+  'one-process-through-service-entries: services/one-process/src/deep.ts -> services/gateway/src/deps.ts',
   'no-package-to-service: packages/discovery/src/index.ts -> services/gateway/src/index.ts',
   'no-production-to-tests: packages/cli/src/main.ts -> tests/src/harness.ts',
   'foundation-stands-alone: packages/logger/src/index.ts -> packages/db/src/index.ts',

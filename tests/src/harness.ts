@@ -11,12 +11,13 @@ import {
 import { AccountsRepository, ApiKeysRepository, CreditsRepository, createDb, type PlanId } from '@wcs/db';
 import { loadExtractWorkerEnv, type RunningExtractWorker, startExtractWorker } from '@wcs/extract-worker';
 import { loadGatewayEnv, type RunningGateway, startGateway } from '@wcs/gateway';
-import { createLogger } from '@wcs/logger';
+import { createLogger, type Logger } from '@wcs/logger';
 import {
   loadMonitorSchedulerEnv,
   type RunningMonitorScheduler,
   startMonitorScheduler,
 } from '@wcs/monitor-scheduler';
+import { startOneProcess } from '@wcs/one-process';
 import { loadScrapeWorkerEnv, type RunningScrapeWorker, startScrapeWorker } from '@wcs/scrape-worker';
 import {
   loadWebhookDispatcherEnv,
@@ -24,14 +25,22 @@ import {
   startWebhookDispatcher,
 } from '@wcs/webhook-dispatcher';
 import { z } from 'zod';
+import { freePort } from '../faults/private-redis';
 
 /** The test database/Redis come from scripts/with-stores.ts; these defaults match this machine. */
 const testEnv = loadEnv(
   z.object({
     DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/wcs_test'),
     REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+    /**
+     * `one-process`: startStack starts its services through the one-process mode's wiring
+     * (services/one-process: one content pool and one renderer shared by the workers), as
+     * `pnpm start --one-process` runs them; scripts/test.sh has a pass of e2e files with it.
+     */
+    STACK_MODE: z.enum(['services', 'one-process']).default('services'),
   }),
 );
+export const STACK_MODE = testEnv.STACK_MODE;
 export const TEST_DATABASE_URL = testEnv.DATABASE_URL;
 export const TEST_REDIS_URL = testEnv.REDIS_URL;
 
@@ -88,6 +97,7 @@ export async function startStack(
     ...opts.env,
   };
   const logger = createLogger({ service: 'test', level: env.LOG_LEVEL ?? 'silent' });
+  if (STACK_MODE === 'one-process') return startOneProcessStack(opts, env, logger);
   const gateway = await startGateway(loadGatewayEnv(env), logger);
   // Screenshot URLs name the gateway the workers' documents point to (its port is known only now).
   env.PUBLIC_URL ??= `http://127.0.0.1:${gateway.port}`;
@@ -122,6 +132,78 @@ export async function startStack(
       await stack.crawlWorker?.close();
       await stack.worker?.close();
       await stack.gateway.close();
+    },
+  };
+  return stack;
+}
+
+type StackOptions = NonNullable<Parameters<typeof startStack>[0]>;
+
+/** A close that runs once however often it is called (a test may close a service itself). */
+function closeOnce<T extends { close(): Promise<void> }>(running: T): T {
+  const close = running.close.bind(running);
+  let closing: Promise<void> | undefined;
+  running.close = () => {
+    closing ??= close();
+    return closing;
+  };
+  return running;
+}
+
+/**
+ * startStack with STACK_MODE=one-process: the services asked for, started by the one-process
+ * mode's own function (the map worker comes with the crawl worker, as in its process), mapped onto
+ * the Stack's fields. A service a test replaces in a field is closed through that field.
+ */
+async function startOneProcessStack(
+  opts: StackOptions,
+  env: Record<string, string>,
+  logger: Logger,
+): Promise<Stack> {
+  const only = [
+    ...(opts.worker === false ? [] : (['scrape-worker'] as const)),
+    ...(opts.crawlWorker || opts.mapWorker ? (['crawl-worker'] as const) : []),
+    ...(opts.extractWorker ? (['extract-worker'] as const) : []),
+    ...(opts.monitorScheduler ? (['monitor-scheduler'] as const) : []),
+    ...(opts.webhookDispatcher ? (['webhook-dispatcher'] as const) : []),
+  ];
+  // The gateway starts after the workers there, and screenshot URLs name the gateway the workers'
+  // documents point to: its port is chosen first.
+  if (env.PORT === '0') env.PORT = String(await freePort());
+  env.PUBLIC_URL ??= `http://127.0.0.1:${env.PORT}`;
+  const running = await startOneProcess({ source: env, loggerFor: () => logger, only });
+  const crawl = running.crawlWorker;
+  if (crawl) {
+    closeOnce(crawl.crawl);
+    closeOnce(crawl.map);
+  }
+  const started = {
+    gateway: closeOnce(running.gateway),
+    worker: running.scrapeWorker && closeOnce(running.scrapeWorker),
+    crawlWorker: opts.crawlWorker && crawl ? crawl.crawl : null,
+    mapWorker: opts.mapWorker && crawl ? crawl.map : null,
+    extractWorker: running.extractWorker && closeOnce(running.extractWorker),
+    monitorScheduler: running.monitorScheduler && closeOnce(running.monitorScheduler),
+    webhookDispatcher: running.webhookDispatcher && closeOnce(running.webhookDispatcher),
+  };
+  const stack: Stack = {
+    url: `http://127.0.0.1:${running.gateway.port}`,
+    ...started,
+    env,
+    async close() {
+      // Services a test started in a field's place first, then the process's own in reverse order.
+      const fields = [
+        'webhookDispatcher',
+        'monitorScheduler',
+        'extractWorker',
+        'mapWorker',
+        'crawlWorker',
+        'worker',
+      ] as const;
+      for (const field of fields) {
+        if (stack[field] !== started[field]) await stack[field]?.close();
+      }
+      await running.close();
     },
   };
   return stack;

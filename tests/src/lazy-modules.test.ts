@@ -5,7 +5,7 @@
  * Needs the build (scripts/test.sh runs it first).
  */
 import { spawnSync } from 'node:child_process';
-import { compiledService, SERVICES } from '@wcs/runtime';
+import { compiledService, ONE_PROCESS, SERVICES, type ServiceProcessName } from '@wcs/runtime';
 
 /** Libraries no service may load at start, with what each costs and who loads it later. */
 const LAZY = [
@@ -19,7 +19,7 @@ const LAZY = [
   '@bull-board/api', // ~3 MB: on the first admin request (gateway/routes/admin.routes.ts)
 ];
 
-function loadedPackages(service: (typeof SERVICES)[number]): string[] {
+function loadedPackages(service: ServiceProcessName): string[] {
   const { cwd } = compiledService(service);
   const script = `
     require('./dist/index.js');
@@ -35,7 +35,8 @@ function loadedPackages(service: (typeof SERVICES)[number]): string[] {
   return JSON.parse(run.stdout) as string[];
 }
 
-describe.each([...SERVICES])('%s at start', (service) => {
+// The one-process mode too: every service's modules in one process.
+describe.each<ServiceProcessName>([...SERVICES, ONE_PROCESS])('%s at start', (service) => {
   it('loads none of the libraries it only needs later', () => {
     const loaded = loadedPackages(service);
     expect(loaded.length).toBeGreaterThan(5); // the probe really saw the service's modules

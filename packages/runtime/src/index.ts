@@ -3,5 +3,7 @@ export * from './http-drain';
 export * from './periodic-task';
 export * from './run-service';
 export * from './service-catalog';
+export * from './service-definition';
+export * from './service-group';
 export * from './shutdown-manager';
 export * from './source-maps';

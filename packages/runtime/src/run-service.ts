@@ -1,6 +1,7 @@
-import { createLogger, type LogFormat, type Logger } from '@wcs/logger';
+import { createLogger } from '@wcs/logger';
 import { type HealthServer, startHealthServer } from './health-server';
 import { collectIdleGarbage } from './idle-garbage';
+import type { RunningService, ServiceDefinition, ServiceEnvBase } from './service-definition';
 import { type ShutdownLogger, ShutdownManager } from './shutdown-manager';
 import { installSourceMaps } from './source-maps';
 
@@ -20,52 +21,47 @@ class ShutdownReportingTo extends ShutdownManager {
   }
 }
 
-/** What runService reads of a service's env; the rest is the service's own. */
-export interface ServiceEnvBase {
-  LOG_LEVEL: string;
-  LOG_FORMAT?: LogFormat;
-  /** The workers' `healthEnv`: > 0 starts the probe server (health-server.ts). */
-  HEALTH_PORT?: number;
-  HEALTH_HOST?: string;
-}
-
 /**
- * The body of every service's main.ts: parse config once, make the logger, install signal
- * handling, start, and exit with a one-line message (never a stack) if config or start fails.
+ * The body of every service's main.ts (`runService(definition)`, the definition from the
+ * service's service.ts): parse config once, make the logger, install signal handling, start, and
+ * exit with a one-line message (never a stack) if config or start fails. The running service's
+ * `close` is the shutdown step.
  *
  * A service whose env has HEALTH_PORT > 0 (the workers' `healthEnv`) also gets the probe server
  * (health-server.ts): listening before `start()`, ready once it resolved, not ready from the first
  * moment of a shutdown, and closed last (its close step is the first one registered).
  */
-export function runService<E extends ServiceEnvBase>(opts: {
-  service: string;
-  loadEnv: () => E;
-  start: (ctx: { env: E; logger: Logger; shutdown: ShutdownManager }) => Promise<void>;
-  /** Overall shutdown deadline (default the ShutdownManager's 20 s); past it the process exits 1. */
-  shutdownDeadlineMs?: (env: E) => number;
-}): void {
+export function runService<E extends ServiceEnvBase, R extends RunningService, S>(
+  definition: ServiceDefinition<E, R, S>,
+): void {
   installSourceMaps();
   const main = async () => {
-    const env = opts.loadEnv();
-    const logger = createLogger({ service: opts.service, level: env.LOG_LEVEL, format: env.LOG_FORMAT });
+    const env = definition.loadEnv();
+    const logger = createLogger({
+      service: definition.service,
+      level: env.LOG_LEVEL,
+      format: env.LOG_FORMAT,
+    });
     const health = env.HEALTH_PORT
       ? await startHealthServer({ port: env.HEALTH_PORT, host: env.HEALTH_HOST })
       : undefined;
+    const deadlineMs = definition.shutdownDeadlineMs?.(env);
     const shutdown = health
-      ? new ShutdownReportingTo(health, logger, opts.shutdownDeadlineMs?.(env))
-      : new ShutdownManager(logger, opts.shutdownDeadlineMs?.(env));
+      ? new ShutdownReportingTo(health, logger, deadlineMs)
+      : new ShutdownManager(logger, deadlineMs);
     if (health) {
       shutdown.add('health-server', () => health.close());
       logger.info({ port: health.port, host: env.HEALTH_HOST }, 'health server listening');
     }
     shutdown.installSignalHandlers();
-    await opts.start({ env, logger, shutdown });
+    const running = await definition.start(env, logger);
+    shutdown.add(definition.service, () => running.close());
     health?.markReady();
     const stopIdleGarbage = collectIdleGarbage();
     shutdown.add('idle-garbage', () => stopIdleGarbage());
   };
   main().catch((err: unknown) => {
-    process.stderr.write(`${opts.service}: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`${definition.service}: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   });
 }

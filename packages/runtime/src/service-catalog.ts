@@ -13,6 +13,14 @@ export const SERVICES = [
 export type ServiceName = (typeof SERVICES)[number];
 
 /**
+ * Every service of SERVICES in one Node process (`services/one-process`, the run command's
+ * `--one-process`): for small machines. Not a deployment of its own (infra/k8s runs SERVICES).
+ */
+export const ONE_PROCESS = 'one-process';
+/** A process the supervisor can run: one service, or all of them in one process. */
+export type ServiceProcessName = ServiceName | typeof ONE_PROCESS;
+
+/**
  * Node flags of every service process (the supervisor, the Dockerfiles and infra/k8s use these):
  * a young generation capped at 4 MB semi-spaces instead of 16, because startup's burst of module
  * loading grows it to the maximum and V8 never gives it back (~25–40 MB per idle process), and two
@@ -32,7 +40,7 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
  * from the output of `pnpm build`.
  * Throws when the service has not been built, instead of a child that dies with MODULE_NOT_FOUND.
  */
-export function compiledService(name: ServiceName): { cwd: string; args: string[] } {
+export function compiledService(name: ServiceProcessName): { cwd: string; args: string[] } {
   const cwd = path.join(ROOT, 'services', name);
   if (!existsSync(path.join(cwd, 'dist', 'main.js'))) {
     throw new Error(`services/${name}/dist/main.js is missing: run \`pnpm build\` first`);

@@ -3,4 +3,5 @@ export * from './content-pool';
 export * from './page-cache-key';
 export type * from './page-stores';
 export * from './scrape-document';
+export type * from './shared-worker-resources';
 export * from './verdict-outcome';

@@ -19,7 +19,7 @@ import {
   workerDefiner,
 } from '@wcs/queues';
 import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
-import { ContentPool, contentPoolOptions } from '@wcs/scraper';
+import { ContentPool, contentPoolOptions, type SharedWorkerResources } from '@wcs/scraper';
 import { SearchIndexer } from '@wcs/search';
 import { CrawlContexts } from './crawl-contexts';
 import { crawlPageProcessor } from './crawl-page.processor';
@@ -41,7 +41,11 @@ export interface RunningCrawlWorker {
 }
 
 /** Wire the crawl worker: queues `crawl` (start) and `crawl-page`, plus the crawl reconciler. */
-export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Promise<RunningCrawlWorker> {
+export async function startCrawlWorker(
+  env: CrawlWorkerEnv,
+  logger: Logger,
+  shared: SharedWorkerResources = {},
+): Promise<RunningCrawlWorker> {
   const db = createDb(env.DATABASE_URL);
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
   // Webhook events get their dispatch jobs as soon as their transaction commits.
@@ -54,8 +58,8 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
     connectTimeoutMs: env.FETCH_CONNECT_TIMEOUT_MS,
   });
-  const renderer = createRendererFromEnv(env, logger);
-  const pool = new ContentPool(contentPoolOptions(env));
+  const renderer = shared.renderer ?? createRendererFromEnv(env, logger);
+  const pool = shared.contentPool ?? new ContentPool(contentPoolOptions(env));
   // The worker's Redis connection: announcing a page to search is one small script call.
   const indexer = new SearchIndexer(new DocumentsRepository(db), logger, {
     pending: new SearchIndexMarks(redis, env.QUEUE_PREFIX),
@@ -123,8 +127,8 @@ export async function startCrawlWorker(env: CrawlWorkerEnv, logger: Logger): Pro
     async close() {
       await reconciler.stop();
       await Promise.allSettled(workers.map((w) => w.close()));
-      await renderer.close();
-      await pool.close();
+      if (!shared.renderer) await renderer.close();
+      if (!shared.contentPool) await pool.close();
       await indexer.close();
       await producer.close();
       redis.disconnect();

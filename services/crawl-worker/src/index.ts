@@ -7,3 +7,4 @@ export { HostSlots } from './host-slots';
 export { type RunningMapWorker, startMapWorker } from './map-worker';
 export { loadMapWorkerEnv, type MapWorkerEnv, mapWorkerEnvSchema } from './map-worker.env';
 export { RobotsCache } from './robots-cache';
+export { crawlWorkerService, type RunningCrawlService } from './service';

@@ -2,7 +2,7 @@ import { providerFromEnv } from '@wcs/llm';
 import type { Logger } from '@wcs/logger';
 import { JobSecrets, workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
-import { ContentPool, contentPoolOptions } from '@wcs/scraper';
+import { ContentPool, contentPoolOptions, type SharedWorkerResources } from '@wcs/scraper';
 import type { ExtractWorkerEnv } from './env';
 import { extractProcessor } from './extract.processor';
 
@@ -18,12 +18,13 @@ export interface RunningExtractWorker {
 export async function startExtractWorker(
   env: ExtractWorkerEnv,
   logger: Logger,
+  shared: SharedWorkerResources = {},
 ): Promise<RunningExtractWorker> {
   const provider = providerFromEnv(env);
   if (!provider.ok) logger.warn(provider.error.message);
   else logger.info({ provider: provider.provider.name, model: provider.provider.model }, 'extraction model');
-  const renderer = createRendererFromEnv(env, logger);
-  const pool = new ContentPool(contentPoolOptions(env));
+  const renderer = shared.renderer ?? createRendererFromEnv(env, logger);
+  const pool = shared.contentPool ?? new ContentPool(contentPoolOptions(env));
   const secrets = JobSecrets.connect(env.REDIS_URL, env.QUEUE_PREFIX);
   const worker = workerDefiner(env, logger, { concurrency: env.EXTRACT_WORKER_CONCURRENCY })(
     'extract',
@@ -47,8 +48,8 @@ export async function startExtractWorker(
     contentPool: pool,
     async close() {
       await worker.close();
-      await renderer.close();
-      await pool.close();
+      if (!shared.renderer) await renderer.close();
+      if (!shared.contentPool) await pool.close();
       await secrets.close();
     },
   };

@@ -4,3 +4,4 @@ export { MonitorReconciler, type ReconcileResult } from './monitor-reconciler';
 export { type RunningMonitorScheduler, startMonitorScheduler } from './monitor-scheduler';
 export { INTERVAL_MS, MonitorSchedules } from './monitor-schedules';
 export { ResumeSweep } from './resume-sweep';
+export { monitorSchedulerService } from './service';

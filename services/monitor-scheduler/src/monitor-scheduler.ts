@@ -2,7 +2,7 @@ import { createDb, MonitorsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import { type DefinedWorker, QueueProducer, workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
-import { ContentPool, contentPoolOptions } from '@wcs/scraper';
+import { ContentPool, contentPoolOptions, type SharedWorkerResources } from '@wcs/scraper';
 import type { MonitorSchedulerEnv } from './env';
 import { monitorCheckProcessor } from './monitor-check.processor';
 import { MonitorReconciler } from './monitor-reconciler';
@@ -28,6 +28,7 @@ export interface RunningMonitorScheduler {
 export async function startMonitorScheduler(
   env: MonitorSchedulerEnv,
   logger: Logger,
+  shared: SharedWorkerResources = {},
 ): Promise<RunningMonitorScheduler> {
   const db = createDb(env.DATABASE_URL);
   const monitors = new MonitorsRepository(db);
@@ -40,8 +41,8 @@ export async function startMonitorScheduler(
   const rebuilt = await reconciler.runOnce({ force: true });
   logger.info(rebuilt, 'monitor schedulers reconciled with PostgreSQL');
   reconciler.start();
-  const renderer = createRendererFromEnv(env, logger);
-  const pool = new ContentPool(contentPoolOptions(env));
+  const renderer = shared.renderer ?? createRendererFromEnv(env, logger);
+  const pool = shared.contentPool ?? new ContentPool(contentPoolOptions(env));
   const worker = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY })(
     'monitor-check',
     monitorCheckProcessor(
@@ -78,8 +79,8 @@ export async function startMonitorScheduler(
         await reconciler.stop();
         await sweep.stop();
         await worker.close();
-        await renderer.close();
-        await pool.close();
+        if (!shared.renderer) await renderer.close();
+        if (!shared.contentPool) await pool.close();
         await producer.close();
         await db.close();
       })();

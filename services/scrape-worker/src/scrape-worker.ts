@@ -17,7 +17,7 @@ import {
   workerDefiner,
 } from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
-import { ContentPool, contentPoolOptions } from '@wcs/scraper';
+import { ContentPool, contentPoolOptions, type SharedWorkerResources } from '@wcs/scraper';
 import { SearchIndexer } from '@wcs/search';
 import { AccountSlots, WaitingAccounts, withAccountShare } from './account-slots';
 import { batchItemProcessor } from './batch-item.processor';
@@ -36,7 +36,11 @@ export interface RunningScrapeWorker {
 }
 
 /** Wire the scrape worker: queues `scrape` and `scrape-batch`, plus the batch reconciler. */
-export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): Promise<RunningScrapeWorker> {
+export async function startScrapeWorker(
+  env: ScrapeWorkerEnv,
+  logger: Logger,
+  shared: SharedWorkerResources = {},
+): Promise<RunningScrapeWorker> {
   const db = createDb(env.DATABASE_URL);
   const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
   // Webhook events get their dispatch jobs as soon as their transaction commits.
@@ -44,8 +48,8 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
   const searchMarks = SearchIndexMarks.connect(env.REDIS_URL, env.QUEUE_PREFIX);
   const indexer = new SearchIndexer(new DocumentsRepository(db), logger, { pending: searchMarks });
   const index = createDocumentIndexer(indexer);
-  const renderer = createRendererFromEnv(env, logger);
-  const pool = new ContentPool(contentPoolOptions(env));
+  const renderer = shared.renderer ?? createRendererFromEnv(env, logger);
+  const pool = shared.contentPool ?? new ContentPool(contentPoolOptions(env));
   const screenshots = createScreenshotStore(env, db);
   const pageCache = new PageCacheRepository(db);
   const stores = { cache: pageCache, screenshots };
@@ -102,8 +106,8 @@ export async function startScrapeWorker(env: ScrapeWorkerEnv, logger: Logger): P
       await reconciler.stop();
       await sweep.close();
       await Promise.allSettled(workers.map((w) => w.close()));
-      await renderer.close();
-      await pool.close();
+      if (!shared.renderer) await renderer.close();
+      if (!shared.contentPool) await pool.close();
       await indexer.close();
       await searchMarks.close();
       await secrets.close();

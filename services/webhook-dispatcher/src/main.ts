@@ -1,13 +1,4 @@
 import { runService } from '@wcs/runtime';
-import { loadWebhookDispatcherEnv } from './env';
-import { startWebhookDispatcher } from './webhook-dispatcher';
+import { webhookDispatcherService } from './service';
 
-runService({
-  service: 'webhook-dispatcher',
-  loadEnv: loadWebhookDispatcherEnv,
-  start: async ({ env, logger, shutdown }) => {
-    const dispatcher = await startWebhookDispatcher(env, logger);
-    shutdown.add('webhook-dispatcher', () => dispatcher.close());
-    logger.info({ timeoutMs: env.WEBHOOK_TIMEOUT_MS }, 'webhook dispatcher started');
-  },
-});
+runService(webhookDispatcherService);

@@ -12,12 +12,14 @@ const [port = '0', startMs = '0', closeMs = '0'] = process.argv.slice(2);
 runService({
   service: 'health-fixture',
   loadEnv: () => ({ LOG_LEVEL: 'silent', HEALTH_PORT: Number(port), HEALTH_HOST: '127.0.0.1' }),
-  start: async ({ shutdown }) => {
+  start: async () => {
     await sleep(Number(startMs));
-    shutdown.add('slow-close', async () => {
-      process.stdout.write('closing\n');
-      await sleep(Number(closeMs));
-    });
     process.stdout.write('started\n');
+    return {
+      close: async () => {
+        process.stdout.write('closing\n');
+        await sleep(Number(closeMs));
+      },
+    };
   },
 });

@@ -1,0 +1,4 @@
+import { runService } from '@wcs/runtime';
+import { oneProcessService } from './service';
+
+runService(oneProcessService);
