@@ -4,6 +4,7 @@ import { pinoHttp } from 'pino-http';
 import { Registry } from 'prom-client';
 import type { GatewayDeps } from './deps';
 import { firecrawlRoutes } from './firecrawl/firecrawl.routes';
+import { ApiKeyCache } from './middleware/api-key-cache';
 import { authMiddleware } from './middleware/auth.middleware';
 import { errorHandler, notFoundHandler } from './middleware/error.middleware';
 import { jsonBody } from './middleware/json-body.middleware';
@@ -40,6 +41,8 @@ import { searchRoutes } from './routes/search.routes';
 export function createApp(deps: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // One for both APIs: a key revoked through either is forgotten by both.
+  const keyCache = new ApiKeyCache(deps.apiKeys);
   // X-Forwarded-* count only from the proxies TRUST_PROXY names (default: none).
   app.set('trust proxy', deps.settings.trustProxy);
   app.use(requestClock);
@@ -72,7 +75,7 @@ export function createApp(deps: GatewayDeps): Express {
   // Capability URLs of screenshots need no key: before the auth middleware.
   app.use(screenshotCapabilityRoutes(deps));
   app.use('/v1', jsonBody(deps.settings.bodyLimitBytes));
-  app.use('/v1', authMiddleware(deps), rateLimitMiddleware(deps));
+  app.use('/v1', authMiddleware(deps, keyCache), rateLimitMiddleware(deps));
   app.use(scrapeRoutes(deps));
   app.use(batchRoutes(deps));
   app.use(searchRoutes(deps));
@@ -81,12 +84,12 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(extractRoutes(deps));
   app.use(monitorRoutes(deps));
   app.use(accountRoutes(deps));
-  app.use(keysRoutes(deps));
+  app.use(keysRoutes(deps, keyCache));
   app.use(jobListingRoutes(deps));
   app.use(jobWebhookRoutes(deps));
   app.use(screenshotRoutes(deps));
   // The Firecrawl-compatible API: its own body parser, auth and rate limit.
-  app.use('/firecrawl', firecrawlRoutes(deps));
+  app.use('/firecrawl', firecrawlRoutes(deps, keyCache));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;
