@@ -10,7 +10,15 @@
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { startArticleSite } from './article-site';
-import { benchAccount, benchArgv, benchEnv, freePort, startService, stopProcess, waitHealthy } from './bench-utils';
+import {
+  benchAccount,
+  benchArgv,
+  benchEnv,
+  freePort,
+  startService,
+  stopProcess,
+  waitHealthy,
+} from './bench-utils';
 import { largePageLatency, largePageLines } from './large-page-latency';
 
 const { values } = parseArgs({
