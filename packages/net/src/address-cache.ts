@@ -10,12 +10,14 @@
  * failures are not kept (the next fetch asks again).
  */
 import dns from 'node:dns';
-import type { LookupAll } from './target-precheck';
 
 /** Answers are kept this long: far below the TTL of any site's records, far above a crawl's gap. */
 export const ADDRESS_CACHE_TTL_MS = 5_000;
 /** Hosts kept at most; the oldest entry goes first. */
 export const ADDRESS_CACHE_MAX_HOSTS = 1_000;
+
+/** Every address of a name (target-precheck.ts's LookupAll; not imported: that file imports the policy). */
+type LookupAll = (host: string) => Promise<dns.LookupAddress[]>;
 
 const systemLookup: LookupAll = (host) => dns.promises.lookup(host, { all: true, verbatim: true });
 
