@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AddressCache } from '@wcs/net';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { Registry } from 'prom-client';
@@ -39,6 +40,9 @@ import { searchRoutes } from './routes/search.routes';
 
 /** The HTTP surface. Pure wiring: every dependency comes in through `deps`. */
 export function createApp(deps: GatewayDeps): Express {
+  // The pre-charge target lookups share recent answers (none is a verdict: each is judged again).
+  // Set on the caller's object, not a copy: its later changes (a test's pingDatabase) must reach us.
+  deps.targetAddresses ??= new AddressCache();
   const app = express();
   app.disable('x-powered-by');
   // One for both APIs: a key revoked through either is forgotten by both.
