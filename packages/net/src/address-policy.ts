@@ -76,8 +76,8 @@ export function assertAllowedUrl(url: string, opts: { allowPrivateTargets: boole
 }
 
 /**
- * assertAllowedUrl with an explicit policy (undefined = allow every address). `addresses` answers
- * the lookup from its recent answers (each address still judged here).
+ * assertAllowedUrl with an explicit policy (undefined = allow every address). `cache` answers the
+ * lookup from its recent answers (each address still judged here).
  */
 export async function checkUrl(
   url: string,
