@@ -8,6 +8,7 @@ import net from 'node:net';
 import { DnsResolutionError, InvalidUrlError, TargetForbiddenError } from '@wcs/errors';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
+import type { AddressCache } from './address-cache';
 
 /** True for anything that is not a public unicast address (or is not an IP at all). */
 export function isForbiddenAddress(ip: string): boolean {
@@ -74,8 +75,15 @@ export function assertAllowedUrl(url: string, opts: { allowPrivateTargets: boole
   return checkUrl(url, opts.allowPrivateTargets ? undefined : isForbiddenAddress);
 }
 
-/** assertAllowedUrl with an explicit policy (undefined = allow every address). */
-export async function checkUrl(url: string, isForbidden: AddressPolicy | undefined): Promise<URL> {
+/**
+ * assertAllowedUrl with an explicit policy (undefined = allow every address). `cache` answers the
+ * lookup from its recent answers (each address still judged here).
+ */
+export async function checkUrl(
+  url: string,
+  isForbidden: AddressPolicy | undefined,
+  cache?: AddressCache,
+): Promise<URL> {
   const parsed = parseTargetUrl(url);
   if (!isForbidden) return parsed;
   const host = bareHost(parsed.hostname);
@@ -85,7 +93,9 @@ export async function checkUrl(url: string, isForbidden: AddressPolicy | undefin
   }
   let addresses: dns.LookupAddress[];
   try {
-    addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
+    addresses = await (cache
+      ? cache.resolve(host)
+      : dns.promises.lookup(host, { all: true, verbatim: true }));
   } catch (err) {
     throw dnsError(host, err);
   }
@@ -97,10 +107,32 @@ export async function checkUrl(url: string, isForbidden: AddressPolicy | undefin
   return parsed;
 }
 
-/** net/tls `lookup` that refuses hostnames resolving to forbidden addresses (runs at connect time). */
-export function createSafeLookup(isForbidden: AddressPolicy = isForbiddenAddress): net.LookupFunction {
+/**
+ * net/tls `lookup` that refuses hostnames resolving to forbidden addresses (runs at connect time).
+ * With `cache`, a name resolved in the last seconds is not asked for again (its addresses are
+ * judged all the same).
+ */
+export function createSafeLookup(
+  isForbidden: AddressPolicy = isForbiddenAddress,
+  cache?: AddressCache,
+): net.LookupFunction {
+  const lookupAll = (
+    hostname: string,
+    options: dns.LookupOptions,
+    done: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+  ): void => {
+    if (!cache) {
+      dns.lookup(hostname, { ...options, all: true }, done);
+      return;
+    }
+    const family = options.family === 4 || options.family === 6 ? options.family : undefined;
+    cache.resolve(hostname).then(
+      (all) => done(null, family ? all.filter((a) => a.family === family) : all),
+      (err: NodeJS.ErrnoException) => done(err, []),
+    );
+  };
   return (hostname, options, callback) =>
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    lookupAll(hostname, options, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const bad = addresses.find((a) => isForbidden(a.address));
       if (bad) return callback(forbiddenAddressError(hostname, bad.address), '', 0);
@@ -119,8 +151,9 @@ export function createSafeLookup(isForbidden: AddressPolicy = isForbiddenAddress
 export function createSafeConnector(
   connectTimeoutMs: number,
   isForbidden: AddressPolicy = isForbiddenAddress,
+  cache?: AddressCache,
 ): buildConnector.connector {
-  const base = buildConnector({ timeout: connectTimeoutMs, lookup: createSafeLookup(isForbidden) });
+  const base = buildConnector({ timeout: connectTimeoutMs, lookup: createSafeLookup(isForbidden, cache) });
   return (options, callback) => {
     const host = bareHost(options.hostname);
     if (net.isIP(host) && isForbidden(host)) {
@@ -139,8 +172,15 @@ export function createSafeDispatcher(opts: {
   return createGuardedAgent(opts.connectTimeoutMs, opts.allowPrivateTargets ? undefined : isForbiddenAddress);
 }
 
-/** undici Agent refusing addresses matched by `isForbidden` (undefined = no restriction). */
-export function createGuardedAgent(connectTimeoutMs: number, isForbidden: AddressPolicy | undefined): Agent {
+/**
+ * undici Agent refusing addresses matched by `isForbidden` (undefined = no restriction); with
+ * `cache`, its connect-time lookups share recent answers (address-cache.ts).
+ */
+export function createGuardedAgent(
+  connectTimeoutMs: number,
+  isForbidden: AddressPolicy | undefined,
+  cache?: AddressCache,
+): Agent {
   if (!isForbidden) return new Agent({ connect: { timeout: connectTimeoutMs } });
-  return new Agent({ connect: createSafeConnector(connectTimeoutMs, isForbidden) });
+  return new Agent({ connect: createSafeConnector(connectTimeoutMs, isForbidden, cache) });
 }

@@ -18,6 +18,7 @@ import {
   UnsupportedContentTypeError,
 } from '@wcs/errors';
 import type { Dispatcher } from 'undici';
+import type { AddressCache } from './address-cache';
 import { type AddressPolicy, bareHost, checkUrl } from './address-policy';
 import { type HeadersScope, HopHeaders } from './hop-headers';
 import { mimeTypeOf, REDIRECT_STATUSES } from './http-constants';
@@ -56,6 +57,8 @@ export interface OpenOptions {
   dispatcher: Dispatcher;
   /** Check every hop up front (scheme, credentials, every resolved address); undefined = syntax only. */
   isForbidden?: AddressPolicy | undefined;
+  /** Recent answers for the up-front checks' lookups (address-cache.ts); each address is still judged. */
+  addresses?: AddressCache | undefined;
   /**
    * Pooled dispatchers for `request.proxy` (built with the caller's policy). Without it a
    * one-request dispatcher is made, checking targets with `isForbidden` or, when that is
@@ -263,7 +266,7 @@ export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<Opened
   let body = opts.body;
   const redirects: string[] = [];
   try {
-    let url = await checkUrl(rawUrl, opts.isForbidden);
+    let url = await checkUrl(rawUrl, opts.isForbidden, opts.addresses);
     const headers = hopHeaders(url, opts);
     for (;;) {
       host = bareHost(url.hostname);
@@ -294,7 +297,7 @@ export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<Opened
             details: { redirects },
           });
         }
-        const next = await checkUrl(resolveLocation(location, url), opts.isForbidden);
+        const next = await checkUrl(resolveLocation(location, url), opts.isForbidden, opts.addresses);
         if (
           res.statusCode === 303 ||
           ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')

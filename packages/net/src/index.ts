@@ -1,4 +1,5 @@
 export type { Dispatcher } from 'undici';
+export { ADDRESS_CACHE_MAX_HOSTS, ADDRESS_CACHE_TTL_MS, AddressCache } from './address-cache';
 export {
   type AddressPolicy,
   assertAllowedUrl,

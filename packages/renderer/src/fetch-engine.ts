@@ -9,6 +9,7 @@
  */
 import { ServiceError, TargetTooLargeError } from '@wcs/errors';
 import {
+  AddressCache,
   type AddressPolicy,
   createGuardedAgent,
   type Dispatcher,
@@ -64,12 +65,16 @@ export class FetchEngine implements Engine {
   readonly name = 'fetch' as const;
   private readonly dispatcher: Dispatcher;
   private readonly policy: AddressPolicy | undefined;
+  private readonly addresses: AddressCache;
   /** One pooled dispatcher per upstream proxy; the target policy applies before the proxy is asked. */
   private readonly proxies: ProxyDispatchers;
 
   constructor(private readonly opts: FetchEngineOptions) {
     this.policy = opts.isForbidden ?? (opts.allowPrivateTargets ? undefined : isForbiddenAddress);
-    this.dispatcher = createGuardedAgent(opts.connectTimeoutMs, this.policy);
+    // One cache for the up-front checks and the connect-time lookups: a host is resolved once
+    // every few seconds, not twice per page.
+    this.addresses = new AddressCache();
+    this.dispatcher = createGuardedAgent(opts.connectTimeoutMs, this.policy, this.addresses);
     this.proxies = new ProxyDispatchers({
       connectTimeoutMs: opts.connectTimeoutMs,
       isForbidden: this.policy,
@@ -87,6 +92,7 @@ export class FetchEngine implements Engine {
       dispatcher: this.dispatcher,
       proxies: this.proxies,
       isForbidden: this.policy,
+      addresses: this.addresses,
       userAgent: req.mobile ? MOBILE_USER_AGENT : this.opts.userAgent,
       accept: ACCEPT,
       // Ours, so on every hop; the caller's own headers win over it where they are sent.

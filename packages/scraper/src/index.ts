@@ -1,5 +1,6 @@
 export type { ContentTask } from './content.task';
 export * from './content-pool';
+export * from './content-warm-up';
 export * from './page-cache-key';
 export type * from './page-stores';
 export * from './scrape-document';

@@ -4,6 +4,7 @@ import { toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import type { Dispatcher } from '@wcs/net';
 import type { Job, JobContext, PayloadOf, QueueProducer } from '@wcs/queues';
+import { type ContentPool, warmContentThreads } from '@wcs/scraper';
 import { frontierKey, LinkFilter } from './link-filter';
 import { enqueuePages, removePageJobs } from './page-jobs';
 import type { RobotsCache } from './robots-cache';
@@ -20,6 +21,8 @@ export interface CrawlStartDeps {
   dispatcher: Dispatcher;
   robots: RobotsCache;
   logger: Logger;
+  /** The pages' content pool: its threads are started while the crawl starts (content-warm-up.ts). */
+  pool?: ContentPool;
 }
 
 /**
@@ -36,6 +39,8 @@ export interface CrawlStartDeps {
  */
 export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings) {
   const fetchOpts = { dispatcher: deps.dispatcher, userAgent: s.userAgent, timeoutMs: s.robotsTimeoutMs };
+  /** One warm-up at a time, whatever the number of crawls starting together. */
+  let warming: Promise<void> | undefined;
   return async (
     payload: PayloadOf<'crawl'>,
     job: Job,
@@ -48,6 +53,13 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
       return { crawlId: payload.crawlId, seeded: 0 };
     }
     const o = crawl.options;
+    // Threads that idled out load their code while robots.txt, the sitemaps and the start page are
+    // read, instead of after, when every page waits for them.
+    const pool = deps.pool;
+    if (pool && !warming && pool.threadCount < pool.options.threads)
+      warming = warmContentThreads(pool).finally(() => {
+        warming = undefined;
+      });
     try {
       let robots: Robots | null = null;
       let robotsTxt: string | null = null;

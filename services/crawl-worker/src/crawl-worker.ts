@@ -74,7 +74,7 @@ export async function startCrawlWorker(
     define(
       'crawl',
       crawlStartProcessor(
-        { crawls, producer, dispatcher, robots, logger },
+        { crawls, producer, dispatcher, robots, logger, pool },
         {
           userAgent: env.USER_AGENT,
           robotsTimeoutMs: env.CRAWL_ROBOTS_TIMEOUT_MS,

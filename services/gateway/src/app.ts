@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { AddressCache } from '@wcs/net';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { Registry } from 'prom-client';
 import type { GatewayDeps } from './deps';
 import { firecrawlRoutes } from './firecrawl/firecrawl.routes';
+import { ApiKeyCache } from './middleware/api-key-cache';
 import { authMiddleware } from './middleware/auth.middleware';
 import { errorHandler, notFoundHandler } from './middleware/error.middleware';
 import { jsonBody } from './middleware/json-body.middleware';
@@ -38,8 +40,13 @@ import { searchRoutes } from './routes/search.routes';
 
 /** The HTTP surface. Pure wiring: every dependency comes in through `deps`. */
 export function createApp(deps: GatewayDeps): Express {
+  // The pre-charge target lookups share recent answers (none is a verdict: each is judged again).
+  // Set on the caller's object, not a copy: its later changes (a test's pingDatabase) must reach us.
+  deps.targetAddresses ??= new AddressCache();
   const app = express();
   app.disable('x-powered-by');
+  // One for both APIs: a key revoked through either is forgotten by both.
+  const keyCache = new ApiKeyCache(deps.apiKeys);
   // X-Forwarded-* count only from the proxies TRUST_PROXY names (default: none).
   app.set('trust proxy', deps.settings.trustProxy);
   app.use(requestClock);
@@ -72,7 +79,7 @@ export function createApp(deps: GatewayDeps): Express {
   // Capability URLs of screenshots need no key: before the auth middleware.
   app.use(screenshotCapabilityRoutes(deps));
   app.use('/v1', jsonBody(deps.settings.bodyLimitBytes));
-  app.use('/v1', authMiddleware(deps), rateLimitMiddleware(deps));
+  app.use('/v1', authMiddleware(deps, keyCache), rateLimitMiddleware(deps));
   app.use(scrapeRoutes(deps));
   app.use(batchRoutes(deps));
   app.use(searchRoutes(deps));
@@ -81,12 +88,12 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(extractRoutes(deps));
   app.use(monitorRoutes(deps));
   app.use(accountRoutes(deps));
-  app.use(keysRoutes(deps));
+  app.use(keysRoutes(deps, keyCache));
   app.use(jobListingRoutes(deps));
   app.use(jobWebhookRoutes(deps));
   app.use(screenshotRoutes(deps));
   // The Firecrawl-compatible API: its own body parser, auth and rate limit.
-  app.use('/firecrawl', firecrawlRoutes(deps));
+  app.use('/firecrawl', firecrawlRoutes(deps, keyCache));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

@@ -13,6 +13,7 @@ import type {
   UsageRepository,
 } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
+import type { AddressCache } from '@wcs/net';
 import type { JobSecrets, QueueProducer } from '@wcs/queues';
 import type { SearchProvider } from '@wcs/search';
 import type { Redis } from 'ioredis';
@@ -49,6 +50,8 @@ export interface GatewayDeps {
   /** Billed work in flight (charge … refund); shutdown lets it settle before closing the database. */
   pending: PendingWork;
   settings: GatewaySettings;
+  /** Recent DNS answers for the targets' check before a charge; createApp makes one when absent. */
+  targetAddresses?: AddressCache;
 }
 
 export interface GatewaySettings {

@@ -7,6 +7,7 @@
  */
 import { Router } from 'express';
 import type { GatewayDeps } from '../deps';
+import type { ApiKeyCache } from '../middleware/api-key-cache';
 import { authMiddleware } from '../middleware/auth.middleware';
 import { jsonBody } from '../middleware/json-body.middleware';
 import { rateLimitMiddleware } from '../middleware/rate-limit.middleware';
@@ -20,10 +21,10 @@ import { teamCompatRoutes } from './team.compat';
 import { unsupportedCompatRoutes } from './unsupported.compat';
 
 /** Mounted at `/firecrawl`; each compat router registers its own `/v1/...` and `/v2/...` paths. */
-export function firecrawlRoutes(deps: GatewayDeps): Router {
+export function firecrawlRoutes(deps: GatewayDeps, keyCache?: ApiKeyCache): Router {
   const router = Router();
   router.use(jsonBody(deps.settings.bodyLimitBytes));
-  router.use(authMiddleware(deps), rateLimitMiddleware(deps));
+  router.use(authMiddleware(deps, keyCache), rateLimitMiddleware(deps));
   router.use(scrapeCompatRoutes(deps));
   router.use(batchCompatRoutes(deps));
   router.use(crawlCompatRoutes(deps));

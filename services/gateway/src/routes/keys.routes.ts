@@ -5,6 +5,7 @@ import type { keyCreateResponse, keyListResponse, keyRevokeResponse } from '../c
 import { keyCreateBody } from '../contract/keys.request';
 import type { Body } from '../contract/responses';
 import type { GatewayDeps } from '../deps';
+import type { ApiKeyCache } from '../middleware/api-key-cache';
 import { authOf } from '../middleware/auth.middleware';
 import { parseBody } from '../validation/parse-body';
 
@@ -28,7 +29,7 @@ function keyOut(k: ApiKeyInfo, currentKeyId: string) {
  * an account holds at most MAX_ACTIVE_KEYS_PER_ACCOUNT active keys (the rate limit counts them
  * together anyway; the cap keeps the key table and the key list bounded).
  */
-export function keysRoutes(deps: GatewayDeps): Router {
+export function keysRoutes(deps: GatewayDeps, keyCache?: ApiKeyCache): Router {
   const router = Router();
 
   router.get('/v1/keys', async (_req, res) => {
@@ -65,6 +66,7 @@ export function keysRoutes(deps: GatewayDeps): Router {
     if (out === 'last') {
       throw new ConflictError("This is the account's last active key: create another one before revoking it");
     }
+    keyCache?.forget(out.keyId);
     await deps.sessions.closeForKey(out.keyId);
     res.json({
       success: true,

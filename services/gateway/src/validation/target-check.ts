@@ -9,12 +9,14 @@ import type { GatewayDeps } from '../deps';
  * and the worker, which checks every hop again at connect time, decides.
  */
 export async function checkTargetBeforeCharge(
-  deps: Pick<GatewayDeps, 'settings' | 'logger'>,
+  deps: Pick<GatewayDeps, 'settings' | 'logger' | 'targetAddresses'>,
   url: string,
 ): Promise<void> {
+  const cache = deps.targetAddresses;
   const outcome = await precheckTarget(url, {
     isForbidden: deps.settings.allowPrivateTargets ? undefined : isForbiddenAddress,
     timeoutMs: deps.settings.targetDnsTimeoutMs,
+    ...(cache ? { lookup: (host: string) => cache.resolve(host) } : {}),
   });
   if (outcome === 'dns-timeout') {
     deps.logger.debug({ host: new URL(url).hostname }, 'target DNS lookup timed out; left to the worker');
