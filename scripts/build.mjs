@@ -25,6 +25,7 @@ import {
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { bundleEntry } from './bundle-entry.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
@@ -48,7 +49,14 @@ function units() {
       // A unit opts in by building with this script (the published clients build with tsc).
       const buildScript = JSON.parse(readFileSync(manifest, 'utf8')).scripts?.build ?? '';
       if (!buildScript.includes('../../scripts/build.mjs')) continue;
-      found.push({ dir, srcDir: path.join(dir, 'src'), outDir: path.join(dir, 'dist') });
+      const manifestJson = JSON.parse(readFileSync(manifest, 'utf8'));
+      found.push({
+        dir,
+        srcDir: path.join(dir, 'src'),
+        outDir: path.join(dir, 'dist'),
+        // `"bundle": "src/main.ts"`: that entry's dist file is one bundle of everything it loads.
+        ...(manifestJson.bundle ? { bundle: path.join(dir, manifestJson.bundle) } : {}),
+      });
     }
   }
   // The run command's supervisor and store resolution (scripts/*.ts) run compiled too.
@@ -133,8 +141,19 @@ async function buildUnit({ dir, srcDir, outDir }) {
 
 const started = Date.now();
 const built = [];
-for (const unit of units()) {
+const all = units();
+for (const unit of all) {
   if (await buildUnit(unit)) built.push(path.relative(ROOT, unit.dir));
+}
+// Bundles last, from the other units' fresh output; remade whenever any unit was rebuilt.
+for (const unit of all) {
+  if (!unit.bundle) continue;
+  const out = path.join(unit.outDir, `${path.basename(unit.bundle, '.ts')}.js`);
+  const stamp = path.join(unit.outDir, '.bundle-stamp');
+  if (!force && built.length === 0 && existsSync(stamp)) continue;
+  await bundleEntry({ entry: unit.bundle, outfile: out });
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+  if (!built.includes(path.relative(ROOT, unit.dir))) built.push(`${path.relative(ROOT, unit.dir)} (bundle)`);
 }
 if (!quiet) {
   const what = built.length ? built.join(', ') : 'nothing (up to date)';
