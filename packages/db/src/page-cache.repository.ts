@@ -46,6 +46,8 @@ export interface CachedPageRecord {
   contentType: string;
   engine: 'fetch' | 'browser';
   body: string;
+  /** `body` as UTF-8 bytes; when set, stored instead of `body` (which may then be ''). */
+  bodyUtf8?: Uint8Array;
   headers: Record<string, string>;
   redirects: string[];
   fetchedAt: Date;
@@ -109,7 +111,9 @@ export class PageCacheRepository {
    * stored (and the older entry stays, still bounded by its own fetch time).
    */
   async put(key: string, page: CachedPageRecord): Promise<void> {
-    const raw = Buffer.from(page.body, 'utf8');
+    const raw = page.bodyUtf8
+      ? Buffer.from(page.bodyUtf8.buffer, page.bodyUtf8.byteOffset, page.bodyUtf8.byteLength)
+      : Buffer.from(page.body, 'utf8');
     if (raw.length > this.maxBodyBytes) return;
     const body = await brotli(raw, BROTLI_OPTIONS(raw.length));
     const headers = Object.fromEntries(

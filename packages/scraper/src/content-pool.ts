@@ -27,8 +27,16 @@ import {
 } from '@wcs/errors';
 import type { DocumentData } from '@wcs/queues';
 import Piscina from 'piscina';
-import { type ContentTask, type ContentTaskResult, runContentTask } from './content.task';
+import {
+  type ContentTask,
+  type ContentTaskResult,
+  type RawPageResult,
+  type RawPageTask,
+  runContentTask,
+} from './content.task';
 import { FairTaskQueue } from './fair-task-queue';
+
+type ThreadOutput = ContentTaskResult | RawPageResult;
 
 export interface ContentPoolOptions {
   /** 0 = convert in-process: no budget, no heap cap, blocks the event loop (debugging, test seams). */
@@ -101,7 +109,7 @@ interface Waiting {
 }
 
 export class ContentPool {
-  private piscina: Piscina<ContentTask, ContentTaskResult> | undefined;
+  private piscina: Piscina<ContentTask, ThreadOutput> | undefined;
   private readonly queue: FairTaskQueue<Waiting>;
   /** While `close` runs: no page starts. */
   private closing = false;
@@ -120,8 +128,8 @@ export class ContentPool {
     return [...(this.piscina?.threads ?? [])];
   }
 
-  private pool(): Piscina<ContentTask, ContentTaskResult> {
-    this.piscina ??= new Piscina<ContentTask, ContentTaskResult>({
+  private pool(): Piscina<ContentTask, ThreadOutput> {
+    this.piscina ??= new Piscina<ContentTask, ThreadOutput>({
       filename: ENTRY,
       name: 'default',
       minThreads: 0,
@@ -159,6 +167,30 @@ export class ContentPool {
     budgetMs?: number,
     accountId = '',
   ): Promise<ConvertedPage> {
+    return settle((await this.exec(asked, signal, budgetMs, accountId)) as ContentTaskResult);
+  }
+
+  /**
+   * A fetched answer's bytes, moved to a thread (the caller's `task.raw` is detached): decoded
+   * there, checked (JavaScript, walls) and converted (content.task.ts, RawPageTask), under the same
+   * budget, caps, errors and account queue as `run`. The conversion's own failure is in the result
+   * (`converted`), for the caller to throw when it reaches the conversion.
+   */
+  async inspect(
+    task: RawPageTask,
+    signal?: AbortSignal,
+    budgetMs?: number,
+    accountId = '',
+  ): Promise<RawPageResult> {
+    return (await this.exec(task, signal, budgetMs, accountId)) as RawPageResult;
+  }
+
+  private async exec(
+    asked: ContentTask,
+    signal: AbortSignal | undefined,
+    budgetMs: number | undefined,
+    accountId: string,
+  ): Promise<ThreadOutput> {
     signal?.throwIfAborted();
     const callerEnd = budgetMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + Math.max(1, budgetMs);
     const isDocument = asked.bytes !== undefined;
@@ -178,7 +210,7 @@ export class ContentPool {
         ? this.ocrFor(task, Date.now() + Math.min(own, callerEnd - Date.now()))
         : undefined;
       try {
-        return settle(await runContentTask(ocr ? ocr.task : task));
+        return await runContentTask(ocr ? ocr.task : task);
       } finally {
         if (ocr) await endOcrChild(ocr.child);
       }
@@ -255,7 +287,7 @@ export class ContentPool {
     own: number,
     callerEnd: number,
     signal: AbortSignal | undefined,
-  ): Promise<ConvertedPage> {
+  ): Promise<ThreadOutput> {
     const handedAt = Date.now();
     const budget = Math.max(1, Math.min(own, callerEnd - handedAt));
     const ocr = asked.bytes !== undefined ? this.ocrFor(asked, handedAt + budget) : undefined;
@@ -282,7 +314,7 @@ export class ContentPool {
     let timer = setTimeout(check, budget);
     const onAbort = () => ac.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
-    let out: ContentTaskResult;
+    let out: ThreadOutput;
     try {
       const transfer = transferable(task);
       out = await this.pool().run(transfer.task, { signal: ac.signal, transferList: transfer.list });
@@ -301,7 +333,7 @@ export class ContentPool {
       // A terminated thread (cancel, budget) leaves its OCR tool and temp dir behind: end them here.
       if (ocr) await endOcrChild(ocr.child);
     }
-    return settle(out);
+    return out;
   }
 
   /**
@@ -329,11 +361,21 @@ export class ContentPool {
  * backing buffer).
  */
 function transferable(task: ContentTask): { task: ContentTask; list: ArrayBuffer[] } {
+  const raw = (task as Partial<RawPageTask>).raw;
+  if (raw) {
+    const bytes = movable(raw);
+    return { task: { ...task, raw: bytes } as RawPageTask, list: [bytes.buffer as ArrayBuffer] };
+  }
   const b = task.bytes;
   if (!b) return { task, list: [] };
-  const own = b.buffer instanceof ArrayBuffer && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
-  const bytes = own ? b : new Uint8Array(b);
+  const bytes = movable(b);
   return { task: { ...task, bytes }, list: [bytes.buffer as ArrayBuffer] };
+}
+
+/** The bytes in a buffer of their own (moved as they are when they fill theirs alone). */
+function movable(b: Uint8Array): Uint8Array {
+  const own = b.buffer instanceof ArrayBuffer && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+  return own ? b : new Uint8Array(b);
 }
 
 /** Where a thread's OCR tool leaves its pid and files, so the pool can clean up after the thread. */
@@ -364,7 +406,8 @@ async function endOcrChild(c: OcrChild): Promise<void> {
 
 const shuttingDown = () => new ServiceUnavailableError('The content pool is shutting down; retry');
 
-function settle(out: ContentTaskResult): ConvertedPage {
+/** A thread's conversion result → the page, or its error thrown. */
+export function settle(out: ContentTaskResult): ConvertedPage {
   if (!out.ok) throw decodeError(out.error);
   const page = { data: out.data, verdict: out.verdict };
   return out.links ? { ...page, links: out.links } : page;

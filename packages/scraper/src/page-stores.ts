@@ -17,6 +17,11 @@ export interface CachedPage {
   contentType: string;
   engine: EngineName;
   body: string;
+  /**
+   * `body` as UTF-8 bytes, when the content thread that decoded the page returned them (`body` is
+   * then ''): the store keeps these instead of encoding `body`.
+   */
+  bodyUtf8?: Uint8Array;
   headers: Record<string, string>;
   redirects: string[];
   fetchedAt: Date;
