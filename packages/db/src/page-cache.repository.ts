@@ -46,8 +46,11 @@ export interface CachedPageRecord {
   contentType: string;
   engine: 'fetch' | 'browser';
   body: string;
-  /** `body` as UTF-8 bytes; when set, stored instead of `body` (which may then be ''). */
-  bodyUtf8?: Uint8Array;
+  /**
+   * `body` as UTF-8 compressed with Brotli (`size`: its UTF-8 bytes) by the caller; when set, stored
+   * as it is instead of `body` (which may then be '').
+   */
+  compressedBody?: { encoding: 'br'; bytes: Uint8Array; size: number };
   headers: Record<string, string>;
   redirects: string[];
   fetchedAt: Date;
@@ -111,11 +114,16 @@ export class PageCacheRepository {
    * stored (and the older entry stays, still bounded by its own fetch time).
    */
   async put(key: string, page: CachedPageRecord): Promise<void> {
-    const raw = page.bodyUtf8
-      ? Buffer.from(page.bodyUtf8.buffer, page.bodyUtf8.byteOffset, page.bodyUtf8.byteLength)
-      : Buffer.from(page.body, 'utf8');
-    if (raw.length > this.maxBodyBytes) return;
-    const body = await brotli(raw, BROTLI_OPTIONS(raw.length));
+    const given = page.compressedBody;
+    let body: Buffer;
+    if (given) {
+      if (given.size > this.maxBodyBytes) return;
+      body = Buffer.from(given.bytes.buffer, given.bytes.byteOffset, given.bytes.byteLength);
+    } else {
+      const raw = Buffer.from(page.body, 'utf8');
+      if (raw.length > this.maxBodyBytes) return;
+      body = await brotli(raw, BROTLI_OPTIONS(raw.length));
+    }
     const headers = Object.fromEntries(
       Object.entries(page.headers).filter(([name]) => !UNSHARED_HEADERS.has(name.toLowerCase())),
     );

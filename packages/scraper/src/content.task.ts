@@ -26,6 +26,7 @@ import { encodeError } from '@wcs/errors';
 import { decodeBody } from '@wcs/net';
 import type { DocumentData, PageFormat } from '@wcs/queues';
 import { needsJavaScript } from '@wcs/renderer';
+import { type CompressedBody, compressBody } from './page-body-codec';
 
 export interface ContentTask {
   body: string;
@@ -88,7 +89,7 @@ export interface RawPageTask extends ContentTask {
   contentTypeHeader?: string;
   /** Look for a page that needs JavaScript first (the renderer's `auto` with the browser enabled). */
   jsCheck: boolean;
-  /** Return the body as UTF-8 bytes for the page cache (a 2xx answer only). */
+  /** Return the body for the page cache, Brotli-compressed UTF-8 (a 2xx answer only). */
   cacheBody: boolean;
 }
 
@@ -99,8 +100,8 @@ export type RawPageResult =
       kind: 'page';
       /** Absent for an answer of 400 or more (the scraper fails it by its status). */
       converted?: ContentTaskResult;
-      /** The decoded body as UTF-8, when asked (`cacheBody`). */
-      utf8?: Uint8Array;
+      /** The decoded body as the page cache keeps it, when asked (`cacheBody`). */
+      cached?: CompressedBody;
     };
 
 const MAX_LINK_TEXT = 200;
@@ -269,13 +270,13 @@ export function runRawPageTask(task: RawPageTask): RawPageResult {
   if (task.jsCheck && needsJavaScript(text)) return { kind: 'needs-javascript', text };
   const block = detectBlock({ statusCode: task.statusCode, headers: task.headers ?? {}, body: text });
   if (block) return { kind: 'blocked', block };
-  let utf8: Uint8Array | undefined;
+  let cached: CompressedBody | undefined;
   if (task.cacheBody && task.statusCode >= 200 && task.statusCode < 300) {
     // UTF-8 bytes decode to this very text (bad sequences too): no second encoding, BOM left out.
     const bom = UTF8_BOM.every((b, i) => bytes[i] === b) ? 3 : 0;
-    utf8 = charset === 'utf-8' ? bytes.subarray(bom) : Buffer.from(text, 'utf8');
+    cached = compressBody(charset === 'utf-8' ? bytes.subarray(bom) : Buffer.from(text, 'utf8'));
   }
   const { raw: _raw, ...page } = task;
   const converted = task.statusCode < 400 ? runPageTask({ ...page, body: text }) : undefined;
-  return { kind: 'page', ...(converted ? { converted } : {}), ...(utf8 ? { utf8 } : {}) };
+  return { kind: 'page', ...(converted ? { converted } : {}), ...(cached ? { cached } : {}) };
 }

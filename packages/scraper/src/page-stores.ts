@@ -18,10 +18,10 @@ export interface CachedPage {
   engine: EngineName;
   body: string;
   /**
-   * `body` as UTF-8 bytes, when the content thread that decoded the page returned them (`body` is
-   * then ''): the store keeps these instead of encoding `body`.
+   * `body` compressed already, by the content thread that decoded the page (`body` is then ''):
+   * the store keeps these bytes as they are (page-body-codec.ts).
    */
-  bodyUtf8?: Uint8Array;
+  compressedBody?: { encoding: 'br'; bytes: Uint8Array; size: number };
   headers: Record<string, string>;
   redirects: string[];
   fetchedAt: Date;

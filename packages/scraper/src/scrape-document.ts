@@ -171,7 +171,7 @@ export async function fetchPage(
   // here: the write overlaps the conversion (and a crawl's host slot is not held for it).
   const stored =
     req.cache && key && stores
-      ? req.cache.put(key, toCached(req.url, page, fetchedAt, found?.utf8)).catch(() => undefined)
+      ? req.cache.put(key, toCached(req.url, page, fetchedAt, found?.cached)).catch(() => undefined)
       : undefined;
   return {
     ...page,
@@ -236,7 +236,12 @@ function cacheKeyInput(
   };
 }
 
-function toCached(url: string, page: RenderResult, fetchedAt: Date, utf8?: Uint8Array): CachedPage {
+function toCached(
+  url: string,
+  page: RenderResult,
+  fetchedAt: Date,
+  compressed?: CachedPage['compressedBody'],
+): CachedPage {
   return {
     url,
     finalUrl: page.finalUrl,
@@ -244,7 +249,7 @@ function toCached(url: string, page: RenderResult, fetchedAt: Date, utf8?: Uint8
     contentType: page.contentType,
     engine: page.engine,
     body: page.body,
-    ...(utf8 ? { bodyUtf8: utf8 } : {}),
+    ...(compressed ? { compressedBody: compressed } : {}),
     headers: page.headers,
     redirects: page.redirects,
     fetchedAt,
