@@ -35,6 +35,7 @@ import {
   type RawPageTask,
   runContentTask,
 } from './content.task';
+import type { WarmUpTask } from './content-warm-up';
 import { FairTaskQueue } from './fair-task-queue';
 
 type ThreadOutput = ContentTaskResult | RawPageResult;
@@ -47,6 +48,13 @@ type ThreadOutput = ContentTaskResult | RawPageResult;
  * no cost of an idle process.
  */
 const THREAD_YOUNG_MB = 48;
+
+/**
+ * Conversions of the built-in page per thread in `warmUp`. Loading the code is most of what a cold
+ * thread costs the first pages; more rounds of one page did not make the first real pages cheaper
+ * (their variety is what the JIT compiles for).
+ */
+const WARM_UP_ROUNDS = 2;
 
 /**
  * V8's flags win over a thread's resourceLimits, and the services run with
@@ -74,6 +82,8 @@ export interface ContentPoolOptions {
   documentMaxPages?: number;
   /** Decompression limits of a document (the task's own win); default @wcs/documents' DEFAULT_INFLATE_LIMITS. */
   documentInflateLimits?: InflateLimits;
+  /** Start the threads and warm them up on a built-in page at construction (`warmUp`); default off. */
+  warmUp?: boolean;
   /** OCR of PDFs without a text layer (OCR_ENABLED, OCR_LANGUAGES); default off. */
   ocr?: {
     enabled: boolean;
@@ -104,6 +114,7 @@ export function contentPoolOptions(env: ContentEnv): ContentPoolOptions {
   return {
     threads: env.CONTENT_POOL_THREADS,
     idleTimeoutMs: env.CONTENT_POOL_IDLE_MS,
+    warmUp: env.CONTENT_POOL_WARM_UP,
     taskTimeoutMs: env.CONTENT_TASK_TIMEOUT_MS,
     selectorBudgetMs: env.CONTENT_SELECTOR_BUDGET_MS,
     heapMb: env.CONTENT_THREAD_HEAP_MB,
@@ -137,6 +148,20 @@ export class ContentPool {
 
   constructor(readonly options: ContentPoolOptions) {
     this.queue = new FairTaskQueue<Waiting>(Math.max(1, options.threads));
+    if (options.warmUp) void this.warmUp();
+  }
+
+  /**
+   * Starts every thread and warms its code up on a built-in page (content-warm-up.ts), so the first
+   * real pages do not pay for the JIT. Resolves when all are done; never rejects (a warm-up that
+   * fails costs nothing but itself). Pages handed over meanwhile wait for a thread as usual.
+   */
+  async warmUp(rounds = WARM_UP_ROUNDS): Promise<void> {
+    if (this.options.threads === 0 || this.closing) return;
+    const pool = this.pool() as unknown as Piscina<WarmUpTask, void>;
+    await Promise.all(
+      Array.from({ length: this.options.threads }, () => pool.run({ warmUp: rounds }).catch(() => undefined)),
+    );
   }
 
   /** Threads alive now (0 when idle long enough). */
