@@ -73,6 +73,32 @@ export function threadIds(pid: number | undefined): number[] {
   }
 }
 
+/** Clock ticks since boot when a thread of `pid` started (field 22 of its stat); undefined when gone. */
+function startTicks(pid: number, tid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Of `tids`, the ones that started with the process (within `windowMs` of its main thread): the
+ * runtime's own threads. Threads started later are the content pool's, which a service may start
+ * as soon as it is up (its warm-up), before any page.
+ */
+export function earlyThreads(pid: number | undefined, tids: number[], windowMs = 250): number[] {
+  if (!pid) return [];
+  const main = startTicks(pid, pid);
+  if (main === undefined) return [];
+  const window = (windowMs / 1000) * TICKS_PER_SECOND;
+  return tids.filter((t) => {
+    const at = startTicks(pid, t);
+    return at !== undefined && at - main <= window;
+  });
+}
+
 /**
  * A Node process's CPU seconds split three ways: its main thread (tid = pid: the event loop), the
  * runtime's own threads (`runtimeTids`: the threads alive once the service is up — V8's GC and
