@@ -85,10 +85,11 @@ function startTicks(pid: number, tid: number): number | undefined {
 
 /**
  * Of `tids`, the ones that started with the process (within `windowMs` of its main thread): the
- * runtime's own threads. Threads started later are the content pool's, which a service may start
- * as soon as it is up (its warm-up), before any page.
+ * runtime's own threads, started before any JavaScript runs. Threads started later are the content
+ * pool's, which a service may start as soon as its code has loaded (its warm-up), before any page;
+ * the window is wide for a loaded machine, and still well before a service has loaded its code.
  */
-export function earlyThreads(pid: number | undefined, tids: number[], windowMs = 250): number[] {
+export function earlyThreads(pid: number | undefined, tids: number[], windowMs = 1000): number[] {
   if (!pid) return [];
   const main = startTicks(pid, pid);
   if (main === undefined) return [];
