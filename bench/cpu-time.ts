@@ -84,20 +84,30 @@ function startTicks(pid: number, tid: number): number | undefined {
 }
 
 /**
- * Of `tids`, the ones that started with the process (within `windowMs` of its main thread): the
- * runtime's own threads, started before any JavaScript runs. Threads started later are the content
- * pool's, which a service may start as soon as its code has loaded (its warm-up), before any page;
- * the window is wide for a loaded machine, and still well before a service has loaded its code.
+ * Of `tids`, the ones that started with the process: the runtime's own threads, started one after
+ * another before any JavaScript runs (each within `gapMs` of the one before, from the main thread).
+ * A thread after a longer pause is the content pool's, which a service may start as soon as its code
+ * has loaded (its warm-up), before any page.
  */
-export function earlyThreads(pid: number | undefined, tids: number[], windowMs = 1000): number[] {
+export function earlyThreads(pid: number | undefined, tids: number[], gapMs = 200): number[] {
   if (!pid) return [];
   const main = startTicks(pid, pid);
   if (main === undefined) return [];
-  const window = (windowMs / 1000) * TICKS_PER_SECOND;
-  return tids.filter((t) => {
-    const at = startTicks(pid, t);
-    return at !== undefined && at - main <= window;
-  });
+  const gap = (gapMs / 1000) * TICKS_PER_SECOND;
+  const started = tids
+    .flatMap((t) => {
+      const at = startTicks(pid, t);
+      return at === undefined ? [] : [{ t, at }];
+    })
+    .sort((a, b) => a.at - b.at);
+  const early: number[] = [];
+  let last = main;
+  for (const { t, at } of started) {
+    if (at - last > gap) break;
+    early.push(t);
+    last = Math.max(last, at);
+  }
+  return early;
 }
 
 /**
