@@ -73,6 +73,43 @@ export function threadIds(pid: number | undefined): number[] {
   }
 }
 
+/** Clock ticks since boot when a thread of `pid` started (field 22 of its stat); undefined when gone. */
+function startTicks(pid: number, tid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Of `tids`, the ones that started with the process: the runtime's own threads, started one after
+ * another before any JavaScript runs (each within `gapMs` of the one before, from the main thread).
+ * A thread after a longer pause is the content pool's, which a service may start as soon as its code
+ * has loaded (its warm-up), before any page.
+ */
+export function earlyThreads(pid: number | undefined, tids: number[], gapMs = 200): number[] {
+  if (!pid) return [];
+  const main = startTicks(pid, pid);
+  if (main === undefined) return [];
+  const gap = (gapMs / 1000) * TICKS_PER_SECOND;
+  const started = tids
+    .flatMap((t) => {
+      const at = startTicks(pid, t);
+      return at === undefined ? [] : [{ t, at }];
+    })
+    .sort((a, b) => a.at - b.at);
+  const early: number[] = [];
+  let last = main;
+  for (const { t, at } of started) {
+    if (at - last > gap) break;
+    early.push(t);
+    last = Math.max(last, at);
+  }
+  return early;
+}
+
 /**
  * A Node process's CPU seconds split three ways: its main thread (tid = pid: the event loop), the
  * runtime's own threads (`runtimeTids`: the threads alive once the service is up — V8's GC and

@@ -44,7 +44,7 @@ import {
   treeRssKb,
   waitHealthy,
 } from './bench-utils';
-import { cpuPerPage, cpuSnapshot, cpuTable, threadIds, threadSplit } from './cpu-time';
+import { cpuPerPage, cpuSnapshot, cpuTable, earlyThreads, threadIds, threadSplit } from './cpu-time';
 import { fullPageLine, fullPageScreenshots } from './fullpage-screenshot';
 import { type LoopResult, runHandBuiltLoop } from './hand-built-loop';
 import { largePageLatency, largePageLines } from './large-page-latency';
@@ -166,7 +166,9 @@ async function main(): Promise<void> {
     const pageSet = [...articleUrls, ...staticUrls];
     // The worker's runtime threads (GC, compiler, libuv pool) are the ones alive once it has settled,
     // before its first page: every later thread is a content thread (cpu-time.ts, threadSplit).
-    const workerRuntimeTids = await settledThreads(worker.pid);
+    // (A thread started after the process's first moments is a content thread even when the pool
+    // started it before any page: its warm-up.)
+    const workerRuntimeTids = earlyThreads(worker.pid, await settledThreads(worker.pid));
     // CPU of every part (the bench process serves the pages), the worker's split by thread.
     const parts = () => ({
       ...cpuSnapshot({ gateway: gateway.pid, bench: process.pid }),

@@ -26,14 +26,19 @@ const EXTERNAL = new Set([
   '@bull-board/ui',
 ]);
 
-const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 
 function keepModulePaths(outDir) {
   return {
     name: 'keep-module-paths',
     setup(b) {
       b.onResolve({ filter: /^[^./]/ }, (args) => {
-        if (args.path.startsWith('node:') || !EXTERNAL.has(packageOf(args.path)) || !args.importer) return undefined;
+        if (args.path.startsWith('node:') || !EXTERNAL.has(packageOf(args.path)) || !args.importer)
+          return undefined;
         let file;
         try {
           file = createRequire(args.importer).resolve(args.path);

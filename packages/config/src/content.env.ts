@@ -20,6 +20,13 @@ export const contentEnv = z.object({
     'an idle conversion thread exits after this long (none while the process is idle)',
   ),
   /**
+   * Start the threads when the service starts and run each once over a built-in page, so the first
+   * pages after a start (a deploy, a scale-up under a burst) do not wait for threads to load their code.
+   */
+  CONTENT_POOL_WARM_UP: bool(true).describe(
+    'start the conversion threads with the service and warm them on a built-in page (they still exit when idle)',
+  ),
+  /**
    * Budget of one page's conversion, from when a thread begins it (waiting for a thread is not
    * counted); past it the thread is terminated and the job gets TIMEOUT.
    */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { brotliDecompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import type { Db } from './db';
 import { type CachedPageRecord, PageCacheRepository } from './page-cache.repository';
 import { openTestDb } from './test-support/test-database';
@@ -55,6 +55,22 @@ describe('PageCacheRepository', () => {
       await big.put(key, p);
       expect(await big.get(key, ago(10 * MINUTE))).toEqual(p);
     }
+  });
+
+  test('a body the caller compressed already is stored as it is, under the same size cap', async () => {
+    const key = newKey();
+    const p = page({ body: `${page().body}${'<p>from the content thread</p>'.repeat(200)}` });
+    const utf8 = Buffer.from(p.body, 'utf8');
+    await cache.put(key, {
+      ...p,
+      body: '',
+      compressedBody: { encoding: 'br', bytes: brotliCompressSync(utf8), size: utf8.length },
+    });
+    expect(await cache.get(key, ago(10 * MINUTE))).toEqual(p);
+    const over = newKey();
+    const tooBig = { encoding: 'br' as const, bytes: brotliCompressSync(utf8), size: 64 * 1024 + 1 };
+    await cache.put(over, { ...p, body: '', compressedBody: tooBig });
+    expect(await cache.get(over, ago(10 * MINUTE))).toBeUndefined();
   });
 
   test('an entry written before Brotli (gzip body, no encoding in meta) is still read', async () => {

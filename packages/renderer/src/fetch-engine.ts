@@ -133,6 +133,14 @@ export class FetchEngine implements Engine {
         bytes: body.bytes,
         documentKind: body.kind,
       };
+    // The caller decodes (deferText): its content thread reads the bytes, not a copied string.
+    if (req.deferText)
+      return {
+        ...common,
+        contentType: body.mime,
+        body: '',
+        raw: { bytes: body.bytes, ...(res.contentType ? { contentTypeHeader: res.contentType } : {}) },
+      };
     return {
       ...common,
       contentType: body.mime,

@@ -4,6 +4,7 @@ export { createRenderer } from './renderer';
 export { createRendererFromEnv, type RenderSettings } from './renderer-from-env';
 export type {
   ChallengeAnswer,
+  DeferredTextCheck,
   EngineName,
   Renderer,
   RendererLogger,

@@ -123,14 +123,20 @@ export function createRenderer(opts: RendererOptions): Renderer {
         throw new ServiceUnavailableError('Browser rendering is disabled on this server');
       opts.logger?.warn({ url: req.url }, 'waitForMs ignored: browser disabled, using fetch');
     }
-    const fetched = await run(fetchEngine, req, ctx);
+    let fetched = await run(fetchEngine, req, ctx);
     // A document never goes through Chromium: its bytes are the result.
     if (fetched.bytes) return fetched;
     if (mode !== 'auto' || !opts.browser.enabled) return fetched;
     // An error answer is not rendered for its JavaScript: the scraper fails it, or (a wall) asks the
     // browser itself, told to wait for the challenge (its fetch ladder).
     if (fetched.statusCode >= 400) return fetched;
-    if (!HTML_TYPES.has(fetched.contentType) || !needsJavaScript(fetched.body)) return fetched;
+    if (!HTML_TYPES.has(fetched.contentType)) return fetched;
+    if (fetched.raw && req.deferText) {
+      const check = await req.deferText(fetched);
+      if (!check.needsJavaScript) return fetched;
+      const { raw: _raw, ...decoded } = fetched;
+      fetched = { ...decoded, body: check.text };
+    } else if (!needsJavaScript(fetched.body)) return fetched;
 
     opts.logger?.debug({ url: req.url }, 'page needs JavaScript; rendering with the browser');
     try {

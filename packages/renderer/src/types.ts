@@ -43,7 +43,19 @@ export interface RenderRequest {
   /** Browser only (implies the browser): a PNG of the viewport or the whole page, after the actions. */
   screenshot?: 'viewport' | 'fullPage';
   signal?: AbortSignal;
+  /**
+   * The caller decodes and reads the fetched text itself (the scraper does it in its content
+   * thread, so a page's bytes are neither decoded on the event loop nor copied to the thread as a
+   * string): the fetch engine returns an HTML or text answer undecoded (`raw`, `body` ''), and
+   * where `auto` would look for a page that needs JavaScript it awaits this instead. An answer that
+   * needs it comes with its decoded text: the browser renders the page, and that text is the
+   * result when the browser fails.
+   */
+  deferText?: (page: RenderResult) => Promise<DeferredTextCheck>;
 }
+
+/** What `deferText` found (needsJavaScript of this package, run by the caller on the decoded text). */
+export type DeferredTextCheck = { needsJavaScript: false } | { needsJavaScript: true; text: string };
 
 /** A main document as `awaitChallenge` sees it. */
 export interface ChallengeAnswer {
@@ -92,6 +104,11 @@ export interface RenderResult {
   bytes?: Buffer;
   /** Which document `bytes` holds. */
   documentKind?: DocumentKind;
+  /**
+   * With `deferText`: the fetched answer undecoded (`body` is then ''), and its Content-Type header
+   * (the charset's first source after a BOM: decodeBody of @wcs/net).
+   */
+  raw?: { bytes: Buffer; contentTypeHeader?: string };
   engine: EngineName;
   headers: Record<string, string>;
   /** Every redirect target in order (the last one equals finalUrl); empty when not redirected. */

@@ -29,6 +29,37 @@ const RSS_GROWTH_BOUND_MB = 400;
 // Under jest's 60 s per test, so a page past it fails as TIMEOUT rather than as a jest timeout.
 const BUDGET_MS = 40_000;
 
+describe('ContentPool warm-up', () => {
+  it('starts every thread and runs the built-in page through them; pages convert as usual after it', async () => {
+    const warm = new ContentPool({
+      threads: 2,
+      idleTimeoutMs: 60_000,
+      taskTimeoutMs: BUDGET_MS,
+      heapMb: 256,
+    });
+    try {
+      await warm.warmUp();
+      expect(warm.threadCount).toBe(2);
+      const out = await warm.run(task(heavyPages.normal()));
+      expect(out.data.markdown).toContain('# Normal page');
+    } finally {
+      await warm.close();
+    }
+  });
+
+  it('with `warmUp` set, the pool warms itself when created; closing it meanwhile ends the warm-up', async () => {
+    const warm = new ContentPool({
+      threads: 1,
+      idleTimeoutMs: 60_000,
+      taskTimeoutMs: BUDGET_MS,
+      heapMb: 256,
+      warmUp: true,
+    });
+    await warm.close();
+    expect(warm.threadCount).toBe(0);
+  });
+});
+
 describe('ContentPool', () => {
   const pool = new ContentPool({ threads: 2, idleTimeoutMs: 300, taskTimeoutMs: BUDGET_MS, heapMb: 768 });
   afterAll(() => pool.close());

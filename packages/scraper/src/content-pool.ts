@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { ContentEnv } from '@wcs/config';
 import type { VerdictResult } from '@wcs/content';
@@ -27,8 +28,44 @@ import {
 } from '@wcs/errors';
 import type { DocumentData } from '@wcs/queues';
 import Piscina from 'piscina';
-import { type ContentTask, type ContentTaskResult, runContentTask } from './content.task';
+import {
+  type ContentTask,
+  type ContentTaskResult,
+  type RawPageResult,
+  type RawPageTask,
+  runContentTask,
+} from './content.task';
+import type { WarmUpTask } from './content-warm-up';
 import { FairTaskQueue } from './fair-task-queue';
+
+type ThreadOutput = ContentTaskResult | RawPageResult;
+
+/**
+ * The young generation of a content thread, MB (V8 sizes its semi-spaces from it: 16 MB each). A
+ * page's parse and conversion allocate tens of MB that die with the page; in 4 MB semi-spaces most
+ * of it is promoted, and marking the old generation then cost ~2–3 ms of CPU per real page on V8's
+ * helper threads (bench:scrape, the worker's "runtime threads"). Threads end when idle, so this is
+ * no cost of an idle process.
+ */
+const THREAD_YOUNG_MB = 48;
+
+/**
+ * Conversions of the built-in page per thread in `warmUp`. Loading the code is most of what a cold
+ * thread costs the first pages; more rounds of one page did not make the first real pages cheaper
+ * (their variety is what the JIT compiles for).
+ */
+const WARM_UP_ROUNDS = 2;
+
+/**
+ * V8's flags win over a thread's resourceLimits, and the services run with
+ * `--max-semi-space-size=4` (@wcs/runtime, sized for idle processes' footprint): cleared here for
+ * the isolates created from now on (the content threads; the main isolate keeps its own size), so
+ * the threads take THREAD_YOUNG_MB.
+ */
+function useOwnYoungGeneration(): void {
+  // 0 is V8's own default (unset): a process started without the flag is unchanged.
+  setFlagsFromString('--max-semi-space-size=0');
+}
 
 export interface ContentPoolOptions {
   /** 0 = convert in-process: no budget, no heap cap, blocks the event loop (debugging, test seams). */
@@ -45,6 +82,8 @@ export interface ContentPoolOptions {
   documentMaxPages?: number;
   /** Decompression limits of a document (the task's own win); default @wcs/documents' DEFAULT_INFLATE_LIMITS. */
   documentInflateLimits?: InflateLimits;
+  /** Start the threads and warm them up on a built-in page at construction (`warmUp`); default off. */
+  warmUp?: boolean;
   /** OCR of PDFs without a text layer (OCR_ENABLED, OCR_LANGUAGES); default off. */
   ocr?: {
     enabled: boolean;
@@ -75,6 +114,7 @@ export function contentPoolOptions(env: ContentEnv): ContentPoolOptions {
   return {
     threads: env.CONTENT_POOL_THREADS,
     idleTimeoutMs: env.CONTENT_POOL_IDLE_MS,
+    warmUp: env.CONTENT_POOL_WARM_UP,
     taskTimeoutMs: env.CONTENT_TASK_TIMEOUT_MS,
     selectorBudgetMs: env.CONTENT_SELECTOR_BUDGET_MS,
     heapMb: env.CONTENT_THREAD_HEAP_MB,
@@ -101,13 +141,27 @@ interface Waiting {
 }
 
 export class ContentPool {
-  private piscina: Piscina<ContentTask, ContentTaskResult> | undefined;
+  private piscina: Piscina<ContentTask, ThreadOutput> | undefined;
   private readonly queue: FairTaskQueue<Waiting>;
   /** While `close` runs: no page starts. */
   private closing = false;
 
   constructor(readonly options: ContentPoolOptions) {
     this.queue = new FairTaskQueue<Waiting>(Math.max(1, options.threads));
+    if (options.warmUp) void this.warmUp();
+  }
+
+  /**
+   * Starts every thread and warms its code up on a built-in page (content-warm-up.ts), so the first
+   * real pages do not pay for the JIT. Resolves when all are done; never rejects (a warm-up that
+   * fails costs nothing but itself). Pages handed over meanwhile wait for a thread as usual.
+   */
+  async warmUp(rounds = WARM_UP_ROUNDS): Promise<void> {
+    if (this.options.threads === 0 || this.closing) return;
+    const pool = this.pool() as unknown as Piscina<WarmUpTask, void>;
+    await Promise.all(
+      Array.from({ length: this.options.threads }, () => pool.run({ warmUp: rounds }).catch(() => undefined)),
+    );
   }
 
   /** Threads alive now (0 when idle long enough). */
@@ -120,15 +174,20 @@ export class ContentPool {
     return [...(this.piscina?.threads ?? [])];
   }
 
-  private pool(): Piscina<ContentTask, ContentTaskResult> {
-    this.piscina ??= new Piscina<ContentTask, ContentTaskResult>({
+  private pool(): Piscina<ContentTask, ThreadOutput> {
+    if (!this.piscina) useOwnYoungGeneration();
+    this.piscina ??= new Piscina<ContentTask, ThreadOutput>({
       filename: ENTRY,
       name: 'default',
       minThreads: 0,
       maxThreads: this.options.threads,
       idleTimeout: this.options.idleTimeoutMs,
       concurrentTasksPerWorker: 1,
-      resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb, stackSizeMb: 4 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.options.heapMb,
+        maxYoungGenerationSizeMb: THREAD_YOUNG_MB,
+        stackSizeMb: 4,
+      },
     });
     return this.piscina;
   }
@@ -159,6 +218,30 @@ export class ContentPool {
     budgetMs?: number,
     accountId = '',
   ): Promise<ConvertedPage> {
+    return settle((await this.exec(asked, signal, budgetMs, accountId)) as ContentTaskResult);
+  }
+
+  /**
+   * A fetched answer's bytes, moved to a thread (the caller's `task.raw` is detached): decoded
+   * there, checked (JavaScript, walls) and converted (content.task.ts, RawPageTask), under the same
+   * budget, caps, errors and account queue as `run`. The conversion's own failure is in the result
+   * (`converted`), for the caller to throw when it reaches the conversion.
+   */
+  async inspect(
+    task: RawPageTask,
+    signal?: AbortSignal,
+    budgetMs?: number,
+    accountId = '',
+  ): Promise<RawPageResult> {
+    return (await this.exec(task, signal, budgetMs, accountId)) as RawPageResult;
+  }
+
+  private async exec(
+    asked: ContentTask,
+    signal: AbortSignal | undefined,
+    budgetMs: number | undefined,
+    accountId: string,
+  ): Promise<ThreadOutput> {
     signal?.throwIfAborted();
     const callerEnd = budgetMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + Math.max(1, budgetMs);
     const isDocument = asked.bytes !== undefined;
@@ -178,7 +261,7 @@ export class ContentPool {
         ? this.ocrFor(task, Date.now() + Math.min(own, callerEnd - Date.now()))
         : undefined;
       try {
-        return settle(await runContentTask(ocr ? ocr.task : task));
+        return await runContentTask(ocr ? ocr.task : task);
       } finally {
         if (ocr) await endOcrChild(ocr.child);
       }
@@ -255,7 +338,7 @@ export class ContentPool {
     own: number,
     callerEnd: number,
     signal: AbortSignal | undefined,
-  ): Promise<ConvertedPage> {
+  ): Promise<ThreadOutput> {
     const handedAt = Date.now();
     const budget = Math.max(1, Math.min(own, callerEnd - handedAt));
     const ocr = asked.bytes !== undefined ? this.ocrFor(asked, handedAt + budget) : undefined;
@@ -282,7 +365,7 @@ export class ContentPool {
     let timer = setTimeout(check, budget);
     const onAbort = () => ac.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
-    let out: ContentTaskResult;
+    let out: ThreadOutput;
     try {
       const transfer = transferable(task);
       out = await this.pool().run(transfer.task, { signal: ac.signal, transferList: transfer.list });
@@ -301,7 +384,7 @@ export class ContentPool {
       // A terminated thread (cancel, budget) leaves its OCR tool and temp dir behind: end them here.
       if (ocr) await endOcrChild(ocr.child);
     }
-    return settle(out);
+    return out;
   }
 
   /**
@@ -329,11 +412,21 @@ export class ContentPool {
  * backing buffer).
  */
 function transferable(task: ContentTask): { task: ContentTask; list: ArrayBuffer[] } {
+  const raw = (task as Partial<RawPageTask>).raw;
+  if (raw) {
+    const bytes = movable(raw);
+    return { task: { ...task, raw: bytes } as RawPageTask, list: [bytes.buffer as ArrayBuffer] };
+  }
   const b = task.bytes;
   if (!b) return { task, list: [] };
-  const own = b.buffer instanceof ArrayBuffer && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
-  const bytes = own ? b : new Uint8Array(b);
+  const bytes = movable(b);
   return { task: { ...task, bytes }, list: [bytes.buffer as ArrayBuffer] };
+}
+
+/** The bytes in a buffer of their own (moved as they are when they fill theirs alone). */
+function movable(b: Uint8Array): Uint8Array {
+  const own = b.buffer instanceof ArrayBuffer && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+  return own ? b : new Uint8Array(b);
 }
 
 /** Where a thread's OCR tool leaves its pid and files, so the pool can clean up after the thread. */
@@ -364,7 +457,8 @@ async function endOcrChild(c: OcrChild): Promise<void> {
 
 const shuttingDown = () => new ServiceUnavailableError('The content pool is shutting down; retry');
 
-function settle(out: ContentTaskResult): ConvertedPage {
+/** A thread's conversion result → the page, or its error thrown. */
+export function settle(out: ContentTaskResult): ConvertedPage {
   if (!out.ok) throw decodeError(out.error);
   const page = { data: out.data, verdict: out.verdict };
   return out.links ? { ...page, links: out.links } : page;

@@ -1,70 +1,95 @@
 /**
- * Starting the content threads before a burst of pages needs them. A pool idle for a while has no
- * threads (`minThreads: 0`): the first pages of a crawl then wait while every thread loads the
- * pipeline's code (0.5–2 s on two loaded cores). A crawl's start (robots.txt, sitemaps, seeding,
- * the start page) waits on the network and the database meanwhile: loading the threads then puts
- * that time to use.
+ * A new content thread's first pages run on cold code: V8 interprets, then compiles, every function
+ * of the pipeline while it converts them (the first real pages after a worker starts cost ~1.5× the
+ * CPU of later ones, bench:scrape "cold"). A warm-up converts one built-in article page a few times
+ * through the path fetched pages take (decode, JavaScript and wall checks, conversion, cache
+ * compression) as soon as the pool starts its threads, so the first real pages find the code hot.
  */
-import type { ContentPool } from './content-pool';
+import { runRawPageTask } from './content.task';
 
-/**
- * Conversions of the sample per thread: one loads the pipeline's code. More would only compete with
- * the crawl's own first pages, which warm the JIT as well as a sample does.
- */
-const ROUNDS_PER_THREAD = 1;
-/** Its own account in the pool's fair queue: a crawl's first pages are served alongside it. */
-const WARM_UP_ACCOUNT = 'content-warm-up';
+/** What a content thread is handed to warm up (instead of a page). */
+export interface WarmUpTask {
+  warmUp: number;
+}
 
-/** A page of the usual parts (chrome, article, lists, a table, links), ~20 KB. */
-export function warmUpSamplePage(): string {
-  const para = (i: number) =>
-    `<p>Paragraph ${i} of the sample article, with <a href="/article/${i}">a link</a>, <strong>strong</strong> and <em>emphasised</em> words, <code>code</code> and a little more text so the paragraph reads like prose rather than a stub.</p>`;
-  const sections = Array.from(
-    { length: 8 },
-    (_, s) =>
-      `<h2 id="s${s}">Section ${s}</h2>${Array.from({ length: 4 }, (_, i) => para(s * 4 + i)).join('')}` +
-      `<ul>${Array.from({ length: 5 }, (_, i) => `<li><a href="/topic/${s}-${i}?ref=list">Item ${i}</a></li>`).join('')}</ul>`,
+export const isWarmUpTask = (task: object): task is WarmUpTask =>
+  typeof (task as Partial<WarmUpTask>).warmUp === 'number';
+
+const WORDS =
+  'harbour committee timetable residents ferry spring council budget evening station weather market library teachers river bridge'.split(
+    ' ',
+  );
+
+/** Deterministic prose: `n` sentences of ordinary words. */
+function prose(seed: number, n: number): string {
+  const out: string[] = [];
+  for (let s = 0; s < n; s++) {
+    const words: string[] = [];
+    for (let w = 0; w < 12; w++) words.push(WORDS[(seed * 7 + s * 5 + w * 3) % WORDS.length] as string);
+    out.push(`${words.join(' ')}.`);
+  }
+  return out.join(' ').replace(/^./, (c) => c.toUpperCase());
+}
+
+/** A news-like page (~60 KB): head metadata, navigation, an article with the usual elements, a footer. */
+function articlePage(): string {
+  const nav = Array.from({ length: 40 }, (_, i) => `<li><a href="/section/${i}">Section ${i}</a></li>`).join(
+    '',
+  );
+  const body: string[] = ['<h1>The harbour committee and the new ferry timetable</h1>'];
+  for (let i = 0; i < 24; i++) {
+    if (i % 6 === 0) body.push(`<h2>Part ${i / 6 + 1}</h2>`);
+    body.push(
+      `<p>${prose(i, 5)} <a href="/story/${i}">Related</a> and <strong>${prose(i + 1, 1)}</strong></p>`,
+    );
+    if (i % 8 === 3) body.push(`<ul>${[1, 2, 3, 4].map((k) => `<li>${prose(i + k, 1)}</li>`).join('')}</ul>`);
+    if (i % 8 === 5)
+      body.push(
+        `<figure><img src="/img/${i}.jpg" alt="Photo ${i}" srcset="/img/${i}-2x.jpg 2x"><figcaption>${prose(i, 1)}</figcaption></figure>`,
+      );
+    if (i % 12 === 7) body.push(`<blockquote><p>${prose(i, 2)}</p></blockquote>`);
+    if (i === 10)
+      body.push(
+        `<table><tr><th>Stop</th><th>Time</th></tr>${[1, 2, 3].map((k) => `<tr><td>Pier ${k}</td><td>0${k}:15</td></tr>`).join('')}</table>`,
+      );
+  }
+  const related = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `<div class="card"><a href="/more/${i}"><h3>${prose(i, 1)}</h3></a><p>${prose(i + 3, 1)}</p></div>`,
   ).join('');
-  const table = `<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody>${Array.from(
-    { length: 6 },
-    (_, i) => `<tr><td>Row ${i}</td><td>${i * 7}</td></tr>`,
-  ).join('')}</tbody></table>`;
-  const nav = `<nav><ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="/section/${i}">Section ${i}</a></li>`).join('')}</ul></nav>`;
   return (
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sample article</title>' +
-    '<meta name="description" content="A sample page"><meta property="og:title" content="Sample article">' +
-    '<link rel="canonical" href="https://warm-up.invalid/article"><style>body{font-family:sans-serif}</style>' +
-    `<script>window.dataLayer=[];</script></head><body><header>${nav}</header><main><article>` +
-    `<h1>Sample article</h1><p class="byline">By A. Writer</p><img src="/hero.jpg" alt="Hero image">` +
-    `${sections}${table}<blockquote><p>A quoted line.</p></blockquote><pre><code>const x = 1;</code></pre>` +
-    `</article></main><aside><h3>Related</h3>${nav}</aside><footer><p>© Sample</p>${nav}</footer></body></html>`
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>The harbour committee and the new ferry timetable | Example News</title>' +
+    '<meta name="description" content="The committee met on Tuesday."><meta property="og:title" content="The harbour committee">' +
+    '<meta property="og:image" content="/img/lead.jpg"><link rel="canonical" href="https://news.example/ferry">' +
+    '<script type="application/ld+json">{"@type":"NewsArticle","headline":"The harbour committee","author":{"name":"A. Writer"},"datePublished":"2024-05-02"}</script>' +
+    '<style>.card{margin:1em}</style><script>window.dataLayer=[];</script></head><body>' +
+    `<header><a href="/">Example News</a><nav><ul>${nav}</ul></nav><form><input name="q"><button>Search</button></form></header>` +
+    `<main><article><p class="byline">By A. Writer, 2 May 2024</p>${body.join('')}</article>` +
+    `<aside><h2>Most read</h2>${related}</aside></main>` +
+    `<footer><p>© Example News</p><ul>${nav}</ul></footer></body></html>`
   );
 }
 
-/**
- * Start every thread of `pool` with the sample page (markdown and links, as a crawl page), so its
- * code is loaded. Never rejects: a warm-up that fails leaves the pool as it was.
- */
-export async function warmContentThreads(pool: ContentPool): Promise<void> {
-  const threads = pool.options.threads;
-  if (threads <= 0) return;
-  const body = warmUpSamplePage();
-  const url = 'https://warm-up.invalid/article';
-  const task = {
-    body,
-    contentType: 'text/html',
-    finalUrl: url,
-    sourceUrl: url,
-    statusCode: 200,
-    format: 'markdown' as const,
-    onlyMainContent: true,
-    links: true,
-  };
-  // One chain per thread: each keeps one thread busy, so all of them start at once.
-  await Promise.all(
-    Array.from({ length: threads }, async () => {
-      for (let i = 0; i < ROUNDS_PER_THREAD; i++)
-        await pool.run(task, undefined, undefined, WARM_UP_ACCOUNT).catch(() => undefined);
-    }),
-  );
+/** Convert the built-in page `rounds` times, as a fetched page (bytes in, every check, markdown out). */
+export function warmUp(rounds: number): void {
+  const bytes = Buffer.from(articlePage(), 'utf8');
+  for (let i = 0; i < rounds; i++) {
+    runRawPageTask({
+      raw: new Uint8Array(bytes),
+      contentTypeHeader: 'text/html; charset=utf-8',
+      body: '',
+      contentType: 'text/html',
+      finalUrl: `https://news.example/ferry?warm=${i}`,
+      sourceUrl: `https://news.example/ferry?warm=${i}`,
+      statusCode: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      format: 'markdown',
+      onlyMainContent: true,
+      links: false,
+      formats: ['markdown'],
+      jsCheck: true,
+      cacheBody: true,
+    });
+  }
 }

@@ -7,20 +7,26 @@
 const { existsSync } = require('node:fs');
 const path = require('node:path');
 
-let task;
-function load() {
-  if (task) return task;
-  const js = path.join(__dirname, 'content.task.js');
-  if (existsSync(js)) task = require(js);
+const loaded = new Map();
+let tsx = false;
+function load(name) {
+  if (loaded.has(name)) return loaded.get(name);
+  const js = path.join(__dirname, `${name}.js`);
+  let mod;
+  if (existsSync(js)) mod = require(js);
   else {
-    require('tsx/cjs/api').register();
-    task = require(path.join(__dirname, 'content.task.ts'));
+    if (!tsx) require('tsx/cjs/api').register();
+    tsx = true;
+    mod = require(path.join(__dirname, `${name}.ts`));
   }
-  return task;
+  loaded.set(name, mod);
+  return mod;
 }
 
 module.exports = function runInThread(input) {
-  const task = load();
+  // A warm-up (content-warm-up.ts): the built-in page, converted a few times.
+  if (typeof input.warmUp === 'number') return load('content-warm-up').warmUp(input.warmUp);
+  const task = load('content.task');
   // The page's budget starts now: loading the code (a cold thread) was not this page's work.
   if (input.begunAt) Atomics.store(input.begunAt, 0, BigInt(Date.now()));
   return task.runContentTask(input);

@@ -5,6 +5,8 @@
  * cloned across the thread boundary.
  */
 import {
+  type BlockSignal,
+  detectBlock,
   type OutputFormat,
   type PageLinks,
   type ProcessedContent,
@@ -21,7 +23,10 @@ import {
   type DocumentKind,
 } from '@wcs/documents';
 import { encodeError } from '@wcs/errors';
+import { decodeBody } from '@wcs/net';
 import type { DocumentData, PageFormat } from '@wcs/queues';
+import { needsJavaScript } from '@wcs/renderer';
+import { type CompressedBody, compressBody } from './page-body-codec';
 
 export interface ContentTask {
   body: string;
@@ -71,6 +76,33 @@ export interface ContentTask {
 export type ContentTaskResult =
   | { ok: true; data: DocumentData; links?: ExtractedLink[]; verdict: VerdictResult }
   | { ok: false; error: string };
+
+/**
+ * A fetched answer as its bytes (`body` unused): the thread decodes them (decodeBody of @wcs/net:
+ * BOM, header, markup, utf-8) and runs, in order, what the worker's event loop ran before on the
+ * decoded string — the JavaScript check of the renderer's `auto` (when asked), the fetch ladder's
+ * wall check (detectBlock) — and then, for an answer below 400 that is neither, the conversion.
+ */
+export interface RawPageTask extends ContentTask {
+  raw: Uint8Array;
+  /** The answer's Content-Type header (charset). */
+  contentTypeHeader?: string;
+  /** Look for a page that needs JavaScript first (the renderer's `auto` with the browser enabled). */
+  jsCheck: boolean;
+  /** Return the body for the page cache, Brotli-compressed UTF-8 (a 2xx answer only). */
+  cacheBody: boolean;
+}
+
+export type RawPageResult =
+  | { kind: 'needs-javascript'; text: string }
+  | { kind: 'blocked'; block: BlockSignal }
+  | {
+      kind: 'page';
+      /** Absent for an answer of 400 or more (the scraper fails it by its status). */
+      converted?: ContentTaskResult;
+      /** The decoded body as the page cache keeps it, when asked (`cacheBody`). */
+      cached?: CompressedBody;
+    };
 
 const MAX_LINK_TEXT = 200;
 
@@ -159,7 +191,10 @@ function documentMetadata(found: DocumentData['metadata'], doc: ConvertedDocumen
  * to HTML first and then processed like a page, with `onlyMainContent` already applied by the
  * converter (it knows running headers/footers; the HTML heuristics would misjudge a document).
  */
-export async function runContentTask(task: ContentTask): Promise<ContentTaskResult> {
+export async function runContentTask(task: RawPageTask): Promise<RawPageResult>;
+export async function runContentTask(task: ContentTask): Promise<ContentTaskResult>;
+export async function runContentTask(task: ContentTask): Promise<ContentTaskResult | RawPageResult> {
+  if (isRawTask(task)) return runRawPageTask(task);
   if (!task.bytes || !task.documentKind) return runPageTask(task);
   let doc: ConvertedDocument;
   try {
@@ -221,4 +256,27 @@ export function runPageTask(task: ContentTask, converted?: ConvertedDocument): C
   } catch (err) {
     return { ok: false, error: encodeError(err) };
   }
+}
+
+const isRawTask = (task: ContentTask): task is RawPageTask =>
+  (task as Partial<RawPageTask>).raw !== undefined;
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/** A fetched answer's bytes → the checks the event loop used to run on its text, then the page. */
+export function runRawPageTask(task: RawPageTask): RawPageResult {
+  const bytes = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
+  const { text, charset } = decodeBody(bytes, task.contentTypeHeader);
+  if (task.jsCheck && needsJavaScript(text)) return { kind: 'needs-javascript', text };
+  const block = detectBlock({ statusCode: task.statusCode, headers: task.headers ?? {}, body: text });
+  if (block) return { kind: 'blocked', block };
+  let cached: CompressedBody | undefined;
+  if (task.cacheBody && task.statusCode >= 200 && task.statusCode < 300) {
+    // UTF-8 bytes decode to this very text (bad sequences too): no second encoding, BOM left out.
+    const bom = UTF8_BOM.every((b, i) => bytes[i] === b) ? 3 : 0;
+    cached = compressBody(charset === 'utf-8' ? bytes.subarray(bom) : Buffer.from(text, 'utf8'));
+  }
+  const { raw: _raw, ...page } = task;
+  const converted = task.statusCode < 400 ? runPageTask({ ...page, body: text }) : undefined;
+  return { kind: 'page', ...(converted ? { converted } : {}), ...(cached ? { cached } : {}) };
 }

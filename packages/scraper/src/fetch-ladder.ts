@@ -48,6 +48,11 @@ export interface LadderOptions {
    * gap for the host, so a ladder never sends its requests closer together than the crawl allows.
    */
   beforeStep?: () => Promise<void>;
+  /**
+   * The wall check of an answer the renderer left undecoded (`raw`: the scraper's content thread
+   * decodes it and runs detectBlock there); answers with text are checked here.
+   */
+  judgeRaw?: (page: RenderResult) => Promise<BlockSignal | undefined>;
 }
 
 export interface LadderResult {
@@ -126,6 +131,8 @@ export async function fetchWithLadder(
     }
   };
 
+  const judge = (page: RenderResult): Promise<BlockSignal | undefined> | BlockSignal | undefined =>
+    page.raw && o.judgeRaw ? o.judgeRaw(page) : blockOf(page);
   const direct: RenderRequest = { ...base, proxy };
   let current = record(await renderer.render(direct), {});
   let asked = direct;
@@ -133,7 +140,7 @@ export async function fetchWithLadder(
   /** Step 2, once: a Retry-After the budget affords, then the same request again. */
   const waitOut = async (): Promise<void> => {
     if (waitedOut || (current.statusCode !== 429 && current.statusCode !== 503)) return;
-    if (blockOf(current)?.reason === 'challenge') return; // the browser's job, not a wait
+    if ((await judge(current))?.reason === 'challenge') return; // the browser's job, not a wait
     const ms = retryAfterMs(current.headers['retry-after']);
     if (ms === undefined || ms > deadline - Date.now() - RETRY_FETCH_RESERVE_MS) return;
     waitedOut = true;
@@ -142,7 +149,7 @@ export async function fetchWithLadder(
   };
 
   await waitOut();
-  let block = blockOf(current);
+  let block = await judge(current);
   // Step 1. The browser again only for a challenge (this time waiting for it); a rate limit is the
   // same for every engine, and so are HTTP authentication (401) and a legal block (451).
   const browserHelps =
@@ -162,7 +169,7 @@ export async function fetchWithLadder(
         await waitOut();
       }
     }
-    block = blockOf(current);
+    block = await judge(current);
   }
   // Step 3: the furthest request so far, once, through the next proxy.
   // Not for HTTP authentication: no other address changes who the caller is.
@@ -170,7 +177,7 @@ export async function fetchWithLadder(
     const answer = await step({ ...asked, proxy: 'default' }, { proxy: true });
     if (answer) {
       current = answer;
-      block = blockOf(current);
+      block = await judge(current);
     }
   }
   if (block) throw blockedError(block, current.statusCode, attempts);

@@ -17,6 +17,11 @@ export interface CachedPage {
   contentType: string;
   engine: EngineName;
   body: string;
+  /**
+   * `body` compressed already, by the content thread that decoded the page (`body` is then ''):
+   * the store keeps these bytes as they are (page-body-codec.ts).
+   */
+  compressedBody?: { encoding: 'br'; bytes: Uint8Array; size: number };
   headers: Record<string, string>;
   redirects: string[];
   fetchedAt: Date;

@@ -8,10 +8,12 @@ import {
   wantsScreenshot,
 } from '@wcs/queues';
 import type { EngineName, Renderer, RenderRequest, RenderResult } from '@wcs/renderer';
-import type { ContentPool, ConvertedPage } from './content-pool';
+import type { ContentTask, ContentTaskResult } from './content.task';
+import { type ContentPool, type ConvertedPage, settle } from './content-pool';
 import { fetchWithLadder, type LadderProxy } from './fetch-ladder';
 import { pageCacheKey } from './page-cache-key';
 import type { CachedPage, PageCacheStore, ScreenshotStore } from './page-stores';
+import { type PageConversion, RawPageInspector } from './raw-page-inspector';
 import { applyVerdict, httpStatusError } from './verdict-outcome';
 
 export interface ScrapeRequest {
@@ -58,6 +60,11 @@ export type FetchedPage = RenderResult & {
   stored?: Promise<void>;
   /** Every step of the fetch ladder, when the page needed escalation (metadata.attempts). */
   attempts?: FetchAttempt[];
+  /**
+   * The page converted already, by the content thread that decoded and checked its bytes (`raw`:
+   * scrapeDocument's path); `documentFromPage` uses it instead of converting `body`.
+   */
+  converted?: ContentTaskResult;
 };
 
 /** What turning a URL into a document uses: the renderer that fetches, the content pool that converts. */
@@ -73,7 +80,15 @@ export interface ScrapeTools {
  */
 export async function scrapeDocument(tools: ScrapeTools, req: ScrapeRequest): Promise<ScrapeOutcome> {
   const t0 = performance.now();
-  const page = await fetchPage(tools.renderer, req);
+  // The fetched bytes are decoded, checked and converted in one content thread task.
+  const raw = (store: boolean) =>
+    new RawPageInspector(tools.pool, {
+      conversion: pageConversion(req),
+      cacheBody: store,
+      ...(req.signal ? { signal: req.signal } : {}),
+      ...(req.accountId !== undefined ? { accountId: req.accountId } : {}),
+    });
+  const page = await fetchPage(tools.renderer, req, raw);
   const t1 = performance.now();
   const { data } = await documentFromPage(page, req, tools.pool);
   await page.stored;
@@ -115,6 +130,7 @@ function cacheUse(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>): { rea
 export async function fetchPage(
   renderer: Renderer,
   req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>,
+  rawInspector?: (cacheBody: boolean) => RawPageInspector,
 ): Promise<FetchedPage> {
   const use = cacheUse(req);
   const key = use.read || use.store ? pageCacheKey(cacheKeyInput(req, renderer.features)) : undefined;
@@ -132,28 +148,40 @@ export async function fetchPage(
   }
   // A wall is escalated (fetch-ladder.ts) and, still standing, thrown as TARGET_BLOCKED: a blocked
   // answer never reaches the cache below.
-  const { page, attempts } = await fetchWithLadder(renderer, renderRequest(req), {
-    proxy: proxyMode(req, renderer.features),
-    ...(req.beforeEscalation ? { beforeStep: req.beforeEscalation } : {}),
-  });
+  const inspector = rawInspector?.(use.store);
+  const { page, attempts } = await fetchWithLadder(
+    renderer,
+    { ...renderRequest(req), ...(inspector ? { deferText: inspector.deferText } : {}) },
+    {
+      proxy: proxyMode(req, renderer.features),
+      ...(req.beforeEscalation ? { beforeStep: req.beforeEscalation } : {}),
+      ...(inspector ? { judgeRaw: inspector.judgeRaw } : {}),
+    },
+  );
   if (page.statusCode >= 400)
     throw httpStatusError(page.statusCode, { soft: false, ...(attempts ? { attempts } : {}) });
+  // An undecoded answer was checked by the ladder: its thread's task holds the page converted.
+  const found = page.raw && inspector ? await inspector.inspect(page) : undefined;
+  if (found && found.kind !== 'page')
+    throw new Error(`fetchPage: an undecoded answer ended the ladder as ${found.kind}`);
   // Only a success is stored, and only text: a document (bytes, up to MAX_DOCUMENT_BYTES) never is.
   const stores = use.store && page.statusCode >= 200 && page.statusCode < 300 && !page.bytes;
   const fetchedAt = new Date();
   // Best effort: a cache that cannot store must not fail a page that was fetched fine. Not awaited
-  // here: the write overlaps the conversion (and a crawl's host slot is not held for it). Begun on
-  // the event loop's next turn, once the caller has handed the page to its content thread: the
-  // write's first step copies the whole body (UTF-8) on this thread, ~1 ms on a 600 KB page.
+  // here: the write overlaps the conversion (and a crawl's host slot is not held for it). A body the
+  // content thread has not compressed already is written from the event loop's next turn, once the
+  // caller has handed the page to its thread: that write's first step copies the whole body
+  // (UTF-8) on this thread, ~1 ms on a 600 KB page.
   const cache = req.cache;
   const stored =
     cache && key && stores
-      ? new Promise<void>((resolve) => setImmediate(resolve))
-          .then(() => cache.put(key, toCached(req.url, page, fetchedAt)))
+      ? (found?.cached ? Promise.resolve() : new Promise<void>((resolve) => setImmediate(resolve)))
+          .then(() => cache.put(key, toCached(req.url, page, fetchedAt, found?.cached)))
           .catch(() => undefined)
       : undefined;
   return {
     ...page,
+    ...(found?.converted ? { converted: found.converted } : {}),
     ...(attempts ? { attempts } : {}),
     ...(stored ? { stored } : {}),
     ...(use.read ? { cache: { state: 'miss' as const, ...(stored ? { fetchedAt } : {}) } } : {}),
@@ -214,7 +242,12 @@ function cacheKeyInput(
   };
 }
 
-function toCached(url: string, page: RenderResult, fetchedAt: Date): CachedPage {
+function toCached(
+  url: string,
+  page: RenderResult,
+  fetchedAt: Date,
+  compressed?: CachedPage['compressedBody'],
+): CachedPage {
   return {
     url,
     finalUrl: page.finalUrl,
@@ -222,6 +255,7 @@ function toCached(url: string, page: RenderResult, fetchedAt: Date): CachedPage 
     contentType: page.contentType,
     engine: page.engine,
     body: page.body,
+    ...(compressed ? { compressedBody: compressed } : {}),
     headers: page.headers,
     redirects: page.redirects,
     fetchedAt,
@@ -265,28 +299,21 @@ export async function documentFromPage(
   req: DocumentRequest,
   pool: ContentPool,
 ): Promise<ConvertedPage> {
-  const options = req.page;
-  const converted = await pool.run(
-    {
-      body: page.body,
-      contentType: page.contentType,
-      finalUrl: page.finalUrl,
-      sourceUrl: req.url,
-      statusCode: page.statusCode,
-      headers: page.headers,
-      format: req.format,
-      onlyMainContent: req.onlyMainContent,
-      links: req.links === true,
-      ...(options?.formats ? { formats: options.formats } : {}),
-      ...(options?.includeTags ? { includeTags: options.includeTags } : {}),
-      ...(options?.excludeTags ? { excludeTags: options.excludeTags } : {}),
-      // A document (PDF/DOCX) is converted from its bytes, not from `body`.
-      ...(page.bytes && page.documentKind ? { bytes: page.bytes, documentKind: page.documentKind } : {}),
-    },
-    req.signal,
-    req.budgetMs,
-    req.accountId,
-  );
+  if (page.raw && !page.converted)
+    throw new Error('documentFromPage: an undecoded page reached the conversion unconverted');
+  const task: ContentTask = {
+    ...pageConversion(req),
+    body: page.body,
+    contentType: page.contentType,
+    finalUrl: page.finalUrl,
+    statusCode: page.statusCode,
+    headers: page.headers,
+    // A document (PDF/DOCX) is converted from its bytes, not from `body`.
+    ...(page.bytes && page.documentKind ? { bytes: page.bytes, documentKind: page.documentKind } : {}),
+  };
+  const converted = page.converted
+    ? settle(page.converted)
+    : await pool.run(task, req.signal, req.budgetMs, req.accountId);
   const data = converted.data;
   // Walls and error pages fail here, before a screenshot is stored or anyone is billed.
   applyVerdict(data, converted.verdict);
@@ -309,4 +336,18 @@ export async function documentFromPage(
     }
   }
   return converted;
+}
+
+/** What a page's conversion is asked for, from the request (the page's own fields come with it). */
+function pageConversion(req: DocumentRequest): PageConversion {
+  const options = req.page;
+  return {
+    sourceUrl: req.url,
+    format: req.format,
+    onlyMainContent: req.onlyMainContent,
+    links: req.links === true,
+    ...(options?.formats ? { formats: options.formats } : {}),
+    ...(options?.includeTags ? { includeTags: options.includeTags } : {}),
+    ...(options?.excludeTags ? { excludeTags: options.excludeTags } : {}),
+  };
 }

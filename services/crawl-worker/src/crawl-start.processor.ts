@@ -4,7 +4,7 @@ import { toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import type { Dispatcher } from '@wcs/net';
 import type { Job, JobContext, PayloadOf, QueueProducer } from '@wcs/queues';
-import { type ContentPool, warmContentThreads } from '@wcs/scraper';
+import type { ContentPool } from '@wcs/scraper';
 import { frontierKey, LinkFilter } from './link-filter';
 import { enqueuePages, removePageJobs } from './page-jobs';
 import type { RobotsCache } from './robots-cache';
@@ -57,7 +57,7 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
     // read, instead of after, when every page waits for them.
     const pool = deps.pool;
     if (pool && !warming && pool.threadCount < pool.options.threads)
-      warming = warmContentThreads(pool).finally(() => {
+      warming = pool.warmUp(1).finally(() => {
         warming = undefined;
       });
     try {
