@@ -7,23 +7,35 @@
 // pdf.js's fonts are found beside their package as before), and the packages left out (native
 // addons, those that start threads or processes from files of their own) are required by their
 // real path, so pnpm's strict node_modules does not need them declared here.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 
-/** Loaded from their own files: native addons, and packages that run files of their own. */
+/**
+ * Loaded from their own files: native addons, packages that run files of their own, and the
+ * libraries a service loads only when it needs them (tests/src/lazy-modules.test.ts): bundled, their
+ * source would be read and held from the start.
+ */
 const EXTERNAL = new Set([
   'msgpackr-extract',
   'pg-native',
   'piscina',
   'pino',
-  'pino-pretty',
   'thread-stream',
-  'playwright-core',
   'tesseract.js',
   'pdfjs-dist',
   '@bull-board/ui',
+  // Loaded later, as in every service (lazy-modules.test.ts):
+  'playwright-core',
+  '@anthropic-ai/sdk',
+  'source-map-support',
+  'pino-pretty',
+  'mammoth',
+  'jszip',
+  'yauzl',
+  '@bull-board/api',
+  '@bull-board/express',
 ]);
 
 const packageOf = (spec) =>
@@ -66,8 +78,9 @@ function keepModulePaths(outDir) {
   };
 }
 
+/** Writes `outfile` and, beside it, `<outfile>.inputs.json`: the files it holds (lazy-modules.test.ts). */
 export async function bundleEntry({ entry, outfile }) {
-  await build({
+  const result = await build({
     entryPoints: [entry],
     outfile,
     bundle: true,
@@ -77,9 +90,12 @@ export async function bundleEntry({ entry, outfile }) {
     target: 'node20',
     sourcemap: 'linked',
     sourcesContent: false,
+    minifyWhitespace: true,
     // Packages by their package.json `main` (their compiled dist/), not tsconfig's paths to src/.
     tsconfigRaw: '{}',
     plugins: [keepModulePaths(path.dirname(outfile))],
+    metafile: true,
     logLevel: 'error',
   });
+  writeFileSync(`${outfile}.inputs.json`, `${JSON.stringify(Object.keys(result.metafile.inputs))}\n`);
 }

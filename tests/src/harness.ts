@@ -89,6 +89,8 @@ export async function startStack(
     RATE_LIMIT_FREE: '1000',
     RATE_LIMIT_HOBBY: '1000',
     BROWSER_MAX_PAGES: '2',
+    // Hundreds of stacks per suite: warming each one's threads would only load the machine.
+    CONTENT_POOL_WARM_UP: 'false',
     RECONCILE_INTERVAL_MS: '500',
     // Tests share one database: keep other files' reconcilers away from this file's items.
     RECONCILE_MIN_AGE_MS: '600000',

@@ -5,6 +5,8 @@
  * Needs the build (scripts/test.sh runs it first).
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { compiledService, ONE_PROCESS, SERVICES, type ServiceProcessName } from '@wcs/runtime';
 
 /** Libraries no service may load at start, with what each costs and who loads it later. */
@@ -42,4 +44,16 @@ describe.each<ServiceProcessName>([...SERVICES, ONE_PROCESS])('%s at start', (se
     expect(loaded.length).toBeGreaterThan(5); // the probe really saw the service's modules
     expect(LAZY.filter((name) => loaded.includes(name))).toEqual([]);
   });
+});
+
+// The one-process mode runs one esbuild bundle (scripts/bundle-entry.mjs): a library bundled into it
+// would be read and held from the start even if nothing runs it.
+it('the one-process bundle holds none of them: they load from their own files when needed', () => {
+  const { cwd } = compiledService(ONE_PROCESS);
+  const inputs = JSON.parse(readFileSync(path.join(cwd, 'dist', 'main.js.inputs.json'), 'utf8')) as string[];
+  const packageOf = (file: string) =>
+    /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules)/.exec(file)?.[1];
+  const bundled = new Set(inputs.map(packageOf));
+  expect(bundled.has('zod')).toBe(true); // the list really is the bundle's
+  expect(LAZY.filter((name) => bundled.has(name))).toEqual([]);
 });

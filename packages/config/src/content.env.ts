@@ -24,7 +24,7 @@ export const contentEnv = z.object({
    * pages after a start (a deploy, a scale-up under a burst) do not wait for threads to load their code.
    */
   CONTENT_POOL_WARM_UP: bool(true).describe(
-    'start the conversion threads with the service and warm them on a built-in page (they still exit when idle)',
+    'start the conversion threads once the service has started and warm them on a built-in page (they still exit when idle)',
   ),
   /**
    * Budget of one page's conversion, from when a thread begins it (waiting for a thread is not

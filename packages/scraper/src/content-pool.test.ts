@@ -47,7 +47,19 @@ describe('ContentPool warm-up', () => {
     }
   });
 
-  it('with `warmUp` set, the pool warms itself when created; closing it meanwhile ends the warm-up', async () => {
+  it('warmUpIfWanted starts nothing without `warmUp`', async () => {
+    const cold = new ContentPool({
+      threads: 1,
+      idleTimeoutMs: 60_000,
+      taskTimeoutMs: BUDGET_MS,
+      heapMb: 256,
+    });
+    cold.warmUpIfWanted();
+    expect(cold.threadCount).toBe(0);
+    await cold.close();
+  });
+
+  it('with `warmUp` set, warmUpIfWanted starts the threads; closing the pool meanwhile ends the warm-up', async () => {
     const warm = new ContentPool({
       threads: 1,
       idleTimeoutMs: 60_000,
@@ -55,6 +67,8 @@ describe('ContentPool warm-up', () => {
       heapMb: 256,
       warmUp: true,
     });
+    warm.warmUpIfWanted();
+    expect(warm.threadCount).toBe(1);
     await warm.close();
     expect(warm.threadCount).toBe(0);
   });

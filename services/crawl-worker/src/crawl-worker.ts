@@ -119,6 +119,8 @@ export async function startCrawlWorker(
     },
   );
   reconciler.start();
+  // A shared pool is warmed by whoever made it, once every service of its process has started.
+  if (!shared.contentPool) pool.warmUpIfWanted();
   return {
     workers,
     reconciler,

@@ -73,6 +73,8 @@ export async function startOneProcess(opts: {
       runs('webhook-dispatcher') ? group.start(webhookDispatcherService) : null,
     ] as const);
     const gateway = await group.start(gatewayService);
+    // Once everything runs: the warm-up's code loading would otherwise share the cores with the start.
+    shared.contentPool.warmUpIfWanted();
     let closing: Promise<void> | undefined;
     return {
       gateway,

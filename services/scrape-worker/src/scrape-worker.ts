@@ -98,6 +98,8 @@ export async function startScrapeWorker(
   );
   reconciler.start();
   const sweep = startRetentionSweep({ screenshots, pageCache, env, logger });
+  // A shared pool is warmed by whoever made it, once every service of its process has started.
+  if (!shared.contentPool) pool.warmUpIfWanted();
   return {
     workers,
     contentPool: pool,
