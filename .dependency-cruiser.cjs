@@ -26,6 +26,19 @@
  *                          import each other, and contract/ imports neither.
  */
 const TEST_FILE = '\\.test\\.ts$';
+
+const fs = require('node:fs');
+const path = require('node:path');
+/**
+ * Subpath entries a package declares in its package.json `exports` (`./charset` -> src/charset.ts):
+ * entries like its index, for a caller that must not load the whole package (a content thread).
+ */
+const SUBPATH_ENTRIES = fs.readdirSync(path.join(__dirname, 'packages')).flatMap((name) => {
+  const manifest = path.join(__dirname, 'packages', name, 'package.json');
+  if (!fs.existsSync(manifest)) return [];
+  const exported = Object.keys(JSON.parse(fs.readFileSync(manifest, 'utf8')).exports ?? {});
+  return exported.filter((k) => k !== '.').map((k) => `^packages/${name}/src/${k.slice(2)}\\.ts$`);
+});
 const ANY_OF_OURS = '^(packages|services|tests|bench|scripts)/';
 
 /**
@@ -144,8 +157,8 @@ module.exports = {
     {
       name: 'through-package-entry',
       comment:
-        'Outside tests, another package is imported as @wcs/x (its src/index.ts), not by a path ' +
-        'into its files: its entry is its interface.',
+        'Outside tests, another package is imported as @wcs/x (its src/index.ts) or by a subpath its ' +
+        'package.json exports, not by a path into its files: its entries are its interface.',
       severity: 'error',
       from: { path: '^(packages|services)/([^/]+)/', pathNot: TEST_FILE },
       to: {
@@ -154,6 +167,7 @@ module.exports = {
           '^packages/$2/',
           '^packages/[^/]+/src/index\\.ts$',
           '^packages/client-node/dist/(esm|cjs)/index\\.(js|d\\.ts)$',
+          ...SUBPATH_ENTRIES,
         ],
       },
     },
