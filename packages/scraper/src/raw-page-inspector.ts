@@ -18,6 +18,11 @@ export type PageConversion = Omit<
 
 export class RawPageInspector {
   private readonly seen = new WeakMap<Buffer, Promise<RawPageResult>>();
+  /**
+   * When the latest answer's bytes were handed to a thread (performance.now()): there the fetch
+   * ends and the content work begins, for the scrape's Server-Timing stages.
+   */
+  handedAt: number | undefined;
 
   constructor(
     private readonly pool: ContentPool,
@@ -36,6 +41,7 @@ export class RawPageInspector {
     if (!raw) return Promise.reject(new Error('RawPageInspector: the page was decoded already'));
     let found = this.seen.get(raw.bytes);
     if (!found) {
+      this.handedAt = performance.now();
       found = this.pool.inspect(
         {
           ...this.o.conversion,

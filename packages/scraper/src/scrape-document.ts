@@ -81,15 +81,20 @@ export interface ScrapeTools {
 export async function scrapeDocument(tools: ScrapeTools, req: ScrapeRequest): Promise<ScrapeOutcome> {
   const t0 = performance.now();
   // The fetched bytes are decoded, checked and converted in one content thread task.
-  const raw = (store: boolean) =>
-    new RawPageInspector(tools.pool, {
+  let inspector: RawPageInspector | undefined;
+  const raw = (store: boolean) => {
+    inspector = new RawPageInspector(tools.pool, {
       conversion: pageConversion(req),
       cacheBody: store,
       ...(req.signal ? { signal: req.signal } : {}),
       ...(req.accountId !== undefined ? { accountId: req.accountId } : {}),
     });
+    return inspector;
+  };
   const page = await fetchPage(tools.renderer, req, raw);
-  const t1 = performance.now();
+  // A page converted in the thread that decoded it: its content stage began when its bytes were
+  // handed over, inside fetchPage.
+  const t1 = page.converted && inspector?.handedAt !== undefined ? inspector.handedAt : performance.now();
   const { data } = await documentFromPage(page, req, tools.pool);
   await page.stored;
   const timings = { fetchMs: t1 - t0, contentMs: performance.now() - t1 };
