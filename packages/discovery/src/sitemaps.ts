@@ -36,6 +36,8 @@ export interface SitemapCollection {
   errors: string[];
   /** Sitemap files actually fetched. */
   filesFetched?: number;
+  /** The signal (a time budget, the caller) stopped the reading: the list may be incomplete. */
+  stopped?: boolean;
 }
 
 /** FIFO counting semaphore. */
@@ -158,5 +160,5 @@ export async function collectSitemapUrls(
       urls.push(u);
     }
   }
-  return { urls, errors, filesFetched: started };
+  return { urls, errors, filesFetched: started, ...(abortedNoted ? { stopped: true } : {}) };
 }

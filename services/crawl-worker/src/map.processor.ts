@@ -244,6 +244,10 @@ export async function runMap(
     await Promise.all(Array.from({ length: Math.max(1, settings.concurrency) }, worker));
     const sitemaps = await sitemapsDone;
     if (caller?.aborted) throw cancelled();
+    if (sitemaps.stopped)
+      warnings.push(
+        `The time budget ran out while reading the sitemaps (${sitemaps.urls.length} URLs read); the list may be incomplete`,
+      );
 
     // Sources in answer order (the start page, its links, sitemaps, shallow links).
     const sources = function* (): Generator<[key: string, url: string, text: string]> {
