@@ -5,7 +5,8 @@
  * cost, both counted by the same estimator (characters / 4, packages/llm/src/token-budget.ts);
  * and the per-request overhead of compiling the schema and validating the answer (µs).
  *
- *   pnpm bench:extract [--limit N] [--budget TOKENS]
+ *   pnpm bench:extract [--limit N] [--budget TOKENS] [--skip-pages]
+ * Then extract-robustness.ts: long documents in chunks and the malformed-answer table.
  * BENCH_DIR overrides the benchmark folder (default: ../shared/bench next to the repo).
  */
 import { readFileSync } from 'node:fs';
@@ -22,8 +23,10 @@ import {
   validateAnswer,
 } from '../packages/llm/src';
 import { benchDataDir } from './bench-data';
+import { robustnessBench } from './extract-robustness';
 
-const benchDir = benchDataDir(['article-extraction']);
+// Only the page report needs the data set; the robustness part runs without it.
+const benchDir = process.argv.includes('--skip-pages') ? '' : benchDataDir(['article-extraction']);
 const args = process.argv.slice(2);
 const opt = (f: string): string | undefined => {
   const i = args.indexOf(f);
@@ -126,31 +129,43 @@ function overheadUs() {
   return { cold, warm };
 }
 
-const r = tokensPerPage();
-const o = overheadUs();
-const ratio = mean(r.raw) / mean(r.request);
-console.log(
-  `extract bench: ${r.pages} pages of article-extraction, budget ${fmt(budget)} tokens (estimate: chars/4)`,
-);
-console.log('');
-console.log('tokens per page                         mean      median');
-console.log(
-  `  whole raw HTML                   ${fmt(mean(r.raw)).padStart(9)}   ${fmt(median(r.raw)).padStart(9)}`,
-);
-console.log(
-  `  main-content markdown (uncut)    ${fmt(mean(r.markdownAll)).padStart(9)}   ${fmt(median(r.markdownAll)).padStart(9)}`,
-);
-console.log(
-  `  page sent (header + cut markdown) ${fmt(mean(r.page)).padStart(8)}   ${fmt(median(r.page)).padStart(9)}`,
-);
-console.log(
-  `  whole request (system+task+schema) ${fmt(mean(r.request)).padStart(7)}   ${fmt(median(r.request)).padStart(9)}`,
-);
-console.log(
-  `  pages cut by the budget: ${r.truncated}/${r.pages}; raw HTML / request = ${ratio.toFixed(1)}x fewer tokens`,
-);
-console.log('');
-console.log('overhead per request (8-field schema incl. an array of objects)');
-console.log(`  compile + validate, new schema (cold)     ${o.cold.toFixed(1)} µs`);
-console.log(`  compile + validate, cached schema (warm)  ${o.warm.toFixed(1)} µs`);
-console.log(`  token-budget cut per page (mean)          ${mean(r.cutUs).toFixed(1)} µs`);
+async function main(): Promise<void> {
+  if (!args.includes('--skip-pages')) pagesReport();
+  await robustnessBench();
+}
+
+function pagesReport(): void {
+  const r = tokensPerPage();
+  const o = overheadUs();
+  const ratio = mean(r.raw) / mean(r.request);
+  console.log(
+    `extract bench: ${r.pages} pages of article-extraction, budget ${fmt(budget)} tokens (estimate: chars/4)`,
+  );
+  console.log('');
+  console.log('tokens per page                         mean      median');
+  console.log(
+    `  whole raw HTML                   ${fmt(mean(r.raw)).padStart(9)}   ${fmt(median(r.raw)).padStart(9)}`,
+  );
+  console.log(
+    `  main-content markdown (uncut)    ${fmt(mean(r.markdownAll)).padStart(9)}   ${fmt(median(r.markdownAll)).padStart(9)}`,
+  );
+  console.log(
+    `  page sent (header + cut markdown) ${fmt(mean(r.page)).padStart(8)}   ${fmt(median(r.page)).padStart(9)}`,
+  );
+  console.log(
+    `  whole request (system+task+schema) ${fmt(mean(r.request)).padStart(7)}   ${fmt(median(r.request)).padStart(9)}`,
+  );
+  console.log(
+    `  pages cut by the budget: ${r.truncated}/${r.pages}; raw HTML / request = ${ratio.toFixed(1)}x fewer tokens`,
+  );
+  console.log('');
+  console.log('overhead per request (8-field schema incl. an array of objects)');
+  console.log(`  compile + validate, new schema (cold)     ${o.cold.toFixed(1)} µs`);
+  console.log(`  compile + validate, cached schema (warm)  ${o.warm.toFixed(1)} µs`);
+  console.log(`  token-budget cut per page (mean)          ${mean(r.cutUs).toFixed(1)} µs`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

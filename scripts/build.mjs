@@ -22,12 +22,17 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { bundleEntry } from './bundle-entry.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The flags services run with (packages/runtime, compiled above before any bundle is made). */
+const serviceNodeFlags = () =>
+  createRequire(import.meta.url)(path.join(ROOT, 'packages/runtime/dist/service-catalog.js'))
+    .SERVICE_NODE_FLAGS;
 const SELF = fileURLToPath(import.meta.url);
 const STAMP = '.build-stamp';
 // Files a build leaves alone in dist/: the dashboard's page is Vite's output in dist/web.
@@ -151,7 +156,7 @@ for (const unit of all) {
   const out = path.join(unit.outDir, `${path.basename(unit.bundle, '.ts')}.js`);
   const stamp = path.join(unit.outDir, '.bundle-stamp');
   if (!force && built.length === 0 && existsSync(stamp)) continue;
-  await bundleEntry({ entry: unit.bundle, outfile: out });
+  await bundleEntry({ entry: unit.bundle, outfile: out, nodeFlags: serviceNodeFlags() });
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
   if (!built.includes(path.relative(ROOT, unit.dir))) built.push(`${path.relative(ROOT, unit.dir)} (bundle)`);
 }

@@ -77,6 +77,9 @@ export const CLIENT_TYPES: Array<[string, string, string, string, ...string[]]> 
   ['ApiKeyInfo', '/v1/keys', 'get', '200', 'data', '[]'],
   ['KeyCreateResponse', '/v1/keys', 'post', '201'],
   ['CreatedKey', '/v1/keys', 'post', '201', 'data'],
+  ['KeyUpdateResponse', '/v1/keys/{id}', 'patch', '200'],
+  ['CapabilitiesResponse', '/v1/capabilities', 'get', '200'],
+  ['Capabilities', '/v1/capabilities', 'get', '200', 'data'],
   ['KeyRevokeResponse', '/v1/keys/{id}', 'delete', '200'],
   ['RevokedKey', '/v1/keys/{id}', 'delete', '200', 'data'],
   ['BatchListResponse', '/v1/batch/scrape', 'get', '200'],
@@ -156,7 +159,11 @@ export function generateClientTypes(doc: Doc = openApiDocument()): string {
     const lines = props.map(([k, v]) => {
       const opt = s.required?.includes(k) ? '' : '?';
       const doc = v.description ? `${inner}/** ${v.description} */\n` : '';
-      return `${doc}${inner}${k}${opt}: ${ts(v, inner)};`;
+      const line = `${inner}${k}${opt}: ${ts(v, inner)};`;
+      // A long enum is written one member a line, as the formatter (Biome, 110 columns) writes it.
+      if (line.length > 110 && v.enum && !byShape.has(shape(v)))
+        return `${doc}${inner}${k}${opt}:\n${v.enum.map((e) => `${inner}  | ${literal(e)}`).join('\n')};`;
+      return `${doc}${line}`;
     });
     return `{\n${lines.join('\n')}\n${indent}}`;
   };

@@ -34,6 +34,21 @@ if ! /usr/bin/python3 -c 'import httpx, pytest' >/dev/null 2>&1 && [ "$(id -u)" 
     || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-httpx python3-pytest >/dev/null; }
 fi
 
+# PgBouncer (Debian's 1.18): the tests that run the stack behind a pooler in transaction mode
+# (docs/operations.md "Behind PgBouncer"). Without it those tests are skipped.
+if ! { command -v pgbouncer || [ -x /usr/sbin/pgbouncer ]; } >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ]; then
+    echo "[setup] installing pgbouncer (tests behind a connection pooler)" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null 2>&1 \
+      || { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null 2>&1; } \
+      || echo "[setup] could not install pgbouncer: the PgBouncer tests will be skipped" >&2
+    # The package's own service is not wanted: tests start their own on a free port.
+    { command -v systemctl >/dev/null 2>&1 && systemctl disable --now pgbouncer >/dev/null 2>&1; } || true
+  else
+    echo "[setup] pgbouncer missing (sudo apt-get install -y pgbouncer): the PgBouncer tests will be skipped" >&2
+  fi
+fi
+
 # Optional OCR of PDFs without a text layer (OCR_ENABLED): Debian's tesseract-ocr and poppler-utils
 # (pdftoppm). Without them the OCR tests are skipped and such PDFs answer NO_TEXT_LAYER.
 if ! { command -v tesseract && command -v pdftoppm; } >/dev/null 2>&1; then

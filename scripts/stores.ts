@@ -19,7 +19,16 @@ import { z } from 'zod';
 // scripts/ under tsx, scripts/dist/ compiled (the run command).
 const ROOT = path.resolve(__dirname, path.basename(__dirname) === 'dist' ? '../..' : '..');
 const env = loadEnv(
-  z.object({ DATABASE_URL: z.string().optional(), REDIS_URL: z.string().optional() }).passthrough(),
+  z
+    .object({
+      DATABASE_URL: z.string().optional(),
+      // PostgreSQL itself when DATABASE_URL goes through PgBouncer: migrations run on it.
+      DIRECT_DATABASE_URL: z.string().optional(),
+      REDIS_URL: z.string().optional(),
+      REDIS_SENTINELS: z.string().optional(),
+      REDIS_CLUSTER_NODES: z.string().optional(),
+    })
+    .passthrough(),
 );
 
 type Stop = () => Promise<void>;
@@ -102,6 +111,9 @@ async function resolvePostgres(dbName: string): Promise<string> {
 
 async function resolveRedis(): Promise<string> {
   if (env.REDIS_URL) return env.REDIS_URL;
+  // Behind Sentinel or Cluster the services find Redis through those; REDIS_URL then carries only
+  // credentials, so no local server is looked for or started.
+  if (env.REDIS_SENTINELS || env.REDIS_CLUSTER_NODES) return 'redis://127.0.0.1:6379';
   if (await portOpen(6379)) return 'redis://127.0.0.1:6379';
   if (!which('redis-server')) {
     fail(
@@ -146,7 +158,8 @@ export async function prepareStores(opts: { dbName: string; writeEnvFile?: boole
   const databaseUrl = await resolvePostgres(opts.dbName);
   const redisUrl = await resolveRedis();
   try {
-    await migrateDatabase(databaseUrl); // creates the database; runs prisma only when behind
+    // Creates the database; runs prisma only when behind.
+    await migrateDatabase(env.DIRECT_DATABASE_URL || databaseUrl);
   } catch (err) {
     fail(`database migration failed: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -76,6 +76,13 @@ else
   STACK_MODE=one-process jest_pass .data/jest-one-process-results.json "${ONE_PROCESS_TESTS[@]}"
   [ "$?" -eq 0 ] || status=1
   end_phase "tests (one-process mode)"
+  # Several hosts with faults (tests/hosts): its own stores, gateway and two worker hosts in network
+  # namespaces (needs root), a 500-URL batch and a 300-page crawl while a worker host loses its
+  # link or its processes; one row per fault, docs/reliability/hosts.md.
+  echo "== hosts (stores, gateway, two worker hosts in network namespaces, with faults)"
+  pnpm --silent exec tsx tests/hosts/run-hosts.ts
+  [ "$?" -eq 0 ] || status=1
+  end_phase "tests (hosts with faults)"
 fi
 set -e
 # The Python client's pytest suite runs inside one jest test (it needs the service jest starts).
@@ -83,11 +90,28 @@ if [ -f .data/pytest-summary.txt ]; then echo "python client (pytest): $(cat .da
 node -e '
   const fs = require("fs");
   let [p, f, s] = [0, 0, 0];
+  const failures = [];
   for (const file of [".data/jest-results.json", ".data/jest-solo-results.json", ".data/jest-browser-results.json",
     ".data/jest-one-process-results.json"]) {
     if (!fs.existsSync(file)) continue;
     const r = JSON.parse(fs.readFileSync(file, "utf8"));
     p += r.numPassedTests; f += r.numFailedTests; s += r.numPendingTests;
+    // The failures again, at the end where a truncated log still shows them: file, test, first line.
+    for (const t of r.testResults ?? []) {
+      const file = t.name.replace(process.cwd() + "/", "");
+      if (t.status === "failed" && !(t.assertionResults ?? []).some((a) => a.status === "failed"))
+        failures.push(`${file}: ${(t.message ?? "").split("\n").find((l) => l.trim()) ?? "failed to run"}`);
+      for (const a of t.assertionResults ?? []) {
+        if (a.status !== "failed") continue;
+        const why = (a.failureMessages ?? []).join("\n").split("\n").find((l) => l.trim()) ?? "";
+        failures.push(`${file} > ${a.fullName}: ${why.trim().slice(0, 300)}`);
+      }
+    }
+  }
+  if (failures.length > 0) {
+    console.log("== failed tests");
+    for (const line of failures.slice(0, 30)) console.log(`  ${line}`);
+    if (failures.length > 30) console.log(`  (+${failures.length - 30} more)`);
   }
   console.log(`${p} passed, ${f} failed, ${s} skipped`);
 '

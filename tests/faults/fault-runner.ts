@@ -1,7 +1,7 @@
 import { balanceOf, billedChecks, ledgerMismatches, monitorStillScheduled } from './fault-checks';
 import { type FaultDatabases, type OwnedPostgres, startOwnedPostgres } from './fault-databases';
 import type { FaultScenario, ScenarioResult } from './fault-scenario';
-import { FaultStack } from './fault-stack';
+import { FaultStack, type FaultStackOptions } from './fault-stack';
 import type { FaultRow } from './fault-table';
 import type { PrivateRedis } from './private-redis';
 import type { ServiceName } from './service-process';
@@ -21,6 +21,10 @@ export async function runFault(
     databaseLabel: string;
     verbose?: boolean;
     services?: ServiceName[];
+    /** Where the services run (hosts in network namespaces) and what the site serves. */
+    stackOptions?: FaultStackOptions;
+    /** The Redis URL the stack uses, when not `redis.url` (e.g. the master behind Sentinel). */
+    redisUrl?: string;
   },
 ): Promise<FaultRow> {
   let postgres: OwnedPostgres | null = null;
@@ -38,7 +42,7 @@ export async function runFault(
   try {
     postgres = scenario.ownPostgres ? await startOwnedPostgres() : null;
     const databaseUrl = postgres?.databaseUrl ?? (await deps.databases.fresh(deps.databaseLabel));
-    stack = new FaultStack(databaseUrl, deps.redis.url);
+    stack = new FaultStack(databaseUrl, deps.redisUrl ?? deps.redis.url, deps.stackOptions);
     await stack.start(scenario.llmDelayMs ?? 0, deps.services);
     const monitorAccount = await stack.account(MONITOR_CREDITS);
     const created = await stack.api('POST', '/v1/monitor', monitorAccount, {
@@ -59,6 +63,7 @@ export async function runFault(
       terminal: result.terminal,
       lost: result.lost,
       runTwice: result.runTwice,
+      billedTwice: result.billedTwice,
       recoverMs: result.recoverMs,
     });
     row.notes.push(...result.notes);

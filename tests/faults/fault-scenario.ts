@@ -10,6 +10,8 @@ export interface ScenarioResult {
   lost: number;
   /** Units of work done more than the fault allows (fetched/sent/billed again, not in flight). */
   runTwice: number;
+  /** Of `runTwice`: charge or refund rows beyond one per reference (when the scenario counts them apart). */
+  billedTwice?: number;
   /** From the fault's injection to everything terminal. */
   recoverMs: number | null;
   /** Balances the outcome implies (checked against PostgreSQL by the runner). */

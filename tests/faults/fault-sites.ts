@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { fixtureArticle, listenLocal, treePage } from '@wcs/testing';
+import { fixtureArticle, listenLocal, type TreeOptions, treePage } from '@wcs/testing';
 
 export interface SiteRequest {
   /** Path and query string, as requested. */
@@ -9,6 +9,8 @@ export interface SiteRequest {
   at: number;
   /** When the response was sent (unset: never answered, e.g. the client died first). */
   answeredAt?: number;
+  /** The client's address (which host fetched it, when the stack spans network namespaces). */
+  from?: string;
 }
 
 /** Resolves with the first request (past or future) matching `pred`; rejects after `timeoutMs`. */
@@ -64,10 +66,13 @@ export class CountingSite {
   url = '';
   private closeServer: () => Promise<void> = async () => undefined;
 
+  /** `tree`: the crawl tree's shape (default 3 × 3 levels); `host`: the address to listen on. */
+  constructor(private readonly shape: { tree?: TreeOptions; host?: string } = {}) {}
+
   async start(): Promise<this> {
     const timers = new Set<NodeJS.Timeout>();
     const server = createServer((req, res) => this.handle(req, res, timers));
-    const listening = await listenLocal(server, timers);
+    const listening = await listenLocal(server, timers, this.shape.host);
     this.url = listening.url;
     this.closeServer = listening.close;
     return this;
@@ -96,7 +101,12 @@ export class CountingSite {
 
   private handle(req: IncomingMessage, res: ServerResponse, timers: Set<NodeJS.Timeout>): void {
     const u = new URL(req.url ?? '/', 'http://x');
-    const r: SiteRequest = { key: `${u.pathname}${u.search}`, path: u.pathname, at: Date.now() };
+    const r: SiteRequest = {
+      key: `${u.pathname}${u.search}`,
+      path: u.pathname,
+      at: Date.now(),
+      from: req.socket.remoteAddress,
+    };
     this.requests.push(r);
     const send = (status: number, body: string, type = 'text/html; charset=utf-8') => {
       if (res.destroyed) return;
@@ -106,7 +116,7 @@ export class CountingSite {
     };
     let answer: () => void;
     const pageMatch = /^\/page\/(\d+)$/.exec(u.pathname);
-    const tree = treePage(u.pathname, { branching: 3, depth: 3 });
+    const tree = treePage(u.pathname, this.shape.tree ?? { branching: 3, depth: 3 });
     if (u.pathname === '/robots.txt') answer = () => send(200, 'User-agent: *\nAllow: /\n', 'text/plain');
     else if (pageMatch) answer = () => send(200, article(Number(pageMatch[1])));
     else if (tree) answer = () => send(tree.status, tree.html);
@@ -145,6 +155,8 @@ export class WebhookReceiver {
   url = '';
   private closeServer: () => Promise<void> = async () => undefined;
 
+  constructor(private readonly host?: string) {}
+
   async start(): Promise<this> {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -164,7 +176,7 @@ export class WebhookReceiver {
         if (!hold) res.writeHead(200).end('ok');
       });
     });
-    const listening = await listenLocal(server);
+    const listening = await listenLocal(server, new Set(), this.host);
     this.url = listening.url;
     this.closeServer = listening.close;
     return this;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AccountsRepository, ApiKeysRepository, createDb } from '@wcs/db';
 import { QueueProducer } from '@wcs/queues';
 import { SERVICES } from '@wcs/runtime';
-import { type FakeLlmServer, startFakeOpenAi } from '@wcs/testing';
+import { type FakeLlmServer, startFakeOpenAi, type TreeOptions } from '@wcs/testing';
 import { CountingSite, WebhookReceiver } from './fault-sites';
 import { freePort } from './private-redis';
 import { type ServiceName, ServiceProcess } from './service-process';
@@ -44,6 +44,27 @@ const RECOVERY_ENV: Record<string, string> = {
   SHUTDOWN_DRAIN_MS: '1000',
 };
 
+/** Services that run on one host: a network namespace of the test's own and its address there. */
+export interface HostPlacement {
+  host: string;
+  netns: string;
+  address: string;
+  services: ServiceName[];
+}
+
+export interface FaultStackOptions {
+  /** The services spread over hosts (the gateway's host serves the API); default: all on loopback. */
+  hosts?: HostPlacement[];
+  /** The address the site and the webhook receiver listen on (one every host can reach). */
+  listenHost?: string;
+  /** The site's crawl tree (default 3 × 3 levels). */
+  tree?: TreeOptions;
+  /** Overrides of the stack's env (e.g. a Redis reached through Sentinel instead of REDIS_URL). */
+  env?: Record<string, string>;
+  /** What this process's own queue client connects to, when not `redisUrl` (Sentinel, Cluster). */
+  producerRedis?: ConstructorParameters<typeof QueueProducer>[0];
+}
+
 export interface Account {
   accountId: string;
   apiKey: string;
@@ -61,9 +82,10 @@ export interface ApiAnswer {
  */
 export class FaultStack {
   readonly prefix = `faults-${randomUUID().slice(0, 8)}`;
-  readonly services = new Map<ServiceName, ServiceProcess>();
-  readonly site = new CountingSite();
-  readonly receiver = new WebhookReceiver();
+  /** Keyed by service name, or `host/service` when the stack spans hosts. */
+  readonly services = new Map<string, ServiceProcess>();
+  readonly site: CountingSite;
+  readonly receiver: WebhookReceiver;
   llm: FakeLlmServer | null = null;
   producer: QueueProducer;
   gatewayUrl = '';
@@ -72,8 +94,11 @@ export class FaultStack {
   constructor(
     readonly databaseUrl: string,
     readonly redisUrl: string,
+    private readonly options: FaultStackOptions = {},
   ) {
-    this.producer = new QueueProducer(redisUrl, this.prefix);
+    this.producer = new QueueProducer(options.producerRedis ?? redisUrl, this.prefix);
+    this.site = new CountingSite({ tree: options.tree, host: options.listenHost });
+    this.receiver = new WebhookReceiver(options.listenHost);
   }
 
   /** `services`: a subset for a cheaper stack (the jest core row); default all six. */
@@ -81,7 +106,8 @@ export class FaultStack {
     await Promise.all([this.site.start(), this.receiver.start()]);
     this.llm = await startFakeOpenAi(() => ({ data: { title: 'Prices' }, delayMs: llmDelayMs }));
     const port = await freePort();
-    this.gatewayUrl = `http://127.0.0.1:${port}`;
+    const gatewayHost = this.options.hosts?.find((h) => h.services.includes('gateway'));
+    this.gatewayUrl = `http://${gatewayHost?.address ?? '127.0.0.1'}:${port}`;
     this.env = {
       ...RECOVERY_ENV,
       DATABASE_URL: this.databaseUrl,
@@ -89,11 +115,26 @@ export class FaultStack {
       QUEUE_PREFIX: this.prefix,
       PORT: String(port),
       OPENAI_BASE_URL: `${this.llm.url}/v1`,
+      ...this.options.env,
     };
-    for (const name of services) this.services.set(name, new ServiceProcess(name, this.env));
+    if (this.options.hosts) {
+      for (const h of this.options.hosts)
+        for (const name of h.services)
+          this.services.set(
+            `${h.host}/${name}`,
+            new ServiceProcess(name, { ...this.env, HOST: h.address }, h.netns),
+          );
+    } else {
+      for (const name of services) this.services.set(name, new ServiceProcess(name, this.env));
+    }
     // All at once: a start-up is mostly loading modules, and under a loaded scheduler more
     // runnable processes finish sooner than a queue of them.
     await Promise.all([...this.services.values()].map((s) => s.start()));
+  }
+
+  /** The processes of one host (`HostPlacement.host`). */
+  onHost(host: string): ServiceProcess[] {
+    return [...this.services.entries()].filter(([k]) => k.startsWith(`${host}/`)).map(([, s]) => s);
   }
 
   service(name: ServiceName): ServiceProcess {

@@ -3,6 +3,8 @@ export interface FaultRow {
   terminal: boolean;
   lost: number;
   runTwice: number;
+  /** Of `runTwice`, the charges or refunds beyond one per reference (when the scenario says). */
+  billedTwice?: number;
   creditsOk: boolean;
   /** null: not measured (the row failed before it got there). */
   monitorsScheduled: boolean | null;

@@ -14,9 +14,9 @@ export function freePort(): Promise<number> {
   });
 }
 
-function portOpen(port: number): Promise<boolean> {
+export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = net.connect({ port, host: '127.0.0.1' });
+    const s = net.connect({ port, host });
     s.once('connect', () => {
       s.destroy();
       resolve(true);
@@ -32,21 +32,26 @@ export interface PrivateRedis {
   stop(): Promise<void>;
 }
 
-/** A redis-server child on a free port, no persistence: the faults' queues live here only. */
-export async function startPrivateRedis(): Promise<PrivateRedis> {
+/**
+ * A redis-server child on a free port, no persistence: the faults' queues live here only. `host`:
+ * the address it listens on (default loopback; a stores namespace's address for hosts runs).
+ */
+export async function startPrivateRedis(host = '127.0.0.1'): Promise<PrivateRedis> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    // Not protected mode: a namespace's address is not loopback, and only the test's own
+    // namespaces can reach it.
+    ['--port', String(port), '--bind', host, '--save', '', '--appendonly', 'no', '--protected-mode', 'no'],
     { stdio: 'ignore' },
   );
   await waitFor(
     'redis-server listening',
-    async () => ((await portOpen(port)) ? true : undefined),
+    async () => ((await portOpen(port, host)) ? true : undefined),
     30_000,
     50,
   );
-  const url = `redis://127.0.0.1:${port}`;
+  const url = `redis://${host}:${port}`;
   const admin = new Redis(url, { maxRetriesPerRequest: 3 });
   return {
     url,

@@ -33,9 +33,14 @@ export class ServiceProcess {
   readonly log: string[] = [];
   starts = 0;
 
+  /**
+   * `netns`: run it inside that network namespace (`ip netns exec`, which execs the service in
+   * place, so the child's pid is the service's own and SIGKILL still kills exactly that service).
+   */
   constructor(
     readonly name: ServiceName,
     private readonly env: Record<string, string>,
+    readonly netns?: string,
   ) {}
 
   get pid(): number | undefined {
@@ -47,7 +52,10 @@ export class ServiceProcess {
     if (this.child) throw new Error(`${this.name} is already running`);
     this.starts++;
     const { cwd, args } = compiledService(this.name);
-    const child = spawn(process.execPath, args, {
+    const [command, argv]: [string, string[]] = this.netns
+      ? ['ip', ['netns', 'exec', this.netns, process.execPath, ...args]]
+      : [process.execPath, args];
+    const child = spawn(command, argv, {
       cwd,
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,7 +63,7 @@ export class ServiceProcess {
     this.child = child;
     live.add(child);
     child.once('exit', () => live.delete(child));
-    const tag = `[${this.name}#${this.starts}]`;
+    const tag = `[${this.netns ? `${this.netns}/` : ''}${this.name}#${this.starts}]`;
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new Error(`${this.name} did not log "${READY[this.name]}" within ${START_TIMEOUT_MS} ms`));

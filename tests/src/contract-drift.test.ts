@@ -67,6 +67,7 @@ describe('contract drift', () => {
     ApiKeyInfo: 'ApiKeyInfo',
     KeyCreateResponse: 'KeyCreateResponse',
     CreatedKey: 'CreatedKey',
+    KeyUpdateResponse: 'KeyUpdateResponse',
     KeyRevokeResponse: 'KeyRevokeResponse',
     RevokedKey: 'RevokedKey',
     BatchListResponse: 'BatchListResponse',

@@ -48,7 +48,7 @@ export async function startCrawl(
 
 export async function ledgerOf(
   accountId: string,
-): Promise<Array<{ reason: string; amount: number; reference: string | null }>> {
+): Promise<Array<{ reason: string; amount: number; balanceAfter: number; reference: string | null }>> {
   const db = createDb(TEST_DATABASE_URL);
   try {
     return await new CreditsRepository(db).ledger(accountId, 1000);

@@ -1,6 +1,6 @@
 /**
- * A crawl-worker killed after a page's commit but before the jobs of the pages it found were added
- * leaves their rows queued without a job. The page's job comes back (BullMQ: stalledCounter > 0);
+ * A crawl-worker killed after a page's commit but before the pages it found were claimed and their
+ * jobs added leaves their rows queued without a job. The page's job comes back (BullMQ: stalledCounter > 0);
  * its row is done, so it does no work, but it adds the missing jobs. Without that the crawl waits
  * for the reconciler (CRAWL_RECONCILE_MIN_AGE_MS, 30 s by default); crawl-recovery kills a real
  * worker at a random moment, this pins the moment down.
@@ -8,7 +8,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { CrawlContexts, crawlPageProcessor, HostSlots, RobotsCache } from '@wcs/crawl-worker';
-import { AccountsRepository, CrawlsRepository, createDb } from '@wcs/db';
+import { AccountsRepository, CrawlsRepository, CrawlWindowRepository, createDb } from '@wcs/db';
 import { createLogger } from '@wcs/logger';
 import { createSafeDispatcher } from '@wcs/net';
 import { createRedisConnection, type Job, QueueProducer } from '@wcs/queues';
@@ -72,6 +72,7 @@ it('a redelivered job of a finished page adds the jobs its dead worker did not; 
         contexts: new CrawlContexts({
           robots: new RobotsCache({ dispatcher, userAgent: 'wcs-test', timeoutMs: 1_000 }),
         }),
+        queueWindow: { window: new CrawlWindowRepository(db), producer, size: 10 },
         logger: createLogger({ service: 'test', level: 'silent' }),
       },
       { pageTimeoutMs: 1_000, maxStarts: 3, maxLinksPerPage: 10 },

@@ -60,6 +60,7 @@ describe('POST /v1/extract (anthropic)', () => {
         ANTHROPIC_BASE_URL: fake.url,
         EXTRACT_MODEL: 'claude-fake',
         EXTRACT_MODEL_MAX_RETRIES: '0',
+        LLM_FIRST_TOKEN_TIMEOUT_MS: '3000',
         RATE_LIMIT_SCALE: '2',
       },
     });
@@ -203,14 +204,32 @@ describe('POST /v1/extract (anthropic)', () => {
 
   it('504: the target hangs, or the model is too slow (refunded)', async () => {
     await refunded({ url: `${site.url}/hang`, schema: { a: 'string' }, timeout: 5_000 }, 504, /TIMEOUT/);
-    fake.script(() => ({ data: { a: 'x' }, delayMs: 8_000 }));
+    // The model starts answering, then stalls past the request's budget.
+    fake.script(() => ({ data: { a: 'x' }, stallAfterPieces: 2 }));
     const res = await refunded({ url: site.url, schema: { a: 'string' }, timeout: 5_000 }, 504, /TIMEOUT/);
     expect(res.body.error).toMatch(/model/);
+    expect(res.body.error).not.toMatch(/LLM_FIRST_TOKEN_TIMEOUT_MS/);
+  });
+
+  it('504: the model accepts the request but sends no token: cut at LLM_FIRST_TOKEN_TIMEOUT_MS, not the budget (refunded)', async () => {
+    // Headers and message_start at once, then nothing within the request's 60 s.
+    fake.script(() => ({ data: { a: 'x' }, firstTokenDelayMs: 600_000 }));
+    const res = await refunded({ url: site.url, schema: { a: 'string' }, timeout: 60_000 }, 504, /TIMEOUT/);
+    expect(res.body.error).toMatch(/no token within 3000 ms \(LLM_FIRST_TOKEN_TIMEOUT_MS\)/);
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]?.body.stream).toBe(true);
   });
 
   it('500: the answer stays invalid after the retry, or the model provider fails (refunded)', async () => {
-    fake.script(() => ({ data: { a: 12 } }));
+    // (A number where a string is wanted is coerced now; an object is not.)
+    fake.script(() => ({ data: { a: { b: 12 } } }));
     await refunded({ url: site.url, schema: { a: 'string' } }, 500, /EXTRACTION_FAILED/);
+    expect(fake.requests).toHaveLength(2);
+    // An answer with nothing in it is no success either: retried once, then refunded.
+    fake.requests.length = 0;
+    fake.script(() => ({ data: { a: null } }));
+    const empty = await refunded({ url: site.url, schema: { a: 'string' } }, 500, /EXTRACTION_FAILED/);
+    expect(empty.body.error).toMatch(/found nothing/);
     expect(fake.requests).toHaveLength(2);
     fake.script(() => ({ status: 500 }));
     await refunded({ url: site.url, schema: { a: 'string' } }, 500, /EXTRACTION_FAILED/);

@@ -169,7 +169,7 @@ async function startOneProcessStack(
     ...(opts.monitorScheduler ? (['monitor-scheduler'] as const) : []),
     ...(opts.webhookDispatcher ? (['webhook-dispatcher'] as const) : []),
   ];
-  // The gateway starts after the workers there, and screenshot URLs name the gateway the workers'
+  // The gateway starts beside the workers there, and screenshot URLs name the gateway the workers
   // documents point to: its port is chosen first.
   if (env.PORT === '0') env.PORT = String(await freePort());
   env.PUBLIC_URL ??= `http://127.0.0.1:${env.PORT}`;

@@ -61,7 +61,7 @@ function worker<N extends QueueName>(
   extra: { budgetMs?: number; abortGraceMs?: number } = {},
 ): DefinedWorker {
   return defineWorker(name, processor, {
-    redisUrl: TEST_REDIS_URL,
+    redis: TEST_REDIS_URL,
     prefix: p,
     concurrency: 1,
     lockDurationMs: 10_000,

@@ -306,8 +306,11 @@ describe('a job’s total time is bounded by its budget, retries included', () =
     expect(done.results[0]?.status).toBe('failed');
     expect(done.results[0]?.error).toMatch(/budget/);
     const attempts = target.visits.get('b1') ?? [];
-    // Two attempts of 4 s fit an 8 s budget with the 1 s backoff only because the second is cut.
-    expect(attempts.length).toBe(2);
+    // Without the budget there would be 3 attempts. With it: two (the second cut by the budget),
+    // or one when a loaded machine ended the first so late that less than MIN_ATTEMPT_MS was left
+    // for a second — either way the budget, not the retry count, ended the item.
+    expect(attempts.length).toBeGreaterThanOrEqual(1);
+    expect(attempts.length).toBeLessThanOrEqual(2);
     // Every attempt's connection was closed, the last one by the budget.
     for (const a of attempts) expect(a.closedAt).toBeDefined();
     // The budget bounds the attempts: without it there would be a third (3 attempts in total); the
@@ -335,7 +338,11 @@ describe('a job’s total time is bounded by its budget, retries included', () =
     const totalMs = Date.now() - started;
     expect(done.failedPages[0]).toMatchObject({ code: 'TIMEOUT' });
     const attempts = target.visits.get('c1') ?? [];
-    expect(attempts.length).toBe(2); // a third attempt would have started without the budget
+    // A third attempt would have started without the budget (one only on a machine so loaded
+    // that the first ended with less than MIN_ATTEMPT_MS of the budget left).
+    expect(attempts.length).toBeGreaterThanOrEqual(1);
+    expect(attempts.length).toBeLessThanOrEqual(2);
+    expect(done.failedPages[0]?.error ?? '').toMatch(/budget/);
     console.log(
       `slow-loris crawl page: crawl ended after ${totalMs} ms (attempts spanned ${attemptsSpanMs(attempts)} ms), ${attempts.length} page attempts ` +
         `(page timeout ${BATCH_ITEM_TIMEOUT_MS} ms, budget ${BATCH_ITEM_BUDGET_MS} ms)`,

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ScaledObject, TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1';
+import { gatewayEnvSchema } from '@wcs/gateway';
 import { DEFAULT_SHUTDOWN_DEADLINE_MS } from '@wcs/runtime';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { Job } from 'kubernetes-models/batch/v1/Job';
@@ -130,6 +131,12 @@ describe('infra/k8s renders', () => {
         data: Record<string, string>;
       };
       expect(pageStore.data.PUBLIC_URL).toMatch(/^https:\/\//);
+      // Behind the Ingress: the client address comes from the controller's X-Forwarded-For.
+      const gatewayConfig = find(objects, 'ConfigMap', 'wcs-gateway') as unknown as {
+        data: Record<string, string>;
+      };
+      const trust = gatewayEnvSchema.shape.TRUST_PROXY.parse(gatewayConfig.data.TRUST_PROXY);
+      expect([dir, trust]).not.toEqual([dir, false]);
     }
   });
 });

@@ -13,6 +13,7 @@ import { compiledService, ONE_PROCESS, SERVICES, type ServiceProcessName } from 
 const LAZY = [
   'playwright-core', // ~45 MB: with the first browser launch (renderer/browser-pool.ts)
   '@anthropic-ai/sdk', // ~8 MB: when an extract provider is made (llm/anthropic.provider.ts)
+  'node-llama-cpp', // ~70 MB with its binary: on the embedded model's first call (llm/local-llama.provider.ts)
   'source-map-support', // ~6.6 MB: with the first formatted stack (runtime/source-maps.ts)
   'pino-pretty', // only on a terminal (logger/pretty-log.ts)
   'mammoth', // with the first DOCX, in a content thread (documents/docx.converter.ts)
@@ -50,7 +51,9 @@ describe.each<ServiceProcessName>([...SERVICES, ONE_PROCESS])('%s at start', (se
 // would be read and held from the start even if nothing runs it.
 it('the one-process bundle holds none of them: they load from their own files when needed', () => {
   const { cwd } = compiledService(ONE_PROCESS);
-  const inputs = JSON.parse(readFileSync(path.join(cwd, 'dist', 'main.js.inputs.json'), 'utf8')) as string[];
+  const inputs = JSON.parse(
+    readFileSync(path.join(cwd, 'dist', 'main.bundle.js.inputs.json'), 'utf8'),
+  ) as string[];
   const packageOf = (file: string) =>
     /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules)/.exec(file)?.[1];
   const bundled = new Set(inputs.map(packageOf));

@@ -69,6 +69,45 @@ describe('POST /v1/map', () => {
     expect(await balanceOf(account.accountId)).toBe(before - 1);
   });
 
+  it('sitemapOnly: the sitemap URLs alone, no page fetched; with ignoreSitemap a 400', async () => {
+    const res = await map({ url: site.url, sitemapOnly: true });
+    expect(res.status).toBe(200);
+    const b = site.url;
+    expect([...(res.body as MapResponse).links].sort()).toEqual(
+      [
+        ...MAP_SITE_PAGES.sitemapDocs.map((p) => `${b}${p}`),
+        ...Array.from({ length: 30 }, (_, i) => `${b}/p/${i}`),
+      ].sort(),
+    );
+    const both = await map({ url: site.url, sitemapOnly: true, ignoreSitemap: true });
+    expect(both.status).toBe(400);
+    expect(both.body.error).toMatch(/sitemapOnly/);
+  });
+
+  it('linkMetadata: pages lists the links in order with the title/description of the pages the map fetched', async () => {
+    const plain = (await map({ url: site.url })).body as MapResponse;
+    const res = await map({ url: site.url, linkMetadata: true });
+    expect(res.status).toBe(200);
+    const body = res.body as MapResponse & {
+      pages: Array<{ url: string; title?: string; description?: string }>;
+    };
+    expect([...body.links].sort()).toEqual([...plain.links].sort());
+    expect(body.pages.map((p) => p.url)).toEqual(body.links);
+    const b = site.url;
+    const byUrl = new Map(body.pages.map((p) => [p.url, p]));
+    // The start page (fetched): title and meta description.
+    expect(byUrl.get(`${b}/`)).toEqual({
+      url: `${b}/`,
+      title: 'Map fixture home',
+      description: 'The home page of the map fixture',
+    });
+    // A page of the shallow crawl: its title (it has no description).
+    expect(byUrl.get(`${b}/hub`)).toEqual({ url: `${b}/hub`, title: 'Hub' });
+    // Known only from a sitemap, or from a link of a shallow page: nothing but the URL.
+    expect(byUrl.get(`${b}/p/0`)).toEqual({ url: `${b}/p/0` });
+    expect(byUrl.get(`${b}/hub/deep-1`)).toEqual({ url: `${b}/hub/deep-1` });
+  });
+
   it('guesses /sitemap.xml when robots.txt names none; ignoreSitemap skips sitemaps', async () => {
     const bare = await startMapSite({ robotsSitemaps: false });
     try {

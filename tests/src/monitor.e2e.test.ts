@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreditsRepository, createDb, MonitorsRepository } from '@wcs/db';
+import { CreditsRepository, createDb, MonitorsRepository, WebhookDeliveriesRepository } from '@wcs/db';
 import { createLogger } from '@wcs/logger';
 import {
   loadMonitorSchedulerEnv,
@@ -114,7 +114,13 @@ type Detail = {
   lastCheckAt: string | null;
   nextCheckAt: string | null;
   checkCount: number;
-  changes: Array<{ detectedAt: string; snapshot: string; previousSnapshot: string | null; hash: string }>;
+  changes: Array<{
+    detectedAt: string;
+    snapshot: string;
+    previousSnapshot: string | null;
+    hash: string;
+    diff: { added: string[]; removed: string[]; text: string; truncated: boolean } | null;
+  }>;
   checks: Array<{ checkedAt: string; changed: boolean; hash?: string; code?: string }>;
   webhookDeliveries: Array<{
     statusCode: number | null;
@@ -276,7 +282,18 @@ describe('monitors and webhooks', () => {
       url: `${site.url}/a`,
       detectedAt: change.detectedAt,
       snapshot: change.snapshot,
+      // The diff of the cleaned markdown (docs/api.md "Monitors"), kept in the change record too.
+      diff: {
+        added: [
+          'The basic plan costs twelve dollars per month and includes email support for every customer.',
+        ],
+        removed: [
+          'The basic plan costs ten dollars per month and includes email support for every customer.',
+        ],
+        text: expect.stringContaining('+The basic plan costs twelve dollars'),
+      },
     });
+    expect(change.diff).toMatchObject({ ...(payload.diff as object), truncated: false });
     expect(String(payload.snapshot)).toContain('twelve dollars');
     expect(String(payload.snapshot).length).toBeLessThanOrEqual(500);
     // The content before the change comes with it (the dashboard diffs the two).
@@ -335,7 +352,11 @@ describe('monitors and webhooks', () => {
         data: { monitorId: m.id, hash: 'f'.repeat(64), snapshot: 'new text' },
       });
       const process = webhookProcessor(
-        { monitors, dispatcher, logger: createLogger({ service: 'test', level: 'silent' }) },
+        {
+          deliveries: new WebhookDeliveriesRepository(db),
+          dispatcher,
+          logger: createLogger({ service: 'test', level: 'silent' }),
+        },
         { timeoutMs: 2_000, allowPrivateTargets: false, userAgent: 'test' },
       );
       const result = await process({ changeId: change.id });

@@ -29,7 +29,7 @@ beforeAll(async () => {
     async ({ changeId }) => {
       throw throwers[changeId]?.();
     },
-    { redisUrl: REDIS_URL, prefix, concurrency: 4, lockDurationMs: 30_000, stalledIntervalMs: 30_000 },
+    { redis: REDIS_URL, prefix, concurrency: 4, lockDurationMs: 30_000, stalledIntervalMs: 30_000 },
   );
   await worker.worker.waitUntilReady();
 });
@@ -41,7 +41,7 @@ afterAll(async () => {
 async function failureOf(changeId: string): Promise<unknown> {
   // attempts: 1, so retryable kinds (TimeoutError, plain errors) fail at once as well.
   const job = await producer.enqueue('webhook', { changeId }, { jobId: `${changeId}-${randomUUID()}` });
-  return waitForJob(job, producer.queueEvents('webhook'), 15_000).then(
+  return waitForJob(job, producer.waitSource('webhook'), 15_000).then(
     () => {
       throw new Error('the job succeeded');
     },

@@ -5,25 +5,23 @@
  * a monitor work through it — restarts it when it dies, and stops it cleanly on SIGTERM.
  * Needs the build (scripts/test.sh runs it first).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import readline from 'node:readline';
 import { ONE_PROCESS, SERVICE_NODE_FLAGS } from '@wcs/runtime';
 import { type FixtureSite, processTreeOf, startFixtureSite, type TreeProcess } from '@wcs/testing';
 import request from 'supertest';
 import { freePort } from '../faults/private-redis';
 import { startCrawl, waitForCrawl } from './crawl-helpers';
-import { createTestAccount, pollUntil, TEST_DATABASE_URL, TEST_REDIS_URL, type TestAccount } from './harness';
+import { createTestAccount, pollUntil, type TestAccount } from './harness';
+import { killSupervisorTree, spawnSupervisor } from './supervisor-process';
 
 const ROOT = path.resolve(__dirname, '../..');
-const SUPERVISOR = path.join(ROOT, 'scripts/dist/supervise.js');
 
 let supervisor: ChildProcess;
 let site: FixtureSite;
 let account: TestAccount;
 let url = '';
-const lines: string[] = [];
+let lines: string[] = [];
 const monitors: string[] = [];
 
 /** The supervisor's direct children (by working directory: services/<name>). */
@@ -47,27 +45,11 @@ beforeAll(async () => {
   account = await createTestAccount({ plan: 'hobby', credits: 1_000 });
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
-  supervisor = spawn(process.execPath, [SUPERVISOR, '--one-process'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: TEST_DATABASE_URL,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: `t-one-${randomUUID().slice(0, 8)}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      LOG_FORMAT: 'auto',
-      ALLOW_PRIVATE_TARGETS: 'true',
-      // Shared test database: keep the reconcilers off other files' batches and crawls.
-      RECONCILE_MIN_AGE_MS: '600000',
-      CRAWL_RECONCILE_MIN_AGE_MS: '600000',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  readline
-    .createInterface({ input: supervisor.stdout as NodeJS.ReadableStream })
-    .on('line', (l) => lines.push(l));
+  ({ child: supervisor, lines } = spawnSupervisor(['--one-process'], {
+    port,
+    queuePrefix: 't-one',
+    env: { ALLOW_PRIVATE_TARGETS: 'true' },
+  }));
   await healthy();
 }, 90_000);
 
@@ -77,10 +59,7 @@ afterAll(async () => {
       () => undefined,
     );
   }
-  if (supervisor && supervisor.exitCode === null && supervisor.signalCode === null) {
-    supervisor.kill('SIGKILL');
-    for (const p of processTreeOf(supervisor.pid as number)) spawnSync('kill', ['-9', String(p.pid)]);
-  }
+  killSupervisorTree(supervisor);
   await site?.close();
 });
 

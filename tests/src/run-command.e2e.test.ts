@@ -4,21 +4,16 @@
  * nothing else — no pnpm, tsx or esbuild — restarts a service that dies, and stops them all on
  * SIGTERM. Needs the build (scripts/test.sh runs it first).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import readline from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import { SERVICE_NODE_FLAGS, SERVICES } from '@wcs/runtime';
 import { processTreeOf, type TreeProcess } from '@wcs/testing';
 import { freePort } from '../faults/private-redis';
-import { pollUntil, TEST_DATABASE_URL, TEST_REDIS_URL } from './harness';
-
-const ROOT = path.resolve(__dirname, '../..');
-const SUPERVISOR = path.join(ROOT, 'scripts/dist/supervise.js');
+import { pollUntil } from './harness';
+import { killSupervisorTree, spawnSupervisor } from './supervisor-process';
 
 let supervisor: ChildProcess;
 let port = 0;
-const lines: string[] = [];
+let lines: string[] = [];
 
 /** The supervisor's direct children, by service (from each one's working directory). */
 function services(): Map<string, TreeProcess> {
@@ -32,26 +27,7 @@ function services(): Map<string, TreeProcess> {
 
 beforeAll(async () => {
   port = await freePort();
-  supervisor = spawn(process.execPath, [SUPERVISOR], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: TEST_DATABASE_URL,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: `t-run-${randomUUID().slice(0, 8)}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      LOG_FORMAT: 'auto',
-      // Shared test database: keep the reconcilers off other files' batches and crawls.
-      RECONCILE_MIN_AGE_MS: '600000',
-      CRAWL_RECONCILE_MIN_AGE_MS: '600000',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  readline
-    .createInterface({ input: supervisor.stdout as NodeJS.ReadableStream })
-    .on('line', (l) => lines.push(l));
+  ({ child: supervisor, lines } = spawnSupervisor([], { port, queuePrefix: 't-run' }));
   await pollUntil(
     async () => {
       const res = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
@@ -63,10 +39,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  if (supervisor && supervisor.exitCode === null && supervisor.signalCode === null) {
-    supervisor.kill('SIGKILL');
-    for (const p of processTreeOf(supervisor.pid as number)) spawnSync('kill', ['-9', String(p.pid)]);
-  }
+  killSupervisorTree(supervisor);
 });
 
 it('runs each service as a compiled node process, and nothing else', () => {

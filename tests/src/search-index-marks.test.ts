@@ -5,12 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createDb, type Db, DocumentsRepository } from '@wcs/db';
-import { createRedisConnection, SearchIndexMarks } from '@wcs/queues';
+import { createRedisConnection, type RedisClient, SearchIndexMarks } from '@wcs/queues';
 import { SearchIndexer } from '@wcs/search';
-import type { Redis } from 'ioredis';
 import { createTestAccount, pollUntil, TEST_DATABASE_URL, TEST_REDIS_URL } from './harness';
 
-let redis: Redis;
+let redis: RedisClient;
 let db: Db;
 beforeAll(() => {
   redis = createRedisConnection(TEST_REDIS_URL, 'worker');
@@ -99,6 +98,42 @@ describe('SearchIndexMarks', () => {
     // Nothing left behind: the next search does not wait at all.
     expect(await marks.settled(accountId, 0)).toBe(true);
     expect(await documents.get(accountId, 'https://marks.test/dropped')).toBeNull();
+    await indexer.close();
+  });
+
+  it('a reserved announcement holds searches from before its page exists until it is written, taken back or not indexed', async () => {
+    const marks = new SearchIndexMarks(redis, prefix());
+    const documents = new DocumentsRepository(db);
+    const indexer = new SearchIndexer(
+      documents,
+      { warn: () => undefined },
+      { pending: marks, lingerMs: 600_000 },
+    );
+    const { accountId } = await createTestAccount({ credits: 0 });
+    // Reserved, then the page is scraped: a search started in between waits for it.
+    const reserved = indexer.reserve(accountId);
+    const failed = indexer.reserve(accountId);
+    const empty = indexer.reserve(accountId);
+    const url = 'https://marks.test/reserved';
+    const filled = await reserved.fill(url, { markdown: 'dirigible mooring', metadata: {} });
+    expect(filled).toBeDefined();
+    let settled = false;
+    const search = marks.settled(accountId, 600_000).then((r) => {
+      settled = r;
+      return r;
+    });
+    await filled?.write();
+    // The failed scrape takes its announcement back; a page with nothing to index too.
+    await failed.drop();
+    expect(await empty.fill('https://marks.test/empty', { markdown: '  ', metadata: {} })).toBeUndefined();
+    expect(settled).toBe(false);
+    await indexer.idle();
+    expect(await search).toBe(true);
+    expect((await documents.search({ accountId, query: 'dirigible', limit: 5 })).map((h) => h.url)).toEqual([
+      url,
+    ]);
+    expect(await marks.settled(accountId, 0)).toBe(true);
+    await expect(reserved.fill(url, { markdown: 'again', metadata: {} })).rejects.toThrow(/used twice/);
     await indexer.close();
   });
 });

@@ -5,7 +5,7 @@
  * dispatcher mid-POST; this pins the rule in the default run.
  */
 import http from 'node:http';
-import { AccountsRepository, createDb, MonitorsRepository } from '@wcs/db';
+import { AccountsRepository, createDb, MonitorsRepository, WebhookDeliveriesRepository } from '@wcs/db';
 import { createLogger } from '@wcs/logger';
 import { createSafeDispatcher } from '@wcs/net';
 import { listenLocal } from '@wcs/testing';
@@ -38,7 +38,11 @@ it('a stalled webhook job records an interrupted attempt and sends nothing; a fr
     const change = () =>
       db.prisma.monitorChange.create({ data: { monitorId: m.id, hash: 'a'.repeat(64), snapshot: 'text' } });
     const process = webhookProcessor(
-      { monitors, dispatcher, logger: createLogger({ service: 'test', level: 'silent' }) },
+      {
+        deliveries: new WebhookDeliveriesRepository(db),
+        dispatcher,
+        logger: createLogger({ service: 'test', level: 'silent' }),
+      },
       { timeoutMs: 2_000, allowPrivateTargets: true, userAgent: 'test' },
     );
 

@@ -6,7 +6,7 @@ import { pollUntil, TEST_REDIS_URL } from './harness';
 /** workerDefiner: one service's shared worker options, a queue's own concurrency. */
 describe('workerDefiner', () => {
   const env = {
-    REDIS_URL: TEST_REDIS_URL,
+    redis: TEST_REDIS_URL,
     QUEUE_PREFIX: `t-${randomUUID().slice(0, 8)}`,
     WORKER_LOCK_MS: 12_000,
     WORKER_STALLED_INTERVAL_MS: 6_000,
@@ -22,7 +22,7 @@ describe('workerDefiner', () => {
     const define = workerDefiner(env, logger, { concurrency: 3 });
     const map = define('map', async (p) => ({ links: [p.url], total: 1 }));
     const crawl = define('crawl', async () => undefined, { concurrency: 1 });
-    const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX);
+    const producer = new QueueProducer(env.redis, env.QUEUE_PREFIX);
     try {
       for (const w of [map, crawl]) {
         expect(w.worker.opts).toMatchObject({
@@ -41,7 +41,7 @@ describe('workerDefiner', () => {
         { requestId, accountId: 'a', url: 'https://example.com/', maxUrls: 10, timeoutMs: 5_000 },
         { jobId: requestId },
       );
-      await expect(waitForJob(job, producer.queueEvents('map'), 10_000)).resolves.toEqual({
+      await expect(waitForJob(job, producer.waitSource('map'), 10_000)).resolves.toEqual({
         links: ['https://example.com/'],
         total: 1,
       });
@@ -74,7 +74,7 @@ describe('workerDefiner', () => {
       },
       { budgetMs: 300 },
     );
-    const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX);
+    const producer = new QueueProducer(env.redis, env.QUEUE_PREFIX);
     try {
       await producer.enqueue(
         'scrape-batch',

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { apiKeysEnv, envWithLocalFile, loadEnv } from '@wcs/config';
+import { apiKeysEnv, databaseEnv, envWithLocalFile, loadEnv } from '@wcs/config';
 import { z } from 'zod';
 
 /** The repository root, where scripts/stores.sh writes `.env.local`. */
@@ -10,6 +10,7 @@ const cliEnv = z
     DATABASE_URL: z
       .string({ error: 'DATABASE_URL is not set (environment or .env.local)' })
       .min(1, 'DATABASE_URL is required (postgresql://…)'),
+    DATABASE_PREPARED_STATEMENTS: databaseEnv.shape.DATABASE_PREPARED_STATEMENTS,
   })
   // `keys create` holds the same cap as POST /v1/keys.
   .extend(apiKeysEnv.shape);

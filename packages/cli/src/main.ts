@@ -52,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
   let db: ReturnType<typeof createDb> | undefined;
   try {
     const env = loadCliEnv();
-    db = createDb(env.DATABASE_URL, { poolSize: 2 });
+    db = createDb(env.DATABASE_URL, { poolSize: 2, preparedStatements: env.DATABASE_PREPARED_STATEMENTS });
     const out = await command.run(command.flags, {
       accounts: new AccountsRepository(db),
       keys: new ApiKeysRepository(db),

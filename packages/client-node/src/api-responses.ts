@@ -23,6 +23,21 @@ export interface ScrapedDocument {
       value: unknown;
     }[];
   };
+  changeTracking?: {
+    previousScrapeAt: string | null;
+    changeStatus: 'new' | 'same' | 'changed' | 'removed';
+    visibility: 'visible' | 'hidden';
+    diff?: {
+      text: string;
+      json: { [key: string]: unknown };
+      truncated?: boolean;
+    };
+    json?: {
+      previous: unknown;
+      current: unknown;
+    };
+  };
+  summary?: string;
   metadata: PageMetadata;
   warning?: string;
 }
@@ -40,7 +55,7 @@ export interface PageMetadata {
   publishedTime?: string | null;
   pageType?: 'article' | 'forum' | 'product' | 'collection' | 'listing' | 'documentation' | 'service';
   cachedAt?: string;
-  cacheState?: 'hit' | 'miss';
+  cacheState?: 'hit' | 'miss' | 'revalidated';
   contentType?: string;
   pages?: number;
   createdAt?: string;
@@ -82,7 +97,7 @@ export interface StructuredMetadata {
   publishedTime?: string | null;
   pageType?: 'article' | 'forum' | 'product' | 'collection' | 'listing' | 'documentation' | 'service';
   cachedAt?: string;
-  cacheState?: 'hit' | 'miss';
+  cacheState?: 'hit' | 'miss' | 'revalidated';
   contentType?: string;
   pages?: number;
   createdAt?: string;
@@ -168,10 +183,19 @@ export interface CrawlStatus {
   failed: number;
   creditsUsed: number;
   /** only when done or failed */
-  stopReason?: 'completed' | 'max_pages' | 'cancelled' | 'out_of_credits' | 'timeout' | 'error';
+  stopReason?:
+    | 'completed'
+    | 'max_pages'
+    | 'cancelled'
+    | 'out_of_credits'
+    | 'key_budget_exceeded'
+    | 'timeout'
+    | 'error';
   error?: string;
   pages: CrawledPage[];
   failedPages: FailedPage[];
+  /** changeTracking crawls, once done, with the first page of results (skip=0): the URLs the same account's previous done crawl of the same start URL (and tag) returned that this crawl did not */
+  removed?: string[];
   /** present when more pages remain */
   next?: string;
 }
@@ -192,6 +216,21 @@ export interface CrawledPage {
       value: unknown;
     }[];
   };
+  changeTracking?: {
+    previousScrapeAt: string | null;
+    changeStatus: 'new' | 'same' | 'changed' | 'removed';
+    visibility: 'visible' | 'hidden';
+    diff?: {
+      text: string;
+      json: { [key: string]: unknown };
+      truncated?: boolean;
+    };
+    json?: {
+      previous: unknown;
+      current: unknown;
+    };
+  };
+  summary?: string;
   metadata: PageMetadata;
   warning?: string;
   url: string;
@@ -215,7 +254,14 @@ export interface CrawlCancelResponse {
   failed: number;
   creditsUsed: number;
   /** only when done or failed */
-  stopReason?: 'completed' | 'max_pages' | 'cancelled' | 'out_of_credits' | 'timeout' | 'error';
+  stopReason?:
+    | 'completed'
+    | 'max_pages'
+    | 'cancelled'
+    | 'out_of_credits'
+    | 'key_budget_exceeded'
+    | 'timeout'
+    | 'error';
   error?: string;
 }
 
@@ -234,6 +280,22 @@ export interface SearchResult {
   html?: string;
   text?: string;
   json?: StructuredDocument;
+  changeTracking?: {
+    previousScrapeAt: string | null;
+    changeStatus: 'new' | 'same' | 'changed' | 'removed';
+    visibility: 'visible' | 'hidden';
+    diff?: {
+      text: string;
+      json: { [key: string]: unknown };
+      truncated?: boolean;
+    };
+    json?: {
+      previous: unknown;
+      current: unknown;
+    };
+  };
+  /** with `summary: true` */
+  summary?: string;
   metadata?: PageMetadata;
   error?: string;
   code?: string;
@@ -243,6 +305,12 @@ export interface MapResponse {
   success: true;
   links: string[];
   total: number;
+  /** with linkMetadata: the links in the same order, with title/description where the map fetched the page */
+  pages?: {
+    url: string;
+    title?: string;
+    description?: string;
+  }[];
   /** present when the start page failed (or was not HTML) but other sources gave links */
   warning?: string;
 }
@@ -251,6 +319,8 @@ export interface ExtractResponseBody {
   success: true;
   /** shaped like the request schema */
   data: { [key: string]: unknown };
+  /** extension: the page was longer than the input budget and extracted in this many chunks (absent for one) */
+  chunks?: number;
 }
 
 export interface MonitorResponse {
@@ -261,12 +331,25 @@ export interface MonitorResponse {
 export interface Monitor {
   id: string;
   url: string;
-  interval: 'hourly' | 'daily' | 'weekly';
+  /** "cron" when the monitor runs on `cron` */
+  interval: 'hourly' | 'daily' | 'weekly' | 'cron';
+  /** the 5-field cron expression of the checks; only for a cron schedule */
+  cron?: string;
+  /** the IANA time zone `cron` is read in; only for a cron schedule */
+  timezone?: string;
   status: 'active' | 'paused' | 'cancelled';
   /** ISO 8601, milliseconds, UTC */
   createdAt: string;
   /** only when set */
   webhookUrl?: string;
+  /** lines left out before hashing and diffing (substrings or /regex/flags); only when set */
+  ignoreText?: string[];
+  /** share of words that must change (0–1); only when above 0 */
+  threshold?: number;
+  /** what the extract model judges each change against; only when set */
+  goal?: string;
+  /** the webhook body: a Slack or Discord message; only when not the default json */
+  webhookFormat?: 'json' | 'slack' | 'discord';
 }
 
 export interface MonitorListResponse {
@@ -280,12 +363,25 @@ export interface MonitorListResponse {
 export interface MonitorSummary {
   id: string;
   url: string;
-  interval: 'hourly' | 'daily' | 'weekly';
+  /** "cron" when the monitor runs on `cron` */
+  interval: 'hourly' | 'daily' | 'weekly' | 'cron';
+  /** the 5-field cron expression of the checks; only for a cron schedule */
+  cron?: string;
+  /** the IANA time zone `cron` is read in; only for a cron schedule */
+  timezone?: string;
   status: 'active' | 'paused' | 'cancelled';
   /** ISO 8601, milliseconds, UTC */
   createdAt: string;
   /** only when set */
   webhookUrl?: string;
+  /** lines left out before hashing and diffing (substrings or /regex/flags); only when set */
+  ignoreText?: string[];
+  /** share of words that must change (0–1); only when above 0 */
+  threshold?: number;
+  /** what the extract model judges each change against; only when set */
+  goal?: string;
+  /** the webhook body: a Slack or Discord message; only when not the default json */
+  webhookFormat?: 'json' | 'slack' | 'discord';
   /** who paused it (null unless paused): credits resume by themselves, user on POST …/resume */
   pausedBy: ('user' | 'credits') | null;
   lastCheckAt: string | null;
@@ -300,12 +396,25 @@ export interface MonitorDetailResponse {
 export interface MonitorDetail {
   id: string;
   url: string;
-  interval: 'hourly' | 'daily' | 'weekly';
+  /** "cron" when the monitor runs on `cron` */
+  interval: 'hourly' | 'daily' | 'weekly' | 'cron';
+  /** the 5-field cron expression of the checks; only for a cron schedule */
+  cron?: string;
+  /** the IANA time zone `cron` is read in; only for a cron schedule */
+  timezone?: string;
   status: 'active' | 'paused' | 'cancelled';
   /** ISO 8601, milliseconds, UTC */
   createdAt: string;
   /** only when set */
   webhookUrl?: string;
+  /** lines left out before hashing and diffing (substrings or /regex/flags); only when set */
+  ignoreText?: string[];
+  /** share of words that must change (0–1); only when above 0 */
+  threshold?: number;
+  /** what the extract model judges each change against; only when set */
+  goal?: string;
+  /** the webhook body: a Slack or Discord message; only when not the default json */
+  webhookFormat?: 'json' | 'slack' | 'discord';
   /** who paused it (null unless paused): credits resume by themselves, user on POST …/resume */
   pausedBy: ('user' | 'credits') | null;
   lastCheckAt: string | null;
@@ -324,6 +433,22 @@ export interface MonitorChange {
   snapshot: string;
   /** the snapshot before this change (the baseline for the first); null for changes older than this field */
   previousSnapshot: string | null;
+  /** the diff against the baseline; null for changes older than this field */
+  diff: {
+    /** lines added (at most 200) */
+    added: string[];
+    /** lines removed (at most 200) */
+    removed: string[];
+    /** unified diff of the cleaned markdown (at most 16 KiB) */
+    text: string;
+    /** true when the bounds cut the lists or the text */
+    truncated: boolean;
+  } | null;
+  /** the goal's judge (only for monitors with a goal) */
+  judgement?: {
+    relevant: boolean;
+    reason: string;
+  };
 }
 
 export interface MonitorCheck {
@@ -333,6 +458,11 @@ export interface MonitorCheck {
   hash?: string;
   error?: string;
   code?: string;
+  /** the goal's judge when it saw this check's change (a change judged irrelevant is kept only here) */
+  judgement?: {
+    relevant: boolean;
+    reason: string;
+  };
 }
 
 export interface WebhookDelivery {
@@ -470,6 +600,18 @@ export interface ApiKeyInfo {
   revokedAt: string | null;
   /** the key of this request (or of this dashboard session) */
   current: boolean;
+  /** credits per UTC day; null = no limit */
+  dailyCreditLimit: number | null;
+  /** credits per UTC calendar month; null = no limit */
+  monthlyCreditLimit: number | null;
+  /** credits charged to this key today (UTC), refunds deducted */
+  spentToday: number;
+  /** credits charged to this key this month (UTC), refunds deducted */
+  spentThisMonth: number;
+  /** next 00:00 UTC: when spentToday starts again from 0 */
+  dayResetsAt: string;
+  /** the 1st of next month, 00:00 UTC: when spentThisMonth starts again */
+  monthResetsAt: string;
 }
 
 export interface KeyCreateResponse {
@@ -485,6 +627,113 @@ export interface CreatedKey {
   name: string | null;
   /** ISO 8601, milliseconds, UTC */
   createdAt: string;
+  dailyCreditLimit: number | null;
+  monthlyCreditLimit: number | null;
+}
+
+export interface KeyUpdateResponse {
+  success: true;
+  data: ApiKeyInfo;
+}
+
+export interface CapabilitiesResponse {
+  success: true;
+  data: Capabilities;
+}
+
+export interface Capabilities {
+  engines: {
+    /** values of `engine` */
+    choices: string[];
+    fetch: boolean;
+    /** Chromium is on (BROWSER_ENABLED); off: `engine: "browser"` and actions fail */
+    browser: boolean;
+  };
+  documents: {
+    /** documents converted like pages */
+    types: string[];
+    /** MAX_DOCUMENT_BYTES */
+    maxBytes: number;
+    ocr: {
+      /** PDFs without a text layer are read by OCR */
+      enabled: boolean;
+      /** tesseract languages, e.g. eng+deu; null when off */
+      languages: string | null;
+    };
+  };
+  extract: {
+    /** false: extract answers 503 MODEL_NOT_CONFIGURED */
+    configured: boolean;
+    /** anthropic | openai (OpenAI-compatible) */
+    provider: string;
+    model: string | null;
+  };
+  search: {
+    /** embedded | searxng | brave */
+    provider: string;
+  };
+  proxies: {
+    /** proxies configured (PROXY_URLS); their URLs are never shown */
+    count: number;
+    /** auto | always: when requests without `proxy` use them */
+    mode: string;
+  };
+  formats: {
+    /** values of the single `format` field */
+    format: string[];
+    /** values of the `formats` list */
+    formats: string[];
+  };
+  /** page option fields of scrape, batch, crawl `scrapeOptions` */
+  pageOptions: string[];
+  firecrawl: {
+    basePath: string;
+    /** Firecrawl-compatible routes served (under basePath) */
+    routes: {
+      /** GET | POST | DELETE … */
+      method: string;
+      path: string;
+    }[];
+    /** Firecrawl endpoints answered with 501 NOT_SUPPORTED */
+    unsupported: string[];
+    /** Firecrawl options refused with a 400 naming them (what the service cannot honour) */
+    refusedOptions: {
+      endpoint: string;
+      option: string;
+      refused: string;
+    }[];
+  };
+  credits: {
+    scrape: number;
+    batchPerUrl: number;
+    crawlPerPage: number;
+    map: number;
+    searchPerResult: number;
+    extract: number;
+    monitorCheck: number;
+  };
+  limits: {
+    /** largest request body (BODY_LIMIT_BYTES) */
+    bodyBytes: number;
+    /** largest page body fetched (MAX_BODY_BYTES) */
+    pageBytes: number;
+    batchUrls: number;
+    crawlPages: number;
+    mapUrlsDefault: number;
+    searchResults: number;
+    scrapeTimeoutMsDefault: number;
+    scrapeTimeoutMsMax: number;
+    waitForMsMax: number;
+    searchTimeoutMsDefault: number;
+    activeKeysPerAccount: number;
+    rateLimit: {
+      /** the caller's plan */
+      plan: string;
+      /** requests per window, all keys of the account together */
+      requests: number;
+      windowSeconds: number;
+    };
+  };
 }
 
 export interface KeyRevokeResponse {

@@ -26,7 +26,17 @@ export type PageFormat =
   | 'links'
   | 'images'
   | 'screenshot'
-  | 'screenshot@fullPage';
+  | 'screenshot@fullPage'
+  | 'changeTracking'
+  /** A few sentences on the main content by the extract model: +5 credits a page. */
+  | 'summary';
+
+/** With the `changeTracking` format (docs/change-tracking.md): a `tag` keeps a separate history. */
+export interface ChangeTrackingOptions {
+  /** `git-diff` adds `changeTracking.diff` ({ text, json }). */
+  modes?: readonly 'git-diff'[];
+  tag?: string;
+}
 
 /** A browser step of the `actions` page option (README "Page options"); a selector waits ≤ 5 s. */
 export type PageAction =
@@ -82,10 +92,13 @@ export interface PageOptions {
   maxAge?: number;
   /** Keep the fetched page for later `maxAge` requests (default true). */
   storeInCache?: boolean;
+  /** Only with the `changeTracking` format (which needs `markdown` in `formats` too). */
+  changeTrackingOptions?: ChangeTrackingOptions;
 }
 
 /** The page options of extract and monitors: they read the page, so no `formats` and no cache. */
-export interface ReadPageOptions extends Omit<PageOptions, 'formats' | 'maxAge' | 'storeInCache'> {
+export interface ReadPageOptions
+  extends Omit<PageOptions, 'formats' | 'maxAge' | 'storeInCache' | 'changeTrackingOptions'> {
   /** Extra wait after load in ms (implies the browser). */
   waitFor?: number;
 }
@@ -99,6 +112,23 @@ export interface ScrapeOptions extends CallOptions, PageOptions {
   waitFor?: number;
   /** The server's budget for the whole scrape in ms (1000–120000). */
   timeout?: number;
+}
+
+/** The formats an uploaded file has (no screenshots or images: nothing is rendered). */
+export type ParseFormat = 'markdown' | 'html' | 'rawHtml' | 'text' | 'json' | 'links' | 'summary';
+
+/** Options of `parse` (POST /v1/parse): the page options that apply to a file. */
+export interface ParseOptions extends CallOptions {
+  /** Without `formats` only (giving both is a 400). */
+  format?: Format;
+  formats?: readonly ParseFormat[];
+  onlyMainContent?: boolean;
+  includeTags?: readonly string[];
+  excludeTags?: readonly string[];
+  /** The server's budget for the conversion in ms (1000–120000). */
+  timeout?: number;
+  /** The file's name: `metadata.sourceURL` is `file:///<name>` (default `upload`). */
+  filename?: string;
 }
 
 export interface CrawlOptions extends CallOptions {
@@ -148,6 +178,10 @@ export interface MapOptions extends CallOptions {
   search?: string;
   includeSubdomains?: boolean;
   ignoreSitemap?: boolean;
+  /** Only the sitemaps' URLs (no page fetched). */
+  sitemapOnly?: boolean;
+  /** Also answer `pages`: each link with its page's title/description where the map fetched it. */
+  linkMetadata?: boolean;
   timeout?: number;
 }
 
@@ -162,6 +196,8 @@ export interface SearchOptions extends CallOptions {
   fresh?: boolean;
   format?: Format;
   onlyMainContent?: boolean;
+  /** Each scraped result also gets `summary` (the extract model's): 2 + 5 credits a result. */
+  summary?: boolean;
   timeout?: number;
 }
 
@@ -185,8 +221,36 @@ export interface ExtractResponse<T = Record<string, unknown>> extends Omit<Extra
 }
 
 export interface MonitorOptions extends CallOptions, ReadPageOptions {
+  /** Default daily; not with `cron`. */
   interval?: MonitorInterval;
+  /** A 5-field cron expression instead of an interval (at most hourly), e.g. "0 9 * * 1-5". */
+  cron?: string;
+  /** The IANA time zone `cron` is read in, e.g. "Europe/Paris" (default UTC). */
+  timezone?: string;
   webhookUrl?: string;
+  /** Lines left out before hashing and diffing: plain substrings (any case) or `/regex/flags`. */
+  ignoreText?: string[];
+  /** Share of words (0–1) that must change for a change to count; 0 (default) = any. */
+  threshold?: number;
+  /** At most 1,000 characters: each change is judged against it by the extract model (+5 credits). */
+  goal?: string;
+  /** The webhook's body: the spec's JSON (default), or a Slack / Discord incoming-webhook message. */
+  webhookFormat?: 'json' | 'slack' | 'discord';
+}
+
+/** PATCH /v1/monitor/:id: only the fields given change. */
+export interface MonitorUpdateOptions extends CallOptions {
+  interval?: MonitorInterval;
+  cron?: string;
+  timezone?: string;
+  /** null removes the webhook. */
+  webhookUrl?: string | null;
+  webhookFormat?: 'json' | 'slack' | 'discord';
+  /** [] clears the rules; new rules make the next check a new baseline. */
+  ignoreText?: string[];
+  threshold?: number;
+  /** null removes the goal. */
+  goal?: string | null;
 }
 
 export type MonitorStatus = Monitor['status'];
@@ -223,4 +287,15 @@ export interface LedgerOptions extends LedgerFilter {
 export interface KeyCreateOptions extends CallOptions {
   /** A label shown in key listings (≤ 100 characters). */
   name?: string;
+  /** Credits the key may spend per UTC day (resets 00:00 UTC); null/absent = no limit. */
+  dailyCreditLimit?: number | null;
+  /** Credits the key may spend per UTC calendar month (resets the 1st, 00:00 UTC); null/absent = no limit. */
+  monthlyCreditLimit?: number | null;
+}
+
+/** PATCH /v1/keys/:id: a field left out stays; `null` removes a limit (or the name). */
+export interface KeyUpdateOptions extends CallOptions {
+  name?: string | null;
+  dailyCreditLimit?: number | null;
+  monthlyCreditLimit?: number | null;
 }

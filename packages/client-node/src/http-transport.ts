@@ -19,6 +19,8 @@ export interface TransportConfig {
 
 export interface RequestOptions {
   body?: object;
+  /** A multipart/form-data body instead of JSON (POST /v1/parse); fetch sets its Content-Type. */
+  form?: FormData;
   query?: Record<string, string | number | undefined>;
   signal?: AbortSignal | undefined;
 }
@@ -87,7 +89,28 @@ function parseJson(res: RawResponse): unknown {
   }
 }
 
+/** What a billable answer cost (its `X-Credits-Used` / `X-Credits-Remaining` headers). */
+export interface CreditsInfo {
+  /** Credits the call kept (after refunds); a crawl status: what the crawl has cost so far. */
+  used: number;
+  /** The account's balance right after the call. */
+  remaining: number;
+}
+
+/** The credit headers of a response, or null when it has none (a free call). */
+export function creditsOf(headers: Headers): CreditsInfo | null {
+  const used = headers.get('x-credits-used');
+  const remaining = headers.get('x-credits-remaining');
+  if (used === null || remaining === null) return null;
+  const u = Number(used);
+  const r = Number(remaining);
+  return Number.isSafeInteger(u) && Number.isSafeInteger(r) ? { used: u, remaining: r } : null;
+}
+
 export class HttpTransport {
+  /** The credit headers of the latest answer that carried them (errors included). */
+  lastCredits: CreditsInfo | null = null;
+
   constructor(private readonly config: TransportConfig) {}
 
   get baseUrl(): string {
@@ -95,7 +118,11 @@ export class HttpTransport {
   }
 
   /** One call whose 2xx answer is JSON (every endpoint but the CSV export). */
-  async request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, opts: RequestOptions = {}): Promise<T> {
+  async request<T>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    opts: RequestOptions = {},
+  ): Promise<T> {
     return parseJson(await this.roundTrip(method, path, 'application/json', opts)) as T;
   }
 
@@ -119,7 +146,7 @@ export class HttpTransport {
 
   /** Sends with retries until a 2xx (returned) or a final error (thrown). */
   private async roundTrip(
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
     accept: string,
     opts: RequestOptions,
@@ -153,11 +180,13 @@ export class HttpTransport {
           'User-Agent': `wcs-client-node/${CLIENT_VERSION}`,
           ...(opts.body ? { 'Content-Type': 'application/json' } : {}),
         },
-        ...(opts.body ? { body: JSON.stringify(opts.body) } : {}),
+        ...(opts.body ? { body: JSON.stringify(opts.body) } : opts.form ? { body: opts.form } : {}),
         signal,
       });
       // Read the body inside the deadline too: a server that stalls mid-body is a timeout.
       const bytes = new Uint8Array(await res.arrayBuffer());
+      const credits = res.headers ? creditsOf(res.headers) : null;
+      if (credits) this.lastCredits = credits;
       return { status: res.status, statusText: res.statusText, headers: res.headers, bytes };
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason;

@@ -1,5 +1,5 @@
 export * from './api-types.js';
-export type { FetchLike } from './http-transport.js';
+export type { CreditsInfo, FetchLike } from './http-transport.js';
 export * from './service-client.js';
 export * from './service-error.js';
 export { CLIENT_VERSION } from './version.js';

@@ -14,6 +14,7 @@ import type {
   BatchStartResponse,
   BatchStatus,
   CallOptions,
+  CapabilitiesResponse,
   CrawlCancelResponse,
   CrawlListResponse,
   CrawlOptions,
@@ -27,6 +28,8 @@ import type {
   KeyCreateResponse,
   KeyListResponse,
   KeyRevokeResponse,
+  KeyUpdateOptions,
+  KeyUpdateResponse,
   LedgerFilter,
   LedgerOptions,
   LedgerResponse,
@@ -37,7 +40,9 @@ import type {
   MonitorListResponse,
   MonitorOptions,
   MonitorResponse,
+  MonitorUpdateOptions,
   PagingOptions,
+  ParseOptions,
   ScrapeOptions,
   ScrapeResponse,
   SearchOptions,
@@ -47,7 +52,7 @@ import type {
   WaitOptions,
   WebhookSecretResponse,
 } from './api-types.js';
-import { type FetchLike, HttpTransport } from './http-transport.js';
+import { type CreditsInfo, type FetchLike, HttpTransport } from './http-transport.js';
 import { screenshotPath } from './screenshot-url.js';
 import { ServiceError } from './service-error.js';
 import { waitForJob } from './wait-for-job.js';
@@ -134,10 +139,33 @@ export class ServiceClient {
     return this.http.baseUrl;
   }
 
+  /**
+   * What the latest billable call cost: `{ used, remaining }` from its `X-Credits-Used` and
+   * `X-Credits-Remaining` headers (also after a refused or failed call, when the answer had them);
+   * null before any. With calls in parallel on one client it is the last answer to arrive: use
+   * one client per concurrent caller when each call's cost matters.
+   */
+  get lastCredits(): CreditsInfo | null {
+    return this.http.lastCredits;
+  }
+
   /** POST /v1/scrape — 1 credit. */
   scrape(url: string, options: ScrapeOptions = {}): Promise<ScrapeResponse> {
     const { signal, ...rest } = options;
     return this.http.request('POST', '/v1/scrape', { body: defined({ url, ...rest }), signal });
+  }
+
+  /**
+   * POST /v1/parse — a PDF, DOCX or HTML file you have, converted like a scraped page (1 credit;
+   * its type is read from its bytes). Sent as a multipart form: the file and an `options` part.
+   */
+  parse(file: Uint8Array | Blob, options: ParseOptions = {}): Promise<ScrapeResponse> {
+    const { signal, filename, ...rest } = options;
+    const form = new FormData();
+    form.append('options', JSON.stringify(defined(rest)));
+    const blob = file instanceof Blob ? file : new Blob([file as Uint8Array<ArrayBuffer>]);
+    form.append('file', blob, filename ?? 'upload');
+    return this.http.request('POST', '/v1/parse', { form, signal });
   }
 
   /**
@@ -249,6 +277,18 @@ export class ServiceClient {
     return this.http.request('GET', `/v1/monitor/${encodeURIComponent(id)}`, { signal: options.signal });
   }
 
+  /**
+   * PATCH /v1/monitor/:id — change the schedule (`interval`, or `cron` + `timezone`), rules, goal
+   * or webhook; only the fields given change (`webhookUrl`/`goal` null removes them). Free.
+   */
+  updateMonitor(id: string, options: MonitorUpdateOptions): Promise<MonitorCancelResponse> {
+    const { signal, ...rest } = options;
+    return this.http.request('PATCH', `/v1/monitor/${encodeURIComponent(id)}`, {
+      body: defined(rest),
+      signal,
+    });
+  }
+
   /** DELETE /v1/monitor/:id — cancels (history stays readable). */
   deleteMonitor(id: string, options: CallOptions = {}): Promise<MonitorCancelResponse> {
     return this.http.request('DELETE', `/v1/monitor/${encodeURIComponent(id)}`, { signal: options.signal });
@@ -339,6 +379,15 @@ export class ServiceClient {
     return this.http.request('GET', '/v1/account', { signal: options.signal });
   }
 
+  /**
+   * GET /v1/capabilities — what this deployment offers (engines, documents and OCR, the extract
+   * model, search provider, proxy count, formats, page options, Firecrawl routes) and every limit a
+   * caller meets (batch size, body size, time budgets, this plan's rate limit). Free.
+   */
+  capabilities(options: CallOptions = {}): Promise<CapabilitiesResponse> {
+    return this.http.request('GET', '/v1/capabilities', { signal: options.signal });
+  }
+
   /** GET /v1/usage — net credits per UTC day and operation, oldest first, every day present. */
   usage(options: UsageOptions = {}): Promise<UsageResponse> {
     return this.http.request('GET', '/v1/usage', { query: { days: options.days }, signal: options.signal });
@@ -369,6 +418,15 @@ export class ServiceClient {
   createKey(options: KeyCreateOptions = {}): Promise<KeyCreateResponse> {
     const { signal, ...rest } = options;
     return this.http.request('POST', '/v1/keys', { body: defined(rest), signal });
+  }
+
+  /**
+   * PATCH /v1/keys/:id — change a key's name or its daily/monthly credit limits (`null` removes
+   * one; a field left out stays). 403 when this client's own key has a limit.
+   */
+  updateKey(id: string, options: KeyUpdateOptions): Promise<KeyUpdateResponse> {
+    const { signal, ...rest } = options;
+    return this.http.request('PATCH', `/v1/keys/${seg(id)}`, { body: defined(rest), signal });
   }
 
   /** DELETE /v1/keys/:id — revoke (idempotent); 409 for the account's last active key. */

@@ -12,6 +12,7 @@ export type ApiErrorCode =
   | 'INVALID_URL'
   | 'UNAUTHORIZED'
   | 'INSUFFICIENT_CREDITS'
+  | 'KEY_BUDGET_EXCEEDED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'PAYLOAD_TOO_LARGE'

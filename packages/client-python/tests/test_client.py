@@ -55,6 +55,22 @@ def test_scrape_options(client: ServiceClient, site: str) -> None:
     assert "Fixture Journal" in data["markdown"]  # the site header is kept without onlyMainContent
 
 
+PAGE_HTML = b"<html><head><title>Notes</title></head><body><nav>Menu</nav><main><h1>Kept notes</h1><p>Written offline, sent as a file. <a href='https://example.com/more'>more</a></p></main></body></html>"
+
+
+def test_parse(client: ServiceClient) -> None:
+    page = client.parse(PAGE_HTML, filename="notes.html", formats=["markdown", "links"], exclude_tags=["nav"])
+    data = page["data"]
+    assert sorted(data.keys()) == ["links", "markdown", "metadata"]
+    assert "# Kept notes" in data["markdown"] and "Menu" not in data["markdown"]
+    assert data["links"] == ["https://example.com/more"]
+    assert data["metadata"]["sourceURL"] == "file:///notes.html"
+    assert data["metadata"].get("contentType") == "text/html"
+    with pytest.raises(ServiceError) as err:
+        client.parse(b"\x89PNG\r\n\x1a\n not a document")
+    assert (err.value.status, err.value.code) == (415, "UNSUPPORTED_CONTENT_TYPE")
+
+
 def test_crawl_and_wait(client: ServiceClient, site: str) -> None:
     progress: List[Any] = []
     crawl = client.crawl_and_wait(
@@ -112,6 +128,9 @@ def test_map(client: ServiceClient, site: str) -> None:
     assert result["links"][0].rstrip("/") == site
     searched = client.map(site, search="article", max_urls=100)
     assert searched["links"] and all("article" in link for link in searched["links"])
+    detailed = client.map(site, max_urls=5, link_metadata=True)
+    assert [p["url"] for p in detailed["pages"]] == detailed["links"]
+    assert detailed["pages"][0]["title"]  # the start page was fetched: its title is known
 
 
 def test_search_after_scraping(client: ServiceClient, site: str) -> None:
@@ -147,6 +166,25 @@ def test_monitors(client: ServiceClient, site: str) -> None:
     assert (monitor["interval"], monitor["status"]) == ("hourly", "active")
     assert monitor["webhookUrl"] == site + "/hook"
     mid = monitor["id"]
+    ruled = client.create_monitor(
+        site + "/article/6", interval="weekly", ignore_text=["Last updated", "/^\\d+ views$/i"], threshold=0.2, goal="prices"
+    )["data"]
+    assert (ruled["ignoreText"], ruled["threshold"], ruled["goal"]) == (["Last updated", "/^\\d+ views$/i"], 0.2, "prices")
+    client.delete_monitor(ruled["id"])
+    timed = client.create_monitor(
+        site + "/article/7", cron="0 9 * * 1-5", timezone="Europe/Paris", webhook_url=site + "/hook", webhook_format="discord"
+    )["data"]
+    assert (timed["interval"], timed["cron"], timed["timezone"], timed["webhookFormat"]) == (
+        "cron",
+        "0 9 * * 1-5",
+        "Europe/Paris",
+        "discord",
+    )
+    assert client.get_monitor(timed["id"])["data"]["cron"] == "0 9 * * 1-5"
+    moved = client.update_monitor(timed["id"], interval="weekly", webhook_url=None, threshold=0.5)["data"]
+    assert (moved["interval"], moved["threshold"]) == ("weekly", 0.5)
+    assert "cron" not in moved and "webhookUrl" not in moved and moved["webhookFormat"] == "discord"
+    client.delete_monitor(timed["id"])
     try:
         listed = client.list_monitors()
         assert mid in [m["id"] for m in listed["data"]]
@@ -316,6 +354,29 @@ def test_ledger_csv_is_the_ledger_as_text(client: ServiceClient) -> None:
     with pytest.raises(ServiceError) as info:
         client.ledger_csv(reason="nope")
     assert info.value.status == 400
+
+
+def test_key_credit_limits(client: ServiceClient, live: Live) -> None:
+    created = client.create_key(name="capped", daily_credit_limit=1)["data"]
+    assert created["dailyCreditLimit"] == 1 and created["monthlyCreditLimit"] is None
+    with ServiceClient(api_key=created["key"], base_url=live.base_url, max_retries=0) as capped:
+        assert capped.last_credits is None
+        capped.scrape(live.site)
+        balance = client.account()["data"]["balance"]
+        assert capped.last_credits == {"used": 1, "remaining": balance}
+        with pytest.raises(ServiceError) as info:
+            capped.scrape(live.site)
+        assert info.value.status == 402 and info.value.code == "KEY_BUDGET_EXCEEDED"
+        assert info.value.details is not None and info.value.details["limit"] == 1
+        with pytest.raises(ServiceError) as info:
+            capped.update_key(created["id"], daily_credit_limit=None)
+        assert info.value.status == 403
+    updated = client.update_key(created["id"], monthly_credit_limit=10)["data"]
+    assert updated["dailyCreditLimit"] == 1 and updated["monthlyCreditLimit"] == 10
+    assert updated["spentToday"] == 1
+    lifted = client.update_key(created["id"], daily_credit_limit=None)["data"]
+    assert lifted["dailyCreditLimit"] is None and lifted["name"] == "capped"
+    client.revoke_key(created["id"])
 
 
 def test_keys_create_list_revoke(client: ServiceClient, live: Live) -> None:

@@ -70,10 +70,16 @@ CASES: List[Any] = [
     ("cancel_crawl", lambda c: c.cancel_crawl("a/b"), "DELETE", "/v1/crawl/a%2Fb", None),
     (
         "map all",
-        lambda c: c.map(U, max_urls=10, search="docs", include_subdomains=True, ignore_sitemap=True, timeout_ms=5000),
+        lambda c: c.map(
+            U, max_urls=10, search="docs", include_subdomains=True, ignore_sitemap=True, timeout_ms=5000,
+            link_metadata=True,
+        ),
         "POST",
         "/v1/map",
-        {"url": U, "max_urls": 10, "search": "docs", "includeSubdomains": True, "ignoreSitemap": True, "timeout": 5000},
+        {
+            "url": U, "max_urls": 10, "search": "docs", "includeSubdomains": True, "ignoreSitemap": True,
+            "linkMetadata": True, "timeout": 5000,
+        },
     ),
     (
         "search all",

@@ -25,4 +25,13 @@ export const crawlEnv = z.object({
   CRAWL_RECONCILE_MIN_AGE_MS: int(30_000, 0).describe(
     'how long a page row may sit without a job before it is enqueued again',
   ),
+  /**
+   * Frontier rows of one crawl that have a crawl-page job in Redis at once; the rest wait in
+   * PostgreSQL and are claimed, shallowest first, as pages finish. Bounds Redis memory per crawl
+   * (~700 B a job) whatever the size of the frontier. Keep it above the pages in flight for one
+   * crawl (worker replicas × WORKER_CONCURRENCY), or a crawl cannot use every worker.
+   */
+  CRAWL_QUEUE_WINDOW: int(1_000, 1).describe(
+    'frontier rows of one crawl with a job in Redis at once (the rest wait in PostgreSQL)',
+  ),
 });

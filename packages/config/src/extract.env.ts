@@ -15,14 +15,36 @@ const optionalUrl = (name: string, example: string) =>
  * `POST /v1/extract` model settings (extract-worker). Nothing here is required at start: a worker
  * without a key starts and answers extraction requests with a 503 naming the variable to set.
  */
+const PROVIDERS = ['anthropic', 'openai', 'ollama', 'vllm', 'llamacpp', 'local'] as const;
+
 export const extractEnv = z.object({
-  /** `anthropic` (Messages API, tool use) or `openai` (any OpenAI-compatible chat completions: Ollama, vLLM). */
+  /**
+   * Which model API: `anthropic` (Messages API, tool use), `openai` (any OpenAI-compatible chat
+   * completions), `ollama` (native /api/chat with the schema as `format`), `vllm` (guided JSON),
+   * `llamacpp` (llama-server's `json_schema`), `local` (a GGUF file run in-process).
+   */
   EXTRACT_PROVIDER: z
-    .enum(['anthropic', 'openai'])
+    .enum(PROVIDERS)
     .default('anthropic')
-    .describe('extract model API: `anthropic` | `openai` (OpenAI-compatible: Ollama, vLLM)'),
-  /** Model name; default `claude-haiku-4-5` for anthropic; required for openai (e.g. `llama3.1:8b`). */
-  EXTRACT_MODEL: optionalString.describe('model name (required for `openai`)'),
+    .describe('extract model API: `anthropic` | `openai` | `ollama` | `vllm` | `llamacpp` | `local`'),
+  /** Same as EXTRACT_PROVIDER (the newer name); wins when both are set. */
+  LLM_PROVIDER: z.enum(PROVIDERS).optional().describe('alias of EXTRACT_PROVIDER (wins when both are set)'),
+  /** Model name; default `claude-haiku-4-5` for anthropic; required for the servers (e.g. `llama3.1:8b`). */
+  EXTRACT_MODEL: optionalString.describe('model name (required for `openai`, `ollama`, `vllm`)'),
+  /** Same as EXTRACT_MODEL (wins when both are set). */
+  LLM_MODEL: optionalString.describe('alias of EXTRACT_MODEL (wins when both are set)'),
+  /** Base URL of the model server for openai/vllm/llamacpp (with `/v1`) or ollama (its root). */
+  LLM_BASE_URL: optionalUrl('LLM_BASE_URL', 'http://ollama:11434').describe(
+    'model server: `http://ollama:11434` (ollama), `http://vllm:8000/v1`, `http://llama:8080/v1`; else OPENAI_BASE_URL',
+  ),
+  /** Bearer token of the model server (vLLM `--api-key`, llama-server `--api-key`); else OPENAI_API_KEY. */
+  LLM_API_KEY: optionalString.describe('key of the model server (optional; else OPENAI_API_KEY)'),
+  /** GGUF file of the embedded model (`LLM_PROVIDER=local`), supplied by the operator. */
+  LLM_MODEL_PATH: optionalString.describe('GGUF model file for `local` (node-llama-cpp, CPU)'),
+  /** Context window of the embedded model, and `num_ctx` asked of Ollama. */
+  LLM_CONTEXT_TOKENS: int(8_192, 256).describe("context window of `local` (and Ollama's num_ctx)"),
+  /** CPU threads of the embedded model (one beats two on a busy 2-core machine). */
+  LLM_THREADS: int(1, 1).describe('CPU threads of the `local` model'),
   ANTHROPIC_API_KEY: optionalString.describe('Anthropic API key (extraction answers 503 without it)'),
   /** Anthropic API base (default https://api.anthropic.com); a proxy or a local fake in tests. */
   ANTHROPIC_BASE_URL: optionalUrl('ANTHROPIC_BASE_URL', 'https://api.anthropic.com').describe(
@@ -38,6 +60,38 @@ export const extractEnv = z.object({
   EXTRACT_MAX_TOKENS: int(2_048, 64).describe('longest answer of the model (tokens)'),
   /** Tokens of page content sent to the model (estimated as characters / 4). */
   EXTRACT_INPUT_TOKEN_BUDGET: int(6_000, 200).describe('page tokens sent to the model (chars/4)'),
+  /**
+   * A model server must accept the connection within this; a server that is down fails fast (and
+   * is retried) instead of eating the call's budget. Slow first tokens (a model loading) are
+   * bounded by LLM_FIRST_TOKEN_TIMEOUT_MS, the answer by EXTRACT_MODEL_TIMEOUT_MS.
+   */
+  EXTRACT_CONNECT_TIMEOUT_MS: int(5_000, 100).describe(
+    'connecting to the model server (fails fast, then retried)',
+  ),
+  /**
+   * The model server (answers are streamed) must send its first token within this, counted from
+   * the call's start (connection, queueing in the server, prompt reading): a model that accepts
+   * the connection and then says nothing fails with a retryable 504 instead of holding the whole
+   * budget. 0 turns it off (only EXTRACT_MODEL_TIMEOUT_MS and the request's `timeout` apply).
+   */
+  LLM_FIRST_TOKEN_TIMEOUT_MS: int(30_000, 0).describe(
+    "model server's first streamed token (0 = off; then only the call's budget)",
+  ),
+  /** Pages longer than the input budget are extracted in at most this many chunks, then merged. */
+  EXTRACT_MAX_CHUNKS: int(32, 1).describe('model calls per long page (chunks of the input budget); 1 = cut'),
+  /**
+   * Largest chunk (tokens of page text) when a page needs more than EXTRACT_MAX_CHUNKS chunks of
+   * EXTRACT_INPUT_TOKEN_BUDGET: chunks then grow, up to this, so the whole page fits the cap.
+   * Unset: from the provider's context window (anthropic 100,000; openai, vllm, llamacpp 24,000,
+   * i.e. a 32k-token context; ollama and local LLM_CONTEXT_TOKENS − EXTRACT_MAX_TOKENS − 1,000).
+   */
+  EXTRACT_MAX_CHUNK_TOKENS: int(0, 0).describe(
+    'largest chunk when a page needs more than EXTRACT_MAX_CHUNKS (0 = from the provider)',
+  ),
+  /** Chunks of one page sent to the model at once. */
+  EXTRACT_CHUNK_CONCURRENCY: int(4, 1).describe('chunks of one long page extracted at once'),
+  /** Tokens repeated from the end of one chunk at the start of the next (values on a boundary). */
+  EXTRACT_CHUNK_OVERLAP_TOKENS: int(200, 0).describe('tokens shared by neighbouring chunks'),
   /** Budget of one model call (the job's own deadline may cut it shorter). */
   EXTRACT_MODEL_TIMEOUT_MS: int(60_000, 500).describe('budget of one model call'),
   /** SDK-level retries of a failed model call (connection errors, 429, 5xx). */

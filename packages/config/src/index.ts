@@ -8,6 +8,7 @@ export * from './health.env';
 export * from './load-env';
 export * from './monitor.env';
 export * from './page-store.env';
+export * from './redis.env';
 export * from './schemas';
 export * from './search.env';
 export * from './trust-proxy.env';

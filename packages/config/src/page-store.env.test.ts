@@ -20,6 +20,7 @@ describe('pageStoreEnv', () => {
       S3_PREFIX: 'screenshots/',
       PAGE_CACHE_TTL_HOURS: 48,
       RETENTION_SWEEP_MS: 600_000,
+      CHANGE_TRACKING_RETENTION_DAYS: 30,
     });
   });
 

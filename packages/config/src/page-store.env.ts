@@ -81,9 +81,16 @@ export const pageStoreEnvFields = z.object({
   PAGE_CACHE_TTL_HOURS: int(48, 1).describe(
     'cached pages are purged after this long (the largest `maxAge` that can hit)',
   ),
-  /** How often a scrape worker purges expired screenshots and old cached pages. */
+  /**
+   * The `changeTracking` format's history (the latest scrape per account, URL and tag) is purged
+   * this long after the page was last scraped: a later scrape of it is `new` again.
+   */
+  CHANGE_TRACKING_RETENTION_DAYS: int(30, 1).describe(
+    "the `changeTracking` format's history of a page is purged this long after its last tracked scrape",
+  ),
+  /** How often a scrape worker purges expired screenshots, old cached pages and old page history. */
   RETENTION_SWEEP_MS: int(600_000, 1_000).describe(
-    'how often expired screenshots and cached pages are purged',
+    'how often expired screenshots, cached pages and change-tracking history are purged',
   ),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redisHaEnv } from './redis.env';
 import { trustProxySetting } from './trust-proxy.env';
 
 const bool = (def: boolean) =>
@@ -35,7 +36,10 @@ export const baseEnv = z.object({
     .string()
     .min(1)
     .default('redis://127.0.0.1:6379')
-    .describe('Redis; `bash scripts/run.sh` finds or starts one when unset'),
+    .describe(
+      'Redis; `bash scripts/run.sh` finds or starts one when unset. With REDIS_SENTINELS or REDIS_CLUSTER_NODES only its password, db and TLS (`rediss:`) are used',
+    ),
+  ...redisHaEnv.shape,
   /** Prefix for every BullMQ key, so several deployments/tests can share one Redis. */
   QUEUE_PREFIX: z
     .string()
@@ -51,6 +55,17 @@ export const databaseEnv = z.object({
     .min(1, 'is required')
     .describe(
       'PostgreSQL (postgresql://user@host:5432/db); `bash scripts/run.sh` finds or starts one when unset',
+    ),
+  /**
+   * Undefined when unset: the database package then decides from DATABASE_URL (`pgbouncer=true`
+   * turns them off), so one URL carries both Prisma's setting and ours.
+   */
+  DATABASE_PREPARED_STATEMENTS: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? undefined : v === 'true' || v === '1' || v === 'yes'))
+    .describe(
+      'named prepared statements on the hot paths; unset: on, unless DATABASE_URL has `pgbouncer=true`. `false` behind a pooler in transaction mode that cannot keep them (PgBouncer < 1.21)',
     ),
 });
 
@@ -107,7 +122,7 @@ export const renderEnv = z.object({
   MAX_BODY_BYTES: int(10 * 1024 * 1024, 1024).describe('largest body of one page'),
   /** Cap on a PDF/DOCX download (documents are bigger than pages); MAX_BODY_BYTES stays for text. */
   MAX_DOCUMENT_BYTES: int(50 * 1024 * 1024, 1024).describe(
-    'per PDF/DOCX download (instead of `MAX_BODY_BYTES`); past it 502 target too large',
+    'per PDF/DOCX download (instead of `MAX_BODY_BYTES`); past it 502 target too large. Also the largest file `POST /v1/parse` takes (past it 413)',
   ),
   MAX_REDIRECTS: int(10, 0).describe('redirects followed per page'),
   BROWSER_EXECUTABLE: z

@@ -14,7 +14,17 @@ export { findInvalidSelector, selectorListCostProblem } from './dom/tag-filter';
 export { firstSrcsetCandidate } from './extract/page-images';
 export { type PageLinks, pageLinkUrls, type RawPageLink } from './extract/page-links';
 export { classifyPage, PAGE_TYPES, type PageType } from './extract/page-type.classifier';
+export {
+  type DiffChange,
+  type DiffChunk,
+  type DiffJson,
+  diffMarkdown,
+  MARKDOWN_DIFF_DEFAULTS,
+  type MarkdownDiff,
+  type MarkdownDiffLimits,
+} from './render/markdown-diff';
 export { cleanMarkdownForHash } from './render/markdown-hash.normalizer';
+export { wordChangeShare } from './render/word-change';
 export type {
   BlockType,
   ContentMetadata,

@@ -5,6 +5,7 @@ import { type Route, useRoute } from './router';
 import { signOut } from './session';
 import type { SessionInfo } from './types';
 import { BatchDetailView } from './views/batch-detail-view';
+import { CapabilitiesView } from './views/capabilities-view';
 import { CrawlDetailView } from './views/crawl-detail-view';
 import { DocumentView } from './views/document-view';
 import { JobsView } from './views/jobs-view';
@@ -22,6 +23,7 @@ const NAV: ReadonlyArray<{ label: string; hash: string; section: Route['name'][]
   { label: 'Monitors', hash: '#/monitors', section: ['monitors', 'monitor'] },
   { label: 'Jobs', hash: '#/jobs', section: ['jobs', 'batch', 'crawl', 'document'] },
   { label: 'Playground', hash: '#/playground', section: ['playground'] },
+  { label: 'Capabilities', hash: '#/capabilities', section: ['capabilities'] },
 ];
 
 function View({ route }: { route: Route }) {
@@ -46,6 +48,8 @@ function View({ route }: { route: Route }) {
       return <DocumentView key={`${route.jobId}/${route.itemId}`} {...route} />;
     case 'playground':
       return <PlaygroundView />;
+    case 'capabilities':
+      return <CapabilitiesView />;
   }
 }
 

@@ -19,5 +19,6 @@ export const LEDGER_REASONS = [
   'search',
   'search_refund',
   'monitor_check',
+  'monitor_judge',
   'adjustment',
 ] as const;

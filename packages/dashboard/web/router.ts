@@ -5,6 +5,7 @@ export type Route =
   | { name: 'overview' }
   | { name: 'ledger' }
   | { name: 'keys' }
+  | { name: 'capabilities' }
   | { name: 'monitors' }
   | { name: 'monitor'; id: string }
   | { name: 'jobs' }
@@ -31,6 +32,8 @@ export function parseRoute(hash: string): Route {
       return { name: 'ledger' };
     case 'keys':
       return { name: 'keys' };
+    case 'capabilities':
+      return { name: 'capabilities' };
     case 'monitors':
       return a ? { name: 'monitor', id: a } : { name: 'monitors' };
     case 'jobs':

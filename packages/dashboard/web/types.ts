@@ -10,6 +10,7 @@ export type {
   BatchResultRow,
   BatchStatus,
   BatchSummary,
+  Capabilities,
   CrawlResultRow,
   CrawlStatus,
   CrawlSummary,

@@ -58,12 +58,16 @@ export interface StartedBatchItem {
 
 export interface NewBatch {
   accountId: string;
+  /** The key that starts it: the charge counts against its limits, item refunds give back. */
+  keyId?: string | undefined;
   items: Array<{ url: string; clientId?: string }>;
   format: string;
   onlyMainContent: boolean;
   /** Page options of every item (plain JSON); secrets are cleared when the batch is done. */
   pageOptions?: Prisma.InputJsonObject;
   pageSecrets?: Prisma.InputJsonObject;
+  /** Credits of one item (default 1; the `summary` format adds the model's): charged up front, refunded per failed item. */
+  creditsPerItem?: number;
   /** The batch's webhook (its `started` event commits with the batch). */
   webhook?: JobWebhookConfig;
 }

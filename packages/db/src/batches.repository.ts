@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ValidationError } from '@wcs/errors';
+import { NotFoundError, ValidationError } from '@wcs/errors';
 import type {
   BatchItemPage,
   BatchItemStatus,
@@ -8,7 +8,7 @@ import type {
   NewBatch,
   StartedBatchItem,
 } from './batch.types';
-import { chargeInTx, creditInTx } from './credits.ops';
+import { type ChangeRow, changeResult, chargeInTx, creditInTx, throwIfRefused } from './credits.ops';
 import { type Db, inTransaction } from './db';
 import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
@@ -27,6 +27,20 @@ const CREDITS_PER_ITEM = 1;
 type Outcome =
   | { status: 'done'; result: unknown }
   | { status: 'failed'; error: string; code: string; billed?: boolean };
+
+/** The items of a new batch in one statement (Prisma's createMany compiled 500 rows' parameters in the caller's thread). */
+async function insertItems(
+  tx: SqlClient,
+  batchId: string,
+  items: Array<{ id: string; position: number; url: string; clientId: string | null }>,
+): Promise<void> {
+  await tx.$executeRaw`
+    INSERT INTO batch_items (id, batch_id, position, url, client_id)
+    SELECT t.id, ${batchId}::uuid, t.position, t.url, t.client_id
+    FROM unnest(${items.map((it) => it.id)}::text[]::uuid[], ${items.map((it) => it.position)}::int[],
+                ${items.map((it) => it.url)}::text[], ${items.map((it) => it.clientId)}::text[])
+         AS t(id, position, url, client_id)`;
+}
 
 /**
  * Batch scrapes. Item transitions are guarded in SQL (`WHERE status IN ('queued','running')`), so
@@ -54,9 +68,14 @@ export class BatchesRepository {
    * Charge the whole batch upfront (InsufficientCreditsError if it can't pay), then insert it. With
    * a `webhook` its webhook row and `started` event commit with the batch.
    */
-  async create(
-    i: NewBatch,
-  ): Promise<{ batchId: string; items: Array<{ itemId: string; position: number; url: string }> }> {
+  async create(i: NewBatch): Promise<{
+    batchId: string;
+    items: Array<{ itemId: string; position: number; url: string }>;
+    /** Credits charged (one per URL; failed items are refunded later). */
+    charged: number;
+    /** The account's balance right after the charge. */
+    balance: number;
+  }> {
     if (i.items.length === 0) throw new ValidationError('A batch needs at least one item');
     const batchId = randomUUID();
     const items = i.items.map((it, position) => ({
@@ -66,14 +85,25 @@ export class BatchesRepository {
       url: it.url,
       clientId: it.clientId ?? null,
     }));
-    const cost = items.length * CREDITS_PER_ITEM;
+    const cost = items.length * (i.creditsPerItem ?? CREDITS_PER_ITEM);
     const { webhook } = i;
-    const events = await inTransaction(this.db, async (tx) => {
-      await chargeInTx(tx, i.accountId, cost, { reason: 'batch', reference: batchId });
-      await tx.batch.create({
+    if (!webhook) {
+      const balance = await this.createCharged(i, batchId, items, cost);
+      return {
+        batchId,
+        items: items.map((it) => ({ itemId: it.id, position: it.position, url: it.url })),
+        charged: cost,
+        balance,
+      };
+    }
+    const keyId = i.keyId && isUuid(i.keyId) ? i.keyId : null;
+    const { events, balance } = await inTransaction(this.db, async (tx) => {
+      const created = await tx.batch.create({
+        select: { createdAt: true },
         data: {
           id: batchId,
           accountId: i.accountId,
+          apiKeyId: keyId,
           status: 'pending',
           format: i.format,
           onlyMainContent: i.onlyMainContent,
@@ -83,17 +113,77 @@ export class BatchesRepository {
           creditsCharged: cost,
         },
       });
-      await tx.batchItem.createMany({ data: items });
-      if (!webhook) return [];
-      return createJobWebhookTx(tx, {
+      await insertItems(tx, batchId, items);
+      // The charge last: it locks the account's row until the commit.
+      // At the batch's created_at: an item's refund gives back to the key's spend of that day.
+      const { balance } = await chargeInTx(tx, i.accountId, cost, {
+        reason: 'batch',
+        reference: batchId,
+        keyId,
+        at: created.createdAt,
+      });
+      const events = await createJobWebhookTx(tx, {
         jobId: batchId,
         kind: 'batch_scrape',
         accountId: i.accountId,
         webhook,
       });
+      return { events, balance };
     });
     await this.notify(events);
-    return { batchId, items: items.map((it) => ({ itemId: it.id, position: it.position, url: it.url })) };
+    return {
+      batchId,
+      items: items.map((it) => ({ itemId: it.id, position: it.position, url: it.url })),
+      charged: cost,
+      balance,
+    };
+  }
+
+  /**
+   * A batch without a webhook in one statement: the charge (`change_key_balance`), the batch row and its
+   * items, committed as the statement ends. Every batch of an account waits for that account's row
+   * lock; here it is held for one statement inside PostgreSQL. In an interactive transaction it was
+   * held across client round trips, which wait on the gateway's event loop: 200 batches of 500 URLs
+   * sent at once queued one behind the other until the pool's 10 s wait ran out (500 answers).
+   * Nothing is written when the account cannot pay.
+   */
+  private async createCharged(
+    i: NewBatch,
+    batchId: string,
+    items: Array<{ id: string; position: number; url: string; clientId: string | null }>,
+    cost: number,
+  ): Promise<number> {
+    if (!isUuid(i.accountId)) throw new NotFoundError('Account not found');
+    const json = (v: unknown) => (v === undefined ? null : toJsonb(v));
+    const keyId = i.keyId && isUuid(i.keyId) ? i.keyId : null;
+    // The charge's time (the transaction's now()) is the batch's created_at: refunds pass it back.
+    const rows = await sqlClient(this.db).$queryRaw<ChangeRow[]>`
+      WITH charge AS MATERIALIZED (
+        SELECT o_status, o_balance, o_at, o_period, o_limit, o_spent, o_resets_at
+        FROM change_key_balance(${i.accountId}::uuid, ${-cost}::int, 'batch', ${batchId}::text,
+                                ${keyId}::uuid, NULL::timestamptz)
+      ), b AS (
+        INSERT INTO batches (id, account_id, status, format, only_main_content, page_options, page_secrets,
+                             total, credits_charged, api_key_id, created_at)
+        SELECT ${batchId}::uuid, ${i.accountId}::uuid, 'pending', ${i.format}, ${i.onlyMainContent}::boolean,
+               ${json(i.pageOptions)}::jsonb, ${json(i.pageSecrets)}::jsonb, ${items.length}::int, ${cost}::int,
+               ${keyId}::uuid, o_at
+        FROM charge WHERE o_status = 'applied'
+        RETURNING id
+      ), it AS (
+        INSERT INTO batch_items (id, batch_id, position, url, client_id)
+        SELECT t.id, b.id, t.position, t.url, t.client_id
+        FROM b, unnest(${items.map((x) => x.id)}::text[]::uuid[], ${items.map((x) => x.position)}::int[],
+                       ${items.map((x) => x.url)}::text[], ${items.map((x) => x.clientId)}::text[])
+             AS t(id, position, url, client_id)
+      )
+      SELECT o_status AS status, o_balance AS balance, o_at AS at, o_period AS period, o_limit AS "limit",
+             o_spent AS spent, o_resets_at AS "resetsAt"
+      FROM charge`;
+    const r = changeResult(rows);
+    throwIfRefused(cost, r);
+    if (r.status !== 'applied') throw new Error(`change_key_balance answered ${r.status} for a new batch`);
+    return r.balance;
   }
 
   /** null when unknown or owned by another account (callers answer 404 either way). */
@@ -117,7 +207,7 @@ export class BatchesRepository {
     page?: BatchItemPage,
   ): Promise<BatchWithItems | null> {
     if (!isUuid(accountId) || !isUuid(batchId)) return null;
-    const sql = sqlClient(this.db.pool);
+    const sql = sqlClient(this.db);
     // Only a finished batch can have been cut by a cancel (its open items all failed CANCELLED).
     const heads = await sql.$queryRaw<Array<Omit<BatchWithItems, 'items'>>>`
       SELECT b.id AS "batchId", b.account_id AS "accountId", b.status, b.total, b.completed, b.failed,
@@ -147,7 +237,7 @@ export class BatchesRepository {
   async startItem(itemId: string): Promise<StartedBatchItem | null> {
     if (!isUuid(itemId)) return null;
     // One statement: both updates commit together (data-modifying CTEs always run).
-    const rows = await sqlClient(this.db.pool).$queryRaw<Array<StartedBatchItem & { hooked: boolean }>>`
+    const rows = await sqlClient(this.db).$queryRaw<Array<StartedBatchItem & { hooked: boolean }>>`
       WITH item AS (
         UPDATE batch_items
         SET status = 'running', attempts = attempts + 1, started_at = now(), updated_at = now()
@@ -202,20 +292,21 @@ export class BatchesRepository {
     if (!isUuid(itemId)) return false;
     // The common case — a page done in a batch without a webhook (known from this item's start
     // here) — is one statement; anything else (refunds, webhook events) one transaction.
-    if (o.status === 'done' && this.unhooked.take(itemId))
-      return finishDone(sqlClient(this.db.pool), itemId, o);
-    const r = await sqlTransaction(this.db.pool, async (tx) => {
+    if (o.status === 'done' && this.unhooked.take(itemId)) return finishDone(sqlClient(this.db), itemId, o);
+    const r = await sqlTransaction(this.db, async (tx) => {
       const batchId = await finishItemRow(tx, itemId, o);
       if (!batchId) return { applied: false, events: [] };
-      const { accountId, closed, hooked } = await bumpBatch(tx, batchId, o.status);
-      if (o.status === 'failed' && !o.billed) {
-        const r = await creditInTx(tx, accountId, CREDITS_PER_ITEM, {
+      const { accountId, keyId, chargedAt, closed, hooked, perItem } = await bumpBatch(tx, batchId, o.status);
+      if (o.status === 'failed' && !o.billed && perItem > 0) {
+        const r = await creditInTx(tx, accountId, perItem, {
           reason: 'batch_refund',
           reference: itemId,
+          keyId,
+          at: chargedAt,
         });
         if (r.applied) {
           await tx.$executeRaw`
-            UPDATE batches SET credits_refunded = credits_refunded + ${CREDITS_PER_ITEM}::int
+            UPDATE batches SET credits_refunded = credits_refunded + ${perItem}::int
             WHERE id = ${batchId}::uuid`;
         }
       }
@@ -325,16 +416,34 @@ async function bumpBatch(
   tx: SqlClient,
   batchId: string,
   status: 'done' | 'failed',
-): Promise<{ accountId: string; closed: boolean; hooked: boolean }> {
+): Promise<{
+  accountId: string;
+  keyId: string | null;
+  chargedAt: Date;
+  closed: boolean;
+  hooked: boolean;
+  perItem: number;
+}> {
   const dc = status === 'done' ? 1 : 0;
   const df = status === 'failed' ? 1 : 0;
-  const rows = await tx.$queryRaw<Array<{ accountId: string; closed: boolean; hooked: boolean }>>`
+  // What one item was charged: every item of a batch costs the same (NewBatch.creditsPerItem).
+  const rows = await tx.$queryRaw<
+    Array<{
+      accountId: string;
+      keyId: string | null;
+      chargedAt: Date;
+      closed: boolean;
+      hooked: boolean;
+      perItem: number;
+    }>
+  >`
     UPDATE batches SET
       completed = completed + ${dc}::int,
       failed = failed + ${df}::int,
       ${ITEM_FINISHED_COLUMNS}
     WHERE id = ${batchId}::uuid
-    RETURNING account_id AS "accountId", status = 'done' AS closed,
+    RETURNING account_id AS "accountId", api_key_id AS "keyId", created_at AS "chargedAt", status = 'done' AS closed,
+              (credits_charged / GREATEST(total, 1))::int AS "perItem",
               EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = batches.id) AS hooked`;
   return rows[0]!;
 }

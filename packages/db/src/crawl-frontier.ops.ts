@@ -121,7 +121,7 @@ export async function bumpCrawl(
 
 export type CompletionResult =
   | { kind: 'skipped' }
-  | { kind: 'unpaid' }
+  | { kind: 'unpaid'; why: 'credits' | 'key_limit' }
   | { kind: 'duplicate'; crawlFinished: boolean; events: string[] }
   | { kind: 'done'; newPages: FrontierPage[]; capped: boolean; crawlFinished: boolean; events: string[] };
 
@@ -161,6 +161,8 @@ type CompletionRow = {
   newStatus: string | null;
   newPages: FrontierPage[] | null;
   capped: boolean;
+  /** Why the page was not payable: the balance (`credits`) or the key's budget (`key_limit`). */
+  unpaid: 'credits' | 'key_limit' | null;
 };
 
 /**
@@ -174,7 +176,8 @@ type CompletionRow = {
  *    the charge, ledger row, frontier rows and counters follow only from that `done` update.
  *    A page that ended where a done page of the crawl is (`dup`: a redirect to it, or from it)
  *    becomes `duplicate` instead: not billed, not counted, no links.
- * When the account cannot pay, nothing is written (`unpaid`); the caller stops the crawl.
+ * When the account cannot pay, or the key that started the crawl is at its daily or monthly
+ * limit, nothing is written (`unpaid`, with which of the two); the caller stops the crawl.
  * Both run inside PostgreSQL, so the crawl's lock is held for one statement and its commit, not for
  * four client round trips. A crawl with a webhook is completed by the same function inside a
  * transaction that also writes its outbox events.
@@ -190,16 +193,17 @@ export async function completePageTx(
   const call = (tx: SqlClient, hookedOk: boolean) =>
     tx.$queryRaw<CompletionRow[]>`
       SELECT o_hooked AS hooked, o_eligible AS eligible, o_paid AS paid, o_duplicate AS duplicate,
-             o_new_status AS "newStatus", o_new_pages AS "newPages", o_capped AS capped
+             o_new_status AS "newStatus", o_new_pages AS "newPages", o_capped AS capped,
+             o_unpaid AS unpaid
       FROM complete_crawl_page(${crawlId}::uuid, ${pageId}::uuid, ${credits}::int,
         ${toJsonb(r.result)}::jsonb, ${r.statusCode}::int, ${r.finalKey}::text,
         ${unique.map((c) => c.url)}::text[], ${unique.map((c) => c.key)}::text[],
         ${unique.map((c) => c.depth)}::int[], ${hookedOk}::boolean)`;
   let events: string[] = [];
-  let [row] = await call(sqlClient(db.pool), false);
+  let [row] = await call(sqlClient(db), false);
   if (row?.hooked) {
     // Webhook outbox, same transaction: only for crawls with a webhook.
-    const hooked = await sqlTransaction(db.pool, async (tx) => {
+    const hooked = await sqlTransaction(db, async (tx) => {
       const [hookedRow] = await call(tx, true);
       if (!hookedRow?.eligible || (!hookedRow.duplicate && !hookedRow.paid))
         return { row: hookedRow, events: [] };
@@ -214,7 +218,7 @@ export async function completePageTx(
   }
   if (!row?.eligible) return { kind: 'skipped' };
   if (row.duplicate) return { kind: 'duplicate', crawlFinished: row.newStatus === 'done', events };
-  if (!row.paid) return { kind: 'unpaid' };
+  if (!row.paid) return { kind: 'unpaid', why: row.unpaid === 'key_limit' ? 'key_limit' : 'credits' };
   return {
     kind: 'done',
     newPages: row.newPages ?? [],
@@ -225,8 +229,8 @@ export async function completePageTx(
 }
 
 /**
- * Fail a running crawl (guarded) and skip its unfinished pages; returns the skipped page ids and the
- * webhook's outbox events (`failed`, when asked).
+ * Fail a running crawl (guarded) and skip its unfinished pages; returns the skipped pages that had
+ * a job (claimed by the queue window) and the webhook's outbox events (`failed`, when asked).
  */
 export async function stopCrawlInTx(
   tx: SqlClient,
@@ -240,10 +244,13 @@ export async function stopCrawlInTx(
     WHERE id = ${crawlId}::uuid AND status IN ('pending', 'processing')
     RETURNING id`;
   if (stopped.length === 0) return { skippedPageIds: [], events: [] };
+  // Only claimed rows (`enqueued`, the queue window) have a job to remove.
   const skipped = await tx.$queryRaw<Array<{ id: string }>>`
-    UPDATE crawl_pages SET status = 'skipped', updated_at = now()
-    WHERE crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
-    RETURNING id`;
+    WITH s AS (
+      UPDATE crawl_pages SET status = 'skipped', updated_at = now()
+      WHERE crawl_id = ${crawlId}::uuid AND status IN ('queued', 'running')
+      RETURNING id, enqueued)
+    SELECT id FROM s WHERE enqueued`;
   const events = await finishCrawlWebhookTx(tx, crawlId);
   return { skippedPageIds: skipped.map((s) => s.id), events };
 }

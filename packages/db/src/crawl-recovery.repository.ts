@@ -1,5 +1,6 @@
 import { stopCrawlInTx } from './crawl-frontier.ops';
 import { type Db, inTransaction, type Tx } from './db';
+import { Prisma } from './generated/prisma/client';
 import type { JobWebhookNotifier } from './job-webhook.types';
 import { finishCrawlWebhookTx, notifyJobWebhooks } from './job-webhook-outbox.ops';
 
@@ -19,18 +20,30 @@ export class CrawlRecoveryRepository {
     return notifyJobWebhooks(this.db, this.opts.onWebhookEvents, eventIds);
   }
 
-  /** Queued/running pages of running crawls untouched for olderThanMs, oldest first. */
+  /**
+   * Claimed queued and running pages of running crawls untouched for olderThanMs, oldest first.
+   * Unclaimed rows (outside the queue window) wait by design and have no job to lose.
+   */
   findStrandedPages(
     olderThanMs: number,
     limit: number,
   ): Promise<Array<{ pageId: string; crawlId: string; depth: number }>> {
+    const n = Math.max(0, Math.trunc(limit));
+    const before = Prisma.sql`now() - (${Math.max(0, olderThanMs)}::float8 * interval '1 millisecond')`;
+    // Each status walks the (status, updated_at) index in order and stops after `limit` rows: a
+    // large crawl keeps most of its frontier queued (waiting, not lost) for long, and a join that
+    // starts from the running crawls would read and sort all of those rows on every pass.
+    // Queued rows of a crawl that is not running are rare (a stopped crawl skips its pages).
     return this.db.prisma.$queryRaw`
-      SELECT p.id AS "pageId", p.crawl_id AS "crawlId", p.depth FROM crawl_pages p
-      JOIN crawls c ON c.id = p.crawl_id AND c.status = 'processing'
-      WHERE p.status IN ('queued', 'running')
-        AND p.updated_at < now() - (${Math.max(0, olderThanMs)}::float8 * interval '1 millisecond')
+      SELECT p.id AS "pageId", p.crawl_id AS "crawlId", p.depth FROM (
+        (SELECT id, crawl_id, depth, updated_at FROM crawl_pages
+         WHERE status = 'queued' AND enqueued AND updated_at < ${before} ORDER BY updated_at LIMIT ${n}::int)
+        UNION ALL
+        (SELECT id, crawl_id, depth, updated_at FROM crawl_pages
+         WHERE status = 'running' AND updated_at < ${before} ORDER BY updated_at LIMIT ${n}::int)
+      ) p JOIN crawls c ON c.id = p.crawl_id AND c.status = 'processing'
       ORDER BY p.updated_at
-      LIMIT ${Math.max(0, Math.trunc(limit))}::int`;
+      LIMIT ${n}::int`;
   }
 
   /** Touch pages that were checked (their job is alive) so the next pass looks at others first. */
@@ -39,6 +52,23 @@ export class CrawlRecoveryRepository {
     await this.db.prisma.$executeRaw`
       UPDATE crawl_pages SET updated_at = now()
       WHERE id = ANY(${pageIds}::text[]::uuid[]) AND status IN ('queued', 'running')`;
+  }
+
+  /**
+   * Running crawls untouched for olderThanMs with rows waiting outside the queue window and none in
+   * it: the pages that would have claimed them never did (their worker died between a page's
+   * commit and its claim, or the claim failed). The reconciler claims their window again.
+   */
+  findStarvedCrawls(olderThanMs: number, limit: number): Promise<Array<{ crawlId: string }>> {
+    return this.db.prisma.$queryRaw`
+      SELECT c.id AS "crawlId" FROM crawls c
+      WHERE c.status = 'processing'
+        AND c.updated_at < now() - (${Math.max(0, olderThanMs)}::float8 * interval '1 millisecond')
+        AND EXISTS (SELECT 1 FROM crawl_pages p
+                    WHERE p.crawl_id = c.id AND p.status = 'queued' AND NOT p.enqueued)
+        AND NOT EXISTS (SELECT 1 FROM crawl_pages p
+                        WHERE p.crawl_id = c.id AND p.enqueued AND p.status IN ('queued', 'running'))
+      ORDER BY c.updated_at LIMIT ${Math.max(0, Math.trunc(limit))}::int`;
   }
 
   /** Crawls still `pending` (start job not run) for olderThanMs. */

@@ -9,12 +9,14 @@ export type CrawlStatus = 'pending' | 'processing' | 'done' | 'failed';
 export type CrawlPageStatus = 'queued' | 'running' | 'done' | 'failed' | 'skipped' | 'duplicate' | 'spare';
 /**
  * Why a crawl ended: `completed` (frontier exhausted), `max_pages` (frontier capped at maxPages,
- * every accepted page finished), `out_of_credits`, `cancelled`, `timeout` (crawl deadline), `error`.
+ * every accepted page finished), `out_of_credits`, `key_budget_exceeded` (the key that started the
+ * crawl reached its daily or monthly credit limit), `cancelled`, `timeout` (crawl deadline), `error`.
  */
 export type CrawlStopReason =
   | 'completed'
   | 'max_pages'
   | 'out_of_credits'
+  | 'key_budget_exceeded'
   | 'cancelled'
   | 'timeout'
   | 'error';
@@ -26,12 +28,17 @@ export interface CrawlOptions {
   includePaths: string[];
   excludePaths: string[];
   allowSubdomains: boolean;
+  /** Links off the start URL's site are followed too (absent on crawls stored before it existed). */
+  allowExternalLinks?: boolean;
   ignoreRobotsTxt: boolean;
   format: 'markdown' | 'html' | 'text' | 'json';
   onlyMainContent: boolean;
   delayMs: number;
-  /** `skip`: no sitemap seeds, only what links lead to (absent = `include`, the sitemap seeds too). */
-  sitemap?: 'include' | 'skip';
+  /**
+   * `skip`: no sitemap seeds, only what links lead to (absent = `include`, the sitemap seeds too);
+   * `only`: the start page and the sitemap's URLs, no link followed.
+   */
+  sitemap?: 'include' | 'skip' | 'only';
   /** De-duplicate URLs without their query string: one page per path (Firecrawl's option). */
   ignoreQueryParameters?: boolean;
   /** `scrapeOptions`' plain page options, parsed by the worker with @wcs/queues' pageOptions. */
@@ -128,4 +135,4 @@ export type CompletePageOutcome =
   /** the page or its crawl had already finished: nothing recorded, nothing billed */
   | { outcome: 'skipped' }
   /** the charge failed: the crawl stopped; these pages lost their jobs' purpose */
-  | { outcome: 'out_of_credits'; skippedPageIds: string[] };
+  | { outcome: 'out_of_credits'; reason: 'out_of_credits' | 'key_budget_exceeded'; skippedPageIds: string[] };

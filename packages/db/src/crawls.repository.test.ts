@@ -47,6 +47,15 @@ async function ledgerRows(accountId: string): Promise<Array<{ reference: string;
     SELECT reference, amount FROM credit_ledger WHERE account_id = ${accountId}::uuid AND reason = 'crawl'`;
 }
 
+/** The crawl's kept count of spare rows, and the rows themselves counted. */
+async function spareCount(crawlId: string): Promise<{ kept: number; rows: number }> {
+  const [r] = await db.prisma.$queryRaw<Array<{ kept: number; rows: number }>>`
+    SELECT spare_pages AS kept,
+           (SELECT count(*)::int FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid AND status = 'spare') AS rows
+    FROM crawls WHERE id = ${crawlId}::uuid`;
+  return r ?? { kept: -1, rows: -1 };
+}
+
 /** The frontier's rows (`spare` ones too with `spares`: links past maxPages, kept for failed pages). */
 async function frontier(crawlId: string, spares = false): Promise<Array<{ url: string; status: string }>> {
   return db.prisma.$queryRaw`
@@ -140,6 +149,7 @@ describe('CrawlsRepository.completePage', () => {
     });
     expect(first).toMatchObject({ outcome: 'done', capped: true });
     expect(first.outcome === 'done' && first.newPages.map((p) => p.url)).toEqual([`${SITE}/p0`]);
+    const spareCounts = [(await spareCount(crawlId)).kept];
     const statusOf = async () =>
       Object.fromEntries((await frontier(crawlId, true)).map((r) => [r.url.slice(SITE.length), r.status]));
     expect(await statusOf()).toEqual({
@@ -159,6 +169,7 @@ describe('CrawlsRepository.completePage', () => {
     expect(failed).toMatchObject({ applied: true, crawlFinished: false });
     expect(failed.promoted.map((p) => p.url)).toEqual([`${SITE}/p1`]);
     expect((await statusOf())['/p1']).toBe('queued');
+    spareCounts.push((await spareCount(crawlId)).kept);
     // Four pages that did not fail would pass maxPages: a completion adds nothing more.
     const p0 = first.outcome === 'done' ? first.newPages[0] : undefined;
     if (!p0) throw new Error('p0 missing');
@@ -172,6 +183,10 @@ describe('CrawlsRepository.completePage', () => {
     const counts = await db.prisma.$queryRaw<Array<{ discovered: number; failed: number }>>`
       SELECT discovered, failed FROM crawls WHERE id = ${crawlId}::uuid`;
     expect(counts[0]).toEqual({ discovered: 4, failed: 1 });
+    // The crawl's count of spares (what a completion reads instead of counting them) followed every
+    // step: 3 after the first completion, 2 after the promotion, one more spare (p5) after this one.
+    expect(spareCounts).toEqual([3, 2]);
+    expect(await spareCount(crawlId)).toEqual({ kept: 3, rows: 3 });
   });
 
   test('without spares, a failure leaves its room to the next completion', async () => {

@@ -128,6 +128,8 @@ export class CrawlsRepository {
     accountId: string;
     url: string;
     options: CrawlOptions;
+    /** The key that started the crawl: its pages count against that key's budget. */
+    apiKeyId?: string | null;
     /** Headers and actions of every page: cleared when the crawl ends. */
     pageSecrets?: Prisma.InputJsonObject;
     webhook?: JobWebhookConfig;
@@ -139,6 +141,7 @@ export class CrawlsRepository {
       url: i.url,
       status: 'pending',
       options: { ...i.options },
+      ...(i.apiKeyId && isUuid(i.apiKeyId) ? { apiKeyId: i.apiKeyId } : {}),
       ...(i.pageSecrets ? { pageSecrets: i.pageSecrets } : {}),
     };
     const { webhook } = i;
@@ -279,7 +282,7 @@ export class CrawlsRepository {
   }
 
   private async start<T>(pageId: string, crawlId: string | null, columns: Prisma.Sql): Promise<T | null> {
-    const rows = await sqlClient(this.db.pool).$queryRaw<T[]>`
+    const rows = await sqlClient(this.db).$queryRaw<T[]>`
       UPDATE crawl_pages p SET status = 'running', attempts = p.attempts + 1, updated_at = now()
       FROM crawls c
       WHERE p.id = ${pageId}::uuid AND c.id = p.crawl_id AND c.status = 'processing'
@@ -300,7 +303,7 @@ export class CrawlsRepository {
    */
   async unstartPage(pageId: string): Promise<void> {
     if (!isUuid(pageId)) return;
-    await sqlClient(this.db.pool).$executeRaw`
+    await sqlClient(this.db).$executeRaw`
       UPDATE crawl_pages SET status = 'queued', attempts = GREATEST(0, attempts - 1), updated_at = now()
       WHERE id = ${pageId}::uuid AND status = 'running'`;
   }
@@ -311,7 +314,7 @@ export class CrawlsRepository {
     pageId: string,
   ): Promise<{ applied: boolean; crawlFinished: boolean }> {
     if (!isUuid(crawlId) || !isUuid(pageId)) return { applied: false, crawlFinished: false };
-    const r = await sqlTransaction(this.db.pool, async (tx) => {
+    const r = await sqlTransaction(this.db, async (tx) => {
       const crawl = await lockCrawl(tx, crawlId);
       if (crawl?.status !== 'processing') return { applied: false, crawlFinished: false, events: [] };
       return markDuplicateTx(tx, crawlId, pageId);
@@ -321,18 +324,25 @@ export class CrawlsRepository {
   }
 
   /**
-   * One transaction: the page becomes `done` with its result, 1 credit is charged (ledger reason
+   * One transaction: the page becomes `done` with its result, its credits (1, 6 with a summary) are charged (ledger reason
    * `crawl`, reference = page id, at most once), its links join the frontier (within maxPages), and
    * the crawl closes when nothing is left. When the account cannot pay, none of that is kept: the
-   * crawl stops `out_of_credits`. See `completePageTx` for how it stays exact in two statements.
+   * crawl stops `out_of_credits` (`key_budget_exceeded` when the key that started it is at its limit). See `completePageTx` for how it stays exact in two statements.
    */
   async completePage(
     crawlId: string,
     pageId: string,
-    r: { result: unknown; statusCode: number; finalKey: string; links: FrontierCandidate[] },
+    r: {
+      result: unknown;
+      statusCode: number;
+      finalKey: string;
+      links: FrontierCandidate[];
+      /** What the page costs (default 1; the `summary` format adds the model's). */
+      credits?: number;
+    },
   ): Promise<CompletePageOutcome> {
     if (!isUuid(crawlId) || !isUuid(pageId)) return { outcome: 'skipped' };
-    const done = await completePageTx(this.db, crawlId, pageId, CREDITS_PER_PAGE, r);
+    const done = await completePageTx(this.db, crawlId, pageId, r.credits ?? CREDITS_PER_PAGE, r);
     if (done.kind === 'done' || done.kind === 'duplicate') await this.notify(done.events);
     if (done.kind === 'skipped') return { outcome: 'skipped' };
     if (done.kind === 'duplicate') return { outcome: 'duplicate', crawlFinished: done.crawlFinished };
@@ -344,12 +354,20 @@ export class CrawlsRepository {
         crawlFinished: done.crawlFinished,
       };
     }
+    if (done.why === 'key_limit') {
+      const skippedPageIds = await this.stop(
+        crawlId,
+        'key_budget_exceeded',
+        "The API key's daily or monthly credit limit is reached: the crawl stopped. Pages already crawled are kept (and billed); raise the key's limit or wait for the period to end, and start a new crawl for the rest.",
+      );
+      return { outcome: 'out_of_credits', reason: 'key_budget_exceeded', skippedPageIds };
+    }
     const skippedPageIds = await this.stop(
       crawlId,
       'out_of_credits',
       'Out of credits: the crawl stopped. Pages already crawled are kept (and billed); top up and start a new crawl for the rest.',
     );
-    return { outcome: 'out_of_credits', skippedPageIds };
+    return { outcome: 'out_of_credits', reason: 'out_of_credits', skippedPageIds };
   }
 
   /**
@@ -366,7 +384,7 @@ export class CrawlsRepository {
   ): Promise<{ applied: boolean; crawlFinished: boolean; promoted: FrontierPage[] }> {
     const none = { applied: false, crawlFinished: false, promoted: [] as FrontierPage[] };
     if (!isUuid(crawlId) || !isUuid(pageId)) return none;
-    const r = await sqlTransaction(this.db.pool, async (tx) => {
+    const r = await sqlTransaction(this.db, async (tx) => {
       const crawl = await lockCrawl(tx, crawlId);
       if (crawl?.status !== 'processing') return { ...none, events: [] };
       const failed = await tx.$queryRaw<Array<{ id: string }>>`
@@ -384,6 +402,10 @@ export class CrawlsRepository {
                     ORDER BY s.depth, s.created_at, s.url_key LIMIT 1)
           AND (SELECT c.failed FROM crawls c WHERE c.id = ${crawlId}::uuid) < ${crawl.maxPages}::int
         RETURNING id AS "pageId", url, depth`;
+      if (promoted.length > 0) {
+        await tx.$executeRaw`
+          UPDATE crawls SET spare_pages = spare_pages - ${promoted.length}::int WHERE id = ${crawlId}::uuid`;
+      }
       const crawlFinished = await bumpCrawl(tx, crawlId, {
         completed: 0,
         failed: 1,

@@ -1,4 +1,9 @@
-import { InsufficientCreditsError, NotFoundError, ValidationError } from '@wcs/errors';
+import {
+  InsufficientCreditsError,
+  KeyBudgetExceededError,
+  NotFoundError,
+  ValidationError,
+} from '@wcs/errors';
 import { isUuid } from './ids';
 import type { LedgerReason } from './ledger-reason';
 import type { SqlClient } from './sql-client';
@@ -15,6 +20,69 @@ import type { SqlClient } from './sql-client';
 export interface LedgerEntry {
   reason: LedgerReason;
   reference: string;
+  /**
+   * The API key the change counts against (its daily and monthly limits): a charge adds to its
+   * spend, a refund gives back to the spend of the periods of `at`. Absent: the account only.
+   */
+  keyId?: string | null | undefined;
+  /**
+   * When the charge happened (a refund passes its charge's `at`, so the credits go back to that
+   * charge's UTC day and month); default the database's now().
+   */
+  at?: Date | null | undefined;
+}
+
+export type ChangeStatus = 'applied' | 'duplicate' | 'insufficient' | 'key_limit';
+
+export interface ChangeRow {
+  status: string;
+  balance: number | null;
+  at: Date;
+  period: string | null;
+  limit: number | null;
+  spent: number | null;
+  resetsAt: Date | null;
+}
+
+export interface ChangeResult {
+  status: ChangeStatus;
+  balance: number;
+  /** When the change counted (the key's period): what a refund of this charge passes as `at`. */
+  at: Date;
+  row: ChangeRow;
+}
+
+/** The rows of change_key_balance as one outcome; NotFoundError for an unknown account. */
+export function changeResult(rows: ChangeRow[]): ChangeResult {
+  const row = rows[0];
+  if (!row || row.status === 'missing' || row.balance === null) throw new NotFoundError('Account not found');
+  if (
+    row.status !== 'applied' &&
+    row.status !== 'duplicate' &&
+    row.status !== 'insufficient' &&
+    row.status !== 'key_limit'
+  )
+    throw new Error(`change_key_balance answered ${row.status}`);
+  return { status: row.status, balance: row.balance, at: row.at, row };
+}
+
+/** 402 KEY_BUDGET_EXCEEDED from a 'key_limit' answer: which limit, what is spent, when it resets. */
+export function keyBudgetExceeded(required: number, row: ChangeRow): KeyBudgetExceededError {
+  const period = row.period === 'month' ? 'month' : 'day';
+  const limit = row.limit ?? 0;
+  const spent = row.spent ?? 0;
+  const resetsAt = (row.resetsAt ?? new Date()).toISOString();
+  return new KeyBudgetExceededError(
+    `This API key's ${period === 'day' ? 'daily' : 'monthly'} credit limit (${limit}) would be passed: ` +
+      `${spent} spent, ${required} required; it resets at ${resetsAt}`,
+    { details: { period, limit, spent, required, resetsAt } },
+  );
+}
+
+/** Throws the 402 of a refused debit (balance or key budget). */
+export function throwIfRefused(amount: number, r: ChangeResult): void {
+  if (r.status === 'insufficient') throw insufficientCredits(amount, r.balance);
+  if (r.status === 'key_limit') throw keyBudgetExceeded(amount, r.row);
 }
 
 export function assertAmount(amount: number): void {
@@ -23,39 +91,27 @@ export function assertAmount(amount: number): void {
   }
 }
 
-async function lockBalance(tx: SqlClient, accountId: string): Promise<number> {
-  if (!isUuid(accountId)) throw new NotFoundError('Account not found');
-  const rows = await tx.$queryRaw<Array<{ balance: number }>>`
-    SELECT balance FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
-  const row = rows[0];
-  if (!row) throw new NotFoundError('Account not found');
-  return row.balance;
-}
-
-async function alreadyApplied(tx: SqlClient, accountId: string, e: LedgerEntry): Promise<boolean> {
-  const rows = await tx.$queryRaw<Array<{ one: number }>>`
-    SELECT 1 AS one FROM credit_ledger
-    WHERE account_id = ${accountId}::uuid AND reason = ${e.reason} AND reference = ${e.reference}`;
-  return rows.length > 0;
-}
-
-/** Ledger row first, then the balance; false = (reason, reference) is on the ledger already. */
-async function apply(
+/**
+ * One call of `change_key_balance` (packages/db/sql/functions/change_key_balance.sql): the account
+ * lock, the key's budget check, the duplicate check and every write in one statement. The lock is
+ * then held from that statement to the caller's commit only, not across client round trips: every
+ * balance change of the account waits for it (200 batches of one account sent at once queued
+ * behind each other's round trips).
+ */
+export async function changeBalance(
   tx: SqlClient,
   accountId: string,
-  current: number,
   delta: number,
   e: LedgerEntry,
-): Promise<boolean> {
-  const written = await tx.$queryRaw<Array<{ one: number }>>`
-    INSERT INTO credit_ledger (account_id, amount, balance_after, reason, reference)
-    VALUES (${accountId}::uuid, ${delta}, ${current + delta}, ${e.reason}, ${e.reference})
-    ON CONFLICT (account_id, reason, reference) DO NOTHING
-    RETURNING 1 AS one`;
-  if (written.length === 0) return false;
-  await tx.$executeRaw`
-    UPDATE accounts SET balance = balance + ${delta}, updated_at = now() WHERE id = ${accountId}::uuid`;
-  return true;
+): Promise<ChangeResult> {
+  if (!isUuid(accountId)) throw new NotFoundError('Account not found');
+  const keyId = e.keyId && isUuid(e.keyId) ? e.keyId : null;
+  const rows = await tx.$queryRaw<ChangeRow[]>`
+    SELECT o_status AS status, o_balance AS balance, o_at AS at, o_period AS period, o_limit AS "limit",
+           o_spent AS spent, o_resets_at AS "resetsAt"
+    FROM change_key_balance(${accountId}::uuid, ${delta}::int, ${e.reason}::text, ${e.reference}::text,
+                            ${keyId}::uuid, ${e.at ?? null}::timestamptz)`;
+  return changeResult(rows);
 }
 
 export function insufficientCredits(required: number, balance: number): InsufficientCreditsError {
@@ -70,16 +126,12 @@ export async function chargeInTx(
   accountId: string,
   amount: number,
   e: LedgerEntry,
-): Promise<{ balance: number; applied: boolean }> {
+): Promise<{ balance: number; applied: boolean; at: Date }> {
   assertAmount(amount);
-  const current = await lockBalance(tx, accountId);
-  if (current < amount) {
-    // Rare: a retry of a charge that went through is a no-op, not an error.
-    if (await alreadyApplied(tx, accountId, e)) return { balance: current, applied: false };
-    throw insufficientCredits(amount, current);
-  }
-  const applied = await apply(tx, accountId, current, -amount, e);
-  return { balance: applied ? current - amount : current, applied };
+  const r = await changeBalance(tx, accountId, -amount, e);
+  // A retry of a charge that went through is a no-op ('duplicate'), not an error.
+  throwIfRefused(amount, r);
+  return { balance: r.balance, applied: r.status === 'applied', at: r.at };
 }
 
 /** Credit (refund, top-up); a repeated (reason, reference) is a no-op. */
@@ -90,7 +142,6 @@ export async function creditInTx(
   e: LedgerEntry,
 ): Promise<{ balance: number; applied: boolean }> {
   assertAmount(amount);
-  const current = await lockBalance(tx, accountId);
-  const applied = await apply(tx, accountId, current, amount, e);
-  return { balance: applied ? current + amount : current, applied };
+  const r = await changeBalance(tx, accountId, amount, e);
+  return { balance: r.balance, applied: r.status === 'applied' };
 }

@@ -104,7 +104,7 @@ describe('CreditsRepository', () => {
     const rollback = new Error('roll back');
     try {
       await expect(
-        sqlTransaction(db.pool, async (tx) => {
+        sqlTransaction(db, async (tx) => {
           await tx.$queryRaw`SELECT * FROM change_balance(${accountId}::uuid, -1, 'scrape', 'held-1')`;
           await keyShare();
           await chargeInTx(tx, accountId, 1, { reason: 'batch', reference: 'held-2' });

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '@wcs/errors';
-import { assertAmount, insufficientCredits, type LedgerEntry } from './credits.ops';
+import {
+  assertAmount,
+  type ChangeResult,
+  changeBalance,
+  type LedgerEntry,
+  throwIfRefused,
+} from './credits.ops';
 import type { Db } from './db';
 import { isUuid } from './ids';
 import { CREDITS_PER_USD } from './plans';
@@ -22,11 +28,11 @@ export class CreditsRepository {
    * Atomic debit: throws InsufficientCreditsError (balance untouched) when the account cannot pay.
    * Idempotent: a second call with the same (reason, reference) returns the current balance.
    */
-  async charge(accountId: string, amount: number, e: LedgerEntry): Promise<{ balance: number }> {
+  async charge(accountId: string, amount: number, e: LedgerEntry): Promise<{ balance: number; at: Date }> {
     assertAmount(amount);
     const r = await this.change(accountId, -amount, e);
-    if (r.status === 'insufficient') throw insufficientCredits(amount, r.balance);
-    return { balance: r.balance };
+    throwIfRefused(amount, r);
+    return { balance: r.balance, at: r.at };
   }
 
   /** Idempotent credit (refunds, top-ups): applied=false when that (reason, reference) already exists. */
@@ -40,26 +46,9 @@ export class CreditsRepository {
     return { applied: r.status === 'applied', balance: r.balance };
   }
 
-  /**
-   * One call of the `change_balance` function (packages/db/sql/functions/change_balance.sql says
-   * why): the account lock, the duplicate check and both writes in one round trip, with the rules
-   * of credits.ops.ts.
-   */
-  private async change(
-    accountId: string,
-    delta: number,
-    e: LedgerEntry,
-  ): Promise<{ status: 'applied' | 'duplicate' | 'insufficient'; balance: number }> {
-    if (!isUuid(accountId)) throw new NotFoundError('Account not found');
-    const rows = await sqlClient(this.db.pool).$queryRaw<Array<{ status: string; balance: number | null }>>`
-      SELECT o_status AS status, o_balance AS balance
-      FROM change_balance(${accountId}::uuid, ${delta}::int, ${e.reason}::text, ${e.reference}::text)`;
-    const row = rows[0];
-    if (!row || row.status === 'missing' || row.balance === null)
-      throw new NotFoundError('Account not found');
-    if (row.status !== 'applied' && row.status !== 'duplicate' && row.status !== 'insufficient')
-      throw new Error(`change_balance answered ${row.status}`);
-    return { status: row.status, balance: row.balance };
+  /** One call of `change_key_balance` (credits.ops.ts says why), with the rules of credits.ops.ts. */
+  private change(accountId: string, delta: number, e: LedgerEntry): Promise<ChangeResult> {
+    return changeBalance(sqlClient(this.db), accountId, delta, e);
   }
 
   /** Buy credits: CREDITS_PER_USD per USD, reason 'topup'. Pass a payment reference to make it idempotent. */

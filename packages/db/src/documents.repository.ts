@@ -158,7 +158,7 @@ export class DocumentsRepository {
   private async write(rows: DocumentRow[], maxChars: number): Promise<void> {
     const col = <K extends keyof DocumentRow>(k: K) => rows.map((r) => r[k]);
     const bodies = rows.map((r) => indexableText(r.markdown, maxChars));
-    await sqlClient(this.db.pool).$executeRaw`
+    await sqlClient(this.db).$executeRaw`
       INSERT INTO documents (account_id, url, title, description, markdown, language, search_config,
                              search_vector, updated_at)
       SELECT t.account_id, t.url, t.title, t.description, t.markdown, t.language, t.config,

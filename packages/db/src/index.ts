@@ -1,6 +1,6 @@
 export { type AccountInfo, AccountsRepository } from './accounts.repository';
 export { API_KEY_PREFIX, hashApiKey, isWellFormedApiKey } from './api-key';
-export { type ApiKeyInfo, ApiKeysRepository } from './api-keys.repository';
+export { type ApiKeyInfo, ApiKeysRepository, type KeyLimits, keyBudgetResets } from './api-keys.repository';
 export type {
   BatchItemPage,
   BatchItemStatus,
@@ -25,10 +25,23 @@ export type {
   FrontierCandidate,
   FrontierPage,
 } from './crawl.types';
+export { CrawlChangesRepository } from './crawl-changes.repository';
 export { CrawlRecoveryRepository } from './crawl-recovery.repository';
+export { CrawlWindowRepository } from './crawl-window.repository';
 export { CrawlsRepository } from './crawls.repository';
 export { CreditsRepository, type LedgerRow } from './credits.repository';
-export { createDb, type Db, type DbOptions, inTransaction, type Tx } from './db';
+export {
+  createDb,
+  type DatabaseSettings,
+  type Db,
+  type DbOptions,
+  inTransaction,
+  preparedStatementsFor,
+  SERVICE_POOL_SIZE,
+  type SharedDb,
+  serviceDb,
+  type Tx,
+} from './db';
 export { DeploymentSecretsRepository, derivePurposeKey } from './deployment-secrets.repository';
 export {
   type DocumentInput,
@@ -62,26 +75,38 @@ export type {
 } from './job-webhook.types';
 export { INTERRUPTED_JOB_DELIVERY, JobWebhooksRepository } from './job-webhooks.repository';
 export { LEDGER_REASONS, type LedgerReason } from './ledger-reason';
+export { migrationDatabaseUrl } from './migration-url';
 export { migrateDatabase } from './migrations';
 export type {
+  CheckDecision,
   CheckOutcome,
+  Judgement,
   MonitorChangeView,
   MonitorCheckView,
   MonitorDetail,
+  MonitorDiff,
   MonitorInterval,
   MonitorPausedBy,
   MonitorStatus,
   MonitorView,
   WebhookDeliveryView,
+  WebhookFormat,
   WebhookTask,
 } from './monitor.types';
-export { MonitorsRepository } from './monitors.repository';
+export { MonitorChecksRepository } from './monitor-checks.repository';
+export { type MonitorScheduleKey, MonitorsRepository } from './monitors.repository';
 export {
   type CachedPageRecord,
   DEFAULT_PAGE_CACHE_MAX_BODY_BYTES,
   PageCacheRepository,
 } from './page-cache.repository';
+export {
+  type PageHistoryLink,
+  type PageHistoryRecord,
+  PageHistoryRepository,
+} from './page-history.repository';
 export { CREDITS_PER_USD, isPlanId, PLAN_IDS, PLANS, type PlanId } from './plans';
+export { isPoolTimeout } from './pool-timeout';
 export { S3ObjectStore, type S3Settings } from './s3-object-store';
 export {
   readScreenshotToken,
@@ -107,3 +132,4 @@ export {
   type UsageOperation,
   UsageRepository,
 } from './usage.repository';
+export { WebhookDeliveriesRepository } from './webhook-deliveries.repository';

@@ -16,6 +16,7 @@ export const LEDGER_REASONS = [
   'search',
   'search_refund',
   'monitor_check',
+  'monitor_judge',
   'adjustment',
 ] as const;
 

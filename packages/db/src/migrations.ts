@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { ensureDatabase } from './ensure-database';
+import { migrationDatabaseUrl } from './migration-url';
 
 const PACKAGE_DIR = path.resolve(__dirname, '..');
 const MIGRATIONS_DIR = path.resolve(PACKAGE_DIR, '../../prisma/migrations');
@@ -34,9 +35,10 @@ async function appliedMigrations(databaseUrl: string): Promise<Set<string>> {
 /**
  * Create the database if missing and apply the committed migrations (`prisma migrate deploy`),
  * skipping the ~3 s CLI run when all are applied. For tests and local tooling; deployments run
- * `pnpm db:migrate`.
+ * `pnpm db:migrate`. A URL through PgBouncer (`pgbouncer=true`) is refused: see migration-url.ts.
  */
-export async function migrateDatabase(databaseUrl: string): Promise<void> {
+export async function migrateDatabase(url: string): Promise<void> {
+  const databaseUrl = migrationDatabaseUrl(url);
   await ensureDatabase(databaseUrl);
   const applied = await appliedMigrations(databaseUrl);
   if (committedMigrations().every((m) => applied.has(m))) return;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AccountsRepository } from './accounts.repository';
 import type { Db } from './db';
+import { MonitorChecksRepository } from './monitor-checks.repository';
 import { MonitorsRepository } from './monitors.repository';
 import { openTestDb } from './test-support/test-database';
 
@@ -10,11 +11,13 @@ import { openTestDb } from './test-support/test-database';
 let db: Db;
 let accounts: AccountsRepository;
 let monitors: MonitorsRepository;
+let checks: MonitorChecksRepository;
 
 beforeAll(async () => {
   db = await openTestDb();
   accounts = new AccountsRepository(db);
   monitors = new MonitorsRepository(db);
+  checks = new MonitorChecksRepository(db);
 });
 afterAll(async () => {
   await db.close();
@@ -38,7 +41,7 @@ async function monitor(credits: number): Promise<{ accountId: string; id: string
 }
 
 const check = (monitorId: string, hash: string, observedAt: Date) =>
-  monitors.recordCheck({
+  checks.recordCheck({
     monitorId,
     checkId: randomUUID(),
     hash,
@@ -72,7 +75,7 @@ describe('MonitorsRepository.recordCheck', () => {
   it('a failed check in between supersedes nothing', async () => {
     const { id } = await monitor(10);
     expect((await check(id, TEN, at(0))).kind).toBe('baseline');
-    await monitors.recordFailedCheck(id, 'connection refused', 'FETCH_FAILED', null);
+    await checks.recordFailedCheck(id, 'connection refused', 'FETCH_FAILED', null);
     // The failed check is stamped now, long after this fetch began: it has no page to compare.
     expect((await check(id, TWELVE, at(500))).kind).toBe('changed');
   });

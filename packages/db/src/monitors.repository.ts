@@ -1,41 +1,79 @@
 import { randomBytes } from 'node:crypto';
-import { InsufficientCreditsError } from '@wcs/errors';
+import { InsufficientCreditsError, KeyBudgetExceededError } from '@wcs/errors';
 import { chargeInTx } from './credits.ops';
 import { type Db, inTransaction } from './db';
 import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
+import { KEY_BLOCKED } from './key-budget.sql';
 import type {
+  CheckDecision,
   CheckOutcome,
+  Judgement,
+  MonitorChangeView,
+  MonitorCheckView,
   MonitorDetail,
+  MonitorDiff,
   MonitorInterval,
   MonitorPausedBy,
   MonitorStatus,
   MonitorView,
+  WebhookFormat,
   WebhookTask,
 } from './monitor.types';
+
+/** What the scheduler needs of a monitor to place its checks. */
+export type MonitorScheduleKey = Pick<
+  MonitorView,
+  'id' | 'interval' | 'cron' | 'timezone' | 'jitterMs' | 'lastCheckAt' | 'nextCheckAt'
+>;
 
 /** Only the newest rows of a monitor's history are returned by `get` (the table keeps everything). */
 const DETAIL_CHECKS = 20;
 const DETAIL_CHANGES = 100;
 const DETAIL_DELIVERIES = 100;
 
-type Row = Omit<MonitorView, 'interval' | 'status' | 'pausedBy' | 'pageOptions'> & {
+type Row = Omit<
+  MonitorView,
+  'interval' | 'status' | 'pausedBy' | 'pageOptions' | 'ignoreText' | 'webhookFormat' | 'lastValidators'
+> & {
+  webhookFormat: string;
   interval: string;
   status: string;
   pausedBy: string | null;
   pageOptions: unknown;
+  lastValidators?: unknown;
+  ignoreText: unknown;
   /** Never leaves this file through view(): only pageSecretsOf reads it. */
   pageSecrets?: unknown;
+  /** Read only by baselineOf (up to 256 KiB: never selected with the rest). */
+  lastContent?: unknown;
 };
 
-function view({ pageSecrets: _secret, ...r }: Row): MonitorView {
+/** Every monitor read leaves out the baseline's content: baselineOf reads it alone. */
+const OMIT = { lastContent: true } as const;
+
+function view({ pageSecrets: _secret, lastContent: _content, ...r }: Row): MonitorView {
   return {
     ...r,
+    ignoreText: Array.isArray(r.ignoreText) ? (r.ignoreText as string[]) : [],
     pageOptions: r.pageOptions ?? null,
     interval: r.interval as MonitorInterval,
     status: r.status as MonitorStatus,
     pausedBy: r.pausedBy as MonitorPausedBy | null,
+    lastValidators: validatorsOf(r.lastValidators),
+    webhookFormat: r.webhookFormat as WebhookFormat,
   };
+}
+
+/** The stored `last_validators` (strings only), or null. */
+function validatorsOf(v: unknown): MonitorView['lastValidators'] {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+  const { etag, lastModified } = v as Record<string, unknown>;
+  const out = {
+    ...(typeof etag === 'string' && etag ? { etag } : {}),
+    ...(typeof lastModified === 'string' && lastModified ? { lastModified } : {}),
+  };
+  return Object.keys(out).length > 0 ? out : null;
 }
 
 /**
@@ -46,7 +84,9 @@ function view({ pageSecrets: _secret, ...r }: Row): MonitorView {
 const SCHEDULED = { OR: [{ status: 'active' }, { status: 'paused', pausedBy: 'user' }] };
 
 /**
- * Monitors, their checks, changes and webhook deliveries. Status transitions are guarded
+ * Monitors: created, read with their history, listed, changed, paused, resumed and cancelled by
+ * their owners, and placed by the scheduler (checks: MonitorChecksRepository; webhooks:
+ * WebhookDeliveriesRepository). Status transitions are guarded
  * in SQL (`WHERE status = …`) so a cancel racing a check or a resume never resurrects a monitor.
  */
 export class MonitorsRepository {
@@ -54,16 +94,35 @@ export class MonitorsRepository {
 
   async create(input: {
     accountId: string;
+    /** The creating key: its credit limits apply to every check. */
+    apiKeyId?: string | null;
     url: string;
     interval: MonitorInterval;
+    /** With interval 'cron': the expression and its time zone. */
+    cron?: string | null;
+    timezone?: string;
     webhookUrl: string | null;
     jitterMs: number;
     /** Plain page options of every check. */
     pageOptions?: Prisma.InputJsonObject;
     /** Headers and actions of every check: kept while the monitor exists, read only by the checker. */
     pageSecrets?: Prisma.InputJsonObject;
+    ignoreText?: string[];
+    threshold?: number;
+    goal?: string | null;
+    webhookFormat?: WebhookFormat;
   }): Promise<MonitorView> {
-    return view(await this.db.prisma.monitor.create({ data: input }));
+    return view(await this.db.prisma.monitor.create({ data: input, omit: OMIT }));
+  }
+
+  /** The baseline a check compares with: its hash and its cleaned, filtered content (capped). */
+  async baselineOf(id: string): Promise<{ hash: string | null; content: string | null } | null> {
+    if (!isUuid(id)) return null;
+    const m = await this.db.prisma.monitor.findUnique({
+      where: { id },
+      select: { lastHash: true, lastContent: true },
+    });
+    return m ? { hash: m.lastHash, content: m.lastContent } : null;
   }
 
   /** The headers and actions a check sends (null when none). Worker side only. */
@@ -75,14 +134,14 @@ export class MonitorsRepository {
 
   async get(accountId: string, id: string): Promise<MonitorView | null> {
     if (!isUuid(id) || !isUuid(accountId)) return null;
-    const m = await this.db.prisma.monitor.findFirst({ where: { id, accountId } });
+    const m = await this.db.prisma.monitor.findFirst({ where: { id, accountId }, omit: OMIT });
     return m ? view(m) : null;
   }
 
   /** Worker side: no account scoping. */
   async byId(id: string): Promise<MonitorView | null> {
     if (!isUuid(id)) return null;
-    const m = await this.db.prisma.monitor.findUnique({ where: { id } });
+    const m = await this.db.prisma.monitor.findUnique({ where: { id }, omit: OMIT });
     return m ? view(m) : null;
   }
 
@@ -111,7 +170,21 @@ export class MonitorsRepository {
       ],
       { isolationLevel: 'RepeatableRead' },
     );
-    return { monitor, checks, checkCount, changes, deliveries };
+    return {
+      monitor,
+      checks: checks.map(
+        (c): MonitorCheckView => ({ ...c, judgement: (c.judgement as Judgement | null) ?? null }),
+      ),
+      checkCount,
+      changes: changes.map(
+        (c): MonitorChangeView => ({
+          ...c,
+          diff: (c.diff as MonitorDiff | null) ?? null,
+          judgement: (c.judgement as Judgement | null) ?? null,
+        }),
+      ),
+      deliveries,
+    };
   }
 
   async list(
@@ -127,6 +200,7 @@ export class MonitorsRepository {
         orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
         skip,
         take: limit,
+        omit: OMIT,
       }),
     ]);
     return { total, monitors: rows.map(view) };
@@ -171,12 +245,55 @@ export class MonitorsRepository {
     return m && m.status !== 'active' ? 'conflict' : m;
   }
 
+  /**
+   * Changes the fields a PATCH may change, unless cancelled (`conflict`); null when unknown. A new
+   * schedule clears `nextCheckAt` until the scheduler announces it; new `ignoreText` rules clear the
+   * baseline, so the next check starts a new one (the rules change the hashed content) instead of
+   * reading as a change.
+   */
+  async update(
+    accountId: string,
+    id: string,
+    patch: {
+      interval?: MonitorInterval;
+      cron?: string | null;
+      timezone?: string;
+      webhookUrl?: string | null;
+      webhookFormat?: WebhookFormat;
+      ignoreText?: string[];
+      threshold?: number;
+      goal?: string | null;
+    },
+  ): Promise<MonitorView | 'conflict' | null> {
+    if (!isUuid(id) || !isUuid(accountId)) return null;
+    const rescheduled = patch.interval !== undefined;
+    const { ignoreText, ...rest } = patch;
+    const done = await this.db.prisma.monitor.updateMany({
+      where: { id, accountId, status: { in: ['active', 'paused'] } },
+      data: {
+        ...rest,
+        ...(ignoreText !== undefined
+          ? {
+              ignoreText: ignoreText.length > 0 ? ignoreText : Prisma.DbNull,
+              lastHash: null,
+              lastContent: null,
+            }
+          : {}),
+        ...(rescheduled ? { nextCheckAt: null } : {}),
+      },
+    });
+    const m = await this.get(accountId, id);
+    if (!m) return null;
+    return done.count === 0 ? 'conflict' : m;
+  }
+
   /** Monitors that must have a job scheduler (see SCHEDULED), by id. */
   async listScheduled(afterId: string | null, limit: number): Promise<MonitorView[]> {
     const rows = await this.db.prisma.monitor.findMany({
       where: { ...SCHEDULED, ...(afterId ? { id: { gt: afterId } } : {}) },
       orderBy: { id: 'asc' },
       take: limit,
+      omit: OMIT,
     });
     return rows.map(view);
   }
@@ -185,13 +302,18 @@ export class MonitorsRepository {
    * One page (by id) of what the reconciler compares with Redis: only the columns it needs, so a
    * pass over 10,000 monitors reads ten small pages.
    */
-  async listScheduleKeys(
-    afterId: string | null,
-    limit: number,
-  ): Promise<Array<Pick<MonitorView, 'id' | 'interval' | 'jitterMs' | 'lastCheckAt' | 'nextCheckAt'>>> {
+  async listScheduleKeys(afterId: string | null, limit: number): Promise<MonitorScheduleKey[]> {
     const rows = await this.db.prisma.monitor.findMany({
       where: { ...SCHEDULED, ...(afterId ? { id: { gt: afterId } } : {}) },
-      select: { id: true, interval: true, jitterMs: true, lastCheckAt: true, nextCheckAt: true },
+      select: {
+        id: true,
+        interval: true,
+        cron: true,
+        timezone: true,
+        jitterMs: true,
+        lastCheckAt: true,
+        nextCheckAt: true,
+      },
       orderBy: { id: 'asc' },
       take: limit,
     });
@@ -245,190 +367,18 @@ export class MonitorsRepository {
     return rows.map((r) => r.id);
   }
 
-  /** Before fetching: is there at least one credit? (The charge itself happens in `recordCheck`.) */
-  async hasCredit(accountId: string): Promise<boolean> {
-    const a = await this.db.prisma.account.findUnique({
-      where: { id: accountId },
-      select: { balance: true },
-    });
-    return (a?.balance ?? 0) >= 1;
-  }
-
-  /** active → paused (out of credits), with a check row saying why. */
-  async pause(monitorId: string, reason: string): Promise<void> {
-    await inTransaction(this.db, async (tx) => {
-      const n = await tx.monitor.updateMany({
-        where: { id: monitorId, status: 'active' },
-        data: { status: 'paused', pausedBy: 'credits' },
-      });
-      if (n.count > 0) {
-        await tx.monitorCheck.create({
-          data: { monitorId, error: reason, errorCode: 'INSUFFICIENT_CREDITS' },
-        });
-      }
-    });
-  }
-
-  /** A check whose scrape failed: recorded, not billed, the last hash kept. */
-  async recordFailedCheck(
-    monitorId: string,
-    error: string,
-    errorCode: string,
-    nextCheckAt: Date | null,
-  ): Promise<void> {
-    await inTransaction(this.db, async (tx) => {
-      await tx.monitorCheck.create({ data: { monitorId, error: error.slice(0, 1_000), errorCode } });
-      await tx.monitor.updateMany({
-        where: { id: monitorId, status: { in: ['active', 'paused'] } },
-        data: { lastCheckAt: new Date(), ...(nextCheckAt ? { nextCheckAt } : {}) },
-      });
-    });
-  }
-
   /**
-   * A successful check, in one transaction under the monitor's row lock: charge 1 credit
-   * (reference = check id), compare the hash, record the check and, on a change, the change row.
-   * The first hash is the baseline (no change). Out of credits → the monitor is paused instead.
-   *
-   * Checks of one monitor can overlap (the baseline job and the first tick, a slow fetch past the
-   * next tick) and finish out of order. A check whose fetch began before that of a check already
-   * recorded is superseded: it is recorded (and billed: the page was fetched) as seen at
-   * `observedAt`, but compared with nothing and it moves no hash, so a late old page never reads
-   * as a change back to it.
-   */
-  async recordCheck(input: {
-    monitorId: string;
-    checkId: string;
-    hash: string;
-    snapshot: string;
-    nextCheckAt: Date | null;
-    /** When this check's fetch began: the check's `checkedAt`. */
-    observedAt: Date;
-  }): Promise<CheckOutcome> {
-    try {
-      return await inTransaction(this.db, async (tx) => {
-        const locked = await tx.$queryRaw<
-          Array<{
-            status: string;
-            last_hash: string | null;
-            last_snapshot: string | null;
-            account_id: string;
-            webhook_url: string | null;
-          }>
-        >`
-          SELECT status, last_hash, last_snapshot, account_id::text AS account_id, webhook_url FROM monitors
-          WHERE id = ${input.monitorId}::uuid FOR UPDATE`;
-        const m = locked[0];
-        if (!m) return { kind: 'skipped', status: 'cancelled' } as const;
-        if (m.status !== 'active') return { kind: 'skipped', status: m.status as MonitorStatus } as const;
-        const charge = await chargeInTx(tx, m.account_id, 1, {
-          reason: 'monitor_check',
-          reference: input.checkId,
-        });
-        // Already billed = this check was recorded by an earlier delivery of the same job.
-        if (!charge.applied) return { kind: 'skipped', status: 'active' } as const;
-        const check = { id: input.checkId, monitorId: input.monitorId, checkedAt: input.observedAt };
-        const newer = await tx.$queryRaw<unknown[]>`
-          SELECT 1 FROM monitor_checks
-          WHERE monitor_id = ${input.monitorId}::uuid AND hash IS NOT NULL AND checked_at > ${input.observedAt}
-          LIMIT 1`;
-        if (newer.length > 0) {
-          await tx.monitorCheck.create({ data: { ...check, hash: input.hash, changed: false } });
-          return { kind: 'superseded', checkId: input.checkId } as const;
-        }
-        const changed = m.last_hash !== null && m.last_hash !== input.hash;
-        const now = new Date();
-        await tx.monitorCheck.create({ data: { ...check, hash: input.hash, changed } });
-        await tx.monitor.update({
-          where: { id: input.monitorId },
-          data: {
-            lastHash: input.hash,
-            lastSnapshot: input.snapshot,
-            lastCheckAt: now,
-            ...(input.nextCheckAt ? { nextCheckAt: input.nextCheckAt } : {}),
-          },
-        });
-        if (!changed) {
-          return { kind: m.last_hash === null ? 'baseline' : 'unchanged', checkId: input.checkId } as const;
-        }
-        const change = await tx.monitorChange.create({
-          data: {
-            monitorId: input.monitorId,
-            detectedAt: now,
-            hash: input.hash,
-            snapshot: input.snapshot,
-            previousSnapshot: m.last_snapshot,
-          },
-        });
-        return {
-          kind: 'changed',
-          checkId: input.checkId,
-          changeId: change.id,
-          webhookUrl: m.webhook_url,
-        } as const;
-      });
-    } catch (err) {
-      if (!(err instanceof InsufficientCreditsError)) throw err;
-      await this.pause(input.monitorId, err.message);
-      return { kind: 'paused' };
-    }
-  }
-
-  /**
-   * paused → active for every monitor paused for credits whose account has at least 1 credit again. Covers
-   * every way credits arrive (CLI top-up, admin grant, monthly refill) without hooking each one.
+   * paused → active for every monitor paused for credits whose account has at least 1 credit again
+   * and whose key (if any) has room for one in its limits (a new UTC day or month, a raised limit).
+   * Covers every way credits arrive (CLI top-up, admin grant, monthly refill) without hooking each one.
    */
   async resumeFunded(): Promise<string[]> {
     const rows = await this.db.prisma.$queryRaw<Array<{ id: string }>>`
       UPDATE monitors m SET status = 'active', paused_by = NULL, updated_at = now()
       FROM accounts a
       WHERE m.account_id = a.id AND m.status = 'paused' AND m.paused_by = 'credits' AND a.balance >= 1
+        AND (m.api_key_id IS NULL OR NOT ${KEY_BLOCKED(Prisma.sql`m.api_key_id`)})
       RETURNING m.id::text AS id`;
     return rows.map((r) => r.id);
-  }
-
-  async webhookTask(changeId: string): Promise<WebhookTask | null> {
-    if (!isUuid(changeId)) return null;
-    const c = await this.db.prisma.monitorChange.findUnique({
-      where: { id: changeId },
-      include: { monitor: true, deliveries: { select: { id: true } } },
-    });
-    if (!c) return null;
-    return {
-      changeId: c.id,
-      monitorId: c.monitorId,
-      accountId: c.monitor.accountId,
-      url: c.monitor.url,
-      webhookUrl: c.monitor.webhookUrl,
-      detectedAt: c.detectedAt,
-      snapshot: c.snapshot,
-      alreadyAttempted: c.deliveries.length > 0,
-    };
-  }
-
-  /** One row per change (unique change_id): a duplicate delivery of the job records nothing twice. */
-  async recordDelivery(d: {
-    monitorId: string;
-    changeId: string;
-    url: string;
-    statusCode: number | null;
-    durationMs: number;
-    error: string | null;
-  }): Promise<boolean> {
-    const rows = await this.db.prisma.$executeRaw`
-      INSERT INTO webhook_deliveries (monitor_id, change_id, url, status_code, duration_ms, error)
-      VALUES (${d.monitorId}::uuid, ${d.changeId}::uuid, ${d.url}, ${d.statusCode}, ${d.durationMs}, ${d.error})
-      ON CONFLICT (change_id) DO NOTHING`;
-    return rows > 0;
-  }
-
-  /** The account's webhook signing secret, created on first use (32 random bytes, hex). */
-  async webhookSecret(accountId: string): Promise<string> {
-    const fresh = randomBytes(32).toString('hex');
-    const rows = await this.db.prisma.$queryRaw<Array<{ secret: string }>>`
-      INSERT INTO webhook_secrets (account_id, secret) VALUES (${accountId}::uuid, ${fresh})
-      ON CONFLICT (account_id) DO UPDATE SET secret = webhook_secrets.secret
-      RETURNING secret`;
-    return rows[0]!.secret;
   }
 }

@@ -84,9 +84,42 @@ export class PageCacheRepository {
 
   /** The entry for `key` fetched at or after `fetchedAfter`; undefined when missing, older or unreadable. */
   async get(key: string, fetchedAfter: Date): Promise<CachedPageRecord | undefined> {
-    const row = await this.db.prisma.pageCacheEntry.findFirst({
-      where: { key, fetchedAt: { gte: fetchedAfter } },
+    return this.read(
+      await this.db.prisma.pageCacheEntry.findFirst({ where: { key, fetchedAt: { gte: fetchedAfter } } }),
+    );
+  }
+
+  /** The entry for `key` whatever its age (`maxAge` revalidates a stale one); undefined when missing or unreadable. */
+  async latest(key: string): Promise<CachedPageRecord | undefined> {
+    return this.read(await this.db.prisma.pageCacheEntry.findUnique({ where: { key } }));
+  }
+
+  /**
+   * A 304 confirmed the entry fetched at `was`: it counts as fetched at `fetchedAt`, and the
+   * validators the 304 sent replace the stored ones. Only that entry: one replaced meanwhile by a
+   * newer copy is left alone (false).
+   */
+  async refresh(
+    key: string,
+    was: Date,
+    fetchedAt: Date,
+    validators: { etag?: string; lastModified?: string },
+  ): Promise<boolean> {
+    const headers = JSON.stringify({
+      ...(validators.etag ? { etag: validators.etag } : {}),
+      ...(validators.lastModified ? { 'last-modified': validators.lastModified } : {}),
     });
+    const n = await sqlClient(this.db).$executeRaw`
+      UPDATE page_cache
+      SET fetched_at = ${fetchedAt},
+          meta = jsonb_set(meta, '{headers}', COALESCE(meta->'headers', '{}'::jsonb) || ${headers}::jsonb)
+      WHERE key = ${key} AND fetched_at = ${was} AND fetched_at < ${fetchedAt}`;
+    return n > 0;
+  }
+
+  private async read(
+    row: Awaited<ReturnType<Db['prisma']['pageCacheEntry']['findFirst']>>,
+  ): Promise<CachedPageRecord | undefined> {
     if (!row) return undefined;
     const meta = readMeta(row.meta);
     if (!meta || (row.engine !== 'fetch' && row.engine !== 'browser')) return undefined;
@@ -130,7 +163,7 @@ export class PageCacheRepository {
     );
     const meta = JSON.stringify({ headers, redirects: page.redirects, encoding: 'br' });
     // Every stored page pays this statement: a prepared one through pg (sql-client.ts), not Prisma's.
-    await sqlClient(this.db.pool).$executeRaw`
+    await sqlClient(this.db).$executeRaw`
       INSERT INTO page_cache (key, url, final_url, status_code, content_type, engine, body, meta, fetched_at)
       VALUES (${key}, ${page.url}, ${page.finalUrl}, ${page.statusCode}, ${page.contentType}, ${page.engine},
               ${body}, ${meta}::jsonb, ${page.fetchedAt})

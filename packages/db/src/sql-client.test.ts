@@ -18,7 +18,7 @@ describe('sqlClient', () => {
                ${JSON.stringify({ a: [1, 'x'] })}::jsonb AS j, NULL::text AS z,
                ${'7b0c2c8e-4a4f-4c8a-9b8e-1a2b3c4d5e6f'}::uuid AS u
         FROM (VALUES (1), (2)) v(x)`;
-    const ours = await query(sqlClient(db.pool) as unknown as Pick<Db['prisma'], '$queryRaw'>);
+    const ours = await query(sqlClient(db) as unknown as Pick<Db['prisma'], '$queryRaw'>);
     const prismas = await query(db.prisma);
     expect(ours).toEqual(prismas);
     expect(ours[0]).toEqual({
@@ -33,14 +33,14 @@ describe('sqlClient', () => {
 
   it('splices Prisma.sql fragments and Prisma.join lists as $queryRaw does', async () => {
     const cols = Prisma.sql`${'a'}::text AS first`;
-    const rows = await sqlClient(db.pool).$queryRaw<Array<{ first: string; hit: boolean }>>`
+    const rows = await sqlClient(db).$queryRaw<Array<{ first: string; hit: boolean }>>`
       SELECT ${cols}, 3 IN (${Prisma.join([1, 2, 3])}) AS hit`;
     expect(rows).toEqual([{ first: 'a', hit: true }]);
   });
 
   it('$executeRaw returns the rows it changed', async () => {
     const { accountId } = await new AccountsRepository(db).create({ plan: 'free', credits: 5 });
-    const changed = await sqlClient(db.pool).$executeRaw`
+    const changed = await sqlClient(db).$executeRaw`
       UPDATE accounts SET balance = balance + 1 WHERE id = ${accountId}::uuid`;
     expect(changed).toBe(1);
   });
@@ -58,14 +58,14 @@ describe('sqlTransaction', () => {
     const add = (tx: Parameters<Parameters<typeof sqlTransaction>[1]>[0], n: number) =>
       tx.$executeRaw`UPDATE accounts SET balance = balance + ${n}::int WHERE id = ${accountId}::uuid`;
 
-    await sqlTransaction(db.pool, async (tx) => {
+    await sqlTransaction(db, async (tx) => {
       await add(tx, 1);
       await add(tx, 2);
     });
     expect(await balance()).toBe(13);
 
     await expect(
-      sqlTransaction(db.pool, async (tx) => {
+      sqlTransaction(db, async (tx) => {
         await add(tx, 100);
         throw new Error('boom');
       }),
@@ -74,14 +74,14 @@ describe('sqlTransaction', () => {
 
     // A failing statement also rolls back what ran before it; the connection stays usable.
     await expect(
-      sqlTransaction(db.pool, async (tx) => {
+      sqlTransaction(db, async (tx) => {
         await add(tx, 100);
         await tx.$executeRaw`SELECT 1/0`;
       }),
     ).rejects.toThrow(/division by zero/);
     expect(await balance()).toBe(13);
     for (let i = 0; i < 12; i++)
-      await sqlTransaction(db.pool, async (tx) => {
+      await sqlTransaction(db, async (tx) => {
         await add(tx, 0);
       });
   });

@@ -6,6 +6,11 @@
  * transaction; `pg` with a prepared statement ~0.1 ms (measured on this machine) — per page, that
  * was a sixth of what a scrape worker spent. Same pool as Prisma's adapter: no extra connections.
  *
+ * Behind a pooler in transaction mode (PgBouncer before 1.21) a statement prepared under a name
+ * stays on whichever server connection ran it, so the next use lands on another one ("prepared
+ * statement … does not exist" / "already exists"): with `preparedStatements` off, statements go
+ * unnamed (parse, bind and execute in one round trip, as Prisma's adapter sends its own).
+ *
  * Results are typed like Prisma's raw results where our statements rely on it: int8 → BigInt,
  * numeric → string (as pg), timestamptz → Date, json/jsonb parsed.
  */
@@ -44,39 +49,50 @@ function statementName(text: string): string | undefined {
 
 type Queryable = pg.Pool | pg.PoolClient;
 
+/** A pool and whether its statements may be prepared under a name (`Db` is one). */
+export interface SqlPool {
+  pool: pg.Pool;
+  preparedStatements: boolean;
+}
+
 function toSql(query: TemplateStringsArray | Prisma.Sql, values: unknown[]): Prisma.Sql {
   return query instanceof Prisma.Sql ? query : Prisma.sql(query, ...values);
 }
 
-async function run(on: Queryable, query: TemplateStringsArray | Prisma.Sql, values: unknown[]) {
+async function run(
+  on: Queryable,
+  prepared: boolean,
+  query: TemplateStringsArray | Prisma.Sql,
+  values: unknown[],
+) {
   const sql = toSql(query, values);
-  const name = statementName(sql.text);
+  const name = prepared ? statementName(sql.text) : undefined;
   return on.query({ text: sql.text, values: sql.values as unknown[], types, ...(name ? { name } : {}) });
 }
 
-function clientOn(on: Queryable): SqlClient {
+function clientOn(on: Queryable, prepared: boolean): SqlClient {
   return {
     async $queryRaw<T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T> {
-      return (await run(on, query, values)).rows as T;
+      return (await run(on, prepared, query, values)).rows as T;
     },
     async $executeRaw(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<number> {
-      return (await run(on, query, values)).rowCount ?? 0;
+      return (await run(on, prepared, query, values)).rowCount ?? 0;
     },
   };
 }
 
 /** Statements on the pool (each one commits on its own). */
-export function sqlClient(pool: pg.Pool): SqlClient {
-  return clientOn(pool);
+export function sqlClient(db: SqlPool): SqlClient {
+  return clientOn(db.pool, db.preparedStatements);
 }
 
 /** One transaction on one pooled connection: committed when fn returns, rolled back when it throws. */
-export async function sqlTransaction<T>(pool: pg.Pool, fn: (tx: SqlClient) => Promise<T>): Promise<T> {
-  const conn = await pool.connect();
+export async function sqlTransaction<T>(db: SqlPool, fn: (tx: SqlClient) => Promise<T>): Promise<T> {
+  const conn = await db.pool.connect();
   let broken = false;
   try {
     await conn.query('BEGIN');
-    const out = await fn(clientOn(conn));
+    const out = await fn(clientOn(conn, db.preparedStatements));
     await conn.query('COMMIT');
     return out;
   } catch (err) {

@@ -14,7 +14,7 @@ const OPERATION_REASONS: Record<UsageOperation, readonly LedgerReason[]> = {
   map: ['map', 'map_refund'],
   search: ['search', 'search_refund'],
   extract: ['extract', 'extract_refund'],
-  monitor: ['monitor_check'],
+  monitor: ['monitor_check', 'monitor_judge'],
 };
 
 export type UsageCounts = Record<UsageOperation | 'total', number>;

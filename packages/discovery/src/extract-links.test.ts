@@ -138,4 +138,20 @@ describe('extractLinks', () => {
       { url: 'https://example.com/up', key: 'https://example.com/up', text: 'Up', nofollow: false },
     ]);
   });
+
+  it("reads the page's title and description on the same pass (the first <title> before <body> or an <svg>)", () => {
+    const head = (html: string) => extractPageLinks(html, page).head;
+    expect(
+      head(`<html><head><title> Docs &amp;
+        intro </title><meta name="viewport" content="x"><meta name="description" content="All  about it">
+        <meta property="og:description" content="og"></head><body><svg><title>icon</title></svg></body></html>`),
+    ).toEqual({ title: 'Docs & intro', description: 'All about it' });
+    // og:* when the plain ones are missing; an <svg> title in the body is not the page's.
+    expect(
+      head(`<meta property="og:title" content="OG title"><meta property="og:description" content="OG desc">
+        <body><svg><title>icon</title></svg></body>`),
+    ).toEqual({ title: 'OG title', description: 'OG desc' });
+    expect(head('<body><p>no head</p></body>')).toEqual({});
+    expect(head(`<title>${'t'.repeat(2_000)}</title>`).title).toHaveLength(500);
+  });
 });

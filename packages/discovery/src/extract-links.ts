@@ -5,7 +5,9 @@
  * <link rel=next|prev> and <link rel=alternate hreflang=…>. Resolved against <base href> (wherever
  * it appears, like browsers) or the page URL, de-duplicated by `urlKey` in document order (the
  * first spelling is the one fetched), http(s) only. At most `MAX_LINKS_PER_PAGE` distinct links
- * (the first ones in document order); tokenizing stops after 4× as many hrefs.
+ * (the first ones in document order); tokenizing stops after 4× as many hrefs. On the same pass,
+ * the page's own `<title>` (or og:title) and meta description (or og:description), for a map's
+ * link details.
  */
 import { type QuoteType, Tokenizer } from 'htmlparser2';
 import { identifyUrl } from './normalize-url';
@@ -21,8 +23,15 @@ export interface ExtractedLink {
   nofollow: boolean;
 }
 
+/** What the page says it is: its title and description, whitespace collapsed and capped. */
+export interface PageHead {
+  title?: string;
+  description?: string;
+}
+
 export interface PageLinks {
   links: ExtractedLink[];
+  head: PageHead;
   /** True when the page had more links than the cap (the rest were not read). */
   truncated: boolean;
 }
@@ -49,7 +58,13 @@ function relTokens(rel: string | undefined): Set<string> {
   return new Set((rel ?? '').toLowerCase().split(/\s+/).filter(Boolean));
 }
 
-const WANTED_TAGS = new Set(['a', 'area', 'link', 'base']);
+const WANTED_TAGS = new Set(['a', 'area', 'link', 'base', 'meta']);
+const MAX_HEAD_TEXT = 500;
+
+const clean = (s: string | undefined): string | undefined => {
+  const v = s?.replace(/\s+/g, ' ').trim().slice(0, MAX_HEAD_TEXT);
+  return v ? v : undefined;
+};
 
 /** Links of `html` (see the file comment); `truncated` says the cap cut the page. */
 export function extractPageLinks(html: string, pageUrl: string, opts: { maxLinks?: number } = {}): PageLinks {
@@ -59,6 +74,11 @@ export function extractPageLinks(html: string, pageUrl: string, opts: { maxLinks
   let baseHref: string | null = null;
   let open: RawLink | null = null; // the <a> we are inside (text accumulates)
   let truncated = false;
+  // The document's <title>: the first one before <body> or an <svg> (whose <title> is a tooltip).
+  let title = '';
+  let inTitle = false;
+  let titleDone = false;
+  const meta: Record<string, string> = {};
 
   // Tokenizer state of the tag being read: its name, and its attributes when it is one we want.
   let tag = '';
@@ -69,7 +89,15 @@ export function extractPageLinks(html: string, pageUrl: string, opts: { maxLinks
 
   const onTag = (name: string, a: Record<string, string>) => {
     if (name === 'base' && baseHref === null && a.href) baseHref = a.href;
-    else if (name === 'a' || name === 'area') {
+    else if (name === 'meta') {
+      const which = (a.name ?? a.property ?? '').toLowerCase();
+      if (
+        (which === 'description' || which === 'og:description' || which === 'og:title') &&
+        a.content !== undefined &&
+        meta[which] === undefined
+      )
+        meta[which] = a.content;
+    } else if (name === 'a' || name === 'area') {
       const href = a.href?.trim();
       if (!href || href.length > MAX_HREF || href.startsWith('#')) return;
       const link = { href, text: '', nofollow: relTokens(a.rel).has('nofollow') };
@@ -101,6 +129,8 @@ export function extractPageLinks(html: string, pageUrl: string, opts: { maxLinks
       onopentagname(start, end) {
         tag = slice(start, end).toLowerCase();
         attrs = WANTED_TAGS.has(tag) ? {} : null;
+        if (tag === 'title' && !titleDone) inTitle = true;
+        else if (tag === 'body' || tag === 'svg') titleDone = true;
       },
       onattribname(start, end) {
         attrName = attrs ? slice(start, end).toLowerCase() : '';
@@ -119,13 +149,20 @@ export function extractPageLinks(html: string, pageUrl: string, opts: { maxLinks
       onopentagend: endOpenTag,
       onselfclosingtag: endOpenTag, // HTML ignores the slash: <a href=x/> opens an <a>
       onclosetag(start, end) {
-        if (slice(start, end).toLowerCase() === 'a') open = null;
+        const name = slice(start, end).toLowerCase();
+        if (name === 'a') open = null;
+        else if (name === 'title' && inTitle) {
+          inTitle = false;
+          titleDone = true;
+        }
       },
       ontext(start, end) {
         if (open) addText(slice(start, end));
+        if (inTitle && title.length < MAX_HEAD_TEXT * 2) title += slice(start, end);
       },
       ontextentity(codepoint) {
         if (open) addText(String.fromCodePoint(codepoint));
+        if (inTitle && title.length < MAX_HEAD_TEXT * 2) title += String.fromCodePoint(codepoint);
       },
       oncdata() {},
       oncomment() {},
@@ -163,7 +200,12 @@ export function extractPageLinks(html: string, pageUrl: string, opts: { maxLinks
     if (!seen.text && text) seen.text = text;
     if (!r.nofollow) seen.nofollow = false;
   }
-  return { links: [...byKey.values()], truncated };
+  const head: PageHead = {};
+  const pageTitle = clean(title) ?? clean(meta['og:title']);
+  const description = clean(meta.description) ?? clean(meta['og:description']);
+  if (pageTitle) head.title = pageTitle;
+  if (description) head.description = description;
+  return { links: [...byKey.values()], truncated, head };
 }
 
 /** `extractPageLinks(html, pageUrl).links`: the first MAX_LINKS_PER_PAGE links of the page. */

@@ -4,6 +4,7 @@ export {
   extractLinks,
   extractPageLinks,
   MAX_LINKS_PER_PAGE,
+  type PageHead,
   type PageLinks,
 } from './extract-links';
 export type { FetchOptions } from './http-fetch';

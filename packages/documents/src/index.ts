@@ -10,3 +10,4 @@ export {
   RATIO_FLOOR_BYTES,
 } from './inflate-budget';
 export { NO_TEXT_LAYER, pdfDate } from './pdf.converter';
+export { sniffUploadKind, UPLOAD_MEDIA_TYPES, type UploadKind } from './upload-kind';

@@ -97,6 +97,16 @@ export class InsufficientCreditsError extends ServiceError {
     super(InsufficientCreditsError.code, 402, message, o);
   }
 }
+/**
+ * The API key's own daily or monthly credit limit would be passed (the account may still have
+ * credits). `details`: period ('day' | 'month', UTC), limit, spent, required, resetsAt (ISO time).
+ */
+export class KeyBudgetExceededError extends ServiceError {
+  static readonly code = 'KEY_BUDGET_EXCEEDED';
+  constructor(message = "This API key's credit limit would be passed", o: Opts = {}) {
+    super(KeyBudgetExceededError.code, 402, message, o);
+  }
+}
 export class ForbiddenError extends ServiceError {
   static readonly code = 'FORBIDDEN';
   constructor(message = 'Forbidden', o: Opts = {}) {

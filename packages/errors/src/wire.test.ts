@@ -11,6 +11,7 @@ import {
   InternalError,
   InvalidJsonError,
   InvalidUrlError,
+  KeyBudgetExceededError,
   ModelNotConfiguredError,
   NotFoundError,
   NotSupportedError,
@@ -46,6 +47,9 @@ const samples: ServiceError[] = [
   new InvalidUrlError('Not a URL: "ht tp://x"'),
   new UnauthorizedError(),
   new InsufficientCreditsError('Need 10 credits, have 3', { details: { needed: 10, balance: 3 } }),
+  new KeyBudgetExceededError("This API key's daily credit limit (10) would be passed", {
+    details: { period: 'day', limit: 10, spent: 9, required: 5, resetsAt: '2026-12-06T00:00:00.000Z' },
+  }),
   new ForbiddenError(),
   new ConflictError('the last active key cannot be revoked'),
   new NotFoundError('Crawl not found'),

@@ -5,6 +5,7 @@
  * (`removeAdditional`), so only wrong types or shapes count as an invalid answer.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
+import { type Coercion, coerceAnswer } from './answer-coercer';
 import type { CompiledSchema, JsonSchema } from './schema-compiler';
 
 const newAjv = () =>
@@ -14,7 +15,9 @@ let ajv = newAjv();
 const validators = new Map<string, ValidateFunction>();
 const CACHE_LIMIT = 500;
 
-export type Validation = { ok: true; data: Record<string, unknown> } | { ok: false; errors: string[] };
+export type Validation =
+  | { ok: true; data: Record<string, unknown>; coercions: Coercion[] }
+  | { ok: false; errors: string[]; coercions: Coercion[] };
 
 function validatorFor(schema: CompiledSchema): ValidateFunction {
   const known = validators.get(schema.key);
@@ -28,18 +31,25 @@ function validatorFor(schema: CompiledSchema): ValidateFunction {
   return fn;
 }
 
+/**
+ * Safe coercions first (answer-coercer.ts: `"12"` → 12 where a number is wanted…), then missing
+ * keys → null, invented keys dropped, then ajv.
+ */
 export function validateAnswer(schema: CompiledSchema, answer: unknown): Validation {
-  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
-    return { ok: false, errors: ['(root): must be a JSON object'] };
+  const used = new Set<Coercion>();
+  const coerced = coerceAnswer(answer, schema.jsonSchema, used);
+  const coercions = [...used];
+  if (typeof coerced !== 'object' || coerced === null || Array.isArray(coerced)) {
+    return { ok: false, errors: ['(root): must be a JSON object'], coercions };
   }
-  const data = structuredClone(answer) as Record<string, unknown>;
+  const data = structuredClone(coerced) as Record<string, unknown>;
   fillMissingWithNull(data, schema.jsonSchema);
   const validate = validatorFor(schema);
-  if (validate(data)) return { ok: true, data };
+  if (validate(data)) return { ok: true, data, coercions };
   const errors = (validate.errors ?? [])
     .slice(0, 20)
     .map((e) => `${e.instancePath || '(root)'}: ${e.message ?? 'invalid'}`);
-  return { ok: false, errors };
+  return { ok: false, errors, coercions };
 }
 
 function fillMissingWithNull(value: unknown, schema: JsonSchema): void {

@@ -1,12 +1,16 @@
 /**
  * Anthropic Messages API through the official SDK. The compiled schema is the input_schema of one
  * tool and `tool_choice` forces that tool, so the answer arrives as a `tool_use` block whose
- * `input` is the structured data. A repair turn is sent the way the API expects it: the previous
+ * `input` is the structured data. The answer is streamed (SSE) and put back together
+ * (stream-decoders.ts), so a model that sends no token within the first-token timeout fails then.
+ * A repair turn is sent the way the API expects it: the previous
  * tool_use, then a `tool_result` with `is_error: true` carrying the validation errors.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { ExtractionFailedError, TimeoutError } from '@wcs/errors';
 import { type LlmAnswer, type LlmProvider, type LlmRequest, TOOL_NAME } from './llm-provider';
+import { FirstTokenWatch, firstTokenTimeout, isStreamed, readStream } from './model-stream';
+import { anthropicStreamDecoder } from './stream-decoders';
 
 export interface AnthropicProviderOptions {
   apiKey: string;
@@ -14,6 +18,8 @@ export interface AnthropicProviderOptions {
   model: string;
   /** SDK retries on connection errors, 408/409/429/5xx. */
   maxRetries: number;
+  /** LLM_FIRST_TOKEN_TIMEOUT_MS: the first streamed event with content, from the call's start; 0 = off. */
+  firstTokenTimeoutMs?: number;
 }
 
 type MessageParam = Anthropic.MessageParam;
@@ -31,9 +37,11 @@ export class AnthropicProvider implements LlmProvider {
   readonly name = 'anthropic' as const;
   readonly model: string;
   private readonly client: Anthropic;
+  private readonly firstTokenTimeoutMs: number;
 
   constructor(o: AnthropicProviderOptions) {
     this.model = o.model;
+    this.firstTokenTimeoutMs = o.firstTokenTimeoutMs ?? 0;
     const Sdk = anthropicSdk();
     this.client = new Sdk({
       apiKey: o.apiKey,
@@ -66,37 +74,74 @@ export class AnthropicProvider implements LlmProvider {
         },
       );
     }
-    let message: Anthropic.Message;
+    const watch = new FirstTokenWatch(this.firstTokenTimeoutMs);
+    const deadline = AbortSignal.timeout(req.timeoutMs);
+    const signal = AbortSignal.any([deadline, watch.signal, ...(req.signal ? [req.signal] : [])]);
+    let message: StreamedMessage;
     try {
-      message = await this.client.messages.create(
-        {
-          model: this.model,
-          max_tokens: req.maxTokens,
-          system: req.system,
-          messages,
-          tools: [
-            {
-              name: TOOL_NAME,
-              description: 'Record the data extracted from the web page.',
-              input_schema: req.jsonSchema as Anthropic.Tool.InputSchema,
-            },
-          ],
-          tool_choice: { type: 'tool', name: TOOL_NAME },
-        },
-        { timeout: req.timeoutMs, ...(req.signal ? { signal: req.signal } : {}) },
-      );
+      // Streamed: the SDK sends the request (retries, key, base URL), we read the events, so the
+      // first token is seen when it comes. A proxy that ignores `stream` answers one JSON message.
+      const res = await this.client.messages
+        .create(
+          {
+            model: this.model,
+            max_tokens: req.maxTokens,
+            system: req.system,
+            messages,
+            tools: [
+              {
+                name: TOOL_NAME,
+                description: 'Record the data extracted from the web page.',
+                input_schema: req.jsonSchema as Anthropic.Tool.InputSchema,
+              },
+            ],
+            tool_choice: { type: 'tool', name: TOOL_NAME },
+            stream: true,
+          },
+          { timeout: req.timeoutMs, signal },
+        )
+        .asResponse();
+      let raw: unknown;
+      if (res.body && isStreamed(res.headers.get('content-type'))) {
+        raw = await readStream(res.body, anthropicStreamDecoder(LABEL), watch);
+      } else {
+        watch.seen();
+        raw = await res.json();
+      }
+      message = raw as StreamedMessage;
+      if (!Array.isArray(message?.content)) {
+        throw new ExtractionFailedError(`${LABEL} answered an unexpected shape; check ANTHROPIC_BASE_URL`);
+      }
     } catch (err) {
+      if (watch.fired) throw firstTokenTimeout(LABEL, watch.timeoutMs);
+      if (signal.aborted) throw new TimeoutError('Extraction timed out waiting for the model; retry');
+      if (err instanceof ExtractionFailedError) throw err;
       throw mapAnthropicError(err, req);
+    } finally {
+      watch.dispose();
     }
     const block = message.content.find((b) => b.type === 'tool_use' && b.name === TOOL_NAME);
-    const usage = { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens };
+    const usage = {
+      inputTokens: message.usage?.input_tokens ?? 0,
+      outputTokens: message.usage?.output_tokens ?? 0,
+    };
     if (block?.type !== 'tool_use') {
-      // Cut off by max_tokens or answered in prose: an invalid answer the repair turn may fix.
-      return { data: undefined, ...usage };
+      // Cut off by max_tokens or answered in prose: the text goes to the parser (it may hold the
+      // JSON); otherwise an invalid answer the repair turn may fix.
+      const text = message.content.map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('\n');
+      return { text, ...usage };
     }
     return { data: block.input, ...usage };
   }
 }
+
+/** The message as streamed events rebuild it, or as a proxy that ignored `stream` sent it. */
+interface StreamedMessage {
+  content: Array<{ type: string; name?: string; input?: unknown; text?: string }>;
+  usage?: { input_tokens?: number; output_tokens?: number };
+}
+
+const LABEL = 'The model provider';
 
 function asObject(v: unknown): Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};

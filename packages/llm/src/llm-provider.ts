@@ -2,7 +2,10 @@ import type { JsonSchema } from './schema-compiler';
 
 /** A previous answer that failed validation, sent back once so the model can repair it. */
 export interface RepairTurn {
+  /** The previous structured answer (tool input), or null. */
   previous: unknown;
+  /** The previous answer's raw text, for providers that answer in text. */
+  previousText?: string;
   errors: string[];
 }
 
@@ -21,21 +24,34 @@ export interface LlmRequest {
 }
 
 export interface LlmAnswer {
-  /** The model's structured answer, not yet validated. */
-  data: unknown;
+  /** A structured answer (Anthropic's tool input), not yet validated. */
+  data?: unknown;
+  /** The model's text (every other provider): parsed and repaired by the extractor. */
+  text?: string;
   inputTokens: number;
   outputTokens: number;
 }
 
+export type ProviderName = 'anthropic' | 'openai' | 'ollama' | 'vllm' | 'llamacpp' | 'local';
+
 /**
- * One interface, two implementations: Anthropic's Messages API (tool use) and any
- * OpenAI-compatible chat-completions endpoint (JSON-schema output). Failures are ServiceErrors:
- * TimeoutError (504) when the model did not answer in time, ExtractionFailedError (500) otherwise.
+ * One interface, several implementations: Anthropic's Messages API (tool use), OpenAI-compatible
+ * chat completions (OpenAI, vLLM with guided decoding, llama.cpp's server with `json_schema`),
+ * Ollama's native `/api/chat` (`format: <schema>`) and an embedded GGUF model (node-llama-cpp).
+ * Failures are ServiceErrors: TimeoutError (504) when the model did not answer in time,
+ * ExtractionFailedError (500) otherwise.
  */
 export interface LlmProvider {
-  readonly name: 'anthropic' | 'openai';
+  readonly name: ProviderName;
   readonly model: string;
+  /**
+   * Calls it runs at once, when fewer than asked (the embedded model: 1, its calls queue and a
+   * queued call's deadline runs): chunks of a long page are never sent to it faster.
+   */
+  readonly maxConcurrency?: number;
   complete(req: LlmRequest): Promise<LlmAnswer>;
+  /** Frees what the provider holds (the embedded model's memory); optional. */
+  close?(): Promise<void>;
 }
 
 export const TOOL_NAME = 'record_extraction';

@@ -4,12 +4,21 @@
  */
 import { extractEnv } from '@wcs/config';
 import { ExtractionFailedError, ModelNotConfiguredError, TimeoutError } from '@wcs/errors';
-import { type FakeLlmServer, startFakeAnthropic, startFakeOpenAi, textSeenByModel } from '@wcs/testing';
+import {
+  type FakeLlmServer,
+  startFakeAnthropic,
+  startFakeLlamaCpp,
+  startFakeOllama,
+  startFakeOpenAi,
+  startFakeVllm,
+  textSeenByModel,
+} from '@wcs/testing';
 import { AnthropicProvider } from './anthropic.provider';
 import { runExtraction } from './extractor';
 import type { LlmProvider } from './llm-provider';
+import { OllamaProvider } from './ollama.provider';
 import { OpenAiProvider } from './openai.provider';
-import { providerFromEnv } from './provider-from-env';
+import { maxChunkTokensOf, providerFromEnv } from './provider-from-env';
 
 const page = {
   url: 'https://shop.test/p/1',
@@ -37,6 +46,23 @@ describe.each([
     startFakeOpenAi,
     (url: string) => new OpenAiProvider({ baseURL: `${url}/v1`, model: 'llama-test', maxRetries: 0 }),
   ],
+  [
+    'ollama',
+    startFakeOllama,
+    (url: string) => new OllamaProvider({ baseURL: url, model: 'llama3.1:8b', maxRetries: 0 }),
+  ],
+  [
+    'vllm',
+    startFakeVllm,
+    (url: string) =>
+      new OpenAiProvider({ baseURL: `${url}/v1`, model: 'qwen', maxRetries: 0, flavor: 'vllm' }),
+  ],
+  [
+    'llamacpp',
+    startFakeLlamaCpp,
+    (url: string) =>
+      new OpenAiProvider({ baseURL: `${url}/v1`, model: 'any', maxRetries: 0, flavor: 'llamacpp' }),
+  ],
 ] as const)('%s provider', (name, start, make) => {
   let fake: FakeLlmServer;
   let provider: LlmProvider;
@@ -44,7 +70,10 @@ describe.each([
     fake = await start();
     provider = make(fake.url);
   });
-  afterAll(() => fake.close());
+  afterAll(async () => {
+    await provider.close?.();
+    await fake.close();
+  });
   beforeEach(() => {
     fake.requests.length = 0;
   });
@@ -69,7 +98,17 @@ describe.each([
       expect(tools[0]?.input_schema.required).toEqual(['name', 'price', 'sellers']);
       const h = fake.requests[0]!.headers;
       expect(`${h['x-api-key'] ?? ''} ${h.authorization ?? ''}`).toContain('sk-test-secret');
+    } else if (name === 'ollama') {
+      expect(fake.requests[0]!.path).toBe('/api/chat');
+      expect((body.format as { required: string[] }).required).toEqual(['name', 'price', 'sellers']);
+      expect(body.options).toMatchObject({ temperature: 0, num_predict: 512 });
+    } else if (name === 'llamacpp') {
+      expect((body.json_schema as { required: string[] }).required).toEqual(['name', 'price', 'sellers']);
+      expect(body.response_format).toBeUndefined();
     } else {
+      if (name === 'vllm') {
+        expect((body.guided_json as { required: string[] }).required).toEqual(['name', 'price', 'sellers']);
+      } else expect(body.guided_json).toBeUndefined();
       const rf = body.response_format as {
         type: string;
         json_schema: { strict: boolean; schema: { required: string[] } };
@@ -79,6 +118,8 @@ describe.each([
       expect(rf.json_schema.schema.required).toEqual(['name', 'price', 'sellers']);
     }
     expect(textSeenByModel(fake.requests[0]!)).toContain('Price: 39.90 EUR');
+    // Every provider asks for a stream (the answer above came back in pieces).
+    expect(body.stream).toBe(true);
   });
 
   it('repairs an invalid answer on the one retry, sending the validation errors back', async () => {
@@ -141,7 +182,22 @@ describe('providerFromEnv', () => {
       expect(a.error.message).toContain('ANTHROPIC_API_KEY');
     }
     const o = providerFromEnv(env({ EXTRACT_PROVIDER: 'openai' }));
-    expect(!o.ok && o.error.message).toContain('OPENAI_BASE_URL');
+    expect(!o.ok && o.error.message).toContain('LLM_BASE_URL');
+    const l = providerFromEnv(env({ LLM_PROVIDER: 'local' }));
+    expect(!l.ok && l.error.message).toContain('LLM_MODEL_PATH');
+    const m = providerFromEnv(env({ LLM_PROVIDER: 'local', LLM_MODEL_PATH: '/nonexistent/model.gguf' }));
+    expect(!m.ok && m.error.message).toContain('/nonexistent/model.gguf');
+  });
+  it("the largest chunk: EXTRACT_MAX_CHUNK_TOKENS, else from the provider's context, never below the budget", () => {
+    expect(maxChunkTokensOf(env({}))).toBe(100_000);
+    expect(maxChunkTokensOf(env({ LLM_PROVIDER: 'vllm' }))).toBe(24_000);
+    // Ollama's default context (8,192) less the answer (2,048) and the prompt is below the budget.
+    expect(maxChunkTokensOf(env({ LLM_PROVIDER: 'ollama' }))).toBe(6_000);
+    expect(maxChunkTokensOf(env({ LLM_PROVIDER: 'local', LLM_CONTEXT_TOKENS: '32768' }))).toBe(29_720);
+    expect(maxChunkTokensOf(env({ LLM_PROVIDER: 'openai', EXTRACT_MAX_CHUNK_TOKENS: '12000' }))).toBe(12_000);
+    expect(maxChunkTokensOf(env({ EXTRACT_MAX_CHUNK_TOKENS: '10', EXTRACT_INPUT_TOKEN_BUDGET: '800' }))).toBe(
+      800,
+    );
   });
   it('builds the configured provider', () => {
     const a = providerFromEnv(env({ ANTHROPIC_API_KEY: 'k' }));
@@ -150,5 +206,23 @@ describe('providerFromEnv', () => {
       env({ EXTRACT_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://x:1/v1', EXTRACT_MODEL: 'm' }),
     );
     expect(o.ok && o.provider.model).toBe('m');
+  });
+  it('LLM_PROVIDER (the alias) wins over EXTRACT_PROVIDER; LLM_BASE_URL and LLM_MODEL over the old names', () => {
+    for (const p of ['ollama', 'vllm', 'llamacpp', 'openai'] as const) {
+      const c = providerFromEnv(
+        env({
+          EXTRACT_PROVIDER: 'anthropic',
+          LLM_PROVIDER: p,
+          LLM_BASE_URL: 'http://m:1',
+          LLM_MODEL: 'x',
+          EXTRACT_MODEL: 'old',
+        }),
+      );
+      expect(c.ok && [c.provider.name, c.provider.model]).toEqual([p, 'x']);
+    }
+    const old = providerFromEnv(
+      env({ EXTRACT_PROVIDER: 'vllm', OPENAI_BASE_URL: 'http://m:1/v1', EXTRACT_MODEL: 'q' }),
+    );
+    expect(old.ok && old.provider.name).toBe('vllm');
   });
 });

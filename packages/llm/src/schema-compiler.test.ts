@@ -110,11 +110,16 @@ describe('validateAnswer', () => {
     expect(v).toEqual({
       ok: true,
       data: { title: 'T', price: null, offers: [{ seller: 'S', price: null }] },
+      coercions: [],
     });
   });
 
   it('reports wrong types with their paths', () => {
-    const v = validateAnswer(schema, { title: 'T', price: '12 EUR', offers: [{ seller: 3, price: 1 }] });
+    const v = validateAnswer(schema, {
+      title: 'T',
+      price: '12 EUR',
+      offers: [{ seller: { n: 3 }, price: 1 }],
+    });
     expect(v.ok).toBe(false);
     if (!v.ok) {
       expect(v.errors.join('\n')).toContain('/price');

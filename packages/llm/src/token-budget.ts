@@ -58,13 +58,7 @@ export function markdownBlocks(markdown: string): string[] {
 }
 
 export function buildModelInput(page: PageForModel, budgetTokens: number): ModelInput {
-  const header = [
-    `URL: ${page.url}`,
-    page.title ? `Title: ${oneLine(page.title)}` : null,
-    page.description ? `Description: ${oneLine(page.description)}` : null,
-  ]
-    .filter((l): l is string => l !== null)
-    .join('\n');
+  const header = pageHeader(page);
   const budgetChars = Math.max(0, budgetTokens * CHARS_PER_TOKEN - header.length - 2);
   const kept: string[] = [];
   let used = 0;
@@ -95,4 +89,129 @@ function cutBlock(block: string, maxChars: number): string {
 
 function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim().slice(0, 500);
+}
+
+export interface ChunkedInput {
+  /** Each chunk's text: the header (with "Part i of n") and its blocks. */
+  chunks: string[];
+  /** Estimated tokens of every chunk sent, together. */
+  tokens: number;
+  /** Chunks the whole page needs; more than `chunks.length` when EXTRACT_MAX_CHUNKS cut it. */
+  needed: number;
+  /** The chunk size used (tokens): the budget, or more when the page needed it to fit the cap. */
+  chunkTokens: number;
+}
+
+/**
+ * The page in chunks of the budget; when that takes more than `maxChunks`, in larger chunks — up
+ * to `maxChunkTokens` (what the model's context holds) — so the whole page fits the cap: the same
+ * page text is sent either way, in fewer, larger calls, instead of the end never being read.
+ */
+export function splitIntoChunks(
+  page: PageForModel,
+  budgetTokens: number,
+  overlapTokens: number,
+  maxChunks: number,
+  maxChunkTokens = budgetTokens,
+): ChunkedInput {
+  let split = splitAt(page, budgetTokens, overlapTokens, maxChunks);
+  if (split.needed <= maxChunks || maxChunkTokens <= budgetTokens) return split;
+  // First guess: the page shared out over the cap, with room for packing and the overlap.
+  const perChunk = Math.ceil((estimateTokens(page.markdown) / Math.max(1, maxChunks)) * 1.05) + overlapTokens;
+  let size = Math.min(maxChunkTokens, Math.max(budgetTokens + 1, perChunk));
+  for (;;) {
+    split = splitAt(page, size, overlapTokens, maxChunks);
+    if (split.needed <= maxChunks || size >= maxChunkTokens) return split;
+    size = Math.min(maxChunkTokens, Math.ceil(size * 1.1));
+  }
+}
+
+/**
+ * A page longer than the budget, as chunks that each fit it: blocks are packed in page order, a
+ * chunk closes early before a heading once it is 3/4 full (sections stay together), a block
+ * larger than a chunk is cut on lines, and each chunk starts with the last blocks of the previous
+ * one up to `overlapTokens` (a value on a boundary is seen whole at least once). At most
+ * `maxChunks` chunks are returned, from the start of the page.
+ */
+function splitAt(
+  page: PageForModel,
+  budgetTokens: number,
+  overlapTokens: number,
+  maxChunks: number,
+): ChunkedInput {
+  const header = pageHeader(page);
+  // Room for the header and its "Part i of n" line.
+  const budgetChars = Math.max(400, budgetTokens * CHARS_PER_TOKEN - header.length - 40);
+  const overlapChars = Math.min(Math.floor(budgetChars / 3), overlapTokens * CHARS_PER_TOKEN);
+  const blocks = markdownBlocks(page.markdown).flatMap((b) => splitLargeBlock(b, budgetChars - overlapChars));
+  const bodies: string[][] = [];
+  let current: string[] = [];
+  let used = 0;
+  let fresh = 0; // blocks in `current` that are not overlap
+  const close = () => {
+    bodies.push(current);
+    const carry: string[] = [];
+    let carried = 0;
+    for (let i = current.length - 1; i >= 0 && overlapChars > 0; i--) {
+      const b = current[i] as string;
+      if (carried + b.length + 2 > overlapChars) {
+        if (carry.length === 0) carry.unshift(tail(b, overlapChars));
+        break;
+      }
+      carry.unshift(b);
+      carried += b.length + 2;
+    }
+    current = carry;
+    used = carry.reduce((n, b) => n + b.length + 2, 0);
+    fresh = 0;
+  };
+  for (const block of blocks) {
+    const cost = block.length + 2;
+    const heading = /^#{1,6}\s/.test(block);
+    if (fresh > 0 && (used + cost > budgetChars || (heading && used > budgetChars * 0.75))) close();
+    current.push(block);
+    used += cost;
+    fresh++;
+  }
+  if (fresh > 0) bodies.push(current);
+  const needed = bodies.length;
+  const chunks = bodies
+    .slice(0, Math.max(1, maxChunks))
+    .map((body, i) => `${header}\nPart ${i + 1} of ${needed} of the page.\n\n${body.join('\n\n')}`);
+  return {
+    chunks,
+    tokens: chunks.reduce((n, c) => n + estimateTokens(c), 0),
+    needed,
+    chunkTokens: budgetTokens,
+  };
+}
+
+function pageHeader(page: PageForModel): string {
+  return [
+    `URL: ${page.url}`,
+    page.title ? `Title: ${oneLine(page.title)}` : null,
+    page.description ? `Description: ${oneLine(page.description)}` : null,
+  ]
+    .filter((l): l is string => l !== null)
+    .join('\n');
+}
+
+/** A block larger than `maxChars` as pieces cut on lines (or hard, for a single huge line). */
+function splitLargeBlock(block: string, maxChars: number): string[] {
+  if (block.length <= maxChars) return [block];
+  const out: string[] = [];
+  let rest = block;
+  while (rest.length > maxChars) {
+    const piece = cutBlock(rest, maxChars);
+    out.push(piece);
+    rest = rest.slice(piece.length).replace(/^\n/, '');
+  }
+  if (rest) out.push(rest);
+  return out;
+}
+
+function tail(block: string, maxChars: number): string {
+  const t = block.slice(-maxChars);
+  const nl = t.indexOf('\n');
+  return nl >= 0 && nl < maxChars / 2 ? t.slice(nl + 1) : t;
 }

@@ -90,7 +90,7 @@ export interface TrimmedFailure {
 export interface TrimmedCrawl {
   id: string;
   status: CrawlStatus['status'];
-  /** Terminal crawls only: completed, max_pages, cancelled, out_of_credits, timeout, error. */
+  /** Terminal crawls only: completed, max_pages, cancelled, out_of_credits, key_budget_exceeded, timeout, error. */
   stopReason?: string;
   /** Why a `failed` crawl stopped. */
   error?: string;

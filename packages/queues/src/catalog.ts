@@ -28,6 +28,11 @@ export const scrapePayload = z.object({
   page: pageOptions.optional(),
   /** Headers and actions, sealed (job-secrets.ts). */
   secrets: sealedSecrets.optional(),
+  /**
+   * POST /v1/parse: the file the caller sent, kept in the UploadStore under `id` (upload-store.ts);
+   * the worker converts it instead of fetching `url` (then `upload:` + the file's name).
+   */
+  upload: z.strictObject({ id: z.string().min(1).max(200) }).optional(),
 });
 
 export const batchItemPayload = z.object({
@@ -57,6 +62,10 @@ export const mapPayload = z.object({
   search: z.string().max(500).optional(),
   includeSubdomains: z.boolean().default(false),
   ignoreSitemap: z.boolean().default(false),
+  /** Only the sitemaps' URLs: neither the start page's links nor a shallow crawl. */
+  sitemapOnly: z.boolean().optional(),
+  /** Answer `pages` too: each link with the title and description of the page when it was fetched. */
+  linkMetadata: z.boolean().optional(),
   timeoutMs: z.number().int().min(1_000).max(120_000),
   /** When the caller stops waiting (epoch ms); every worker aborts the job then (job-budget.ts). */
   deadlineAt: deadlineAtField,
@@ -82,7 +91,11 @@ export const extractPayload = z.object({
 });
 
 /** One check of a monitor (fired by its BullMQ job scheduler, or once at creation as the baseline). */
-export const monitorCheckPayload = z.object({ monitorId: z.string().min(1) });
+export const monitorCheckPayload = z.object({
+  monitorId: z.string().min(1),
+  /** Not a check: re-create the monitor's job scheduler after its schedule changed (PATCH). */
+  reschedule: z.boolean().optional(),
+});
 
 /** One webhook POST for a detected change; the change row holds everything else. */
 export const webhookPayload = z.object({ changeId: z.string().min(1) });

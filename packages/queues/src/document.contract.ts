@@ -38,8 +38,12 @@ export const pageMetadata = z.strictObject({
    * (`maxAge`) and search results served from the embedded index's stored copy.
    */
   cachedAt: z.string().optional(),
-  /** Requests that read the page cache (`maxAge` > 0): `hit` when the page came from it, `miss` when it was fetched. */
-  cacheState: z.enum(['hit', 'miss']).optional(),
+  /**
+   * Requests that read the page cache (`maxAge` > 0): `hit` when the page came from it, `miss` when
+   * it was fetched, `revalidated` when the stored copy was older than `maxAge` and the site answered
+   * `304 Not Modified` to its validators (ETag, Last-Modified): the copy was served, nothing downloaded.
+   */
+  cacheState: z.enum(['hit', 'miss', 'revalidated']).optional(),
   /** The response's media type, e.g. `text/html`. */
   contentType: z.string().optional(),
   /** Documents (PDF): pages in the file (all of them, also past the page cap). */
@@ -89,6 +93,32 @@ export const actionOutputs = z.strictObject({
 });
 
 /**
+ * The `changeTracking` format: this page against the same account's previous scrape of the same
+ * URL (URL key) and `changeTrackingOptions.tag`. `same` when only markup changed (the markdown
+ * normalised as the monitors do); `removed` when the page answered 404/410 where it had content.
+ * `visibility`: `hidden` for crawl pages reached only through a sitemap, else `visible`.
+ */
+export const changeTrackingResult = z.strictObject({
+  previousScrapeAt: z.string().nullable(),
+  changeStatus: z.enum(['new', 'same', 'changed', 'removed']),
+  visibility: z.enum(['visible', 'hidden']),
+  /** `git-diff` mode, when a previous scrape had content: the unified diff and its structured form. */
+  diff: z
+    .strictObject({
+      /** Unified diff of the markdown ('' when the same), lines starting `+` / `-`. */
+      text: z.string(),
+      /** Firecrawl's structured form: `{ files: [{ from, to, additions, deletions, chunks }] }`. */
+      json: z.record(z.string(), z.unknown()),
+      /** Lines or text were left out to stay within bounds. */
+      truncated: z.boolean().optional(),
+    })
+    .optional(),
+  /** `json` mode: the values extracted from the previous and the current markdown. */
+  json: z.strictObject({ previous: z.unknown(), current: z.unknown() }).optional(),
+});
+export type ChangeTrackingResult = z.infer<typeof changeTrackingResult>;
+
+/**
  * What a page becomes: the `data` object of scrape responses and batch results. Without `formats`
  * it holds markdown, html and text (and json for format `json`); with `formats`, exactly the fields
  * those formats name.
@@ -111,6 +141,10 @@ export const scrapeDocument = z.strictObject({
    */
   screenshot: z.string().optional(),
   actions: actionOutputs.optional(),
+  /** `changeTracking` format: how the page compares with the account's previous scrape of it. */
+  changeTracking: changeTrackingResult.optional(),
+  /** `summary`: a few sentences on the main content, written by the extract model. */
+  summary: z.string().optional(),
   metadata: pageMetadata,
   /**
    * Set when the page was cut before conversion (HTML, element, nesting, text-node or link caps
@@ -141,9 +175,18 @@ export const scrapeJobResult = z.strictObject({
 });
 
 /** Return value of a `map` job. */
+/** A map's link with what is known of its page (fetched during the map: the start page, shallow pages). */
+export const mapLinkDetail = z.strictObject({
+  url: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+});
+
 export const mapJobResult = z.strictObject({
   links: z.array(z.string()),
   total: z.number().int(),
+  /** With `linkMetadata`: `links` in the same order, each with its page's title and description when known. */
+  pages: z.array(mapLinkDetail).optional(),
   /** What went wrong without failing the map (the start page failed, but other sources gave links). */
   warning: z.string().optional(),
 });
@@ -154,6 +197,8 @@ export const extractJobResult = z.strictObject({
   inputTokens: z.number(),
   outputTokens: z.number(),
   model: z.string(),
+  /** Model calls the page was extracted in (absent from older workers: 1). */
+  chunks: z.number().int().min(1).optional(),
 });
 
 export type PageMetadata = z.infer<typeof pageMetadata>;

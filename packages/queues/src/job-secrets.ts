@@ -8,9 +8,8 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { ServiceUnavailableError } from '@wcs/errors';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { createRedisConnection } from './connection';
+import { createRedisConnection, keyPrefixOn, type RedisClient, type RedisTargetInput } from './connection';
 import { type PageSecrets, pageSecrets } from './page-options.contract';
 
 export const sealedSecrets = z.strictObject({
@@ -28,13 +27,13 @@ export class JobSecrets {
   private owned = false;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
 
   /** A worker's store on its own connection (waits for Redis like the worker does); close() ends it. */
-  static connect(redisUrl: string, prefix: string): JobSecrets {
-    const store = new JobSecrets(createRedisConnection(redisUrl, 'worker'), prefix);
+  static connect(redis: RedisTargetInput, prefix: string): JobSecrets {
+    const store = new JobSecrets(createRedisConnection(redis, 'worker'), keyPrefixOn(redis, prefix));
     store.owned = true;
     return store;
   }

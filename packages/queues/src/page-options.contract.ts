@@ -26,8 +26,34 @@ export const pageFormat = z.enum([
   'images',
   'screenshot',
   'screenshot@fullPage',
+  'changeTracking',
+  /** A short summary of the main content by the extract model (priced like an extract: docs/api.md). */
+  'summary',
 ]);
 export type PageFormat = z.infer<typeof pageFormat>;
+
+/**
+ * `changeTrackingOptions` (Firecrawl v2 names): how the `changeTracking` format compares the page
+ * with the account's previous scrape of it. `tag` starts a separate history; `git-diff` adds
+ * `changeTracking.diff`; `json` (with `schema` / `prompt`) is the extracted values before and after.
+ */
+export const MAX_CHANGE_TAG_CHARS = 128;
+export const changeTrackingOptions = z.strictObject({
+  modes: z
+    .array(z.enum(['git-diff', 'json']))
+    .max(2)
+    .refine((m) => new Set(m).size === m.length, { message: 'lists a mode twice' })
+    .optional(),
+  schema: z.record(z.string(), z.json(), { error: 'must be a JSON Schema object' }).optional(),
+  prompt: z.string().min(1).max(10_000).optional(),
+  tag: z
+    .string()
+    .min(1)
+    .max(MAX_CHANGE_TAG_CHARS)
+    .regex(/^[\x20-\x7e]+$/, 'is visible ASCII')
+    .optional(),
+});
+export type ChangeTrackingOptions = z.infer<typeof changeTrackingOptions>;
 
 export const MAX_ACTIONS = 50;
 /** Sum of every `wait` action's milliseconds (selector waits count their own timeout). */
@@ -188,6 +214,8 @@ export const pageOptionFields = {
     .optional(),
   /** Keep the fetched page in the page cache (default true); `maxAge` is what reads it. */
   storeInCache: z.boolean().optional(),
+  /** With the `changeTracking` format: modes and tag of the comparison. */
+  changeTrackingOptions: changeTrackingOptions.optional(),
 };
 
 /** Features that read a page instead of returning it (extract, monitors): no formats, no cache. */
@@ -213,6 +241,7 @@ export const pageOptions = z.strictObject({
   proxy: pageOptionFields.proxy,
   maxAge: pageOptionFields.maxAge,
   storeInCache: pageOptionFields.storeInCache,
+  changeTrackingOptions: pageOptionFields.changeTrackingOptions,
 });
 export type PageOptions = z.infer<typeof pageOptions>;
 

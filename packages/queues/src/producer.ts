@@ -1,6 +1,5 @@
 import { ServiceUnavailableError } from '@wcs/errors';
 import { type Job, type JobsOptions, Queue, QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
 import {
   jobResults,
   type PayloadInputOf,
@@ -10,10 +9,10 @@ import {
   type ResultOf,
   type WaitedQueue,
 } from './catalog';
-import { createRedisConnection } from './connection';
+import { createRedisConnection, keyPrefixOn, type RedisClient, type RedisTargetInput } from './connection';
 import { type CancelReason, publishCancel } from './job-cancel';
 import { RedisErrorLog, type RedisErrorLogger } from './redis-errors';
-import { QUEUE_CLOSED_MESSAGE, waitForJob } from './wait';
+import { type JobWaitSource, QUEUE_CLOSED_MESSAGE, waitForJob } from './wait';
 
 /** What became of a cancel: removed before any worker took it, or sent to the worker running it. */
 export type CancelOutcome = 'removed' | 'signalled' | 'failed';
@@ -22,22 +21,25 @@ export type CancelOutcome = 'removed' | 'signalled' | 'failed';
 export class QueueProducer {
   private readonly queues = new Map<QueueName, Queue>();
   private readonly events = new Map<QueueName, QueueEvents>();
-  private readonly eventConnections: Redis[] = [];
-  readonly connection: Redis;
+  private readonly eventConnections: RedisClient[] = [];
+  readonly connection: RedisClient;
+  /** The key prefix in use: QUEUE_PREFIX, hash-tagged on a cluster (queueKeyPrefix). */
+  readonly prefix: string;
   private readonly errors: RedisErrorLog;
   /** Jobs someone is waiting on (queue + id), cancelled at close when their wait is cut. */
   private readonly waited = new Map<string, { name: WaitedQueue; jobId: string }>();
   private readonly logger: RedisErrorLogger | undefined;
 
   constructor(
-    private readonly redisUrl: string,
-    private readonly prefix: string,
+    private readonly redis: RedisTargetInput,
+    prefix: string,
     /** Where Redis errors go (rate-limited, see RedisErrorLog); without a logger they are dropped. */
     opts: { logger?: RedisErrorLogger; errorLogIntervalMs?: number } = {},
   ) {
     this.logger = opts.logger;
+    this.prefix = keyPrefixOn(redis, prefix);
     this.errors = new RedisErrorLog(opts.logger, { intervalMs: opts.errorLogIntervalMs });
-    this.connection = createRedisConnection(redisUrl, 'producer');
+    this.connection = createRedisConnection(redis, 'producer');
     // ioredis emits 'error' on every failed reconnect; unhandled it would crash the process.
     this.errors.watch(this.connection, 'producer');
   }
@@ -56,11 +58,16 @@ export class QueueProducer {
     return q;
   }
 
+  /** Where `waitForJob` hears and looks up the end of this queue's jobs. */
+  waitSource(name: QueueName): JobWaitSource {
+    return { events: this.queueEvents(name), queue: this.queue(name) };
+  }
+
   /** QueueEvents needs its own blocking connection (it uses XREAD BLOCK). */
   queueEvents(name: QueueName): QueueEvents {
     let e = this.events.get(name);
     if (!e) {
-      const connection = createRedisConnection(this.redisUrl, 'worker');
+      const connection = createRedisConnection(this.redis, 'worker');
       this.errors.watch(connection, 'queue-events');
       this.eventConnections.push(connection);
       e = new QueueEvents(name, {
@@ -138,7 +145,7 @@ export class QueueProducer {
     let stopped: CancelReason | undefined;
     try {
       // (Indexing the catalog by a generic N loses the schema's output type; the parse gave it.)
-      return (await waitForJob(job, this.queueEvents(name), timeoutMs, jobResults[name], {
+      return (await waitForJob(job, this.waitSource(name), timeoutMs, jobResults[name], {
         ...(opts.signal ? { signal: opts.signal } : {}),
         onStop: (why) => {
           stopped = why;
@@ -157,8 +164,8 @@ export class QueueProducer {
     const cut = [...this.waited.values()];
     this.waited.clear();
     await Promise.allSettled(cut.map((w) => this.cancel(w.name, w.jobId, 'shutdown')));
-    // Release every waitUntilFinished still pending (BullMQ listens for 'closing' on the job's
-    // queue but no longer emits it): each waiter fails at once instead of holding its timer —
+    // Release every wait still pending (waitForJob listens for 'closing' on the job's queue,
+    // which BullMQ itself no longer emits): each waiter fails at once instead of holding its timer —
     // up to a scrape's budget — and the gateway's handler refunds its charge.
     for (const q of this.queues.values()) {
       (q as unknown as NodeJS.EventEmitter).emit('closing', QUEUE_CLOSED_MESSAGE);

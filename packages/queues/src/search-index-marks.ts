@@ -8,8 +8,7 @@
  * are ignored (and removed) after `staleMs` instead of holding every later search to its bound.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { createRedisConnection } from './connection';
+import { createRedisConnection, keyPrefixOn, type RedisClient, type RedisTargetInput } from './connection';
 
 /** Structurally @wcs/search's PendingMark. */
 export interface SearchIndexMark {
@@ -45,7 +44,7 @@ local marks = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', n, 'LIMIT', 0, ARGV[1
 table.insert(marks, 1, n)
 return marks`;
 
-type MarksRedis = Redis & {
+type MarksRedis = RedisClient & {
   searchMarkAdd(set: string, counter: string, mark: string, ttlMs: number): Promise<number>;
   searchMarkSnapshot(set: string, counter: string, limit: number): Promise<string[]>;
 };
@@ -60,7 +59,7 @@ export class SearchIndexMarks {
   private readonly pollMs: number;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly prefix: string,
     opts: SearchIndexMarksOptions = {},
   ) {
@@ -72,8 +71,16 @@ export class SearchIndexMarks {
   }
 
   /** On a connection of its own (a worker's: waits for Redis); close() ends it. */
-  static connect(redisUrl: string, prefix: string, opts: SearchIndexMarksOptions = {}): SearchIndexMarks {
-    const marks = new SearchIndexMarks(createRedisConnection(redisUrl, 'worker'), prefix, opts);
+  static connect(
+    redis: RedisTargetInput,
+    prefix: string,
+    opts: SearchIndexMarksOptions = {},
+  ): SearchIndexMarks {
+    const marks = new SearchIndexMarks(
+      createRedisConnection(redis, 'worker'),
+      keyPrefixOn(redis, prefix),
+      opts,
+    );
     marks.owned = true;
     return marks;
   }

@@ -1,5 +1,5 @@
 import { decodeError, InternalError, ServiceUnavailableError, TimeoutError } from '@wcs/errors';
-import type { Job, QueueEvents } from 'bullmq';
+import { Job, type Queue, type QueueEvents } from 'bullmq';
 import type { z } from 'zod';
 
 /** The reason every pending wait fails with when its QueueProducer closes. */
@@ -15,6 +15,62 @@ export interface WaitOptions {
   onStop?: (why: WaitStop) => void;
 }
 
+/** Where a job's end is heard (its queue's events) and looked up (its queue). */
+export interface JobWaitSource {
+  events: QueueEvents;
+  queue: Queue;
+}
+
+/**
+ * BullMQ's `Job.waitUntilFinished` without its crash: its promise executor is async, so a Redis
+ * error in its "finished already?" look-up (a failover between adding the job and that look-up)
+ * became an unhandled rejection, which ends a Node 20 process. Same events, same look-up and the
+ * same messages; a look-up that fails leaves the wait to the events and the timer.
+ */
+function jobFinished(job: Job, from: JobWaitSource, ttlMs: number): Promise<unknown> {
+  const id = job.id ?? '';
+  const completedEvent = `completed:${id}`;
+  const failedEvent = `failed:${id}`;
+  // QueueEvents emits `completed:<id>` / `failed:<id>` per job, and QueueProducer.close() emits
+  // 'closing' on its queues to release the waits: events outside BullMQ's typed listener maps.
+  const events = from.events as unknown as NodeJS.EventEmitter;
+  const closing = from.queue as unknown as NodeJS.EventEmitter;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      events.off(completedEvent, onCompleted);
+      events.off(failedEvent, onFailed);
+      closing.off('closing', onFailed);
+      fn();
+    };
+    const onCompleted = (args: { returnvalue: unknown }) => settle(() => resolve(args.returnvalue));
+    const onFailed = (args: { failedReason?: string } | string) =>
+      settle(() => reject(new Error(typeof args === 'string' ? args : (args.failedReason ?? 'failed'))));
+    const timer = setTimeout(
+      () =>
+        onFailed(
+          `Job wait ${job.name} timed out before finishing, no finish notification arrived after ${ttlMs}ms (id=${id})`,
+        ),
+      ttlMs,
+    );
+    events.on(completedEvent, onCompleted);
+    events.on(failedEvent, onFailed);
+    closing.on('closing', onFailed);
+    // It may have ended before the listeners were there: look once the events are being read.
+    void (async () => {
+      await from.events.waitUntilReady();
+      const state = await job.getState();
+      if (state !== 'completed' && state !== 'failed') return;
+      const stored = await Job.fromId(from.queue, id);
+      if (state === 'completed') onCompleted({ returnvalue: stored?.returnvalue });
+      else onFailed({ failedReason: stored?.failedReason ?? 'failed' });
+    })().catch(() => undefined);
+  });
+}
+
 /**
  * Wait for a job's return value. Failures come back as the ServiceError the worker threw;
  * running out of time is a TimeoutError (504), never an empty success. With a `result` schema
@@ -24,15 +80,15 @@ export interface WaitOptions {
  */
 export async function waitForJob<S extends z.ZodType>(
   job: Job,
-  events: QueueEvents,
+  from: JobWaitSource,
   timeoutMs: number,
   result: S,
   opts?: WaitOptions,
 ): Promise<z.output<S>>;
-export async function waitForJob<R = unknown>(job: Job, events: QueueEvents, timeoutMs: number): Promise<R>;
+export async function waitForJob<R = unknown>(job: Job, from: JobWaitSource, timeoutMs: number): Promise<R>;
 export async function waitForJob(
   job: Job,
-  events: QueueEvents,
+  from: JobWaitSource,
   timeoutMs: number,
   result?: z.ZodType,
   opts: WaitOptions = {},
@@ -42,8 +98,8 @@ export async function waitForJob(
   let onAbort: (() => void) | undefined;
   try {
     if (signal?.aborted) throw new CallerGone();
-    // BullMQ's wait takes no signal: race it (its listeners go at its own timeout or the job's end).
-    const finished = job.waitUntilFinished(events, timeoutMs);
+    // The wait takes no signal: race it (its listeners go at its own timeout or the job's end).
+    const finished = jobFinished(job, from, timeoutMs);
     const gone = new Promise<never>((_, reject) => {
       onAbort = () => reject(new CallerGone());
       signal?.addEventListener('abort', onAbort, { once: true });

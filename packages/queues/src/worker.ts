@@ -1,9 +1,8 @@
 import { hostname } from 'node:os';
 import { encodeError, ServiceError, toServiceError } from '@wcs/errors';
 import { DelayedError, type Job, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { isWaitedQueue, type PayloadOf, type QueueName, queueCatalog } from './catalog';
-import { createRedisConnection } from './connection';
+import { createRedisConnection, keyPrefixOn, type RedisClient, type RedisTargetInput } from './connection';
 import { deadlineError, type JobContext, jobClock, jobDeadline } from './job-budget';
 import { CancelSubscriber, cancelledError } from './job-cancel';
 import { RedisErrorLog } from './redis-errors';
@@ -15,7 +14,8 @@ export interface WorkerLogger {
 }
 
 export interface DefineWorkerOptions {
-  redisUrl: string;
+  /** The queues' Redis (a bare URL: one server). */
+  redis: RedisTargetInput;
   prefix: string;
   concurrency: number;
   /** How long a job's lock lives without renewal; a dead worker's job is retried after ~this. */
@@ -60,14 +60,15 @@ export function defineWorker<N extends QueueName, R>(
 ): DefinedWorker {
   const errors = new RedisErrorLog(opts.logger, { intervalMs: opts.errorLogIntervalMs });
   const role = `worker:${name}`;
-  const connection: Redis = errors.watch(createRedisConnection(opts.redisUrl, 'worker'), role);
+  const prefix = keyPrefixOn(opts.redis, opts.prefix);
+  const connection: RedisClient = errors.watch(createRedisConnection(opts.redis, 'worker'), role);
   // Only the queues the gateway waits for are ever cancelled by another process (producer.cancel
   // takes a WaitedQueue): the others get no subscriber connection and no marker lookup per job.
   const cancels = isWaitedQueue(name)
     ? new CancelSubscriber(
-        errors.watch(createRedisConnection(opts.redisUrl, 'worker'), `${role}:cancel`),
+        errors.watch(createRedisConnection(opts.redis, 'worker'), `${role}:cancel`),
         connection,
-        opts.prefix,
+        prefix,
         name,
         (raw) => opts.logger?.warn({ queue: name, raw: raw.slice(0, 200) }, 'malformed cancel message'),
       )
@@ -101,7 +102,7 @@ export function defineWorker<N extends QueueName, R>(
     if (deadlineAt !== null && deadlineAt <= startedAt)
       controller.abort(deadlineError(deadlineAt, startedAt));
     try {
-      const marked = cancels ? await cancels.watch(jobId, controller) : null;
+      const marked = cancels ? await cancels.watch(jobId, controller, job.processedOn ?? undefined) : null;
       if (marked) controller.abort(cancelledError(marked));
       // An interactive job whose caller is gone before it starts (deadline passed in the queue, a
       // stalled re-run after it, a cancel that beat it) is not run: these queues keep no state of
@@ -151,7 +152,7 @@ export function defineWorker<N extends QueueName, R>(
   };
   const worker = new Worker(name, run, {
     connection,
-    prefix: opts.prefix,
+    prefix,
     concurrency: opts.concurrency,
     lockDuration: opts.lockDurationMs,
     stalledInterval: opts.stalledIntervalMs,
@@ -232,11 +233,12 @@ async function startBudgetClock(
 }
 
 /**
- * What every worker of a service process shares, as its parsed environment carries it (`baseEnv`
- * and `workerEnv` of @wcs/config, described structurally so this package needs no config).
+ * What every worker of a service process shares: the Redis target the wiring parsed once
+ * (`redisTarget` of @wcs/config) and, as its parsed environment carries them, `baseEnv`'s prefix
+ * and `workerEnv`'s lock settings.
  */
 export interface WorkerSettings {
-  REDIS_URL: string;
+  redis: RedisTargetInput;
   QUEUE_PREFIX: string;
   WORKER_LOCK_MS: number;
   WORKER_STALLED_INTERVAL_MS: number;
@@ -253,7 +255,7 @@ export type QueueWorkerDefiner = <N extends QueueName, R>(
 ) => DefinedWorker;
 
 /**
- * One service's worker wiring: every worker it defines gets the same Redis URL (a worker
+ * One service's worker wiring: every worker it defines gets the same Redis target (a worker
  * connection of its own, waiting for Redis forever), key prefix, lock and stall settings, and the
  * process logger (Redis errors rate-limited through RedisErrorLog); each runs `concurrency` jobs at
  * once unless its queue says otherwise. A `start*Worker` then states only its queues' processors.
@@ -265,7 +267,7 @@ export function workerDefiner(
 ): QueueWorkerDefiner {
   return (name, processor, overrides = {}) =>
     defineWorker(name, processor, {
-      redisUrl: env.REDIS_URL,
+      redis: env.redis,
       prefix: env.QUEUE_PREFIX,
       concurrency: overrides.concurrency ?? defaults.concurrency,
       lockDurationMs: env.WORKER_LOCK_MS,

@@ -29,7 +29,7 @@ import {
 import { BodyBytes } from './body-bytes';
 import { assertSupportedContentType, assertTextBody } from './content-type';
 import { MOBILE_USER_AGENT, resolveLocation } from './emulation';
-import type { Engine, RenderContext, RendererLogger, RenderRequest, RenderResult } from './types';
+import type { Engine, RenderContext, RendererLogger, RenderRequest, RenderResult, Validators } from './types';
 
 export interface FetchEngineOptions {
   allowPrivateTargets: boolean;
@@ -61,6 +61,36 @@ function tooLarge(url: string, max: number, kind: DocumentKind | undefined): Tar
   );
 }
 
+/**
+ * `If-None-Match` / `If-Modified-Since` for a copy's validators (RFC 9110 §13.1: a server that
+ * knows the ETag uses it and ignores the date). Values with a line break are never sent.
+ */
+export function conditionalHeaders(v: Validators | undefined): Record<string, string> {
+  const safe = (s: string | undefined) => (s && !/[\r\n]/.test(s) ? s : undefined);
+  const etag = safe(v?.etag);
+  const lastModified = safe(v?.lastModified);
+  return {
+    ...(etag ? { 'if-none-match': etag } : {}),
+    ...(lastModified ? { 'if-modified-since': lastModified } : {}),
+  };
+}
+
+/** A 304 as a result: `notModified` only when the request was conditional. */
+function notModified(req: RenderRequest, res: OpenedResponse, ctx: RenderContext): RenderResult {
+  return {
+    requestedUrl: req.url,
+    finalUrl: res.url,
+    statusCode: 304,
+    contentType: res.mime,
+    body: '',
+    engine: 'fetch',
+    headers: res.headers,
+    redirects: res.redirects,
+    elapsedMs: Date.now() - ctx.started,
+    ...(req.revalidate ? { notModified: true as const } : {}),
+  };
+}
+
 export class FetchEngine implements Engine {
   readonly name = 'fetch' as const;
   private readonly dispatcher: Dispatcher;
@@ -82,30 +112,15 @@ export class FetchEngine implements Engine {
   }
 
   async render(req: RenderRequest, ctx: RenderContext): Promise<RenderResult> {
-    const acceptLanguage = req.location ? resolveLocation(req.location).acceptLanguage : 'en-US,en;q=0.9';
-    if (req.request?.proxy)
-      this.opts.logger?.debug(
-        { url: req.url, proxy: redactProxyUrl(req.request.proxy) },
-        'fetching via proxy',
-      );
-    const res = await openUrl(req.url, {
-      dispatcher: this.dispatcher,
-      proxies: this.proxies,
-      isForbidden: this.policy,
-      addresses: this.addresses,
-      userAgent: req.mobile ? MOBILE_USER_AGENT : this.opts.userAgent,
-      accept: ACCEPT,
-      // Ours, so on every hop; the caller's own headers win over it where they are sent.
-      defaultHeaders: { 'accept-language': acceptLanguage },
-      request: { ...req.request, headers: { ...req.headers, ...req.request?.headers } },
-      timeoutMs: Math.max(1, ctx.deadline - Date.now()),
-      signal: ctx.signal,
-      maxRedirects: this.opts.maxRedirects,
-      // No cap up front: readCapped checks Content-Length against the right cap once the head
-      // tells document or text (one KiB read, so a too-big PDF is named as one).
-    });
+    const res = await this.open(req, ctx);
     if (res.redirects.length > 0)
       this.opts.logger?.debug({ from: req.url, to: res.url, hops: res.redirects.length }, 'redirected');
+    // A 304 has no body to read: closed unread, the caller's copy stands (or, asked for nothing,
+    // the caller refuses the answer: it has no copy to show).
+    if (res.statusCode === 304) {
+      res.close();
+      return notModified(req, res, ctx);
+    }
     // Refuse binary types before downloading them (unless a document may hide behind the type).
     if (res.mime && !mayBeDocument(res.mime)) {
       try {
@@ -146,6 +161,45 @@ export class FetchEngine implements Engine {
       contentType: body.mime,
       body: decodeBody(body.bytes, res.contentType || undefined).text,
     };
+  }
+
+  /**
+   * Only the conditional question for a copy's validators (`req.revalidate`): the `notModified`
+   * answer on a 304, else undefined with the answer closed unread (at most what was in flight with
+   * its head is received). The browser engine's main document asks this first: Chromium aborts a
+   * navigation answered 304 without reporting the response (no Playwright or CDP response event).
+   */
+  async revalidate(req: RenderRequest, ctx: RenderContext): Promise<RenderResult | undefined> {
+    if (Object.keys(conditionalHeaders(req.revalidate)).length === 0) return undefined;
+    const res = await this.open(req, ctx);
+    res.close();
+    return res.statusCode === 304 ? notModified(req, res, ctx) : undefined;
+  }
+
+  private open(req: RenderRequest, ctx: RenderContext): Promise<OpenedResponse> {
+    const acceptLanguage = req.location ? resolveLocation(req.location).acceptLanguage : 'en-US,en;q=0.9';
+    if (req.request?.proxy)
+      this.opts.logger?.debug(
+        { url: req.url, proxy: redactProxyUrl(req.request.proxy) },
+        'fetching via proxy',
+      );
+    return openUrl(req.url, {
+      dispatcher: this.dispatcher,
+      proxies: this.proxies,
+      isForbidden: this.policy,
+      addresses: this.addresses,
+      userAgent: req.mobile ? MOBILE_USER_AGENT : this.opts.userAgent,
+      accept: ACCEPT,
+      // Ours, so on every hop (the validators too: they belong to the redirect's end); the
+      // caller's own headers win over them where they are sent.
+      defaultHeaders: { 'accept-language': acceptLanguage, ...conditionalHeaders(req.revalidate) },
+      request: { ...req.request, headers: { ...req.headers, ...req.request?.headers } },
+      timeoutMs: Math.max(1, ctx.deadline - Date.now()),
+      signal: ctx.signal,
+      maxRedirects: this.opts.maxRedirects,
+      // No cap up front: readCapped checks Content-Length against the right cap once the head
+      // tells document or text (one KiB read, so a too-big PDF is named as one).
+    });
   }
 
   /**

@@ -1,4 +1,5 @@
 export { isSupportedContentType } from './content-type';
+export { conditionalHeaders } from './fetch-engine';
 export { type JsSignals, jsSignals, needsJavaScript } from './js-detector';
 export { createRenderer } from './renderer';
 export { createRendererFromEnv, type RenderSettings } from './renderer-from-env';
@@ -11,4 +12,5 @@ export type {
   RendererOptions,
   RenderRequest,
   RenderResult,
+  Validators,
 } from './types';

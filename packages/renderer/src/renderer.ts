@@ -71,6 +71,14 @@ export function createRenderer(opts: RendererOptions): Renderer {
    * crawl asking for screenshots still converts the PDFs it meets.
    */
   const browserOrDocument = async (req: RenderRequest, ctx: RenderContext): Promise<RenderResult> => {
+    // The main document's conditional question goes first, through the fetch engine's guarded
+    // path: Chromium aborts a navigation answered 304 and reports no response to tell it by. A 304
+    // ends the render before Chromium is asked for anything; any other answer is closed unread and
+    // the browser loads the page as always.
+    if (req.revalidate) {
+      const unchanged = await fetchEngine.revalidate(req, ctx);
+      if (unchanged) return { ...unchanged, elapsedMs: Date.now() - ctx.started };
+    }
     const asDocument = async (): Promise<RenderResult | undefined> => {
       let fetched: RenderResult;
       try {
@@ -102,12 +110,18 @@ export function createRenderer(opts: RendererOptions): Renderer {
       if (document) return document;
       throw err;
     }
-    if (rendered.headers['content-type']) return rendered;
+    if (rendered.headers['content-type'] || rendered.statusCode === 304) return rendered;
     return (await asDocument()) ?? rendered;
   };
 
   const renderWithin = async (asked: RenderRequest, ctx: RenderContext): Promise<RenderResult> => {
-    const req = pickProxy(asked);
+    const picked = pickProxy(asked);
+    // A copy has no screenshot or action outputs to stand for: such a render is never conditional.
+    const { revalidate, ...unconditional } = picked;
+    const req: RenderRequest =
+      revalidate && ((picked.actions?.length ?? 0) > 0 || picked.screenshot !== undefined)
+        ? unconditional
+        : picked;
     const mode = req.engine ?? 'auto';
     const needsBrowser = (req.actions?.length ?? 0) > 0 || req.screenshot !== undefined;
     if (needsBrowser && !opts.browser.enabled)
@@ -124,8 +138,9 @@ export function createRenderer(opts: RendererOptions): Renderer {
       opts.logger?.warn({ url: req.url }, 'waitForMs ignored: browser disabled, using fetch');
     }
     let fetched = await run(fetchEngine, req, ctx);
-    // A document never goes through Chromium: its bytes are the result.
-    if (fetched.bytes) return fetched;
+    // A document never goes through Chromium: its bytes are the result. Nor does a 304: the
+    // caller's copy (rendered before, if it needed it) stands.
+    if (fetched.bytes || fetched.statusCode === 304) return fetched;
     if (mode !== 'auto' || !opts.browser.enabled) return fetched;
     // An error answer is not rendered for its JavaScript: the scraper fails it, or (a wall) asks the
     // browser itself, told to wait for the challenge (its fetch ladder).
@@ -140,8 +155,10 @@ export function createRenderer(opts: RendererOptions): Renderer {
 
     opts.logger?.debug({ url: req.url }, 'page needs JavaScript; rendering with the browser');
     try {
-      // Render the final URL: the redirect chain has already been checked and followed once.
-      return { ...(await run(browser(), { ...req, url: fetched.finalUrl }, ctx)), requestedUrl: req.url };
+      // Render the final URL: the redirect chain has already been checked and followed once (and
+      // answered 200 to the validators, if any: the page changed).
+      const { revalidate: _asked, ...render } = req;
+      return { ...(await run(browser(), { ...render, url: fetched.finalUrl }, ctx)), requestedUrl: req.url };
     } catch (err) {
       // Caller aborts, SSRF refusals and caps are final (a shell that streams without end must not
       // answer 200 with the empty shell); otherwise the fetched HTML beats no result.

@@ -52,6 +52,21 @@ export interface RenderRequest {
    * result when the browser fails.
    */
   deferText?: (page: RenderResult) => Promise<DeferredTextCheck>;
+  /**
+   * The validators of a copy the caller keeps (the page cache, a monitor's last check): sent as
+   * `If-None-Match` / `If-Modified-Since` with the main document's request (every hop of its
+   * redirects; the browser: the navigation only). A `304` then comes back as `notModified` with no
+   * body read, rendered or decoded — the caller reuses its copy. The browser's main document is
+   * asked by the fetch engine first (Chromium aborts a navigation answered 304, reporting nothing),
+   * so a 304 result names the fetch engine. Ignored with `actions` or `screenshot`.
+   */
+  revalidate?: Validators;
+}
+
+/** A stored response's validators (its `ETag` and `Last-Modified` headers, as they came). */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
 }
 
 /** What `deferText` found (needsJavaScript of this package, run by the caller on the decoded text). */
@@ -120,6 +135,11 @@ export interface RenderResult {
   actions?: ActionOutputs;
   /** With `awaitChallenge`: the page looked like a challenge after load and the browser waited. */
   challenge?: { waitedMs: number; cleared: boolean };
+  /**
+   * With `revalidate`: the site answered `304 Not Modified` (statusCode 304, `body` '', no bytes
+   * read): the caller's copy is current. Never set without `revalidate`.
+   */
+  notModified?: true;
 }
 
 export interface RendererLogger {

@@ -4,11 +4,13 @@ import type { RunningService, ServiceDefinition, ServiceEnvBase } from './servic
 /**
  * Several services in one process (the one-process mode, and the tests' stack in that mode): each
  * env parsed from `source` when its turn comes (so a service started earlier may add to it, as the
- * gateway's address), each service with its own logger, started in the order `start` is called and
- * closed in reverse. Services share what the process hands them as `shared`.
+ * gateway's address), each service with its own logger, and closed in the reverse of the order
+ * `start` was called in — not the order the starts finished in: services may start together.
+ * Services share what the process hands them as `shared`.
  */
 export class ServiceGroup<S> {
-  private readonly started: Array<{ service: string; running: RunningService }> = [];
+  /** In call order; `running` once that start resolved (a start that failed has nothing to close). */
+  private readonly started: Array<{ service: string; running?: RunningService }> = [];
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -19,9 +21,9 @@ export class ServiceGroup<S> {
     },
   ) {}
 
-  /** Names of the services started so far, in start order. */
+  /** Names of the services started so far, in the order their starts were called. */
   get services(): string[] {
-    return this.started.map((s) => s.service);
+    return this.started.filter((s) => s.running).map((s) => s.service);
   }
 
   async start<E extends ServiceEnvBase, R extends RunningService>(
@@ -29,8 +31,10 @@ export class ServiceGroup<S> {
   ): Promise<R> {
     if (this.closing) throw new Error(`${definition.service}: the service group is closing`);
     const env = definition.loadEnv(this.opts.source);
+    const slot: { service: string; running?: RunningService } = { service: definition.service };
+    this.started.push(slot);
     const running = await definition.start(env, this.opts.loggerFor(definition.service), this.opts.shared);
-    this.started.push({ service: definition.service, running });
+    slot.running = running;
     return running;
   }
 
@@ -39,7 +43,7 @@ export class ServiceGroup<S> {
     this.closing ??= (async () => {
       const errors: unknown[] = [];
       for (const { running } of [...this.started].reverse()) {
-        await running.close().catch((err: unknown) => errors.push(err));
+        await running?.close().catch((err: unknown) => errors.push(err));
       }
       if (errors.length > 0) throw errors[0];
     })();

@@ -145,6 +145,8 @@ export class ContentPool {
   private readonly queue: FairTaskQueue<Waiting>;
   /** While `close` runs: no page starts. */
   private closing = false;
+  /** Pages and answers handed to `run` / `inspect` since the pool was created (warm-ups not counted). */
+  private handed = 0;
 
   constructor(readonly options: ContentPoolOptions) {
     this.queue = new FairTaskQueue<Waiting>(Math.max(1, options.threads));
@@ -200,9 +202,17 @@ export class ContentPool {
     return this.piscina;
   }
 
-  /** Pages converting now, pages waiting for a thread, and the hold cap of one account. */
-  stats(): { running: number; queued: number; holdCap: number } {
-    return { running: this.queue.running, queued: this.queue.queued, holdCap: this.queue.holdCap };
+  /**
+   * Pages converting now, pages waiting for a thread, the hold cap of one account, and how many
+   * pages were handed over for conversion since the pool was created (`tasks`).
+   */
+  stats(): { running: number; queued: number; holdCap: number; tasks: number } {
+    return {
+      running: this.queue.running,
+      queued: this.queue.queued,
+      holdCap: this.queue.holdCap,
+      tasks: this.handed,
+    };
   }
 
   /**
@@ -251,6 +261,7 @@ export class ContentPool {
     accountId: string,
   ): Promise<ThreadOutput> {
     signal?.throwIfAborted();
+    this.handed++;
     const callerEnd = budgetMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + Math.max(1, budgetMs);
     const isDocument = asked.bytes !== undefined;
     const own = isDocument

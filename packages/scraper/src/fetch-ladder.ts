@@ -135,7 +135,11 @@ export async function fetchWithLadder(
     page.raw && o.judgeRaw ? o.judgeRaw(page) : blockOf(page);
   const direct: RenderRequest = { ...base, proxy };
   let current = record(await renderer.render(direct), {});
-  let asked = direct;
+  // A 304 is the answer to the caller's validators (or, unasked, the caller's to refuse): no wall.
+  if (current.statusCode === 304) return { page: { ...current, elapsedMs: Date.now() - started } };
+  // Steps after the first answer ask unconditionally: that answer was no 304.
+  const { revalidate: _validators, ...unconditional } = direct;
+  let asked: RenderRequest = unconditional;
   let waitedOut = false;
   /** Step 2, once: a Retry-After the budget affords, then the same request again. */
   const waitOut = async (): Promise<void> => {
@@ -162,7 +166,7 @@ export async function fetchWithLadder(
     else if (!renderer.features.browser) attempts.push({ engine: 'browser', skipped: 'browser-disabled' });
     else {
       const proxyStepFollows = proxy === 'auto' && renderer.features.proxies;
-      asked = { ...direct, engine: 'browser', awaitChallenge: isChallenge };
+      asked = { ...unconditional, engine: 'browser', awaitChallenge: isChallenge };
       const answer = await step(asked, {}, proxyStepFollows ? BROWSER_SHARE_BEFORE_PROXY : 1);
       if (answer) {
         current = answer;

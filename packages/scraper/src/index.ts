@@ -1,8 +1,13 @@
+export * from './change-tracking';
 export type { ContentTask } from './content.task';
 export * from './content-pool';
 export * from './content-warm-up';
 export * from './page-cache-key';
+export * from './page-model';
 export type * from './page-stores';
+export * from './page-summary';
+export * from './page-validators';
 export * from './scrape-document';
 export type * from './shared-worker-resources';
+export * from './upload-document';
 export * from './verdict-outcome';

@@ -1,4 +1,5 @@
 import type { OutputFormat } from '@wcs/content';
+import { TargetHttpError } from '@wcs/errors';
 import type { RequestOptions } from '@wcs/net';
 import {
   type DocumentData,
@@ -8,11 +9,23 @@ import {
   wantsScreenshot,
 } from '@wcs/queues';
 import type { EngineName, Renderer, RenderRequest, RenderResult } from '@wcs/renderer';
+import {
+  type ChangeTrackingRequest,
+  goneStatus,
+  reusableCopy,
+  reuseOnNotModified,
+  trackChanges,
+  trackRemoval,
+  wantsChangeTracking,
+} from './change-tracking';
 import type { ContentTask, ContentTaskResult } from './content.task';
 import { type ContentPool, type ConvertedPage, settle } from './content-pool';
 import { fetchWithLadder, type LadderProxy } from './fetch-ladder';
 import { pageCacheKey } from './page-cache-key';
-import type { CachedPage, PageCacheStore, ScreenshotStore } from './page-stores';
+import type { PageModel } from './page-model';
+import type { CachedPage, ChangeHistoryStore, PageCacheStore, ScreenshotStore } from './page-stores';
+import { addSummary, contentFormats, wantsSummary } from './page-summary';
+import { type PageValidators, validatorsOf } from './page-validators';
 import { type PageConversion, RawPageInspector } from './raw-page-inspector';
 import { applyVerdict, httpStatusError } from './verdict-outcome';
 
@@ -38,6 +51,19 @@ export interface ScrapeRequest {
   accountId?: string;
   /** Awaited before each request the fetch ladder adds (a crawl's politeness gap for the host). */
   beforeEscalation?: () => Promise<void>;
+  /**
+   * The validators of a copy the caller keeps itself (a monitor's last check): sent with the
+   * request (the page cache's own stale copy is then not asked for). A 304 comes back from
+   * `fetchPage` as the `notModified` page, and from `scrapeDocumentIfModified` as `notModified`.
+   */
+  revalidate?: PageValidators;
+  /** The `changeTracking` format's history (required when that format is asked for). */
+  history?: ChangeHistoryStore;
+  /**
+   * The extract model: writes the `summary` format and the `changeTracking` format's `json` mode;
+   * without it those fail with MODEL_NOT_CONFIGURED (page-summary.ts, change-tracking.ts).
+   */
+  model?: PageModel;
 }
 
 export interface ScrapeOutcome {
@@ -46,12 +72,25 @@ export interface ScrapeOutcome {
   elapsedMs: number;
   /** Where the time went: the fetch (or cache read) and the conversion, ms. */
   timings: { fetchMs: number; contentMs: number };
+  /** The page's validators (ETag, Last-Modified), for a caller that keeps its own copy. */
+  validators?: PageValidators;
+}
+
+/** The site answered 304 to the caller's own validators (`revalidate`): nothing was downloaded. */
+export interface NotModifiedOutcome {
+  notModified: true;
+  /** The validators the 304 sent, else the ones asked with. */
+  validators: PageValidators;
+  elapsedMs: number;
 }
 
 /** A rendered page, or the page cache's copy of one (`cache` says which). */
 export type FetchedPage = RenderResult & {
-  /** Set when the request read the cache (`maxAge`); `fetchedAt` when a copy exists (hit, or a stored miss). */
-  cache?: { state: 'hit' | 'miss'; fetchedAt?: Date };
+  /**
+   * Set when the request read the cache (`maxAge`); `fetchedAt` when a copy exists (hit, or a stored
+   * miss; `revalidated`: the stale copy the site confirmed with a 304, now counted as fetched then).
+   */
+  cache?: { state: 'hit' | 'miss' | 'revalidated'; fetchedAt?: Date };
   /**
    * The page's write to the cache, running while the caller converts the page (never rejects: the
    * cache is best effort). Await it before reporting the page, so a `maxAge` request sent after the
@@ -71,6 +110,8 @@ export type FetchedPage = RenderResult & {
 export interface ScrapeTools {
   renderer: Renderer;
   pool: ContentPool;
+  /** The extract model (summary, changeTracking json); absent: those fail with MODEL_NOT_CONFIGURED. */
+  model?: PageModel;
 }
 
 /**
@@ -79,6 +120,81 @@ export interface ScrapeTools {
  * an error page (verdict-outcome.ts), so callers never pay for an error page.
  */
 export async function scrapeDocument(tools: ScrapeTools, req: ScrapeRequest): Promise<ScrapeOutcome> {
+  const { revalidate: _own, ...unconditional } = req;
+  const model = req.model ?? tools.model;
+  const tracking = changeTrackingOf(model ? { ...unconditional, model } : unconditional);
+  // A tracked visit that asks only for markdown is conditional on the account's stored copy: a 304
+  // returns that copy (`same`) without downloading or converting the page.
+  const previous = tracking && onlyMarkdown(unconditional) ? await reusableCopy(tracking) : undefined;
+  const revalidate = previous
+    ? {
+        ...(previous.etag ? { etag: previous.etag } : {}),
+        ...(previous.lastModified ? { lastModified: previous.lastModified } : {}),
+      }
+    : undefined;
+  try {
+    const t0 = performance.now();
+    const outcome = await scrapeDocumentIfModified(
+      tools,
+      revalidate ? { ...unconditional, revalidate } : unconditional,
+      tracking,
+    );
+    if ('notModified' in outcome) {
+      if (!tracking || !previous)
+        throw new Error('scrapeDocument: a 304 answered a request without validators');
+      const data = await reuseOnNotModified(tracking, previous, outcome.validators);
+      const fetchMs = performance.now() - t0;
+      return { data, engine: 'fetch', elapsedMs: outcome.elapsedMs, timings: { fetchMs, contentMs: 0 } };
+    }
+    return outcome;
+  } catch (err) {
+    // A tracked page that had content and now answers 404/410 is a result (`removed`), not a failure.
+    const gone = tracking ? goneStatus(err) : undefined;
+    const data = tracking && gone !== undefined ? await trackRemoval(tracking, gone) : undefined;
+    if (!data) throw err;
+    return { data, engine: 'fetch', elapsedMs: 0, timings: { fetchMs: 0, contentMs: 0 } };
+  }
+}
+
+/**
+ * The request asks for nothing a stored tracked copy lacks: formats markdown and changeTracking
+ * only, no actions (they change the page) and no screenshot.
+ */
+function onlyMarkdown(req: Pick<ScrapeRequest, 'page' | 'secrets'>): boolean {
+  const formats = req.page?.formats ?? [];
+  if (req.secrets?.actions && req.secrets.actions.length > 0) return false;
+  return formats.every((f) => f === 'markdown' || f === 'changeTracking');
+}
+
+/** The change tracking a request asks for, with the store it needs. */
+export function changeTrackingOf(
+  req: Pick<ScrapeRequest, 'page' | 'history' | 'accountId' | 'url' | 'model' | 'signal'>,
+  visibility?: 'visible' | 'hidden',
+): ChangeTrackingRequest | undefined {
+  if (!wantsChangeTracking(req.page)) return undefined;
+  if (!req.history || req.accountId === undefined)
+    throw new Error('scrapeDocument: the changeTracking format needs the history store and the account');
+  return {
+    history: req.history,
+    accountId: req.accountId,
+    url: req.url,
+    options: req.page?.changeTrackingOptions,
+    ...(visibility ? { visibility } : {}),
+    ...(req.model ? { model: req.model } : {}),
+    ...(req.signal ? { signal: req.signal } : {}),
+  };
+}
+
+/**
+ * `scrapeDocument`, conditional on the caller's own copy (`req.revalidate`): a 304 is returned as
+ * `notModified` — no body downloaded, nothing converted. `tracking`: the change tracking the
+ * request asked for (changeTrackingOf), compared and recorded once the page is converted.
+ */
+export async function scrapeDocumentIfModified(
+  tools: ScrapeTools,
+  req: ScrapeRequest,
+  tracking?: ChangeTrackingRequest,
+): Promise<ScrapeOutcome | NotModifiedOutcome> {
   const t0 = performance.now();
   // The fetched bytes are decoded, checked and converted in one content thread task.
   let inspector: RawPageInspector | undefined;
@@ -92,13 +208,26 @@ export async function scrapeDocument(tools: ScrapeTools, req: ScrapeRequest): Pr
     return inspector;
   };
   const page = await fetchPage(tools.renderer, req, raw);
+  if (page.notModified && !page.cache) {
+    const validators = validatorsOf(page.headers) ?? req.revalidate ?? {};
+    return { notModified: true, validators, elapsedMs: page.elapsedMs };
+  }
   // A page converted in the thread that decoded it: its content stage began when its bytes were
   // handed over, inside fetchPage.
   const t1 = page.converted && inspector?.handedAt !== undefined ? inspector.handedAt : performance.now();
-  const { data } = await documentFromPage(page, req, tools.pool);
+  const model = req.model ?? tools.model;
+  const { data } = await documentFromPage(page, model ? { ...req, model } : req, tools.pool);
+  if (tracking) await trackChanges(tracking, data, page);
   await page.stored;
   const timings = { fetchMs: t1 - t0, contentMs: performance.now() - t1 };
-  return { data, engine: page.engine, elapsedMs: page.elapsedMs, timings };
+  const validators = validatorsOf(page.headers);
+  return {
+    data,
+    engine: page.engine,
+    elapsedMs: page.elapsedMs,
+    timings,
+    ...(validators ? { validators } : {}),
+  };
 }
 
 /**
@@ -139,24 +268,32 @@ export async function fetchPage(
 ): Promise<FetchedPage> {
   const use = cacheUse(req);
   const key = use.read || use.store ? pageCacheKey(cacheKeyInput(req, renderer.features)) : undefined;
+  let stale: { page: CachedPage; validators: PageValidators } | undefined;
   if (req.cache && key && use.read) {
     const maxAge = req.page?.maxAge ?? 0;
-    const hit = await req.cache.get(key, new Date(Date.now() - maxAge)).catch(() => undefined);
-    if (hit) {
+    const entry = await req.cache.latest(key).catch(() => undefined);
+    if (entry && entry.fetchedAt.getTime() >= Date.now() - maxAge) {
       // The copy is served only where a fetch would be allowed now: the address policy (a host
       // whose DNS points at a private address today, ALLOW_PRIVATE_TARGETS turned off) refuses it
       // as it refuses the fetch. The redirect's end is checked too: the copy is that page.
       await renderer.checkTarget(req.url);
-      if (hit.finalUrl !== req.url) await renderer.checkTarget(hit.finalUrl);
-      return fromCache(hit);
+      if (entry.finalUrl !== req.url) await renderer.checkTarget(entry.finalUrl);
+      return fromCache(entry, 'hit', entry.fetchedAt);
     }
+    // Older than maxAge: asked again, conditionally when the copy has validators (a 304 serves it).
+    const validators = entry ? validatorsOf(entry.headers) : undefined;
+    if (entry && validators && !req.revalidate) stale = { page: entry, validators };
   }
   // A wall is escalated (fetch-ladder.ts) and, still standing, thrown as TARGET_BLOCKED: a blocked
   // answer never reaches the cache below.
   const inspector = rawInspector?.(use.store);
   const { page, attempts } = await fetchWithLadder(
     renderer,
-    { ...renderRequest(req), ...(inspector ? { deferText: inspector.deferText } : {}) },
+    {
+      ...renderRequest(req),
+      ...(inspector ? { deferText: inspector.deferText } : {}),
+      ...(req.revalidate ? { revalidate: req.revalidate } : stale ? { revalidate: stale.validators } : {}),
+    },
     {
       proxy: proxyMode(req, renderer.features),
       ...(req.beforeEscalation ? { beforeStep: req.beforeEscalation } : {}),
@@ -165,6 +302,16 @@ export async function fetchPage(
   );
   if (page.statusCode >= 400)
     throw httpStatusError(page.statusCode, { soft: false, ...(attempts ? { attempts } : {}) });
+  if (page.statusCode === 304) {
+    if (page.notModified && stale && req.cache && key) return revalidated(req.cache, key, stale.page, page);
+    // The caller's own copy stands: it has the page, this answer has none.
+    if (page.notModified && req.revalidate) return { ...page, ...(attempts ? { attempts } : {}) };
+    // Only an answer to our own validators can be "not modified": this one has no copy to stand for.
+    throw new TargetHttpError(
+      304,
+      'Target answered 304 Not Modified to a request that sent no validators: there is no stored copy to serve',
+    );
+  }
   // An undecoded answer was checked by the ladder: its thread's task holds the page converted.
   const found = page.raw && inspector ? await inspector.inspect(page) : undefined;
   if (found && found.kind !== 'page')
@@ -267,7 +414,26 @@ function toCached(
   };
 }
 
-function fromCache(hit: CachedPage): FetchedPage {
+/**
+ * The site answered 304 to the stale copy's validators: the copy is served (converted again like a
+ * hit, from its stored body) and counts as fetched now, with the 304's validators. The refresh is
+ * best effort and awaited before the page is reported, like a stored miss.
+ */
+function revalidated(
+  cache: PageCacheStore,
+  key: string,
+  copy: CachedPage,
+  answer: RenderResult,
+): FetchedPage {
+  const fetchedAt = new Date();
+  const stored = cache
+    .refresh(key, copy.fetchedAt, fetchedAt, validatorsOf(answer.headers) ?? {})
+    .then(() => undefined)
+    .catch(() => undefined);
+  return { ...fromCache(copy, 'revalidated', fetchedAt), elapsedMs: answer.elapsedMs, stored };
+}
+
+function fromCache(hit: CachedPage, state: 'hit' | 'revalidated', fetchedAt: Date): FetchedPage {
   return {
     requestedUrl: hit.url,
     finalUrl: hit.finalUrl,
@@ -278,14 +444,14 @@ function fromCache(hit: CachedPage): FetchedPage {
     headers: hit.headers,
     redirects: hit.redirects,
     elapsedMs: 0,
-    cache: { state: 'hit', fetchedAt: hit.fetchedAt },
+    cache: { state, fetchedAt },
   };
 }
 
 export interface DocumentRequest
   extends Pick<
     ScrapeRequest,
-    'url' | 'format' | 'onlyMainContent' | 'signal' | 'page' | 'screenshots' | 'accountId'
+    'url' | 'format' | 'onlyMainContent' | 'signal' | 'page' | 'screenshots' | 'accountId' | 'model'
   > {
   /** Also return the page's links, read from the same parse (crawl pages). */
   links?: boolean;
@@ -306,6 +472,8 @@ export async function documentFromPage(
 ): Promise<ConvertedPage> {
   if (page.raw && !page.converted)
     throw new Error('documentFromPage: an undecoded page reached the conversion unconverted');
+  if (page.notModified && !page.cache)
+    throw new Error("documentFromPage: a 304 has no page to convert (the caller's copy stands)");
   const task: ContentTask = {
     ...pageConversion(req),
     body: page.body,
@@ -320,8 +488,9 @@ export async function documentFromPage(
     ? settle(page.converted)
     : await pool.run(task, req.signal, req.budgetMs, req.accountId);
   const data = converted.data;
-  // Walls and error pages fail here, before a screenshot is stored or anyone is billed.
+  // Walls and error pages fail here, before a screenshot is stored, a model asked or anyone billed.
   applyVerdict(data, converted.verdict);
+  if (wantsSummary(req.page?.formats)) await addSummary(data, req);
   if (page.attempts) data.metadata.attempts = page.attempts;
   if (page.cache) {
     data.metadata.cacheState = page.cache.state;
@@ -351,7 +520,7 @@ function pageConversion(req: DocumentRequest): PageConversion {
     format: req.format,
     onlyMainContent: req.onlyMainContent,
     links: req.links === true,
-    ...(options?.formats ? { formats: options.formats } : {}),
+    ...(options?.formats ? { formats: contentFormats(options.formats) } : {}),
     ...(options?.includeTags ? { includeTags: options.includeTags } : {}),
     ...(options?.excludeTags ? { excludeTags: options.excludeTags } : {}),
   };

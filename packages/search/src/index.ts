@@ -5,6 +5,7 @@ export type { PendingIndexReader, PendingIndexWriter, PendingMark } from './pend
 export {
   type AnnouncedPage,
   type IndexablePage,
+  type ReservedAnnouncement,
   SearchIndexer,
   type SearchIndexerOptions,
 } from './search-indexer';

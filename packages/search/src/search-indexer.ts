@@ -44,6 +44,15 @@ export interface AnnouncedPage {
   drop(): Promise<void>;
 }
 
+/**
+ * An announcement made before its page exists (see `reserve`): `fill` makes it the page's (undefined,
+ * and taken back, when the page is not indexed), or `drop` takes it back (no page after all).
+ */
+export interface ReservedAnnouncement {
+  fill(url: string, page: IndexablePage): Promise<AnnouncedPage | undefined>;
+  drop(): Promise<void>;
+}
+
 const DEFAULT_MAX_PENDING_CHARS = 32_000_000;
 const DEFAULT_LINGER_MS = 100;
 /** Pages per statement: the backlog that built up during one write goes out in the next. */
@@ -62,6 +71,10 @@ interface QueuedPage {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
+
+/** Search serves markdown: a page without it, or with neither text nor title, is not indexed. */
+const indexable = (page: IndexablePage): boolean =>
+  page.markdown !== undefined && (page.markdown.trim() !== '' || str(page.metadata.title) !== null);
 
 export class SearchIndexer {
   private readonly queue: QueuedPage[] = [];
@@ -100,12 +113,56 @@ export class SearchIndexer {
    * announcement is logged and the page is still written (best effort, as the index itself).
    */
   async announce(accountId: string, url: string, page: IndexablePage): Promise<AnnouncedPage | undefined> {
-    const markdown = page.markdown;
-    if (markdown === undefined || (!markdown.trim() && !str(page.metadata.title))) return undefined;
-    const mark = await this.pending?.add(accountId).catch((err: unknown) => {
+    if (!indexable(page)) return undefined;
+    return this.announced(accountId, url, page, await this.mark(accountId));
+  }
+
+  /**
+   * `announce` for a page still to be fetched and converted: the announcement's round trip starts
+   * now and runs beside that work instead of after it (a scrape answers one round trip sooner).
+   * Searches of the account started meanwhile wait for it too, until it is filled and written or
+   * dropped. Resolving `fill` means the same as `announce` resolving: announced, ready to write.
+   */
+  reserve(accountId: string): ReservedAnnouncement {
+    const marked = this.mark(accountId);
+    let used = false;
+    const release = async () => {
+      const mark = await marked;
+      if (mark) await this.unmark([mark]);
+    };
+    return {
+      fill: async (url, page) => {
+        if (used) throw new Error('reserved announcement used twice');
+        used = true;
+        if (!indexable(page)) {
+          await release();
+          return undefined;
+        }
+        return this.announced(accountId, url, page, await marked);
+      },
+      drop: async () => {
+        if (used) return;
+        used = true;
+        await release();
+      },
+    };
+  }
+
+  /** One mark in Redis; a failure is logged and the page goes unannounced (best effort). */
+  private async mark(accountId: string): Promise<PendingMark | undefined> {
+    return this.pending?.add(accountId).catch((err: unknown) => {
       this.logger.warn({ err }, 'announcing a page to search failed');
       return undefined;
     });
+  }
+
+  private announced(
+    accountId: string,
+    url: string,
+    page: IndexablePage,
+    mark: PendingMark | undefined,
+  ): AnnouncedPage {
+    const markdown = page.markdown ?? '';
     let settled = false;
     return {
       write: async () => {

@@ -19,6 +19,35 @@ export interface FakeLlmReply {
   /** Answer this late (ms): for timeouts. */
   delayMs?: number;
   usage?: { input: number; output: number };
+  /** Answer exactly this JSON body (status `status` or 200): a server's odd shapes. */
+  body?: unknown;
+  /** Asked to stream: answer one JSON document anyway (a server or proxy that ignores `stream`). */
+  noStream?: boolean;
+  /** Streaming: headers (and any preamble event) at once, the first token this late (ms). */
+  firstTokenDelayMs?: number;
+  /** Streaming: this long between pieces of the answer (ms). */
+  pieceDelayMs?: number;
+  /** Streaming: send this many pieces, then nothing more, the connection left open. */
+  stallAfterPieces?: number;
+}
+
+/**
+ * A streamed answer in a server's wire format: `head` is written with the headers (events that
+ * carry no token: a role chunk, `message_start`), then each of `pieces` (each carries part of the
+ * answer), then `tail` (finish reason, usage, `[DONE]`).
+ */
+export interface StreamPlan {
+  contentType: string;
+  head: string[];
+  pieces: string[];
+  tail: string[];
+}
+
+/** The answer's text in pieces of a few characters, as a model streams it. */
+export function answerPieces(text: string, size = 12): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out.length ? out : [''];
 }
 
 export interface RecordedLlmRequest {
@@ -43,6 +72,8 @@ export async function startFakeLlmServer(
   paths: string[],
   render: (reply: FakeLlmReply, req: RecordedLlmRequest) => { status: number; body: unknown },
   initial: FakeLlmScript,
+  /** The streamed form of a reply, used when the request asks for `stream` (null: answer JSON). */
+  renderStream?: (reply: FakeLlmReply, req: RecordedLlmRequest) => StreamPlan | null,
 ): Promise<FakeLlmServer> {
   let script = initial;
   let n = 0;
@@ -69,8 +100,44 @@ export async function startFakeLlmServer(
     const recorded: RecordedLlmRequest = { path, headers: req.headers, body };
     requests.push(recorded);
     const reply = script(recorded, n++);
+    const later = (ms: number, f: () => void) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        f();
+      }, ms);
+      timers.add(t);
+    };
+    const stream = (plan: StreamPlan) => {
+      if (res.destroyed) return;
+      res.writeHead(200, { 'content-type': plan.contentType, 'cache-control': 'no-cache' });
+      for (const h of plan.head) res.write(h);
+      const pieces = plan.pieces.slice(0, reply.stallAfterPieces ?? plan.pieces.length);
+      const next = (i: number) => {
+        if (res.destroyed) return;
+        if (i < pieces.length) {
+          res.write(pieces[i]);
+          later(reply.pieceDelayMs ?? 0, () => next(i + 1));
+          return;
+        }
+        if (reply.stallAfterPieces !== undefined) return; // stalled: the connection stays open
+        for (const t of plan.tail) res.write(t);
+        res.end();
+      };
+      later(reply.firstTokenDelayMs ?? 0, () => next(0));
+    };
     const answer = () => {
-      const out = render(reply, recorded);
+      const plan =
+        reply.body === undefined &&
+        !reply.noStream &&
+        wantsStream(body) &&
+        !(reply.status && reply.status >= 400)
+          ? renderStream?.(reply, recorded)
+          : null;
+      if (plan) return stream(plan);
+      const out =
+        reply.body !== undefined
+          ? { status: reply.status ?? 200, body: reply.body }
+          : render(reply, recorded);
       if (!res.destroyed) send(res, out.status, out.body);
     };
     if (reply.delayMs) {
@@ -95,6 +162,11 @@ export async function startFakeLlmServer(
     },
     close: listening.close,
   };
+}
+
+/** Whether the request asks for a stream (Ollama streams unless told `stream: false`). */
+function wantsStream(body: Record<string, unknown>): boolean {
+  return body.stream === true;
 }
 
 /** Every string in a request body, joined: what the model was shown (system, messages, tools). */

@@ -1,7 +1,7 @@
 /**
  * A local stand-in for an OpenAI-compatible chat-completions server (Ollama, vLLM):
  * `POST /v1/chat/completions` answers `choices[0].message.content` = the scripted data as JSON
- * text (or raw text), with `usage`. Set OPENAI_BASE_URL to `${url}/v1`.
+ * text (or raw text), with `usage`; streamed as SSE chunks when asked. Set OPENAI_BASE_URL to `${url}/v1`.
  */
 import {
   type FakeLlmReply,
@@ -9,6 +9,7 @@ import {
   type FakeLlmServer,
   startFakeLlmServer,
 } from './fake-llm-server';
+import { openAiStream } from './fake-model-servers';
 
 function render(reply: FakeLlmReply): { status: number; body: unknown } {
   if (reply.status && reply.status >= 400) {
@@ -38,5 +39,5 @@ function render(reply: FakeLlmReply): { status: number; body: unknown } {
 }
 
 export function startFakeOpenAi(script: FakeLlmScript = () => ({ data: {} })): Promise<FakeLlmServer> {
-  return startFakeLlmServer(['/v1/chat/completions'], render, script);
+  return startFakeLlmServer(['/v1/chat/completions'], render, script, openAiStream);
 }

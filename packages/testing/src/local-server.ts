@@ -9,12 +9,14 @@ export interface ListeningServer {
 }
 
 /**
- * Listen on 127.0.0.1 at a random port, tracking sockets so close() never waits for keep-alive
- * or hanging responses. Every fake server in this package starts through here.
+ * Listen on 127.0.0.1 (or `host`: an address of a test's own network namespace) at a random port,
+ * tracking sockets so close() never waits for keep-alive or hanging responses. Every fake server
+ * in this package starts through here.
  */
 export function listenLocal(
   server: Server,
   timers: Set<NodeJS.Timeout> = new Set(),
+  host = '127.0.0.1',
 ): Promise<ListeningServer> {
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
@@ -23,10 +25,10 @@ export function listenLocal(
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, host, () => {
       const port = (server.address() as AddressInfo).port;
       resolve({
-        url: `http://127.0.0.1:${port}`,
+        url: `http://${host}:${port}`,
         port,
         close: () =>
           new Promise<void>((done) => {

@@ -36,8 +36,10 @@ export const MAP_SITE_PAGES = {
   disallowed: ['/private/secret', '/private/hidden', '/private/also'],
 } as const;
 
-const page = (title: string, links: Array<[string, string]> = []) =>
-  `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1><p>Fixture page.</p><ul>${links
+const page = (title: string, links: Array<[string, string]> = [], description?: string) =>
+  `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title>${
+    description ? `<meta name="description" content="${description}">` : ''
+  }</head><body><main><h1>${title}</h1><p>Fixture page.</p><ul>${links
     .map(([href, text]) => `<li><a href="${href}">${text}</a></li>`)
     .join('')}</ul></main></body></html>`;
 
@@ -138,20 +140,24 @@ export async function startMapSite(opts: MapSiteOptions = {}): Promise<MapSite> 
       case '/':
         return html(
           res,
-          page('Map fixture home', [
-            ['/about', 'About us'],
-            ['/about?utm_campaign=spring', 'About (tracked)'],
-            ['/blog', 'Blog'],
-            ['/blog/search-tips#intro', 'Tips'],
-            ['/docs/getting-started#install', 'Docs'],
-            ['/private/hidden', 'Hidden'],
-            ['/products?b=2&a=1', 'Products'],
-            ['/hub', 'Hub'],
-            ['/search', 'Find'],
-            ['/archive', 'Search our archive'],
-            ['mailto:team@example.com', 'Mail'],
-            ['http://other.invalid/elsewhere', 'Elsewhere'],
-          ]),
+          page(
+            'Map fixture home',
+            [
+              ['/about', 'About us'],
+              ['/about?utm_campaign=spring', 'About (tracked)'],
+              ['/blog', 'Blog'],
+              ['/blog/search-tips#intro', 'Tips'],
+              ['/docs/getting-started#install', 'Docs'],
+              ['/private/hidden', 'Hidden'],
+              ['/products?b=2&a=1', 'Products'],
+              ['/hub', 'Hub'],
+              ['/search', 'Find'],
+              ['/archive', 'Search our archive'],
+              ['mailto:team@example.com', 'Mail'],
+              ['http://other.invalid/elsewhere', 'Elsewhere'],
+            ],
+            'The home page of the map fixture',
+          ),
         );
       case '/hub':
         return html(

@@ -13,6 +13,7 @@ function pageRequest(crawl: CrawlOfTask, stores: PageStores = {}) {
     ...(page ? { page } : {}),
     ...(secrets ? { secrets } : {}),
     ...(stores.cache ? { cache: stores.cache } : {}),
+    ...(stores.history ? { history: stores.history } : {}),
     ...(stores.screenshots ? { screenshots: { store: stores.screenshots, accountId: crawl.accountId } } : {}),
   };
 }

@@ -1,5 +1,11 @@
-import type { CrawlOptions, CrawlPageTask, CrawlsRepository, FrontierCandidate } from '@wcs/db';
-import { type ExtractedLink, urlKey } from '@wcs/discovery';
+import type {
+  CrawlChangesRepository,
+  CrawlOptions,
+  CrawlPageTask,
+  CrawlsRepository,
+  FrontierCandidate,
+} from '@wcs/db';
+import { urlKey } from '@wcs/discovery';
 import { type ServiceError, toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import { HTML_TYPES } from '@wcs/net';
@@ -9,18 +15,37 @@ import {
   type Job,
   type JobContext,
   type PayloadOf,
+  pageCredits,
   type QueueProducer,
   remainingMs,
   retryOrRecord,
 } from '@wcs/queues';
 import type { Renderer, RenderResult } from '@wcs/renderer';
-import { type ContentPool, documentFromPage, type FetchedPage, fetchPage } from '@wcs/scraper';
+import {
+  type ChangeRecord,
+  type ChangeTrackingRequest,
+  type ContentPool,
+  changeTrackingOf,
+  documentFromPage,
+  type FetchedPage,
+  fetchPage,
+  type PageModel,
+  type StoredLink,
+  storedLinks,
+  trackChanges,
+} from '@wcs/scraper';
 import type { AnnouncedPage, SearchIndexer } from '@wcs/search';
 import { type CrawlContext, type CrawlContexts, withCrawl } from './crawl-contexts';
 import type { FrontierMemo } from './frontier-memo';
+import {
+  answeredNotModified,
+  historyCopyFor,
+  reusedDocument,
+  validatorsOfCopy,
+} from './history-revalidation';
 import type { HostSlots } from './host-slots';
 import type { LinkFilter } from './link-filter';
-import { enqueuePages, removePageJobs } from './page-jobs';
+import { feedWindow, type QueueWindow, removePageJobs } from './page-jobs';
 
 export interface CrawlPageSettings {
   pageTimeoutMs: number;
@@ -30,17 +55,23 @@ export interface CrawlPageSettings {
 
 export interface CrawlPageDeps {
   crawls: CrawlsRepository;
+  /** Change tracking: whether a page came from the sitemap only (`visibility: hidden`). */
+  changes?: Pick<CrawlChangesRepository, 'seededFromSitemap'>;
   /** The embedded search index: every crawled page is announced before it is listed, written after. */
   indexer?: SearchIndexer;
   producer: QueueProducer;
   renderer: Renderer;
   /** Converts the pages and reads their links (created and closed by the worker's wiring). */
   pool: ContentPool;
+  /** The extract model: `scrapeOptions`' summary and changeTracking json (absent: MODEL_NOT_CONFIGURED). */
+  model?: PageModel;
   slots: HostSlots;
   /** Each crawl's options, secrets and link rules, prepared once (the page cache and screenshot store in them). */
   contexts: CrawlContexts;
   /** Links each crawl has already: not sent with every page again. */
   frontier?: FrontierMemo;
+  /** Which frontier rows have jobs: at most its size per crawl (the rest wait in PostgreSQL). */
+  queueWindow: QueueWindow;
   logger: Logger;
 }
 
@@ -81,8 +112,8 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       : await deps.crawls.startPage(pageId);
     if (!task) {
       // A redelivery (its worker died) of a finished page: the worker may have died between the
-      // page's commit and the enqueue of the pages it found, whose rows then wait without a job.
-      if (job.stalledCounter > 0) await enqueueQueued(deps, crawlId);
+      // page's commit and the claim of the pages it found, which then wait without a job.
+      if (job.stalledCounter > 0) await refill(deps, crawlId);
       return { pageId, status: 'skipped' };
     }
     let context: CrawlContext;
@@ -96,13 +127,41 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       // A done page's redirect already ended here: the page is crawled, not fetched twice.
       const d = await deps.crawls.markDuplicate(crawlId, pageId);
       if (d.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
-      await releaseSeeds(deps, task);
+      await refill(deps, task.crawlId);
       return { pageId, status: 'skipped' };
     }
     if (task.attempts > s.maxStarts) {
       await fail(deps, task, `Gave up after ${task.attempts - 1} interrupted attempts`, 'INTERNAL', null);
-      await releaseSeeds(deps, task);
+      await refill(deps, task.crawlId);
       return { pageId, status: 'failed' };
+    }
+    const { request } = context;
+    // A tracked page is asked conditionally: on the account's history when its row can stand for
+    // the page (history-revalidation.ts: a 304 is then the row — nothing converted), else, without
+    // maxAge, on the page cache's copy (any age: its ETag / Last-Modified), whose 304 is converted
+    // from that copy, links included; the change status still compares with the history. The row
+    // is read before the host slot is taken (the slot is held only for the fetch).
+    // Whether the page came from the sitemap only (its `visibility`) is asked beside the history
+    // read, and awaited once the page is fetched (a failure then fails the page as before).
+    let tracking: ChangeTrackingRequest | undefined;
+    let copy: ChangeRecord | undefined;
+    let hidden: Promise<boolean> = Promise.resolve(false);
+    try {
+      tracking = changeTrackingOf({
+        ...request,
+        url: task.url,
+        accountId: task.accountId,
+        ...(deps.model ? { model: deps.model } : {}),
+      });
+      // Only a sitemap seed can be hidden: never the start page, nor any page of a crawl that skips
+      // the sitemap (no query then).
+      if (tracking && deps.changes && task.depth > 0 && task.options.sitemap !== 'skip') {
+        hidden = deps.changes.seededFromSitemap(crawlId, pageId);
+        hidden.catch(() => undefined);
+      }
+      copy = await historyCopyFor(tracking, task, request.page, request.secrets);
+    } catch (err) {
+      return await handleError(deps, task, job, ctx, toServiceError(err));
     }
     const host = new URL(task.url).host;
     const delayMs = Math.max(task.options.delayMs, task.crawlDelayMs ?? 0);
@@ -121,7 +180,11 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     }
 
     let page: FetchedPage;
-    const { request } = context;
+    const fetchRequest = copy
+      ? { ...request, revalidate: validatorsOfCopy(copy) }
+      : request.page && tracking && request.page.maxAge === undefined
+        ? { ...request, page: { ...request.page, maxAge: 1 } }
+        : request;
     try {
       await deps.slots.beforeRequest(crawlId, host, delayMs);
       // The job's signal: its attempts' shared budget (or a cancel) stops the fetch; an attempt
@@ -134,7 +197,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         url: task.url,
         timeoutMs: Math.max(1, Math.min(s.pageTimeoutMs, remainingMs(ctx))),
         signal: ctx.signal,
-        ...request,
+        ...fetchRequest,
         beforeEscalation: () => deps.slots.beforeRequest(crawlId, host, delayMs),
       });
     } catch (err) {
@@ -147,36 +210,63 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
 
     let indexed: AnnouncedPage | undefined;
     try {
-      // Conversion and link extraction: one parse, in the content pool (off this event loop).
-      const { data, links: found = [] } = await documentFromPage(
-        page,
-        {
-          ...request,
-          url: task.url,
-          format: task.options.format,
-          onlyMainContent: task.options.onlyMainContent,
-          links: wantsLinks(task, page),
-          accountId: task.accountId,
-        },
-        deps.pool,
-      );
+      let data: DocumentData;
+      let found: ReadonlyArray<StoredLink>;
+      let statusCode = page.statusCode;
+      const reused = tracking !== undefined && copy !== undefined && answeredNotModified(page);
+      if (tracking && copy && reused) {
+        // The history's copy is the page: nothing to convert, its links are the ones it kept.
+        const visibility = (await hidden) ? 'hidden' : 'visible';
+        ({ data, links: found } = await reusedDocument({ ...tracking, visibility }, copy, page, task));
+        statusCode = copy.statusCode;
+      } else {
+        // Conversion and link extraction: one parse, in the content pool (off this event loop).
+        const read = wantsLinks(task, page);
+        const converted = await documentFromPage(
+          page,
+          {
+            ...request,
+            url: task.url,
+            format: task.options.format,
+            onlyMainContent: task.options.onlyMainContent,
+            links: read,
+            accountId: task.accountId,
+            ...(deps.model ? { model: deps.model } : {}),
+          },
+          deps.pool,
+        );
+        data = converted.data;
+        found = converted.links ?? [];
+        // Compared with the account's previous scrape of the page (a 404 fails the page as before;
+        // the crawl's `removed` list names the pages the previous crawl had and this one lacks). The
+        // links read are kept with the copy, for a recrawl answered 304.
+        if (tracking) {
+          const visibility = (await hidden) ? 'hidden' : 'visible';
+          await trackChanges({ ...tracking, visibility }, data, page, {
+            ...(copy ? { known: { previous: copy } } : {}),
+            links: read ? storedLinks(found) : null,
+          });
+        }
+      }
       const links = await nextLinks(deps, task, context.filter, found, s.maxLinksPerPage);
       // The page cache's copy is written before the page is listed (never rejects).
       await page.stored;
       // Announced to search before the page is listed (a search started after finds it); written
-      // behind it, and only when the page is done (billed and listed).
-      indexed = await deps.indexer?.announce(task.accountId, task.url, data);
+      // behind it, and only when the page is done (billed and listed). A page answered 304 from the
+      // history is not written again: its document is the one its stored copy was indexed as.
+      indexed = reused ? undefined : await deps.indexer?.announce(task.accountId, task.url, data);
       const outcome = await deps.crawls.completePage(crawlId, pageId, {
         result: storedResult(data, task.options.format, request.page?.formats !== undefined),
-        statusCode: page.statusCode,
+        statusCode,
         // Where a redirect ended, so neither URL is fetched again.
         finalKey: urlKey(page.finalUrl) ?? task.urlKey,
         links,
+        credits: pageCredits(request.page),
       });
       if (outcome.outcome === 'done') await indexed?.write();
       else await indexed?.drop();
       if (outcome.outcome === 'out_of_credits') {
-        deps.logger.info({ crawlId }, 'crawl stopped: out of credits');
+        deps.logger.info({ crawlId, reason: outcome.reason }, 'crawl stopped: out of credits');
         await removePageJobs(deps.producer, outcome.skippedPageIds);
         return { pageId, status: 'out_of_credits' };
       }
@@ -184,15 +274,12 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       if (outcome.outcome === 'done') rememberFrontier(deps, crawlId, links, outcome);
       if (outcome.outcome === 'duplicate') {
         if (outcome.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
-        await releaseSeeds(deps, task);
+        await refill(deps, task.crawlId);
         return { pageId, status: 'skipped' };
       }
-      // After the commit: a failed enqueue leaves queued rows that the reconciler picks up.
-      if (task.depth === 0) await releaseSeeds(deps, task);
-      else
-        await enqueuePages(deps.producer, crawlId, outcome.newPages).catch((err: unknown) =>
-          deps.logger.warn({ err, crawlId }, 'enqueue of new pages failed; left to the reconciler'),
-        );
+      // After the commit: this page left the window and may have found pages; a failed claim or
+      // enqueue leaves rows that the reconciler picks up.
+      if (!outcome.crawlFinished) await refill(deps, crawlId);
       if (outcome.crawlFinished) {
         deps.frontier?.forget(crawlId);
         deps.contexts.forget(crawlId);
@@ -208,22 +295,15 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
 }
 
 /**
- * Once the start page (depth 0) has finished, however it ended, every queued row gets its job: the
- * sitemap seeds held back so the start page is the crawl's first page, and its own links.
+ * A page that finished, however it ended, left the crawl's queue window: claim the next rows
+ * (feedWindow). The start page (depth 0) held the window for itself, so once it has finished the
+ * sitemap seeds and its own links get their jobs. A failure is left to the reconciler.
  */
-async function releaseSeeds(deps: CrawlPageDeps, task: CrawlPageTask): Promise<void> {
-  if (task.depth === 0) await enqueueQueued(deps, task.crawlId);
-}
-
-/**
- * A job for every queued row of the crawl (by id: adding a live one is a no-op). After the commit:
- * a failed enqueue leaves queued rows that the reconciler picks up.
- */
-async function enqueueQueued(deps: CrawlPageDeps, crawlId: string): Promise<void> {
+async function refill(deps: CrawlPageDeps, crawlId: string): Promise<void> {
   try {
-    await enqueuePages(deps.producer, crawlId, await deps.crawls.queuedPages(crawlId));
+    await feedWindow(deps.queueWindow, crawlId);
   } catch (err) {
-    deps.logger.warn({ err, crawlId }, 'enqueue of queued pages failed; left to the reconciler');
+    deps.logger.warn({ err, crawlId }, 'claim of queued pages failed; left to the reconciler');
   }
 }
 
@@ -232,6 +312,7 @@ async function enqueueQueued(deps: CrawlPageDeps, crawlId: string): Promise<void
  * (PDF/DOCX bytes) has no HTML to read links from, so it ends its branch.
  */
 function wantsLinks(task: CrawlPageTask, page: RenderResult): boolean {
+  if (task.options.sitemap === 'only') return false;
   return task.depth + 1 <= task.options.maxDepth && !page.bytes && HTML_TYPES.has(page.contentType);
 }
 
@@ -240,11 +321,12 @@ async function nextLinks(
   deps: CrawlPageDeps,
   task: CrawlPageTask,
   filter: LinkFilter,
-  pageLinks: ExtractedLink[],
+  pageLinks: ReadonlyArray<StoredLink>,
   maxLinks: number,
 ): Promise<FrontierCandidate[]> {
   const depth = task.depth + 1;
-  if (depth > task.options.maxDepth || pageLinks.length === 0) return [];
+  // `sitemap: "only"`: the sitemap's URLs are the crawl; links are not followed.
+  if (depth > task.options.maxDepth || pageLinks.length === 0 || task.options.sitemap === 'only') return [];
   // rel=nofollow links are not followed (the site asked); they still appear in the page's markdown.
   const found = pageLinks.filter((l) => !l.nofollow);
   const accepted = await filter.accept(found, maxLinks, deps.frontier?.known(task.crawlId));
@@ -288,7 +370,7 @@ async function handleError(
   if (se === 'retry') throw err;
   const statusCode = typeof se.details?.statusCode === 'number' ? se.details.statusCode : null;
   await fail(deps, task, se.message, se.code, statusCode);
-  await releaseSeeds(deps, task);
+  await refill(deps, task.crawlId);
   return { pageId: task.pageId, status: 'failed' };
 }
 
@@ -301,14 +383,7 @@ async function fail(
 ): Promise<void> {
   const r = await deps.crawls.failPage(task.crawlId, task.pageId, { error, code, statusCode });
   deps.logger.debug({ crawlId: task.crawlId, url: task.url, code }, 'crawl page failed');
-  // A spare link took the failed page's place (not counted against maxPages). After the commit:
-  // a failed enqueue leaves a queued row that the reconciler picks up.
-  if (r.promoted.length > 0)
-    await enqueuePages(deps.producer, task.crawlId, r.promoted).catch((err: unknown) =>
-      deps.logger.warn(
-        { err, crawlId: task.crawlId },
-        'enqueue of a spare page failed; left to the reconciler',
-      ),
-    );
+  // A spare link may have taken the failed page's place (not counted against maxPages): it waits
+  // in the frontier like any other row and is claimed by the caller's refill.
   if (r.crawlFinished) deps.logger.info({ crawlId: task.crawlId }, 'crawl done');
 }

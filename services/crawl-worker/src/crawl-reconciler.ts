@@ -2,16 +2,18 @@ import type { CrawlRecoveryRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import type { QueueProducer } from '@wcs/queues';
 import { PeriodicTask } from '@wcs/runtime';
-import { enqueuePages, removePageJobs } from './page-jobs';
+import { enqueuePages, feedWindow, type QueueWindow, removePageJobs } from './page-jobs';
 
 const BATCH = 1_000;
+const STATE_CHUNK = 100;
 const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
 /**
  * Every crawl reaches `done` or `failed`, whatever happened to Redis or a worker:
  * - crawls past CRAWL_DEADLINE_MS are failed (`timeout`), their queued jobs removed;
- * - frontier rows unfinished for a while whose job is gone (Redis restarted empty, an enqueue that
- *   failed after its commit) are enqueued again under the same job id;
+ * - claimed frontier rows unfinished for a while whose job is gone (Redis restarted empty, an
+ *   enqueue that failed after its commit) are enqueued again under the same job id;
+ * - running crawls with waiting rows but none in their queue window get their window claimed;
  * - `pending` crawls whose start job is gone are started again;
  * - running crawls with nothing left to do are closed.
  * Runs in every replica; job ids make concurrent passes harmless.
@@ -20,7 +22,12 @@ export class CrawlReconciler {
   private readonly loop: PeriodicTask;
 
   constructor(
-    private readonly deps: { recovery: CrawlRecoveryRepository; producer: QueueProducer; logger: Logger },
+    private readonly deps: {
+      recovery: CrawlRecoveryRepository;
+      queueWindow: QueueWindow;
+      producer: QueueProducer;
+      logger: Logger;
+    },
     private readonly settings: { intervalMs: number; minAgeMs: number; deadlineMs: number },
   ) {
     this.loop = new PeriodicTask(() => this.reconcileOnce(), {
@@ -40,6 +47,7 @@ export class CrawlReconciler {
   async reconcileOnce(): Promise<{
     timedOut: number;
     requeuedPages: number;
+    refilled: number;
     restarted: number;
     closed: number;
   }> {
@@ -51,8 +59,15 @@ export class CrawlReconciler {
     const stranded = await recovery.findStrandedPages(this.settings.minAgeMs, BATCH);
     const alive: string[] = [];
     let requeuedPages = 0;
-    for (const p of stranded) {
-      const state = await pageQueue.getJobState(p.pageId);
+    // A large crawl's waiting pages fill the batch on every pass: their states are asked in
+    // chunks (one pipelined round trip each), not one round trip per page.
+    const states: string[] = [];
+    for (let i = 0; i < stranded.length; i += STATE_CHUNK) {
+      const chunk = stranded.slice(i, i + STATE_CHUNK);
+      states.push(...(await Promise.all(chunk.map((p) => pageQueue.getJobState(p.pageId)))));
+    }
+    for (const [i, p] of stranded.entries()) {
+      const state = states[i] ?? 'unknown';
       if (LIVE_STATES.has(state)) {
         alive.push(p.pageId);
         continue;
@@ -63,6 +78,11 @@ export class CrawlReconciler {
       requeuedPages += 1;
     }
     await recovery.touchPages(alive);
+
+    let refilled = 0;
+    for (const { crawlId } of await recovery.findStarvedCrawls(this.settings.minAgeMs, 100)) {
+      refilled += await feedWindow(this.deps.queueWindow, crawlId);
+    }
 
     const startQueue = producer.queue('crawl');
     let restarted = 0;
@@ -75,9 +95,12 @@ export class CrawlReconciler {
     }
 
     const closed = await recovery.closeIdleCrawls();
-    if (overdue.length || requeuedPages || restarted || closed) {
-      logger.info({ timedOut: overdue.length, requeuedPages, restarted, closed }, 'crawl reconcile');
+    if (overdue.length || requeuedPages || refilled || restarted || closed) {
+      logger.info(
+        { timedOut: overdue.length, requeuedPages, refilled, restarted, closed },
+        'crawl reconcile',
+      );
     }
-    return { timedOut: overdue.length, requeuedPages, restarted, closed };
+    return { timedOut: overdue.length, requeuedPages, refilled, restarted, closed };
   }
 }

@@ -6,7 +6,7 @@ import type { Dispatcher } from '@wcs/net';
 import type { Job, JobContext, PayloadOf, QueueProducer } from '@wcs/queues';
 import type { ContentPool } from '@wcs/scraper';
 import { frontierKey, LinkFilter } from './link-filter';
-import { enqueuePages, removePageJobs } from './page-jobs';
+import { enqueuePages, feedWindow, type QueueWindow, removePageJobs } from './page-jobs';
 import type { RobotsCache } from './robots-cache';
 
 export interface CrawlStartSettings {
@@ -18,6 +18,8 @@ export interface CrawlStartSettings {
 export interface CrawlStartDeps {
   crawls: CrawlsRepository;
   producer: QueueProducer;
+  /** The crawl's queue window: the start page takes it alone, the rest waits for it. */
+  queueWindow: QueueWindow;
   dispatcher: Dispatcher;
   robots: RobotsCache;
   logger: Logger;
@@ -29,7 +31,7 @@ export interface CrawlStartDeps {
  * `crawl` jobs: robots.txt (stored on the crawl, with its Crawl-delay), then the frontier's seeds —
  * the start URL at depth 0 and sitemap URLs (robots `Sitemap:` lines, else /sitemap.xml) at their
  * path depth below the start URL (`pathDepth`; deeper than maxDepth = left out; none with
- * `sitemap: "skip"`), same site,
+ * `sitemap: "skip"`; every depth with `sitemap: "only"`, whose pages follow no links), same site,
  * allowed by the rules and robots, within maxPages — and the start page's job.
  * Safe to run twice: seeding inserts nothing twice and page jobs share their page's id.
  * A crawl that cannot start ends `failed` (stop reason `error`) with the code in its error text:
@@ -85,7 +87,8 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
       }
       const startKey = frontierKey(urlKey(crawl.url) ?? crawl.url, o);
       const seeds = [{ url: crawl.url, key: startKey, depth: 0 }];
-      if (o.sitemap !== 'skip' && o.maxDepth >= 1 && o.maxPages > 1 && s.sitemapMaxUrls > 0) {
+      const only = o.sitemap === 'only';
+      if (o.sitemap !== 'skip' && (only || o.maxDepth >= 1) && o.maxPages > 1 && s.sitemapMaxUrls > 0) {
         const sitemaps = robots?.sitemaps.length
           ? robots.sitemaps
           : [new URL('/sitemap.xml', crawl.url).href];
@@ -94,11 +97,12 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
           maxUrls: s.sitemapMaxUrls,
           ...(signal ? { signal } : {}),
         });
-        // A sitemap never smuggles pages deeper than maxDepth into a crawl.
+        // A sitemap never smuggles pages deeper than maxDepth into a crawl, unless the sitemap is
+        // the crawl (`only`: maxDepth bounds link hops, and no link is followed).
         const shallow = found.urls
           .filter((u) => frontierKey(u.key, o) !== startKey)
           .map((u) => ({ ...u, depth: pathDepth(u.url, crawl.url) }))
-          .filter((u) => u.depth <= o.maxDepth);
+          .filter((u) => only || u.depth <= o.maxDepth);
         seeds.push(...(await filter.accept(shallow, o.maxPages - 1)));
       }
       const pages = await deps.crawls.seed(crawl.crawlId, {
@@ -107,10 +111,14 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
         pages: seeds,
       });
       if (!pages) return { crawlId: crawl.crawlId, seeded: 0 };
-      // The start page is the first page of a crawl: the other seeds' jobs are added when it has
-      // finished (crawl-page processor); a repeated start job after that adds them all.
+      // The start page is the first page of a crawl: it takes the queue window alone, and the other
+      // seeds are claimed when it has finished (crawl-page processor); a repeated start job after
+      // that refills the window. Claimed before its job is added: a lost add is a stranded page.
       const start = pages.filter((p) => p.depth === 0);
-      await enqueuePages(deps.producer, crawl.crawlId, start.length > 0 ? start : pages);
+      if (start.length > 0) {
+        await deps.queueWindow.window.markEnqueued(start.map((p) => p.pageId));
+        await enqueuePages(deps.producer, crawl.crawlId, start);
+      } else await feedWindow(deps.queueWindow, crawl.crawlId);
       deps.logger.info({ crawlId: crawl.crawlId, seeded: pages.length }, 'crawl started');
       return { crawlId: crawl.crawlId, seeded: pages.length };
     } catch (err) {

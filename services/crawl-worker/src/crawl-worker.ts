@@ -1,11 +1,17 @@
+import { queueKeyPrefix, redisTarget } from '@wcs/config';
 import {
+  CrawlChangesRepository,
   CrawlRecoveryRepository,
   CrawlsRepository,
-  createDb,
+  CrawlWindowRepository,
   createScreenshotStore,
   DocumentsRepository,
   PageCacheRepository,
+  PageHistoryRepository,
+  type SharedDb,
+  serviceDb,
 } from '@wcs/db';
+import { createPageModel, pageModelSettings, providerFromEnv } from '@wcs/llm';
 import type { Logger } from '@wcs/logger';
 import { createSafeDispatcher } from '@wcs/net';
 import {
@@ -44,14 +50,17 @@ export interface RunningCrawlWorker {
 export async function startCrawlWorker(
   env: CrawlWorkerEnv,
   logger: Logger,
-  shared: SharedWorkerResources = {},
+  shared: SharedWorkerResources & SharedDb = {},
 ): Promise<RunningCrawlWorker> {
-  const db = createDb(env.DATABASE_URL);
-  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
+  const db = serviceDb(env, shared);
+  // Parsed once here; every Redis user of the process gets the target and the prefix its keys carry.
+  const target = redisTarget(env);
+  const prefix = queueKeyPrefix(target, env.QUEUE_PREFIX);
+  const producer = new QueueProducer(target, prefix, { logger });
   // Webhook events get their dispatch jobs as soon as their transaction commits.
   const onWebhookEvents = enqueueJobWebhooks(producer, logger);
   const crawls = new CrawlsRepository(db, { onWebhookEvents });
-  const redis = createRedisConnection(env.REDIS_URL, 'worker');
+  const redis = createRedisConnection(target, 'worker');
   new RedisErrorLog(logger).watch(redis, 'crawl');
   await redis.ping();
   const dispatcher = createSafeDispatcher({
@@ -62,19 +71,20 @@ export async function startCrawlWorker(
   const pool = shared.contentPool ?? new ContentPool(contentPoolOptions(env));
   // The worker's Redis connection: announcing a page to search is one small script call.
   const indexer = new SearchIndexer(new DocumentsRepository(db), logger, {
-    pending: new SearchIndexMarks(redis, env.QUEUE_PREFIX),
+    pending: new SearchIndexMarks(redis, prefix),
   });
   const robots = new RobotsCache({
     dispatcher,
     userAgent: env.USER_AGENT,
     timeoutMs: env.CRAWL_ROBOTS_TIMEOUT_MS,
   });
-  const define = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY });
+  const queueWindow = { window: new CrawlWindowRepository(db), producer, size: env.CRAWL_QUEUE_WINDOW };
+  const define = workerDefiner({ ...env, redis: target }, logger, { concurrency: env.WORKER_CONCURRENCY });
   const workers = [
     define(
       'crawl',
       crawlStartProcessor(
-        { crawls, producer, dispatcher, robots, logger, pool },
+        { crawls, producer, queueWindow, dispatcher, robots, logger, pool },
         {
           userAgent: env.USER_AGENT,
           robotsTimeoutMs: env.CRAWL_ROBOTS_TIMEOUT_MS,
@@ -88,16 +98,23 @@ export async function startCrawlWorker(
       crawlPageProcessor(
         {
           crawls,
+          changes: new CrawlChangesRepository(db),
           indexer,
           producer,
           renderer,
           pool,
-          slots: new HostSlots(redis, env.QUEUE_PREFIX, env.CRAWL_HOST_CONCURRENCY),
+          model: createPageModel(providerFromEnv(env), pageModelSettings(env)),
+          slots: new HostSlots(redis, prefix, env.CRAWL_HOST_CONCURRENCY),
           contexts: new CrawlContexts({
             robots,
-            stores: { cache: new PageCacheRepository(db), screenshots: createScreenshotStore(env, db) },
+            stores: {
+              cache: new PageCacheRepository(db),
+              screenshots: createScreenshotStore(env, db),
+              history: new PageHistoryRepository(db),
+            },
           }),
           frontier: new FrontierMemo(),
+          queueWindow,
           logger,
         },
         {
@@ -111,7 +128,7 @@ export async function startCrawlWorker(
     ),
   ];
   const reconciler = new CrawlReconciler(
-    { recovery: new CrawlRecoveryRepository(db, { onWebhookEvents }), producer, logger },
+    { recovery: new CrawlRecoveryRepository(db, { onWebhookEvents }), queueWindow, producer, logger },
     {
       intervalMs: env.CRAWL_RECONCILE_INTERVAL_MS,
       minAgeMs: env.CRAWL_RECONCILE_MIN_AGE_MS,
@@ -135,7 +152,7 @@ export async function startCrawlWorker(
       await producer.close();
       redis.disconnect();
       await dispatcher.close().catch(() => undefined);
-      await db.close();
+      if (!shared.db) await db.close();
     },
   };
 }

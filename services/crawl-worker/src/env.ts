@@ -5,6 +5,7 @@ import {
   crawlEnv,
   databaseEnv,
   discoveryEnv,
+  extractEnv,
   healthEnv,
   loadEnv,
   pageStoreEnvFields,
@@ -25,6 +26,8 @@ export const crawlWorkerEnvSchema = baseEnv
   .extend(pageStoreEnvFields.shape)
   // The probe server (GET /healthz, /livez) when HEALTH_PORT is set.
   .extend(healthEnv.shape)
+  // The `summary` format's model (the extract model's settings; none configured = 503 for it).
+  .extend(extractEnv.omit({ EXTRACT_WORKER_CONCURRENCY: true }).shape)
   .superRefine(checkPageStoreEnv);
 export type CrawlWorkerEnv = z.infer<typeof crawlWorkerEnvSchema>;
 

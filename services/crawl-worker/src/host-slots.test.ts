@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { rawEnv } from '@wcs/config';
-import { createRedisConnection } from '@wcs/queues';
-import type { Redis } from 'ioredis';
+import { createRedisConnection, type RedisClient } from '@wcs/queues';
 import { HostSlots } from './host-slots';
 
-let redis: Redis;
+let redis: RedisClient;
 beforeAll(() => {
   redis = createRedisConnection(rawEnv('REDIS_URL') ?? 'redis://127.0.0.1:6379', 'worker');
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@wcs/queues';
 
 /**
  * The next free slot of a host goes to the process that Redis refused first (`wanted`, by process
@@ -157,7 +157,7 @@ export class HostSlots {
   private readonly leaseReuseMs: number;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly hostConcurrency: number,
     opts: HostSlotsOptions = {},

@@ -23,7 +23,8 @@ export interface CrawlScope {
 }
 
 /**
- * Which URLs join a crawl's frontier: unique by key, same site (subdomains when allowed), passing
+ * Which URLs join a crawl's frontier: unique by key, same site (subdomains when allowed; any host
+ * with allowExternalLinks, each judged by the address policy when fetched), passing
  * includePaths/excludePaths (path + query, see @wcs/discovery), not an obvious file, and allowed
  * by the robots.txt of their origin unless the crawl ignores it.
  */
@@ -62,7 +63,8 @@ export class LinkFilter {
       seen.add(key);
       const id = key === candidate.key ? candidate : { ...candidate, key };
       const url = id.url;
-      if (!isSameSite(url, this.scope.crawlUrl, this.scope.options.allowSubdomains)) continue;
+      const external = this.scope.options.allowExternalLinks === true;
+      if (!external && !isSameSite(url, this.scope.crawlUrl, this.scope.options.allowSubdomains)) continue;
       if (NOT_A_PAGE.test(new URL(url).pathname)) continue;
       if (!this.rules(url)) continue;
       if (!(await this.robotsAllow(url))) continue;

@@ -1,3 +1,4 @@
+import { redisTarget } from '@wcs/config';
 import type { Logger } from '@wcs/logger';
 import { createSafeDispatcher } from '@wcs/net';
 import { workerDefiner } from '@wcs/queues';
@@ -19,6 +20,8 @@ export async function startMapWorker(
   logger: Logger,
   shared: { renderer?: Renderer } = {},
 ): Promise<RunningMapWorker> {
+  // Parsed once here; the workers tag the key prefix for it (queueKeyPrefix) themselves.
+  const target = redisTarget(env);
   const renderer = shared.renderer ?? createRendererFromEnv(env, logger);
   const dispatcher = createSafeDispatcher({
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
@@ -39,10 +42,10 @@ export async function startMapWorker(
   };
   // The job's signal (deadline = when the gateway stops waiting, or its cancel) stops the whole map:
   // page renders, robots.txt and sitemap reads, and the CPU phase between its time slices.
-  const worker = workerDefiner(env, logger, { concurrency: env.MAP_WORKER_CONCURRENCY })(
-    'map',
-    (payload, job, ctx) =>
-      mapProcessor({ ...deps, renderer: signalledRenderer(renderer, ctx.signal) })(payload, job, ctx),
+  const worker = workerDefiner({ ...env, redis: target }, logger, {
+    concurrency: env.MAP_WORKER_CONCURRENCY,
+  })('map', (payload, job, ctx) =>
+    mapProcessor({ ...deps, renderer: signalledRenderer(renderer, ctx.signal) })(payload, job, ctx),
   );
   await worker.worker.waitUntilReady();
   return {

@@ -22,6 +22,7 @@ import {
   type ExtractedLink,
   extractPageLinks,
   isSameSite,
+  type PageHead,
   resolveUrl,
   type SitemapCollection,
   urlKey,
@@ -166,8 +167,18 @@ export async function runMap(
     let startLinks: ExtractedLink[] = [];
     let startError: ServiceError | null = null;
     const warnings: string[] = [];
+    // Title and description of the pages fetched here, by key (asked and final URL): `pages`.
+    const heads = new Map<string, PageHead>();
+    const keepHead = (urls: string[], head: PageHead) => {
+      if (!p.linkMetadata || (head.title === undefined && head.description === undefined)) return;
+      for (const u of urls) {
+        const k = urlKey(u);
+        if (k && !heads.has(k)) heads.set(k, head);
+      }
+    };
     const startAllowed = startRobots.isAllowed(start);
-    if (startAllowed) {
+    // `sitemapOnly`: the sitemaps are the answer; no page is fetched.
+    if (startAllowed && !p.sitemapOnly) {
       try {
         const page = await fetchStartPage(renderer, start, {
           timeoutMs: Math.min(settings.pageTimeoutMs, remaining()),
@@ -179,6 +190,7 @@ export async function runMap(
         if (isHtml(page.contentType)) {
           const found = extractPageLinks(page.body, page.finalUrl);
           startLinks = found.links;
+          keepHead([start, page.finalUrl], found.head);
           if (found.truncated)
             warnings.push(
               `The start page has more links than ${found.links.length}; the first ones were read`,
@@ -232,7 +244,9 @@ export async function runMap(
           });
           fetched++;
           if (page.statusCode < 400 && isHtml(page.contentType)) {
-            for (const l of extractPageLinks(page.body, page.finalUrl).links) shallowLinks.push(l);
+            const found = extractPageLinks(page.body, page.finalUrl);
+            for (const l of found.links) shallowLinks.push(l);
+            keepHead([next, page.finalUrl], found.head);
           }
         } catch (err) {
           logger.debug({ url: next, err: String(err) }, 'map: shallow page failed');
@@ -251,7 +265,7 @@ export async function runMap(
 
     // Sources in answer order (the start page, its links, sitemaps, shallow links).
     const sources = function* (): Generator<[key: string, url: string, text: string]> {
-      if (startAllowed && !startError) yield [finalKey, finalUrl, ''];
+      if (startAllowed && !startError && !p.sitemapOnly) yield [finalKey, finalUrl, ''];
       for (const l of startLinks) yield [l.key, l.url, l.text];
       for (const u of sitemaps.urls) yield [u.key, u.url, ''];
       for (const l of shallowLinks) yield [l.key, l.url, l.text];
@@ -328,7 +342,18 @@ export async function runMap(
       },
       'map done',
     );
-    return { links, total: links.length, ...(warnings.length ? { warning: warnings.join('; ') } : {}) };
+    const pages = p.linkMetadata
+      ? links.map((url) => {
+          const head = heads.get(urlKey(url) ?? url);
+          return { url, ...head };
+        })
+      : undefined;
+    return {
+      links,
+      total: links.length,
+      ...(pages ? { pages } : {}),
+      ...(warnings.length ? { warning: warnings.join('; ') } : {}),
+    };
   } finally {
     clearTimeout(sourcesTimer);
     clearTimeout(answerTimer);

@@ -1,5 +1,24 @@
-import type { FrontierPage } from '@wcs/db';
+import type { CrawlWindowRepository, FrontierPage } from '@wcs/db';
 import type { QueueProducer } from '@wcs/queues';
+
+/** What claiming a crawl's queue window needs: the rows' store, the queue and the window's size. */
+export interface QueueWindow {
+  window: CrawlWindowRepository;
+  producer: QueueProducer;
+  /** Claimed, unfinished rows a crawl may have at once (CRAWL_QUEUE_WINDOW). */
+  size: number;
+}
+
+/**
+ * Top up the crawl's queue window: claim waiting frontier rows, shallowest first, and add their
+ * jobs. Called after every page that finished or found pages, so the window refills as it drains.
+ * A claim committed whose jobs did not get added is the reconciler's (stranded pages).
+ */
+export async function feedWindow(w: QueueWindow, crawlId: string): Promise<number> {
+  const claimed = await w.window.claim(crawlId, w.size);
+  await enqueuePages(w.producer, crawlId, claimed);
+  return claimed.length;
+}
 
 /**
  * One `crawl-page` job per frontier row, jobId = page id (a second add of a live job is a no-op, so

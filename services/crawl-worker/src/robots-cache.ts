@@ -12,7 +12,7 @@ interface Entry {
 /**
  * robots.txt per origin for link filtering. The start origin's file was fetched once by the start
  * job and stored on the crawl row (every replica parses that same text); other origins (subdomains
- * when allowSubdomains) are fetched on first use. Bounded LRU, so memory stays flat however many
+ * when allowSubdomains, any host with allowExternalLinks) are fetched on first use. Bounded LRU, so memory stays flat however many
  * crawls and hosts pass through.
  */
 export class RobotsCache {

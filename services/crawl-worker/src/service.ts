@@ -1,3 +1,4 @@
+import type { SharedDb } from '@wcs/db';
 import type { ServiceDefinition } from '@wcs/runtime';
 import type { SharedWorkerResources } from '@wcs/scraper';
 import { type RunningCrawlWorker, startCrawlWorker } from './crawl-worker';
@@ -15,7 +16,7 @@ export interface RunningCrawlService {
 export const crawlWorkerService: ServiceDefinition<
   CrawlWorkerEnv,
   RunningCrawlService,
-  SharedWorkerResources
+  SharedWorkerResources & SharedDb
 > = {
   service: 'crawl-worker',
   loadEnv: loadCrawlWorkerEnv,

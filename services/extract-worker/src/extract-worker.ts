@@ -1,4 +1,5 @@
-import { providerFromEnv } from '@wcs/llm';
+import { queueKeyPrefix, redisTarget } from '@wcs/config';
+import { maxChunkTokensOf, providerFromEnv } from '@wcs/llm';
 import type { Logger } from '@wcs/logger';
 import { JobSecrets, workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
@@ -20,13 +21,18 @@ export async function startExtractWorker(
   logger: Logger,
   shared: SharedWorkerResources = {},
 ): Promise<RunningExtractWorker> {
+  // Parsed once here; every Redis user of the process gets the target and the prefix its keys carry.
+  const target = redisTarget(env);
+  const prefix = queueKeyPrefix(target, env.QUEUE_PREFIX);
   const provider = providerFromEnv(env);
   if (!provider.ok) logger.warn(provider.error.message);
   else logger.info({ provider: provider.provider.name, model: provider.provider.model }, 'extraction model');
   const renderer = shared.renderer ?? createRendererFromEnv(env, logger);
   const pool = shared.contentPool ?? new ContentPool(contentPoolOptions(env));
-  const secrets = JobSecrets.connect(env.REDIS_URL, env.QUEUE_PREFIX);
-  const worker = workerDefiner(env, logger, { concurrency: env.EXTRACT_WORKER_CONCURRENCY })(
+  const secrets = JobSecrets.connect(target, prefix);
+  const worker = workerDefiner({ ...env, redis: target }, logger, {
+    concurrency: env.EXTRACT_WORKER_CONCURRENCY,
+  })(
     'extract',
     extractProcessor({
       renderer,
@@ -39,6 +45,10 @@ export async function startExtractWorker(
         modelTimeoutMs: env.EXTRACT_MODEL_TIMEOUT_MS,
         inputTokenBudget: env.EXTRACT_INPUT_TOKEN_BUDGET,
         maxTokens: env.EXTRACT_MAX_TOKENS,
+        maxChunks: env.EXTRACT_MAX_CHUNKS,
+        overlapTokens: env.EXTRACT_CHUNK_OVERLAP_TOKENS,
+        maxChunkTokens: maxChunkTokensOf(env),
+        chunkConcurrency: env.EXTRACT_CHUNK_CONCURRENCY,
       },
     }),
   );
@@ -51,6 +61,8 @@ export async function startExtractWorker(
       if (!shared.renderer) await renderer.close();
       if (!shared.contentPool) await pool.close();
       await secrets.close();
+      // The embedded model's memory, the HTTP providers' connections.
+      if (provider.ok) await provider.provider.close?.();
     },
   };
 }

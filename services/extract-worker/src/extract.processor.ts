@@ -25,6 +25,13 @@ export interface ExtractSettings {
   modelTimeoutMs: number;
   inputTokenBudget: number;
   maxTokens: number;
+  /** Model calls a page longer than the budget may be split into (EXTRACT_MAX_CHUNKS). */
+  maxChunks: number;
+  overlapTokens: number;
+  /** Largest chunk when a page needs more than maxChunks of the budget (maxChunkTokensOf). */
+  maxChunkTokens?: number;
+  /** Chunks of one page extracted at once (EXTRACT_CHUNK_CONCURRENCY). */
+  chunkConcurrency?: number;
 }
 
 export interface ExtractDeps {
@@ -92,6 +99,10 @@ export async function runExtract(
       },
       inputTokenBudget: settings.inputTokenBudget,
       maxTokens: settings.maxTokens,
+      maxChunks: settings.maxChunks,
+      overlapTokens: settings.overlapTokens,
+      ...(settings.maxChunkTokens ? { maxChunkTokens: settings.maxChunkTokens } : {}),
+      concurrency: settings.chunkConcurrency ?? 1,
       timeoutMs: Math.min(settings.modelTimeoutMs, remaining()),
       signal: budget.signal,
     });
@@ -107,6 +118,9 @@ export async function runExtract(
         pageTokens: result.pageTokens,
         truncated: result.truncated,
         attempts: result.attempts,
+        chunks: result.chunks,
+        failedChunks: result.failedChunks,
+        fixes: result.fixes,
         ms: Date.now() - started,
       },
       'extract done',
@@ -116,6 +130,7 @@ export async function runExtract(
       inputTokens: result.inputTokens,
       outputTokens: result.outputTokens,
       model: result.model,
+      chunks: result.chunks,
     };
   } catch (err) {
     const se = job.signal?.aborted

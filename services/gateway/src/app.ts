@@ -18,6 +18,7 @@ import { openApiRoutes } from './openapi/openapi.routes';
 import { accountRoutes } from './routes/account.routes';
 import { adminRoutes } from './routes/admin.routes';
 import { batchRoutes } from './routes/batch.routes';
+import { capabilitiesRoutes } from './routes/capabilities.routes';
 import { crawlRoutes } from './routes/crawl.routes';
 import { dashboardPageRoutes } from './routes/dashboard-page.routes';
 import { dashboardSessionRoutes } from './routes/dashboard-session.routes';
@@ -29,6 +30,7 @@ import { keysRoutes } from './routes/keys.routes';
 import { mapRoutes } from './routes/map.routes';
 import { metricsRoutes } from './routes/metrics.routes';
 import { monitorRoutes } from './routes/monitor.routes';
+import { parseRoutes } from './routes/parse.routes';
 import { scrapeRoutes } from './routes/scrape.routes';
 import {
   redactScreenshotFile,
@@ -78,9 +80,14 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(dashboardSessionRoutes(deps));
   // Capability URLs of screenshots need no key: before the auth middleware.
   app.use(screenshotCapabilityRoutes(deps));
-  app.use('/v1', jsonBody(deps.settings.bodyLimitBytes));
+  const firecrawl = firecrawlRoutes(deps, keyCache);
+  // POST /v1/parse reads its own body (a file: upload-body.ts), not JSON.
+  const json = jsonBody(deps.settings.bodyLimitBytes);
+  // Matched as the router matches it (case-insensitive, a trailing slash allowed).
+  app.use('/v1', (req, res, next) => (/^\/parse\/?$/i.test(req.path) ? next() : json(req, res, next)));
   app.use('/v1', authMiddleware(deps, keyCache), rateLimitMiddleware(deps));
   app.use(scrapeRoutes(deps));
+  app.use(parseRoutes(deps));
   app.use(batchRoutes(deps));
   app.use(searchRoutes(deps));
   app.use(crawlRoutes(deps));
@@ -89,18 +96,34 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(monitorRoutes(deps));
   app.use(accountRoutes(deps));
   app.use(keysRoutes(deps, keyCache));
+  app.use(capabilitiesRoutes(deps, deps.deployment, { basePath: '/firecrawl', router: firecrawl }));
   app.use(jobListingRoutes(deps));
   app.use(jobWebhookRoutes(deps));
   app.use(screenshotRoutes(deps));
   // The Firecrawl-compatible API: its own body parser, auth and rate limit.
-  app.use('/firecrawl', firecrawlRoutes(deps, keyCache));
+  app.use('/firecrawl', firecrawl);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;
 }
 
-/** pino-http's serialized request with screenshot tokens cut out of its URL and route params. */
-function redactRequest(req: { url?: string; params?: Record<string, string> }) {
+/**
+ * pino-http's serialized request with screenshot tokens cut out of its URL and route params, and
+ * the client's address as Express reads it under TRUST_PROXY (`req.ip`: X-Forwarded-For from the
+ * proxies it names) instead of the socket's, which behind a proxy is the proxy's.
+ */
+function redactRequest(req: {
+  url?: string;
+  params?: Record<string, string>;
+  remoteAddress?: string;
+  remotePort?: number;
+  raw?: { ip?: string };
+}) {
+  const client = req.raw?.ip;
+  if (client && client !== req.remoteAddress) {
+    req.remoteAddress = client;
+    delete req.remotePort; // the proxy's port, not the client's
+  }
   if (typeof req.url === 'string') req.url = redactScreenshotToken(req.url);
   if (req.params && typeof req.params.file === 'string') {
     req.params = { ...req.params, file: redactScreenshotFile(req.params.file) };

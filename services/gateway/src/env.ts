@@ -2,7 +2,9 @@ import {
   apiKeysEnv,
   baseEnv,
   checkPageStoreEnv,
+  contentEnv,
   databaseEnv,
+  extractEnv,
   gatewayEnv,
   loadEnv,
   pageStoreEnvFields,
@@ -18,6 +20,32 @@ export const gatewayEnvSchema = baseEnv
   .extend(searchEnv.shape)
   // Refuses private monitor/webhook URLs at creation, as the workers would when they fetch them.
   .extend(renderEnv.pick({ ALLOW_PRIVATE_TARGETS: true }).shape)
+  // POST /v1/parse takes files as large as the workers fetch.
+  // GET /v1/capabilities describes the workers from the settings they share with the gateway (the
+  // compose file and the one-process mode give every service one environment): only whether and
+  // how many, never a key or a proxy URL.
+  .extend(
+    renderEnv.pick({
+      BROWSER_ENABLED: true,
+      PROXY_URLS: true,
+      PROXY_MODE: true,
+      MAX_BODY_BYTES: true,
+      MAX_DOCUMENT_BYTES: true,
+    }).shape,
+  )
+  .extend(contentEnv.pick({ OCR_ENABLED: true, OCR_LANGUAGES: true }).shape)
+  .extend(
+    extractEnv.pick({
+      EXTRACT_PROVIDER: true,
+      LLM_PROVIDER: true,
+      EXTRACT_MODEL: true,
+      LLM_MODEL: true,
+      LLM_MODEL_PATH: true,
+      LLM_BASE_URL: true,
+      ANTHROPIC_API_KEY: true,
+      OPENAI_BASE_URL: true,
+    }).shape,
+  )
   // Serves screenshots from where the workers keep them (PostgreSQL or the S3 bucket).
   .extend(pageStoreEnvFields.omit({ PAGE_CACHE_TTL_HOURS: true, RETENTION_SWEEP_MS: true }).shape)
   .superRefine(checkPageStoreEnv);

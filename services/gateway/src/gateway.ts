@@ -1,20 +1,24 @@
 import { createServer, type Server } from 'node:http';
-import { searchProviderConfig } from '@wcs/config';
+import { queueKeyPrefix, redisTarget, searchProviderConfig } from '@wcs/config';
 import {
   AccountsRepository,
   ApiKeysRepository,
   BatchesRepository,
+  CrawlChangesRepository,
   CrawlsRepository,
   CreditsRepository,
-  createDb,
   createScreenshotStore,
   DocumentsRepository,
   JobListingsRepository,
   JobWebhooksRepository,
   MonitorsRepository,
   SessionsRepository,
+  type SharedDb,
+  serviceDb,
   UsageRepository,
+  WebhookDeliveriesRepository,
 } from '@wcs/db';
+import { modelSummary } from '@wcs/llm';
 import type { Logger } from '@wcs/logger';
 import {
   createRedisConnection,
@@ -23,6 +27,7 @@ import {
   QueueProducer,
   RedisErrorLog,
   SearchIndexMarks,
+  UploadStore,
 } from '@wcs/queues';
 import { httpDrainer } from '@wcs/runtime';
 import { createSearchProvider } from '@wcs/search';
@@ -30,6 +35,7 @@ import { createApp } from './app';
 import { answerClientErrors } from './client-error';
 import type { GatewayDeps } from './deps';
 import type { GatewayEnv } from './env';
+import { attachJobWatch } from './firecrawl/job-watch.ws';
 import { PendingWork } from './jobs/pending-work';
 
 export interface RunningGateway {
@@ -42,15 +48,25 @@ export interface RunningGateway {
 /** After the drain and the queues' close: how long refunds of cut requests get to finish. */
 const PENDING_SETTLE_MS = 3_000;
 
+/** What a process running other services beside the gateway hands it (the one-process mode). */
+export interface GatewayShared extends SharedDb {
+  /** /healthz answers 200 only once this is true (GatewayDeps.servicesStarted). */
+  servicesStarted?: () => boolean;
+}
+
 /** Build the gateway's dependencies from config and start listening. Used by main.ts and tests. */
-export async function startGateway(env: GatewayEnv, logger: Logger): Promise<RunningGateway> {
-  const db = createDb(env.DATABASE_URL);
-  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
+export async function startGateway(
+  env: GatewayEnv,
+  logger: Logger,
+  shared: GatewayShared = {},
+): Promise<RunningGateway> {
+  const db = serviceDb(env, shared);
+  // Parsed once here; every Redis user of the process gets the target and the prefix its keys carry.
+  const target = redisTarget(env);
+  const prefix = queueKeyPrefix(target, env.QUEUE_PREFIX);
+  const producer = new QueueProducer(target, prefix, { logger });
   // The rate limiter's connection; its errors are logged like the queues' (rate-limited).
-  const redis = new RedisErrorLog(logger).watch(
-    createRedisConnection(env.REDIS_URL, 'producer'),
-    'rate-limit',
-  );
+  const redis = new RedisErrorLog(logger).watch(createRedisConnection(target, 'producer'), 'rate-limit');
   // Webhook events the gateway's statements commit (a job's `started`, a cancel's `failed`) are
   // enqueued at once; the dispatcher's relay is only the fallback (Redis down).
   const onWebhookEvents = enqueueJobWebhooks(producer, logger);
@@ -63,26 +79,40 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
     credits: new CreditsRepository(db),
     batches: new BatchesRepository(db, { onWebhookEvents }),
     crawls: new CrawlsRepository(db, { onWebhookEvents }),
+    crawlChanges: new CrawlChangesRepository(db),
     jobWebhooks: new JobWebhooksRepository(db),
     monitors: new MonitorsRepository(db),
+    deliveries: new WebhookDeliveriesRepository(db),
     sessions: new SessionsRepository(db),
     usage: new UsageRepository(db),
     jobs: new JobListingsRepository(db),
     search: {
       provider: createSearchProvider(searchProviderConfig(env), {
         documents: new DocumentsRepository(db),
-        pending: new SearchIndexMarks(redis, env.QUEUE_PREFIX),
+        pending: new SearchIndexMarks(redis, prefix),
       }),
       timeoutMs: env.SEARCH_TIMEOUT_MS,
     },
-    secrets: new JobSecrets(redis, env.QUEUE_PREFIX),
+    secrets: new JobSecrets(redis, prefix),
+    uploads: new UploadStore(redis, prefix),
     screenshots: createScreenshotStore(env, db),
     pending: new PendingWork(),
     pingDatabase: async () => {
       await db.prisma.$queryRaw`SELECT 1`;
     },
+    ...(shared.servicesStarted ? { servicesStarted: shared.servicesStarted } : {}),
+    deployment: {
+      browser: env.BROWSER_ENABLED,
+      proxies: { count: env.PROXY_URLS.length, mode: env.PROXY_MODE },
+      maxPageBytes: env.MAX_BODY_BYTES,
+      maxDocumentBytes: env.MAX_DOCUMENT_BYTES,
+      ocr: { enabled: env.OCR_ENABLED, languages: env.OCR_LANGUAGES },
+      extract: modelSummary(env),
+      searchProvider: env.SEARCH_PROVIDER,
+    },
     settings: {
       bodyLimitBytes: env.BODY_LIMIT_BYTES,
+      maxDocumentBytes: env.MAX_DOCUMENT_BYTES,
       adminToken: env.ADMIN_TOKEN,
       rateLimits: {
         free: env.RATE_LIMIT_FREE,
@@ -101,7 +131,7 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
       dashboard: {
         sessionTtlMs: env.DASHBOARD_SESSION_TTL_HOURS * 3_600_000,
         signInAttemptsPerMinute: env.DASHBOARD_SIGNIN_ATTEMPTS_PER_MINUTE,
-        throttleScope: env.QUEUE_PREFIX,
+        throttleScope: prefix,
       },
     },
   };
@@ -119,6 +149,8 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
   server.requestTimeout = env.REQUEST_TIMEOUT_MS;
   server.headersTimeout = Math.min(30_000, env.REQUEST_TIMEOUT_MS);
   answerClientErrors(server);
+  // The Firecrawl SDKs' watcher(): WebSocket status streams of crawls and batches.
+  const watch = attachJobWatch(server, deps);
   const drainer = httpDrainer(server);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
@@ -133,13 +165,14 @@ export async function startGateway(env: GatewayEnv, logger: Logger): Promise<Run
      */
     close() {
       closing ??= (async () => {
+        watch.close();
         await drainer.close({ deadlineMs: env.SHUTDOWN_DRAIN_MS, logger });
         // Fails the job waits of requests cut at the deadline; their handlers then refund.
         await producer.close();
         const unsettled = await deps.pending.settle(PENDING_SETTLE_MS);
         if (unsettled > 0) logger.warn({ unsettled }, 'closing the database with billed work unsettled');
         redis.disconnect();
-        await db.close();
+        if (!shared.db) await db.close();
       })();
       return closing;
     },

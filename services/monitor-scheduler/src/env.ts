@@ -2,6 +2,7 @@ import {
   baseEnv,
   contentEnv,
   databaseEnv,
+  extractEnv,
   healthEnv,
   loadEnv,
   monitorEnv,
@@ -17,6 +18,8 @@ export const monitorSchedulerEnvSchema = baseEnv
   .extend(monitorEnv.shape)
   // The content pool's settings: the wiring creates the pool from them.
   .extend(contentEnv.shape)
+  // The extract model judges changes of monitors with a goal (the extract-worker's settings).
+  .extend(extractEnv.omit({ EXTRACT_WORKER_CONCURRENCY: true }).shape)
   // The probe server (GET /healthz, /livez) when HEALTH_PORT is set.
   .extend(healthEnv.shape);
 export type MonitorSchedulerEnv = z.infer<typeof monitorSchedulerEnvSchema>;

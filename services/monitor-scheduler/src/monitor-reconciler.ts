@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MonitorsRepository, MonitorView } from '@wcs/db';
+import type { MonitorScheduleKey, MonitorsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import type { QueueProducer } from '@wcs/queues';
 import { PeriodicTask } from '@wcs/runtime';
@@ -12,7 +12,7 @@ const REDIS_PAGE = 5_000;
 /** Repairs (upserts, removals) in flight at once; ioredis pipelines them on one connection. */
 const REPAIR_CONCURRENCY = 64;
 
-type Scheduled = Pick<MonitorView, 'id' | 'interval' | 'jitterMs' | 'lastCheckAt' | 'nextCheckAt'>;
+type Scheduled = MonitorScheduleKey;
 
 export interface ReconcileResult {
   /** Another replica holds this period's lease: nothing was compared. */

@@ -1,4 +1,6 @@
-import { createDb, MonitorsRepository } from '@wcs/db';
+import { queueKeyPrefix, redisTarget } from '@wcs/config';
+import { MonitorChecksRepository, MonitorsRepository, type SharedDb, serviceDb } from '@wcs/db';
+import { providerFromEnv } from '@wcs/llm';
 import type { Logger } from '@wcs/logger';
 import { type DefinedWorker, QueueProducer, workerDefiner } from '@wcs/queues';
 import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
@@ -28,11 +30,14 @@ export interface RunningMonitorScheduler {
 export async function startMonitorScheduler(
   env: MonitorSchedulerEnv,
   logger: Logger,
-  shared: SharedWorkerResources = {},
+  shared: SharedWorkerResources & SharedDb = {},
 ): Promise<RunningMonitorScheduler> {
-  const db = createDb(env.DATABASE_URL);
+  const db = serviceDb(env, shared);
+  // Parsed once here; every Redis user of the process gets the target and the prefix its keys carry.
+  const target = redisTarget(env);
+  const prefix = queueKeyPrefix(target, env.QUEUE_PREFIX);
   const monitors = new MonitorsRepository(db);
-  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
+  const producer = new QueueProducer(target, prefix, { logger });
   const schedules = new MonitorSchedules(producer.queue('monitor-check'), env.MONITOR_INTERVAL_SCALE);
   const reconciler = new MonitorReconciler(
     { monitors, schedules, queue: producer.queue('monitor-check'), redis: producer.connection, logger },
@@ -43,13 +48,31 @@ export async function startMonitorScheduler(
   reconciler.start();
   const renderer = shared.renderer ?? createRendererFromEnv(env, logger);
   const pool = shared.contentPool ?? new ContentPool(contentPoolOptions(env));
-  const worker = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY })(
+  const worker = workerDefiner({ ...env, redis: target }, logger, { concurrency: env.WORKER_CONCURRENCY })(
     'monitor-check',
     monitorCheckProcessor(
-      { monitors, schedules, producer, renderer, pool, logger },
+      {
+        monitors,
+        checks: new MonitorChecksRepository(db),
+        schedules,
+        producer,
+        renderer,
+        pool,
+        logger,
+        judge: {
+          provider: providerFromEnv(env),
+          settings: {
+            inputTokenBudget: env.EXTRACT_INPUT_TOKEN_BUDGET,
+            maxTokens: env.EXTRACT_MAX_TOKENS,
+            modelTimeoutMs: env.EXTRACT_MODEL_TIMEOUT_MS,
+          },
+        },
+      },
       { timeoutMs: env.MONITOR_CHECK_TIMEOUT_MS },
     ),
-    // Every attempt of a check shares one budget: the check's timeout plus time to record it.
+    // Every attempt of a check shares one budget: the check's timeout plus time to record it. The
+    // goal's judge gets what the fetch left of it (a longer budget kept a check stuck in a Redis
+    // failover from being retried for a minute more, and its monitor skipped checks meanwhile).
     { budgetMs: env.MONITOR_CHECK_TIMEOUT_MS + 10_000 },
   );
   const sweep = new ResumeSweep(
@@ -82,7 +105,7 @@ export async function startMonitorScheduler(
         if (!shared.renderer) await renderer.close();
         if (!shared.contentPool) await pool.close();
         await producer.close();
-        await db.close();
+        if (!shared.db) await db.close();
       })();
       return closing;
     },

@@ -1,9 +1,9 @@
 import type { MonitorInterval, MonitorsRepository, MonitorView } from '@wcs/db';
-import { queueCatalog } from '@wcs/queues';
+import { nextCronFire, queueCatalog } from '@wcs/queues';
 import type { Queue } from 'bullmq';
 
 const HOUR_MS = 60 * 60 * 1000;
-export const INTERVAL_MS: Record<MonitorInterval, number> = {
+export const INTERVAL_MS: Record<Exclude<MonitorInterval, 'cron'>, number> = {
   hourly: HOUR_MS,
   daily: 24 * HOUR_MS,
   weekly: 7 * 24 * HOUR_MS,
@@ -13,11 +13,17 @@ export const INTERVAL_MS: Record<MonitorInterval, number> = {
 const UPSERT_CONCURRENCY = 64;
 const PAGE = 1_000;
 
+/** What placing a monitor's checks needs: its interval, or its cron expression and time zone. */
+type Placed = Pick<MonitorView, 'interval' | 'jitterMs' | 'cron' | 'timezone'>;
+
 /**
  * One BullMQ job scheduler per monitor (id = monitor id), `every` = interval × scale, and a fixed
  * per-monitor `offset` inside the interval (the monitor's jitter) so that 10,000 daily monitors fire
  * spread over the day, not in the same second. Fire times are deterministic
  * (k × every + offset), so `nextFire` can tell the API when the next check is due.
+ * A monitor with a `cron` expression gets a `pattern` scheduler in its time zone instead: BullMQ
+ * fires it with cron-parser, and `nextFire` asks cron-parser too (the interval scale does not
+ * apply to cron schedules).
  */
 export class MonitorSchedules {
   constructor(
@@ -25,8 +31,10 @@ export class MonitorSchedules {
     private readonly scale: number,
   ) {}
 
+  /** A cron monitor's interval is never read here; 'cron' counts as hourly, its shortest spacing. */
   everyMs(interval: MonitorInterval): number {
-    return Math.max(1_000, Math.round(INTERVAL_MS[interval] * this.scale));
+    const base = interval === 'cron' ? INTERVAL_MS.hourly : INTERVAL_MS[interval];
+    return Math.max(1_000, Math.round(base * this.scale));
   }
 
   /** BullMQ treats offset 0 as "none" (fire now), so the offset is at least 1 ms. */
@@ -34,20 +42,23 @@ export class MonitorSchedules {
     return Math.max(1, m.jitterMs % this.everyMs(m.interval));
   }
 
-  /** The same slot arithmetic as BullMQ's getJobSchedulerEveryNextMillis. */
-  nextFire(m: Pick<MonitorView, 'interval' | 'jitterMs'>, now = Date.now()): Date {
+  /** Interval: the same slot arithmetic as BullMQ's getJobSchedulerEveryNextMillis; cron: cron-parser. */
+  nextFire(m: Placed, now = Date.now()): Date {
+    if (m.cron) return nextCronFire(m.cron, m.timezone, new Date(now));
     const every = this.everyMs(m.interval);
     let next = Math.floor(now / every) * every + this.offsetMs(m);
     if (next <= now) next += every;
     return new Date(next);
   }
 
-  /** Idempotent: an existing scheduler with the same interval keeps its rhythm. */
-  async upsert(m: Pick<MonitorView, 'id' | 'interval' | 'jitterMs'>): Promise<void> {
+  /** Idempotent: an existing scheduler with the same interval (or cron and zone) keeps its rhythm. */
+  async upsert(m: Pick<MonitorView, 'id'> & Placed): Promise<void> {
     const { attempts, removeOnComplete, removeOnFail } = queueCatalog['monitor-check'].jobOptions;
     await this.queue.upsertJobScheduler(
       m.id,
-      { every: this.everyMs(m.interval), offset: this.offsetMs(m) },
+      m.cron
+        ? { pattern: m.cron, tz: m.timezone }
+        : { every: this.everyMs(m.interval), offset: this.offsetMs(m) },
       {
         name: 'monitor-check',
         data: { monitorId: m.id },
@@ -56,7 +67,7 @@ export class MonitorSchedules {
     );
   }
 
-  async upsertMany(monitors: Array<Pick<MonitorView, 'id' | 'interval' | 'jitterMs'>>): Promise<void> {
+  async upsertMany(monitors: Array<Pick<MonitorView, 'id'> & Placed>): Promise<void> {
     for (let i = 0; i < monitors.length; i += UPSERT_CONCURRENCY) {
       await Promise.all(monitors.slice(i, i + UPSERT_CONCURRENCY).map((m) => this.upsert(m)));
     }

@@ -1,3 +1,4 @@
+import type { SharedDb } from '@wcs/db';
 import type { ServiceDefinition } from '@wcs/runtime';
 import type { SharedWorkerResources } from '@wcs/scraper';
 import { loadMonitorSchedulerEnv, type MonitorSchedulerEnv } from './env';
@@ -7,7 +8,7 @@ import { type RunningMonitorScheduler, startMonitorScheduler } from './monitor-s
 export const monitorSchedulerService: ServiceDefinition<
   MonitorSchedulerEnv,
   RunningMonitorScheduler,
-  SharedWorkerResources
+  SharedWorkerResources & SharedDb
 > = {
   service: 'monitor-scheduler',
   loadEnv: loadMonitorSchedulerEnv,

@@ -1,12 +1,13 @@
-import { baseEnv, contentEnv, healthEnv, loadEnv, renderEnv } from '@wcs/config';
+import { baseEnv, contentEnv, databaseEnv, healthEnv, loadEnv, renderEnv } from '@wcs/config';
 import type { z } from 'zod';
 
 /**
  * What the one-process mode reads itself; each service it runs parses its own env as well, from
  * the same environment. The logging and the probe server are the process's (one of each); the
- * content pool and the renderer are the ones every worker shares.
+ * content pool, the renderer and the database pool are the ones every service shares.
  */
 export const oneProcessEnvSchema = baseEnv
+  .extend(databaseEnv.shape)
   .extend(healthEnv.shape)
   .extend(contentEnv.shape)
   .extend(renderEnv.shape);

@@ -12,7 +12,7 @@ import {
   retryOrRecord,
 } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
-import { type ContentPool, type PageStores, scrapeDocument } from '@wcs/scraper';
+import { type ContentPool, type PageModel, type PageStores, scrapeDocument } from '@wcs/scraper';
 import type { DocumentIndexer } from './document-indexer';
 import { logOwnFailure } from './scrape.processor';
 
@@ -34,6 +34,7 @@ export function batchItemProcessor(
     batches: BatchesRepository;
     renderer: Renderer;
     pool: ContentPool;
+    model?: PageModel;
     logger: Logger;
     index?: DocumentIndexer;
     stores?: PageStores;
@@ -70,13 +71,16 @@ export function batchItemProcessor(
         ...(page ? { page } : {}),
         ...(secrets ? { secrets } : {}),
         ...(stores.cache ? { cache: stores.cache } : {}),
+        ...(stores.history ? { history: stores.history } : {}),
         ...(stores.screenshots
           ? { screenshots: { store: stores.screenshots, accountId: item.accountId } }
           : {}),
       });
       // Announced before the item is reported done, so a search started after that finds it;
       // written behind it (best effort, never throws).
-      const indexed = await deps.index?.announce(item.accountId, outcome.data);
+      // A removed page (changeTracking: a 404 where content was) has no content to index.
+      const removed = outcome.data.changeTracking?.changeStatus === 'removed';
+      const indexed = removed ? undefined : await deps.index?.announce(item.accountId, outcome.data);
       try {
         await deps.batches.completeItem(item.itemId, outcome.data);
       } catch (err) {

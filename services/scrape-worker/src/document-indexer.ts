@@ -11,6 +11,16 @@ export interface DocumentIndexer {
   add(accountId: string, data: DocumentData): Promise<void>;
   /** Announce only (before the page is reported); the caller then writes it, or drops it. */
   announce(accountId: string, data: DocumentData): Promise<AnnouncedPage | undefined>;
+  /**
+   * Announce a page still to be scraped (the round trip runs beside the fetch and conversion):
+   * `add` it once scraped (resolves like `add` above), or `drop` the announcement if it fails.
+   */
+  reserve(accountId: string): ReservedPage;
+}
+
+export interface ReservedPage {
+  add(data: DocumentData): Promise<void>;
+  drop(): Promise<void>;
 }
 
 /** Pages are keyed by their final URL after redirects. */
@@ -22,5 +32,14 @@ export function createDocumentIndexer(indexer: SearchIndexer): DocumentIndexer {
   return {
     add: (accountId, data) => indexer.add(accountId, urlOf(data), data),
     announce: (accountId, data) => indexer.announce(accountId, urlOf(data), data),
+    reserve: (accountId) => {
+      const reserved = indexer.reserve(accountId);
+      return {
+        add: async (data) => {
+          await (await reserved.fill(urlOf(data), data))?.write();
+        },
+        drop: () => reserved.drop(),
+      };
+    },
   };
 }

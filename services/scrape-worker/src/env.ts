@@ -4,6 +4,7 @@ import {
   checkPageStoreEnv,
   contentEnv,
   databaseEnv,
+  extractEnv,
   healthEnv,
   loadEnv,
   pageStoreEnvFields,
@@ -23,6 +24,8 @@ export const scrapeWorkerEnvSchema = baseEnv
   .extend(pageStoreEnvFields.shape)
   // The probe server (GET /healthz, /livez) when HEALTH_PORT is set.
   .extend(healthEnv.shape)
+  // The `summary` format's model (the extract model's settings; none configured = 503 for it).
+  .extend(extractEnv.omit({ EXTRACT_WORKER_CONCURRENCY: true }).shape)
   .superRefine(checkPageStoreEnv);
 export type ScrapeWorkerEnv = z.infer<typeof scrapeWorkerEnvSchema>;
 

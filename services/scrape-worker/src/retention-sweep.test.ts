@@ -1,9 +1,16 @@
 import { Writable } from 'node:stream';
 import { crc32, deflateSync } from 'node:zlib';
 import { rawEnv } from '@wcs/config';
-import { AccountsRepository, createDb, type Db, PageCacheRepository, ScreenshotsRepository } from '@wcs/db';
+import {
+  AccountsRepository,
+  createDb,
+  type Db,
+  PageCacheRepository,
+  PageHistoryRepository,
+  ScreenshotsRepository,
+} from '@wcs/db';
 import { createLogger } from '@wcs/logger';
-import type { PageCacheStore, ScreenshotStore } from '@wcs/scraper';
+import type { ChangeHistoryStore, PageCacheStore, ScreenshotStore } from '@wcs/scraper';
 import { type S3Fixture, startS3Fixture } from '@wcs/testing';
 import { type RetentionSweep, startRetentionSweep } from './retention-sweep';
 
@@ -131,6 +138,8 @@ describe('retention sweep', () => {
       storage: 'postgres',
     });
     const pageCache: PageCacheStore = new PageCacheRepository(db);
+    const history: ChangeHistoryStore = new PageHistoryRepository(db);
+    expect(typeof history.put).toBe('function');
     expect(typeof screenshots.save).toBe('function');
     expect(typeof pageCache.get).toBe('function');
   });
@@ -173,6 +182,49 @@ describe('retention sweep', () => {
     const laterPass = log.next(PURGED);
     await laterPass;
     expect(await exists.page(laterPage)).toBe(false);
+  });
+
+  test('purges change-tracking history past CHANGE_TRACKING_RETENTION_DAYS; a newer scrape is kept', async () => {
+    const pageHistory = new PageHistoryRepository(db);
+    const DAY = 24 * HOUR;
+    const row = (urlKey: string, ageMs: number) =>
+      pageHistory.put({
+        accountId,
+        urlKey,
+        tag: '',
+        url: `https://${urlKey}/`,
+        markdown: '# x',
+        contentHash: 'h',
+        statusCode: 200,
+        etag: '"v1"',
+        lastModified: null,
+        scrapedAt: new Date(Date.now() - ageMs),
+      });
+    const old = `old-${Math.random().toString(36).slice(2)}.example`;
+    const recent = `new-${Math.random().toString(36).slice(2)}.example`;
+    await row(old, 31 * DAY);
+    await row(recent, 29 * DAY);
+    // An older write never replaces a newer one (a slow scrape finishing last).
+    await row(recent, 40 * DAY);
+    sweep = startRetentionSweep({
+      screenshots: new ScreenshotsRepository(db, {
+        publicUrl: 'http://localhost:3002',
+        ttlMs: HOUR,
+        storage: 'postgres',
+      }),
+      pageCache: new PageCacheRepository(db),
+      pageHistory,
+      env: { RETENTION_SWEEP_MS: 60_000, PAGE_CACHE_TTL_HOURS: 48, CHANGE_TRACKING_RETENTION_DAYS: 30 },
+      logger: capturedLogger().logger,
+      firstDelayMs: 60_000,
+    });
+    const result = await sweep.runOnce();
+    expect(result.history).toBeGreaterThanOrEqual(1);
+    expect(await pageHistory.get(accountId, old, '')).toBeUndefined();
+    const kept = await pageHistory.get(accountId, recent, '');
+    // The 29-day-old write, not the 40-day-old one that came after it.
+    expect(kept?.etag).toBe('"v1"');
+    expect(kept?.scrapedAt.getTime()).toBeGreaterThan(Date.now() - 30 * DAY);
   });
 
   test('a failing bucket is logged and does not keep the page cache from being purged', async () => {

@@ -1,19 +1,29 @@
 import type { PageStoreEnv } from '@wcs/config';
-import type { PageCacheRepository, ScreenshotsRepository } from '@wcs/db';
+import type { PageCacheRepository, PageHistoryRepository, ScreenshotsRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 
 export interface RetentionSweepDeps {
   screenshots: Pick<ScreenshotsRepository, 'purgeExpired'>;
   pageCache: Pick<PageCacheRepository, 'purgeOlderThan'>;
-  env: Pick<PageStoreEnv, 'RETENTION_SWEEP_MS' | 'PAGE_CACHE_TTL_HOURS'>;
+  /** The `changeTracking` history; absent in tests that sweep the other stores only. */
+  pageHistory?: Pick<PageHistoryRepository, 'purgeOlderThan'>;
+  env: Pick<PageStoreEnv, 'RETENTION_SWEEP_MS' | 'PAGE_CACHE_TTL_HOURS'> &
+    Partial<Pick<PageStoreEnv, 'CHANGE_TRACKING_RETENTION_DAYS'>>;
   logger: Logger;
   /** Delay of the first pass (default: the interval, at most 30 s, so a restart catches up soon). */
   firstDelayMs?: number;
 }
 
+/** Rows purged per store, -1 for a store that failed. */
+export interface SweepCounts {
+  screenshots: number;
+  pages: number;
+  history: number;
+}
+
 export interface RetentionSweep {
   /** One pass now (also what the timer runs): rows purged per store, -1 for a store that failed. */
-  runOnce(): Promise<{ screenshots: number; pages: number }>;
+  runOnce(): Promise<SweepCounts>;
   /** Stop the timer and wait for a pass in progress. */
   close(): Promise<void>;
 }
@@ -27,14 +37,15 @@ export interface RetentionSweep {
 export function startRetentionSweep(deps: RetentionSweepDeps): RetentionSweep {
   const intervalMs = deps.env.RETENTION_SWEEP_MS;
   const cacheTtlMs = deps.env.PAGE_CACHE_TTL_HOURS * 3_600_000;
+  const historyMs = (deps.env.CHANGE_TRACKING_RETENTION_DAYS ?? 30) * 86_400_000;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> | null = null;
   let closed = false;
 
-  async function pass(): Promise<{ screenshots: number; pages: number }> {
+  async function pass(): Promise<SweepCounts> {
     const now = new Date();
     // The stores fail apart: a bucket that is down must not keep the page cache from shrinking.
-    const [screenshots, pages] = await Promise.all([
+    const [screenshots, pages, history] = await Promise.all([
       deps.screenshots
         .purgeExpired(now, {
           onError: (err) => deps.logger.warn({ err }, 'retention sweep: a screenshot object was not deleted'),
@@ -47,16 +58,25 @@ export function startRetentionSweep(deps: RetentionSweepDeps): RetentionSweep {
         deps.logger.warn({ err }, 'retention sweep: purging the page cache failed');
         return -1;
       }),
+      (deps.pageHistory?.purgeOlderThan(new Date(now.getTime() - historyMs)) ?? Promise.resolve(0)).catch(
+        (err: unknown) => {
+          deps.logger.warn({ err }, 'retention sweep: purging the change-tracking history failed');
+          return -1;
+        },
+      ),
     ]);
-    if (screenshots > 0 || pages > 0) {
-      deps.logger.info({ screenshots, pages }, 'retention sweep purged expired screenshots and cached pages');
+    if (screenshots > 0 || pages > 0 || history > 0) {
+      deps.logger.info(
+        { screenshots, pages, history },
+        'retention sweep purged expired screenshots, cached pages and page history',
+      );
     } else {
-      deps.logger.debug({ screenshots, pages }, 'retention sweep: nothing to purge');
+      deps.logger.debug({ screenshots, pages, history }, 'retention sweep: nothing to purge');
     }
-    return { screenshots, pages };
+    return { screenshots, pages, history };
   }
 
-  function runOnce(): Promise<{ screenshots: number; pages: number }> {
+  function runOnce(): Promise<SweepCounts> {
     const p = (running ?? Promise.resolve()).catch(() => undefined).then(pass);
     const tracked = p.finally(() => {
       if (running === tracked) running = null;

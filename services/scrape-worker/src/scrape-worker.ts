@@ -1,10 +1,14 @@
+import { queueKeyPrefix, redisTarget } from '@wcs/config';
 import {
   BatchesRepository,
-  createDb,
   createScreenshotStore,
   DocumentsRepository,
   PageCacheRepository,
+  PageHistoryRepository,
+  type SharedDb,
+  serviceDb,
 } from '@wcs/db';
+import { createPageModel, pageModelSettings, providerFromEnv } from '@wcs/llm';
 import type { Logger } from '@wcs/logger';
 import {
   type DefinedWorker,
@@ -14,6 +18,7 @@ import {
   RETRY_BUDGET_FACTOR,
   SearchIndexMarks,
   scrapePayload,
+  UploadStore,
   workerDefiner,
 } from '@wcs/queues';
 import { createRendererFromEnv } from '@wcs/renderer';
@@ -39,22 +44,29 @@ export interface RunningScrapeWorker {
 export async function startScrapeWorker(
   env: ScrapeWorkerEnv,
   logger: Logger,
-  shared: SharedWorkerResources = {},
+  shared: SharedWorkerResources & SharedDb = {},
 ): Promise<RunningScrapeWorker> {
-  const db = createDb(env.DATABASE_URL);
-  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
+  const db = serviceDb(env, shared);
+  // Parsed once here; every Redis user of the process gets the target and the prefix its keys carry.
+  const target = redisTarget(env);
+  const prefix = queueKeyPrefix(target, env.QUEUE_PREFIX);
+  const producer = new QueueProducer(target, prefix, { logger });
   // Webhook events get their dispatch jobs as soon as their transaction commits.
   const batches = new BatchesRepository(db, { onWebhookEvents: enqueueJobWebhooks(producer, logger) });
-  const searchMarks = SearchIndexMarks.connect(env.REDIS_URL, env.QUEUE_PREFIX);
+  const searchMarks = SearchIndexMarks.connect(target, prefix);
   const indexer = new SearchIndexer(new DocumentsRepository(db), logger, { pending: searchMarks });
   const index = createDocumentIndexer(indexer);
   const renderer = shared.renderer ?? createRendererFromEnv(env, logger);
   const pool = shared.contentPool ?? new ContentPool(contentPoolOptions(env));
   const screenshots = createScreenshotStore(env, db);
   const pageCache = new PageCacheRepository(db);
-  const stores = { cache: pageCache, screenshots };
-  const secrets = JobSecrets.connect(env.REDIS_URL, env.QUEUE_PREFIX);
-  const define = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY });
+  const pageHistory = new PageHistoryRepository(db);
+  const stores = { cache: pageCache, screenshots, history: pageHistory };
+  const secrets = JobSecrets.connect(target, prefix);
+  // The `summary` format's model; without one that format answers 503 MODEL_NOT_CONFIGURED.
+  const model = createPageModel(providerFromEnv(env), pageModelSettings(env));
+  const uploads = UploadStore.connect(target, prefix);
+  const define = workerDefiner({ ...env, redis: target }, logger, { concurrency: env.WORKER_CONCURRENCY });
   // All attempts of a batch item share one budget (docs/reliability/job-budgets.md); a scrape's
   // deadline comes with its payload (when the gateway stops waiting).
   const itemBudgetMs = RETRY_BUDGET_FACTOR * env.BATCH_ITEM_TIMEOUT_MS;
@@ -76,13 +88,13 @@ export async function startScrapeWorker(
       withAccountShare(
         scrapeSlots,
         (p) => p.accountId,
-        scrapeProcessor({ renderer, pool }, index, logger, { ...stores, secrets }),
+        scrapeProcessor({ renderer, pool, model }, index, logger, { ...stores, secrets, uploads }),
       ),
     ),
     define(
       'scrape-batch',
       batchItemProcessor(
-        { batches, renderer, pool, logger, index, stores },
+        { batches, renderer, pool, model, logger, index, stores },
         {
           itemTimeoutMs: env.BATCH_ITEM_TIMEOUT_MS,
           maxStarts: env.BATCH_ITEM_MAX_STARTS,
@@ -97,7 +109,7 @@ export async function startScrapeWorker(
     { intervalMs: env.RECONCILE_INTERVAL_MS, minAgeMs: env.RECONCILE_MIN_AGE_MS },
   );
   reconciler.start();
-  const sweep = startRetentionSweep({ screenshots, pageCache, env, logger });
+  const sweep = startRetentionSweep({ screenshots, pageCache, pageHistory, env, logger });
   // A shared pool is warmed by whoever made it, once every service of its process has started.
   if (!shared.contentPool) pool.warmUpIfWanted();
   return {
@@ -113,8 +125,9 @@ export async function startScrapeWorker(
       await indexer.close();
       await searchMarks.close();
       await secrets.close();
+      await uploads.close();
       await producer.close();
-      await db.close();
+      if (!shared.db) await db.close();
     },
   };
 }

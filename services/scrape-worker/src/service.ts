@@ -1,3 +1,4 @@
+import type { SharedDb } from '@wcs/db';
 import type { ServiceDefinition } from '@wcs/runtime';
 import type { SharedWorkerResources } from '@wcs/scraper';
 import { loadScrapeWorkerEnv, type ScrapeWorkerEnv } from './env';
@@ -7,7 +8,7 @@ import { type RunningScrapeWorker, startScrapeWorker } from './scrape-worker';
 export const scrapeWorkerService: ServiceDefinition<
   ScrapeWorkerEnv,
   RunningScrapeWorker,
-  SharedWorkerResources
+  SharedWorkerResources & SharedDb
 > = {
   service: 'scrape-worker',
   loadEnv: loadScrapeWorkerEnv,

@@ -9,6 +9,7 @@ import {
   type JobWebhookConfig,
   JobWebhooksRepository,
   MonitorsRepository,
+  WebhookDeliveriesRepository,
 } from '@wcs/db';
 import { createLogger } from '@wcs/logger';
 import { createSafeDispatcher } from '@wcs/net';
@@ -34,6 +35,7 @@ let crawls: CrawlsRepository;
 let batches: BatchesRepository;
 let webhooks: JobWebhooksRepository;
 let monitors: MonitorsRepository;
+let deliveries: WebhookDeliveriesRepository;
 const dispatcher = createSafeDispatcher({ allowPrivateTargets: true, connectTimeoutMs: 2_000 });
 const opts: JobWebhookOptions = {
   timeoutMs: 3_000,
@@ -65,9 +67,10 @@ beforeAll(async () => {
   batches = new BatchesRepository(db);
   webhooks = new JobWebhooksRepository(db);
   monitors = new MonitorsRepository(db);
+  deliveries = new WebhookDeliveriesRepository(db);
   deps = {
     webhooks,
-    secret: (accountId) => monitors.webhookSecret(accountId),
+    secret: (accountId) => deliveries.webhookSecret(accountId),
     dispatcher,
     logger: createLogger({ service: 'test', level: 'silent' }),
   };
@@ -174,7 +177,7 @@ test('started and page: Firecrawl body, metadata echoed, caller header, signatur
       },
     },
   ]);
-  const secret = await monitors.webhookSecret(c.accountId);
+  const secret = await deliveries.webhookSecret(c.accountId);
   for (const r of got) {
     expect(verifySignature(secret, r.raw, String(r.headers['x-firecrawl-signature']))).toBe(true);
     expect(r.headers['x-receiver-token']).toBe('tok-123');

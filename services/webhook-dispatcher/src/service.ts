@@ -1,3 +1,4 @@
+import type { SharedDb } from '@wcs/db';
 import type { ServiceDefinition } from '@wcs/runtime';
 import { loadWebhookDispatcherEnv, type WebhookDispatcherEnv } from './env';
 import { type RunningWebhookDispatcher, startWebhookDispatcher } from './webhook-dispatcher';
@@ -6,12 +7,12 @@ import { type RunningWebhookDispatcher, startWebhookDispatcher } from './webhook
 export const webhookDispatcherService: ServiceDefinition<
   WebhookDispatcherEnv,
   RunningWebhookDispatcher,
-  unknown
+  SharedDb
 > = {
   service: 'webhook-dispatcher',
   loadEnv: loadWebhookDispatcherEnv,
-  async start(env, logger) {
-    const dispatcher = await startWebhookDispatcher(env, logger);
+  async start(env, logger, shared) {
+    const dispatcher = await startWebhookDispatcher(env, logger, shared);
     logger.info({ timeoutMs: env.WEBHOOK_TIMEOUT_MS }, 'webhook dispatcher started');
     return dispatcher;
   },

@@ -1,4 +1,5 @@
-import { createDb, JobWebhooksRepository, MonitorsRepository } from '@wcs/db';
+import { queueKeyPrefix, redisTarget } from '@wcs/config';
+import { JobWebhooksRepository, type SharedDb, serviceDb, WebhookDeliveriesRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import { createSafeDispatcher } from '@wcs/net';
 import { type DefinedWorker, QueueProducer, workerDefiner } from '@wcs/queues';
@@ -19,26 +20,30 @@ export interface RunningWebhookDispatcher {
 export async function startWebhookDispatcher(
   env: WebhookDispatcherEnv,
   logger: Logger,
+  shared: SharedDb = {},
 ): Promise<RunningWebhookDispatcher> {
-  const db = createDb(env.DATABASE_URL);
+  const db = serviceDb(env, shared);
+  // Parsed once here; every Redis user of the process gets the target and the prefix its keys carry.
+  const target = redisTarget(env);
+  const prefix = queueKeyPrefix(target, env.QUEUE_PREFIX);
   const dispatcher = createSafeDispatcher({
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
     connectTimeoutMs: Math.min(env.FETCH_CONNECT_TIMEOUT_MS, env.WEBHOOK_TIMEOUT_MS),
   });
-  const monitors = new MonitorsRepository(db);
+  const deliveries = new WebhookDeliveriesRepository(db);
   const webhooks = new JobWebhooksRepository(db);
-  const producer = new QueueProducer(env.REDIS_URL, env.QUEUE_PREFIX, { logger });
-  const define = workerDefiner(env, logger, { concurrency: env.WORKER_CONCURRENCY });
+  const producer = new QueueProducer(target, prefix, { logger });
+  const define = workerDefiner({ ...env, redis: target }, logger, { concurrency: env.WORKER_CONCURRENCY });
   const post = {
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     allowPrivateTargets: env.ALLOW_PRIVATE_TARGETS,
     userAgent: env.USER_AGENT,
   };
-  const worker = define('webhook', webhookProcessor({ monitors, dispatcher, logger }, post));
+  const worker = define('webhook', webhookProcessor({ deliveries, dispatcher, logger }, post));
   const jobWorker = define(
     'job-webhook',
     jobWebhookProcessor(
-      { webhooks, secret: (accountId) => monitors.webhookSecret(accountId), dispatcher, logger },
+      { webhooks, secret: (accountId) => deliveries.webhookSecret(accountId), dispatcher, logger },
       { ...post, maxAttempts: env.JOB_WEBHOOK_MAX_ATTEMPTS, retryDelayMs: env.JOB_WEBHOOK_RETRY_DELAY_MS },
     ),
   );
@@ -56,7 +61,7 @@ export async function startWebhookDispatcher(
       await Promise.allSettled([worker.close(), jobWorker.close()]);
       await producer.close();
       await dispatcher.close().catch(() => undefined);
-      await db.close();
+      if (!shared.db) await db.close();
     },
   };
 }

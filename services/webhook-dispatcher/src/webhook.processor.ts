@@ -1,12 +1,13 @@
-import type { MonitorsRepository } from '@wcs/db';
+import type { WebhookDeliveriesRepository } from '@wcs/db';
 import type { Logger } from '@wcs/logger';
 import type { Dispatcher } from '@wcs/net';
 import type { Job, PayloadOf } from '@wcs/queues';
 import { postToReceiver } from './receiver-post';
+import { webhookBody } from './webhook-body';
 import { SIGNATURE_HEADER, signBody, TIMESTAMP_HEADER } from './webhook-signature';
 
 export interface WebhookDeps {
-  monitors: MonitorsRepository;
+  deliveries: WebhookDeliveriesRepository;
   /** SSRF-guarded (createSafeDispatcher): every connection is checked against private ranges. */
   dispatcher: Dispatcher;
   logger: Logger;
@@ -38,12 +39,12 @@ export const INTERRUPTED_DELIVERY =
  */
 export function webhookProcessor(deps: WebhookDeps, opts: WebhookOptions) {
   return async (payload: PayloadOf<'webhook'>, job?: Pick<Job, 'stalledCounter'>): Promise<WebhookResult> => {
-    const task = await deps.monitors.webhookTask(payload.changeId);
+    const task = await deps.deliveries.webhookTask(payload.changeId);
     if (!task) return { sent: false, reason: 'unknown_change' };
     if (!task.webhookUrl) return { sent: false, reason: 'no_webhook' };
     if (task.alreadyAttempted) return { sent: false, reason: 'already_attempted' };
     if ((job?.stalledCounter ?? 0) > 0) {
-      await deps.monitors.recordDelivery({
+      await deps.deliveries.recordDelivery({
         monitorId: task.monitorId,
         changeId: task.changeId,
         url: task.webhookUrl,
@@ -57,13 +58,8 @@ export function webhookProcessor(deps: WebhookDeps, opts: WebhookOptions) {
       );
       return { sent: false, reason: 'interrupted' };
     }
-    const body = JSON.stringify({
-      monitorId: task.monitorId,
-      url: task.url,
-      detectedAt: task.detectedAt.toISOString(),
-      snapshot: task.snapshot,
-    });
-    const secret = await deps.monitors.webhookSecret(task.accountId);
+    const body = webhookBody(task);
+    const secret = await deps.deliveries.webhookSecret(task.accountId);
     const answer = await postToReceiver({ ...opts, dispatcher: deps.dispatcher }, task.webhookUrl, body, {
       'content-type': 'application/json',
       [SIGNATURE_HEADER]: signBody(secret, body),
@@ -71,7 +67,7 @@ export function webhookProcessor(deps: WebhookDeps, opts: WebhookOptions) {
     });
     const { statusCode, error } = answer;
     const durationMs = Math.round(answer.durationMs);
-    await deps.monitors.recordDelivery({
+    await deps.deliveries.recordDelivery({
       monitorId: task.monitorId,
       changeId: task.changeId,
       url: task.webhookUrl,

@@ -148,6 +148,31 @@ describe('Node client: account endpoints', () => {
     expect((await serviceError(client.revokeKey(UNKNOWN_ID))).status).toBe(404);
   });
 
+  it('keys with credit limits: createKey and updateKey; a call past the limit is KEY_BUDGET_EXCEEDED', async () => {
+    const { client } = await freshClient(100);
+    const created = await client.createKey({ name: 'agent', dailyCreditLimit: 1 });
+    expect(created.data).toMatchObject({ dailyCreditLimit: 1, monthlyCreditLimit: null });
+    const capped = new ServiceClient({ apiKey: created.data.key, baseUrl: s.baseUrl, maxRetries: 0 });
+    expect(capped.lastCredits).toBeNull();
+    await capped.scrape(`${s.site.url}/article/1`, { engine: 'fetch' });
+    // The cost headers of the last billable answer.
+    expect(capped.lastCredits).toEqual({ used: 1, remaining: 99 });
+    const over = await serviceError(capped.scrape(`${s.site.url}/article/1`, { engine: 'fetch' }));
+    expect([over.status, over.code]).toEqual([402, 'KEY_BUDGET_EXCEEDED']);
+    expect(over.details).toMatchObject({ period: 'day', limit: 1, spent: 1, required: 1 });
+    expect((await serviceError(capped.updateKey(created.data.id, { dailyCreditLimit: 5 }))).status).toBe(403);
+    const raised = await client.updateKey(created.data.id, { dailyCreditLimit: 2, monthlyCreditLimit: 40 });
+    expect(raised.data).toMatchObject({
+      dailyCreditLimit: 2,
+      monthlyCreditLimit: 40,
+      spentToday: 1,
+      name: 'agent',
+    });
+    await capped.scrape(`${s.site.url}/article/1`, { engine: 'fetch' });
+    const lifted = await client.updateKey(created.data.id, { dailyCreditLimit: null });
+    expect(lifted.data).toMatchObject({ dailyCreditLimit: null, spentToday: 2, spentThisMonth: 2 });
+  });
+
   it('pauseMonitor and resumeMonitor; a cancelled monitor is a 409', async () => {
     const { client } = await freshClient(100);
     const { data: monitor } = await client.createMonitor(`${s.site.url}/article/2`, { interval: 'weekly' });

@@ -141,11 +141,19 @@ describe('Node client against the service', () => {
   });
 
   it('monitors: create, list, get, delete', async () => {
-    const created = await client.createMonitor(`${s.site.url}/article/1`, { interval: 'weekly' });
+    const created = await client.createMonitor(`${s.site.url}/article/1`, {
+      interval: 'weekly',
+      ignoreText: ['Last updated', '/^\\d+ views$/i'],
+      threshold: 0.2,
+      goal: 'the article text',
+    });
     expect(created.data).toMatchObject({
       url: `${s.site.url}/article/1`,
       interval: 'weekly',
       status: 'active',
+      ignoreText: ['Last updated', '/^\\d+ views$/i'],
+      threshold: 0.2,
+      goal: 'the article text',
     });
     const list = await client.listMonitors({ limit: 500 });
     expect(list.data.map((m) => m.id)).toContain(created.data.id);
@@ -155,6 +163,38 @@ describe('Node client against the service', () => {
     expect(Array.isArray(detail.data.checks)).toBe(true);
     const deleted = await client.deleteMonitor(created.data.id);
     expect(deleted.data.status).toBe('cancelled');
+    // A cron schedule and a chat webhook body, read back by getMonitor.
+    const cron = await client.createMonitor(`${s.site.url}/article/2`, {
+      cron: '0 9 * * 1-5',
+      timezone: 'Europe/Paris',
+      webhookUrl: `${s.site.url}/hook`,
+      webhookFormat: 'slack',
+    });
+    expect(cron.data).toMatchObject({
+      interval: 'cron',
+      cron: '0 9 * * 1-5',
+      timezone: 'Europe/Paris',
+      webhookFormat: 'slack',
+    });
+    const cronDetail = await client.getMonitor(cron.data.id);
+    expect(cronDetail.data).toMatchObject({
+      cron: '0 9 * * 1-5',
+      timezone: 'Europe/Paris',
+      webhookFormat: 'slack',
+    });
+    // The service's 400 names the field.
+    await expect(
+      client.createMonitor(`${s.site.url}/article/2`, { interval: 'daily', cron: '0 9 * * *' }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/^interval: /) });
+    const moved = await client.updateMonitor(cron.data.id, {
+      interval: 'daily',
+      webhookUrl: null,
+      threshold: 0.5,
+    });
+    expect(moved.data).toMatchObject({ interval: 'daily', threshold: 0.5, webhookFormat: 'slack' });
+    expect(moved.data.cron).toBeUndefined();
+    expect(moved.data.webhookUrl).toBeUndefined();
+    await client.deleteMonitor(cron.data.id);
   });
 
   it('startBatchScrape and getBatchScrapeStatus', async () => {

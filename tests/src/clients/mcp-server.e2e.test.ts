@@ -20,6 +20,7 @@ const HOME_TITLE = 'Understanding Web Content Extraction';
 
 const TOOL_REQUIRED: Record<string, string[]> = {
   service_scrape: ['url'],
+  service_parse: [],
   service_crawl: ['url'],
   service_crawl_status: ['id'],
   service_extract: ['url'],
@@ -28,10 +29,12 @@ const TOOL_REQUIRED: Record<string, string[]> = {
   service_monitor_create: ['url'],
   service_monitor_list: [],
   service_monitor_get: ['id'],
+  service_monitor_update: ['id'],
   service_monitor_delete: ['id'],
   service_batch_scrape: ['urls'],
   service_batch_status: ['id'],
   service_account: [],
+  service_capabilities: [],
 };
 
 interface McpSession {
@@ -144,7 +147,7 @@ afterAll(async () => {
 });
 
 describe('service-mcp over stdio', () => {
-  it('lists exactly the thirteen tools, each described, with an object input schema', async () => {
+  it('lists exactly the sixteen tools, each described, with an object input schema', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(TOOL_REQUIRED).sort());
     for (const tool of tools) {
@@ -170,6 +173,17 @@ describe('service-mcp over stdio', () => {
     const html = await callOk(mcp, 'service_scrape', { url: `${stack.site.url}/`, format: 'html' });
     expect(Object.keys(html).sort()).toEqual(['html', 'metadata']);
     expect(html.html).toContain('<');
+  });
+
+  it('service_parse converts HTML text (or a local file) and refuses both or neither', async () => {
+    const html =
+      '<html><head><title>Local notes</title></head><body><main><h1>Local notes</h1><p>Kept on disk.</p></main></body></html>';
+    const page = await callOk(mcp, 'service_parse', { html, formats: ['markdown', 'links'] });
+    expect(Object.keys(page).sort()).toEqual(['links', 'markdown', 'metadata']);
+    expect(page.markdown).toContain('# Local notes');
+    expect((page.metadata as { sourceURL?: string }).sourceURL).toBe('file:///page.html');
+    const text = await callError(mcp, 'service_parse', {});
+    expect(text).toContain('exactly one of path and html');
   });
 
   it('service_crawl waits, reports progress and trims every page to url + markdown', async () => {
@@ -304,10 +318,43 @@ describe('service-mcp over stdio', () => {
     const created = await callOk<{ data: { id: string; status: string; interval: string } }>(
       mcp,
       'service_monitor_create',
-      { url: `${stack.site.url}/article/5`, interval: 'weekly' },
+      {
+        url: `${stack.site.url}/article/5`,
+        interval: 'weekly',
+        ignoreText: ['Last updated'],
+        threshold: 0.1,
+        goal: 'prices',
+      },
     );
-    expect(created.data).toMatchObject({ status: 'active', interval: 'weekly' });
+    expect(created.data).toMatchObject({
+      status: 'active',
+      interval: 'weekly',
+      ignoreText: ['Last updated'],
+      threshold: 0.1,
+      goal: 'prices',
+    });
     const id = created.data.id;
+    const timed = await callOk<{ data: { id: string } }>(mcp, 'service_monitor_create', {
+      url: `${stack.site.url}/article/6`,
+      cron: '0 9 * * 1-5',
+      timezone: 'Europe/Paris',
+      webhookUrl: `${stack.site.url}/hook`,
+      webhookFormat: 'discord',
+    });
+    expect(timed.data).toMatchObject({
+      interval: 'cron',
+      cron: '0 9 * * 1-5',
+      timezone: 'Europe/Paris',
+      webhookFormat: 'discord',
+    });
+    const moved = await callOk<{ data: Record<string, unknown> }>(mcp, 'service_monitor_update', {
+      id: timed.data.id,
+      interval: 'weekly',
+      goal: 'opening hours',
+    });
+    expect(moved.data).toMatchObject({ interval: 'weekly', goal: 'opening hours' });
+    expect(moved.data.cron).toBeUndefined();
+    await callOk(mcp, 'service_monitor_delete', { id: timed.data.id });
 
     const list = await callOk<{ data: Array<{ id: string }>; total: number }>(mcp, 'service_monitor_list', {
       limit: 50,
@@ -351,6 +398,22 @@ describe('service-mcp over stdio', () => {
     const after = await callOk<AccountAnswer>(own, 'service_account', {});
     expect(after).toMatchObject({ balance: 99, usedLast30Days: 1 });
     expect(after.usageLast30Days).toMatchObject({ map: 1, scrape: 0, total: 1 });
+  });
+
+  it("service_capabilities describes the deployment and the plan's rate limit, free", async () => {
+    const fresh = await createTestAccount({ plan: 'hobby', credits: 3 });
+    const own = await startServer({ SERVICE_API_KEY: fresh.apiKey, SERVICE_BASE_URL: stack.baseUrl });
+    const caps = await callOk<{
+      engines: { browser: boolean };
+      extract: { configured: boolean };
+      limits: { batchUrls: number; rateLimit: { plan: string; requests: number } };
+      firecrawl: { routes: Array<{ method: string; path: string }> };
+    }>(own, 'service_capabilities', {});
+    expect(caps.limits.batchUrls).toBe(500);
+    expect(caps.limits.rateLimit.plan).toBe('hobby');
+    expect(caps.firecrawl.routes).toContainEqual({ method: 'POST', path: '/v2/scrape' });
+    expect(typeof caps.engines.browser).toBe('boolean');
+    expect((await callOk<{ balance: number }>(own, 'service_account', {})).balance).toBe(3);
   });
 });
 
@@ -402,7 +465,7 @@ describe('service-mcp failures are results with isError', () => {
   it('without SERVICE_API_KEY the server starts, warns on stderr and every call says what to set', async () => {
     const other = await startServer({ SERVICE_BASE_URL: stack.baseUrl });
     const { tools } = await other.client.listTools();
-    expect(tools).toHaveLength(13);
+    expect(tools).toHaveLength(Object.keys(TOOL_REQUIRED).length);
     for (const [name, args] of [
       ['service_scrape', { url: `${stack.site.url}/` }],
       ['service_monitor_list', {}],

@@ -35,6 +35,7 @@ let acct: TestAccount;
 let page: Page;
 const dialogs: string[] = [];
 const cspMessages: string[] = [];
+const HOSTILE_RULE = '<img src=x onerror=window.__pwned=2> (never on the page)';
 const ids = { batch: '', batchItem: '', crawl: '', crawlPage: '', monitor: '' };
 
 beforeAll(async () => {
@@ -65,6 +66,8 @@ beforeAll(async () => {
   const monitor = await api<{ data: { id: string } }>(fx, acct.apiKey, 'POST', '/v1/monitor', {
     url: `${site.url}/hostile-monitored`,
     interval: 'hourly',
+    // A rule the page never matches, shown on the detail page as text.
+    ignoreText: [HOSTILE_RULE],
   });
   expect(monitor.status).toBe(201);
   ids.monitor = monitor.body.data.id;
@@ -226,6 +229,7 @@ describe('hostile content is text on every view', () => {
     await openRoute(fx, page, `monitors/${ids.monitor}`);
     await page.getByTestId('changes').locator('li[data-change-id] pre').first().waitFor({ state: 'visible' });
     await expectHostileText('monitor detail');
+    expect(await page.getByTestId('monitor-ignore').textContent()).toContain(HOSTILE_RULE);
     await expectInert('monitor detail');
   });
 

@@ -124,6 +124,7 @@ describe('monitors', () => {
       url: `${site.url}/pricing`,
       interval: 'hourly',
       webhookUrl: `${receiver.url}/hook`,
+      ignoreText: ['/^Last updated/i'],
     });
     expect(res.status).toBe(201);
     const id = res.body.data.id;
@@ -155,15 +156,24 @@ describe('monitors', () => {
     const changes = page.getByTestId('changes').locator('li[data-change-id]');
     await pollUntil(async () => ((await changes.count()) === d.changes.length ? true : undefined), 10_000);
     const item = page.getByTestId('changes').locator(`li[data-change-id="${newest.id}"]`);
-    expect(await text(item.locator('pre:not([data-testid="change-diff"])'))).toContain('fifteen dollars');
+    expect(await text(item.locator('pre.snapshot'))).toContain('fifteen dollars');
     const sides = await diffSides(item.getByTestId('change-diff'));
     expect(sides.ins).toBeGreaterThan(0);
     expect(sides.del).toBeGreaterThan(0);
     expect(sides.before).toContain('twelve dollars');
     expect(sides.after).toContain('fifteen dollars');
     expect(sides.after).not.toContain('twelve dollars');
+    // The rules and the lines the checker saw change (its diff, kept with the change).
+    expect(await text(page.getByTestId('monitor-ignore'))).toContain('/^Last updated/i');
+    expect(await text(page.getByTestId('monitor-schedule'))).toBe('hourly');
+    expect(await text(page.getByTestId('monitor-webhook-format'))).toMatch(/^JSON/);
+    expect(await text(page.getByTestId('monitor-threshold'))).toBe('any change');
+    expect(await text(page.getByTestId('monitor-goal'))).toBe('—');
+    const lines = (await item.getByTestId('change-lines').textContent()) ?? '';
+    expect(lines).toMatch(/- [^\n]*twelve dollars/);
+    expect(lines).toMatch(/\+ [^\n]*fifteen dollars/);
     const olderItem = page.getByTestId('changes').locator(`li[data-change-id="${older.id}"]`);
-    expect(await text(olderItem.locator('pre:not([data-testid="change-diff"])'))).toContain('twelve dollars');
+    expect(await text(olderItem.locator('pre.snapshot'))).toContain('twelve dollars');
     // The first change is diffed against its previousSnapshot: the baseline the monitor started from.
     expect(older.previousSnapshot).toContain('ten dollars');
     const first = await diffSides(olderItem.getByTestId('change-diff'));
@@ -191,9 +201,15 @@ describe('monitors', () => {
 
   it('pause, resume and cancel from the page change the status, also through the API', async () => {
     site.set('/status', pricing('nine'));
+    // A cron schedule and the other rules: the detail shows each as the API has it.
     const res = await api<{ data: { id: string } }>(fx, acct.apiKey, 'POST', '/v1/monitor', {
       url: `${site.url}/status`,
-      interval: 'daily',
+      cron: '0 9 * * 1-5',
+      timezone: 'Europe/Paris',
+      webhookUrl: `${receiver.url}/status-hook`,
+      webhookFormat: 'discord',
+      threshold: 0.2,
+      goal: 'the price of the basic plan',
     });
     expect(res.status).toBe(201);
     const id = res.body.data.id;
@@ -201,6 +217,20 @@ describe('monitors', () => {
     await page.goto(`${fx.stack.url}/dashboard#/monitors/${id}`);
     const status = page.getByTestId('monitor-status');
     await waitForText(status, (t) => t.includes('active'));
+    expect(await text(page.getByTestId('monitor-schedule'))).toBe('cron 0 9 * * 1-5 in Europe/Paris');
+    expect(await text(page.getByTestId('monitor-webhook-format'))).toBe('Discord message');
+    expect(await text(page.getByTestId('monitor-threshold'))).toBe('20 % of words');
+    expect(await text(page.getByTestId('monitor-goal'))).toBe('the price of the basic plan');
+    const listed = await api<{ data: Array<{ id: string; interval: string; cron?: string }> }>(
+      fx,
+      acct.apiKey,
+      'GET',
+      '/v1/monitor',
+    );
+    expect(listed.body.data.find((m) => m.id === id)).toMatchObject({
+      interval: 'cron',
+      cron: '0 9 * * 1-5',
+    });
 
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
     await waitForText(status, (t) => t.includes('paused'));

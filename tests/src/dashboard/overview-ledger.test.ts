@@ -48,6 +48,7 @@ const OP_OF: Record<string, Op> = {
   extract: 'extract',
   extract_refund: 'extract',
   monitor_check: 'monitor',
+  monitor_judge: 'monitor',
 };
 type DayUsage = { date: string; total: number } & Record<Op, number>;
 

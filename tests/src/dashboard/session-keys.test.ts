@@ -2,8 +2,10 @@
  * Dashboard sign-in, session security (headers, cookie, CSRF, sign-out, revoked keys) and the API
  * keys view, in Chromium against the real gateway (docs/dashboard/contract.md).
  */
+
+import { CreditsRepository, createDb } from '@wcs/db';
 import type { Page, Response } from 'playwright-core';
-import { createTestAccount, type TestAccount } from '../harness';
+import { createTestAccount, TEST_DATABASE_URL, type TestAccount } from '../harness';
 import {
   api,
   axeCheck,
@@ -324,6 +326,89 @@ describe('API keys view', () => {
     expect((await api(fx, newKey, 'GET', '/v1/account')).status).toBe(401);
     // The signed-in key is untouched.
     expect((await api(fx, acct.apiKey, 'GET', '/v1/account')).status).toBe(200);
+    await context.close();
+  });
+});
+
+describe('API keys view: credit limits', () => {
+  it('creates a key with limits, shows spend against them and edits them through the dialog', async () => {
+    const acct = await createTestAccount({ credits: 50 });
+    const { context, page } = await newPage(fx);
+    await signIn(fx, page, acct.apiKey);
+    await openRoute(fx, page, 'keys');
+    await page.getByLabel('Key name', { exact: true }).fill('agent');
+    await page.getByLabel('Daily credit limit', { exact: true }).fill('7');
+    await page.getByRole('button', { name: 'Create key', exact: true }).click();
+    const newKey = (await waitForText(page.getByTestId('new-key'), (t) => /wcs_\S+/.test(t))).trim();
+    const keys = await api<{ data: Array<Record<string, unknown>> }>(fx, acct.apiKey, 'GET', '/v1/keys');
+    const created = keys.body.data.find((k) => newKey.startsWith(String(k.prefix)))!;
+    expect(created).toMatchObject({
+      name: 'agent',
+      dailyCreditLimit: 7,
+      monthlyCreditLimit: null,
+      spentToday: 0,
+    });
+    const id = String(created.id);
+
+    // Spend through the API as that key: the row shows it against the limit after a reload.
+    const db = createDb(TEST_DATABASE_URL);
+    try {
+      await new CreditsRepository(db).charge(acct.accountId, 3, {
+        reason: 'scrape',
+        reference: `dash-${id}`,
+        keyId: id,
+      });
+    } finally {
+      await db.close();
+    }
+    await openRoute(fx, page, 'keys');
+    const row = page.getByTestId('keys-table').locator(`tr[data-key-id="${id}"]`);
+    await row.waitFor({ state: 'visible' });
+    const cells = (await rowCells(row))[0] ?? [];
+    expect(cells[5]).toBe('3 / 7 used');
+    expect(cells[6]).toBe('3 used · no limit');
+
+    await row.getByRole('button', { name: 'Limits', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor({ state: 'visible' });
+    expect(await dialog.getByLabel('Daily credit limit', { exact: true }).inputValue()).toBe('7');
+    await axeCheck(page, 'keys: limits dialog');
+    await dialog.getByLabel('Daily credit limit', { exact: true }).fill('');
+    await dialog.getByLabel('Monthly credit limit', { exact: true }).fill('100');
+    await dialog.getByRole('button', { name: 'Save limits', exact: true }).click();
+    await waitForText(row, (t) => t.includes('3 / 100 used'));
+    const after = await api<{ data: Array<Record<string, unknown>> }>(fx, acct.apiKey, 'GET', '/v1/keys');
+    expect(after.body.data.find((k) => k.id === id)).toMatchObject({
+      dailyCreditLimit: null,
+      monthlyCreditLimit: 100,
+    });
+    expect((await rowCells(row))[0]?.[5]).toBe('3 used · no limit');
+    await context.close();
+  });
+});
+
+describe('Capabilities page', () => {
+  it('shows what the deployment offers and the limits of the signed-in plan', async () => {
+    const acct = await createTestAccount({ plan: 'pro', credits: 2 });
+    const { context, page } = await newPage(fx);
+    await signIn(fx, page, acct.apiKey);
+    await nav(page).getByRole('link', { name: 'Capabilities', exact: true }).click();
+    const caps = await api<{
+      data: { limits: { rateLimit: { requests: number } }; extract: { configured: boolean } };
+    }>(fx, acct.apiKey, 'GET', '/v1/capabilities');
+    const rate = await waitForText(page.getByTestId('cap-rate-limit'), (t) => t.includes('pro plan'));
+    expect(rate).toContain('/ 60 s');
+    expect(rate.replace(/\D/g, '').startsWith(String(caps.body.data.limits.rateLimit.requests))).toBe(true);
+    expect(await text(page.getByTestId('cap-batch-urls'))).toBe('500');
+    // The dashboard fixture's stack has no model.
+    expect(caps.body.data.extract.configured).toBe(false);
+    expect(await text(page.getByTestId('cap-extract'))).toBe('not configured');
+    expect(await text(page.getByTestId('cap-firecrawl-routes'))).toContain('POST /v2/scrape');
+    expect(await text(page.getByTestId('cap-firecrawl-refused'))).toContain(
+      'POST /v2/map ignoreQueryParameters: true',
+    );
+    await axeCheck(page, 'capabilities');
+    await screenshot(page, 'capabilities');
     await context.close();
   });
 });

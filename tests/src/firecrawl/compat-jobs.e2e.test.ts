@@ -177,8 +177,7 @@ describe('v2 crawl', () => {
 
   it('refuses options it cannot honour with a 400 naming them', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ allowExternalLinks: true }, 'allowExternalLinks'],
-      [{ sitemap: 'only' }, 'sitemap'],
+      [{ sitemap: 'everything' }, 'sitemap'],
       [{ maxConcurrency: 4 }, 'maxConcurrency'],
       [{ scrapeOptions: { waitFor: 1000 } }, 'scrapeOptions.waitFor'],
       [{ scrapeOptions: { proxy: 'stealth' } }, 'scrapeOptions.proxy'],

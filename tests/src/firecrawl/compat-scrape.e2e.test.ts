@@ -136,8 +136,8 @@ describe('scrape', () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ url: `${site.url}/`, proxy: 'stealth' }, /^proxy: "stealth" is not supported/],
       [
-        { url: `${site.url}/`, formats: ['markdown', 'links', 'summary'] },
-        /^formats\.2: the "summary" format/,
+        { url: `${site.url}/`, formats: ['markdown', 'links', 'branding'] },
+        /^formats\.2: the "branding" format/,
       ],
       [{ url: `${site.url}/`, waitFor: 60_000 }, /^waitFor: /],
       [{ url: `${site.url}/`, includeTags: ['div[['] }, /^includeTags: /],
@@ -206,11 +206,19 @@ describe('auth, credits and rate limits as the SDKs map them', () => {
 });
 
 describe('map', () => {
-  it('v2 links are { url } objects, capped by limit; v1 links are strings', async () => {
+  it('v2 links are { url, title?, description? } objects, capped by limit; v1 links are strings', async () => {
     const res = await post('/v2/map', { url: `${site.url}/`, limit: 100, sitemap: 'include' });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
-    expect(res.body.links).toEqual(expect.arrayContaining([{ url: `${site.url}/article/1` }]));
+    expect(res.body.links).toEqual(
+      expect.arrayContaining([expect.objectContaining({ url: `${site.url}/article/1` })]),
+    );
+    // The start page was fetched: its title and description come with it.
+    expect(res.body.links[0]).toEqual({
+      url: `${site.url}/`,
+      title: 'Understanding Web Content Extraction',
+      description: 'Understanding Web Content Extraction — a fixture page for the web content service.',
+    });
     const capped = await post('/v2/map', { url: `${site.url}/`, limit: 2 });
     expect(capped.body.links).toHaveLength(2);
     const v1 = await post('/v1/map', { url: `${site.url}/`, search: 'article', ignoreSitemap: true });
@@ -219,10 +227,21 @@ describe('map', () => {
     for (const l of v1.body.links) expect(l).toEqual(expect.stringContaining('article'));
   });
 
-  it('refuses sitemap "only", query-stripping and a limit past the native cap, by name', async () => {
-    const only = await post('/v2/map', { url: `${site.url}/`, sitemap: 'only' });
-    expect(only.status).toBe(400);
-    expect(only.body.error).toMatch(/^sitemap: "only"/);
+  it('sitemap "only" (v1 sitemapOnly) lists the sitemap URLs alone', async () => {
+    const only = await post('/v2/map', { url: `${site.url}/`, sitemap: 'only', limit: 1000 });
+    expect(only.status).toBe(200);
+    const onlyUrls = only.body.links.map((l: { url: string }) => l.url).sort();
+    // The fixture's sitemap: the home page and its 6 articles.
+    const sitemap = [
+      `${site.url}/`,
+      ...Array.from({ length: 6 }, (_, i) => `${site.url}/article/${i}`),
+    ].sort();
+    expect(onlyUrls).toEqual(sitemap);
+    const v1 = await post('/v1/map', { url: `${site.url}/`, sitemapOnly: true, limit: 1000 });
+    expect([...v1.body.links].sort()).toEqual(sitemap);
+  });
+
+  it('refuses query-stripping and a limit past the native cap, by name', async () => {
     const big = await post('/v2/map', { url: `${site.url}/`, limit: 200_000 });
     expect(big.status).toBe(400);
     expect(big.body.error).toMatch(/^limit: /);

@@ -4,8 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createRedisConnection } from '@wcs/queues';
-import type { Redis } from 'ioredis';
+import { createRedisConnection, type RedisClient } from '@wcs/queues';
 import { ROOT } from './manifests';
 
 /**
@@ -13,7 +12,7 @@ import { ROOT } from './manifests';
  * KEDA 2.x), it asks the key's TYPE and counts a list with LLEN, a sorted set with ZCARD, a set
  * with SCARD, a hash with HLEN, a missing key as 0; any other type is an error there.
  */
-export async function kedaListLength(redis: Redis, key: string): Promise<number> {
+export async function kedaListLength(redis: RedisClient, key: string): Promise<number> {
   const type = await redis.type(key);
   switch (type) {
     case 'list':

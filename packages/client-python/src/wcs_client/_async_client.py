@@ -21,9 +21,12 @@ from ._http import (
     Send,
     Sleep,
     call,
+    credits_of,
     resolve_config,
 )
 from ._types import (
+    CapabilitiesResponse,
+    CreditsInfo,
     AccountResponse,
     BatchCancelResponse,
     BatchListResponse,
@@ -46,6 +49,7 @@ from ._types import (
     Interval,
     KeyCreateResponse,
     KeyListResponse,
+    KeyUpdateResponse,
     KeyRevokeResponse,
     LedgerResponse,
     Location,
@@ -56,11 +60,13 @@ from ._types import (
     MonitorResponse,
     PageAction,
     PageFormat,
+    ParseFormat,
     Proxy,
     ScrapeOptions,
     ScrapeResponse,
     SearchResponse,
     UsageResponse,
+    WebhookFormat,
     WebhookSecretResponse,
 )
 
@@ -88,6 +94,7 @@ class AsyncServiceClient:
         max_retries: int = DEFAULT_MAX_RETRIES,
     ) -> None:
         self._config = resolve_config(api_key, base_url, timeout, max_retries)
+        self._last_credits: Optional[CreditsInfo] = None
         self._client = httpx.AsyncClient(**self._config.client_options())
 
     # -- lifecycle ------------------------------------------------------------------------------
@@ -95,6 +102,14 @@ class AsyncServiceClient:
     @property
     def base_url(self) -> str:
         return self._config.base_url
+
+    @property
+    def last_credits(self) -> Optional[CreditsInfo]:
+        """What the latest billable call cost: ``{"used", "remaining"}`` from its
+        ``X-Credits-Used`` / ``X-Credits-Remaining`` headers (also after a refused or failed call
+        whose answer had them); None before any. With concurrent calls on one client it is the
+        last answer to arrive."""
+        return self._last_credits
 
     @property
     def timeout(self) -> float:
@@ -155,13 +170,18 @@ class AsyncServiceClient:
             flow.close()
 
     async def _send(self, request: ApiRequest) -> httpx.Response:
-        return await self._client.request(
+        response = await self._client.request(
             request.method,
             request.path,
             json=request.json,
+            content=request.content,
             params=request.params,
             headers=request.headers(),
         )
+        credits = credits_of(response)
+        if credits is not None:
+            self._last_credits = credits
+        return response
 
     async def _call(self, request: ApiRequest) -> Any:
         return await self._run(call(request, self._config))
@@ -220,6 +240,34 @@ class AsyncServiceClient:
                 max_age=max_age,
                 store_in_cache=store_in_cache,
             ),
+        )
+        return cast(ScrapeResponse, await self._call(request))
+
+    async def parse(
+        self,
+        file: bytes,
+        *,
+        filename: Optional[str] = None,
+        format: Optional[Format] = None,
+        formats: Optional[Sequence[ParseFormat]] = None,
+        only_main_content: Optional[bool] = None,
+        include_tags: Optional[Sequence[str]] = None,
+        exclude_tags: Optional[Sequence[str]] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> ScrapeResponse:
+        """``POST /v1/parse``: a PDF, DOCX or HTML file you have (its bytes) converted like a
+        scraped page, 1 credit. The type is read from the bytes; ``filename`` names it in
+        ``metadata.sourceURL`` (``file:///<filename>``). Page options that apply to a file:
+        ``formats``, ``only_main_content``, ``include_tags`` / ``exclude_tags``."""
+        request = endpoints.parse(
+            file,
+            format=format,
+            formats=formats,
+            only_main_content=only_main_content,
+            include_tags=include_tags,
+            exclude_tags=exclude_tags,
+            timeout_ms=timeout_ms,
+            filename=filename,
         )
         return cast(ScrapeResponse, await self._call(request))
 
@@ -340,6 +388,8 @@ class AsyncServiceClient:
         include_subdomains: Optional[bool] = None,
         ignore_sitemap: Optional[bool] = None,
         timeout_ms: Optional[int] = None,
+        link_metadata: Optional[bool] = None,
+        sitemap_only: Optional[bool] = None,
     ) -> MapResponse:
         """``POST /v1/map``: the site's URLs (``links``, ``total``) without crawling it."""
         request = endpoints.map(
@@ -349,6 +399,8 @@ class AsyncServiceClient:
             include_subdomains=include_subdomains,
             ignore_sitemap=ignore_sitemap,
             timeout_ms=timeout_ms,
+            link_metadata=link_metadata,
+            sitemap_only=sitemap_only,
         )
         return cast(MapResponse, await self._call(request))
 
@@ -364,10 +416,12 @@ class AsyncServiceClient:
         format: Optional[Format] = None,
         only_main_content: Optional[bool] = None,
         timeout_ms: Optional[int] = None,
+        summary: Optional[bool] = None,
     ) -> SearchResponse:
         """``POST /v1/search``: web search, each hit scraped (unless ``scrape=False``).
 
-        A hit that could not be scraped has ``markdown: None`` and an ``error``.
+        A hit that could not be scraped has ``markdown: None`` and an ``error``. ``summary=True``
+        adds each scraped result's ``summary`` (the extract model's; 2 + 5 credits a result).
         """
         request = endpoints.search(
             query,
@@ -379,6 +433,7 @@ class AsyncServiceClient:
             format=format,
             only_main_content=only_main_content,
             timeout_ms=timeout_ms,
+            summary=summary,
         )
         return cast(SearchResponse, await self._call(request))
 
@@ -432,6 +487,8 @@ class AsyncServiceClient:
         url: str,
         *,
         interval: Optional[Interval] = None,
+        cron: Optional[str] = None,
+        timezone: Optional[str] = None,
         webhook_url: Optional[str] = None,
         wait_for: Optional[int] = None,
         headers: Optional[Mapping[str, str]] = None,
@@ -442,14 +499,28 @@ class AsyncServiceClient:
         include_tags: Optional[Sequence[str]] = None,
         exclude_tags: Optional[Sequence[str]] = None,
         proxy: Optional[Proxy] = None,
+        ignore_text: Optional[Sequence[str]] = None,
+        threshold: Optional[float] = None,
+        goal: Optional[str] = None,
+        webhook_format: Optional[WebhookFormat] = None,
     ) -> MonitorCreateResponse:
         """``POST /v1/monitor``: watch a page (``hourly``/``daily``/``weekly``; default daily).
-        Every check fetches it with the page options given (``wait_for``, ``headers``, …)."""
+        Every check fetches it with the page options given (``wait_for``, ``headers``, …).
+        ``ignore_text``: lines left out (substrings or ``/regex/flags``); ``threshold``: share of
+        words (0–1) that must change; ``goal``: each change is judged against it by the model.
+        ``cron`` (5 fields, at most hourly) read in ``timezone`` (IANA, default UTC) instead of
+        ``interval``."""
         request = endpoints.create_monitor(
             url,
             interval=interval,
+            cron=cron,
+            timezone=timezone,
             webhook_url=webhook_url,
             wait_for=wait_for,
+            ignore_text=ignore_text,
+            threshold=threshold,
+            goal=goal,
+            webhook_format=webhook_format,
             page=page_options(
                 headers=headers,
                 headers_scope=headers_scope,
@@ -598,6 +669,35 @@ class AsyncServiceClient:
 
     # -- monitor pause / resume ------------------------------------------------------------------
 
+    async def update_monitor(
+        self,
+        monitor_id: str,
+        *,
+        interval: Optional[Interval] = endpoints.UNSET,
+        cron: Optional[str] = endpoints.UNSET,
+        timezone: Optional[str] = endpoints.UNSET,
+        webhook_url: Optional[str] = endpoints.UNSET,
+        webhook_format: Optional[WebhookFormat] = endpoints.UNSET,
+        ignore_text: Optional[Sequence[str]] = endpoints.UNSET,
+        threshold: Optional[float] = endpoints.UNSET,
+        goal: Optional[str] = endpoints.UNSET,
+    ) -> MonitorResponse:
+        """``PATCH /v1/monitor/:id``: change the schedule (``interval``, or ``cron`` + ``timezone``),
+        the rules, the goal or the webhook. A field not passed stays; ``None`` removes
+        ``webhook_url`` or ``goal``; ``ignore_text=[]`` clears the rules. Free."""
+        request = endpoints.update_monitor(
+            monitor_id,
+            interval=interval,
+            cron=cron,
+            timezone=timezone,
+            webhook_url=webhook_url,
+            webhook_format=webhook_format,
+            ignore_text=ignore_text,
+            threshold=threshold,
+            goal=goal,
+        )
+        return cast(MonitorResponse, await self._call(request))
+
     async def pause_monitor(self, monitor_id: str) -> MonitorResponse:
         """``POST /v1/monitor/:id/pause``: no checks (and no credits) until resumed; 409 when
         the monitor is cancelled."""
@@ -613,6 +713,12 @@ class AsyncServiceClient:
     async def account(self) -> AccountResponse:
         """``GET /v1/account``: balance, plan, credits used in the last 30 days, rate-limit headroom."""
         return cast(AccountResponse, await self._call(endpoints.account()))
+
+    async def capabilities(self) -> CapabilitiesResponse:
+        """``GET /v1/capabilities``: what this deployment offers (engines, documents and OCR, the
+        extract model, search provider, proxy count, formats, page options, Firecrawl routes) and
+        every limit a caller meets, this plan's rate limit included. Free."""
+        return cast(CapabilitiesResponse, await self._call(endpoints.capabilities()))
 
     async def usage(self, *, days: Optional[int] = None) -> UsageResponse:
         """``GET /v1/usage``: net credits per UTC day and operation for the last ``days`` (1-366,
@@ -641,9 +747,35 @@ class AsyncServiceClient:
         """``GET /v1/keys``: the account's API keys (prefixes only), oldest first."""
         return cast(KeyListResponse, await self._call(endpoints.list_keys()))
 
-    async def create_key(self, *, name: Optional[str] = None) -> KeyCreateResponse:
-        """``POST /v1/keys``: a new key; ``data["key"]`` is the full key, returned this once."""
-        return cast(KeyCreateResponse, await self._call(endpoints.create_key(name=name)))
+    async def create_key(
+        self,
+        *,
+        name: Optional[str] = None,
+        daily_credit_limit: Optional[int] = None,
+        monthly_credit_limit: Optional[int] = None,
+    ) -> KeyCreateResponse:
+        """``POST /v1/keys``: a new key; ``data["key"]`` is the full key, returned this once.
+        ``daily_credit_limit`` / ``monthly_credit_limit``: credits it may spend per UTC day / month
+        (a call past one is 402 ``KEY_BUDGET_EXCEEDED``); ``None`` = no limit."""
+        request = endpoints.create_key(
+            name=name, daily_credit_limit=daily_credit_limit, monthly_credit_limit=monthly_credit_limit
+        )
+        return cast(KeyCreateResponse, await self._call(request))
+
+    async def update_key(
+        self,
+        key_id: str,
+        *,
+        name: Optional[str] = endpoints.UNSET,
+        daily_credit_limit: Optional[int] = endpoints.UNSET,
+        monthly_credit_limit: Optional[int] = endpoints.UNSET,
+    ) -> KeyUpdateResponse:
+        """``PATCH /v1/keys/:id``: change the name or the credit limits. A field not passed stays;
+        ``None`` removes it. 403 when this client's own key has a limit."""
+        request = endpoints.update_key(
+            key_id, name=name, daily_credit_limit=daily_credit_limit, monthly_credit_limit=monthly_credit_limit
+        )
+        return cast(KeyUpdateResponse, await self._call(request))
 
     async def revoke_key(self, key_id: str) -> KeyRevokeResponse:
         """``DELETE /v1/keys/:id``: revoke (idempotent); 409 for the account's last active key."""

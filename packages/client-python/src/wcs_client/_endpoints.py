@@ -9,6 +9,7 @@ search keeps ``num_results``, which is how those endpoints spell them). Page opt
 from __future__ import annotations
 
 import collections.abc
+import json as _json
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 from urllib.parse import urlsplit
 
@@ -43,6 +44,40 @@ def scrape(
             timeout=timeout_ms,
             **(page or {}),
         ),
+    )
+
+
+def parse(
+    file: bytes,
+    *,
+    format: Optional[str],
+    formats: Optional[Sequence[str]],
+    only_main_content: Optional[bool],
+    include_tags: Optional[Sequence[str]],
+    exclude_tags: Optional[Sequence[str]],
+    timeout_ms: Optional[int],
+    filename: Optional[str],
+) -> ApiRequest:
+    """The file as the raw body, its options in the query string (lists of selectors as JSON
+    arrays: a selector may hold a comma)."""
+    if not isinstance(file, (bytes, bytearray, memoryview)):
+        raise ValueError(f"file must be bytes, got {type(file).__name__}")
+    listed = strings("formats", formats)
+    include = strings("include_tags", include_tags)
+    exclude = strings("exclude_tags", exclude_tags)
+    return ApiRequest(
+        "POST",
+        "/v1/parse",
+        params=compact(
+            format=format,
+            formats=",".join(listed) if listed is not None else None,
+            onlyMainContent=None if only_main_content is None else str(bool(only_main_content)).lower(),
+            includeTags=_json.dumps(include) if include is not None else None,
+            excludeTags=_json.dumps(exclude) if exclude is not None else None,
+            timeout=timeout_ms,
+            filename=filename,
+        ),
+        content=bytes(file),
     )
 
 
@@ -112,6 +147,8 @@ def map(
     include_subdomains: Optional[bool],
     ignore_sitemap: Optional[bool],
     timeout_ms: Optional[int],
+    link_metadata: Optional[bool] = None,
+    sitemap_only: Optional[bool] = None,
 ) -> ApiRequest:
     return ApiRequest(
         "POST",
@@ -122,6 +159,8 @@ def map(
             search=search,
             includeSubdomains=include_subdomains,
             ignoreSitemap=ignore_sitemap,
+            sitemapOnly=sitemap_only,
+            linkMetadata=link_metadata,
             timeout=timeout_ms,
         ),
     )
@@ -138,6 +177,7 @@ def search(
     format: Optional[str],
     only_main_content: Optional[bool],
     timeout_ms: Optional[int],
+    summary: Optional[bool] = None,
 ) -> ApiRequest:
     return ApiRequest(
         "POST",
@@ -151,6 +191,7 @@ def search(
             fresh=fresh,
             format=format,
             onlyMainContent=only_main_content,
+            summary=summary,
             timeout=timeout_ms,
         ),
     )
@@ -186,6 +227,12 @@ def create_monitor(
     webhook_url: Optional[str],
     wait_for: Optional[int] = None,
     page: Optional[Dict[str, Any]] = None,
+    cron: Optional[str] = None,
+    timezone: Optional[str] = None,
+    ignore_text: Optional[Sequence[str]] = None,
+    threshold: Optional[float] = None,
+    goal: Optional[str] = None,
+    webhook_format: Optional[str] = None,
 ) -> ApiRequest:
     return ApiRequest(
         "POST",
@@ -193,8 +240,14 @@ def create_monitor(
         json=compact(
             url=url,
             interval=interval,
+            cron=cron,
+            timezone=timezone,
             webhookUrl=webhook_url,
             waitFor=wait_for,
+            ignoreText=list(ignore_text) if ignore_text is not None else None,
+            threshold=threshold,
+            goal=goal,
+            webhookFormat=webhook_format,
             **no_formats("create_monitor", page),
         ),
     )
@@ -256,6 +309,23 @@ def get_webhook_secret() -> ApiRequest:
     return ApiRequest("GET", "/v1/webhook/secret")
 
 
+def update_monitor(monitor_id: str, **fields: Any) -> ApiRequest:
+    names = {
+        "interval": "interval",
+        "cron": "cron",
+        "timezone": "timezone",
+        "webhook_url": "webhookUrl",
+        "webhook_format": "webhookFormat",
+        "ignore_text": "ignoreText",
+        "threshold": "threshold",
+        "goal": "goal",
+    }
+    body = {
+        names[k]: (list(v) if k == "ignore_text" and v is not None else v) for k, v in fields.items() if v is not UNSET
+    }
+    return ApiRequest("PATCH", f"/v1/monitor/{path_id(monitor_id)}", json=body)
+
+
 def pause_monitor(monitor_id: str) -> ApiRequest:
     return ApiRequest("POST", f"/v1/monitor/{path_id(monitor_id)}/pause")
 
@@ -283,6 +353,10 @@ def account() -> ApiRequest:
     return ApiRequest("GET", "/v1/account")
 
 
+def capabilities() -> ApiRequest:
+    return ApiRequest("GET", "/v1/capabilities")
+
+
 def usage(*, days: Optional[int]) -> ApiRequest:
     return ApiRequest("GET", "/v1/usage", params=compact(days=days))
 
@@ -301,8 +375,34 @@ def list_keys() -> ApiRequest:
     return ApiRequest("GET", "/v1/keys")
 
 
-def create_key(*, name: Optional[str]) -> ApiRequest:
-    return ApiRequest("POST", "/v1/keys", json=compact(name=name))
+def create_key(
+    *, name: Optional[str], daily_credit_limit: Optional[int], monthly_credit_limit: Optional[int]
+) -> ApiRequest:
+    return ApiRequest(
+        "POST",
+        "/v1/keys",
+        json=compact(
+            name=name, dailyCreditLimit=daily_credit_limit, monthlyCreditLimit=monthly_credit_limit
+        ),
+    )
+
+
+class _Unset:
+    """The default of ``update_key``'s fields: "leave as it is" (``None`` removes a limit)."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Any = _Unset()
+
+
+def update_key(
+    key_id: str, *, name: Any, daily_credit_limit: Any, monthly_credit_limit: Any
+) -> ApiRequest:
+    fields = {"name": name, "dailyCreditLimit": daily_credit_limit, "monthlyCreditLimit": monthly_credit_limit}
+    body = {k: v for k, v in fields.items() if v is not UNSET}
+    return ApiRequest("PATCH", f"/v1/keys/{path_id(key_id)}", json=body)
 
 
 def revoke_key(key_id: str) -> ApiRequest:

@@ -21,6 +21,7 @@ from urllib.parse import quote
 import httpx
 
 from ._errors import ServiceError
+from ._types import CreditsInfo
 from ._version import __version__
 
 API_KEY_ENV = "SERVICE_API_KEY"
@@ -125,10 +126,14 @@ class ApiRequest:
     """The 2xx answer is text (the ledger's CSV), returned as ``str`` instead of parsed JSON."""
     binary: bool = False
     """The 2xx answer is a PNG (a screenshot), returned as ``bytes``."""
+    content: Optional[bytes] = None
+    """A raw body instead of JSON (a file sent to ``/v1/parse``; its options go in ``params``)."""
 
     def headers(self) -> Optional[Dict[str, str]]:
         """Per-request headers on top of the client's: a text call asks for CSV, a binary one
-        for a PNG, not JSON (errors still come as JSON)."""
+        for a PNG, not JSON (errors still come as JSON); a raw body is not JSON either."""
+        if self.content is not None:
+            return {"Content-Type": "application/octet-stream"}
         if self.binary:
             return {"Accept": "image/png, application/json;q=0.5"}
         return {"Accept": "text/csv, text/plain;q=0.9, */*;q=0.1"} if self.text else None
@@ -195,6 +200,18 @@ def call(request: ApiRequest, config: Config) -> Flow[Any]:
 
 
 # -- responses and errors ------------------------------------------------------------------
+
+
+def credits_of(response: httpx.Response) -> Optional[CreditsInfo]:
+    """The ``X-Credits-Used`` / ``X-Credits-Remaining`` headers of a billable answer, else None."""
+    used = response.headers.get("x-credits-used")
+    remaining = response.headers.get("x-credits-remaining")
+    if used is None or remaining is None:
+        return None
+    try:
+        return CreditsInfo(used=int(used), remaining=int(remaining))
+    except ValueError:
+        return None
 
 
 def result_of(response: httpx.Response, *, text: bool = False, binary: bool = False) -> Any:

@@ -29,6 +29,7 @@ __all__ = [
     "BatchStatus",
     "BatchStatusValue",
     "BatchSummary",
+    "ChangeTracking",
     "CrawlFailedPage",
     "CrawlListItem",
     "CrawlListResponse",
@@ -50,6 +51,8 @@ __all__ = [
     "Format",
     "HeadersScope",
     "Interval",
+    "MonitorIntervalValue",
+    "Judgement",
     "KeyCreateResponse",
     "KeyListResponse",
     "KeyRevokeResponse",
@@ -63,6 +66,7 @@ __all__ = [
     "MonitorCreateResponse",
     "MonitorDetail",
     "MonitorDetailResponse",
+    "MonitorDiff",
     "MonitorListResponse",
     "MonitorResponse",
     "MonitorStatusValue",
@@ -86,6 +90,7 @@ __all__ = [
     "UsageResponse",
     "UsageTotals",
     "WebhookDelivery",
+    "WebhookFormat",
     "WebhookSecret",
     "WebhookSecretResponse",
 ]
@@ -105,8 +110,12 @@ PageFormat = Literal[
     "images",
     "screenshot",
     "screenshot@fullPage",
+    "summary",
 ]
 """A ``formats`` entry (page options): ``data`` holds exactly the formats named (+ ``metadata``)."""
+
+ParseFormat = Literal["markdown", "html", "rawHtml", "text", "json", "links", "summary"]
+"""A ``formats`` entry of ``parse``: what an uploaded file has (nothing is rendered)."""
 
 Proxy = Literal["none", "default", "auto"]
 """``auto`` (the default): direct, then once through the next of the service's ``PROXY_URLS``
@@ -149,10 +158,15 @@ class ScrapeOptions(TypedDict, total=False):
 
 Engine = Literal["auto", "fetch", "browser"]
 Interval = Literal["hourly", "daily", "weekly"]
+# A monitor's interval as read back: "cron" for a cron schedule.
+MonitorIntervalValue = Literal["hourly", "daily", "weekly", "cron"]
 CrawlStatusValue = Literal["pending", "processing", "done", "failed"]
 BatchStatusValue = Literal["pending", "processing", "done"]
 MonitorStatusValue = Literal["active", "paused", "cancelled"]
-StopReason = Literal["completed", "max_pages", "cancelled", "out_of_credits", "timeout", "error"]
+WebhookFormat = Literal["json", "slack", "discord"]
+StopReason = Literal[
+    "completed", "max_pages", "cancelled", "out_of_credits", "key_budget_exceeded", "timeout", "error"
+]
 
 
 # -- scrape ----------------------------------------------------------------------------------
@@ -182,7 +196,7 @@ class PageMetadata(_PageMetadataRequired, total=False):
     ]
     """What kind of page this is (HTML pages), classified from its structured data, URL and shape."""
     cachedAt: str
-    cacheState: Literal["hit", "miss"]
+    cacheState: Literal["hit", "miss", "revalidated"]
     """``hit`` when served from the page cache (``max_age``), ``miss`` when fetched and stored."""
     contentType: str
     pages: int
@@ -241,6 +255,20 @@ class ActionOutputs(TypedDict):
     javascriptReturns: List[Dict[str, Any]]
 
 
+class _ChangeTrackingRequired(TypedDict):
+    previousScrapeAt: Optional[str]
+    changeStatus: Literal["new", "same", "changed", "removed"]
+    visibility: Literal["visible", "hidden"]
+
+
+class ChangeTracking(_ChangeTrackingRequired, total=False):
+    """The ``changeTracking`` format: this page against the account's previous scrape of it
+    (docs/change-tracking.md). ``diff`` (``{text, json}``) with ``modes: ["git-diff"]``."""
+
+    diff: Dict[str, Any]
+    json: Dict[str, Any]
+
+
 class _ScrapeDataRequired(TypedDict):
     metadata: PageMetadata
 
@@ -260,6 +288,8 @@ class ScrapeData(_ScrapeDataRequired, total=False):
     images: List[str]
     screenshot: str
     actions: ActionOutputs
+    changeTracking: ChangeTracking
+    summary: str
     warning: str
 
 
@@ -300,6 +330,8 @@ class CrawlPage(_CrawlPageRequired, total=False):
     images: List[str]
     screenshot: str
     actions: ActionOutputs
+    changeTracking: ChangeTracking
+    summary: str
     warning: str
 
 
@@ -343,8 +375,10 @@ class _CrawlStatusRequired(CrawlSummary):
 
 class CrawlStatus(_CrawlStatusRequired, total=False):
     """``GET /v1/crawl/:id``: the status with one page of ``pages`` and ``failedPages``;
-    ``next`` while more remain (never in what ``crawl_and_wait`` returns: it has them all)."""
+    ``next`` while more remain (never in what ``crawl_and_wait`` returns: it has them all);
+    ``removed`` on change-tracking crawls once done (docs/change-tracking.md)."""
 
+    removed: List[str]
     next: str
 
 
@@ -366,13 +400,26 @@ class _MapResponseRequired(TypedDict):
     total: int
 
 
+class _MapPageRequired(TypedDict):
+    url: str
+
+
+class MapPage(_MapPageRequired, total=False):
+    """A map link with its page's title and description, when the map fetched that page."""
+
+    title: str
+    description: str
+
+
 class MapResponse(_MapResponseRequired, total=False):
     """``POST /v1/map``: not wrapped in ``data``; ``total`` is ``len(links)``.
 
     ``warning`` is present when the start page failed (or was not HTML) but sitemaps or links
-    still gave URLs.
+    still gave URLs. ``pages`` (with ``link_metadata=True``) lists the links in the same order
+    with their title and description where known.
     """
 
+    pages: List[MapPage]
     warning: str
 
 
@@ -388,6 +435,7 @@ class SearchResult(_SearchResultRequired, total=False):
     Scraped: ``markdown`` and ``metadata`` too (+ ``html`` / ``text`` / ``json`` per format). A
     page that failed to scrape while the call succeeded has ``markdown: None`` plus ``error``
     and ``code``. With ``scrape=False``: ``url``, ``title``, ``description`` only.
+    ``changeTracking`` when the search asked for it (docs/change-tracking.md).
     """
 
     markdown: Optional[str]
@@ -395,6 +443,8 @@ class SearchResult(_SearchResultRequired, total=False):
     html: str
     text: str
     json: Dict[str, Any]
+    changeTracking: ChangeTracking
+    summary: str
     error: str
     code: str
 
@@ -407,11 +457,16 @@ class SearchResponse(TypedDict):
     creditsUsed: int
 
 
-class ExtractResponse(TypedDict):
-    """``POST /v1/extract``: ``data`` has exactly the schema's keys (``None`` when absent)."""
-
+class _ExtractResponseRequired(TypedDict):
     success: bool
     data: Dict[str, Any]
+
+
+class ExtractResponse(_ExtractResponseRequired, total=False):
+    """``POST /v1/extract``: ``data`` has exactly the schema's keys (``None`` when absent).
+    ``chunks``: how many parts of a page longer than the model's input budget were read."""
+
+    chunks: int
 
 
 # -- monitors ----------------------------------------------------------------------------------
@@ -420,15 +475,23 @@ class ExtractResponse(TypedDict):
 class _MonitorRequired(TypedDict):
     id: str
     url: str
-    interval: Interval
+    interval: MonitorIntervalValue
     status: MonitorStatusValue
     createdAt: str
 
 
 class Monitor(_MonitorRequired, total=False):
-    """A monitor as created (``POST /v1/monitor``); ``webhookUrl`` only when set."""
+    """A monitor as created (``POST /v1/monitor``); ``webhookUrl``, ``ignoreText``, ``threshold``
+    and ``goal`` only when set; ``cron`` and ``timezone`` for a cron schedule (``interval`` is
+    then ``"cron"``)."""
 
+    cron: str
+    timezone: str
     webhookUrl: str
+    ignoreText: List[str]
+    threshold: float
+    goal: str
+    webhookFormat: WebhookFormat
 
 
 class MonitorSummary(Monitor):
@@ -439,12 +502,36 @@ class MonitorSummary(Monitor):
     nextCheckAt: Optional[str]
 
 
-class MonitorChange(TypedDict):
+class MonitorDiff(TypedDict, total=False):
+    """The lines added and removed (cleaned markdown, ignored lines left out) and a unified diff;
+    ``truncated`` (change records only) when the bounds cut it."""
+
+    added: List[str]
+    removed: List[str]
+    text: str
+    truncated: bool
+
+
+class Judgement(TypedDict):
+    """The goal's judge on one change."""
+
+    relevant: bool
+    reason: str
+
+
+class _MonitorChangeRequired(TypedDict):
     id: str
     detectedAt: str
     hash: str
     snapshot: str
     previousSnapshot: Optional[str]
+    diff: Optional[MonitorDiff]
+
+
+class MonitorChange(_MonitorChangeRequired, total=False):
+    """A detected change; ``judgement`` when the monitor has a goal."""
+
+    judgement: Judgement
 
 
 class _MonitorCheckRequired(TypedDict):
@@ -453,11 +540,13 @@ class _MonitorCheckRequired(TypedDict):
 
 
 class MonitorCheck(_MonitorCheckRequired, total=False):
-    """A check: ``hash`` when it succeeded, ``error`` and ``code`` when it failed."""
+    """A check: ``hash`` when it succeeded, ``error`` and ``code`` when it failed, ``judgement``
+    when the goal's judge saw its change (a change judged irrelevant is kept only here)."""
 
     hash: str
     error: str
     code: str
+    judgement: Judgement
 
 
 class WebhookDelivery(TypedDict):
@@ -707,6 +796,16 @@ class ApiKeyInfo(TypedDict):
     revokedAt: Optional[str]
     current: bool
     """True for the key this client uses."""
+    dailyCreditLimit: Optional[int]
+    """Credits per UTC day; None = no limit."""
+    monthlyCreditLimit: Optional[int]
+    """Credits per UTC calendar month; None = no limit."""
+    spentToday: int
+    spentThisMonth: int
+    dayResetsAt: str
+    """Next 00:00 UTC."""
+    monthResetsAt: str
+    """The 1st of next month, 00:00 UTC."""
 
 
 class KeyListResponse(TypedDict):
@@ -723,6 +822,8 @@ class CreatedKey(TypedDict):
     prefix: str
     name: Optional[str]
     createdAt: str
+    dailyCreditLimit: Optional[int]
+    monthlyCreditLimit: Optional[int]
 
 
 class KeyCreateResponse(TypedDict):
@@ -730,6 +831,13 @@ class KeyCreateResponse(TypedDict):
 
     success: bool
     data: CreatedKey
+
+
+class KeyUpdateResponse(TypedDict):
+    """``PATCH /v1/keys/:id``: the key as ``list_keys`` shows it."""
+
+    success: bool
+    data: ApiKeyInfo
 
 
 class RevokedKey(TypedDict):
@@ -889,3 +997,22 @@ CrawlProgressCallback = Callable[[CrawlProgress], object]
 
 BatchProgressCallback = Callable[[BatchProgress], object]
 """``on_progress`` of ``batch_scrape_and_wait``; the async client awaits an awaitable result."""
+
+
+class CreditsInfo(TypedDict):
+    """What a billable call cost: its ``X-Credits-Used`` / ``X-Credits-Remaining`` headers
+    (``last_credits`` of the clients)."""
+
+    used: int
+    """Credits the call kept after refunds (a crawl status: what the crawl has cost so far)."""
+    remaining: int
+    """The account's balance right after the call."""
+
+
+class CapabilitiesResponse(TypedDict):
+    """``GET /v1/capabilities``: ``data`` holds ``engines``, ``documents``, ``extract``, ``search``,
+    ``proxies``, ``formats``, ``pageOptions``, ``firecrawl``, ``credits`` and ``limits`` (see the API
+    guide, "Capabilities"; the Node client's ``Capabilities`` type spells every field)."""
+
+    success: bool
+    data: Dict[str, Any]

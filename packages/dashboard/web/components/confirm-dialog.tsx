@@ -41,7 +41,9 @@ export function ConfirmDialog({
         event.preventDefault();
         onCancelRef.current();
       } else if (event.key === 'Tab' && boxRef.current) {
-        const focusable = boxRef.current.querySelectorAll<HTMLElement>('button:not([disabled])');
+        const focusable = boxRef.current.querySelectorAll<HTMLElement>(
+          'button:not([disabled]), input:not([disabled])',
+        );
         const first = focusable[0];
         const last = focusable[focusable.length - 1];
         if (!first || !last) return;

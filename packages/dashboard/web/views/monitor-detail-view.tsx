@@ -10,6 +10,13 @@ import { formatNumber, formatTime } from '../format';
 import type { MonitorChange, MonitorDetail, WebhookDelivery } from '../types';
 import { useLoad } from '../use-load';
 
+/** How each webhook body reads (the API leaves `webhookFormat` out for the default, json). */
+const WEBHOOK_FORMATS: Record<NonNullable<MonitorDetail['webhookFormat']>, string> = {
+  json: 'JSON (monitorId, url, detectedAt, snapshot, diff)',
+  slack: 'Slack message',
+  discord: 'Discord message',
+};
+
 export function MonitorDetailView({ id }: { id: string }) {
   const path = `/v1/monitor/${encodeURIComponent(id)}`;
   const monitor = useLoad(() => getData<MonitorDetail>(path), path);
@@ -53,8 +60,16 @@ export function MonitorDetailView({ id }: { id: string }) {
                 <span class="muted"> ({m.pausedBy === 'credits' ? 'out of credits' : 'by you'})</span>
               ) : null}
             </dd>
-            <dt>Interval</dt>
-            <dd>{m.interval}</dd>
+            <dt>Schedule</dt>
+            <dd data-testid="monitor-schedule">
+              {m.cron ? (
+                <>
+                  cron <code>{m.cron}</code> in {m.timezone ?? 'UTC'}
+                </>
+              ) : (
+                m.interval
+              )}
+            </dd>
             <dt>Checks</dt>
             <dd>{formatNumber(m.checkCount)}</dd>
             <dt>Last check</dt>
@@ -63,6 +78,20 @@ export function MonitorDetailView({ id }: { id: string }) {
             <dd>{formatTime(m.nextCheckAt)}</dd>
             <dt>Webhook</dt>
             <dd class="wrap">{m.webhookUrl ?? '—'}</dd>
+            <dt>Webhook format</dt>
+            <dd data-testid="monitor-webhook-format">{WEBHOOK_FORMATS[m.webhookFormat ?? 'json']}</dd>
+            <dt>Ignored lines</dt>
+            <dd class="wrap" data-testid="monitor-ignore">
+              {m.ignoreText?.length ? m.ignoreText.join(' · ') : '—'}
+            </dd>
+            <dt>Threshold</dt>
+            <dd data-testid="monitor-threshold">
+              {m.threshold ? `${Math.round(m.threshold * 1000) / 10} % of words` : 'any change'}
+            </dd>
+            <dt>Goal</dt>
+            <dd class="wrap" data-testid="monitor-goal">
+              {m.goal ?? '—'}
+            </dd>
           </dl>
           <div class="toolbar">
             {m.status === 'active' ? (
@@ -94,6 +123,7 @@ export function MonitorDetailView({ id }: { id: string }) {
           ) : null}
           <h2>Changes</h2>
           <Changes changes={m.changes} />
+          <JudgedIrrelevant checks={m.checks} />
           <h2>Webhook deliveries</h2>
           <Deliveries deliveries={m.webhookDeliveries} />
           <WebhookSecret />
@@ -136,10 +166,54 @@ function Changes({ changes }: { changes: MonitorChange[] }) {
                 : 'Changes against the page before'}
             </p>
             <TextDiff before={before ?? ''} after={change.snapshot} />
+            {change.judgement ? (
+              <p data-testid="change-judgement">
+                Judged relevant to the goal: {change.judgement.reason || '(no reason given)'}
+              </p>
+            ) : null}
+            {change.diff ? <LineDiff diff={change.diff} /> : null}
           </li>
         );
       })}
     </ol>
+  );
+}
+
+/** The lines the checker saw change (cleaned markdown, ignored lines left out). */
+function LineDiff({ diff }: { diff: NonNullable<MonitorChange['diff']> }) {
+  return (
+    <details data-testid="change-lines">
+      <summary>
+        Lines: {formatNumber(diff.added.length)} added, {formatNumber(diff.removed.length)} removed
+        {diff.truncated ? ' (cut to the first ones)' : ''}
+      </summary>
+      <pre class="diff">
+        {diff.removed.map((l, i) => (
+          <del key={`d${i}`}>{`- ${l}\n`}</del>
+        ))}
+        {diff.added.map((l, i) => (
+          <ins key={`a${i}`}>{`+ ${l}\n`}</ins>
+        ))}
+      </pre>
+    </details>
+  );
+}
+
+/** Recent checks whose change the goal's judge found irrelevant: not changes, but visible. */
+function JudgedIrrelevant({ checks }: { checks: MonitorDetail['checks'] }) {
+  const judged = checks.filter((c) => c.judgement && !c.judgement.relevant);
+  if (judged.length === 0) return null;
+  return (
+    <>
+      <h2>Changes judged irrelevant to the goal</h2>
+      <ul data-testid="judged-irrelevant">
+        {judged.map((c) => (
+          <li key={c.checkedAt}>
+            {formatTime(c.checkedAt)}: {c.judgement?.reason || '(no reason given)'}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

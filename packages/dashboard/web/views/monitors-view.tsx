@@ -46,7 +46,7 @@ export function MonitorsView() {
             {rows.map((m) => (
               <tr key={m.id} data-monitor-id={m.id}>
                 <td class="wrap">{m.url}</td>
-                <td>{m.interval}</td>
+                <td>{m.cron ? `cron ${m.cron} (${m.timezone ?? 'UTC'})` : m.interval}</td>
                 <td>{statusText(m)}</td>
                 <td>{formatTime(m.lastCheckAt)}</td>
                 <td>{formatTime(m.nextCheckAt)}</td>

@@ -18,19 +18,27 @@
 -- pages when the site has them and fetches at most twice that. Links past the room are kept as
 -- `spare` rows (at most maxPages per crawl; never fetched unless failPage promotes one to
 -- `queued` in place of a failed page), so the room a failure gives back is not lost when no page
--- completes after it.
+-- completes after it. How many there are is kept on the crawl row (`spare_pages`): counting them
+-- on every completion read up to maxPages index entries a page once the cap was reached.
 --
 -- History: prisma/migrations/20261124190000_complete_crawl_page, 20261125090000_charge_by_unique_key,
 -- 20261125100000_complete_crawl_page_capped, 20261125110000_complete_crawl_page_steps,
--- 20261125120000_frontier_probe_per_link, 20261204203000_failed_pages_free_room (each says what
--- it changed).
+-- 20261125120000_frontier_probe_per_link, 20261204203000_failed_pages_free_room,
+-- 20261205030000_crawl_spare_count, 20261206020000_crawl_key_budget (each says what it changed).
+--
+-- The key that started the crawl (crawls.api_key_id) pays too: a page is payable only when the
+-- balance covers it and the key's daily and monthly limits have room (its api_key_spend rows, read
+-- under the account's lock like change_key_balance reads them); the charge itself is
+-- change_key_balance's, so the spend rows and the ledger's api_key_id are written in one place.
+-- o_unpaid says why a page was not payable: 'credits' or 'key_limit' (the caller stops the crawl
+-- with out_of_credits or key_budget_exceeded).
 
 CREATE OR REPLACE FUNCTION complete_crawl_page(
   p_crawl uuid, p_page uuid, p_credits int, p_result jsonb, p_status_code int, p_final_key text,
   p_urls text[], p_keys text[], p_depths int[], p_hooked_ok boolean
 ) RETURNS TABLE (
   o_hooked boolean, o_eligible boolean, o_paid boolean, o_duplicate boolean, o_new_status text,
-  o_new_pages json, o_capped boolean
+  o_new_pages json, o_capped boolean, o_unpaid text
 ) LANGUAGE plpgsql VOLATILE AS $fn$
 #variable_conflict use_column
 DECLARE
@@ -40,11 +48,19 @@ DECLARE
   v_room int;
   v_max int;
   v_balance int;
+  v_key uuid;
+  v_day_limit int;
+  v_month_limit int;
+  v_day_spent int := 0;
+  v_month_spent int := 0;
+  v_unpaid text;
   v_paid boolean;
   v_dup boolean;
   v_done int := 0;
   v_added int := 0;
   v_fresh int := 0;
+  v_spares int;
+  v_new_spares int := 0;
   v_capped boolean := false;
   v_new_pages json;
   v_new_status text;
@@ -52,15 +68,30 @@ BEGIN
   SELECT c.status, EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = c.id), c.account_id,
          GREATEST(0, (c.options->>'maxPages')::int - c.discovered
                         + LEAST(c.failed, (c.options->>'maxPages')::int)), a.balance,
-         (c.options->>'maxPages')::int
-    INTO v_status, v_hooked, v_account, v_room, v_balance, v_max
+         (c.options->>'maxPages')::int, c.spare_pages, k.id, k.daily_credit_limit, k.monthly_credit_limit
+    INTO v_status, v_hooked, v_account, v_room, v_balance, v_max, v_spares, v_key, v_day_limit, v_month_limit
     FROM crawls c JOIN accounts a ON a.id = c.account_id
+      LEFT JOIN api_keys k ON k.id = c.api_key_id AND k.account_id = c.account_id
     WHERE c.id = p_crawl FOR NO KEY UPDATE OF c, a;
   IF v_status IS DISTINCT FROM 'processing' OR (v_hooked AND NOT p_hooked_ok) THEN
-    RETURN QUERY SELECT coalesce(v_hooked, false), false, false, false, NULL::text, NULL::json, false;
+    RETURN QUERY SELECT coalesce(v_hooked, false), false, false, false, NULL::text, NULL::json, false, NULL::text;
     RETURN;
   END IF;
-  v_paid := v_balance >= p_credits;
+  IF v_key IS NOT NULL AND (v_day_limit IS NOT NULL OR v_month_limit IS NOT NULL) THEN
+    -- Under the account's lock (taken above): every charge of the key is counted here.
+    SELECT COALESCE(MAX(s.spent) FILTER (WHERE s.period = 'day'), 0),
+           COALESCE(MAX(s.spent) FILTER (WHERE s.period = 'month'), 0)
+      INTO v_day_spent, v_month_spent
+    FROM api_key_spend s
+    WHERE s.api_key_id = v_key
+      AND ((s.period = 'day' AND s.period_start = (now() AT TIME ZONE 'UTC')::date)
+        OR (s.period = 'month' AND s.period_start = date_trunc('month', now() AT TIME ZONE 'UTC')::date));
+  END IF;
+  v_unpaid := CASE
+    WHEN v_balance < p_credits THEN 'credits'
+    WHEN v_day_spent + p_credits > v_day_limit OR v_month_spent + p_credits > v_month_limit THEN 'key_limit'
+  END;
+  v_paid := v_unpaid IS NULL;
 
   -- Another page of the crawl already is, or ended at, where this one ended (a redirect).
   -- Looked up by key only (OFFSET 0 keeps the status test out of the scans): filtering on
@@ -77,7 +108,7 @@ BEGIN
     UPDATE crawl_pages SET status = 'duplicate', finished_at = now(), updated_at = now()
       WHERE id = p_page AND crawl_id = p_crawl AND status IN ('queued', 'running');
     IF NOT FOUND THEN
-      RETURN QUERY SELECT false, false, v_paid, false, NULL::text, NULL::json, false;
+      RETURN QUERY SELECT false, false, v_paid, false, NULL::text, NULL::json, false, NULL::text;
       RETURN;
     END IF;
     -- A duplicate leaves the count: it was never a page of its own.
@@ -88,7 +119,7 @@ BEGIN
       RETURN QUERY SELECT false,
         EXISTS (SELECT 1 FROM crawl_pages
                 WHERE id = p_page AND crawl_id = p_crawl AND status IN ('queued', 'running')),
-        false, false, NULL::text, NULL::json, false;
+        false, false, NULL::text, NULL::json, false, v_unpaid;
       RETURN;
     END IF;
     UPDATE crawl_pages
@@ -97,17 +128,13 @@ BEGIN
           finished_at = now(), updated_at = now()
       WHERE id = p_page AND crawl_id = p_crawl AND status IN ('queued', 'running');
     IF NOT FOUND THEN
-      RETURN QUERY SELECT false, false, v_paid, false, NULL::text, NULL::json, false;
+      RETURN QUERY SELECT false, false, v_paid, false, NULL::text, NULL::json, false, NULL::text;
       RETURN;
     END IF;
     v_done := 1;
-    -- The ledger's unique key decides whether this page was billed before (never twice).
-    INSERT INTO credit_ledger (account_id, amount, balance_after, reason, reference)
-      VALUES (v_account, -p_credits, v_balance - p_credits, 'crawl', p_page::text)
-      ON CONFLICT (account_id, reason, reference) DO NOTHING;
-    IF FOUND THEN
-      UPDATE accounts SET balance = balance - p_credits, updated_at = now() WHERE id = v_account;
-    END IF;
+    -- The ledger's unique key decides whether this page was billed before (never twice); the
+    -- balance and the key's limits were checked above under the same locks, so it applies.
+    PERFORM 1 FROM change_key_balance(v_account, -p_credits, 'crawl', p_page::text, v_key, NULL);
     IF cardinality(p_keys) > 0 THEN
       WITH fresh AS (
         SELECT t.url, t.key, t.depth, t.ord, row_number() OVER (ORDER BY t.ord) AS rank
@@ -124,16 +151,16 @@ BEGIN
         INSERT INTO crawl_pages (crawl_id, url, url_key, depth, status)
         SELECT p_crawl, f.url, f.key, f.depth, CASE WHEN f.rank <= v_room THEN 'queued' ELSE 'spare' END
         FROM fresh f
-        WHERE f.rank <= v_room + GREATEST(0, v_max - (
-          SELECT count(*) FROM crawl_pages s WHERE s.crawl_id = p_crawl AND s.status = 'spare'))
+        WHERE f.rank <= v_room + GREATEST(0, v_max - v_spares)
         ORDER BY f.ord
         ON CONFLICT (crawl_id, url_key) DO NOTHING
         RETURNING id AS "pageId", url, depth, status
       )
       SELECT (SELECT count(*) FROM fresh)::int, (SELECT count(*) FROM ins WHERE status = 'queued')::int,
+             (SELECT count(*) FROM ins WHERE status = 'spare')::int,
              (SELECT json_agg(json_build_object('pageId', "pageId", 'url', url, 'depth', depth))
                 FROM ins WHERE status = 'queued')
-        INTO v_fresh, v_added, v_new_pages;
+        INTO v_fresh, v_added, v_new_spares, v_new_pages;
       v_capped := v_fresh > v_room;
     END IF;
   END IF;
@@ -142,6 +169,7 @@ BEGIN
     completed = completed + v_done,
     credits_used = credits_used + v_done * p_credits,
     discovered = discovered + v_added,
+    spare_pages = spare_pages + v_new_spares,
     stop_reason = CASE
       WHEN completed + failed + v_done >= discovered + v_added
         THEN COALESCE(CASE WHEN v_capped THEN 'max_pages' END, stop_reason, 'completed')
@@ -154,6 +182,6 @@ BEGIN
   WHERE id = p_crawl AND status = 'processing'
   RETURNING status INTO v_new_status;
 
-  RETURN QUERY SELECT false, true, v_paid, v_dup, v_new_status, v_new_pages, v_capped;
+  RETURN QUERY SELECT false, true, v_paid, v_dup, v_new_status, v_new_pages, v_capped, NULL::text;
 END
 $fn$;

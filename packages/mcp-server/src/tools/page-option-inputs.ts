@@ -16,6 +16,7 @@ export const PAGE_FORMATS = [
   'images',
   'screenshot',
   'screenshot@fullPage',
+  'summary',
 ] as const satisfies readonly PageFormat[];
 
 const selector = z.string().min(1).max(500);
@@ -48,7 +49,8 @@ export const pageOptionInputs = {
     .optional()
     .describe(
       'Exactly what to return per page (replaces format): markdown, html, rawHtml, text, json, links, images, ' +
-        'screenshot, screenshot@fullPage. A screenshot comes back as a URL.',
+        'screenshot, screenshot@fullPage, summary (a few sentences by the extract model, +5 credits a page). ' +
+        'A screenshot comes back as a URL.',
     ),
   headers: z
     .record(z.string().min(1).max(200), z.string().max(8_192))

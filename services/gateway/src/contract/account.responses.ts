@@ -75,7 +75,15 @@ export const apiKeyInfo = z.strictObject({
   lastUsedAt: timestamp.nullable().describe('to the minute'),
   revokedAt: timestamp.nullable(),
   current: z.boolean().describe('the key of this request (or of this dashboard session)'),
+  dailyCreditLimit: count.nullable().describe('credits per UTC day; null = no limit'),
+  monthlyCreditLimit: count.nullable().describe('credits per UTC calendar month; null = no limit'),
+  spentToday: count.describe('credits charged to this key today (UTC), refunds deducted'),
+  spentThisMonth: count.describe('credits charged to this key this month (UTC), refunds deducted'),
+  dayResetsAt: timestamp.describe('next 00:00 UTC: when spentToday starts again from 0'),
+  monthResetsAt: timestamp.describe('the 1st of next month, 00:00 UTC: when spentThisMonth starts again'),
 });
+
+export const keyUpdateResponse = z.strictObject({ success: ok, data: apiKeyInfo });
 
 export const keyListResponse = z.strictObject({ success: ok, data: z.array(apiKeyInfo) });
 
@@ -87,6 +95,8 @@ export const keyCreateResponse = z.strictObject({
     prefix: z.string(),
     name: z.string().nullable(),
     createdAt: timestamp,
+    dailyCreditLimit: count.nullable(),
+    monthlyCreditLimit: count.nullable(),
   }),
 });
 

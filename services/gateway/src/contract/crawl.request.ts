@@ -15,13 +15,22 @@ export const crawlBody = z.strictObject({
   includePaths: pathPatterns.default([]),
   excludePaths: pathPatterns.default([]),
   allowSubdomains: z.boolean().default(false),
+  /**
+   * Follow links off the start URL's site too (any host), still bounded by maxPages, maxDepth, the
+   * path rules, robots.txt of each host and the address policy (private hosts are refused unless
+   * ALLOW_PRIVATE_TARGETS).
+   */
+  allowExternalLinks: z.boolean().default(false),
   ignoreRobotsTxt: z.boolean().default(false),
   format: outputFormat.default('markdown'),
   onlyMainContent: z.boolean().default(true),
   /** Politeness: at least this long between two requests of this crawl to one host. */
   delayMs: z.number().int().min(0).max(60_000).default(0),
-  /** `skip`: seed only the start URL, not the site's sitemap URLs (default `include`). */
-  sitemap: z.enum(['include', 'skip']).optional(),
+  /**
+   * `include` (default): the start URL, the site's sitemap URLs and the links found; `skip`: the
+   * start URL and its links only; `only`: the start URL and the sitemap's URLs, no link followed.
+   */
+  sitemap: z.enum(['include', 'skip', 'only']).optional(),
   /** One page per path: URLs that differ only in their query string are crawled once. */
   ignoreQueryParameters: z.boolean().optional(),
   /** Page options applied to every page (extensions; README "Page options"). */

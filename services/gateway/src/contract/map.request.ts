@@ -20,6 +20,14 @@ export const mapBody = z.strictObject({
   /** Extensions beyond the spec (documented in the README). */
   includeSubdomains: z.boolean().default(false),
   ignoreSitemap: z.boolean().default(false),
+  /** Only the sitemaps' URLs: no page is fetched (neither the start page nor a shallow crawl). */
+  sitemapOnly: z.boolean().default(false),
+  /**
+   * Also answer `pages`: the links in the same order as `{ url, title?, description? }`, with the
+   * title and description of the pages the map fetched (the start page and the shallow crawl's
+   * pages; URLs known only from a sitemap or a link have none).
+   */
+  linkMetadata: z.boolean().default(false),
   timeout: z.number().int().min(1_000).max(120_000).default(MAP_DEFAULT_TIMEOUT_MS),
 });
 

@@ -1,4 +1,4 @@
-import { pageMetadata, scrapeDocument, structuredDocument } from '@wcs/queues';
+import { changeTrackingResult, pageMetadata, scrapeDocument, structuredDocument } from '@wcs/queues';
 import { z } from 'zod';
 
 /**
@@ -83,7 +83,15 @@ const crawlStatusFields = {
   failed: count,
   creditsUsed: count,
   stopReason: z
-    .enum(['completed', 'max_pages', 'cancelled', 'out_of_credits', 'timeout', 'error'])
+    .enum([
+      'completed',
+      'max_pages',
+      'cancelled',
+      'out_of_credits',
+      'key_budget_exceeded',
+      'timeout',
+      'error',
+    ])
     .describe('only when done or failed')
     .optional(),
   error: z.string().optional(),
@@ -93,6 +101,12 @@ export const crawlStatusResponse = z.strictObject({
   ...crawlStatusFields,
   pages: z.array(crawledPage),
   failedPages: z.array(failedPage),
+  removed: z
+    .array(z.string())
+    .describe(
+      "changeTracking crawls, once done, with the first page of results (skip=0): the URLs the same account's previous done crawl of the same start URL (and tag) returned that this crawl did not",
+    )
+    .optional(),
   next: z.string().describe('present when more pages remain').optional(),
 });
 
@@ -107,6 +121,9 @@ export const searchResult = z.strictObject({
   html: z.string().optional(),
   text: z.string().optional(),
   json: structuredDocument.optional(),
+  /** With `changeTracking: true`: the hit's page against the account's previous scrape of it. */
+  changeTracking: changeTrackingResult.optional(),
+  summary: z.string().describe('with `summary: true`').optional(),
   metadata: pageMetadata.optional(),
   error: z.string().optional(),
   code: z.string().optional(),
@@ -122,6 +139,18 @@ export const mapResponse = z.strictObject({
   success: ok,
   links: z.array(z.string()),
   total: count,
+  pages: z
+    .array(
+      z.strictObject({
+        url: z.string(),
+        title: z.string().optional(),
+        description: z.string().optional(),
+      }),
+    )
+    .describe(
+      'with linkMetadata: the links in the same order, with title/description where the map fetched the page',
+    )
+    .optional(),
   warning: z
     .string()
     .describe('present when the start page failed (or was not HTML) but other sources gave links')
@@ -131,15 +160,35 @@ export const mapResponse = z.strictObject({
 export const extractResponse = z.strictObject({
   success: ok,
   data: z.record(z.string(), z.unknown()).describe('shaped like the request schema'),
+  chunks: z
+    .number()
+    .int()
+    .min(2)
+    .optional()
+    .describe(
+      'extension: the page was longer than the input budget and extracted in this many chunks (absent for one)',
+    ),
 });
 
 export const monitor = z.strictObject({
   id: z.uuid(),
   url: z.string(),
-  interval: z.enum(['hourly', 'daily', 'weekly']),
+  interval: z.enum(['hourly', 'daily', 'weekly', 'cron']).describe('"cron" when the monitor runs on `cron`'),
+  cron: z.string().describe('the 5-field cron expression of the checks; only for a cron schedule').optional(),
+  timezone: z.string().describe('the IANA time zone `cron` is read in; only for a cron schedule').optional(),
   status: z.enum(['active', 'paused', 'cancelled']),
   createdAt: timestamp,
   webhookUrl: z.string().describe('only when set').optional(),
+  ignoreText: z
+    .array(z.string())
+    .describe('lines left out before hashing and diffing (substrings or /regex/flags); only when set')
+    .optional(),
+  threshold: z.number().describe('share of words that must change (0–1); only when above 0').optional(),
+  goal: z.string().describe('what the extract model judges each change against; only when set').optional(),
+  webhookFormat: z
+    .enum(['json', 'slack', 'discord'])
+    .describe('the webhook body: a Slack or Discord message; only when not the default json')
+    .optional(),
 });
 
 export const monitorSummary = monitor.extend({
@@ -150,6 +199,9 @@ export const monitorSummary = monitor.extend({
   lastCheckAt: timestamp.nullable(),
   nextCheckAt: timestamp.nullable(),
 });
+
+/** The goal's judge on one change. */
+const judgement = z.strictObject({ relevant: z.boolean(), reason: z.string() });
 
 export const monitorChange = z.strictObject({
   id: z.string(),
@@ -162,6 +214,16 @@ export const monitorChange = z.strictObject({
     .describe(
       'the snapshot before this change (the baseline for the first); null for changes older than this field',
     ),
+  diff: z
+    .strictObject({
+      added: z.array(z.string()).describe('lines added (at most 200)'),
+      removed: z.array(z.string()).describe('lines removed (at most 200)'),
+      text: z.string().describe('unified diff of the cleaned markdown (at most 16 KiB)'),
+      truncated: z.boolean().describe('true when the bounds cut the lists or the text'),
+    })
+    .nullable()
+    .describe('the diff against the baseline; null for changes older than this field'),
+  judgement: judgement.describe("the goal's judge (only for monitors with a goal)").optional(),
 });
 
 export const monitorCheck = z.strictObject({
@@ -170,6 +232,11 @@ export const monitorCheck = z.strictObject({
   hash: z.string().optional(),
   error: z.string().optional(),
   code: z.string().optional(),
+  judgement: judgement
+    .describe(
+      "the goal's judge when it saw this check's change (a change judged irrelevant is kept only here)",
+    )
+    .optional(),
 });
 
 export const webhookDelivery = z.strictObject({

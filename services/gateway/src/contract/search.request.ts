@@ -1,4 +1,4 @@
-import { countryCode, outputFormat } from '@wcs/queues';
+import { changeTrackingOptions, countryCode, outputFormat } from '@wcs/queues';
 import { z } from 'zod';
 
 export const MAX_SEARCH_RESULTS = 20;
@@ -18,9 +18,15 @@ export const searchBody = z.strictObject({
   format: outputFormat.default('markdown'),
   onlyMainContent: z.boolean().default(true),
   scrape: z.boolean().default(true),
+  /** Each scraped result also gets `summary` (the extract model's): +5 credits a result (SUMMARY_CREDITS). */
+  summary: z.boolean().default(false),
   /** Re-scrape hits that have a stored copy (embedded provider) instead of serving that copy. */
   fresh: z.boolean().default(false),
   timeout: z.number().int().min(1_000).max(120_000).optional(),
+  /** The `changeTracking` format on every scraped hit (docs/change-tracking.md); hits are fetched, not served stored. */
+  changeTracking: z.boolean().default(false),
+  /** With `changeTracking: true` only. */
+  changeTrackingOptions: changeTrackingOptions.optional(),
 });
 
 export type SearchBody = z.infer<typeof searchBody>;

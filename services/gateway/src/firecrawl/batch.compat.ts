@@ -9,6 +9,7 @@ import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { batchBody, MAX_BATCH_ITEMS } from '../contract/batch.request';
 import type { GatewayDeps } from '../deps';
+import { setCreditHeaders } from '../jobs/credit-headers';
 import { authOf } from '../middleware/auth.middleware';
 import { batchStatusOperation, cancelBatchOperation, startBatchOperation } from '../routes/batch.routes';
 import { parseBody } from '../validation/parse-body';
@@ -102,7 +103,8 @@ async function startBatch(deps: GatewayDeps, req: Request, res: Response, versio
       : toNativePageFieldsV1(options, { allowJson: false });
   const { valid, invalid } = ignoreInvalidURLs ? splitInvalid(urls) : { valid: urls, invalid: [] };
   const body = parseBody(batchBody, nativeBody(valid, scrape, webhook));
-  const { batchId } = await startBatchOperation(deps, authOf(res), body);
+  const { batchId, credits } = await startBatchOperation(deps, authOf(res), body);
+  setCreditHeaders(res, credits);
   res.status(200).json({
     success: true,
     id: batchId,

@@ -63,11 +63,23 @@ describe('Firecrawl crawl request → native crawl body', () => {
     expect(v1({ url: 'https://a.test/blog/', maxDepth: 3, maxDiscoveryDepth: 1 }).maxDepth).toBe(1);
   });
 
+  it('passes allowExternalLinks (v1 and v2) and sitemap "only" (v2) through', () => {
+    expect(v2({ url: 'https://a.test/', allowExternalLinks: true, sitemap: 'only' })).toMatchObject({
+      allowExternalLinks: true,
+      sitemap: 'only',
+    });
+    expect(v2({ url: 'https://a.test/', sitemap: 'include' })).not.toHaveProperty('sitemap');
+    expect(v1({ url: 'https://a.test/', allowExternalLinks: true })).toMatchObject({
+      allowExternalLinks: true,
+    });
+    expect(v1({ url: 'https://a.test/', allowExternalLinks: false })).toMatchObject({
+      allowExternalLinks: false,
+    });
+  });
+
   it('refuses what it cannot honour, naming the option', () => {
     const refused = (body: Record<string, unknown>, field: RegExp) =>
       expect(() => v2({ url: 'https://a.test/', ...body })).toThrow(field);
-    refused({ allowExternalLinks: true }, /^allowExternalLinks: /);
-    refused({ sitemap: 'only' }, /^sitemap: "only" is not supported/);
     refused({ maxConcurrency: 2 }, /^maxConcurrency: /);
     refused({ prompt: 'docs only' }, /^prompt: /);
     refused({ regexOnFullURL: true }, /^regexOnFullURL: /);

@@ -126,7 +126,6 @@ function pageFields(scrape: TranslatedScrapeOptions | undefined) {
 }
 
 function commonToNative(b: FirecrawlCrawlV1 | FirecrawlCrawlV2, maxDepth: number | undefined) {
-  refuseUnlessOff(b, ['allowExternalLinks'], 'true is not supported; crawls stay on the start URL’s site');
   refuseUnlessOff(
     b,
     ['maxConcurrency'],
@@ -145,6 +144,7 @@ function commonToNative(b: FirecrawlCrawlV1 | FirecrawlCrawlV2, maxDepth: number
     maxDepth: maxDepth ?? MAX_DEPTH,
     ...(b.excludePaths !== undefined ? { excludePaths: b.excludePaths } : {}),
     ...(b.allowSubdomains !== undefined ? { allowSubdomains: b.allowSubdomains } : {}),
+    ...(b.allowExternalLinks !== undefined ? { allowExternalLinks: b.allowExternalLinks } : {}),
     ...(b.ignoreRobotsTxt !== undefined ? { ignoreRobotsTxt: b.ignoreRobotsTxt } : {}),
     ...(b.ignoreQueryParameters ? { ignoreQueryParameters: true } : {}),
     ...(b.delay !== undefined ? { delayMs: Math.round(b.delay * 1000) } : {}),
@@ -159,9 +159,6 @@ export function toNativeCrawlV2(b: FirecrawlCrawlV2): NativeCrawlRequest {
     ['robotsUserAgent'],
     'is not supported; robots.txt is read for the service’s user agent',
   );
-  if (b.sitemap === 'only') {
-    refuse('sitemap', '"only" is not supported; use "include" (sitemap and links) or "skip" (links only)');
-  }
   const scrape = b.scrapeOptions
     ? toNativePageFields(b.scrapeOptions, {
         prefix: 'scrapeOptions.',
@@ -174,7 +171,7 @@ export function toNativeCrawlV2(b: FirecrawlCrawlV2): NativeCrawlRequest {
     body: {
       ...commonToNative(b, b.maxDiscoveryDepth),
       ...(includePaths !== undefined ? { includePaths } : {}),
-      ...(b.sitemap === 'skip' ? { sitemap: 'skip' } : {}),
+      ...(b.sitemap === 'skip' || b.sitemap === 'only' ? { sitemap: b.sitemap } : {}),
       // Firecrawl's scrape defaults hold without scrapeOptions too: pages up to 2 days old are served cached.
       ...(scrape ? pageFields(scrape) : { scrapeOptions: { maxAge: FIRECRAWL_V2_DEFAULT_MAX_AGE_MS } }),
     },

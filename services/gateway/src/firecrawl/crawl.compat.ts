@@ -10,7 +10,13 @@ import { crawlBody, MAX_CRAWL_PAGES } from '../contract/crawl.request';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import { batchStatusOperation } from '../routes/batch.routes';
-import { cancelCrawlOperation, crawlStatusOperation, startCrawlOperation } from '../routes/crawl.routes';
+import {
+  cancelCrawlOperation,
+  crawlCreditHeaders,
+  crawlStatusOperation,
+  removedPagesOf,
+  startCrawlOperation,
+} from '../routes/crawl.routes';
 import { parseBody } from '../validation/parse-body';
 import { batchErrors, batchStatusResponse, doneItemsPage } from './batch.compat';
 import { firecrawlCrawlV1, firecrawlCrawlV2, toNativeCrawlV1, toNativeCrawlV2 } from './crawl-request.compat';
@@ -33,7 +39,9 @@ async function startCrawl(deps: GatewayDeps, req: Request, res: Response, versio
       ? toNativeCrawlV2(parseBody(firecrawlCrawlV2, req.body))
       : toNativeCrawlV1(parseBody(firecrawlCrawlV1, req.body));
   const body = parseBody(crawlBody, native.body);
-  const { crawlId } = await startCrawlOperation(deps, authOf(res), body);
+  const auth = authOf(res);
+  const { crawlId } = await startCrawlOperation(deps, auth, body);
+  await crawlCreditHeaders(deps, res, auth, 0);
   // 200, not the native 202: the SDKs treat anything else as a failure.
   res.status(200).json({ success: true, id: crawlId, url: compatUrl(req, `/${version}/crawl/${crawlId}`) });
 }
@@ -56,7 +64,9 @@ async function crawlStatusResponse(
     },
   );
   const limit = req.query.limit !== undefined ? `&limit=${q.limit}` : '';
-  return statusBody({
+  // Ours (as on /v1/crawl/:id): a changeTracking recrawl's pages the previous crawl had and this one lacks.
+  const removed = q.skip === 0 ? await removedPagesOf(deps, crawl) : undefined;
+  const body = statusBody({
     status: crawlStatusOf(crawl),
     completed: crawl.completed,
     total: crawl.discovered,
@@ -66,6 +76,7 @@ async function crawlStatusResponse(
     nextUrl: (skip) => compatUrl(req, `${path}?skip=${skip}${limit}`),
     error: crawl.error,
   });
+  return removed ? { ...body, removed } : body;
 }
 
 /** Failed pages in Firecrawl's errors shape. Robots-blocked links are filtered out unrecorded. */
@@ -126,7 +137,10 @@ export function crawlCompatRoutes(deps: GatewayDeps): Router {
       const id = String(req.params.id);
       const path = `/${version}/crawl/${id}`;
       const status = () =>
-        crawlStatusOperation(deps, auth, id).then((c) => crawlStatusResponse(deps, req, c, path));
+        crawlStatusOperation(deps, auth, id).then(async (c) => {
+          await crawlCreditHeaders(deps, res, auth, c.creditsUsed);
+          return crawlStatusResponse(deps, req, c, path);
+        });
       if (version === 'v2') return void res.json(await status());
       const body = await crawlOrBatch(status, () =>
         batchStatusOperation(deps, auth, id, doneItemsPage(req)).then((b) =>

@@ -39,6 +39,10 @@ export interface FirecrawlDocument {
   /** A capability URL of our stored PNG, served without a key until it expires (GET /v1/screenshots/:token.png). */
   screenshot?: string;
   json?: unknown;
+  /** The changeTracking format: the native `changeTracking` object, unchanged (Firecrawl's shape). */
+  changeTracking?: NonNullable<DocumentData['changeTracking']>;
+  /** The `summary` format: a few sentences on the main content by the extract model. */
+  summary?: string;
   actions?: {
     screenshots: string[];
     javascriptReturns: Array<{ type: string; value: unknown }>;
@@ -76,7 +80,8 @@ export function toFirecrawlDocument(
     statusCode: m.statusCode,
     ...(m.contentType ? { contentType: m.contentType } : {}),
     ...(o.error ? { error: o.error } : {}),
-    ...(m.cacheState ? { cacheState: m.cacheState } : {}),
+    // Firecrawl names two states: a copy revalidated with a 304 is a copy served, a hit.
+    ...(m.cacheState ? { cacheState: m.cacheState === 'revalidated' ? 'hit' : m.cacheState } : {}),
     ...(m.cachedAt ? { cachedAt: m.cachedAt } : {}),
     ...(o.creditsUsed !== undefined ? { creditsUsed: o.creditsUsed } : {}),
     ...(o.scrapeId ? { scrapeId: o.scrapeId } : {}),
@@ -98,6 +103,10 @@ export function toFirecrawlDocument(
     ...(doc.images !== undefined && keep('images') ? { images: doc.images } : {}),
     ...(doc.screenshot !== undefined && keep('screenshot') ? { screenshot: doc.screenshot } : {}),
     ...(o.json !== undefined ? { json: o.json } : {}),
+    ...(doc.changeTracking !== undefined && keep('changeTracking')
+      ? { changeTracking: doc.changeTracking }
+      : {}),
+    ...(doc.summary !== undefined && keep('summary') ? { summary: doc.summary } : {}),
     ...(doc.actions
       ? {
           actions: {

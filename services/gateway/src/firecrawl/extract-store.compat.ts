@@ -4,7 +4,7 @@
  * under the id it answered, with the owner's account: another account's id is the same 404 as an
  * unknown one. A job whose gateway died before it finished reads as failed once its deadline passed.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@wcs/queues';
 import { z } from 'zod';
 
 export const EXTRACT_RESULT_TTL_SECONDS = 24 * 3600;
@@ -25,7 +25,7 @@ export type StoredExtract = z.infer<typeof stored>;
 const keyOf = (id: string) => `fc:extract:${id}`;
 
 export class ExtractStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async put(id: string, job: StoredExtract): Promise<void> {
     await this.redis.set(keyOf(id), JSON.stringify(job), 'EX', EXTRACT_RESULT_TTL_SECONDS);

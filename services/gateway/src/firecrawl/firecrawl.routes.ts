@@ -15,6 +15,7 @@ import { batchCompatRoutes } from './batch.compat';
 import { crawlCompatRoutes } from './crawl.compat';
 import { extractCompatRoutes } from './extract.compat';
 import { mapCompatRoutes } from './map.compat';
+import { parseCompatRoutes } from './parse.compat';
 import { scrapeCompatRoutes } from './scrape.compat';
 import { searchCompatRoutes } from './search.compat';
 import { teamCompatRoutes } from './team.compat';
@@ -23,7 +24,9 @@ import { unsupportedCompatRoutes } from './unsupported.compat';
 /** Mounted at `/firecrawl`; each compat router registers its own `/v1/...` and `/v2/...` paths. */
 export function firecrawlRoutes(deps: GatewayDeps, keyCache?: ApiKeyCache): Router {
   const router = Router();
-  router.use(jsonBody(deps.settings.bodyLimitBytes));
+  // /v2/parse reads its own body (a file: upload-body.ts), not JSON.
+  const json = jsonBody(deps.settings.bodyLimitBytes);
+  router.use((req, res, next) => (/^\/v2\/parse\/?$/i.test(req.path) ? next() : json(req, res, next)));
   router.use(authMiddleware(deps, keyCache), rateLimitMiddleware(deps));
   router.use(scrapeCompatRoutes(deps));
   router.use(batchCompatRoutes(deps));
@@ -31,6 +34,7 @@ export function firecrawlRoutes(deps: GatewayDeps, keyCache?: ApiKeyCache): Rout
   router.use(mapCompatRoutes(deps));
   router.use(searchCompatRoutes(deps));
   router.use(extractCompatRoutes(deps));
+  router.use(parseCompatRoutes(deps));
   router.use(teamCompatRoutes(deps));
   router.use(unsupportedCompatRoutes(deps));
   return router;

@@ -1,9 +1,10 @@
 /**
  * POST /firecrawl/v2/map and /firecrawl/v1/map on the native map: `limit` is the
  * native `max_urls` (default 5000, at most 100000, the native bounds), `sitemap` "include" / "skip"
- * is the native `ignoreSitemap` false / true; what the native map cannot do ("only" the sitemap,
- * dropping query parameters, a location) is a 400 naming the option. v2 links are `{ url }`
- * objects (the native map reads no titles or descriptions), v1 links are strings.
+ * is the native `ignoreSitemap` false / true and "only" (v1 `sitemapOnly`) its `sitemapOnly`; what
+ * the native map cannot do (dropping query parameters, a location) is a 400 naming the option. v2 links are
+ * `{ url, title?, description? }` objects (the native `linkMetadata`: known for the pages the map
+ * fetched), v1 links are strings.
  */
 import { ValidationError } from '@wcs/errors';
 import { type Request, type Response, Router } from 'express';
@@ -67,16 +68,11 @@ function nativeMap(body: Common & { url: string }, ignoreSitemap: unknown) {
   );
 }
 
-/** Firecrawl map routes: v2 `{ success, links: [{ url }] }`, v1 `{ success, links: string[] }`. */
+/** Firecrawl map routes: v2 `{ success, links: [{ url, title?, description? }] }`, v1 `{ success, links: string[] }`. */
 export function mapCompatRoutes(deps: GatewayDeps): Router {
   const router = Router();
   router.post('/v2/map', async (req: Request, res: Response) => {
     const body = parseBody(firecrawlMapBodyV2, req.body);
-    if (body.sitemap === 'only')
-      refuse(
-        'sitemap',
-        '"only" is not supported: the map always follows links too (use "include" or "skip")',
-      );
     if (body.ignoreQueryParameters === true)
       refuse(
         'ignoreQueryParameters',
@@ -84,19 +80,23 @@ export function mapCompatRoutes(deps: GatewayDeps): Router {
       );
     if (body.threatProtection !== undefined) refuse('threatProtection', 'is not supported by this service');
     const native = nativeMap(body, body.sitemap === undefined ? undefined : body.sitemap === 'skip');
-    const result = await mapOperation(deps, authOf(res), native, res);
+    const sitemapOnly = body.sitemap === 'only';
+    const result = await mapOperation(deps, authOf(res), { ...native, sitemapOnly, linkMetadata: true }, res);
     res.json({
       success: true,
-      links: result.links.map((u) => ({ url: u })),
+      links: result.pages ?? result.links.map((u) => ({ url: u })),
       ...(result.warning ? { warning: result.warning } : {}),
     });
   });
   router.post('/v1/map', async (req: Request, res: Response) => {
     const body = parseBody(firecrawlMapBodyV1, req.body);
-    if (body.sitemapOnly === true)
-      refuse('sitemapOnly', 'true is not supported: the map always follows links too');
     const native = nativeMap(body, body.ignoreSitemap);
-    const result = await mapOperation(deps, authOf(res), native, res);
+    const result = await mapOperation(
+      deps,
+      authOf(res),
+      { ...native, sitemapOnly: body.sitemapOnly === true },
+      res,
+    );
     res.json({ success: true, links: result.links, ...(result.warning ? { warning: result.warning } : {}) });
   });
   return router;

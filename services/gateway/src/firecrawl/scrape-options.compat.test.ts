@@ -73,15 +73,23 @@ describe('toNativePageFields (v2)', () => {
     expect(refusal(() => toNativePageFieldsV1({ proxy: 'residential' })).message).toMatch(
       /^proxy: "residential"/,
     );
-    expect(refusal(() => toNativePageFields({ formats: ['markdown', 'html', 'summary'] })).message).toMatch(
-      /^formats\.2: the "summary" format is not supported/,
+    expect(refusal(() => toNativePageFields({ formats: ['markdown', 'html', 'branding'] })).message).toMatch(
+      /^formats\.2: the "branding" format is not supported/,
     );
+    // summary is a native format (the extract model's).
+    expect(toNativePageFields({ formats: ['markdown', 'summary'] }).page.formats).toEqual([
+      'markdown',
+      'summary',
+    ]);
     expect(refusal(() => toNativePageFields({ formats: ['json'] })).message).toMatch(
       /^formats\.0: the json format is an object/,
     );
-    expect(refusal(() => toNativePageFields({ formats: [{ type: 'changeTracking' }] })).message).toMatch(
-      /^formats\.0:/,
-    );
+    expect(
+      refusal(() => toNativePageFields({ formats: [{ type: 'changeTracking', colour: 'red' }] })).message,
+    ).toMatch(/^formats\.0\.colour: is not supported/);
+    expect(
+      refusal(() => toNativePageFields({ formats: ['changeTracking', { type: 'changeTracking' }] })).message,
+    ).toMatch(/^formats\.1: give the changeTracking format once/);
     expect(
       refusal(() => toNativePageFields({ formats: [{ type: 'screenshot', quality: 50 }] })).message,
     ).toMatch(/^formats\.0\.quality: is not supported/);
@@ -147,6 +155,24 @@ describe('toNativePageFields (v2)', () => {
     expect(toNativePageFieldsV1({ storeInCache: false }).page).toMatchObject({ storeInCache: false });
   });
 
+  it('changeTracking: the format object becomes changeTrackingOptions, and no default maxAge applies', () => {
+    const v2 = { defaultMaxAge: FIRECRAWL_V2_DEFAULT_MAX_AGE_MS };
+    const t = toNativePageFields(
+      { formats: ['markdown', { type: 'changeTracking', modes: ['git-diff'], tag: 'daily' }] },
+      v2,
+    );
+    expect(t.page.formats).toEqual(['markdown', 'changeTracking']);
+    expect(t.page.changeTrackingOptions).toEqual({ modes: ['git-diff'], tag: 'daily' });
+    expect(t.page.maxAge).toBeUndefined();
+    expect(t.wanted).toEqual(['markdown', 'changeTracking']);
+    const plain = toNativePageFields({ formats: ['markdown', 'changeTracking'] }, v2);
+    expect(plain.page.changeTrackingOptions).toBeUndefined();
+    // A maxAge the caller gives is theirs (a cached copy is then what is compared).
+    expect(toNativePageFields({ formats: ['markdown', 'changeTracking'], maxAge: 5 }, v2).page.maxAge).toBe(
+      5,
+    );
+  });
+
   it('the schema rejects unknown fields (strict, like Firecrawl)', () => {
     expect(firecrawlScrapeOptionsV2.safeParse({ onlyMainContnet: true }).success).toBe(false);
   });
@@ -172,5 +198,14 @@ describe('toNativePageFieldsV1', () => {
     expect(refusal(() => toNativePageFieldsV1({ formats: ['content'] })).message).toMatch(/^formats\.0:/);
     expect(refusal(() => toNativePageFieldsV1({ parsePDF: false })).message).toMatch(/^parsePDF/);
     expect(refusal(() => toNativePageFieldsV1({ agent: { model: 'FIRE-1' } })).message).toMatch(/^agent/);
+  });
+
+  it('changeTracking with changeTrackingOptions, passed on for the native schema to check', () => {
+    const t = toNativePageFieldsV1({
+      formats: ['markdown', 'changeTracking'],
+      changeTrackingOptions: { modes: ['git-diff'], tag: 't' },
+    });
+    expect(t.page.formats).toEqual(['markdown', 'changeTracking']);
+    expect(t.page.changeTrackingOptions).toEqual({ modes: ['git-diff'], tag: 't' });
   });
 });

@@ -82,7 +82,16 @@ export const firecrawlScrapeOptionsV1 = z.strictObject(firecrawlScrapeOptionsV1F
 export type FirecrawlScrapeOptionsV1 = z.infer<typeof firecrawlScrapeOptionsV1>;
 
 /** The Firecrawl document fields a request asked for (metadata always comes). */
-export type FirecrawlFormat = 'markdown' | 'html' | 'rawHtml' | 'links' | 'images' | 'screenshot' | 'json';
+export type FirecrawlFormat =
+  | 'markdown'
+  | 'html'
+  | 'rawHtml'
+  | 'links'
+  | 'images'
+  | 'screenshot'
+  | 'json'
+  | 'changeTracking'
+  | 'summary';
 
 /** A `json` format: an LLM extraction on the same page (native `/v1/extract`). */
 export interface JsonExtraction {
@@ -108,6 +117,8 @@ export interface NativePageFields {
   location?: unknown;
   maxAge?: unknown;
   storeInCache?: unknown;
+  /** The changeTracking format's options (v2: the format object's fields; v1: `changeTrackingOptions`). */
+  changeTrackingOptions?: unknown;
   /** Firecrawl `basic` → `default`, `auto` → `auto` (see `nativeProxy`). */
   proxy?: 'default' | 'auto';
 }
@@ -138,12 +149,11 @@ const STRING_FORMATS: Record<string, FirecrawlFormat> = {
   links: 'links',
   images: 'images',
   screenshot: 'screenshot',
+  summary: 'summary',
 };
 
 /** Formats Firecrawl has and we do not (the message says so instead of "invalid"). */
 const UNSUPPORTED_FORMATS = new Set([
-  'summary',
-  'changeTracking',
   'attributes',
   'branding',
   'product',
@@ -174,9 +184,17 @@ export function toNativePageFields(
   const natives = new Set<PageFormat>();
   const wanted = new Set<FirecrawlFormat>();
   let json: JsonExtraction | undefined;
+  let tracking: Record<string, unknown> | undefined;
   for (const [i, fmt] of (options.formats ?? ['markdown']).entries()) {
     const field = at(`formats.${i}`);
     const type = typeof fmt === 'string' ? fmt : formatType(fmt, field);
+    if (type === 'changeTracking') {
+      if (tracking) refuse(field, 'give the changeTracking format once');
+      tracking = typeof fmt === 'object' ? changeTrackingFormat(fmt as Record<string, unknown>, field) : {};
+      natives.add('changeTracking');
+      wanted.add('changeTracking');
+      continue;
+    }
     if (type === 'json') {
       if (typeof fmt === 'string')
         refuse(field, 'the json format is an object { type: "json", schema?, prompt? }');
@@ -199,7 +217,19 @@ export function toNativePageFields(
     }
     refuseFormat(type, field);
   }
-  return finish(options, natives, wanted, json, o.defaultMaxAge);
+  const translated = finish(options, natives, wanted, json, tracking ? undefined : o.defaultMaxAge);
+  if (tracking && Object.keys(tracking).length > 0) translated.page.changeTrackingOptions = tracking;
+  return translated;
+}
+
+/**
+ * v2's `{ type: "changeTracking", modes?, schema?, prompt?, tag? }` → the native
+ * `changeTrackingOptions` (checked by the native schema, which names `changeTrackingOptions.*`).
+ */
+function changeTrackingFormat(fmt: Record<string, unknown>, field: string): Record<string, unknown> {
+  onlyKeys(fmt, ['type', 'modes', 'schema', 'prompt', 'tag'], field);
+  const { type: _type, ...rest } = fmt;
+  return Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined && v !== null));
 }
 
 /** v1 scrape params → native page fields (v1 names: `jsonOptions`, `extract`, `screenshot@fullPage`). */
@@ -209,7 +239,7 @@ export function toNativePageFieldsV1(
 ): TranslatedScrapeOptions {
   const at = (name: string) => `${o.prefix ?? ''}${name}`;
   checkCommon(options, at);
-  refuseSet(options, at, ['changeTrackingOptions', 'agent']);
+  refuseSet(options, at, ['agent']);
   if (options.parsePDF === false) refuse(at('parsePDF'), 'false (PDFs as raw files) is not supported');
   if (options.parsePDF !== undefined && options.parsePDF !== true)
     refuse(at('parsePDF'), 'must be a boolean');
@@ -234,6 +264,11 @@ export function toNativePageFieldsV1(
       wanted.add('screenshot');
       continue;
     }
+    if (fmt === 'changeTracking') {
+      natives.add('changeTracking');
+      wanted.add('changeTracking');
+      continue;
+    }
     const known = STRING_FORMATS[fmt];
     if (known) {
       natives.add(known as PageFormat);
@@ -242,7 +277,10 @@ export function toNativePageFieldsV1(
     }
     refuseFormat(fmt, field);
   }
-  return finish(options, natives, wanted, json);
+  const translated = finish(options, natives, wanted, json);
+  if (options.changeTrackingOptions !== undefined)
+    translated.page.changeTrackingOptions = options.changeTrackingOptions;
+  return translated;
 }
 
 /**

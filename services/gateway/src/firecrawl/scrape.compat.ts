@@ -1,7 +1,8 @@
 /**
  * POST /firecrawl/v2/scrape and /firecrawl/v1/scrape: the native scrape, and for a
  * `json` format the native extract on the same URL and page options. Billing is the native one:
- * 1 credit for the scrape plus the extract's own cost (5) when a `json` format is asked for; the
+ * 1 credit for the scrape (6 with the `summary` format: pageCredits of @wcs/queues) plus the extract's own cost
+ * (5) when a `json` format is asked for; the
  * extract runs only after the scrape succeeded, and if it fails the request fails (the scrape's
  * credit stays charged: that page was fetched).
  */
@@ -42,13 +43,13 @@ export async function firecrawlScrape(
 ): Promise<FirecrawlDocument> {
   const native = parseBody(scrapeBody, { url: target, ...t.page });
   const prepared = t.json ? prepareJson(auth, target, t) : undefined;
-  const { requestId, data } = await scrapeOperation(deps, auth, native, caller);
-  if (!prepared) return toFirecrawlDocument(data, { wanted: t.wanted, creditsUsed: 1, scrapeId: requestId });
+  const { requestId, data, creditsUsed } = await scrapeOperation(deps, auth, native, caller);
+  if (!prepared) return toFirecrawlDocument(data, { wanted: t.wanted, creditsUsed, scrapeId: requestId });
   const extracted = await runExtract(deps, prepared, caller);
   return toFirecrawlDocument(data, {
     wanted: t.wanted,
     json: extracted.data,
-    creditsUsed: 1 + EXTRACT_COST,
+    creditsUsed: creditsUsed + EXTRACT_COST,
     scrapeId: requestId,
   });
 }

@@ -71,35 +71,55 @@ function given(v: unknown): boolean {
 interface HitScrape {
   scrape: boolean;
   format: 'markdown' | 'html';
+  /** The `summary` format: each hit's summary by the extract model (native `summary: true`). */
+  summary: boolean;
   onlyMainContent?: unknown;
   wanted: FirecrawlFormat[];
+  /** The changeTracking format was asked for. */
+  changeTracking?: boolean;
+  /** Passed on for the native schema and rules to check (a 400 without the format). */
+  changeTrackingOptions?: unknown;
 }
 
 /**
  * `scrapeOptions` → the native search's scrape switches. Formats empty (v1's default) means no
- * scrape; formats are markdown and html only; page options other than onlyMainContent are refused.
+ * scrape; formats are markdown, html and summary only; page options other than onlyMainContent are refused.
  */
 function hitScrape(
   raw: Record<string, unknown> | undefined,
   t: TranslatedScrapeOptions | undefined,
 ): HitScrape {
   if (!raw || !t || (Array.isArray(raw.formats) && raw.formats.length === 0))
-    return { scrape: false, format: 'markdown', wanted: [] };
+    return { scrape: false, format: 'markdown', summary: false, wanted: [] };
   for (const [i, f] of t.wanted.entries()) {
-    if (f !== 'markdown' && f !== 'html')
-      refuse(`scrapeOptions.formats.${i}`, `"${f}" is not supported by search (markdown and html are)`);
+    if (f !== 'markdown' && f !== 'html' && f !== 'changeTracking' && f !== 'summary')
+      refuse(
+        `scrapeOptions.formats.${i}`,
+        `"${f}" is not supported by search (markdown, html, changeTracking and summary are)`,
+      );
   }
   for (const name of Object.keys(t.page)) {
     // storeInCache: the hits' scrapes store as every scrape does (what Firecrawl's default asks);
     // proxy: the hits are fetched with the deployment's default (`auto`), as SDKs that send it expect.
-    if (name !== 'formats' && name !== 'onlyMainContent' && name !== 'storeInCache' && name !== 'proxy')
+    if (
+      name !== 'formats' &&
+      name !== 'onlyMainContent' &&
+      name !== 'storeInCache' &&
+      name !== 'proxy' &&
+      name !== 'changeTrackingOptions'
+    )
       refuse(`scrapeOptions.${name}`, 'is not supported by search (only formats and onlyMainContent)');
   }
   return {
     scrape: true,
     format: t.wanted.includes('html') ? 'html' : 'markdown',
+    summary: t.wanted.includes('summary'),
     ...(raw.onlyMainContent !== undefined ? { onlyMainContent: raw.onlyMainContent } : {}),
     wanted: t.wanted,
+    ...(t.wanted.includes('changeTracking') ? { changeTracking: true } : {}),
+    ...(t.page.changeTrackingOptions !== undefined
+      ? { changeTrackingOptions: t.page.changeTrackingOptions }
+      : {}),
   };
 }
 
@@ -117,9 +137,18 @@ function nativeSearch(body: { [K in keyof typeof common]?: unknown } & { lang?: 
       ...(body.timeout !== undefined ? { timeout: body.timeout } : {}),
       scrape: hits.scrape,
       format: hits.format,
+      ...(hits.summary ? { summary: true } : {}),
       ...(hits.onlyMainContent !== undefined ? { onlyMainContent: hits.onlyMainContent } : {}),
+      ...(hits.changeTracking ? { changeTracking: true } : {}),
+      ...(hits.changeTrackingOptions !== undefined
+        ? { changeTrackingOptions: hits.changeTrackingOptions }
+        : {}),
     },
-    { num_results: 'limit', onlyMainContent: 'scrapeOptions.onlyMainContent' },
+    {
+      num_results: 'limit',
+      onlyMainContent: 'scrapeOptions.onlyMainContent',
+      changeTrackingOptions: 'scrapeOptions.changeTrackingOptions',
+    },
   );
 }
 
@@ -132,7 +161,13 @@ function webResult(r: SearchResult, hits: HitScrape, position: number): Record<s
     return { ...base, metadata: { sourceURL: r.url, url: r.url, error: r.error, code: r.code } };
   }
   if (!('metadata' in r) || !r.metadata) return base;
-  const doc = { markdown: r.markdown, html: r.html, metadata: r.metadata } as DocumentData;
+  const doc = {
+    markdown: r.markdown,
+    html: r.html,
+    ...('changeTracking' in r && r.changeTracking ? { changeTracking: r.changeTracking } : {}),
+    summary: r.summary,
+    metadata: r.metadata,
+  } as DocumentData;
   return { ...base, ...toFirecrawlDocument(doc, { wanted: hits.wanted }) };
 }
 

@@ -11,7 +11,7 @@ import type { GatewayDeps } from '../deps';
 const UNSUPPORTED: Array<[string[], string, string]> = [
   [['all'], '/v2/agent{/*rest}', 'agent'],
   [['all'], '/v2/browser{/*rest}', 'browser'],
-  [['all'], '/v2/parse{/*rest}', 'parse'],
+  [['all'], '/v2/parse/formats', 'parse/formats'],
   [['all'], '/v2/monitor{/*rest}', 'monitor'],
   [['all'], '/v2/search/research{/*rest}', 'search/research'],
   [['all'], '/v2/search/developer{/*rest}', 'search/developer'],
@@ -28,6 +28,11 @@ const UNSUPPORTED: Array<[string[], string, string]> = [
   [['all'], '/v1/team/token-usage{/*rest}', 'team/token-usage'],
   [['all'], '/v1/team/credit-usage/historical', 'team/credit-usage/historical'],
 ];
+
+/** The refused endpoints, as GET /v1/capabilities lists them. */
+export const UNSUPPORTED_FIRECRAWL: ReadonlyArray<{ path: string; name: string }> = UNSUPPORTED.map(
+  ([, path, name]) => ({ path, name: `${path.slice(1, 3)} ${name}` }),
+);
 
 export function unsupportedCompatRoutes(_deps: GatewayDeps): Router {
   const router = Router();

@@ -237,7 +237,7 @@ describe('runChargedJob', () => {
         }
         throw new TargetHttpError(404);
       },
-      { redisUrl, prefix, concurrency: 2, lockDurationMs: 30_000, stalledIntervalMs: 15_000 },
+      { redis: redisUrl, prefix, concurrency: 2, lockDurationMs: 30_000, stalledIntervalMs: 15_000 },
     );
     await worker.worker.waitUntilReady();
     await producer.queueEvents('scrape').waitUntilReady();

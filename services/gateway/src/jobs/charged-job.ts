@@ -10,6 +10,7 @@ import type {
 } from '@wcs/queues';
 import type { JobClock } from '../middleware/server-timing';
 import { type CallerResponse, callerGone } from './caller-gone';
+import { type CreditHeaderTarget, headerTargetOf, setCreditHeaders } from './credit-headers';
 import type { PendingWork } from './pending-work';
 
 /**
@@ -24,6 +25,13 @@ import type { PendingWork } from './pending-work';
 
 export interface ChargeTerms {
   accountId: string;
+  /**
+   * The HTTP response: once settled, `X-Credits-Used` (what the request cost) and
+   * `X-Credits-Remaining` (the account's balance after it) are set on it (credit-headers.ts).
+   */
+  headers?: CreditHeaderTarget | undefined;
+  /** The caller's API key: the charge counts against its daily/monthly limits, the refund gives back. */
+  keyId?: string | undefined;
   /** The ledger reference of the charge and of its refund. */
   requestId: string;
   /** Credits taken up front: the most this request can cost. */
@@ -45,7 +53,7 @@ export interface Settled<T> {
 
 /**
  * Reserve → work → settle. Throws InsufficientCreditsError (nothing charged, work not started)
- * when the balance cannot cover the reserve. When the work returns, `reserve − cost` is refunded;
+ * when the balance cannot cover the reserve, KeyBudgetExceededError when the key's limit cannot. When the work returns, `reserve − cost` is refunded;
  * when it throws, everything is, and the error is rethrown as a ServiceError — unless the error's
  * kind is `billed` (the caller's own options spent the budget the work was given, e.g.
  * SELECTOR_TOO_EXPENSIVE): then `billedFailureCost` (default the reserve) is kept.
@@ -56,10 +64,16 @@ export async function runChargedWork<T>(
   work: () => Promise<Settled<T>>,
 ): Promise<Settled<T>> {
   const { accountId, requestId, reserve } = terms;
-  await deps.credits.charge(accountId, reserve, { reason: terms.reason, reference: requestId });
+  const { keyId } = terms;
+  const charged = await deps.credits.charge(accountId, reserve, {
+    reason: terms.reason,
+    reference: requestId,
+    keyId,
+  });
   // A shutdown that cuts this request waits for its refund before it closes the database.
   const settled = deps.pending.begin();
   let cost = 0;
+  let balance = charged.balance;
   try {
     const done = await work();
     if (!Number.isSafeInteger(done.cost) || done.cost < 0 || done.cost > reserve) {
@@ -75,11 +89,15 @@ export async function runChargedWork<T>(
     // Also on errors (target, worker, queue, provider, the wait): whatever was not used goes back.
     try {
       if (reserve > cost) {
-        await deps.credits.credit(accountId, reserve - cost, {
+        ({ balance } = await deps.credits.credit(accountId, reserve - cost, {
           reason: terms.refundReason,
           reference: requestId,
-        });
+          // Back to the key's spend of the charge's day and month.
+          keyId,
+          at: charged.at,
+        }));
       }
+      if (terms.headers) setCreditHeaders(terms.headers, { used: cost, remaining: balance });
     } finally {
       settled();
     }
@@ -100,6 +118,8 @@ export async function runChargedJob<N extends WaitedQueue>(
   deps: { credits: CreditsRepository; producer: QueueProducer; pending: PendingWork; secrets?: JobSecrets },
   a: {
     accountId: string;
+    /** The caller's key (its budget); see ChargeTerms. */
+    keyId?: string | undefined;
     requestId: string;
     /** Secret page options: sealed into the payload, their key dropped when the wait ends. */
     secrets?: PageSecrets | undefined;
@@ -112,8 +132,11 @@ export async function runChargedJob<N extends WaitedQueue>(
     payload: PayloadInputOf<N>;
     /** How long to wait for the worker's answer; also the job's deadline. */
     waitMs: number;
-    /** The HTTP response: when its client goes away first, the job is cancelled (callerGone). */
-    caller?: CallerResponse;
+    /**
+     * The HTTP response: when its client goes away first, the job is cancelled (callerGone); the
+     * credit headers are set on it once settled.
+     */
+    caller?: CallerResponse | undefined;
     /** Filled in with when the job was enqueued and answered (the Server-Timing header). */
     clock?: JobClock;
   },
@@ -122,6 +145,8 @@ export async function runChargedJob<N extends WaitedQueue>(
     deps,
     {
       accountId: a.accountId,
+      keyId: a.keyId,
+      headers: headerTargetOf(a.caller),
       requestId: a.requestId,
       reserve: a.cost,
       reason: a.reason,

@@ -1,4 +1,5 @@
-import { NotFoundError, RateLimitedError, toServiceError } from '@wcs/errors';
+import { isPoolTimeout } from '@wcs/db';
+import { NotFoundError, RateLimitedError, ServiceUnavailableError, toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import type { NextFunction, Request, Response } from 'express';
 import { fromRequestError } from './request-errors';
@@ -10,7 +11,12 @@ export function notFoundHandler(req: Request) {
 /** The one error body shape: `{ success: false, error, code }` (+ `details` when useful). */
 export function errorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const se = fromRequestError(err) ?? toServiceError(err);
+    // No database connection free within the pool's wait (a burst): retryable, not an internal fault.
+    const se =
+      fromRequestError(err) ??
+      (isPoolTimeout(err)
+        ? new ServiceUnavailableError('The service is busy; retry shortly', { cause: err })
+        : toServiceError(err));
     // A caller that went away cancelled its own job: not a service failure.
     if (req.socket.destroyed) {
       logger.info({ reqId: req.id, code: se.code }, 'request abandoned by the client');

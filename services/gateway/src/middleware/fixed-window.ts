@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@wcs/queues';
 
 // INCR + PEXPIRE in one round trip, atomic; returns [count, ttlMs].
 const HIT_SCRIPT = `
@@ -21,7 +21,7 @@ export function fixedWindowKey(
 
 /** Count one hit; the key expires with its window. */
 export async function countHit(
-  redis: Redis,
+  redis: RedisClient,
   key: string,
   windowMs: number,
 ): Promise<{ count: number; ttlMs: number }> {
@@ -30,6 +30,6 @@ export async function countHit(
 }
 
 /** The window's count so far, without counting. */
-export async function peekCount(redis: Redis, key: string): Promise<number> {
+export async function peekCount(redis: RedisClient, key: string): Promise<number> {
   return Number((await redis.get(key)) ?? 0);
 }

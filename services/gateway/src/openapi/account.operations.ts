@@ -11,12 +11,14 @@ import {
   keyCreateResponse,
   keyListResponse,
   keyRevokeResponse,
+  keyUpdateResponse,
   ledgerResponse,
   signOutResponse,
   usageResponse,
 } from '../contract/account.responses';
+import { capabilitiesResponse } from '../contract/capabilities.responses';
 import { signInBody } from '../contract/dashboard-session.request';
-import { keyCreateBody } from '../contract/keys.request';
+import { keyCreateBody, keyUpdateBody } from '../contract/keys.request';
 import { monitorCancelResponse } from '../contract/responses';
 import type { OperationSpec } from './openapi.document';
 
@@ -108,6 +110,24 @@ export const ACCOUNT_OPERATIONS: OperationSpec[] = [
     body: keyCreateBody,
     success: { status: 201, description: 'the new key', schema: keyCreateResponse },
     errors: [400, 401, 403, 413, 429],
+  },
+  {
+    method: 'get',
+    path: '/v1/capabilities',
+    summary:
+      'What this deployment offers (engines, documents/OCR, extract model, search, proxies, formats, page options, Firecrawl routes) and every limit a caller meets; free',
+    success: { status: 200, description: 'the capabilities', schema: capabilitiesResponse },
+    errors: [401, 429],
+  },
+  {
+    method: 'patch',
+    path: '/v1/keys/:id',
+    summary:
+      "Change a key's name or daily/monthly credit limits (null removes one). 403 when the calling key has a limit itself",
+    params: { id: { in: 'path', description: 'key id' } },
+    body: keyUpdateBody,
+    success: { status: 200, description: 'the key as listed', schema: keyUpdateResponse },
+    errors: [400, 401, 403, 404, 413, 429],
   },
   {
     method: 'delete',

@@ -1,4 +1,4 @@
-import { monitorBody } from '../contract/monitor.request';
+import { monitorBody, monitorPatchBody } from '../contract/monitor.request';
 import {
   monitorCancelResponse,
   monitorCreateResponse,
@@ -50,6 +50,17 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
       schema: monitorDetailResponse,
     },
     errors: [400, 401, 404, 429],
+  },
+  {
+    method: 'patch',
+    path: '/v1/monitor/:id',
+    summary: 'Change a monitor: schedule (interval or cron + timezone), rules, goal, webhook (free)',
+    description:
+      'Only the fields given change, validated as on create. webhookUrl and goal take null to remove them, ignoreText [] to clear the rules. A new schedule takes effect at once (nextCheckAt is null until the scheduler has placed it); new ignoreText rules make the next check a new baseline. 409 for a cancelled monitor.',
+    params: { id: { in: 'path', description: 'monitor id' } },
+    body: monitorPatchBody,
+    success: { status: 200, description: 'the changed monitor', schema: monitorCancelResponse },
+    errors: [400, 401, 404, 409, 413, 415, 429],
   },
   {
     method: 'delete',

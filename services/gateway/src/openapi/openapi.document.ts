@@ -9,11 +9,16 @@ import { errorResponse } from '../contract/responses';
  * `packages/queues/src/document.contract.ts`).
  */
 export interface OperationSpec {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
   summary: string;
   description?: string;
   body?: z.ZodType;
+  /**
+   * A file upload instead of a JSON body (POST /v1/parse): a form with a `file` part and an
+   * `options` part of this schema, or the file as the raw body of one of `rawTypes`.
+   */
+  upload?: { options: z.ZodType; rawTypes: string[] };
   /** Path/query parameters: name -> description. */
   params?: Record<string, { in: 'path' | 'query'; description: string }>;
   /** `contentType` defaults to application/json (the CSV export is text/csv). */
@@ -33,7 +38,8 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'unknown id, or an id of another account',
   409: 'the request contradicts the current state (named in the message)',
   413: 'request body too large',
-  415: 'the target is not a text document',
+  415: 'the target is not a text document (parse: the file is not a PDF, DOCX or HTML file)',
+  422: 'a document (PDF, DOCX) that cannot be read: damaged, encrypted or cut short; or a failed page action',
   429: 'rate limit exceeded (Retry-After header)',
   502: 'the target failed: HTTP error, blocked, unreachable, TLS, redirects, too large',
   503: 'queue unavailable; retry',
@@ -84,6 +90,7 @@ export function buildOpenApiDocument(operations: OperationSpec[]): Record<string
             },
           }
         : {}),
+      ...(op.upload ? { requestBody: uploadRequestBody(op.upload) } : {}),
       responses,
     };
   }
@@ -99,6 +106,24 @@ export function buildOpenApiDocument(operations: OperationSpec[]): Record<string
       schemas: { Error: errorSchema },
     },
     paths,
+  };
+}
+
+function uploadRequestBody(upload: NonNullable<OperationSpec['upload']>): Record<string, unknown> {
+  const file = { type: 'string', contentMediaType: 'application/octet-stream' };
+  return {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          properties: { file, options: stripMeta(z.toJSONSchema(upload.options, { io: 'input' })) },
+          required: ['file'],
+        },
+        encoding: { options: { contentType: 'application/json' } },
+      },
+      ...Object.fromEntries(upload.rawTypes.map((type) => [type, { schema: file }])),
+    },
   };
 }
 

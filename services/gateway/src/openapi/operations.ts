@@ -2,6 +2,7 @@ import { batchBody } from '../contract/batch.request';
 import { crawlBody } from '../contract/crawl.request';
 import { extractBody } from '../contract/extract.request';
 import { mapBody } from '../contract/map.request';
+import { parseOptions } from '../contract/parse.request';
 import {
   batchCancelResponse,
   batchStartResponse,
@@ -35,6 +36,23 @@ export const OPERATIONS: OperationSpec[] = [
       schema: scrapeResponse,
     },
     errors: [400, 401, 402, 413, 415, 429, 502, 503, 504],
+  },
+  {
+    method: 'post',
+    path: '/v1/parse',
+    summary: 'Convert a PDF, DOCX or HTML file you send into a document (1 credit, refunded on failure)',
+    description:
+      'The file as a multipart/form-data `file` part (options in an `options` JSON part or as plain fields) or as the raw body (options in the query string: `?formats=markdown,links&onlyMainContent=false&filename=a.pdf`). At most MAX_DOCUMENT_BYTES (413 past it). Its type is read from its bytes: 415 for anything but PDF, DOCX and HTML (not charged); a damaged file is 422 DOCUMENT_UNREADABLE (refunded). Options that say how a page is fetched (waitFor, actions, headers, proxy, maxAge…) are 400.',
+    upload: {
+      options: parseOptions,
+      rawTypes: [
+        'application/pdf',
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        'text/html',
+      ],
+    },
+    success: { status: 200, description: 'the document', schema: scrapeResponse },
+    errors: [400, 401, 402, 413, 415, 422, 429, 503, 504],
   },
   {
     method: 'post',

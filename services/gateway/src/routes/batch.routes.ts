@@ -1,10 +1,12 @@
 import type { BatchItemPage, BatchWithItems } from '@wcs/db';
 import { NotFoundError, ValidationError } from '@wcs/errors';
+import { pageCredits } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
 import { type BatchBody, batchBody, MAX_BATCH_ITEMS } from '../contract/batch.request';
 import type { Body, batchStartResponse } from '../contract/responses';
 import type { AuthContext, GatewayDeps } from '../deps';
+import { setCreditHeaders } from '../jobs/credit-headers';
 import { authOf } from '../middleware/auth.middleware';
 import { checkJobWebhook } from '../validation/job-webhook';
 import { checkPageOptions } from '../validation/page-options';
@@ -42,7 +44,7 @@ export async function startBatchOperation(
   deps: GatewayDeps,
   auth: AuthContext,
   body: BatchBody,
-): Promise<{ batchId: string; total: number }> {
+): Promise<{ batchId: string; total: number; credits: { used: number; remaining: number } }> {
   // `items` takes precedence over `urls` (spec 4.5).
   const field = body.items ? 'items' : 'urls';
   const raw = body.items ?? body.urls?.map((url) => ({ url, id: undefined }));
@@ -66,9 +68,12 @@ export async function startBatchOperation(
   const webhook = webhookInput !== undefined ? await checkJobWebhook(webhookInput, deps.settings) : undefined;
   const batch = await deps.batches.create({
     accountId: auth.accountId,
+    keyId: auth.keyId,
     items,
     format: body.format ?? 'markdown',
     onlyMainContent: body.onlyMainContent,
+    // 1 per item, 6 with the `summary` format (pageCredits of @wcs/queues).
+    creditsPerItem: pageCredits(options),
     ...(Object.keys(options).length > 0 ? { pageOptions: options } : {}),
     ...(secrets ? { pageSecrets: secrets } : {}),
     ...(webhook
@@ -91,7 +96,12 @@ export async function startBatchOperation(
     // once Redis is back, so the caller still gets its batch id.
     deps.logger.warn({ err, batchId: batch.batchId }, 'batch enqueue failed; left to the reconciler');
   }
-  return { batchId: batch.batchId, total: batch.items.length };
+  return {
+    batchId: batch.batchId,
+    total: batch.items.length,
+    // Charged up front, one per URL; failed items are refunded later (the status's creditsUsed).
+    credits: { used: batch.charged, remaining: batch.balance },
+  };
 }
 
 /**
@@ -176,6 +186,7 @@ export function batchRoutes(deps: GatewayDeps): Router {
   router.post('/v1/batch/scrape', async (req, res) => {
     const body = parseBody(batchBody, req.body);
     const batch = await startBatchOperation(deps, authOf(res), body);
+    setCreditHeaders(res, batch.credits);
     res
       .status(202)
       .json({ success: true, id: batch.batchId, total: batch.total } satisfies Body<

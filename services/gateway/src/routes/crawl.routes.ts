@@ -1,11 +1,18 @@
-import type { CrawlPageView, CrawlView } from '@wcs/db';
+import { type CrawlPageView, type CrawlView, keyBudgetResets } from '@wcs/db';
 import { compilePathRules, resolveUrl } from '@wcs/discovery';
-import { InsufficientCreditsError, InvalidUrlError, NotFoundError, ValidationError } from '@wcs/errors';
+import {
+  InsufficientCreditsError,
+  InvalidUrlError,
+  KeyBudgetExceededError,
+  NotFoundError,
+  ValidationError,
+} from '@wcs/errors';
 import { Router } from 'express';
 import { z } from 'zod';
 import { type CrawlBody, crawlBody } from '../contract/crawl.request';
 import type { Body, crawlStartResponse } from '../contract/responses';
 import type { AuthContext, GatewayDeps } from '../deps';
+import { type CreditHeaderTarget, setCreditHeaders } from '../jobs/credit-headers';
 import { authOf } from '../middleware/auth.middleware';
 import { assertFetchableLater } from '../validation/fetch-later-url';
 import { checkJobWebhook } from '../validation/job-webhook';
@@ -56,6 +63,18 @@ function statusOut(c: CrawlView): Record<string, unknown> {
 }
 
 /**
+ * A finished crawl with the `changeTracking` format: the pages the same account's previous crawl
+ * of the same start URL (and tag) returned that this one did not reach. Undefined otherwise.
+ */
+export async function removedPagesOf(deps: GatewayDeps, crawl: CrawlView): Promise<string[] | undefined> {
+  const page = crawl.options.page as
+    | { formats?: string[]; changeTrackingOptions?: { tag?: string } }
+    | undefined;
+  if (crawl.status !== 'done' || !page?.formats?.includes('changeTracking')) return undefined;
+  return deps.crawlChanges.removedPages(crawl, page.changeTrackingOptions?.tag ?? null);
+}
+
+/**
  * Start a crawl (POST /v1/crawl and the Firecrawl-compatible routes): checks the URL, the path
  * rules, the address policy and the balance, stores the crawl and enqueues its start job.
  */
@@ -79,10 +98,12 @@ export async function startCrawlOperation(
       details: { required: 1, balance },
     });
   }
+  await assertKeyHasRoom(deps, auth);
   const page = checkPageOptions(body.scrapeOptions ?? {}, { prefix: 'scrapeOptions.' });
   const { url: _asked, scrapeOptions: _page, webhook: _webhook, ...options } = body;
   const { crawlId } = await deps.crawls.create({
     accountId: auth.accountId,
+    apiKeyId: auth.keyId,
     url,
     options: { ...options, ...(Object.keys(page.options).length > 0 ? { page: page.options } : {}) },
     ...(page.secrets ? { pageSecrets: page.secrets } : {}),
@@ -100,6 +121,34 @@ export async function startCrawlOperation(
   return { crawlId, url };
 }
 
+/**
+ * A key at its daily or monthly limit cannot start a crawl (402 KEY_BUDGET_EXCEEDED), as an empty
+ * balance cannot. The crawl's pages are charged per page against the same key
+ * (complete_crawl_page): the crawl stops `key_budget_exceeded` at its limit.
+ */
+async function assertKeyHasRoom(deps: GatewayDeps, auth: AuthContext): Promise<void> {
+  const key = await deps.apiKeys.getOwned(auth.accountId, auth.keyId);
+  if (!key) return;
+  const resets = keyBudgetResets();
+  const full = (spent: number, limit: number | null) => limit !== null && spent + 1 > limit;
+  const period = full(key.spentToday, key.dailyCreditLimit)
+    ? { period: 'day', limit: key.dailyCreditLimit ?? 0, spent: key.spentToday, resetsAt: resets.day }
+    : full(key.spentThisMonth, key.monthlyCreditLimit)
+      ? {
+          period: 'month',
+          limit: key.monthlyCreditLimit ?? 0,
+          spent: key.spentThisMonth,
+          resetsAt: resets.month,
+        }
+      : null;
+  if (!period) return;
+  const resetsAt = period.resetsAt.toISOString();
+  throw new KeyBudgetExceededError(
+    `This API key's ${period.period === 'day' ? 'daily' : 'monthly'} credit limit (${period.limit}) is reached: a crawl needs at least 1 credit; it resets at ${resetsAt}`,
+    { details: { period: period.period, limit: period.limit, spent: period.spent, required: 1, resetsAt } },
+  );
+}
+
 /** The caller's crawl; unknown ids and other accounts' ids are the same 404. */
 export async function crawlStatusOperation(
   deps: GatewayDeps,
@@ -110,6 +159,19 @@ export async function crawlStatusOperation(
   const crawl = UUID.test(id) ? await deps.crawls.get(auth.accountId, id) : null;
   if (!crawl) throw new NotFoundError('Crawl not found');
   return crawl;
+}
+
+/**
+ * A crawl pays per page as it goes (nothing at its start): `X-Credits-Used` is what the crawl has
+ * cost so far (0 at the start), `X-Credits-Remaining` the account's balance now.
+ */
+export async function crawlCreditHeaders(
+  deps: GatewayDeps,
+  res: CreditHeaderTarget,
+  auth: AuthContext,
+  used: number,
+): Promise<void> {
+  setCreditHeaders(res, { used, remaining: await deps.credits.balance(auth.accountId) });
 }
 
 /** Cancel (idempotent): the crawl ends `failed` / `cancelled`; its queued jobs are removed. */
@@ -140,7 +202,9 @@ export function crawlRoutes(deps: GatewayDeps): Router {
 
   router.post('/v1/crawl', async (req, res) => {
     const body = parseBody(crawlBody, req.body);
-    const { crawlId, url } = await startCrawlOperation(deps, authOf(res), body);
+    const auth = authOf(res);
+    const { crawlId, url } = await startCrawlOperation(deps, auth, body);
+    await crawlCreditHeaders(deps, res, auth, 0);
     res.status(202).json({ success: true, id: crawlId, url } satisfies Body<typeof crawlStartResponse>);
   });
 
@@ -154,16 +218,20 @@ export function crawlRoutes(deps: GatewayDeps): Router {
       );
     }
     const crawl = await crawlStatusOperation(deps, auth, id);
+    await crawlCreditHeaders(deps, res, auth, crawl.creditsUsed);
     const { skip, limit } = q.data;
-    const [done, failed] = await Promise.all([
+    const [done, failed, removed] = await Promise.all([
       deps.crawls.listPages(crawl.crawlId, 'done', skip, limit),
       crawl.failed > skip ? deps.crawls.listPages(crawl.crawlId, 'failed', skip, limit) : Promise.resolve([]),
+      // Listed once, with the first page of results.
+      skip === 0 ? removedPagesOf(deps, crawl) : Promise.resolve(undefined),
     ]);
     const more = skip + limit < crawl.completed || skip + limit < crawl.failed;
     res.json({
       ...statusOut(crawl),
       pages: done.map(pageOut),
       failedPages: failed.map(failedOut),
+      ...(removed ? { removed } : {}),
       ...(more ? { next: `/v1/crawl/${crawl.crawlId}?skip=${skip + limit}&limit=${limit}` } : {}),
     });
   });

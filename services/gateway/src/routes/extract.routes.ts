@@ -18,6 +18,8 @@ export const EXTRACT_COST = 5;
 /** An extract whose request was checked: what `runExtract` needs. */
 export interface PreparedExtract {
   accountId: string;
+  /** The caller's key: its credit limits apply. */
+  keyId?: string | undefined;
   body: ExtractBody;
   url: string;
   checked: CheckedPageOptions;
@@ -41,7 +43,7 @@ export function prepareExtract(
   // Compiled here for the 400 naming the bad path; the worker's compile hits its own cache.
   if (body.schema !== undefined) compilePlainSchema(body.schema);
   const checked = checkPageOptions(body, { keepsNoScreenshots: 'extract' });
-  return { accountId: auth.accountId, body, url, checked };
+  return { accountId: auth.accountId, keyId: auth.keyId, body, url, checked };
 }
 
 /**
@@ -53,13 +55,14 @@ export async function runExtract(
   deps: GatewayDeps,
   p: PreparedExtract,
   caller?: CallerResponse,
-): Promise<{ requestId: string; data: Record<string, unknown> }> {
+): Promise<{ requestId: string; data: Record<string, unknown>; chunks: number }> {
   const { body, url } = p;
   const { options, secrets } = p.checked;
   await checkTargetBeforeCharge(deps, url);
   const requestId = randomUUID();
   const result = await runChargedJob(deps, {
     accountId: p.accountId,
+    keyId: p.keyId,
     requestId,
     secrets,
     cost: EXTRACT_COST,
@@ -82,7 +85,7 @@ export async function runExtract(
     waitMs: body.timeout + 5_000,
     ...(caller ? { caller } : {}),
   });
-  return { requestId, data: result.data };
+  return { requestId, data: result.data, chunks: result.chunks ?? 1 };
 }
 
 /** One extract (POST /v1/extract and the Firecrawl-compatible routes): `prepareExtract` then `runExtract`. */
@@ -92,7 +95,7 @@ export async function extractOperation(
   body: ExtractBody,
   caller?: CallerResponse,
   rawSchema?: unknown,
-): Promise<{ requestId: string; data: Record<string, unknown> }> {
+): Promise<{ requestId: string; data: Record<string, unknown>; chunks: number }> {
   return runExtract(deps, prepareExtract(auth, body, rawSchema ?? body.schema), caller);
 }
 
@@ -110,8 +113,10 @@ export function extractRoutes(deps: GatewayDeps): Router {
     const rawSchema: unknown = (req.body as { schema?: unknown } | undefined)?.schema;
     if (rawSchema !== undefined) assertPlainSchemaDepth(rawSchema);
     const body = parseBody(extractBody, req.body);
-    const { data } = await extractOperation(deps, auth, body, res, rawSchema);
-    res.json({ success: true, data } satisfies Body<typeof extractResponse>);
+    const { data, chunks } = await extractOperation(deps, auth, body, res, rawSchema);
+    res.json({ success: true, data, ...(chunks > 1 ? { chunks } : {}) } satisfies Body<
+      typeof extractResponse
+    >);
   });
   return router;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ValidationError } from '@wcs/errors';
 import type { MapJobResult } from '@wcs/queues';
 import { Router } from 'express';
 import { MAP_DEFAULT_MAX_URLS, type MapBody, mapBody } from '../contract/map.request';
@@ -21,11 +22,16 @@ export async function mapOperation(
   body: MapBody,
   caller?: CallerResponse,
 ): Promise<MapJobResult> {
+  if (body.sitemapOnly && body.ignoreSitemap)
+    throw new ValidationError('sitemapOnly and ignoreSitemap: give one of them', {
+      details: { field: 'sitemapOnly' },
+    });
   const url = normalizeTargetUrl(body.url, { prependHttps: true });
   await checkTargetBeforeCharge(deps, url);
   const requestId = randomUUID();
   return runChargedJob(deps, {
     accountId: auth.accountId,
+    keyId: auth.keyId,
     requestId,
     cost: 1,
     reason: 'map',
@@ -39,6 +45,8 @@ export async function mapOperation(
       ...(body.search ? { search: body.search } : {}),
       includeSubdomains: body.includeSubdomains,
       ignoreSitemap: body.ignoreSitemap,
+      ...(body.linkMetadata ? { linkMetadata: true } : {}),
+      ...(body.sitemapOnly ? { sitemapOnly: true } : {}),
       timeoutMs: body.timeout,
     },
     // The worker answers before its budget ends; the margin covers queueing and Redis.
@@ -60,6 +68,7 @@ export function mapRoutes(deps: GatewayDeps): Router {
       success: true,
       links: result.links,
       total: result.total,
+      ...(body.linkMetadata ? { pages: result.pages ?? result.links.map((url) => ({ url })) } : {}),
       ...(result.warning ? { warning: result.warning } : {}),
     } satisfies Body<typeof mapResponse>);
   });

@@ -1,12 +1,14 @@
 import { randomInt } from 'node:crypto';
 import type { MonitorDetail, MonitorView } from '@wcs/db';
 import { ConflictError, InvalidUrlError, NotFoundError, ValidationError } from '@wcs/errors';
+import { ignoreRuleProblem } from '@wcs/queues';
 import { Router } from 'express';
 import { z } from 'zod';
-import { monitorBody } from '../contract/monitor.request';
+import { monitorBody, monitorPatchBody } from '../contract/monitor.request';
 import type { GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import { assertFetchableLater } from '../validation/fetch-later-url';
+import { monitorSchedule, patchedSchedule } from '../validation/monitor-schedule';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
@@ -31,9 +33,16 @@ function monitorOut(m: MonitorView): Record<string, unknown> {
     id: m.id,
     url: m.url,
     interval: m.interval,
+    // A cron schedule: the expression and its zone (interval reads "cron").
+    ...(m.cron ? { cron: m.cron, timezone: m.timezone } : {}),
     status: m.status,
     createdAt: m.createdAt.toISOString(),
     ...(m.webhookUrl ? { webhookUrl: m.webhookUrl } : {}),
+    // The rules, only when set: a plain monitor keeps the spec's shape.
+    ...(m.ignoreText.length > 0 ? { ignoreText: m.ignoreText } : {}),
+    ...(m.threshold > 0 ? { threshold: m.threshold } : {}),
+    ...(m.goal ? { goal: m.goal } : {}),
+    ...(m.webhookFormat !== 'json' ? { webhookFormat: m.webhookFormat } : {}),
   };
 }
 
@@ -57,12 +66,15 @@ function detailOut(d: MonitorDetail): Record<string, unknown> {
       hash: c.hash,
       snapshot: c.snapshot,
       previousSnapshot: c.previousSnapshot,
+      diff: c.diff,
+      ...(c.judgement ? { judgement: c.judgement } : {}),
     })),
     checks: d.checks.map((c) => ({
       checkedAt: c.checkedAt.toISOString(),
       changed: c.changed,
       ...(c.hash ? { hash: c.hash } : {}),
       ...(c.error ? { error: c.error, code: c.errorCode ?? 'INTERNAL' } : {}),
+      ...(c.judgement ? { judgement: c.judgement } : {}),
     })),
     webhookDeliveries: d.deliveries.map((w) => ({
       changeId: w.changeId,
@@ -73,6 +85,22 @@ function detailOut(d: MonitorDetail): Record<string, unknown> {
       error: w.error,
     })),
   };
+}
+
+/** A webhook receiver as given: no https:// guessing, the receiver must be named exactly. */
+function webhookTarget(raw: string): string {
+  const url = normalizeTargetUrl(raw, { prependHttps: false, field: 'webhookUrl' });
+  if (!/^https?:\/\//i.test(raw.trim()))
+    throw new InvalidUrlError('webhookUrl: must be an absolute http(s) URL');
+  return url;
+}
+
+function checkIgnoreRules(rules: string[] | undefined): void {
+  rules?.forEach((rule, i) => {
+    const problem = ignoreRuleProblem(rule);
+    if (problem)
+      throw new ValidationError(`ignoreText.${i}: ${problem}`, { details: { field: `ignoreText.${i}` } });
+  });
 }
 
 /**
@@ -86,27 +114,38 @@ export function monitorRoutes(deps: GatewayDeps): Router {
     const auth = authOf(res);
     const body = parseBody(monitorBody, req.body);
     const url = normalizeTargetUrl(body.url, { prependHttps: true });
-    let webhookUrl: string | null = null;
-    if (body.webhookUrl !== undefined) {
-      // No https:// guessing for webhooks: the receiver must be named exactly.
-      webhookUrl = normalizeTargetUrl(body.webhookUrl, { prependHttps: false, field: 'webhookUrl' });
-      if (!/^https?:\/\//i.test(body.webhookUrl.trim())) {
-        throw new InvalidUrlError('webhookUrl: must be an absolute http(s) URL');
-      }
-    }
+    const webhookUrl = body.webhookUrl === undefined ? null : webhookTarget(body.webhookUrl);
     await assertFetchableLater(url, deps.settings);
     if (webhookUrl) await assertFetchableLater(webhookUrl, deps.settings);
-    const { waitFor, ...fields } = body;
+    const schedule = monitorSchedule(body);
+    const {
+      waitFor,
+      ignoreText,
+      threshold,
+      goal,
+      webhookFormat,
+      interval: _interval,
+      cron: _cron,
+      timezone: _timezone,
+      ...fields
+    } = body;
+    checkIgnoreRules(ignoreText);
     const page = checkPageOptions(fields, { keepsNoScreenshots: 'a monitor' });
     const pageOptions = { ...page.options, ...(waitFor ? { waitFor } : {}) };
     const monitor = await deps.monitors.create({
       accountId: auth.accountId,
+      apiKeyId: auth.keyId,
       url,
-      interval: body.interval,
+      interval: schedule.interval,
+      ...(schedule.cron ? { cron: schedule.cron, timezone: schedule.timezone } : {}),
       webhookUrl,
       jitterMs: randomInt(WEEK_MS),
       ...(Object.keys(pageOptions).length > 0 ? { pageOptions } : {}),
       ...(page.secrets ? { pageSecrets: page.secrets } : {}),
+      ...(ignoreText?.length ? { ignoreText } : {}),
+      ...(threshold ? { threshold } : {}),
+      ...(goal ? { goal } : {}),
+      ...(webhookFormat ? { webhookFormat } : {}),
     });
     try {
       // The baseline check, at once; its job id makes a repeated enqueue a no-op.
@@ -141,7 +180,7 @@ export function monitorRoutes(deps: GatewayDeps): Router {
   /** The account's HMAC key for verifying X-Signature on webhooks (created on first use). */
   router.get('/v1/webhook/secret', async (_req, res) => {
     const auth = authOf(res);
-    res.json({ success: true, data: { secret: await deps.monitors.webhookSecret(auth.accountId) } });
+    res.json({ success: true, data: { secret: await deps.deliveries.webhookSecret(auth.accountId) } });
   });
 
   router.get('/v1/monitor/:id', async (req, res) => {
@@ -151,6 +190,64 @@ export function monitorRoutes(deps: GatewayDeps): Router {
     const detail = UUID.test(id) ? await deps.monitors.detail(auth.accountId, id) : null;
     if (!detail) throw new NotFoundError('Monitor not found');
     res.json({ success: true, data: detailOut(detail) });
+  });
+
+  /**
+   * Change a monitor's schedule, rules or webhook, validated as on create. A new schedule replaces
+   * the job scheduler: the gateway removes it and enqueues a `reschedule` job, with which the
+   * monitor-scheduler (which owns the interval scale) installs the new one and announces its next
+   * slot; if that job is lost, the reconciler re-creates the missing scheduler from PostgreSQL.
+   */
+  router.patch('/v1/monitor/:id', async (req, res) => {
+    const auth = authOf(res);
+    const id = String(req.params.id);
+    const body = parseBody(monitorPatchBody, req.body);
+    if (Object.keys(body).length === 0) {
+      throw new ValidationError(
+        'Nothing to change: give one or more of interval, cron, timezone, webhookUrl, webhookFormat, ignoreText, threshold, goal',
+      );
+    }
+    const current = UUID.test(id) ? await deps.monitors.get(auth.accountId, id) : null;
+    if (!current) throw new NotFoundError('Monitor not found');
+    if (current.status === 'cancelled')
+      throw new ConflictError('The monitor is cancelled: it cannot be changed');
+    const schedule = patchedSchedule(
+      { interval: current.interval, cron: current.cron, timezone: current.timezone },
+      body,
+    );
+    let webhookUrl: string | null | undefined;
+    if (body.webhookUrl !== undefined) {
+      webhookUrl = body.webhookUrl === null ? null : webhookTarget(body.webhookUrl);
+      if (webhookUrl) await assertFetchableLater(webhookUrl, deps.settings);
+    }
+    checkIgnoreRules(body.ignoreText);
+    const out = await deps.monitors.update(auth.accountId, id, {
+      ...(schedule ? schedule : {}),
+      ...(webhookUrl !== undefined ? { webhookUrl } : {}),
+      ...(body.webhookFormat !== undefined ? { webhookFormat: body.webhookFormat } : {}),
+      ...(body.ignoreText !== undefined ? { ignoreText: body.ignoreText } : {}),
+      ...(body.threshold !== undefined ? { threshold: body.threshold } : {}),
+      ...(body.goal !== undefined ? { goal: body.goal } : {}),
+    });
+    if (out === null) throw new NotFoundError('Monitor not found');
+    if (out === 'conflict') throw new ConflictError('The monitor is cancelled: it cannot be changed');
+    if (schedule) {
+      try {
+        const queue = deps.producer.queue('monitor-check');
+        await queue.removeJobScheduler(id);
+        await deps.producer.enqueue(
+          'monitor-check',
+          { monitorId: id, reschedule: true },
+          { jobId: `reschedule-${id}-${Date.now()}` },
+        );
+      } catch (err) {
+        deps.logger.warn(
+          { err, monitorId: id },
+          'rescheduling the monitor failed; the reconciler repairs it',
+        );
+      }
+    }
+    res.json({ success: true, data: summaryOut(out) });
   });
 
   /**

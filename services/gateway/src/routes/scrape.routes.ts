@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { DocumentData } from '@wcs/queues';
 import { Router } from 'express';
 import type { Body, scrapeResponse } from '../contract/responses';
 import { type ScrapeBody, scrapeBody } from '../contract/scrape.request';
 import type { AuthContext, GatewayDeps } from '../deps';
 import type { CallerResponse } from '../jobs/caller-gone';
-import { runChargedJob } from '../jobs/charged-job';
+import { type DocumentAnswer, runScrapeJob } from '../jobs/scrape-job';
 import { authOf } from '../middleware/auth.middleware';
-import { type JobClock, setServerTiming, type WorkerTimings } from '../middleware/server-timing';
+import { type JobClock, setServerTiming } from '../middleware/server-timing';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { checkTargetBeforeCharge } from '../validation/target-check';
@@ -15,8 +14,8 @@ import { normalizeTargetUrl } from '../validation/target-url';
 
 /**
  * One scrape (POST /v1/scrape and the Firecrawl-compatible routes): checks the URL and the page
- * options, charges 1 credit (refunded if the scrape fails), runs the `scrape` job and returns its
- * document. `requestId` is the job's id and the ledger reference.
+ * options, then runs the billed `scrape` job (runScrapeJob) and returns its document.
+ * `requestId` is the job's id and the ledger reference.
  */
 export async function scrapeOperation(
   deps: GatewayDeps,
@@ -24,38 +23,24 @@ export async function scrapeOperation(
   body: ScrapeBody,
   caller?: CallerResponse,
   clock?: JobClock,
-): Promise<{ requestId: string; data: DocumentData; timings?: WorkerTimings | undefined }> {
+): Promise<DocumentAnswer> {
   const url = normalizeTargetUrl(body.url, { prependHttps: true });
   const { options, secrets } = checkPageOptions(body, { engine: body.engine, format: body.format });
   await checkTargetBeforeCharge(deps, url);
-  const timeoutMs = body.timeout ?? deps.settings.scrapeTimeoutMs;
-  const requestId = randomUUID();
-
-  const result = await runChargedJob(deps, {
-    accountId: auth.accountId,
-    requestId,
+  const job = {
+    requestId: randomUUID(),
+    timeoutMs: body.timeout ?? deps.settings.scrapeTimeoutMs,
+    options,
     secrets,
-    cost: 1,
-    reason: 'scrape',
-    refundReason: 'scrape_refund',
-    queue: 'scrape',
-    payload: {
-      requestId,
-      accountId: auth.accountId,
+    fields: {
       url,
       format: body.format ?? 'markdown',
       onlyMainContent: body.onlyMainContent,
       engine: body.engine,
       waitForMs: body.waitFor,
-      timeoutMs,
-      ...(Object.keys(options).length > 0 ? { page: options } : {}),
     },
-    // Small margin over the job's own budget so the worker's timeout error wins the race.
-    waitMs: timeoutMs + 5_000,
-    ...(caller ? { caller } : {}),
-    ...(clock ? { clock } : {}),
-  });
-  return { requestId, data: result.data, timings: result.timings };
+  };
+  return runScrapeJob(deps, auth, job, caller, clock);
 }
 
 /** POST /v1/scrape: 1 credit, charged up front and refunded if the scrape fails. */

@@ -1,18 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { TimeoutError, toServiceError } from '@wcs/errors';
-import type { DocumentData, Job } from '@wcs/queues';
+import { TimeoutError, toServiceError, ValidationError } from '@wcs/errors';
+import { type DocumentData, type Job, type PageFormat, type PageOptions, SUMMARY_CREDITS } from '@wcs/queues';
 import type { SearchHit } from '@wcs/search';
 import { Router } from 'express';
 import { type SearchBody, searchBody } from '../contract/search.request';
 import type { AuthContext, GatewayDeps } from '../deps';
 import { type CallerResponse, callerGone } from '../jobs/caller-gone';
 import { runChargedWork } from '../jobs/charged-job';
+import { headerTargetOf } from '../jobs/credit-headers';
 import { authOf } from '../middleware/auth.middleware';
+import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 
 /** Spec §8: 2 credits per result returned. */
 export const CREDITS_PER_SEARCH_RESULT = 2;
+
+/** The page's formats when a summary is asked: markdown (always in a result), the format's own, summary. */
+function summaryFormats(format: SearchBody['format']): PageFormat[] {
+  return format === 'markdown' ? ['markdown', 'summary'] : ['markdown', format, 'summary'];
+}
 
 /** One entry of `data`: the hit, its page when scraped, or `markdown: null` + `error`/`code`. */
 export type SearchResult = {
@@ -20,7 +27,15 @@ export type SearchResult = {
   title: string;
   description: string;
 } & (
-  | { markdown?: string; html?: string; text?: string; json?: unknown; metadata?: DocumentData['metadata'] }
+  | {
+      markdown?: string;
+      html?: string;
+      text?: string;
+      json?: unknown;
+      changeTracking?: DocumentData['changeTracking'];
+      summary?: string;
+      metadata?: DocumentData['metadata'];
+    }
   | { markdown: null; error: string; code: string }
 );
 
@@ -35,6 +50,8 @@ function scrapedResult(hit: SearchHit, data: DocumentData, format: SearchBody['f
     ...(format === 'html' ? { html: data.html } : {}),
     ...(format === 'text' ? { text: data.text } : {}),
     ...(format === 'json' && data.json !== undefined ? { json: data.json } : {}),
+    ...(data.changeTracking ? { changeTracking: data.changeTracking } : {}),
+    ...(data.summary !== undefined ? { summary: data.summary } : {}),
     metadata: data.metadata,
   };
 }
@@ -82,17 +99,22 @@ export async function searchOperation(
   body: SearchBody,
   caller?: CallerResponse,
 ): Promise<{ results: SearchResult[]; creditsUsed: number }> {
+  checkSearchChangeTracking(body);
   const budgetMs = body.timeout ?? deps.search.timeoutMs;
   const deadline = Date.now() + budgetMs;
   const requestId = randomUUID();
+  // A summary is the extract model's work on each result: priced like one (SUMMARY_CREDITS).
+  const perResult = CREDITS_PER_SEARCH_RESULT + (body.summary && body.scrape ? SUMMARY_CREDITS : 0);
   // The client going away cancels the hits' scrapes (and refunds them, as failed pages).
   const gone = caller ? callerGone(caller) : new AbortController().signal;
   const { value: results, cost } = await runChargedWork(
     deps,
     {
       accountId: auth.accountId,
+      keyId: auth.keyId,
+      headers: headerTargetOf(caller),
       requestId,
-      reserve: body.num_results * CREDITS_PER_SEARCH_RESULT,
+      reserve: body.num_results * perResult,
       reason: 'search',
       refundReason: 'search_refund',
     },
@@ -106,7 +128,7 @@ export async function searchOperation(
         gone,
       });
       const delivered = results.filter((r) => r.markdown !== null).length;
-      return { value: results, cost: delivered * CREDITS_PER_SEARCH_RESULT };
+      return { value: results, cost: delivered * perResult };
     },
   );
   return { results, creditsUsed: cost };
@@ -151,7 +173,12 @@ async function searchAndScrape(
   if (!body.scrape) return hits.map((h) => ({ url: h.url, title: h.title, description: h.description }));
   // Stored copies (embedded provider) answer offline; only markdown is stored, so other
   // formats, and `fresh: true`, scrape the page again.
-  const useStored = (h: SearchHit) => h.stored !== undefined && !body.fresh && body.format === 'markdown';
+  const useStored = (h: SearchHit) =>
+    h.stored !== undefined &&
+    !body.fresh &&
+    body.format === 'markdown' &&
+    !body.changeTracking &&
+    !body.summary;
   const live = hits.filter((h) => !useStored(h));
   const scraped = await scrapeHits(deps, {
     hits: live,
@@ -179,6 +206,7 @@ async function scrapeHits(
     gone: AbortSignal;
   },
 ): Promise<SearchResult[]> {
+  const page = trackedPage(a.body);
   // The page's own budget ends a little before ours, so the worker's TIMEOUT error wins the race.
   const pageBudget = Math.min(120_000, Math.max(1_000, a.deadline - Date.now() - 1_000));
   const jobs: Array<{ job: Job } | { error: unknown }> = await Promise.all(
@@ -199,7 +227,9 @@ async function scrapeHits(
           url,
           format: a.body.format,
           onlyMainContent: a.body.onlyMainContent,
+          ...(a.body.summary ? { page: { formats: summaryFormats(a.body.format) } } : {}),
           timeoutMs: pageBudget,
+          ...(page ? { page } : {}),
           // Every worker stops the page when our budget ends, whether or not a cancel reaches it.
           deadlineAt: a.deadline,
         },
@@ -230,4 +260,34 @@ async function scrapeHits(
       }
     }),
   );
+}
+
+/**
+ * `changeTracking: true`: the hits' page options ask for that format beside what `format` gives
+ * (markdown always; html, text or json when asked), so `data` keeps the fields search returns.
+ */
+function trackedPage(body: SearchBody): PageOptions | undefined {
+  if (!body.changeTracking) return undefined;
+  const formats: NonNullable<PageOptions['formats']> = ['markdown', 'changeTracking'];
+  if (body.format !== 'markdown') formats.push(body.format);
+  return {
+    formats,
+    ...(body.changeTrackingOptions ? { changeTrackingOptions: body.changeTrackingOptions } : {}),
+  };
+}
+
+/** The format's rules (page-options.ts) for search's two fields. */
+export function checkSearchChangeTracking(body: SearchBody): void {
+  if (!body.changeTracking && body.changeTrackingOptions === undefined) return;
+  // Each hit would take the model twice within the search's one budget: scrape the hits instead.
+  if (body.changeTrackingOptions?.modes?.includes('json')) {
+    throw new ValidationError(
+      'changeTrackingOptions.modes: the "json" mode is not available on search; scrape the hits (/v1/scrape or a batch) with it',
+      { details: { field: 'changeTrackingOptions.modes' } },
+    );
+  }
+  checkPageOptions({
+    formats: body.changeTracking ? ['markdown', 'changeTracking'] : ['markdown'],
+    ...(body.changeTrackingOptions ? { changeTrackingOptions: body.changeTrackingOptions } : {}),
+  });
 }

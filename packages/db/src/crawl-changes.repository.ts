@@ -1,0 +1,68 @@
+import type { CrawlView } from './crawl.types';
+import type { Db } from './db';
+import { sqlClient } from './sql-client';
+
+/** At most this many `removed` URLs are listed (a previous crawl holds at most its maxPages). */
+export const MAX_REMOVED_PAGES = 10_000;
+
+/**
+ * What changed between recrawls of a site (the `changeTracking` format on a crawl): the pages the
+ * same account's previous crawl of the same start URL (and change-tracking tag) returned that this
+ * crawl did not.
+ */
+export class CrawlChangesRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * A crawl page is `hidden` (Firecrawl's visibility) when only the sitemap led to it: the seeding
+   * transaction writes the start page and the sitemap seeds with one `created_at` (its `now()`),
+   * before any page's links are read, so a row deeper than the start page sharing the start page's
+   * `created_at` came from the sitemap. A link to it found later does not change that (the
+   * frontier keeps one row per URL): such a page reads `hidden` too.
+   */
+  async seededFromSitemap(crawlId: string, pageId: string): Promise<boolean> {
+    // Straight through pg (sql-client.ts): asked once per tracked crawl page.
+    const rows = await sqlClient(this.db).$queryRaw<Array<{ hidden: boolean }>>`
+      SELECT (p.id <> s.id AND p.created_at = s.created_at) AS hidden
+      FROM crawl_pages p
+      JOIN LATERAL (
+        SELECT id, created_at FROM crawl_pages
+        WHERE crawl_id = p.crawl_id AND depth = 0 ORDER BY created_at LIMIT 1
+      ) s ON true
+      WHERE p.id = ${pageId}::uuid AND p.crawl_id = ${crawlId}::uuid`;
+    return rows[0]?.hidden === true;
+  }
+
+  /**
+   * URLs the previous `done` crawl (same account, start URL and tag, created before this one)
+   * returned and this crawl did not reach: neither its URL nor where its redirect ended is a done
+   * page of this crawl (a page that answers 404 now failed, so it is listed). Sorted; empty when
+   * there was no previous crawl.
+   */
+  async removedPages(
+    crawl: Pick<CrawlView, 'crawlId' | 'accountId' | 'url' | 'createdAt'>,
+    tag: string | null,
+  ) {
+    const rows = await this.db.prisma.$queryRaw<Array<{ url: string }>>`
+      WITH prev AS (
+        SELECT id FROM crawls
+        WHERE account_id = ${crawl.accountId}::uuid AND url = ${crawl.url} AND id <> ${crawl.crawlId}::uuid
+          AND status = 'done' AND created_at < ${crawl.createdAt}
+          AND (options #>> '{page,changeTrackingOptions,tag}') IS NOT DISTINCT FROM ${tag}
+        ORDER BY created_at DESC LIMIT 1
+      ),
+      reached AS (
+        SELECT url_key AS k FROM crawl_pages WHERE crawl_id = ${crawl.crawlId}::uuid AND status = 'done'
+        UNION
+        SELECT final_key FROM crawl_pages
+        WHERE crawl_id = ${crawl.crawlId}::uuid AND status = 'done' AND final_key IS NOT NULL
+      )
+      SELECT p.url FROM crawl_pages p JOIN prev ON p.crawl_id = prev.id
+      WHERE p.status = 'done'
+        AND p.url_key NOT IN (SELECT k FROM reached)
+        AND (p.final_key IS NULL OR p.final_key NOT IN (SELECT k FROM reached))
+      ORDER BY p.url
+      LIMIT ${MAX_REMOVED_PAGES}::int`;
+    return rows.map((r) => r.url);
+  }
+}

@@ -1,0 +1,48 @@
+import type { FrontierPage } from './crawl.types';
+import type { Db } from './db';
+import { isUuid } from './ids';
+import { sqlClient } from './sql-client';
+
+/**
+ * The crawl's queue window: at most `size` of its frontier rows have a crawl-page job in Redis at
+ * once (`enqueued`); the others wait in PostgreSQL, where a row costs what it costs anyway. Every
+ * finished page claims the next rows, shallowest first (the crawl stays breadth first), so Redis
+ * memory is bounded per crawl instead of growing with the frontier.
+ *
+ * The count and the claim are one statement; two workers claiming at once may overshoot the
+ * window by what each saw free, which is bounded by the worker count. A claimed row whose job
+ * never got added (the enqueue failed after the commit) is found by the reconciler's stranded-page
+ * pass like any other, and a crawl left with waiting rows but no claimed ones is fed again by it.
+ */
+export class CrawlWindowRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Claim rows up to `size` claimed-and-unfinished rows for the crawl; returns those claimed now. */
+  async claim(crawlId: string, size: number): Promise<FrontierPage[]> {
+    if (!isUuid(crawlId) || size <= 0) return [];
+    return await sqlClient(this.db).$queryRaw<FrontierPage[]>`
+    WITH live AS (
+      SELECT count(*)::int AS n FROM (
+        SELECT 1 FROM crawl_pages
+        WHERE crawl_id = ${crawlId}::uuid AND enqueued AND status IN ('queued', 'running')
+        LIMIT ${size}::int) l
+    ), picked AS (
+      SELECT id FROM crawl_pages
+      WHERE crawl_id = ${crawlId}::uuid AND status = 'queued' AND NOT enqueued
+      ORDER BY depth, created_at
+      LIMIT GREATEST(0, ${size}::int - (SELECT n FROM live))
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE crawl_pages p SET enqueued = true, updated_at = now()
+    FROM picked WHERE p.id = picked.id
+    RETURNING p.id AS "pageId", p.url, p.depth`;
+  }
+
+  /** Mark rows as having their job (the start page, enqueued on its own before the window opens). */
+  async markEnqueued(pageIds: string[]): Promise<void> {
+    const ids = pageIds.filter(isUuid);
+    if (ids.length === 0) return;
+    await sqlClient(this.db).$executeRaw`
+    UPDATE crawl_pages SET enqueued = true WHERE id = ANY(${ids}::text[]::uuid[]) AND NOT enqueued`;
+  }
+}

@@ -1,0 +1,114 @@
+import type { Db } from './db';
+import { sqlClient, toJsonb } from './sql-client';
+
+/** One page's latest tracked scrape (structurally @wcs/scraper's ChangeRecord). */
+export interface PageHistoryRecord {
+  accountId: string;
+  urlKey: string;
+  /** '' when the scrape named no tag. */
+  tag: string;
+  url: string;
+  /** '' for a removed page (404/410). */
+  markdown: string;
+  contentHash: string;
+  statusCode: number;
+  etag: string | null;
+  lastModified: string | null;
+  /** The document's metadata when it was stored (null for rows written before it was kept). */
+  metadata?: Record<string, unknown> | null;
+  /** The links a crawl read from the page (null: none read, e.g. a scrape's row). */
+  links?: PageHistoryLink[] | null;
+  scrapedAt: Date;
+}
+
+/** One link of a tracked page, as a crawl read it (structurally @wcs/scraper's StoredLink). */
+export interface PageHistoryLink {
+  url: string;
+  key: string;
+  nofollow: boolean;
+}
+
+function linksOf(value: unknown): PageHistoryLink[] | null {
+  if (!Array.isArray(value)) return null;
+  const links: PageHistoryLink[] = [];
+  for (const l of value) {
+    if (!l || typeof l !== 'object') return null;
+    const { url, key, nofollow } = l as Record<string, unknown>;
+    if (typeof url !== 'string' || typeof key !== 'string') return null;
+    links.push({ url, key, nofollow: nofollow === true });
+  }
+  return links;
+}
+
+/**
+ * The `changeTracking` format's history (`page_history`): the latest scrape per account, URL key
+ * and tag. Implements @wcs/scraper's ChangeHistoryStore; the retention sweep purges it.
+ */
+export class PageHistoryRepository {
+  constructor(private readonly db: Db) {}
+
+  async get(accountId: string, urlKey: string, tag: string): Promise<PageHistoryRecord | undefined> {
+    // Straight through pg (sql-client.ts): a tracked crawl page reads its row once per visit.
+    const rows = await sqlClient(this.db).$queryRaw<
+      Array<Omit<PageHistoryRecord, 'links'> & { links: unknown }>
+    >`
+      SELECT account_id AS "accountId", url_key AS "urlKey", tag, url, markdown,
+             content_hash AS "contentHash", status_code AS "statusCode", etag,
+             last_modified AS "lastModified", metadata, links, scraped_at AS "scrapedAt"
+      FROM page_history
+      WHERE account_id = ${accountId}::uuid AND url_key = ${urlKey} AND tag = ${tag}`;
+    const row = rows[0];
+    if (!row) return undefined;
+    const { metadata, links, ...rest } = row;
+    return {
+      ...rest,
+      metadata: metadata && typeof metadata === 'object' ? (metadata as Record<string, unknown>) : null,
+      links: linksOf(links),
+    };
+  }
+
+  /**
+   * Store the scrape as the page's latest; a row scraped later (a concurrent scrape that finished
+   * first with a newer copy) is kept.
+   */
+  async put(r: PageHistoryRecord): Promise<void> {
+    await sqlClient(this.db).$executeRaw`
+      INSERT INTO page_history (account_id, url_key, tag, url, markdown, content_hash, status_code,
+                                etag, last_modified, metadata, links, scraped_at)
+      VALUES (${r.accountId}::uuid, ${r.urlKey}, ${r.tag}, ${r.url}, ${r.markdown}, ${r.contentHash},
+              ${r.statusCode}, ${r.etag}, ${r.lastModified},
+              ${r.metadata ? toJsonb(r.metadata) : null}::jsonb,
+              ${r.links ? toJsonb(r.links) : null}::jsonb, ${r.scrapedAt})
+      ON CONFLICT (account_id, url_key, tag) DO UPDATE SET
+        url = EXCLUDED.url, markdown = EXCLUDED.markdown, content_hash = EXCLUDED.content_hash,
+        status_code = EXCLUDED.status_code, etag = EXCLUDED.etag,
+        last_modified = EXCLUDED.last_modified, metadata = EXCLUDED.metadata,
+        links = EXCLUDED.links, scraped_at = EXCLUDED.scraped_at
+      WHERE page_history.scraped_at <= EXCLUDED.scraped_at`;
+  }
+
+  /**
+   * The site confirmed the row's copy current (a 304): only its validators (when the 304 sent
+   * new ones) and time change — the markdown, metadata and links are not written again. A row
+   * replaced since `was` (a concurrent scrape stored a newer copy) is left alone.
+   */
+  async touch(
+    key: { accountId: string; urlKey: string; tag: string },
+    was: Date,
+    next: { etag: string | null; lastModified: string | null; scrapedAt: Date },
+  ): Promise<void> {
+    await sqlClient(this.db).$executeRaw`
+      UPDATE page_history
+         SET etag = COALESCE(${next.etag}, etag),
+             last_modified = COALESCE(${next.lastModified}, last_modified),
+             scraped_at = ${next.scrapedAt}
+       WHERE account_id = ${key.accountId}::uuid AND url_key = ${key.urlKey} AND tag = ${key.tag}
+         AND scraped_at = ${was}`;
+  }
+
+  /** Delete rows scraped before `date` (the retention sweep: CHANGE_TRACKING_RETENTION_DAYS). */
+  async purgeOlderThan(date: Date): Promise<number> {
+    const r = await this.db.prisma.pageHistory.deleteMany({ where: { scrapedAt: { lt: date } } });
+    return r.count;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Merging the answers of a long page's chunks into one. Lists are concatenated in page order and
+ * de-duplicated (case, spacing and the overlap between chunks would otherwise repeat items; an
+ * item whose non-null fields all appear, equal, in another is the same item seen partially and is
+ * folded into it). A scalar is the value most chunks agree on (the chunks the model was surest
+ * of); on a tie, the earliest chunk's. Objects merge field by field. Null means no chunk had it.
+ */
+import type { JsonSchema } from './schema-compiler';
+
+export function mergeChunkAnswers(answers: unknown[], schema?: JsonSchema): unknown {
+  const present = answers.filter((v) => v !== null && v !== undefined);
+  if (present.length === 0) return null;
+  const types = schemaTypes(schema);
+  if (types.includes('array') || present.every(Array.isArray)) {
+    const lists = present.filter(Array.isArray) as unknown[][];
+    if (lists.length === 0) return null;
+    return dedupe(lists.flat(), (schema?.items as JsonSchema | undefined) ?? undefined);
+  }
+  if (types.includes('object') || present.every(isObject)) {
+    const objects = present.filter(isObject);
+    if (objects.length === 0) return null;
+    const props = (schema?.properties as Record<string, JsonSchema> | undefined) ?? undefined;
+    const keys = props ? Object.keys(props) : [...new Set(objects.flatMap((o) => Object.keys(o)))];
+    const out: Record<string, unknown> = {};
+    for (const k of keys)
+      out[k] = mergeChunkAnswers(
+        objects.map((o) => o[k]),
+        props?.[k],
+      );
+    return out;
+  }
+  return vote(present.filter((v) => !(typeof v === 'string' && v.trim() === '')));
+}
+
+function vote(values: unknown[]): unknown {
+  if (values.length === 0) return null;
+  const counts = new Map<string, { value: unknown; n: number; first: number }>();
+  values.forEach((v, i) => {
+    const key = normalKey(v);
+    const known = counts.get(key);
+    if (known) known.n++;
+    else counts.set(key, { value: v, n: 1, first: i });
+  });
+  let best: { value: unknown; n: number; first: number } | undefined;
+  for (const c of counts.values())
+    if (!best || c.n > best.n || (c.n === best.n && c.first < best.first)) best = c;
+  return best?.value ?? null;
+}
+
+function dedupe(items: unknown[], itemSchema: JsonSchema | undefined): unknown[] {
+  const out: unknown[] = [];
+  const seen = new Set<string>();
+  for (const item of items) {
+    if (item === null || item === undefined) continue;
+    const key = normalKey(item);
+    if (seen.has(key)) continue;
+    if (isObject(item)) {
+      const same = out.findIndex((o) => isObject(o) && (subsumes(o, item) || subsumes(item, o)));
+      if (same >= 0) {
+        // Keep the fuller one, filling its gaps from the other.
+        out[same] = mergeChunkAnswers([out[same], item], itemSchema);
+        seen.add(normalKey(out[same]));
+        continue;
+      }
+    }
+    seen.add(key);
+    out.push(item);
+  }
+  return out;
+}
+
+/** Every non-null field of `part` is in `whole` with an equal value (and `part` has one at least). */
+function subsumes(whole: Record<string, unknown>, part: Record<string, unknown>): boolean {
+  const fields = Object.entries(part).filter(([, v]) => v !== null && v !== undefined);
+  return fields.length > 0 && fields.every(([k, v]) => normalKey(whole[k]) === normalKey(v));
+}
+
+/** Comparison key: strings trimmed, spacing collapsed, case folded; objects by sorted keys. */
+function normalKey(v: unknown): string {
+  return JSON.stringify(normal(v));
+}
+
+function normal(v: unknown): unknown {
+  if (typeof v === 'string') return v.replace(/\s+/g, ' ').trim().toLowerCase();
+  if (Array.isArray(v)) return v.map(normal);
+  if (isObject(v)) {
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .filter((k) => v[k] !== null && v[k] !== undefined)
+        .map((k) => [k, normal(v[k])]),
+    );
+  }
+  return v;
+}
+
+function schemaTypes(schema: JsonSchema | undefined): string[] {
+  const t = schema?.type;
+  return Array.isArray(t) ? (t as string[]) : typeof t === 'string' ? [t] : [];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,252 @@
+/**
+ * Pages longer than the input budget: extracted chunk by chunk through the fake OpenAI-compatible
+ * server (a reader that answers with the planted values it was shown) and merged — values past
+ * the budget are found, lists are joined and de-duplicated across the overlap, scalars are the
+ * value most chunks agree on, EXTRACT_MAX_CHUNKS caps the calls.
+ */
+import {
+  type FakeLlmServer,
+  LONG_DOC_SCHEMA,
+  longDocument,
+  readPlanted,
+  startFakeOpenAi,
+  textSeenByModel,
+} from '@wcs/testing';
+import { mergeChunkAnswers } from './chunk-merger';
+import { runExtraction } from './extractor';
+import type { LlmProvider } from './llm-provider';
+import { OpenAiProvider } from './openai.provider';
+import { compilePlainSchema } from './schema-compiler';
+import { splitIntoChunks } from './token-budget';
+
+let fake: FakeLlmServer;
+let provider: OpenAiProvider;
+beforeAll(async () => {
+  fake = await startFakeOpenAi(readPlanted);
+  provider = new OpenAiProvider({ baseURL: `${fake.url}/v1`, model: 'reader', maxRetries: 0 });
+});
+afterAll(async () => {
+  await provider.close();
+  await fake.close();
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.script(readPlanted);
+});
+
+const budget = 1_000; // tokens: ~4,000 characters per chunk
+const markdown = longDocument(60_000, [
+  { at: 0.1, line: 'Product: Kettle' },
+  { at: 0.55, line: 'Product: Teapot' },
+  { at: 0.97, line: 'Order number: ORD-991' },
+  { at: 0.98, line: 'Total: 123.45' },
+  { at: 0.99, line: 'Product: Kettle' },
+]);
+const page = { url: 'https://docs.test/long', title: 'A long page', markdown };
+const base = { page, schema: LONG_DOC_SCHEMA, inputTokenBudget: budget, maxTokens: 256, timeoutMs: 5_000 };
+
+describe('chunked extraction', () => {
+  it('without chunks (maxChunks 1) the values near the end never reach the model', async () => {
+    // The cut page holds none of them: nothing found, which is a failure, not an empty success.
+    await expect(runExtraction(provider, { ...base, maxChunks: 1 })).rejects.toMatchObject({
+      code: 'EXTRACTION_FAILED',
+    });
+    expect(fake.requests).toHaveLength(2);
+    expect(textSeenByModel(fake.requests[0]!)).not.toContain('ORD-991');
+  });
+
+  it('in chunks every value is found; lists joined and de-duplicated; the count is reported', async () => {
+    const r = await runExtraction(provider, { ...base, maxChunks: 40, overlapTokens: 100 });
+    expect(r.data).toEqual({ orderNumber: 'ORD-991', total: 123.45, products: ['Kettle', 'Teapot'] });
+    expect(r.chunks).toBe(fake.requests.length);
+    expect(r.chunks).toBeGreaterThan(10);
+    expect(r.truncated).toBe(false);
+    // Every chunk fits the budget (estimated chars/4 of the page text).
+    for (const req of fake.requests) {
+      const seen = textSeenByModel(req);
+      expect(seen.slice(seen.lastIndexOf('<page>')).length / 4).toBeLessThanOrEqual(budget + 50);
+    }
+    expect(textSeenByModel(fake.requests[0]!)).toContain('one part of a longer page');
+  });
+
+  it('EXTRACT_MAX_CHUNKS caps the calls; what lies past the cap is reported as truncated', async () => {
+    const r = await runExtraction(provider, { ...base, maxChunks: 3 });
+    expect(fake.requests).toHaveLength(3);
+    expect(r).toMatchObject({ chunks: 3, truncated: true, data: { orderNumber: null } });
+  });
+
+  it('a chunk whose answer stays invalid is left out; the others still count', async () => {
+    fake.script((req, n) => (n === 0 || n === 1 ? { text: 'no idea' } : readPlanted(req)));
+    const r = await runExtraction(provider, { ...base, maxChunks: 40 });
+    expect(r.failedChunks).toBe(1);
+    expect(r.data.orderNumber).toBe('ORD-991');
+  });
+
+  it('nothing found in any chunk is EXTRACTION_FAILED, not an empty success', async () => {
+    fake.script(() => ({ data: { orderNumber: null, total: null, products: null } }));
+    await expect(runExtraction(provider, { ...base, maxChunks: 40 })).rejects.toMatchObject({
+      code: 'EXTRACTION_FAILED',
+    });
+  });
+});
+
+describe('chunks at once (EXTRACT_CHUNK_CONCURRENCY) and a cancel', () => {
+  /** The provider, counting the calls in flight. */
+  const counting = () => {
+    const c = { inFlight: 0, max: 0 };
+    const wrapped: LlmProvider = {
+      name: provider.name,
+      model: provider.model,
+      async complete(req) {
+        c.inFlight++;
+        c.max = Math.max(c.max, c.inFlight);
+        try {
+          return await provider.complete(req);
+        } finally {
+          c.inFlight--;
+        }
+      },
+    };
+    return { c, wrapped };
+  };
+
+  it('at most `concurrency` chunk calls at once; the merged answer is the same as one by one', async () => {
+    const one = counting();
+    const serial = await runExtraction(one.wrapped, { ...base, maxChunks: 40, concurrency: 1 });
+    expect(one.c.max).toBe(1);
+    const four = counting();
+    const parallel = await runExtraction(four.wrapped, { ...base, maxChunks: 40, concurrency: 4 });
+    expect(four.c.max).toBe(4);
+    expect(parallel.chunks).toBeGreaterThan(4);
+    expect(parallel.data).toEqual(serial.data);
+    expect(parallel.data).toEqual({ orderNumber: 'ORD-991', total: 123.45, products: ['Kettle', 'Teapot'] });
+    // The cost per chunk is unchanged: the same calls and tokens, only sooner.
+    expect([parallel.attempts, parallel.inputTokens]).toEqual([serial.attempts, serial.inputTokens]);
+  });
+
+  it('a provider that runs one call at a time (the embedded model) gets its chunks one by one', async () => {
+    const one = counting();
+    const single: LlmProvider = { ...one.wrapped, maxConcurrency: 1, complete: one.wrapped.complete };
+    const r = await runExtraction(single, { ...base, maxChunks: 40, concurrency: 4 });
+    expect(r.chunks).toBeGreaterThan(4);
+    expect(one.c.max).toBe(1);
+  });
+
+  it('a cancel starts no further chunk and stops the calls in flight', async () => {
+    let arrived!: () => void;
+    const twoArrived = new Promise<void>((r) => {
+      arrived = r;
+    });
+    // Headers at once, then nothing: each call hangs until it is aborted.
+    fake.script((_req, n) => {
+      if (n === 1) arrived();
+      return { data: {}, stallAfterPieces: 0 };
+    });
+    const controller = new AbortController();
+    const running = runExtraction(provider, {
+      ...base,
+      maxChunks: 40,
+      concurrency: 2,
+      timeoutMs: 600_000,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    await twoArrived;
+    const reason = new Error('cancelled by the caller');
+    controller.abort(reason);
+    expect(await running).toBe(reason);
+    // Settled only once both calls in flight were aborted; no third chunk was asked for.
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it("a chunk's failing call stops its siblings and fails the request", async () => {
+    fake.script((_req, n) => (n === 0 ? { status: 400 } : { data: {}, stallAfterPieces: 0 }));
+    const err = await runExtraction(provider, {
+      ...base,
+      maxChunks: 40,
+      concurrency: 3,
+      timeoutMs: 600_000,
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/HTTP 400/) });
+    expect(fake.requests).toHaveLength(3);
+  });
+});
+
+describe('chunks grow to fit the cap (EXTRACT_MAX_CHUNK_TOKENS)', () => {
+  it('a page needing more than maxChunks chunks of the budget is read whole in larger chunks', async () => {
+    const capped = await runExtraction(provider, { ...base, maxChunks: 4 });
+    expect(capped).toMatchObject({ chunks: 4, truncated: true, data: { orderNumber: null } });
+    fake.requests.length = 0;
+    const grown = await runExtraction(provider, { ...base, maxChunks: 4, maxChunkTokens: 8_000 });
+    expect(grown.chunks).toBeLessThanOrEqual(4);
+    expect(grown.truncated).toBe(false);
+    expect(grown.data).toEqual({ orderNumber: 'ORD-991', total: 123.45, products: ['Kettle', 'Teapot'] });
+    for (const req of fake.requests) {
+      const seen = textSeenByModel(req);
+      expect(seen.slice(seen.lastIndexOf('<page>')).length / 4).toBeLessThanOrEqual(8_000 + 50);
+    }
+  });
+
+  it('never past maxChunkTokens: a page too large for the cap at that size is still cut', () => {
+    const s = splitIntoChunks(page, budget, 100, 4, 2_000);
+    expect(s.chunkTokens).toBe(2_000);
+    expect(s.chunks).toHaveLength(4);
+    expect(s.needed).toBeGreaterThan(4);
+    const fits = splitIntoChunks(page, budget, 100, 4, 100_000);
+    expect(fits.needed).toBeLessThanOrEqual(4);
+    expect(fits.chunkTokens).toBeGreaterThan(budget);
+    expect(fits.chunks.join('\n')).toContain('ORD-991');
+  });
+});
+
+describe('splitIntoChunks', () => {
+  it('overlaps neighbours, keeps order, and never drops a block', () => {
+    const md = Array.from({ length: 200 }, (_, i) =>
+      i % 20 === 0 ? `## Section ${i}` : `Paragraph ${i} ${'x'.repeat(100)}`,
+    ).join('\n\n');
+    const s = splitIntoChunks({ url: 'u', markdown: md }, 500, 50, 100);
+    expect(s.needed).toBe(s.chunks.length);
+    const all = s.chunks.join('\n');
+    for (let i = 0; i < 200; i++) expect(all).toContain(i % 20 === 0 ? `## Section ${i}` : `Paragraph ${i} `);
+    // The start of chunk 2 repeats the end of chunk 1.
+    const lastOfFirst = s.chunks[0]!.split('\n\n').at(-1)!;
+    expect(s.chunks[1]).toContain(lastOfFirst);
+    // Sections start a chunk when the previous one is at least three quarters full.
+    expect(
+      s.chunks
+        .slice(1)
+        .some((c) => /Part \d+ of \d+ of the page\.\n\n(Paragraph \d+ x+\n\n)*## Section/.test(c)),
+    ).toBe(true);
+  });
+});
+
+describe('mergeChunkAnswers', () => {
+  const schema = compilePlainSchema({
+    title: 'string',
+    offers: [{ seller: 'string', price: 'number' }],
+  }).jsonSchema;
+  it('scalars by majority (earliest on a tie), list items folded when one is a partial of another', () => {
+    const merged = mergeChunkAnswers(
+      [
+        { title: 'A', offers: [{ seller: 'Shop', price: null }] },
+        {
+          title: 'B',
+          offers: [
+            { seller: 'shop ', price: 5 },
+            { seller: 'Other', price: 7 },
+          ],
+        },
+        { title: 'B', offers: null },
+        { title: null, offers: [] },
+      ],
+      schema,
+    );
+    expect(merged).toEqual({
+      title: 'B',
+      offers: [
+        { seller: 'Shop', price: 5 },
+        { seller: 'Other', price: 7 },
+      ],
+    });
+    expect(mergeChunkAnswers([{ title: 'X' }, { title: 'Y' }], schema)).toMatchObject({ title: 'X' });
+  });
+});

@@ -1,0 +1,40 @@
+import { basename } from 'node:path';
+import type { ExtractEnv } from '@wcs/config';
+import type { ProviderName } from './llm-provider';
+import { DEFAULT_ANTHROPIC_MODEL, providerNameOf } from './provider-from-env';
+
+/** What a deployment's extract model is, for GET /v1/capabilities: never a key or a URL. */
+export interface ModelSummary {
+  /** false when extraction answers 503 MODEL_NOT_CONFIGURED (the same settings providerFromEnv needs). */
+  configured: boolean;
+  provider: ProviderName;
+  /** The model name requests use (the GGUF file's name for `local`); null when none is configured. */
+  model: string | null;
+}
+
+type SummaryEnv = Pick<
+  ExtractEnv,
+  | 'EXTRACT_PROVIDER'
+  | 'LLM_PROVIDER'
+  | 'EXTRACT_MODEL'
+  | 'LLM_MODEL'
+  | 'LLM_MODEL_PATH'
+  | 'LLM_BASE_URL'
+  | 'ANTHROPIC_API_KEY'
+  | 'OPENAI_BASE_URL'
+>;
+
+export function modelSummary(env: SummaryEnv): ModelSummary {
+  const provider = providerNameOf(env);
+  const model = env.LLM_MODEL ?? env.EXTRACT_MODEL;
+  if (provider === 'anthropic') {
+    const configured = Boolean(env.ANTHROPIC_API_KEY);
+    return { configured, provider, model: configured ? (model ?? DEFAULT_ANTHROPIC_MODEL) : null };
+  }
+  if (provider === 'local') {
+    const configured = Boolean(env.LLM_MODEL_PATH);
+    return { configured, provider, model: env.LLM_MODEL_PATH ? basename(env.LLM_MODEL_PATH) : null };
+  }
+  const configured = Boolean((env.LLM_BASE_URL ?? env.OPENAI_BASE_URL) && model);
+  return { configured, provider, model: configured ? (model ?? null) : null };
+}

@@ -1,0 +1,91 @@
+/**
+ * Ollama's native chat API, `POST {base}/api/chat` with `format: <JSON schema>` (Ollama ≥ 0.5
+ * constrains decoding to the schema; prompt-only requests send `format: "json"`), `stream: true`
+ * (NDJSON, one line per piece: the first-token timeout sees the first one),
+ * temperature 0 and `num_predict` as the answer's limit. Usage comes from `prompt_eval_count` /
+ * `eval_count`. The base is the server's root (`http://ollama:11434`); a trailing `/v1` or `/api`
+ * is dropped, so the OpenAI-style base works too.
+ */
+import { ExtractionFailedError } from '@wcs/errors';
+import { z } from 'zod';
+import type { LlmAnswer, LlmProvider, LlmRequest } from './llm-provider';
+import { ModelHttp, trimBase } from './model-http';
+import { chatMessages } from './openai.provider';
+import { ollamaStreamDecoder } from './stream-decoders';
+
+export interface OllamaProviderOptions {
+  baseURL: string;
+  apiKey?: string;
+  model: string;
+  maxRetries: number;
+  connectTimeoutMs?: number;
+  /** LLM_FIRST_TOKEN_TIMEOUT_MS (0 = off). */
+  firstTokenTimeoutMs?: number;
+  /** Context window asked of Ollama (`options.num_ctx`); its own default (2048–4096) cuts long pages. */
+  contextTokens?: number;
+}
+
+const chatResponse = z.object({
+  message: z.object({ content: z.string().nullable().optional() }).optional(),
+  done: z.boolean().optional(),
+  done_reason: z.string().optional(),
+  prompt_eval_count: z.number().int().nonnegative().optional(),
+  eval_count: z.number().int().nonnegative().optional(),
+  error: z.string().optional(),
+});
+
+export class OllamaProvider implements LlmProvider {
+  readonly name = 'ollama' as const;
+  readonly model: string;
+  private readonly url: string;
+  private readonly http: ModelHttp;
+
+  constructor(private readonly o: OllamaProviderOptions) {
+    this.model = o.model;
+    this.url = `${trimBase(o.baseURL).replace(/\/(v1|api)$/, '')}/api/chat`;
+    this.http = new ModelHttp({
+      label: 'The Ollama server',
+      urlSetting: 'LLM_BASE_URL (e.g. http://ollama:11434)',
+      modelSetting: 'LLM_MODEL (pulled with `ollama pull`)',
+      keySetting: 'LLM_API_KEY',
+      ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+      maxRetries: o.maxRetries,
+      connectTimeoutMs: o.connectTimeoutMs ?? 10_000,
+      firstTokenTimeoutMs: o.firstTokenTimeoutMs ?? 0,
+    });
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  body(req: LlmRequest): Record<string, unknown> {
+    return {
+      model: this.model,
+      messages: chatMessages(req),
+      stream: true,
+      format: req.freeForm ? 'json' : req.jsonSchema,
+      options: {
+        temperature: 0,
+        num_predict: req.maxTokens,
+        ...(this.o.contextTokens ? { num_ctx: this.o.contextTokens } : {}),
+      },
+    };
+  }
+
+  async complete(req: LlmRequest): Promise<LlmAnswer> {
+    const raw = await this.http.post(this.url, this.body(req), req, ollamaStreamDecoder('The Ollama server'));
+    const parsed = chatResponse.safeParse(raw);
+    if (!parsed.success || (parsed.data.error && !parsed.data.message)) {
+      const why = parsed.success ? `: ${parsed.data.error}` : '';
+      throw new ExtractionFailedError(
+        `The Ollama server answered an unexpected shape${why}; check LLM_BASE_URL`,
+      );
+    }
+    return {
+      text: parsed.data.message?.content ?? '',
+      inputTokens: parsed.data.prompt_eval_count ?? 0,
+      outputTokens: parsed.data.eval_count ?? 0,
+    };
+  }
+}

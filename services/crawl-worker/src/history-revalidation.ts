@@ -1,0 +1,77 @@
+/**
+ * A tracked crawl page revalidated against the account's change history (page_history): when the
+ * history's row can stand for the page — the crawl asks only for markdown (and changeTracking), the
+ * row has validators, and it kept the page's links whenever this page's links are wanted — the
+ * page is asked with the row's ETag / Last-Modified. A 304 then is the page: the row's markdown,
+ * metadata and links, `same`, with nothing downloaded, converted or written to the page cache.
+ * Any other answer is a normal visit (converted, compared, stored with its links).
+ */
+import type { CrawlPageTask } from '@wcs/db';
+import type { DocumentData, PageOptions, PageSecrets } from '@wcs/queues';
+import {
+  type ChangeRecord,
+  type ChangeTrackingRequest,
+  type FetchedPage,
+  type PageValidators,
+  reusableCopy,
+  reuseOnNotModified,
+  type StoredLink,
+  validatorsOf,
+} from '@wcs/scraper';
+
+/** The crawl asks for nothing the history's row lacks: markdown (and changeTracking), no actions. */
+function onlyMarkdown(task: CrawlPageTask, page: PageOptions | undefined, secrets?: PageSecrets): boolean {
+  if (page?.maxAge !== undefined) return false; // an explicit maxAge: the page cache's rule stands
+  if (secrets?.actions && secrets.actions.length > 0) return false;
+  if (page?.formats) return page.formats.every((f) => f === 'markdown' || f === 'changeTracking');
+  return task.options.format === 'markdown';
+}
+
+/** This page's links are read (one level deeper is within maxDepth). */
+export function linksWanted(task: CrawlPageTask): boolean {
+  return task.depth + 1 <= task.options.maxDepth;
+}
+
+/**
+ * The history's row a 304 may stand for, or undefined (the page is then asked as without it).
+ * Only a row with validators and, when this page's links are wanted, the links a crawl read.
+ */
+export async function historyCopyFor(
+  tracking: ChangeTrackingRequest | undefined,
+  task: CrawlPageTask,
+  page: PageOptions | undefined,
+  secrets: PageSecrets | undefined,
+): Promise<ChangeRecord | undefined> {
+  if (!tracking || !onlyMarkdown(task, page, secrets)) return undefined;
+  const copy = await reusableCopy(tracking);
+  if (!copy) return undefined;
+  if (linksWanted(task) && !copy.links) return undefined;
+  return copy;
+}
+
+/** The validators a visit conditional on `copy` sends. */
+export function validatorsOfCopy(copy: ChangeRecord): PageValidators {
+  return {
+    ...(copy.etag ? { etag: copy.etag } : {}),
+    ...(copy.lastModified ? { lastModified: copy.lastModified } : {}),
+  };
+}
+
+/** The page answered 304 to the copy's validators (not a page cache revalidation). */
+export function answeredNotModified(page: FetchedPage): boolean {
+  return page.notModified === true && !page.cache;
+}
+
+/**
+ * The 304's document: the copy's markdown and metadata as `same` (its row's time and validators
+ * moved on), and the links the copy kept (none when this page's links are not wanted).
+ */
+export async function reusedDocument(
+  tracking: ChangeTrackingRequest,
+  copy: ChangeRecord,
+  page: FetchedPage,
+  task: CrawlPageTask,
+): Promise<{ data: DocumentData; links: StoredLink[] }> {
+  const data = await reuseOnNotModified(tracking, copy, validatorsOf(page.headers) ?? {});
+  return { data, links: linksWanted(task) ? (copy.links ?? []) : [] };
+}

@@ -1,0 +1,111 @@
+import { createDb } from '@wcs/db';
+import { type FixtureSite, startFixtureSite } from '@wcs/testing';
+import request from 'supertest';
+import {
+  balanceOf,
+  createTestAccount,
+  pollUntil,
+  type Stack,
+  startStack,
+  TEST_DATABASE_URL,
+} from './harness';
+
+/** X-Credits-Used / X-Credits-Remaining on every billable answer, checked against the ledger. */
+
+let stack: Stack;
+let site: FixtureSite;
+
+beforeAll(async () => {
+  site = await startFixtureSite({ pages: 3, tree: { branching: 2, depth: 1 } });
+  stack = await startStack({
+    crawlWorker: true,
+    mapWorker: true,
+    env: { WORKER_CONCURRENCY: '4', CRAWL_PAGE_TIMEOUT_MS: '5000' },
+  });
+});
+afterAll(async () => {
+  await stack?.close();
+  await site?.close();
+});
+
+const credits = (res: request.Response) => ({
+  used: Number(res.headers['x-credits-used']),
+  remaining: Number(res.headers['x-credits-remaining']),
+});
+
+/** The account's ledger total since (and including) the grant: what its balance must be. */
+async function ledgerSum(accountId: string): Promise<number> {
+  const db = createDb(TEST_DATABASE_URL);
+  try {
+    const rows = await db.prisma.$queryRaw<Array<{ s: number }>>`
+      SELECT COALESCE(SUM(amount), 0)::int AS s FROM credit_ledger WHERE account_id = ${accountId}::uuid`;
+    return rows[0]!.s;
+  } finally {
+    await db.close();
+  }
+}
+
+describe('credit headers', () => {
+  it('scrape: 1 used and the balance after; a refunded failure says 0 used', async () => {
+    const account = await createTestAccount({ credits: 10 });
+    const ok = await request(stack.url)
+      .post('/v1/scrape')
+      .set(account.auth)
+      .send({ url: `${site.url}/article/0`, engine: 'fetch' })
+      .expect(200);
+    expect(credits(ok)).toEqual({ used: 1, remaining: 9 });
+    const failed = await request(stack.url)
+      .post('/v1/scrape')
+      .set(account.auth)
+      .send({ url: `${site.url}/404`, engine: 'fetch' });
+    expect(failed.status).toBe(502);
+    expect(credits(failed)).toEqual({ used: 0, remaining: 9 });
+    expect(await balanceOf(account.accountId)).toBe(9);
+    expect(await ledgerSum(account.accountId)).toBe(9);
+  });
+
+  it('map, batch start, crawl start and status, and the Firecrawl routes', async () => {
+    const account = await createTestAccount({ credits: 50 });
+    const map = await request(stack.url)
+      .post('/v1/map')
+      .set(account.auth)
+      .send({ url: site.url, maxUrls: 5 });
+    expect(map.status).toBe(200);
+    expect(credits(map)).toEqual({ used: 1, remaining: 49 });
+
+    const batch = await request(stack.url)
+      .post('/v1/batch/scrape')
+      .set(account.auth)
+      .send({ urls: [`${site.url}/article/0`, `${site.url}/article/1`, `${site.url}/article/2`] });
+    expect(batch.status).toBe(202);
+    expect(credits(batch)).toEqual({ used: 3, remaining: 46 });
+
+    const fc = await request(stack.url)
+      .post('/firecrawl/v1/scrape')
+      .set(account.auth)
+      .send({ url: `${site.url}/article/1` });
+    expect(fc.status).toBe(200);
+    expect(credits(fc)).toEqual({ used: 1, remaining: 45 });
+
+    const crawl = await request(stack.url)
+      .post('/v1/crawl')
+      .set(account.auth)
+      .send({ url: site.url, maxPages: 3 });
+    expect(crawl.status).toBe(202);
+    // A crawl pays per page as it goes: nothing at its start.
+    expect(credits(crawl).used).toBe(0);
+    const done = await pollUntil(async () => {
+      const s = await request(stack.url).get(`/v1/crawl/${crawl.body.id}`).set(account.auth);
+      return s.body.status === 'done' ? s : undefined;
+    }, 60_000);
+    expect(done.body.creditsUsed).toBeGreaterThan(0);
+    expect(credits(done).used).toBe(done.body.creditsUsed);
+    const balance = await balanceOf(account.accountId);
+    expect(credits(done).remaining).toBe(balance);
+    expect(await ledgerSum(account.accountId)).toBe(balance);
+
+    const fcStatus = await request(stack.url).get(`/firecrawl/v2/crawl/${crawl.body.id}`).set(account.auth);
+    expect(fcStatus.status).toBe(200);
+    expect(credits(fcStatus)).toEqual({ used: done.body.creditsUsed, remaining: balance });
+  });
+});
