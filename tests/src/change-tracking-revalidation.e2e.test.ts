@@ -98,6 +98,25 @@ describe('change tracking with conditional visits', () => {
     expect(lastRequest(2)).toEqual({ path: '/page/2', status: 200 });
   });
 
+  it('a visit that makes its markdown another way (tag filters) is not conditional on a copy made the first way', async () => {
+    const first = await tracked(4);
+    expect(first.body.data.markdown).toContain('# Page 4');
+    const filtered = await tracked(4, { excludeTags: ['h1'] });
+    // A 304 would have returned the stored markdown, heading included.
+    expect(lastRequest(4)).toEqual({ path: '/page/4', status: 200 });
+    expect(filtered.body.data.markdown).not.toContain('# Page 4');
+    expect(filtered.body.data.markdown).toContain('Version 0 of page 4.');
+    expect(filtered.body.data.changeTracking.changeStatus).toBe('changed');
+    // The copy stored now was made with the filter: the same visit again is a 304 and returns it.
+    const again = await tracked(4, { excludeTags: ['h1'] });
+    expect(lastRequest(4)).toMatchObject({ status: 304, ifNoneMatch: site.validators(4).etag });
+    expect(again.body.data.changeTracking.changeStatus).toBe('same');
+    expect(again.body.data.markdown).toBe(filtered.body.data.markdown);
+    // And a visit with onlyMainContent off is not conditional on it either.
+    await tracked(4, { excludeTags: ['h1'], onlyMainContent: false });
+    expect(lastRequest(4)).toEqual({ path: '/page/4', status: 200 });
+  });
+
   it('the Firecrawl v2 route revalidates the same way', async () => {
     const v2 = () =>
       request(stack.url)

@@ -18,6 +18,8 @@ export interface PageHistoryRecord {
   metadata?: Record<string, unknown> | null;
   /** The links a crawl read from the page (null: none read, e.g. a scrape's row). */
   links?: PageHistoryLink[] | null;
+  /** How the markdown was made (structurally @wcs/scraper's historyVariant); '' when unknown. */
+  variant?: string;
   scrapedAt: Date;
 }
 
@@ -54,7 +56,7 @@ export class PageHistoryRepository {
     >`
       SELECT account_id AS "accountId", url_key AS "urlKey", tag, url, markdown,
              content_hash AS "contentHash", status_code AS "statusCode", etag,
-             last_modified AS "lastModified", metadata, links, scraped_at AS "scrapedAt"
+             last_modified AS "lastModified", metadata, links, variant, scraped_at AS "scrapedAt"
       FROM page_history
       WHERE account_id = ${accountId}::uuid AND url_key = ${urlKey} AND tag = ${tag}`;
     const row = rows[0];
@@ -74,16 +76,16 @@ export class PageHistoryRepository {
   async put(r: PageHistoryRecord): Promise<void> {
     await sqlClient(this.db).$executeRaw`
       INSERT INTO page_history (account_id, url_key, tag, url, markdown, content_hash, status_code,
-                                etag, last_modified, metadata, links, scraped_at)
+                                etag, last_modified, metadata, links, variant, scraped_at)
       VALUES (${r.accountId}::uuid, ${r.urlKey}, ${r.tag}, ${r.url}, ${r.markdown}, ${r.contentHash},
               ${r.statusCode}, ${r.etag}, ${r.lastModified},
               ${r.metadata ? toJsonb(r.metadata) : null}::jsonb,
-              ${r.links ? toJsonb(r.links) : null}::jsonb, ${r.scrapedAt})
+              ${r.links ? toJsonb(r.links) : null}::jsonb, ${r.variant ?? ''}, ${r.scrapedAt})
       ON CONFLICT (account_id, url_key, tag) DO UPDATE SET
         url = EXCLUDED.url, markdown = EXCLUDED.markdown, content_hash = EXCLUDED.content_hash,
         status_code = EXCLUDED.status_code, etag = EXCLUDED.etag,
         last_modified = EXCLUDED.last_modified, metadata = EXCLUDED.metadata,
-        links = EXCLUDED.links, scraped_at = EXCLUDED.scraped_at
+        links = EXCLUDED.links, variant = EXCLUDED.variant, scraped_at = EXCLUDED.scraped_at
       WHERE page_history.scraped_at <= EXCLUDED.scraped_at`;
   }
 

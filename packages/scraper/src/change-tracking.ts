@@ -25,6 +25,8 @@ export interface ChangeTrackingRequest {
   /** The extract model, for the `json` mode. */
   model?: PageModel;
   signal?: AbortSignal;
+  /** How this visit makes its markdown (history-variant.ts): kept with the copy it stores. */
+  variant?: string;
 }
 
 /** The page options ask for the `changeTracking` format. */
@@ -150,6 +152,7 @@ export async function trackChanges(
     lastModified: header(page.headers, 'last-modified'),
     metadata: { ...data.metadata },
     links: extras.links ?? null,
+    variant: req.variant ?? '',
     scrapedAt: new Date(),
   });
 }
@@ -164,14 +167,16 @@ export function storedLinks(links: ReadonlyArray<StoredLink>): StoredLink[] | nu
 }
 
 /**
- * The account's latest copy of the page when a conditional visit may reuse it: it had content and
- * the site gave validators (ETag / Last-Modified) with it. The caller asks only for formats this
- * copy holds (markdown).
+ * The account's latest copy of the page when a conditional visit may reuse it: it had content, the
+ * site gave validators (ETag / Last-Modified) with it, and it was made the way this visit makes
+ * its markdown (same variant: options, engine, device). The caller asks only for formats this copy
+ * holds (markdown).
  */
 export async function reusableCopy(req: ChangeTrackingRequest): Promise<ChangeRecord | undefined> {
   const { urlKey: key, tag } = keyOf(req);
   const previous = await req.history.get(req.accountId, key, tag);
   if (!hadContent(previous) || (!previous.etag && !previous.lastModified)) return undefined;
+  if (!req.variant || previous.variant !== req.variant) return undefined;
   return previous;
 }
 
@@ -260,6 +265,7 @@ export async function trackRemoval(
     statusCode,
     etag: null,
     lastModified: null,
+    variant: req.variant ?? '',
     scrapedAt: new Date(),
   });
   return {

@@ -40,7 +40,7 @@ export function pageCacheKey(input: PageCacheKeyInput): string {
 }
 
 /** JSON with object keys sorted at every level, so key order in the source never matters. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -74,6 +74,11 @@ export interface ChangeRecord {
    * follows them without converting the page. Null or absent when none were read (a scrape's row).
    */
   links?: StoredLink[] | null;
+  /**
+   * How the markdown was made (history-variant.ts); '' when unknown (a row stored before it was
+   * kept). A conditional visit reuses the copy only when its own variant is the same.
+   */
+  variant?: string;
   scrapedAt: Date;
 }
 

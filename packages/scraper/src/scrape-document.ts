@@ -21,6 +21,7 @@ import {
 import type { ContentTask, ContentTaskResult } from './content.task';
 import { type ContentPool, type ConvertedPage, settle } from './content-pool';
 import { fetchWithLadder, type LadderProxy } from './fetch-ladder';
+import { historyVariant } from './history-variant';
 import { pageCacheKey } from './page-cache-key';
 import type { PageModel } from './page-model';
 import type { CachedPage, ChangeHistoryStore, PageCacheStore, ScreenshotStore } from './page-stores';
@@ -168,7 +169,10 @@ function onlyMarkdown(req: Pick<ScrapeRequest, 'page' | 'secrets'>): boolean {
 
 /** The change tracking a request asks for, with the store it needs. */
 export function changeTrackingOf(
-  req: Pick<ScrapeRequest, 'page' | 'history' | 'accountId' | 'url' | 'model' | 'signal'>,
+  req: Pick<
+    ScrapeRequest,
+    'page' | 'history' | 'accountId' | 'url' | 'model' | 'signal' | 'onlyMainContent' | 'engine' | 'waitForMs'
+  >,
   visibility?: 'visible' | 'hidden',
 ): ChangeTrackingRequest | undefined {
   if (!wantsChangeTracking(req.page)) return undefined;
@@ -179,6 +183,7 @@ export function changeTrackingOf(
     accountId: req.accountId,
     url: req.url,
     options: req.page?.changeTrackingOptions,
+    variant: historyVariant(req),
     ...(visibility ? { visibility } : {}),
     ...(req.model ? { model: req.model } : {}),
     ...(req.signal ? { signal: req.signal } : {}),

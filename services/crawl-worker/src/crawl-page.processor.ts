@@ -150,6 +150,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       tracking = changeTrackingOf({
         ...request,
         url: task.url,
+        onlyMainContent: task.options.onlyMainContent,
         accountId: task.accountId,
         ...(deps.model ? { model: deps.model } : {}),
       });
