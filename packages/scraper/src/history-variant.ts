@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './page-cache-key';
 import type { PageOptions } from '@wcs/queues';
 import type { EngineName } from '@wcs/renderer';
+import { canonicalJson } from './page-cache-key';
 
 /** The parts of a request (ScrapeRequest's) that shape the markdown a tracked page's history keeps. */
 export interface HistoryVariantInput {
