@@ -101,6 +101,8 @@ export interface DeploymentFacts {
   maxDocumentBytes: number;
   ocr: { enabled: boolean; languages: string };
   extract: { configured: boolean; provider: string; model: string | null };
+  /** Without a model: what to set (named in the 503 MODEL_NOT_CONFIGURED of model-priced requests). */
+  extractSetup: string | null;
   searchProvider: string;
 }
 

@@ -18,7 +18,7 @@ import {
   UsageRepository,
   WebhookDeliveriesRepository,
 } from '@wcs/db';
-import { modelSummary } from '@wcs/llm';
+import { modelSetupHint, modelSummary } from '@wcs/llm';
 import type { Logger } from '@wcs/logger';
 import {
   createRedisConnection,
@@ -108,6 +108,7 @@ export async function startGateway(
       maxDocumentBytes: env.MAX_DOCUMENT_BYTES,
       ocr: { enabled: env.OCR_ENABLED, languages: env.OCR_LANGUAGES },
       extract: modelSummary(env),
+      extractSetup: modelSetupHint(env),
       searchProvider: env.SEARCH_PROVIDER,
     },
     settings: {

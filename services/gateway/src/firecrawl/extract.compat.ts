@@ -14,6 +14,7 @@ import { EXTRACT_DEFAULT_TIMEOUT_MS, extractBody } from '../contract/extract.req
 import type { AuthContext, GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import { EXTRACT_COST, prepareExtract, runExtract } from '../routes/extract.routes';
+import { requireModel } from '../validation/model-check';
 import { parseBody } from '../validation/parse-body';
 import { EXTRACT_RESULT_TTL_SECONDS, ExtractStore } from './extract-store.compat';
 import { parseAs, renameFields } from './field-names.compat';
@@ -139,6 +140,7 @@ async function startExtract(
   t: TranslatedScrapeOptions | undefined,
 ) {
   const prepared = nativeExtract(auth, body, t);
+  requireModel(deps.deployment, 'Extract');
   const balance = await deps.credits.balance(auth.accountId);
   if (balance < EXTRACT_COST) {
     throw new InsufficientCreditsError(`Insufficient credits: an extract needs ${EXTRACT_COST} credits`, {

@@ -9,6 +9,7 @@ import type { AuthContext, GatewayDeps } from '../deps';
 import { setCreditHeaders } from '../jobs/credit-headers';
 import { authOf } from '../middleware/auth.middleware';
 import { checkJobWebhook } from '../validation/job-webhook';
+import { requireModelForPage } from '../validation/model-check';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
@@ -56,6 +57,7 @@ export async function startBatchOperation(
   assertUniqueIds(raw);
   const { webhook: webhookInput, ...pageBody } = body;
   const { options, secrets } = checkPageOptions(pageBody, { format: body.format });
+  requireModelForPage(deps.deployment, options);
   // No https:// prefix for bare domains here: the spec asks callers to send full URLs.
   const items = raw.map((it, i) => ({
     url: normalizeTargetUrl(it.url, {

@@ -8,6 +8,7 @@ import type { AuthContext, GatewayDeps } from '../deps';
 import type { CallerResponse } from '../jobs/caller-gone';
 import { runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
+import { requireModel } from '../validation/model-check';
 import { type CheckedPageOptions, checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { checkTargetBeforeCharge } from '../validation/target-check';
@@ -58,6 +59,7 @@ export async function runExtract(
 ): Promise<{ requestId: string; data: Record<string, unknown>; chunks: number }> {
   const { body, url } = p;
   const { options, secrets } = p.checked;
+  requireModel(deps.deployment, 'Extract');
   await checkTargetBeforeCharge(deps, url);
   const requestId = randomUUID();
   const result = await runChargedJob(deps, {
