@@ -209,10 +209,18 @@ describe('the summary format without a model', () => {
       await post('/firecrawl/v2/batch/scrape', { urls: [`${site.url}/`], formats: ['summary'] }),
     );
     await expectRefused(
-      await post('/firecrawl/v2/crawl', { url: `${site.url}/`, limit: 2, scrapeOptions: { formats: ['summary'] } }),
+      await post('/firecrawl/v2/crawl', {
+        url: `${site.url}/`,
+        limit: 2,
+        scrapeOptions: { formats: ['summary'] },
+      }),
     );
     await expectRefused(
-      await post('/firecrawl/v2/search', { query: 'article', limit: 1, scrapeOptions: { formats: ['summary'] } }),
+      await post('/firecrawl/v2/search', {
+        query: 'article',
+        limit: 1,
+        scrapeOptions: { formats: ['summary'] },
+      }),
     );
     await expectRefused(await post('/firecrawl/v2/extract', { urls: [`${site.url}/`], prompt: 'the title' }));
     const html = Buffer.from('<html><body><h1>Uploaded</h1><p>Some text to summarize.</p></body></html>');
