@@ -19,6 +19,8 @@ beforeAll(async () => {
       EXTRACT_MODEL: 'claude-test-model',
       PROXY_URLS: `http://user:${PROXY_PASSWORD}@127.0.0.1:45101,http://127.0.0.1:45102`,
       SEARCH_PROVIDER: 'embedded',
+      BATCH_ITEM_TIMEOUT_MS: '12345',
+      CRAWL_PAGE_TIMEOUT_MS: '23456',
     },
   });
 });
@@ -37,7 +39,11 @@ describe('GET /v1/capabilities', () => {
     expect(c.engines).toEqual({ choices: ['auto', 'fetch', 'browser'], fetch: true, browser: false });
     expect(c.proxies).toEqual({ count: 0, mode: 'auto' });
     expect(c.search).toEqual({ provider: 'embedded' });
-    expect(c.documents).toMatchObject({ types: ['pdf', 'docx'], ocr: { enabled: false, languages: null } });
+    expect(c.documents).toMatchObject({
+      types: ['pdf', 'docx'],
+      uploadTypes: ['pdf', 'docx', 'html'],
+      ocr: { enabled: false, languages: null },
+    });
     expect(c.formats.format).toEqual(['markdown', 'html', 'text', 'json']);
     expect(c.formats.formats).toEqual(expect.arrayContaining(['markdown', 'links', 'screenshot']));
     expect(c.pageOptions).toEqual(
@@ -50,9 +56,24 @@ describe('GET /v1/capabilities', () => {
       bodyBytes: Number(bare.env.BODY_LIMIT_BYTES ?? 1_048_576),
       scrapeTimeoutMsMax: 120_000,
       waitForMsMax: 30_000,
+      mapTimeoutMsDefault: 60_000,
+      mapTimeoutMsMax: 120_000,
+      extractTimeoutMsDefault: 90_000,
+      extractTimeoutMsMax: 300_000,
+      batchItemTimeoutMs: Number(bare.env.BATCH_ITEM_TIMEOUT_MS ?? 30_000),
+      crawlPageTimeoutMs: Number(bare.env.CRAWL_PAGE_TIMEOUT_MS ?? 30_000),
+      actions: 50,
+      actionsWaitMsMax: 60_000,
       rateLimit: { plan: 'hobby', requests: Number(bare.env.RATE_LIMIT_HOBBY), windowSeconds: 60 },
     });
-    expect(c.credits).toMatchObject({ scrape: 1, extract: 5, searchPerResult: 2 });
+    expect(c.credits).toMatchObject({
+      scrape: 1,
+      extract: 5,
+      searchPerResult: 2,
+      parse: 1,
+      summary: 5,
+      changeTrackingJson: 5,
+    });
     // The Firecrawl routes come from the router itself; refused ones are named apart.
     expect(c.firecrawl.routes).toEqual(
       expect.arrayContaining([
@@ -105,6 +126,7 @@ describe('GET /v1/capabilities', () => {
     expect(c.extract).toEqual({ configured: true, provider: 'anthropic', model: 'claude-test-model' });
     expect(c.proxies).toEqual({ count: 2, mode: 'auto' });
     expect(c.engines.browser).toBe(true);
+    expect(c.limits).toMatchObject({ batchItemTimeoutMs: 12_345, crawlPageTimeoutMs: 23_456 });
     expect(c.limits.rateLimit).toMatchObject({
       plan: 'free',
       requests: Number(equipped.env.RATE_LIMIT_FREE),

@@ -12,8 +12,8 @@ import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { EXTRACT_DEFAULT_TIMEOUT_MS, extractBody } from '../contract/extract.request';
 import type { AuthContext, GatewayDeps } from '../deps';
-import { authOf } from '../middleware/auth.middleware';
 import { setCreditHeaders } from '../jobs/credit-headers';
+import { authOf } from '../middleware/auth.middleware';
 import {
   EXTRACT_BILLED_FAILURE_COST,
   EXTRACT_COST,
