@@ -194,5 +194,24 @@ describe('credit headers', () => {
     }, 30_000);
     expect(done.body).toMatchObject({ status: 'completed', creditsUsed: 5 });
     expect(credits(done)).toEqual({ used: 5, remaining: await ledgerSum(account.accountId) });
+
+    // A batch's status shows its failed items' refunds: what it kept so far, and the balance now.
+    const mixed = await post('/v1/batch/scrape', {
+      urls: [`${site.url}/article/1`, `${site.url}/missing-page-404`],
+    }).expect(202);
+    expect(credits(mixed).used).toBe(2);
+    const settled = await pollUntil(async () => {
+      const st = await request(stack.url).get(`/v1/batch/scrape/${mixed.body.id}`).set(account.auth);
+      return st.body.status === 'done' ? st : undefined;
+    }, 60_000);
+    expect(settled.body).toMatchObject({ completed: 1, failed: 1, creditsUsed: 1 });
+    const balance = await ledgerSum(account.accountId);
+    expect(credits(settled)).toEqual({ used: 1, remaining: balance });
+    const fcStatus = await request(stack.url)
+      .get(`/firecrawl/v2/batch/scrape/${mixed.body.id}`)
+      .set(account.auth)
+      .expect(200);
+    expect(credits(fcStatus)).toEqual({ used: 1, remaining: balance });
+    expect(await balanceOf(account.accountId)).toBe(balance);
   });
 });

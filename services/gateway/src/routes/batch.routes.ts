@@ -13,6 +13,7 @@ import { requireModelForPage } from '../validation/model-check';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
+import { crawlCreditHeaders } from './crawl.routes';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -207,6 +208,7 @@ export function batchRoutes(deps: GatewayDeps): Router {
       skip: page.data.skip,
       limit: page.data.limit,
     });
+    await crawlCreditHeaders(deps, res, auth, batch.creditsUsed);
     const finished = batch.completed + batch.failed;
     const results = batch.items.map((it) => ({
       ...(it.clientId !== null ? { id: it.clientId } : {}),

@@ -165,7 +165,8 @@ export async function crawlStatusOperation(
 
 /**
  * A crawl pays per page as it goes (nothing at its start): `X-Credits-Used` is what the crawl has
- * cost so far (0 at the start), `X-Credits-Remaining` the account's balance now.
+ * cost so far (0 at the start), `X-Credits-Remaining` the account's balance now. A batch's status
+ * says the same: what it kept so far (charged up front, its failed items refunded).
  */
 export async function crawlCreditHeaders(
   deps: GatewayDeps,
