@@ -102,18 +102,33 @@ describe('GET /v1/capabilities', () => {
       map: { url: 'http://127.0.0.1:9/' },
       search: { query: 'fixture' },
       scrape: { url: 'http://127.0.0.1:9/' },
+      extract: { urls: ['http://127.0.0.1:9/'], prompt: 'x' },
     };
+    const html = Buffer.from('<html><body><p>A file.</p></body></html>');
     for (const r of REFUSED_FIRECRAWL_OPTIONS) {
       const path = r.endpoint.replace(/^POST /, '');
-      const body = { ...base[path.replace(/^\/v\d\//, '')], ...r.example };
-      const res = await request(bare.url).post(`/firecrawl${path}`).set(account.auth).send(body);
+      const name = path.replace(/^\/v\d\//, '');
+      const call = request(bare.url).post(`/firecrawl${path}`).set(account.auth);
+      const res =
+        name === 'parse'
+          ? await call
+              .field('options', JSON.stringify(r.example))
+              .attach('file', html, { filename: 'a.html', contentType: 'text/html' })
+          : await call.send({ ...base[name], ...r.example });
       expect({ endpoint: r.endpoint, option: r.option, status: res.status }).toEqual({
         endpoint: r.endpoint,
         option: r.option,
         status: 400,
       });
-      expect(res.body.error).toContain(r.option);
+      expect({ endpoint: r.endpoint, error: res.body.error }).toEqual({
+        endpoint: r.endpoint,
+        error: expect.stringContaining(r.option),
+      });
     }
+    // Every endpoint that refuses options is covered, parse and extract included.
+    expect(new Set(REFUSED_FIRECRAWL_OPTIONS.map((r) => r.endpoint.split('/')[2]))).toEqual(
+      new Set(['scrape', 'crawl', 'batch', 'map', 'search', 'extract', 'parse']),
+    );
     expect(await balanceOf(account.accountId)).toBe(5);
     expect((await request(bare.url).get('/v1/capabilities')).status).toBe(401);
   });
