@@ -2,7 +2,8 @@
  * The `summary` format end to end: gateway + scrape worker + crawl worker in this process, the
  * fixture site as the target and the fake Anthropic server as the extract model (spoken to by the
  * real SDK). Priced like an extract on top of the page (1 + 5 credits), refunded with its page, and
- * 503 MODEL_NOT_CONFIGURED (refunded) on a stack without a model.
+ * 503 MODEL_NOT_CONFIGURED on a stack without a model: refused by the gateway before any charge
+ * or fetch, on every route that can ask for model work.
  */
 import {
   type FakeLlmServer,
