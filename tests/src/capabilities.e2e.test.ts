@@ -19,6 +19,8 @@ beforeAll(async () => {
       EXTRACT_MODEL: 'claude-test-model',
       PROXY_URLS: `http://user:${PROXY_PASSWORD}@127.0.0.1:45101,http://127.0.0.1:45102`,
       SEARCH_PROVIDER: 'embedded',
+      BATCH_ITEM_TIMEOUT_MS: '12345',
+      CRAWL_PAGE_TIMEOUT_MS: '23456',
     },
   });
 });
@@ -37,7 +39,11 @@ describe('GET /v1/capabilities', () => {
     expect(c.engines).toEqual({ choices: ['auto', 'fetch', 'browser'], fetch: true, browser: false });
     expect(c.proxies).toEqual({ count: 0, mode: 'auto' });
     expect(c.search).toEqual({ provider: 'embedded' });
-    expect(c.documents).toMatchObject({ types: ['pdf', 'docx'], ocr: { enabled: false, languages: null } });
+    expect(c.documents).toMatchObject({
+      types: ['pdf', 'docx'],
+      uploadTypes: ['pdf', 'docx', 'html'],
+      ocr: { enabled: false, languages: null },
+    });
     expect(c.formats.format).toEqual(['markdown', 'html', 'text', 'json']);
     expect(c.formats.formats).toEqual(expect.arrayContaining(['markdown', 'links', 'screenshot']));
     expect(c.pageOptions).toEqual(
@@ -50,9 +56,24 @@ describe('GET /v1/capabilities', () => {
       bodyBytes: Number(bare.env.BODY_LIMIT_BYTES ?? 1_048_576),
       scrapeTimeoutMsMax: 120_000,
       waitForMsMax: 30_000,
+      mapTimeoutMsDefault: 60_000,
+      mapTimeoutMsMax: 120_000,
+      extractTimeoutMsDefault: 90_000,
+      extractTimeoutMsMax: 300_000,
+      batchItemTimeoutMs: Number(bare.env.BATCH_ITEM_TIMEOUT_MS ?? 30_000),
+      crawlPageTimeoutMs: Number(bare.env.CRAWL_PAGE_TIMEOUT_MS ?? 30_000),
+      actions: 50,
+      actionsWaitMsMax: 60_000,
       rateLimit: { plan: 'hobby', requests: Number(bare.env.RATE_LIMIT_HOBBY), windowSeconds: 60 },
     });
-    expect(c.credits).toMatchObject({ scrape: 1, extract: 5, searchPerResult: 2 });
+    expect(c.credits).toMatchObject({
+      scrape: 1,
+      extract: 5,
+      searchPerResult: 2,
+      parse: 1,
+      summary: 5,
+      changeTrackingJson: 5,
+    });
     // The Firecrawl routes come from the router itself; refused ones are named apart.
     expect(c.firecrawl.routes).toEqual(
       expect.arrayContaining([
@@ -81,18 +102,33 @@ describe('GET /v1/capabilities', () => {
       map: { url: 'http://127.0.0.1:9/' },
       search: { query: 'fixture' },
       scrape: { url: 'http://127.0.0.1:9/' },
+      extract: { urls: ['http://127.0.0.1:9/'], prompt: 'x' },
     };
+    const html = Buffer.from('<html><body><p>A file.</p></body></html>');
     for (const r of REFUSED_FIRECRAWL_OPTIONS) {
       const path = r.endpoint.replace(/^POST /, '');
-      const body = { ...base[path.replace(/^\/v\d\//, '')], ...r.example };
-      const res = await request(bare.url).post(`/firecrawl${path}`).set(account.auth).send(body);
+      const name = path.replace(/^\/v\d\//, '');
+      const call = request(bare.url).post(`/firecrawl${path}`).set(account.auth);
+      const res =
+        name === 'parse'
+          ? await call
+              .field('options', JSON.stringify(r.example))
+              .attach('file', html, { filename: 'a.html', contentType: 'text/html' })
+          : await call.send({ ...base[name], ...r.example });
       expect({ endpoint: r.endpoint, option: r.option, status: res.status }).toEqual({
         endpoint: r.endpoint,
         option: r.option,
         status: 400,
       });
-      expect(res.body.error).toContain(r.option);
+      expect({ endpoint: r.endpoint, error: res.body.error }).toEqual({
+        endpoint: r.endpoint,
+        error: expect.stringContaining(r.option),
+      });
     }
+    // Every endpoint that refuses options is covered, parse and extract included.
+    expect(new Set(REFUSED_FIRECRAWL_OPTIONS.map((r) => r.endpoint.split('/')[2]))).toEqual(
+      new Set(['scrape', 'crawl', 'batch', 'map', 'search', 'extract', 'parse']),
+    );
     expect(await balanceOf(account.accountId)).toBe(5);
     expect((await request(bare.url).get('/v1/capabilities')).status).toBe(401);
   });
@@ -105,6 +141,7 @@ describe('GET /v1/capabilities', () => {
     expect(c.extract).toEqual({ configured: true, provider: 'anthropic', model: 'claude-test-model' });
     expect(c.proxies).toEqual({ count: 2, mode: 'auto' });
     expect(c.engines.browser).toBe(true);
+    expect(c.limits).toMatchObject({ batchItemTimeoutMs: 12_345, crawlPageTimeoutMs: 23_456 });
     expect(c.limits.rateLimit).toMatchObject({
       plan: 'free',
       requests: Number(equipped.env.RATE_LIMIT_FREE),

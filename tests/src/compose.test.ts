@@ -1,6 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { loadGatewayEnv } from '@wcs/gateway';
+import { modelSummary } from '@wcs/llm';
+import { parse } from 'yaml';
 
 const ROOT = path.resolve(__dirname, '../..');
 const WORKERS = [
@@ -42,5 +45,39 @@ describe('docker-compose.yml', () => {
       'chromium',
     );
     expect(readFileSync(path.join(ROOT, 'infra/redis.conf'), 'utf8')).toMatch(/maxmemory-policy noeviction/);
+  });
+});
+
+describe('docker-compose.yml model settings', () => {
+  const MODEL_VARS = ['LLM_PROVIDER', 'LLM_BASE_URL', 'LLM_MODEL', 'LLM_MODEL_PATH', 'LLM_API_KEY'];
+
+  it('reach the gateway and every worker alike, and their unset defaults load', () => {
+    const [cmd, ...pre] = composeCommand() as [string, ...string[]];
+    const text = execFileSync(cmd, [...pre, 'config'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    });
+    const services = (parse(text) as { services: Record<string, { environment?: Record<string, string> }> })
+      .services;
+    const model = (name: string) =>
+      Object.fromEntries(
+        Object.entries(services[name]?.environment ?? {}).filter(
+          ([k]) =>
+            k.startsWith('LLM_') ||
+            k.startsWith('EXTRACT_') ||
+            k.startsWith('ANTHROPIC_') ||
+            k.startsWith('OPENAI_'),
+        ),
+      );
+    const gateway = model('gateway');
+    for (const v of MODEL_VARS) expect(Object.keys(gateway)).toContain(v);
+    for (const w of WORKERS) expect([w, model(w)]).toEqual([w, gateway]);
+    // Unset in the caller's shell, they arrive empty: the gateway reads that as no model.
+    const env = loadGatewayEnv({
+      ...gateway,
+      DATABASE_URL: 'postgresql://x@localhost/x',
+    } as NodeJS.ProcessEnv);
+    expect(modelSummary(env)).toEqual({ configured: false, provider: 'anthropic', model: null });
   });
 });

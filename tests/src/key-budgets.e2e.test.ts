@@ -27,6 +27,9 @@ beforeAll(async () => {
       // hourly = 1 s here; the resume sweep every 300 ms.
       MONITOR_INTERVAL_SCALE: String(1_000 / 3_600_000),
       MONITOR_RESUME_SWEEP_MS: '300',
+      // A model the gateway counts as configured (Firecrawl's extract start below); never called.
+      ANTHROPIC_API_KEY: 'sk-ant-never-called',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
     },
   });
 });
@@ -128,6 +131,22 @@ describe('per-key credit budgets', () => {
     expect(refused.body).toMatchObject({ code: 'KEY_BUDGET_EXCEEDED', details: { period: 'day', limit: 1 } });
     expect(await keyLedgerSum(key.id)).toBe(-1);
     expect(await balanceOf(account.accountId)).toBe(99);
+  });
+
+  it("Firecrawl's extract start charges against the key: past its limit it is 402, nothing charged", async () => {
+    const account = await createTestAccount({ credits: 100 });
+    const key = await newKey(account.auth, { dailyCreditLimit: 4 });
+    const start = await request(stack.url)
+      .post('/firecrawl/v2/extract')
+      .set(key.auth)
+      .send({ urls: [`${site.url}/`], prompt: 'The title' });
+    expect(start.status).toBe(402);
+    expect(start.body).toMatchObject({
+      code: 'KEY_BUDGET_EXCEEDED',
+      details: { period: 'day', limit: 4, required: 5 },
+    });
+    expect(await keyLedgerSum(key.id)).toBe(0);
+    expect(await balanceOf(account.accountId)).toBe(100);
   });
 
   it('a refunded failure gives its credit back to the key; a raised limit lets it spend again', async () => {

@@ -195,6 +195,30 @@ describe('POST /v1/parse', () => {
     expect(await scrapeLedger(account.accountId)).toEqual([]);
   });
 
+  it('a raw body labelled as a form (curl --data-binary sends that type) is the file', async () => {
+    // fetch sends the bytes as they are (supertest would serialise a form).
+    const send = (query: string, bytes: Buffer) =>
+      fetch(`${stack.url}/v1/parse${query}`, {
+        method: 'POST',
+        headers: { ...account.auth, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: bytes,
+      });
+    const res = await send('?formats=markdown', pdf);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { data: { markdown: string; metadata: { contentType: string } } };
+    expect(doc.data.markdown).toContain(REPORT_PDF.body1);
+    expect(doc.data.metadata.contentType).toBe(PDF);
+    const html = await send('', HTML_PAGE);
+    expect(html.status).toBe(200);
+    expect(((await html.json()) as { data: { markdown: string } }).data.markdown).toContain(
+      'Uploaded heading',
+    );
+    expect(await scrapeLedger(account.accountId)).toEqual([
+      { amount: -1, reason: 'scrape' },
+      { amount: -1, reason: 'scrape' },
+    ]);
+  });
+
   it('needs an API key', async () => {
     const res = await request(stack.url).post('/v1/parse').set('Content-Type', PDF).send(pdf);
     expect(res.status).toBe(401);
@@ -227,5 +251,43 @@ describe('POST /firecrawl/v2/parse', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error).toContain('actions');
     expect(await balanceOf(account.accountId)).toBe(9);
+  });
+
+  it('a PDF and an HTML file through the SDK form; proxy "basic" and "auto" change nothing, "stealth" is refused', async () => {
+    const account = await createTestAccount({ credits: 10 });
+    const fcParse = () => request(stack.url).post('/firecrawl/v2/parse').set(account.auth);
+    const fromPdf = await fcParse()
+      .field('options', JSON.stringify({ formats: ['markdown'], proxy: 'basic' }))
+      .attach('file', pdf, { filename: 'report.pdf', contentType: PDF });
+    expect(fromPdf.status).toBe(200);
+    expect(fromPdf.body.data.markdown).toMatch(new RegExp(`^# ${REPORT_PDF.heading1}$`, 'm'));
+    expect(fromPdf.body.data.metadata).toMatchObject({
+      creditsUsed: 1,
+      sourceURL: 'file:///report.pdf',
+      title: REPORT_PDF.title,
+    });
+    const fromHtml = await fcParse()
+      .field('options', JSON.stringify({ formats: ['markdown', 'links'], onlyMainContent: true }))
+      .field('proxy', 'auto')
+      .attach('file', HTML_PAGE, { filename: 'page.html', contentType: 'text/html' });
+    expect(fromHtml.status).toBe(200);
+    expect(fromHtml.body.data.markdown).toContain('Uploaded heading');
+    expect(fromHtml.body.data.markdown).not.toContain('Site menu');
+    expect(fromHtml.body.data.links).toEqual(expect.arrayContaining(['https://example.com/abs']));
+    expect(fromHtml.body.data.metadata).toMatchObject({ creditsUsed: 1, sourceURL: 'file:///page.html' });
+    expect(await balanceOf(account.accountId)).toBe(8);
+
+    const stealth = await fcParse()
+      .field('options', JSON.stringify({ proxy: 'stealth' }))
+      .attach('file', pdf, 'report.pdf');
+    expect(stealth.status).toBe(400);
+    expect(stealth.body.details.field).toBe('proxy');
+    const twice = await fcParse()
+      .field('options', JSON.stringify({ proxy: 'basic' }))
+      .field('proxy', 'basic')
+      .attach('file', pdf, 'report.pdf');
+    expect(twice.status).toBe(400);
+    expect(twice.body.error).toContain('proxy');
+    expect(await balanceOf(account.accountId)).toBe(8);
   });
 });

@@ -2,7 +2,8 @@
  * The `summary` format end to end: gateway + scrape worker + crawl worker in this process, the
  * fixture site as the target and the fake Anthropic server as the extract model (spoken to by the
  * real SDK). Priced like an extract on top of the page (1 + 5 credits), refunded with its page, and
- * 503 MODEL_NOT_CONFIGURED (refunded) on a stack without a model.
+ * 503 MODEL_NOT_CONFIGURED on a stack without a model: refused by the gateway before any charge
+ * or fetch, on every route that can ask for model work.
  */
 import {
   type FakeLlmServer,
@@ -169,21 +170,77 @@ describe('the summary format without a model', () => {
     await stack?.close();
   });
 
-  it('is 503 MODEL_NOT_CONFIGURED naming what to set, and costs nothing', async () => {
-    const res = await request(stack.url)
-      .post('/v1/scrape')
-      .set(account.auth)
-      .send({ url: `${site.url}/`, formats: ['markdown', 'summary'] });
+  /** Refused at the gateway before any charge: no ledger row at all beyond the grant. */
+  const expectRefused = async (res: request.Response) => {
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ success: false, code: 'MODEL_NOT_CONFIGURED' });
     expect(res.body.error).toContain('ANTHROPIC_API_KEY');
+    expect(res.headers['x-credits-used']).toBeUndefined();
     expect(await balanceOf(account.accountId)).toBe(20);
-    const fc = await request(stack.url)
-      .post('/firecrawl/v2/scrape')
-      .set(account.auth)
-      .send({ url: `${site.url}/`, formats: ['summary'] });
-    expect(fc.status).toBe(503);
-    expect(fc.body.code).toBe('MODEL_NOT_CONFIGURED');
-    expect(await balanceOf(account.accountId)).toBe(20);
+    expect((await ledgerOf(account.accountId)).map((r) => r.reason)).toEqual(['grant']);
+  };
+  const post = (path: string, body: Record<string, unknown>) =>
+    request(stack.url).post(path).set(account.auth).send(body);
+
+  it('is 503 MODEL_NOT_CONFIGURED naming what to set, before any charge or fetch', async () => {
+    expect((await ledgerOf(account.accountId)).map((r) => r.reason)).toEqual(['grant']);
+    const seenBefore = site.requests.length;
+    await expectRefused(await post('/v1/scrape', { url: `${site.url}/`, formats: ['markdown', 'summary'] }));
+    await expectRefused(
+      await post('/v1/scrape', {
+        url: `${site.url}/`,
+        formats: ['markdown', 'changeTracking'],
+        changeTrackingOptions: { modes: ['json'], prompt: 'the title' },
+      }),
+    );
+    await expectRefused(await post('/v1/batch/scrape', { urls: [`${site.url}/`], formats: ['summary'] }));
+    await expectRefused(
+      await post('/v1/crawl', { url: `${site.url}/`, maxPages: 2, scrapeOptions: { formats: ['summary'] } }),
+    );
+    await expectRefused(await post('/v1/search', { query: 'article', num_results: 1, summary: true }));
+    await expectRefused(await post('/v1/extract', { url: `${site.url}/`, prompt: 'the title' }));
+    await expectRefused(await post('/firecrawl/v2/scrape', { url: `${site.url}/`, formats: ['summary'] }));
+    await expectRefused(
+      await post('/firecrawl/v2/scrape', {
+        url: `${site.url}/`,
+        formats: [{ type: 'json', prompt: 'the title' }],
+      }),
+    );
+    await expectRefused(
+      await post('/firecrawl/v2/batch/scrape', { urls: [`${site.url}/`], formats: ['summary'] }),
+    );
+    await expectRefused(
+      await post('/firecrawl/v2/crawl', {
+        url: `${site.url}/`,
+        limit: 2,
+        scrapeOptions: { formats: ['summary'] },
+      }),
+    );
+    await expectRefused(
+      await post('/firecrawl/v2/search', {
+        query: 'article',
+        limit: 1,
+        scrapeOptions: { formats: ['summary'] },
+      }),
+    );
+    await expectRefused(await post('/firecrawl/v2/extract', { urls: [`${site.url}/`], prompt: 'the title' }));
+    const html = Buffer.from('<html><body><h1>Uploaded</h1><p>Some text to summarize.</p></body></html>');
+    await expectRefused(
+      await request(stack.url)
+        .post('/v1/parse')
+        .query({ formats: 'summary' })
+        .set(account.auth)
+        .set('Content-Type', 'text/html')
+        .send(html),
+    );
+    await expectRefused(
+      await request(stack.url)
+        .post('/firecrawl/v2/parse')
+        .set(account.auth)
+        .attach('file', html, { filename: 'page.html', contentType: 'text/html' })
+        .field('options', JSON.stringify({ formats: ['summary'] })),
+    );
+    // Nothing was fetched for any of them.
+    expect(site.requests.slice(seenBefore)).toEqual([]);
   });
 });

@@ -650,8 +650,10 @@ export interface Capabilities {
     browser: boolean;
   };
   documents: {
-    /** documents converted like pages */
+    /** documents fetched by URL and converted like pages */
     types: string[];
+    /** files POST /v1/parse and /firecrawl/v2/parse take (their type read from their bytes) */
+    uploadTypes: string[];
     /** MAX_DOCUMENT_BYTES */
     maxBytes: number;
     ocr: {
@@ -664,7 +666,7 @@ export interface Capabilities {
   extract: {
     /** false: extract answers 503 MODEL_NOT_CONFIGURED */
     configured: boolean;
-    /** anthropic | openai (OpenAI-compatible) */
+    /** anthropic | openai (OpenAI-compatible) | ollama | vllm | llamacpp | local (a GGUF file in-process) */
     provider: string;
     model: string | null;
   };
@@ -710,6 +712,12 @@ export interface Capabilities {
     map: number;
     searchPerResult: number;
     extract: number;
+    /** one uploaded file (POST /v1/parse) */
+    parse: number;
+    /** added to a page (scrape, parse, batch item, crawled page, search result) by the `summary` format */
+    summary: number;
+    /** added to a page by the `json` mode of `changeTracking` */
+    changeTrackingJson: number;
     monitorCheck: number;
   };
   limits: {
@@ -725,6 +733,18 @@ export interface Capabilities {
     scrapeTimeoutMsMax: number;
     waitForMsMax: number;
     searchTimeoutMsDefault: number;
+    mapTimeoutMsDefault: number;
+    mapTimeoutMsMax: number;
+    extractTimeoutMsDefault: number;
+    extractTimeoutMsMax: number;
+    /** budget of one batch item (BATCH_ITEM_TIMEOUT_MS) */
+    batchItemTimeoutMs: number;
+    /** budget of one crawled page (CRAWL_PAGE_TIMEOUT_MS) */
+    crawlPageTimeoutMs: number;
+    /** most `actions` of one request */
+    actions: number;
+    /** most milliseconds the `wait` actions of one request add up to */
+    actionsWaitMsMax: number;
     activeKeysPerAccount: number;
     rateLimit: {
       /** the caller's plan */

@@ -27,8 +27,15 @@ export const extractEnv = z.object({
     .enum(PROVIDERS)
     .default('anthropic')
     .describe('extract model API: `anthropic` | `openai` | `ollama` | `vllm` | `llamacpp` | `local`'),
-  /** Same as EXTRACT_PROVIDER (the newer name); wins when both are set. */
-  LLM_PROVIDER: z.enum(PROVIDERS).optional().describe('alias of EXTRACT_PROVIDER (wins when both are set)'),
+  /**
+   * Same as EXTRACT_PROVIDER (the newer name); wins when both are set. Empty is unset: compose
+   * files pass `${LLM_PROVIDER:-}` through to every service.
+   */
+  LLM_PROVIDER: z
+    .union([z.enum(PROVIDERS), z.literal('')])
+    .optional()
+    .transform((v) => v || undefined)
+    .describe('alias of EXTRACT_PROVIDER (wins when both are set)'),
   /** Model name; default `claude-haiku-4-5` for anthropic; required for the servers (e.g. `llama3.1:8b`). */
   EXTRACT_MODEL: optionalString.describe('model name (required for `openai`, `ollama`, `vllm`)'),
   /** Same as EXTRACT_MODEL (wins when both are set). */

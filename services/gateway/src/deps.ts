@@ -100,7 +100,13 @@ export interface DeploymentFacts {
   maxPageBytes: number;
   maxDocumentBytes: number;
   ocr: { enabled: boolean; languages: string };
+  /** The scrape-worker's budget of one batch item (BATCH_ITEM_TIMEOUT_MS). */
+  batchItemTimeoutMs: number;
+  /** The crawl-worker's budget of one page (CRAWL_PAGE_TIMEOUT_MS). */
+  crawlPageTimeoutMs: number;
   extract: { configured: boolean; provider: string; model: string | null };
+  /** Without a model: what to set (named in the 503 MODEL_NOT_CONFIGURED of model-priced requests). */
+  extractSetup: string | null;
   searchProvider: string;
 }
 

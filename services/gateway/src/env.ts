@@ -1,8 +1,10 @@
 import {
   apiKeysEnv,
   baseEnv,
+  batchEnv,
   checkPageStoreEnv,
   contentEnv,
+  crawlEnv,
   databaseEnv,
   extractEnv,
   gatewayEnv,
@@ -34,6 +36,9 @@ export const gatewayEnvSchema = baseEnv
     }).shape,
   )
   .extend(contentEnv.pick({ OCR_ENABLED: true, OCR_LANGUAGES: true }).shape)
+  // GET /v1/capabilities: the time a batch item and a crawled page get on the workers.
+  .extend(batchEnv.pick({ BATCH_ITEM_TIMEOUT_MS: true }).shape)
+  .extend(crawlEnv.pick({ CRAWL_PAGE_TIMEOUT_MS: true }).shape)
   .extend(
     extractEnv.pick({
       EXTRACT_PROVIDER: true,

@@ -18,7 +18,7 @@ import {
   UsageRepository,
   WebhookDeliveriesRepository,
 } from '@wcs/db';
-import { modelSummary } from '@wcs/llm';
+import { modelSetupHint, modelSummary } from '@wcs/llm';
 import type { Logger } from '@wcs/logger';
 import {
   createRedisConnection,
@@ -107,7 +107,10 @@ export async function startGateway(
       maxPageBytes: env.MAX_BODY_BYTES,
       maxDocumentBytes: env.MAX_DOCUMENT_BYTES,
       ocr: { enabled: env.OCR_ENABLED, languages: env.OCR_LANGUAGES },
+      batchItemTimeoutMs: env.BATCH_ITEM_TIMEOUT_MS,
+      crawlPageTimeoutMs: env.CRAWL_PAGE_TIMEOUT_MS,
       extract: modelSummary(env),
+      extractSetup: modelSetupHint(env),
       searchProvider: env.SEARCH_PROVIDER,
     },
     settings: {

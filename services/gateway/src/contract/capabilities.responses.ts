@@ -17,7 +17,10 @@ export const capabilitiesResponse = z.strictObject({
         .describe('Chromium is on (BROWSER_ENABLED); off: `engine: "browser"` and actions fail'),
     }),
     documents: z.strictObject({
-      types: z.array(z.string()).describe('documents converted like pages'),
+      types: z.array(z.string()).describe('documents fetched by URL and converted like pages'),
+      uploadTypes: z
+        .array(z.string())
+        .describe('files POST /v1/parse and /firecrawl/v2/parse take (their type read from their bytes)'),
       maxBytes: count.describe('MAX_DOCUMENT_BYTES'),
       ocr: z.strictObject({
         enabled: z.boolean().describe('PDFs without a text layer are read by OCR'),
@@ -26,7 +29,11 @@ export const capabilitiesResponse = z.strictObject({
     }),
     extract: z.strictObject({
       configured: z.boolean().describe('false: extract answers 503 MODEL_NOT_CONFIGURED'),
-      provider: z.string().describe('anthropic | openai (OpenAI-compatible)'),
+      provider: z
+        .string()
+        .describe(
+          'anthropic | openai (OpenAI-compatible) | ollama | vllm | llamacpp | local (a GGUF file in-process)',
+        ),
       model: z.string().nullable(),
     }),
     search: z.strictObject({ provider: z.string().describe('embedded | searxng | brave') }),
@@ -54,6 +61,11 @@ export const capabilitiesResponse = z.strictObject({
       map: count,
       searchPerResult: count,
       extract: count,
+      parse: count.describe('one uploaded file (POST /v1/parse)'),
+      summary: count.describe(
+        'added to a page (scrape, parse, batch item, crawled page, search result) by the `summary` format',
+      ),
+      changeTrackingJson: count.describe('added to a page by the `json` mode of `changeTracking`'),
       monitorCheck: count,
     }),
     limits: z.strictObject({
@@ -67,6 +79,14 @@ export const capabilitiesResponse = z.strictObject({
       scrapeTimeoutMsMax: count,
       waitForMsMax: count,
       searchTimeoutMsDefault: count,
+      mapTimeoutMsDefault: count,
+      mapTimeoutMsMax: count,
+      extractTimeoutMsDefault: count,
+      extractTimeoutMsMax: count,
+      batchItemTimeoutMs: count.describe('budget of one batch item (BATCH_ITEM_TIMEOUT_MS)'),
+      crawlPageTimeoutMs: count.describe('budget of one crawled page (CRAWL_PAGE_TIMEOUT_MS)'),
+      actions: count.describe('most `actions` of one request'),
+      actionsWaitMsMax: count.describe('most milliseconds the `wait` actions of one request add up to'),
       activeKeysPerAccount: count,
       rateLimit: z.strictObject({
         plan: z.string().describe("the caller's plan"),

@@ -12,6 +12,7 @@ import type { GatewayDeps } from '../deps';
 import { setCreditHeaders } from '../jobs/credit-headers';
 import { authOf } from '../middleware/auth.middleware';
 import { batchStatusOperation, cancelBatchOperation, startBatchOperation } from '../routes/batch.routes';
+import { crawlCreditHeaders } from '../routes/crawl.routes';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
 import {
@@ -166,7 +167,9 @@ export function batchCompatRoutes(deps: GatewayDeps): Router {
 
     router.get(`/${version}/batch/scrape/:id`, async (req, res) => {
       const id = String(req.params.id);
-      const batch = await batchStatusOperation(deps, authOf(res), id, doneItemsPage(req));
+      const auth = authOf(res);
+      const batch = await batchStatusOperation(deps, auth, id, doneItemsPage(req));
+      await crawlCreditHeaders(deps, res, auth, batch.creditsUsed);
       res.json(batchStatusResponse(req, batch, `/${version}/batch/scrape/${batch.batchId}`));
     });
 

@@ -143,9 +143,10 @@ export function crawlCompatRoutes(deps: GatewayDeps): Router {
         });
       if (version === 'v2') return void res.json(await status());
       const body = await crawlOrBatch(status, () =>
-        batchStatusOperation(deps, auth, id, doneItemsPage(req)).then((b) =>
-          batchStatusResponse(req, b, path),
-        ),
+        batchStatusOperation(deps, auth, id, doneItemsPage(req)).then(async (b) => {
+          await crawlCreditHeaders(deps, res, auth, b.creditsUsed);
+          return batchStatusResponse(req, b, path);
+        }),
       );
       res.json(body);
     });

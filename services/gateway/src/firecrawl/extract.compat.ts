@@ -1,19 +1,26 @@
 /**
  * POST/GET /firecrawl/v2/extract[/:id] and /firecrawl/v1/extract[/:id]. The start
- * answers `{ success, id }` once the request is checked (URL, schema, page options: 400s) and the
- * balance covers the native cost (402); the native extract then runs in the background and its
- * outcome is kept for 24 hours (extract-store.compat.ts). One URL per extract (the native one);
+ * answers `{ success, id }` once the request is checked (URL, schema, page options: 400s; no model:
+ * 503) and the native cost is charged (402 for the balance or the key's limit); the native extract
+ * then runs in the background and its outcome is kept for 24 hours (extract-store.compat.ts). One URL per extract (the native one);
  * the caller's JSON Schema becomes the native plain schema, so every field comes back, `null`
  * when the page does not hold it. Billing is the native extract's (5 credits, refunded on failure).
  */
 import { randomUUID } from 'node:crypto';
-import { InsufficientCreditsError, NotFoundError, toServiceError, ValidationError } from '@wcs/errors';
+import { InternalError, NotFoundError, toServiceError, ValidationError } from '@wcs/errors';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { EXTRACT_DEFAULT_TIMEOUT_MS, extractBody } from '../contract/extract.request';
 import type { AuthContext, GatewayDeps } from '../deps';
+import { setCreditHeaders } from '../jobs/credit-headers';
 import { authOf } from '../middleware/auth.middleware';
-import { EXTRACT_COST, prepareExtract, runExtract } from '../routes/extract.routes';
+import {
+  EXTRACT_BILLED_FAILURE_COST,
+  EXTRACT_COST,
+  prepareExtract,
+  runExtract,
+} from '../routes/extract.routes';
+import { requireModel } from '../validation/model-check';
 import { parseBody } from '../validation/parse-body';
 import { EXTRACT_RESULT_TTL_SECONDS, ExtractStore } from './extract-store.compat';
 import { parseAs, renameFields } from './field-names.compat';
@@ -129,22 +136,29 @@ function nativeExtract(auth: AuthContext, body: Body, t: TranslatedScrapeOptions
 }
 
 /**
- * Check, pre-check the balance (so a broke account gets its 402 at the start, as Firecrawl
- * answers), store the job as processing and run the native extract behind the answer.
+ * Check, charge (402 for the balance or the key's daily/monthly limit, as the native extract, so
+ * the start answers it as Firecrawl does), store the job as processing and let the native extract
+ * run on behind the answer. The start's credit headers say what was charged then (the extract's 5;
+ * a failure refunds them, the status says so).
  */
 async function startExtract(
   deps: GatewayDeps,
   auth: AuthContext,
   body: Body,
   t: TranslatedScrapeOptions | undefined,
+  res: Response,
 ) {
   const prepared = nativeExtract(auth, body, t);
-  const balance = await deps.credits.balance(auth.accountId);
-  if (balance < EXTRACT_COST) {
-    throw new InsufficientCreditsError(`Insufficient credits: an extract needs ${EXTRACT_COST} credits`, {
-      details: { required: EXTRACT_COST, balance },
-    });
-  }
+  requireModel(deps.deployment, 'Extract');
+  let onCharged: (c: { balance: number }) => void = () => undefined;
+  const charged = new Promise<{ balance: number }>((resolve) => {
+    onCharged = resolve;
+  });
+  const run = runExtract(deps, prepared, undefined, (c) => onCharged(c));
+  // The charge comes before the work: whatever settles first is the charge, or an error before it.
+  const first = await Promise.race([charged, run.then(() => undefined)]);
+  if (!first) throw new InternalError('firecrawl extract: the work ended before its charge');
+  setCreditHeaders(res, { used: EXTRACT_COST, remaining: first.balance });
   const store = new ExtractStore(deps.redis);
   const id = randomUUID();
   const expiresAt = new Date(Date.now() + EXTRACT_RESULT_TTL_SECONDS * 1000).toISOString();
@@ -154,25 +168,38 @@ async function startExtract(
     deadlineAt: Date.now() + (prepared.body.timeout ?? EXTRACT_DEFAULT_TIMEOUT_MS) + 60_000,
   };
   await store.put(id, { ...base, status: 'processing' });
-  void (async () => {
-    try {
-      const { data } = await runExtract(deps, prepared);
-      await store.put(id, { ...base, status: 'completed', data, creditsUsed: EXTRACT_COST });
-    } catch (err) {
-      const se = toServiceError(err);
-      if (se.code === 'INTERNAL') deps.logger.error({ err, extractId: id }, 'firecrawl extract failed');
-      const error = se.code === 'INTERNAL' ? 'Internal error' : se.message;
-      await store.put(id, { ...base, status: 'failed', error, code: se.code }).catch((e: unknown) => {
-        deps.logger.warn({ err: e, extractId: id }, 'firecrawl extract outcome not stored');
-      });
-    }
-  })();
+  // Stored after `processing` above, so an outcome is never overwritten by it.
+  void run
+    .then(
+      async ({ data }) => {
+        await store.put(id, { ...base, status: 'completed', data, creditsUsed: EXTRACT_COST });
+      },
+      async (err: unknown) => {
+        const se = toServiceError(err);
+        if (se.code === 'INTERNAL') deps.logger.error({ err, extractId: id }, 'firecrawl extract failed');
+        const error = se.code === 'INTERNAL' ? 'Internal error' : se.message;
+        // A billed failure (selectors that spent the page's budget) keeps the page's 1 credit.
+        const creditsUsed = se.billed ? EXTRACT_BILLED_FAILURE_COST : 0;
+        await store
+          .put(id, { ...base, status: 'failed', error, code: se.code, creditsUsed })
+          .catch((e: unknown) => {
+            deps.logger.warn({ err: e, extractId: id }, 'firecrawl extract outcome not stored');
+          });
+      },
+    )
+    .catch((e: unknown) => {
+      deps.logger.warn({ err: e, extractId: id }, 'firecrawl extract outcome not stored');
+    });
   return id;
 }
 
 async function extractStatus(deps: GatewayDeps, req: Request, res: Response) {
-  const job = await new ExtractStore(deps.redis).get(authOf(res).accountId, String(req.params.id));
+  const auth = authOf(res);
+  const job = await new ExtractStore(deps.redis).get(auth.accountId, String(req.params.id));
   if (!job) throw new NotFoundError('Extract job not found');
+  // Charged so far: the reserve while it runs, then what it kept.
+  const used = job.creditsUsed ?? (job.status === 'processing' ? EXTRACT_COST : 0);
+  setCreditHeaders(res, { used, remaining: await deps.credits.balance(auth.accountId) });
   res.json({
     success: job.status !== 'failed',
     status: job.status,
@@ -191,14 +218,14 @@ export function extractCompatRoutes(deps: GatewayDeps): Router {
     const t = body.scrapeOptions
       ? toNativePageFields(body.scrapeOptions, { prefix: 'scrapeOptions.', allowJson: false })
       : undefined;
-    res.json({ success: true, id: await startExtract(deps, authOf(res), body, t) });
+    res.json({ success: true, id: await startExtract(deps, authOf(res), body, t, res) });
   });
   router.post('/v1/extract', async (req: Request, res: Response) => {
     const body = parseBody(firecrawlExtractBodyV1, req.body);
     const t = body.scrapeOptions
       ? toNativePageFieldsV1(body.scrapeOptions, { prefix: 'scrapeOptions.', allowJson: false })
       : undefined;
-    res.json({ success: true, id: await startExtract(deps, authOf(res), body, t) });
+    res.json({ success: true, id: await startExtract(deps, authOf(res), body, t, res) });
   });
   router.get('/v2/extract/:id', (req, res) => extractStatus(deps, req, res));
   router.get('/v1/extract/:id', (req, res) => extractStatus(deps, req, res));

@@ -1,10 +1,12 @@
 /**
  * POST /firecrawl/v2/parse: Firecrawl's upload (the SDK's `parse(file, options)`: a form with a
  * `file` part and an `options` JSON part of scrape options) on the native parse. Options translate
- * like a scrape's; those that say how a page is fetched (waitFor, actions, proxy, maxAge…) are a
- * 400, and so is the `json` format (use `summary` for the model's summary). 1 credit (6 with
+ * like a scrape's; those that say how a page is fetched (waitFor, actions, maxAge…) are a 400 but
+ * `proxy` "basic" and "auto" (what SDKs send; nothing is fetched, so they change nothing), and so
+ * is the `json` format (use `summary` for the model's summary). 1 credit (6 with
  * `summary`), refunded on failure.
  */
+import { ValidationError } from '@wcs/errors';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { parseOptions } from '../contract/parse.request';
@@ -26,10 +28,13 @@ export function parseCompatRoutes(deps: GatewayDeps): Router {
   const router = Router();
   router.post('/v2/parse', async (req: Request, res: Response) => {
     const upload = await readUpload(req, deps.settings.maxDocumentBytes);
-    const options = parseBody(firecrawlParseOptions, uploadOptions(optionTexts(upload.fields, req.query)));
+    // proxy "basic" and "auto" are what every request gets (SDKs send them): nothing is fetched
+    // for a file, so they change nothing; any other value is refused as scrape refuses it.
+    const { proxy, rest } = takeProxy(optionTexts(upload.fields, req.query));
+    const options = parseBody(firecrawlParseOptions, uploadOptions(rest));
     const { filename, ...scrapeOptions } = options;
-    const t = toNativePageFields(scrapeOptions, { allowJson: false });
-    const { formats, ...page } = t.page;
+    const t = toNativePageFields({ ...scrapeOptions, proxy }, { allowJson: false });
+    const { formats, proxy: _proxy, ...page } = t.page;
     refuseFetchOnly(page as Record<string, unknown>);
     const body = parseBody(parseOptions, {
       formats,
@@ -43,4 +48,37 @@ export function parseCompatRoutes(deps: GatewayDeps): Router {
     });
   });
   return router;
+}
+
+/** `proxy`, from the `options` JSON part or a field of its own, apart from the other options. */
+function takeProxy(texts: Record<string, string | string[]>): {
+  proxy: unknown;
+  rest: Record<string, string | string[]>;
+} {
+  const rest = { ...texts };
+  let proxy: unknown;
+  if (typeof rest.proxy === 'string') {
+    proxy = rest.proxy;
+    delete rest.proxy;
+  }
+  const json = rest.options;
+  if (typeof json === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(json);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && 'proxy' in parsed) {
+        const { proxy: p, ...others } = parsed as Record<string, unknown>;
+        if (proxy !== undefined) {
+          throw new ValidationError('proxy: given in options and on its own; give it once', {
+            details: { field: 'proxy' },
+          });
+        }
+        proxy = p;
+        rest.options = JSON.stringify(others);
+      }
+    } catch (err) {
+      if (err instanceof ValidationError) throw err;
+      // Not JSON: uploadOptions reports it.
+    }
+  }
+  return { proxy, rest };
 }

@@ -153,7 +153,7 @@ const STRING_FORMATS: Record<string, FirecrawlFormat> = {
 };
 
 /** Formats Firecrawl has and we do not (the message says so instead of "invalid"). */
-const UNSUPPORTED_FORMATS = new Set([
+export const UNSUPPORTED_FORMATS: ReadonlySet<string> = new Set([
   'attributes',
   'branding',
   'product',

@@ -14,6 +14,7 @@ import type { AuthContext, GatewayDeps } from '../deps';
 import { authOf } from '../middleware/auth.middleware';
 import { EXTRACT_COST, prepareExtract, runExtract } from '../routes/extract.routes';
 import { scrapeOperation } from '../routes/scrape.routes';
+import { requireModel } from '../validation/model-check';
 import { parseBody } from '../validation/parse-body';
 import { type FirecrawlDocument, toFirecrawlDocument } from './document.compat';
 import { parseAs, renameFields } from './field-names.compat';
@@ -43,6 +44,8 @@ export async function firecrawlScrape(
 ): Promise<FirecrawlDocument> {
   const native = parseBody(scrapeBody, { url: target, ...t.page });
   const prepared = t.json ? prepareJson(auth, target, t) : undefined;
+  // The json format's extract comes after the scrape: refused before the scrape is charged.
+  if (prepared) requireModel(deps.deployment, `The ${t.json?.field ?? 'json'} format`);
   const { requestId, data, creditsUsed } = await scrapeOperation(deps, auth, native, caller);
   if (!prepared) return toFirecrawlDocument(data, { wanted: t.wanted, creditsUsed, scrapeId: requestId });
   const extracted = await runExtract(deps, prepared, caller);

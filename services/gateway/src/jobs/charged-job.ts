@@ -43,6 +43,11 @@ export interface ChargeTerms {
    * reserve. Extract keeps only the page's conversion (1), not the model's share it never used.
    */
   billedFailureCost?: number;
+  /**
+   * Told the balance right after the reserve was taken, before the work starts: a request that
+   * answers before its work ends (Firecrawl's extract start) reports the charge with it.
+   */
+  onCharged?: ((charged: { balance: number }) => void) | undefined;
 }
 
 /** What the work answers and what it cost (0 … reserve credits). */
@@ -75,6 +80,7 @@ export async function runChargedWork<T>(
   let cost = 0;
   let balance = charged.balance;
   try {
+    terms.onCharged?.({ balance: charged.balance });
     const done = await work();
     if (!Number.isSafeInteger(done.cost) || done.cost < 0 || done.cost > reserve) {
       throw new InternalError(`Charged work cost ${done.cost} credits, reserved ${reserve}`);
@@ -139,6 +145,8 @@ export async function runChargedJob<N extends WaitedQueue>(
     caller?: CallerResponse | undefined;
     /** Filled in with when the job was enqueued and answered (the Server-Timing header). */
     clock?: JobClock;
+    /** See ChargeTerms. */
+    onCharged?: ChargeTerms['onCharged'];
   },
 ): Promise<ResultOf<N>> {
   const { value } = await runChargedWork(
@@ -152,6 +160,7 @@ export async function runChargedJob<N extends WaitedQueue>(
       reason: a.reason,
       refundReason: a.refundReason,
       ...(a.billedFailureCost !== undefined ? { billedFailureCost: a.billedFailureCost } : {}),
+      onCharged: a.onCharged,
     },
     async () => {
       if (a.secrets && !deps.secrets)

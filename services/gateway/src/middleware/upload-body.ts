@@ -1,7 +1,9 @@
 /**
  * The body of POST /v1/parse and /firecrawl/v2/parse: one file, sent either as
  * `multipart/form-data` (a `file` part, plus an `options` JSON part and/or plain fields) or as the
- * raw body (any Content-Type but JSON and forms; options then in the query string). The file is
+ * raw body (any Content-Type but JSON; options then in the query string). A body labelled
+ * `application/x-www-form-urlencoded` is raw bytes too: `curl --data-binary @file` sends that label
+ * by default, and a file is never a form. The file is
  * held in memory up to `maxBytes` (MAX_DOCUMENT_BYTES): past it (or when Content-Length says it
  * will be) 413 PAYLOAD_TOO_LARGE at once, the rest of the body read and thrown away meanwhile so the
  * client, still sending, reads the answer. Forms are parsed by @fastify/busboy under limits.
@@ -47,7 +49,7 @@ export async function readUpload(req: Request, maxBytes: number): Promise<Upload
       `Content-Encoding ${encoding} is not supported here; send the file as it is`,
     );
   }
-  if (type === 'application/json' || type === 'application/x-www-form-urlencoded') {
+  if (type === 'application/json') {
     throw new UnsupportedContentTypeError(
       'Send the file as multipart/form-data (a "file" part, options in an "options" JSON part) or as the raw body (options in the query string)',
     );

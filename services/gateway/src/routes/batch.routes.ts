@@ -9,9 +9,11 @@ import type { AuthContext, GatewayDeps } from '../deps';
 import { setCreditHeaders } from '../jobs/credit-headers';
 import { authOf } from '../middleware/auth.middleware';
 import { checkJobWebhook } from '../validation/job-webhook';
+import { requireModelForPage } from '../validation/model-check';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
+import { crawlCreditHeaders } from './crawl.routes';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -56,6 +58,7 @@ export async function startBatchOperation(
   assertUniqueIds(raw);
   const { webhook: webhookInput, ...pageBody } = body;
   const { options, secrets } = checkPageOptions(pageBody, { format: body.format });
+  requireModelForPage(deps.deployment, options);
   // No https:// prefix for bare domains here: the spec asks callers to send full URLs.
   const items = raw.map((it, i) => ({
     url: normalizeTargetUrl(it.url, {
@@ -205,6 +208,7 @@ export function batchRoutes(deps: GatewayDeps): Router {
       skip: page.data.skip,
       limit: page.data.limit,
     });
+    await crawlCreditHeaders(deps, res, auth, batch.creditsUsed);
     const finished = batch.completed + batch.failed;
     const results = batch.items.map((it) => ({
       ...(it.clientId !== null ? { id: it.clientId } : {}),

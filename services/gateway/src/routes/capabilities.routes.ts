@@ -1,10 +1,20 @@
-import { engineChoice, outputFormat, pageFormat, pageOptionFields } from '@wcs/queues';
+import {
+  CHANGE_JSON_CREDITS,
+  engineChoice,
+  MAX_ACTIONS,
+  MAX_ACTIONS_WAIT_MS,
+  outputFormat,
+  pageFormat,
+  pageOptionFields,
+  SUMMARY_CREDITS,
+} from '@wcs/queues';
 import { type Router as ExpressRouter, Router } from 'express';
 import { z } from 'zod';
 import { MAX_BATCH_ITEMS } from '../contract/batch.request';
 import type { capabilitiesResponse } from '../contract/capabilities.responses';
 import { MAX_CRAWL_PAGES } from '../contract/crawl.request';
-import { MAP_DEFAULT_MAX_URLS } from '../contract/map.request';
+import { EXTRACT_DEFAULT_TIMEOUT_MS, extractBody } from '../contract/extract.request';
+import { MAP_DEFAULT_MAX_URLS, MAP_DEFAULT_TIMEOUT_MS, mapBody } from '../contract/map.request';
 import type { Body } from '../contract/responses';
 import { scrapeBody } from '../contract/scrape.request';
 import { MAX_SEARCH_RESULTS } from '../contract/search.request';
@@ -76,6 +86,7 @@ export function capabilitiesRoutes(
       engines: { choices: [...engineChoice.options], fetch: true, browser: facts.browser },
       documents: {
         types: ['pdf', 'docx'],
+        uploadTypes: ['pdf', 'docx', 'html'],
         maxBytes: facts.maxDocumentBytes,
         ocr: { enabled: facts.ocr.enabled, languages: facts.ocr.enabled ? facts.ocr.languages : null },
       },
@@ -101,6 +112,9 @@ export function capabilitiesRoutes(
         map: 1,
         searchPerResult: CREDITS_PER_SEARCH_RESULT,
         extract: EXTRACT_COST,
+        parse: 1,
+        summary: SUMMARY_CREDITS,
+        changeTrackingJson: CHANGE_JSON_CREDITS,
         monitorCheck: 1,
       },
       limits: {
@@ -114,6 +128,14 @@ export function capabilitiesRoutes(
         scrapeTimeoutMsMax: maximumOf(scrapeBody, 'timeout'),
         waitForMsMax: maximumOf(scrapeBody, 'waitFor'),
         searchTimeoutMsDefault: deps.search.timeoutMs,
+        mapTimeoutMsDefault: MAP_DEFAULT_TIMEOUT_MS,
+        mapTimeoutMsMax: maximumOf(mapBody, 'timeout'),
+        extractTimeoutMsDefault: EXTRACT_DEFAULT_TIMEOUT_MS,
+        extractTimeoutMsMax: maximumOf(extractBody, 'timeout'),
+        batchItemTimeoutMs: facts.batchItemTimeoutMs,
+        crawlPageTimeoutMs: facts.crawlPageTimeoutMs,
+        actions: MAX_ACTIONS,
+        actionsWaitMsMax: MAX_ACTIONS_WAIT_MS,
         activeKeysPerAccount: deps.settings.maxActiveKeysPerAccount,
       },
     };

@@ -16,6 +16,7 @@ import { type CreditHeaderTarget, setCreditHeaders } from '../jobs/credit-header
 import { authOf } from '../middleware/auth.middleware';
 import { assertFetchableLater } from '../validation/fetch-later-url';
 import { checkJobWebhook } from '../validation/job-webhook';
+import { requireModelForPage } from '../validation/model-check';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
@@ -89,6 +90,8 @@ export async function startCrawlOperation(
   if (!url) throw new InvalidUrlError(`url: "${body.url.slice(0, 200)}" is not a crawlable URL`);
   // Throws ValidationError naming the bad pattern (includePaths.2: …).
   compilePathRules({ includePaths: body.includePaths, excludePaths: body.excludePaths });
+  const page = checkPageOptions(body.scrapeOptions ?? {}, { prefix: 'scrapeOptions.' });
+  requireModelForPage(deps.deployment, page.options);
   // A private start URL is refused now, not reported later as a failed crawl.
   await assertFetchableLater(url, deps.settings);
   const webhook = body.webhook !== undefined ? await checkJobWebhook(body.webhook, deps.settings) : undefined;
@@ -99,7 +102,6 @@ export async function startCrawlOperation(
     });
   }
   await assertKeyHasRoom(deps, auth);
-  const page = checkPageOptions(body.scrapeOptions ?? {}, { prefix: 'scrapeOptions.' });
   const { url: _asked, scrapeOptions: _page, webhook: _webhook, ...options } = body;
   const { crawlId } = await deps.crawls.create({
     accountId: auth.accountId,
@@ -163,7 +165,8 @@ export async function crawlStatusOperation(
 
 /**
  * A crawl pays per page as it goes (nothing at its start): `X-Credits-Used` is what the crawl has
- * cost so far (0 at the start), `X-Credits-Remaining` the account's balance now.
+ * cost so far (0 at the start), `X-Credits-Remaining` the account's balance now. A batch's status
+ * says the same: what it kept so far (charged up front, its failed items refunded).
  */
 export async function crawlCreditHeaders(
   deps: GatewayDeps,

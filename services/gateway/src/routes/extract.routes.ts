@@ -6,14 +6,17 @@ import { type ExtractBody, extractBody } from '../contract/extract.request';
 import type { Body, extractResponse } from '../contract/responses';
 import type { AuthContext, GatewayDeps } from '../deps';
 import type { CallerResponse } from '../jobs/caller-gone';
-import { runChargedJob } from '../jobs/charged-job';
+import { type ChargeTerms, runChargedJob } from '../jobs/charged-job';
 import { authOf } from '../middleware/auth.middleware';
+import { requireModel } from '../validation/model-check';
 import { type CheckedPageOptions, checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { checkTargetBeforeCharge } from '../validation/target-check';
 import { normalizeTargetUrl } from '../validation/target-url';
 
 export const EXTRACT_COST = 5;
+/** Selectors that spent the page's budget cost the page (a scrape's credit), not the model call. */
+export const EXTRACT_BILLED_FAILURE_COST = 1;
 
 /** An extract whose request was checked: what `runExtract` needs. */
 export interface PreparedExtract {
@@ -55,9 +58,11 @@ export async function runExtract(
   deps: GatewayDeps,
   p: PreparedExtract,
   caller?: CallerResponse,
+  onCharged?: ChargeTerms['onCharged'],
 ): Promise<{ requestId: string; data: Record<string, unknown>; chunks: number }> {
   const { body, url } = p;
   const { options, secrets } = p.checked;
+  requireModel(deps.deployment, 'Extract');
   await checkTargetBeforeCharge(deps, url);
   const requestId = randomUUID();
   const result = await runChargedJob(deps, {
@@ -66,8 +71,7 @@ export async function runExtract(
     requestId,
     secrets,
     cost: EXTRACT_COST,
-    // Selectors that spent the page's budget cost the page (a scrape's credit), not the model call.
-    billedFailureCost: 1,
+    billedFailureCost: EXTRACT_BILLED_FAILURE_COST,
     reason: 'extract',
     refundReason: 'extract_refund',
     queue: 'extract',
@@ -84,6 +88,7 @@ export async function runExtract(
     // The worker answers before its budget ends; the margin covers queueing and Redis.
     waitMs: body.timeout + 5_000,
     ...(caller ? { caller } : {}),
+    onCharged,
   });
   return { requestId, data: result.data, chunks: result.chunks ?? 1 };
 }

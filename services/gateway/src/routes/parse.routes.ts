@@ -10,6 +10,7 @@ import { type DocumentAnswer, runScrapeJob } from '../jobs/scrape-job';
 import { authOf } from '../middleware/auth.middleware';
 import { type JobClock, setServerTiming } from '../middleware/server-timing';
 import { readUpload, type UploadedFile } from '../middleware/upload-body';
+import { requireModelForPage } from '../validation/model-check';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { uploadOptions } from '../validation/upload-options';
@@ -36,6 +37,7 @@ export async function parseOperation(
   clock?: JobClock,
 ): Promise<DocumentAnswer> {
   const { options } = checkPageOptions(body, { format: body.format });
+  requireModelForPage(deps.deployment, options);
   if (!sniffUploadKind(file.bytes)) {
     throw new UnsupportedContentTypeError(
       'The file is not a PDF, a Word (DOCX) or an HTML file (its type is read from its bytes, not its label)',

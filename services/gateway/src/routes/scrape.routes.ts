@@ -7,6 +7,7 @@ import type { CallerResponse } from '../jobs/caller-gone';
 import { type DocumentAnswer, runScrapeJob } from '../jobs/scrape-job';
 import { authOf } from '../middleware/auth.middleware';
 import { type JobClock, setServerTiming } from '../middleware/server-timing';
+import { requireModelForPage } from '../validation/model-check';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { checkTargetBeforeCharge } from '../validation/target-check';
@@ -26,6 +27,7 @@ export async function scrapeOperation(
 ): Promise<DocumentAnswer> {
   const url = normalizeTargetUrl(body.url, { prependHttps: true });
   const { options, secrets } = checkPageOptions(body, { engine: body.engine, format: body.format });
+  requireModelForPage(deps.deployment, options);
   await checkTargetBeforeCharge(deps, url);
   const job = {
     requestId: randomUUID(),

@@ -9,6 +9,7 @@ import { type CallerResponse, callerGone } from '../jobs/caller-gone';
 import { runChargedWork } from '../jobs/charged-job';
 import { headerTargetOf } from '../jobs/credit-headers';
 import { authOf } from '../middleware/auth.middleware';
+import { requireModel } from '../validation/model-check';
 import { checkPageOptions } from '../validation/page-options';
 import { parseBody } from '../validation/parse-body';
 import { normalizeTargetUrl } from '../validation/target-url';
@@ -100,6 +101,7 @@ export async function searchOperation(
   caller?: CallerResponse,
 ): Promise<{ results: SearchResult[]; creditsUsed: number }> {
   checkSearchChangeTracking(body);
+  if (body.summary && body.scrape) requireModel(deps.deployment, 'The summary of search results');
   const budgetMs = body.timeout ?? deps.search.timeoutMs;
   const deadline = Date.now() + budgetMs;
   const requestId = randomUUID();
