@@ -224,14 +224,18 @@ describe('monitor rules: ignoreText, threshold, diffs and the goal', () => {
 
   test('ignored lines raise nothing; a real change raises one webhook whose diff leaves them out', async () => {
     const acct = await createTestAccount({ credits: 100 });
+    // The counter also stands in a list item: the anchored rule matches it without its bullet.
     const v = (n: number, updated: string, price: string) =>
-      page(basic(price), `Last updated: ${updated}`, `${n} visitors today`);
+      page(basic(price), `Last updated: ${updated}`, `${n} visitors today`).replace(
+        '</main>',
+        `<ul><li>${n * 3} visitors</li><li>Free shipping on every order over fifty dollars.</li></ul></main>`,
+      );
     site.set('/ignore', v(10, 'Monday', 'ten dollars'));
     const id = await create(acct.auth, {
       url: `${site.url}/ignore`,
       interval: 'hourly',
       webhookUrl: `${receiver.url}/ignore`,
-      ignoreText: ['last updated', '/^\\d+ visitors today$/'],
+      ignoreText: ['last updated', '/^\\d+ visitors today$/', '/^\\d+ visitors$/'],
     });
     site.set('/ignore', v(11, 'Tuesday', 'ten dollars'));
     const quiet = await moreChecks(acct.auth, id, 2);

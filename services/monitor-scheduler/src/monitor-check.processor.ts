@@ -13,6 +13,7 @@ import type { Logger } from '@wcs/logger';
 import {
   compileIgnoreRules,
   dropIgnoredLines,
+  isIgnoredLine,
   type Job,
   type JobContext,
   type PayloadOf,
@@ -56,9 +57,16 @@ export function checkIdFor(jobId: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** The hashed and diffed text: the cleaned markdown without the lines the monitor ignores. */
+/**
+ * The hashed and diffed text: the cleaned markdown without the lines the monitor ignores. Source
+ * lines are filtered before prose joins (a line after a <br> stays apart from its neighbours), and
+ * the joined lines again (a phrase a soft wrap had split).
+ */
 export function watchedContent(markdown: string, ignoreText: readonly string[] = []): string {
-  return dropIgnoredLines(cleanMarkdownForHash(markdown), compileIgnoreRules(ignoreText));
+  const rules = compileIgnoreRules(ignoreText);
+  if (rules.length === 0) return cleanMarkdownForHash(markdown);
+  const cleaned = cleanMarkdownForHash(markdown, { dropLine: (line) => isIgnoredLine(line, rules) });
+  return dropIgnoredLines(cleaned, rules);
 }
 
 export function contentHash(markdown: string, ignoreText: readonly string[] = []): string {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@wcs/errors';
 import { assertPlainSchemaDepth, compilePlainSchema } from '@wcs/llm';
+import { EXTRACT_CREDITS } from '@wcs/queues';
 import { Router } from 'express';
 import { type ExtractBody, extractBody } from '../contract/extract.request';
 import type { Body, extractResponse } from '../contract/responses';
@@ -13,7 +14,7 @@ import { parseBody } from '../validation/parse-body';
 import { checkTargetBeforeCharge } from '../validation/target-check';
 import { normalizeTargetUrl } from '../validation/target-url';
 
-export const EXTRACT_COST = 5;
+export const EXTRACT_COST = EXTRACT_CREDITS;
 
 /** An extract whose request was checked: what `runExtract` needs. */
 export interface PreparedExtract {
