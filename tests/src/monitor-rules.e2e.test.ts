@@ -190,8 +190,11 @@ describe('monitor rules: ignoreText, threshold, diffs and the goal', () => {
       [{ threshold: 1.5 }, /^threshold: /],
       [{ threshold: -0.1 }, /^threshold: /],
       [{ threshold: '0.5' }, /^threshold: /],
-      [{ goal: 'g'.repeat(1_001) }, /^goal: .*1000/],
-      [{ goal: '' }, /^goal: /],
+      [{ goal: 'g'.repeat(1_001) }, /^goal: must be at most 1000 characters/],
+      // The length is the goal as sent, whitespace included (it is trimmed after).
+      [{ goal: ` ${'g'.repeat(1_000)}` }, /^goal: must be at most 1000 characters/],
+      [{ goal: '' }, /^goal: must not be empty/],
+      [{ goal: '   ' }, /^goal: must not be empty/],
       [{ webhookFormat: 'teams' }, /^webhookFormat: must be one of json, slack, discord/],
     ];
     for (const [extra, message] of bad) {

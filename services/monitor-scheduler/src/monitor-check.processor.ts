@@ -31,8 +31,16 @@ import type { MonitorSchedules } from './monitor-schedules';
 export const SNAPSHOT_CHARS = 500;
 /** The baseline's cleaned, filtered markdown is kept up to this many characters (diffs see no further). */
 export const BASELINE_CHARS = 256 * 1024;
-/** A change's diff as kept and sent: lines listed per side, and the unified text's length. */
-export const DIFF_LIMITS = { maxLines: 200, maxTextChars: 16 * 1024 } as const;
+/**
+ * A change's diff as kept and sent: lines listed per side, each line's length (a page of one
+ * huge paragraph), the listed lines' characters together, and the unified text's length.
+ */
+export const DIFF_LIMITS = {
+  maxLines: 200,
+  maxLineChars: 1_000,
+  maxListChars: 64 * 1024,
+  maxTextChars: 16 * 1024,
+} as const;
 
 /** A monitor's stored page options: the plain ones plus its `waitFor` (written by the gateway). */
 const monitorPageOptions = pageOptions.extend({ waitFor: z.number().int().min(0).max(30_000).optional() });
