@@ -25,6 +25,7 @@ type Detail = {
   goal?: string;
   changes: Array<{ detectedAt: string; snapshot: string; diff: Diff | null; judgement?: Judgement }>;
   checks: Array<{ changed: boolean; hash?: string; code?: string; error?: string; judgement?: Judgement }>;
+  irrelevantChanges: Array<{ checkedAt: string; judgement: Judgement }>;
   webhookDeliveries: Array<{ statusCode: number | null }>;
 };
 type Auth = { Authorization: string };
@@ -327,6 +328,10 @@ describe('monitor rules: ignoreText, threshold, diffs and the goal', () => {
     const later = await moreChecks(acct.auth, id, 2);
     expect(later.changes).toEqual([]);
     expect(hooksTo('/goal-no')).toHaveLength(0);
+    // Listed apart too, so it stays in view after the last 20 checks have moved past it.
+    expect(later.irrelevantChanges).toEqual([
+      { checkedAt: expect.any(String), judgement: { relevant: false, reason: 'Only the opening hours changed.' } },
+    ]);
     expect(fake.requests.map(textSeenByModel).filter((t) => t.includes(key))).toHaveLength(1);
     // The judge was billed like an extract (on top of the check).
     expect(await ledger(acct.accountId, 'monitor_judge')).toBe(1);

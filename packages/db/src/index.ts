@@ -82,6 +82,7 @@ export type {
   CheckOutcome,
   Judgement,
   MonitorChangeView,
+  IrrelevantChangeView,
   MonitorCheckView,
   MonitorDetail,
   MonitorDiff,
