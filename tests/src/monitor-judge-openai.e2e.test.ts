@@ -82,7 +82,10 @@ describe('monitor goal judged by an OpenAI-compatible model (text answers)', () 
   }
 
   /** A monitor of `path` with a goal answered in `mode`, after its first check; then the page changes. */
-  async function watch(path: string, mode: Mode): Promise<{ acct: { auth: Auth; accountId: string }; id: string }> {
+  async function watch(
+    path: string,
+    mode: Mode,
+  ): Promise<{ acct: { auth: Auth; accountId: string }; id: string }> {
     const acct = await createTestAccount({ credits: 100 });
     const key = `goal-${mode}-${randomUUID().slice(0, 8)}`;
     modes.set(key, mode);

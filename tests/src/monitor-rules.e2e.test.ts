@@ -330,7 +330,10 @@ describe('monitor rules: ignoreText, threshold, diffs and the goal', () => {
     expect(hooksTo('/goal-no')).toHaveLength(0);
     // Listed apart too, so it stays in view after the last 20 checks have moved past it.
     expect(later.irrelevantChanges).toEqual([
-      { checkedAt: expect.any(String), judgement: { relevant: false, reason: 'Only the opening hours changed.' } },
+      {
+        checkedAt: expect.any(String),
+        judgement: { relevant: false, reason: 'Only the opening hours changed.' },
+      },
     ]);
     expect(fake.requests.map(textSeenByModel).filter((t) => t.includes(key))).toHaveLength(1);
     // The judge was billed like an extract (on top of the check).

@@ -80,9 +80,9 @@ export { migrateDatabase } from './migrations';
 export type {
   CheckDecision,
   CheckOutcome,
+  IrrelevantChangeView,
   Judgement,
   MonitorChangeView,
-  IrrelevantChangeView,
   MonitorCheckView,
   MonitorDetail,
   MonitorDiff,

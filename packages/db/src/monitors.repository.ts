@@ -185,7 +185,10 @@ export class MonitorsRepository {
         (c): MonitorCheckView => ({ ...c, judgement: (c.judgement as Judgement | null) ?? null }),
       ),
       irrelevantChanges: irrelevant.map(
-        (c): IrrelevantChangeView => ({ checkedAt: c.checkedAt, judgement: c.judgement as Judgement }),
+        (c): IrrelevantChangeView => ({
+          checkedAt: c.checkedAt,
+          judgement: c.judgement as unknown as Judgement,
+        }),
       ),
       checkCount,
       changes: changes.map(

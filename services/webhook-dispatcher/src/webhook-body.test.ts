@@ -10,7 +10,12 @@ const task = (over: Partial<WebhookTask> = {}): WebhookTask => ({
   webhookFormat: 'json',
   detectedAt: new Date('2026-11-22T04:10:02.123Z'),
   snapshot: 'Prices',
-  diff: { added: ['Price: $12'], removed: ['Price: $10'], text: '--- previous\n+++ current\n', truncated: false },
+  diff: {
+    added: ['Price: $12'],
+    removed: ['Price: $10'],
+    text: '--- previous\n+++ current\n',
+    truncated: false,
+  },
   judgement: null,
   alreadyAttempted: false,
   ...over,

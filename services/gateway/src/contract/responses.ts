@@ -218,7 +218,9 @@ export const monitorChange = z.strictObject({
     .strictObject({
       added: z
         .array(z.string())
-        .describe('lines added (at most 200; added and removed 64 KiB together; each line ≤ 1,000 characters)'),
+        .describe(
+          'lines added (at most 200; added and removed 64 KiB together; each line ≤ 1,000 characters)',
+        ),
       removed: z.array(z.string()).describe('lines removed (at most 200)'),
       text: z
         .string()
@@ -264,7 +266,7 @@ export const monitorDetail = monitorSummary.extend({
   irrelevantChanges: z
     .array(irrelevantChange)
     .describe(
-      'the latest 20 checks whose change the goal\'s judge found irrelevant, newest first (also when older than the 20 checks listed); [] without a goal',
+      "the latest 20 checks whose change the goal's judge found irrelevant, newest first (also when older than the 20 checks listed); [] without a goal",
     ),
   webhookDeliveries: z.array(webhookDelivery),
 });
