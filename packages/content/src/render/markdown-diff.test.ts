@@ -68,10 +68,18 @@ describe('diffMarkdown', () => {
     expect([...slow.added, ...slow.removed].join('').length).toBeLessThanOrEqual(250);
   });
 
+  it('says it cut a long line of context', () => {
+    const context = 'w'.repeat(500);
+    const d = diffMarkdown(`${context}\nb`, `${context}\nc`, { maxLineChars: 100 });
+    expect([d.added, d.removed]).toEqual([['c'], ['b']]);
+    expect(d.text).toContain(` ${'w'.repeat(98)}…\n`);
+    expect(d.truncated).toBe(true);
+  });
+
   it('leaves lines whole by default and short lines always', () => {
     const line = 'x'.repeat(5_000);
     expect(diffMarkdown('a', line).added).toEqual([line]);
-    const d = diffMarkdown('a\nb', 'a\nc', { maxLineChars: 10, maxListChars: 100 });
+    const d = diffMarkdown('a\nb', 'a\nc', { maxLineChars: 20, maxListChars: 100 });
     expect([d.added, d.removed, d.truncated]).toEqual([['c'], ['b'], false]);
   });
 });

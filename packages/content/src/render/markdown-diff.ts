@@ -156,7 +156,10 @@ function fromPatch(patch: StructuredPatch, o: Required<MarkdownDiffLimits>): Mar
     }
     kept.push(c);
   }
-  let text = capLines(formatPatch(patch, FILE_HEADERS_ONLY), o.maxLineChars);
+  const full = formatPatch(patch, FILE_HEADERS_ONLY);
+  let text = capLines(full, o.maxLineChars);
+  // A long context line is cut in the text alone.
+  if (text.length !== full.length) truncated = true;
   if (text.length > o.maxTextChars) {
     text = cutAtLine(text, o.maxTextChars);
     truncated = true;
