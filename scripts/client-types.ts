@@ -60,6 +60,7 @@ export const CLIENT_TYPES: Array<[string, string, string, string, ...string[]]> 
   ['MonitorDetail', '/v1/monitor/{id}', 'get', '200', 'data'],
   ['MonitorChange', '/v1/monitor/{id}', 'get', '200', 'data', 'changes', '[]'],
   ['MonitorCheck', '/v1/monitor/{id}', 'get', '200', 'data', 'checks', '[]'],
+  ['IrrelevantChange', '/v1/monitor/{id}', 'get', '200', 'data', 'irrelevantChanges', '[]'],
   ['WebhookDelivery', '/v1/monitor/{id}', 'get', '200', 'data', 'webhookDeliveries', '[]'],
   ['MonitorCancelResponse', '/v1/monitor/{id}', 'delete', '200'],
   ['WebhookSecretResponse', '/v1/webhook/secret', 'get', '200'],

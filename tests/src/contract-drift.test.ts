@@ -47,6 +47,7 @@ describe('contract drift', () => {
     MonitorDetail: 'MonitorDetail',
     MonitorChange: 'MonitorChange',
     MonitorCheck: 'MonitorCheck',
+    IrrelevantChange: 'IrrelevantChange',
     WebhookDelivery: 'WebhookDelivery',
     MonitorCreateResponse: 'MonitorResponse',
     MonitorResponse: 'MonitorCancelResponse',

@@ -25,6 +25,7 @@ type Detail = {
   goal?: string;
   changes: Array<{ detectedAt: string; snapshot: string; diff: Diff | null; judgement?: Judgement }>;
   checks: Array<{ changed: boolean; hash?: string; code?: string; error?: string; judgement?: Judgement }>;
+  irrelevantChanges: Array<{ checkedAt: string; judgement: Judgement }>;
   webhookDeliveries: Array<{ statusCode: number | null }>;
 };
 type Auth = { Authorization: string };
@@ -190,8 +191,11 @@ describe('monitor rules: ignoreText, threshold, diffs and the goal', () => {
       [{ threshold: 1.5 }, /^threshold: /],
       [{ threshold: -0.1 }, /^threshold: /],
       [{ threshold: '0.5' }, /^threshold: /],
-      [{ goal: 'g'.repeat(1_001) }, /^goal: .*1000/],
-      [{ goal: '' }, /^goal: /],
+      [{ goal: 'g'.repeat(1_001) }, /^goal: must be at most 1000 characters/],
+      // The length is the goal as sent, whitespace included (it is trimmed after).
+      [{ goal: ` ${'g'.repeat(1_000)}` }, /^goal: must be at most 1000 characters/],
+      [{ goal: '' }, /^goal: must not be empty/],
+      [{ goal: '   ' }, /^goal: must not be empty/],
       [{ webhookFormat: 'teams' }, /^webhookFormat: must be one of json, slack, discord/],
     ];
     for (const [extra, message] of bad) {
@@ -224,14 +228,18 @@ describe('monitor rules: ignoreText, threshold, diffs and the goal', () => {
 
   test('ignored lines raise nothing; a real change raises one webhook whose diff leaves them out', async () => {
     const acct = await createTestAccount({ credits: 100 });
+    // The counter also stands in a list item: the anchored rule matches it without its bullet.
     const v = (n: number, updated: string, price: string) =>
-      page(basic(price), `Last updated: ${updated}`, `${n} visitors today`);
+      page(basic(price), `Last updated: ${updated}`, `${n} visitors today`).replace(
+        '</main>',
+        `<ul><li>${n * 3} visitors</li><li>Free shipping on every order over fifty dollars.</li></ul></main>`,
+      );
     site.set('/ignore', v(10, 'Monday', 'ten dollars'));
     const id = await create(acct.auth, {
       url: `${site.url}/ignore`,
       interval: 'hourly',
       webhookUrl: `${receiver.url}/ignore`,
-      ignoreText: ['last updated', '/^\\d+ visitors today$/'],
+      ignoreText: ['last updated', '/^\\d+ visitors today$/', '/^\\d+ visitors$/'],
     });
     site.set('/ignore', v(11, 'Tuesday', 'ten dollars'));
     const quiet = await moreChecks(acct.auth, id, 2);
@@ -320,6 +328,13 @@ describe('monitor rules: ignoreText, threshold, diffs and the goal', () => {
     const later = await moreChecks(acct.auth, id, 2);
     expect(later.changes).toEqual([]);
     expect(hooksTo('/goal-no')).toHaveLength(0);
+    // Listed apart too, so it stays in view after the last 20 checks have moved past it.
+    expect(later.irrelevantChanges).toEqual([
+      {
+        checkedAt: expect.any(String),
+        judgement: { relevant: false, reason: 'Only the opening hours changed.' },
+      },
+    ]);
     expect(fake.requests.map(textSeenByModel).filter((t) => t.includes(key))).toHaveLength(1);
     // The judge was billed like an extract (on top of the check).
     expect(await ledger(acct.accountId, 'monitor_judge')).toBe(1);

@@ -422,6 +422,8 @@ export interface MonitorDetail {
   checkCount: number;
   changes: MonitorChange[];
   checks: MonitorCheck[];
+  /** the latest 20 checks whose change the goal's judge found irrelevant, newest first (also when older than the 20 checks listed); [] without a goal */
+  irrelevantChanges: IrrelevantChange[];
   webhookDeliveries: WebhookDelivery[];
 }
 
@@ -435,11 +437,11 @@ export interface MonitorChange {
   previousSnapshot: string | null;
   /** the diff against the baseline; null for changes older than this field */
   diff: {
-    /** lines added (at most 200) */
+    /** lines added (at most 200; added and removed 64 KiB together; each line ≤ 1,000 characters) */
     added: string[];
     /** lines removed (at most 200) */
     removed: string[];
-    /** unified diff of the cleaned markdown (at most 16 KiB) */
+    /** unified diff of the cleaned markdown (at most 16 KiB; each line ≤ 1,000 characters) */
     text: string;
     /** true when the bounds cut the lists or the text */
     truncated: boolean;
@@ -460,6 +462,16 @@ export interface MonitorCheck {
   code?: string;
   /** the goal's judge when it saw this check's change (a change judged irrelevant is kept only here) */
   judgement?: {
+    relevant: boolean;
+    reason: string;
+  };
+}
+
+export interface IrrelevantChange {
+  /** ISO 8601, milliseconds, UTC */
+  checkedAt: string;
+  /** the goal's judge: relevant is false */
+  judgement: {
     relevant: boolean;
     reason: string;
   };

@@ -5,14 +5,17 @@ import { envInt as int } from './schemas';
 export const monitorEnv = z.object({
   /**
    * Multiplies every monitor interval (hourly = 3,600,000 ms × scale). 1 in production; tests use a
-   * tiny value (0.0005 makes `hourly` fire every ~1.8 s).
+   * tiny value (0.0005 makes `hourly` fire every ~1.8 s). An interval never drops below 1 s; cron
+   * schedules keep their real times.
    */
   MONITOR_INTERVAL_SCALE: z.coerce
     .number()
     .positive()
     .max(1)
     .default(1)
-    .describe('multiplies monitor intervals (tests: 0.0005 → hourly ≈ 1.8 s)'),
+    .describe(
+      'multiplies monitor intervals, for tests (0.0005 → hourly ≈ 1.8 s; floor 1 s; cron schedules unscaled)',
+    ),
   /** How often the scheduler resumes paused monitors whose account has credits again. */
   MONITOR_RESUME_SWEEP_MS: int(5_000, 100).describe(
     'how often paused monitors whose account has credits again are resumed',

@@ -23,7 +23,7 @@ export {
   type MarkdownDiff,
   type MarkdownDiffLimits,
 } from './render/markdown-diff';
-export { cleanMarkdownForHash } from './render/markdown-hash.normalizer';
+export { type CleanMarkdownOptions, cleanMarkdownForHash } from './render/markdown-hash.normalizer';
 export { wordChangeShare } from './render/word-change';
 export type {
   BlockType,

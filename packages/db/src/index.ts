@@ -80,6 +80,7 @@ export { migrateDatabase } from './migrations';
 export type {
   CheckDecision,
   CheckOutcome,
+  IrrelevantChangeView,
   Judgement,
   MonitorChangeView,
   MonitorCheckView,

@@ -90,9 +90,17 @@ export interface MonitorCheckView {
   judgement: Judgement | null;
 }
 
+/** A check whose change the goal's judge found irrelevant: no change record, only this. */
+export interface IrrelevantChangeView {
+  checkedAt: Date;
+  judgement: Judgement;
+}
+
 export interface MonitorDetail {
   monitor: MonitorView;
   checks: MonitorCheckView[];
+  /** The latest checks judged irrelevant, whether or not they are among `checks`. */
+  irrelevantChanges: IrrelevantChangeView[];
   checkCount: number;
   changes: MonitorChangeView[];
   deliveries: WebhookDeliveryView[];

@@ -80,3 +80,35 @@ describe('MonitorsRepository.recordCheck', () => {
     expect((await check(id, TWELVE, at(500))).kind).toBe('changed');
   });
 });
+
+describe('MonitorsRepository.detail', () => {
+  it('lists checks judged irrelevant apart, after they left the last 20 checks', async () => {
+    const { accountId, id } = await monitor(100);
+    expect((await check(id, TEN, at(0))).kind).toBe('baseline');
+    const judgement = { relevant: false, reason: 'Only the opening hours changed.' };
+    const judged = await checks.recordCheck({
+      monitorId: id,
+      checkId: randomUUID(),
+      hash: TWELVE,
+      snapshot: 'twelve dollars',
+      nextCheckAt: null,
+      observedAt: at(100),
+      baseHash: TEN,
+      decision: { kind: 'irrelevant', judgement },
+    });
+    expect(judged.kind).toBe('irrelevant');
+    for (let i = 0; i < 25; i++) expect((await check(id, TWELVE, at(200 + i))).kind).toBe('unchanged');
+    const d = await monitors.detail(accountId, id);
+    expect(d?.checks).toHaveLength(20);
+    expect(d?.checks.some((c) => c.judgement)).toBe(false);
+    expect(d?.changes).toEqual([]);
+    expect(d?.irrelevantChanges).toEqual([{ checkedAt: at(100), judgement }]);
+  });
+
+  it('has no irrelevant changes for a monitor whose changes were relevant or unjudged', async () => {
+    const { accountId, id } = await monitor(10);
+    await check(id, TEN, at(0));
+    await check(id, TWELVE, at(100));
+    expect((await monitors.detail(accountId, id))?.irrelevantChanges).toEqual([]);
+  });
+});

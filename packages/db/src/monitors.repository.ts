@@ -8,6 +8,7 @@ import { KEY_BLOCKED } from './key-budget.sql';
 import type {
   CheckDecision,
   CheckOutcome,
+  IrrelevantChangeView,
   Judgement,
   MonitorChangeView,
   MonitorCheckView,
@@ -29,6 +30,8 @@ export type MonitorScheduleKey = Pick<
 
 /** Only the newest rows of a monitor's history are returned by `get` (the table keeps everything). */
 const DETAIL_CHECKS = 20;
+/** Checks judged irrelevant listed apart: the last 20 checks soon hide them on an hourly monitor. */
+const DETAIL_IRRELEVANT = 20;
 const DETAIL_CHANGES = 100;
 const DETAIL_DELIVERIES = 100;
 
@@ -149,12 +152,18 @@ export class MonitorsRepository {
     const monitor = await this.get(accountId, id);
     if (!monitor) return null;
     // One snapshot: a check committed between two separate reads made checkCount 1 with no check listed.
-    const [checks, checkCount, changes, deliveries] = await this.db.prisma.$transaction(
+    const [checks, irrelevant, checkCount, changes, deliveries] = await this.db.prisma.$transaction(
       [
         this.db.prisma.monitorCheck.findMany({
           where: { monitorId: id },
           orderBy: { checkedAt: 'desc' },
           take: DETAIL_CHECKS,
+        }),
+        this.db.prisma.monitorCheck.findMany({
+          where: { monitorId: id, judgement: { path: ['relevant'], equals: false } },
+          orderBy: { checkedAt: 'desc' },
+          take: DETAIL_IRRELEVANT,
+          select: { checkedAt: true, judgement: true },
         }),
         this.db.prisma.monitorCheck.count({ where: { monitorId: id } }),
         this.db.prisma.monitorChange.findMany({
@@ -174,6 +183,12 @@ export class MonitorsRepository {
       monitor,
       checks: checks.map(
         (c): MonitorCheckView => ({ ...c, judgement: (c.judgement as Judgement | null) ?? null }),
+      ),
+      irrelevantChanges: irrelevant.map(
+        (c): IrrelevantChangeView => ({
+          checkedAt: c.checkedAt,
+          judgement: c.judgement as unknown as Judgement,
+        }),
       ),
       checkCount,
       changes: changes.map(

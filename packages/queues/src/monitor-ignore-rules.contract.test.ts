@@ -2,7 +2,9 @@ import {
   compileIgnoreRules,
   dropIgnoredLines,
   ignoreRuleProblem,
+  isIgnoredLine,
   MAX_LINE_CHARS,
+  stripBlockMarker,
 } from './monitor-ignore-rules.contract';
 
 describe('monitor ignoreText rules', () => {
@@ -40,5 +42,36 @@ describe('monitor ignoreText rules', () => {
     const rules = compileIgnoreRules(['/tail$/']);
     const long = `${'w '.repeat(MAX_LINE_CHARS)}tail`;
     expect(dropIgnoredLines(`${long}\nshort tail`, rules)).toBe(long);
+  });
+
+  test('anchored regexes match list items, quotes, headings and table rows without their marker', () => {
+    const rules = compileIgnoreRules(['/^\\d+ visitors$/', '/^updated \\w+$/i']);
+    const text = [
+      '- 12 visitors',
+      '> 13 visitors',
+      '> - 14 visitors',
+      '|15 visitors|',
+      '## 16 visitors',
+      '3. 17 visitors',
+      'Updated Monday',
+      '- Updated Tuesday',
+      '|Updated|Wednesday|',
+      '- 12 visitors today',
+      '-12 visitors',
+      'Basic: $10',
+    ].join('\n');
+    expect(dropIgnoredLines(text, rules)).toBe(
+      ['|Updated|Wednesday|', '- 12 visitors today', '-12 visitors', 'Basic: $10'].join('\n'),
+    );
+  });
+
+  test('stripBlockMarker keeps text that only looks like a marker', () => {
+    expect(stripBlockMarker('- item')).toBe('item');
+    expect(stripBlockMarker('> > - nested')).toBe('nested');
+    expect(stripBlockMarker('|a|b|')).toBe('a|b');
+    expect(stripBlockMarker('-5 degrees')).toBe('-5 degrees');
+    expect(stripBlockMarker('2024 was good')).toBe('2024 was good');
+    expect(isIgnoredLine('- 5 degrees', compileIgnoreRules(['/^-/']))).toBe(true);
+    expect(isIgnoredLine('plain', [])).toBe(false);
   });
 });

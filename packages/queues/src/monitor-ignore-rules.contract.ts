@@ -2,7 +2,10 @@
 /**
  * A monitor's `ignoreText` rules: plain substrings (case-insensitive) or `/regex/flags` in
  * JavaScript syntax. Lines of the cleaned markdown that match any rule are left out before hashing
- * and diffing, so a "Last updated" line or a visitor counter never reads as a change.
+ * and diffing, so a "Last updated" line or a visitor counter never reads as a change. A rule is
+ * tried on the line as it is and on its text without the block's marker (`- ` of a list item, `> `
+ * of a quote, `#`s of a heading, a table row's outer pipes), so `/^\d+ visitors$/` also matches
+ * the list item `- 12 visitors`.
  *
  * Regexes come from users and run on pages we do not control, so they are bounded three ways:
  * at most MAX_PATTERN_CHARS characters, refused when their star height exceeds 1 (nested
@@ -58,15 +61,36 @@ export function compileIgnoreRules(rules: readonly string[] | null | undefined):
   return out;
 }
 
+const BLOCK_MARKER = /^(?:#{1,6}[ \t]+|>[ \t]?|(?:[-*+]|\d{1,9}[.)])[ \t]+)/;
+
+/** The line without its block markers: quote and list marks (nested: `> - x`), heading `#`s, a row's outer pipes. */
+export function stripBlockMarker(line: string): string {
+  let s = line.trim();
+  for (let i = 0; i < 8; i++) {
+    const next = s.replace(BLOCK_MARKER, '').trim();
+    if (next === s) break;
+    s = next;
+  }
+  return s.length >= 2 && s.startsWith('|') && s.endsWith('|') ? s.slice(1, -1).trim() : s;
+}
+
+function matches(rule: IgnoreRule, text: string): boolean {
+  return rule.kind === 'text' ? text.toLowerCase().includes(rule.lower) : rule.re.test(text);
+}
+
+/** Whether any rule matches the line, or the line without its block marker. */
+export function isIgnoredLine(line: string, rules: readonly IgnoreRule[]): boolean {
+  if (rules.length === 0) return false;
+  const head = line.slice(0, MAX_LINE_CHARS);
+  const bare = stripBlockMarker(head);
+  return rules.some((r) => matches(r, head) || (bare !== head && matches(r, bare)));
+}
+
 /** The text without the lines any rule matches (lines are `\n`-separated, as the cleaned markdown). */
 export function dropIgnoredLines(text: string, rules: readonly IgnoreRule[]): string {
   if (rules.length === 0 || text === '') return text;
   return text
     .split('\n')
-    .filter((line) => {
-      const head = line.slice(0, MAX_LINE_CHARS);
-      const lower = head.toLowerCase();
-      return !rules.some((r) => (r.kind === 'text' ? lower.includes(r.lower) : r.re.test(head)));
-    })
+    .filter((line) => !isIgnoredLine(line, rules))
     .join('\n');
 }

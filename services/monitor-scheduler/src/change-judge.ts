@@ -2,8 +2,10 @@
  * The goal's judge: one call to the extract model (the same provider and settings as
  * POST /v1/extract, called from here like the extract-worker calls it) asking whether a change
  * matters to what the user watches for. The model sees the goal, the diff and the new content,
- * together within EXTRACT_INPUT_TOKEN_BUDGET. A timeout or an answer that is not
- * `{ relevant: boolean, reason: string }` throws (the check then fails: never a silent drop).
+ * together within EXTRACT_INPUT_TOKEN_BUDGET. Providers that answer in text (OpenAI-compatible,
+ * Ollama, the embedded model) have it parsed and repaired as an extract's answer is. A timeout or
+ * an answer that is not `{ relevant: boolean, reason: string }` throws (the check then fails:
+ * never a silent drop).
  */
 import type { Judgement } from '@wcs/db';
 import { ExtractionFailedError, TimeoutError } from '@wcs/errors';
@@ -11,12 +13,15 @@ import {
   buildModelInput,
   CHARS_PER_TOKEN,
   compilePlainSchema,
+  type LlmAnswer,
   type ProviderChoice,
+  parseModelText,
   validateAnswer,
 } from '@wcs/llm';
+import { EXTRACT_CREDITS } from '@wcs/queues';
 
-/** Credits of one judgement: what an extract costs (services/gateway EXTRACT_COST), on top of the check. */
-export const JUDGE_COST = 5;
+/** Credits of one judgement: what an extract costs, on top of the check. */
+export const JUDGE_COST = EXTRACT_CREDITS;
 
 export const JUDGE_SYSTEM_PROMPT = [
   'You watch a web page for a user and decide whether a change on it matters to their goal.',
@@ -82,12 +87,28 @@ export async function judgeChange(
       throw new TimeoutError(`The goal's judge did not answer within ${timeoutMs} ms`);
     throw err;
   }
-  const v = answer.data === undefined ? null : validateAnswer(JUDGE_SCHEMA, answer.data);
+  return readJudgement(answer);
+}
+
+/**
+ * The judgement in the model's answer: structured data as is (Anthropic's tool call), text parsed,
+ * repaired and coerced like an extract's answer (`"true"` → true). Throws when no boolean
+ * `relevant` comes out of it.
+ */
+export function readJudgement(answer: Pick<LlmAnswer, 'data' | 'text'>): Judgement {
+  let value: unknown = answer.data;
+  let why = '';
+  if (value === undefined) {
+    const parsed = parseModelText(answer.text ?? '');
+    if (parsed.ok) value = parsed.value;
+    else why = `: ${parsed.reason}`;
+  }
+  const v = value === undefined ? null : validateAnswer(JUDGE_SCHEMA, value);
   const relevant = v?.ok ? v.data.relevant : undefined;
   const reason = v?.ok ? v.data.reason : undefined;
   if (typeof relevant !== 'boolean') {
     throw new ExtractionFailedError(
-      "The goal's judge gave no usable answer (expected { relevant: boolean, reason: string })",
+      `The goal's judge gave no usable answer (expected { relevant: boolean, reason: string })${why}`,
     );
   }
   return { relevant, reason: typeof reason === 'string' ? reason.slice(0, 1_000) : '' };

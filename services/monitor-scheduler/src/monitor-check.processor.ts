@@ -13,6 +13,7 @@ import type { Logger } from '@wcs/logger';
 import {
   compileIgnoreRules,
   dropIgnoredLines,
+  isIgnoredLine,
   type Job,
   type JobContext,
   type PayloadOf,
@@ -30,8 +31,16 @@ import type { MonitorSchedules } from './monitor-schedules';
 export const SNAPSHOT_CHARS = 500;
 /** The baseline's cleaned, filtered markdown is kept up to this many characters (diffs see no further). */
 export const BASELINE_CHARS = 256 * 1024;
-/** A change's diff as kept and sent: lines listed per side, and the unified text's length. */
-export const DIFF_LIMITS = { maxLines: 200, maxTextChars: 16 * 1024 } as const;
+/**
+ * A change's diff as kept and sent: lines listed per side, each line's length (a page of one
+ * huge paragraph), the listed lines' characters together, and the unified text's length.
+ */
+export const DIFF_LIMITS = {
+  maxLines: 200,
+  maxLineChars: 1_000,
+  maxListChars: 64 * 1024,
+  maxTextChars: 16 * 1024,
+} as const;
 
 /** A monitor's stored page options: the plain ones plus its `waitFor` (written by the gateway). */
 const monitorPageOptions = pageOptions.extend({ waitFor: z.number().int().min(0).max(30_000).optional() });
@@ -56,9 +65,16 @@ export function checkIdFor(jobId: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** The hashed and diffed text: the cleaned markdown without the lines the monitor ignores. */
+/**
+ * The hashed and diffed text: the cleaned markdown without the lines the monitor ignores. Source
+ * lines are filtered before prose joins (a line after a <br> stays apart from its neighbours), and
+ * the joined lines again (a phrase a soft wrap had split).
+ */
 export function watchedContent(markdown: string, ignoreText: readonly string[] = []): string {
-  return dropIgnoredLines(cleanMarkdownForHash(markdown), compileIgnoreRules(ignoreText));
+  const rules = compileIgnoreRules(ignoreText);
+  if (rules.length === 0) return cleanMarkdownForHash(markdown);
+  const cleaned = cleanMarkdownForHash(markdown, { dropLine: (line) => isIgnoredLine(line, rules) });
+  return dropIgnoredLines(cleaned, rules);
 }
 
 export function contentHash(markdown: string, ignoreText: readonly string[] = []): string {

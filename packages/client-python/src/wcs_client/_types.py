@@ -51,6 +51,7 @@ __all__ = [
     "Format",
     "HeadersScope",
     "Interval",
+    "IrrelevantChange",
     "MonitorIntervalValue",
     "Judgement",
     "KeyCreateResponse",
@@ -549,6 +550,13 @@ class MonitorCheck(_MonitorCheckRequired, total=False):
     judgement: Judgement
 
 
+class IrrelevantChange(TypedDict):
+    """A check whose change the goal's judge found irrelevant (``judgement.relevant`` is false)."""
+
+    checkedAt: str
+    judgement: Judgement
+
+
 class WebhookDelivery(TypedDict):
     """One webhook attempt: ``statusCode`` is ``None`` when no answer came; ``error`` says why
     it failed (``None`` on success)."""
@@ -567,6 +575,7 @@ class MonitorDetail(MonitorSummary):
     checkCount: int
     changes: List[MonitorChange]
     checks: List[MonitorCheck]
+    irrelevantChanges: List[IrrelevantChange]
     webhookDeliveries: List[WebhookDelivery]
 
 

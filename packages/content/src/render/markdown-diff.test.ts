@@ -47,4 +47,39 @@ describe('diffMarkdown', () => {
     expect(d.json.files[0]?.additions).toBe(expectedAdded.length);
     expect(d.text).toContain(`+${expectedAdded[0]}\n`);
   });
+
+  it('cuts long lines to maxLineChars, ending them with …, and bounds the listed lines together', () => {
+    const long = (c: string) => c.repeat(5_000);
+    const before = `title\n${long('a')}\n${long('b')}\nend`;
+    const after = `title\n${long('c')}\n${long('d')}\nshort\nend`;
+    const d = diffMarkdown(before, after, { maxLineChars: 100, maxListChars: 250 });
+    expect(d.removed).toEqual([`${'a'.repeat(99)}…`, `${'b'.repeat(99)}…`]);
+    // 200 characters listed by the removed lines: only 50 left for the added ones.
+    expect(d.added).toEqual([]);
+    expect(d.truncated).toBe(true);
+    for (const line of d.text.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
+    expect(d.text).toContain(`\n+${'c'.repeat(98)}…\n`);
+    expect(d.text).toContain('\n+short\n');
+    for (const c of d.json.files[0]?.chunks.flatMap((k) => k.changes) ?? [])
+      expect(c.content.length).toBeLessThanOrEqual(100);
+    // The same bounds hold when the edit search gives up.
+    const slow = diffMarkdown(before, after, { maxLineChars: 100, maxListChars: 250, timeoutMs: 0 });
+    expect([...slow.added, ...slow.removed].every((l) => l.length <= 100)).toBe(true);
+    expect([...slow.added, ...slow.removed].join('').length).toBeLessThanOrEqual(250);
+  });
+
+  it('says it cut a long line of context', () => {
+    const context = 'w'.repeat(500);
+    const d = diffMarkdown(`${context}\nb`, `${context}\nc`, { maxLineChars: 100 });
+    expect([d.added, d.removed]).toEqual([['c'], ['b']]);
+    expect(d.text).toContain(` ${'w'.repeat(98)}…\n`);
+    expect(d.truncated).toBe(true);
+  });
+
+  it('leaves lines whole by default and short lines always', () => {
+    const line = 'x'.repeat(5_000);
+    expect(diffMarkdown('a', line).added).toEqual([line]);
+    const d = diffMarkdown('a\nb', 'a\nc', { maxLineChars: 20, maxListChars: 100 });
+    expect([d.added, d.removed, d.truncated]).toEqual([['c'], ['b'], false]);
+  });
 });

@@ -3,7 +3,9 @@
  * added and removed, a unified diff (`text`, lines starting `+` / `-`), and a structured form of
  * it (`json`, the `{ files: [{ chunks: [{ changes }] }] }` shape Firecrawl's changeTracking
  * returns, as parse-diff writes it). jsdiff does the diffing; this module bounds it for hostile
- * pages: the edit search stops at `timeoutMs` and the output at `maxLines` / `maxTextChars`.
+ * pages: the edit search stops at `timeoutMs` and the output at `maxLines` / `maxTextChars`, and
+ * optionally each line at `maxLineChars` and the listed lines together at `maxListChars` (a page
+ * of one huge paragraph would otherwise list it whole).
  */
 import { FILE_HEADERS_ONLY, formatPatch, type StructuredPatch, structuredPatch } from 'diff';
 
@@ -45,6 +47,10 @@ export interface MarkdownDiffLimits {
   maxLines?: number;
   /** Longest unified diff text, in characters. */
   maxTextChars?: number;
+  /** Longest line in `added`, `removed`, `text` and `json`: a longer one is cut to it, its last character `…`. */
+  maxLineChars?: number;
+  /** Most characters of `added` and `removed` together: lines past it are left out. */
+  maxListChars?: number;
   /** Lines of context around each hunk. */
   context?: number;
   /** The edit search's budget; past it the diff falls back to a set difference of the lines. */
@@ -54,6 +60,8 @@ export interface MarkdownDiffLimits {
 export const MARKDOWN_DIFF_DEFAULTS: Required<MarkdownDiffLimits> = {
   maxLines: 500,
   maxTextChars: 64 * 1024,
+  maxLineChars: Number.POSITIVE_INFINITY,
+  maxListChars: Number.POSITIVE_INFINITY,
   context: 3,
   timeoutMs: 1_000,
 };
@@ -74,9 +82,37 @@ export function diffMarkdown(before: string, after: string, limits: MarkdownDiff
   return patch ? fromPatch(patch, o) : setDifference(a, b, o);
 }
 
+/** The line cut to `max` characters, the last one `…`. */
+function capLine(line: string, max: number): string {
+  return line.length > max ? `${line.slice(0, Math.max(0, max - 1))}…` : line;
+}
+
+/** Added and removed lines within `maxLines` each and `maxListChars` together, each line capped. */
+class LineLists {
+  readonly added: string[] = [];
+  readonly removed: string[] = [];
+  truncated = false;
+  private chars = 0;
+  private full = false;
+  constructor(private readonly o: Required<MarkdownDiffLimits>) {}
+
+  push(list: string[], line: string): void {
+    const capped = capLine(line, this.o.maxLineChars);
+    if (capped !== line) this.truncated = true;
+    if (list.length >= this.o.maxLines || this.full || this.chars + capped.length > this.o.maxListChars) {
+      // Past the characters' bound nothing more is listed: no later line jumps the one left out.
+      this.full ||= list.length < this.o.maxLines;
+      this.truncated = true;
+      return;
+    }
+    this.chars += capped.length;
+    list.push(capped);
+  }
+}
+
 function fromPatch(patch: StructuredPatch, o: Required<MarkdownDiffLimits>): MarkdownDiff {
-  const added: string[] = [];
-  const removed: string[] = [];
+  const lists = new LineLists(o);
+  const { added, removed } = lists;
   let truncated = false;
   let additions = 0;
   let deletions = 0;
@@ -84,18 +120,17 @@ function fromPatch(patch: StructuredPatch, o: Required<MarkdownDiffLimits>): Mar
     let oldLn = h.oldStart;
     let newLn = h.newStart;
     const changes: DiffChange[] = [];
-    for (const line of h.lines) {
-      const mark = line[0];
-      const content = line.slice(1);
+    for (const raw of h.lines) {
+      const mark = raw[0];
+      const content = raw.slice(1);
+      const line = capLine(raw, o.maxLineChars);
       if (mark === '+') {
         additions++;
-        if (added.length < o.maxLines) added.push(content);
-        else truncated = true;
+        lists.push(added, content);
         changes.push({ type: 'add', ln: newLn++, content: line });
       } else if (mark === '-') {
         deletions++;
-        if (removed.length < o.maxLines) removed.push(content);
-        else truncated = true;
+        lists.push(removed, content);
         changes.push({ type: 'del', ln: oldLn++, content: line });
       } else if (mark === ' ') {
         changes.push({ type: 'normal', ln1: oldLn++, ln2: newLn++, content: line });
@@ -121,7 +156,10 @@ function fromPatch(patch: StructuredPatch, o: Required<MarkdownDiffLimits>): Mar
     }
     kept.push(c);
   }
-  let text = formatPatch(patch, FILE_HEADERS_ONLY);
+  const full = formatPatch(patch, FILE_HEADERS_ONLY);
+  let text = capLines(full, o.maxLineChars);
+  // A long context line is cut in the text alone.
+  if (text.length !== full.length) truncated = true;
   if (text.length > o.maxTextChars) {
     text = cutAtLine(text, o.maxTextChars);
     truncated = true;
@@ -131,7 +169,7 @@ function fromPatch(patch: StructuredPatch, o: Required<MarkdownDiffLimits>): Mar
     removed,
     text,
     json: { files: [{ from: FROM, to: TO, additions, deletions, chunks: kept }] },
-    truncated,
+    truncated: truncated || lists.truncated,
   };
 }
 
@@ -159,8 +197,10 @@ function setDifference(a: string, b: string, o: Required<MarkdownDiffLimits>): M
       removedAll.push(l);
     }
   }
-  const added = addedAll.slice(0, o.maxLines);
-  const removed = removedAll.slice(0, o.maxLines);
+  const lists = new LineLists(o);
+  const { added, removed } = lists;
+  for (const l of removedAll) lists.push(removed, l);
+  for (const l of addedAll) lists.push(added, l);
   const header = `--- ${FROM}\n+++ ${TO}\n@@ -1,${oldLines.length} +1,${newLines.length} @@\n`;
   const lines = [...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`)];
   let text = `${header}${lines.join('\n')}\n`;
@@ -200,6 +240,14 @@ function setDifference(a: string, b: string, o: Required<MarkdownDiffLimits>): M
 function withFinalNewline(s: string): string {
   const t = s.replace(/\r\n?/g, '\n');
   return t === '' || t.endsWith('\n') ? t : `${t}\n`;
+}
+
+function capLines(text: string, max: number): string {
+  if (!Number.isFinite(max)) return text;
+  return text
+    .split('\n')
+    .map((l) => capLine(l, max))
+    .join('\n');
 }
 
 function cutAtLine(text: string, max: number): string {

@@ -34,8 +34,18 @@ function normaliseLine(line: string): string {
   return l.replace(/ {2,}/g, ' ').trim();
 }
 
-export function cleanMarkdownForHash(markdown: string): string {
+export interface CleanMarkdownOptions {
+  /**
+   * Leaves out each normalised source line it returns true for, before soft-wrapped prose joins
+   * into one line: lines a <br> separated (`  \n`) would otherwise join with their neighbours, and
+   * a monitor's ignoreText rule matching one would drop them all.
+   */
+  dropLine?: (line: string) => boolean;
+}
+
+export function cleanMarkdownForHash(markdown: string, options: CleanMarkdownOptions = {}): string {
   if (!markdown) return '';
+  const { dropLine } = options;
   const src = markdown
     .normalize('NFC')
     .replace(/\r\n?/g, '\n')
@@ -67,6 +77,7 @@ export function cleanMarkdownForHash(markdown: string): string {
       flush();
       continue;
     }
+    if (dropLine?.(l)) continue;
     // soft-wrapped prose joins; list items, quotes, table rows stay separate lines
     if (/^(- |> |\|)/.test(l)) {
       flush();

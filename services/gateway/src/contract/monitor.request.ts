@@ -5,6 +5,17 @@ export const MAX_GOAL_CHARS = 1_000;
 
 export const MONITOR_INTERVALS = ['hourly', 'daily', 'weekly'] as const;
 
+/**
+ * A goal: at most MAX_GOAL_CHARS as sent (whitespace included, so the 400 names the length the
+ * caller sees), then trimmed; blank is a 400.
+ */
+const goalField = (error: string) =>
+  z
+    .string({ error })
+    .max(MAX_GOAL_CHARS, { error: `must be at most ${MAX_GOAL_CHARS} characters (whitespace included)` })
+    .trim()
+    .min(1, { error: 'must not be empty or only whitespace' });
+
 /** The request body of POST /v1/monitors: checked by the route, described by the OpenAPI document. */
 export const monitorBody = z.strictObject({
   url: z.string({ error: 'is required and must be a string' }),
@@ -25,7 +36,7 @@ export const monitorBody = z.strictObject({
   /** Share of words that must change for a change to count: 0 (any, the default) to 1. */
   threshold: z.number({ error: 'must be a number from 0 to 1' }).min(0).max(1).optional(),
   /** What the user watches for: each change is judged against it by the extract model. */
-  goal: z.string({ error: 'must be a string' }).trim().min(1).max(MAX_GOAL_CHARS).optional(),
+  goal: goalField('must be a string').optional(),
   /** The webhook's body: the spec's JSON (default), or a Slack / Discord incoming-webhook message. */
   webhookFormat: z
     .enum(['json', 'slack', 'discord'], { error: 'must be one of json, slack, discord' })
@@ -50,11 +61,5 @@ export const monitorPatchBody = z.strictObject({
     .max(MAX_IGNORE_RULES)
     .optional(),
   threshold: z.number({ error: 'must be a number from 0 to 1' }).min(0).max(1).optional(),
-  goal: z
-    .string({ error: 'must be a string or null' })
-    .trim()
-    .min(1)
-    .max(MAX_GOAL_CHARS)
-    .nullable()
-    .optional(),
+  goal: goalField('must be a string or null').nullable().optional(),
 });

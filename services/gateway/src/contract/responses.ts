@@ -216,9 +216,15 @@ export const monitorChange = z.strictObject({
     ),
   diff: z
     .strictObject({
-      added: z.array(z.string()).describe('lines added (at most 200)'),
+      added: z
+        .array(z.string())
+        .describe(
+          'lines added (at most 200; added and removed 64 KiB together; each line ≤ 1,000 characters)',
+        ),
       removed: z.array(z.string()).describe('lines removed (at most 200)'),
-      text: z.string().describe('unified diff of the cleaned markdown (at most 16 KiB)'),
+      text: z
+        .string()
+        .describe('unified diff of the cleaned markdown (at most 16 KiB; each line ≤ 1,000 characters)'),
       truncated: z.boolean().describe('true when the bounds cut the lists or the text'),
     })
     .nullable()
@@ -239,6 +245,11 @@ export const monitorCheck = z.strictObject({
     .optional(),
 });
 
+export const irrelevantChange = z.strictObject({
+  checkedAt: timestamp,
+  judgement: judgement.describe("the goal's judge: relevant is false"),
+});
+
 export const webhookDelivery = z.strictObject({
   changeId: z.string(),
   url: z.string(),
@@ -252,6 +263,11 @@ export const monitorDetail = monitorSummary.extend({
   checkCount: count,
   changes: z.array(monitorChange),
   checks: z.array(monitorCheck),
+  irrelevantChanges: z
+    .array(irrelevantChange)
+    .describe(
+      "the latest 20 checks whose change the goal's judge found irrelevant, newest first (also when older than the 20 checks listed); [] without a goal",
+    ),
   webhookDeliveries: z.array(webhookDelivery),
 });
 

@@ -15,7 +15,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     path: '/v1/monitor',
     summary: 'Register a monitor (1 credit per check; the first check runs at once as the baseline)',
     description:
-      'Bare domains get https://. webhookUrl must be an absolute http(s) URL; it receives one POST { monitorId, url, detectedAt, snapshot } per detected change, signed with X-Signature (see README "Webhooks").',
+      'Bare domains get https://. webhookUrl must be an absolute http(s) URL; it receives one POST { monitorId, url, detectedAt, snapshot, diff: { added, removed, text }, judgement? } per detected change (judgement only with a goal; webhookFormat slack/discord post a channel message instead), signed with X-Signature (see docs/api.md "Webhooks").',
     body: monitorBody,
     success: {
       status: 201,

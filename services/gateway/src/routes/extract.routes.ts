@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@wcs/errors';
 import { assertPlainSchemaDepth, compilePlainSchema } from '@wcs/llm';
+import { EXTRACT_CREDITS } from '@wcs/queues';
 import { Router } from 'express';
 import { type ExtractBody, extractBody } from '../contract/extract.request';
 import type { Body, extractResponse } from '../contract/responses';
@@ -14,7 +15,7 @@ import { parseBody } from '../validation/parse-body';
 import { checkTargetBeforeCharge } from '../validation/target-check';
 import { normalizeTargetUrl } from '../validation/target-url';
 
-export const EXTRACT_COST = 5;
+export const EXTRACT_COST = EXTRACT_CREDITS;
 /** Selectors that spent the page's budget cost the page (a scrape's credit), not the model call. */
 export const EXTRACT_BILLED_FAILURE_COST = 1;
 

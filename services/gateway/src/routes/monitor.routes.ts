@@ -76,6 +76,10 @@ function detailOut(d: MonitorDetail): Record<string, unknown> {
       ...(c.error ? { error: c.error, code: c.errorCode ?? 'INTERNAL' } : {}),
       ...(c.judgement ? { judgement: c.judgement } : {}),
     })),
+    irrelevantChanges: d.irrelevantChanges.map((c) => ({
+      checkedAt: c.checkedAt.toISOString(),
+      judgement: c.judgement,
+    })),
     webhookDeliveries: d.deliveries.map((w) => ({
       changeId: w.changeId,
       url: w.url,
