@@ -120,6 +120,7 @@ export async function runExtract(
         attempts: result.attempts,
         chunks: result.chunks,
         failedChunks: result.failedChunks,
+        estimatedTokens: result.estimatedTokens,
         fixes: result.fixes,
         ms: Date.now() - started,
       },
@@ -131,6 +132,16 @@ export async function runExtract(
       outputTokens: result.outputTokens,
       model: result.model,
       chunks: result.chunks,
+      usage: {
+        inputTokens: result.inputTokens,
+        outputTokens: result.outputTokens,
+        modelCalls: result.attempts,
+        chunks: result.chunks,
+        failedChunks: result.failedChunks,
+        estimated: result.estimatedTokens,
+      },
+      truncated: result.truncated,
+      ...(result.warning ? { warning: result.warning } : {}),
     };
   } catch (err) {
     const se = job.signal?.aborted

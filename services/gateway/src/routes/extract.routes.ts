@@ -3,6 +3,7 @@ import { ValidationError } from '@wcs/errors';
 import { assertPlainSchemaDepth, compilePlainSchema } from '@wcs/llm';
 import { Router } from 'express';
 import { type ExtractBody, extractBody } from '../contract/extract.request';
+import type { ExtractJobResult } from '@wcs/queues';
 import type { Body, extractResponse } from '../contract/responses';
 import type { AuthContext, GatewayDeps } from '../deps';
 import type { CallerResponse } from '../jobs/caller-gone';
@@ -14,6 +15,16 @@ import { checkTargetBeforeCharge } from '../validation/target-check';
 import { normalizeTargetUrl } from '../validation/target-url';
 
 export const EXTRACT_COST = 5;
+
+/** What an extract returns: the data, the request id (ledger reference) and what was read. */
+export interface ExtractOutcome {
+  requestId: string;
+  data: Record<string, unknown>;
+  chunks: number;
+  usage: NonNullable<ExtractJobResult['usage']>;
+  truncated: boolean;
+  warning?: string;
+}
 
 /** An extract whose request was checked: what `runExtract` needs. */
 export interface PreparedExtract {
@@ -55,7 +66,7 @@ export async function runExtract(
   deps: GatewayDeps,
   p: PreparedExtract,
   caller?: CallerResponse,
-): Promise<{ requestId: string; data: Record<string, unknown>; chunks: number }> {
+): Promise<ExtractOutcome> {
   const { body, url } = p;
   const { options, secrets } = p.checked;
   await checkTargetBeforeCharge(deps, url);
@@ -85,7 +96,23 @@ export async function runExtract(
     waitMs: body.timeout + 5_000,
     ...(caller ? { caller } : {}),
   });
-  return { requestId, data: result.data, chunks: result.chunks ?? 1 };
+  const chunks = result.chunks ?? 1;
+  return {
+    requestId,
+    data: result.data,
+    chunks,
+    usage: result.usage ?? {
+      // An older worker: its token counts, nothing about calls.
+      inputTokens: result.inputTokens,
+      outputTokens: result.outputTokens,
+      modelCalls: chunks,
+      chunks,
+      failedChunks: 0,
+      estimated: false,
+    },
+    truncated: result.truncated ?? false,
+    ...(result.warning ? { warning: result.warning } : {}),
+  };
 }
 
 /** One extract (POST /v1/extract and the Firecrawl-compatible routes): `prepareExtract` then `runExtract`. */
@@ -95,15 +122,16 @@ export async function extractOperation(
   body: ExtractBody,
   caller?: CallerResponse,
   rawSchema?: unknown,
-): Promise<{ requestId: string; data: Record<string, unknown>; chunks: number }> {
+): Promise<ExtractOutcome> {
   return runExtract(deps, prepareExtract(auth, body, rawSchema ?? body.schema), caller);
 }
 
 /**
  * POST /v1/extract: 5 credits, charged up front and refunded on any failure (ours, the target's or
  * the model's). Everything the caller can get wrong (url, schema, neither schema nor prompt) is a
- * 400 before the charge. Answer: `{ success: true, data }`, data shaped exactly like the schema
- * with `null` for what the page does not contain.
+ * 400 before the charge. Answer: `{ success: true, data, usage, truncated }` (and `warning` when the
+ * page was cut or chunks failed), data shaped exactly like the schema with `null` for what the
+ * page does not contain.
  */
 export function extractRoutes(deps: GatewayDeps): Router {
   const router = Router();
@@ -113,10 +141,21 @@ export function extractRoutes(deps: GatewayDeps): Router {
     const rawSchema: unknown = (req.body as { schema?: unknown } | undefined)?.schema;
     if (rawSchema !== undefined) assertPlainSchemaDepth(rawSchema);
     const body = parseBody(extractBody, req.body);
-    const { data, chunks } = await extractOperation(deps, auth, body, res, rawSchema);
-    res.json({ success: true, data, ...(chunks > 1 ? { chunks } : {}) } satisfies Body<
-      typeof extractResponse
-    >);
+    const { data, chunks, usage, truncated, warning } = await extractOperation(
+      deps,
+      auth,
+      body,
+      res,
+      rawSchema,
+    );
+    res.json({
+      success: true,
+      data,
+      ...(chunks > 1 ? { chunks } : {}),
+      usage,
+      truncated,
+      ...(warning ? { warning } : {}),
+    } satisfies Body<typeof extractResponse>);
   });
   return router;
 }
