@@ -68,7 +68,9 @@ function appearsIn(value: unknown, text: string): boolean {
     const plain = text.replace(/(\d)[,\u00a0\u202f ](?=\d{3}\b)/g, '$1');
     const n = String(value).replace(/[.+]/g, (c) => `\\${c}`);
     // 12.5 is also written 12.50.
-    return new RegExp(`(^|[^\\d.])${n}${Number.isInteger(value) ? '(\\.0+)?' : '0*'}(?!\\d|\\.\\d)`).test(plain);
+    return new RegExp(`(^|[^\\d.])${n}${Number.isInteger(value) ? '(\\.0+)?' : '0*'}(?!\\d|\\.\\d)`).test(
+      plain,
+    );
   }
   return false;
 }

@@ -3,10 +3,17 @@
  * whose call fails (a model error, a call's timeout, a server that hung up) is tried once more;
  * when it fails again its part of the page is left out and the others go on, so one bad call no
  * longer throws away the rest of the page. A cancel (the job's signal) starts no further chunk and
- * aborts the calls in flight; a configuration error (no such model, no key) stops every chunk, as
- * each would fail the same way.
+ * aborts the calls in flight; a configuration error (no model, a rejected key, no such model)
+ * stops every chunk, as each would fail the same way.
  */
-import { ModelNotConfiguredError } from '@wcs/errors';
+import { ModelNotConfiguredError, ServiceError } from '@wcs/errors';
+
+/** Errors every chunk would meet the same way: no model, a rejected key, no such model. */
+function isConfigurationError(err: unknown): boolean {
+  if (err instanceof ModelNotConfiguredError) return true;
+  const status = err instanceof ServiceError ? err.details?.httpStatus : undefined;
+  return status === 401 || status === 403 || status === 404;
+}
 
 export type ChunkOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
@@ -28,7 +35,7 @@ export async function runChunks<T>(
         return { ok: true, value: await one(text, signal) };
       } catch (err) {
         error = err;
-        if (err instanceof ModelNotConfiguredError) throw err;
+        if (isConfigurationError(err)) throw err;
       }
     }
     return { ok: false, error };

@@ -61,7 +61,7 @@ export interface ExtractionResult {
   pageTokens: number;
   /** Whether part of the page was never sent (cut to the budget, or past EXTRACT_MAX_CHUNKS). */
   truncated: boolean;
-  /** Model calls, repair turns included. */
+  /** Model calls, repair turns and retried calls included. */
   attempts: number;
   /** Chunks the page was extracted in (1 for a page within the budget). */
   chunks: number;
@@ -130,8 +130,9 @@ async function extractOne(
   let repair: RepairTurn | undefined;
   let last: OneResult = { ok: false, errors: ['(root): no answer'], empty: false };
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const answer = await provider.complete(repair ? { ...base, repair } : base);
+    // Counted before the answer: a call that failed was still made (and may be billed).
     t.attempts++;
+    const answer = await provider.complete(repair ? { ...base, repair } : base);
     countTokens(t, repair ? { ...base, repair } : base, answer);
     const value = answerValue(answer, t.fixes);
     const v = value.ok
@@ -164,7 +165,9 @@ function countTokens(t: Tally, req: LlmRequest, answer: LlmAnswer): void {
     return;
   }
   t.estimated = true;
-  const repairText = req.repair ? (req.repair.previousText ?? JSON.stringify(req.repair.previous ?? null)) : '';
+  const repairText = req.repair
+    ? (req.repair.previousText ?? JSON.stringify(req.repair.previous ?? null))
+    : '';
   t.inputTokens += estimateTokens(`${req.system}${req.user}${repairText}`);
   t.outputTokens += estimateTokens(
     answer.text ?? (answer.data === undefined ? '' : JSON.stringify(answer.data)),
@@ -201,8 +204,7 @@ export async function runExtraction(provider: LlmProvider, r: ExtractionRequest)
   const freeForm = r.schema === undefined;
   const limit = await pageTokenLimit(provider, r.maxTokens);
   const budget = limit === undefined ? r.inputTokenBudget : Math.min(r.inputTokenBudget, limit);
-  const maxChunkTokens =
-    limit === undefined ? r.maxChunkTokens : Math.min(r.maxChunkTokens ?? budget, limit);
+  const maxChunkTokens = limit === undefined ? r.maxChunkTokens : Math.min(r.maxChunkTokens ?? budget, limit);
   const input = buildModelInput(r.page, budget);
   const maxChunks = r.maxChunks ?? 1;
   const t: Tally = { inputTokens: 0, outputTokens: 0, estimated: false, attempts: 0, fixes: new Set() };

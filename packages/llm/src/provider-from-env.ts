@@ -127,10 +127,13 @@ export function providerFromEnv(env: Omit<ExtractEnv, 'EXTRACT_WORKER_CONCURRENC
     ...(apiKey ? { apiKey } : {}),
   };
   if (name === 'ollama') {
-    return { ok: true, provider: new OllamaProvider({
+    return {
+      ok: true,
+      provider: new OllamaProvider({
         ...common,
         contextTokens: env.LLM_CONTEXT_TOKENS ?? DEFAULT_OLLAMA_CONTEXT,
-      }) };
+      }),
+    };
   }
   return {
     ok: true,
