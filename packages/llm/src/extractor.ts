@@ -188,21 +188,40 @@ export function contextNeed(system: string, users: string[], maxTokens: number):
 export const CONTEXT_RESERVE_TOKENS = 1_000;
 
 /**
- * Page tokens one call can carry on a provider that knows its context (the embedded model, once
- * loaded): the context less the answer (a quarter of it at most) and the reserve (an eighth at
- * most). Undefined when the provider does not say.
+ * Page tokens (our characters / 4 estimate) one call can carry on a provider that knows its
+ * context (the embedded model, once loaded): the context less the answer (a quarter of it at
+ * most) and the prompt around the page, divided by how many of the model's tokens one estimated
+ * token of this page is (a small or byte-level vocabulary, code, non-Latin text: several) when
+ * the provider can count them. Undefined when the provider does not say.
  */
-async function pageTokenLimit(provider: LlmProvider, maxTokens: number): Promise<number | undefined> {
+async function pageTokenLimit(
+  provider: LlmProvider,
+  maxTokens: number,
+  wrapping: string,
+  page: string,
+): Promise<number | undefined> {
   const context = await provider.contextTokens?.();
   if (!context) return undefined;
   const answer = Math.min(maxTokens, Math.floor(context / 4));
-  return Math.max(200, context - answer - Math.min(CONTEXT_RESERVE_TOKENS, Math.floor(context / 8)));
+  if (!provider.countTokens) {
+    return Math.max(100, context - answer - Math.min(CONTEXT_RESERVE_TOKENS, Math.floor(context / 8)));
+  }
+  const sample = page.slice(0, 16_000);
+  const ratio = sample ? Math.max(1, (await provider.countTokens(sample)) / estimateTokens(sample)) : 1;
+  // The chat template's own tokens and the tokenizer's drift between the sample and the rest.
+  const room = (context - answer - (await provider.countTokens(wrapping)) - 64) * 0.95;
+  return Math.max(100, Math.floor(room / ratio));
 }
 
 export async function runExtraction(provider: LlmProvider, r: ExtractionRequest): Promise<ExtractionResult> {
   const schema = compileRequestSchema(r.schema);
   const freeForm = r.schema === undefined;
-  const limit = await pageTokenLimit(provider, r.maxTokens);
+  const limit = await pageTokenLimit(
+    provider,
+    r.maxTokens,
+    `${SYSTEM_PROMPT}\n${userMessage(r.prompt, freeForm, '', true)}`,
+    r.page.markdown,
+  );
   const budget = limit === undefined ? r.inputTokenBudget : Math.min(r.inputTokenBudget, limit);
   const maxChunkTokens = limit === undefined ? r.maxChunkTokens : Math.min(r.maxChunkTokens ?? budget, limit);
   const input = buildModelInput(r.page, budget);

@@ -60,6 +60,8 @@ export interface LlmProvider {
    * model, from its loaded context): long pages are then chunked to fit it. Optional.
    */
   contextTokens?(): Promise<number>;
+  /** Tokens of `text` in the model's own tokenizer, when the provider has it (the embedded model). */
+  countTokens?(text: string): Promise<number>;
   /** Frees what the provider holds (the embedded model's memory); optional. */
   close?(): Promise<void>;
 }

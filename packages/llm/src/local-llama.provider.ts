@@ -141,6 +141,11 @@ export class LocalLlamaProvider implements LlmProvider {
     return (await this.load()).context.contextSize;
   }
 
+  /** Tokens of `text` in the model's tokenizer. */
+  async countTokens(text: string): Promise<number> {
+    return (await this.load()).model.tokenize(text).length;
+  }
+
   /** One generation at a time: chunks of a long page come one by one, each with its whole budget. */
   readonly maxConcurrency = 1;
 
