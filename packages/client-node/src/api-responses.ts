@@ -335,7 +335,7 @@ export interface ExtractUsage {
   inputTokens: number;
   /** model output tokens of every call (estimated when `estimated`) */
   outputTokens: number;
-  /** model calls: one per chunk, plus repair turns and retries */
+  /** model calls: one per chunk, plus repair turns, retries and the call settling disagreeing values */
   modelCalls: number;
   /** chunks the page was read in (1 for a page within the input budget) */
   chunks: number;

@@ -8,9 +8,21 @@
  * given, the values that appear verbatim in their own chunk win over values that do not (a weak
  * model repeating a default or a guess in many chunks must not outvote the one chunk that read the
  * value); among those — or among all when none appears — the value most chunks agree on; on a tie,
- * the earliest chunk's. Booleans are never on the page as such and are only voted on.
+ * the earliest chunk's. Booleans are never on the page as such and are only voted on. When more
+ * than one value is left after that, the field is listed in `disputes` (when given) with its
+ * candidates and where each is written, for the model to settle (scalar-arbiter.ts).
  */
 import type { JsonSchema } from './schema-compiler';
+
+/** A field the chunks gave different values for, none ruled out by the page's text. */
+export interface Dispute {
+  /** Keys from the answer's root (fields of objects; never inside a list). */
+  path: string[];
+  /** Distinct values, in page order, each with the text around it in its chunk when written there. */
+  candidates: Array<{ value: string | number; excerpt?: string }>;
+  /** What the vote chose. */
+  chosen: unknown;
+}
 
 interface Seen {
   value: unknown;
@@ -18,14 +30,26 @@ interface Seen {
   text?: string | undefined;
 }
 
-export function mergeChunkAnswers(answers: unknown[], schema?: JsonSchema, texts?: string[]): unknown {
+export function mergeChunkAnswers(
+  answers: unknown[],
+  schema?: JsonSchema,
+  texts?: string[],
+  disputes?: Dispute[],
+): unknown {
   return mergeSeen(
     answers.map((value, i) => ({ value, text: texts?.[i] })),
     schema,
+    [],
+    disputes,
   );
 }
 
-function mergeSeen(seen: Seen[], schema: JsonSchema | undefined): unknown {
+function mergeSeen(
+  seen: Seen[],
+  schema: JsonSchema | undefined,
+  path: string[],
+  disputes: Dispute[] | undefined,
+): unknown {
   const kept = seen.filter((s) => s.value !== null && s.value !== undefined);
   const present = kept.map((s) => s.value);
   if (present.length === 0) return null;
@@ -47,12 +71,38 @@ function mergeSeen(seen: Seen[], schema: JsonSchema | undefined): unknown {
       out[k] = mergeSeen(
         objects.map((o) => ({ value: o.value[k], text: o.text })),
         props?.[k],
+        [...path, k],
+        disputes,
       );
     return out;
   }
   const candidates = kept.filter((s) => !(typeof s.value === 'string' && s.value.trim() === ''));
   const onPage = candidates.filter((s) => s.text !== undefined && appearsIn(s.value, s.text));
-  return vote((onPage.length > 0 ? onPage : candidates).map((s) => s.value));
+  const pool = onPage.length > 0 ? onPage : candidates;
+  const chosen = vote(pool.map((s) => s.value));
+  if (disputes) {
+    const distinct = new Map<string, { value: string | number; excerpt?: string }>();
+    for (const s of pool) {
+      if (typeof s.value !== 'string' && typeof s.value !== 'number') continue;
+      const key = normalKey(s.value);
+      const known = distinct.get(key);
+      const excerpt = known?.excerpt ?? (s.text !== undefined ? excerptOf(s.value, s.text) : undefined);
+      distinct.set(key, { value: known?.value ?? s.value, ...(excerpt ? { excerpt } : {}) });
+    }
+    if (distinct.size > 1) disputes.push({ path, candidates: [...distinct.values()], chosen });
+  }
+  return chosen;
+}
+
+/** About 300 characters of the chunk around where the value is written (spacing collapsed). */
+function excerptOf(value: string | number, text: string): string | undefined {
+  const flat = text.replace(/\s+/g, ' ');
+  const at =
+    typeof value === 'string'
+      ? flat.toLowerCase().indexOf(value.replace(/\s+/g, ' ').trim().toLowerCase())
+      : flat.search(new RegExp(`(^|[^\\d.])${String(value).replace(/[.+]/g, (c) => `\\${c}`)}`));
+  if (at < 0) return undefined;
+  return flat.slice(Math.max(0, at - 150), at + 150).trim();
 }
 
 /**

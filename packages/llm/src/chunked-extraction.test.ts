@@ -234,6 +234,47 @@ describe('chunks at once (EXTRACT_CHUNK_CONCURRENCY) and a cancel', () => {
   });
 });
 
+describe('values the chunks disagree on, settled by one more call', () => {
+  // Two order numbers, both written on the page: the verbatim rule keeps both.
+  const twoOrders = {
+    ...page,
+    markdown: longDocument(60_000, [
+      { at: 0.2, line: 'Order number: ORD-123' },
+      { at: 0.97, line: 'Order number: ORD-991' },
+      { at: 0.98, line: 'Total: 5' },
+    ]),
+  };
+  const isArbiter = (req: Parameters<typeof readPlanted>[0]) =>
+    textSeenByModel(req).includes('Different parts of one long page');
+
+  it('the model picks among the candidates, seeing where each is written; one call, counted', async () => {
+    fake.script((req) => (isArbiter(req) ? { data: { f1: 'ORD-991' } } : readPlanted(req)));
+    const r = await runExtraction(provider, { ...base, page: twoOrders, maxChunks: 40 });
+    expect(r.data).toMatchObject({ orderNumber: 'ORD-991', total: 5 });
+    expect(r.settledFields).toBe(1);
+    const arbiter = fake.requests.filter(isArbiter);
+    expect(arbiter).toHaveLength(1);
+    expect(r.attempts).toBe(r.chunks + 1);
+    const seen = textSeenByModel(arbiter[0]!);
+    expect(seen).toContain('"ORD-123" — written in: "…');
+    expect(seen).toContain('Order number: ORD-991');
+    // The answer is constrained to the candidates (or null).
+    expect(JSON.stringify(arbiter[0]!.body)).toContain('"enum":["ORD-123","ORD-991",null]');
+  });
+
+  it('an answer outside the candidates, or a failed call, keeps the vote and the data', async () => {
+    fake.script((req) => (isArbiter(req) ? { data: { f1: 'ORD-000' } } : readPlanted(req)));
+    const outside = await runExtraction(provider, { ...base, page: twoOrders, maxChunks: 40 });
+    expect(outside.settledFields).toBe(0);
+    expect(['ORD-123', 'ORD-991']).toContain(outside.data.orderNumber);
+    fake.script((req) => (isArbiter(req) ? { status: 500 } : readPlanted(req)));
+    const failed = await runExtraction(provider, { ...base, page: twoOrders, maxChunks: 40 });
+    expect(failed.settledFields).toBe(0);
+    expect(failed.data.orderNumber).toBe(outside.data.orderNumber);
+    expect(failed.failedChunks).toBe(0);
+  });
+});
+
 describe('a provider that knows its context (the embedded model)', () => {
   it('chunks never exceed what its context holds, whatever the budget and the largest chunk', async () => {
     // 1,024 tokens: 256 for the answer, 128 reserve, 640 for the page.

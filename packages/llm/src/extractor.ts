@@ -10,10 +10,11 @@ import { ExtractionFailedError } from '@wcs/errors';
 import { isEmptyAnswer } from './answer-coercer';
 import { parseModelText } from './answer-parser';
 import { validateAnswer } from './answer-validator';
-import { mergeChunkAnswers } from './chunk-merger';
+import { type Dispute, mergeChunkAnswers } from './chunk-merger';
 import { runChunks } from './chunk-runner';
 import { extractionWarning } from './extraction-warning';
 import type { LlmAnswer, LlmProvider, LlmRequest, RepairTurn } from './llm-provider';
+import { applyPicks, arbiterRequest, picksOf } from './scalar-arbiter';
 import { type CompiledSchema, compilePlainSchema, FREE_OBJECT_SCHEMA } from './schema-compiler';
 import { buildModelInput, estimateTokens, type PageForModel, splitIntoChunks } from './token-budget';
 
@@ -67,6 +68,8 @@ export interface ExtractionResult {
   chunks: number;
   /** Chunks whose call failed twice or whose answer stayed invalid: left out of the merge. */
   failedChunks: number;
+  /** Fields the chunks disagreed on that the settling call (one, counted in `attempts`) decided. */
+  settledFields: number;
   /** What the caller should know: the page was cut, or chunks failed (absent when neither). */
   warning?: string;
   /** What had to be repaired or coerced, e.g. `fence`, `repaired`, `number-from-string`. */
@@ -241,6 +244,7 @@ export async function runExtraction(provider: LlmProvider, r: ExtractionRequest)
     data: Record<string, unknown>,
     extra: Pick<ExtractionResult, 'pageTokens' | 'truncated' | 'chunks' | 'failedChunks'> & {
       needed: number;
+      settledFields?: number;
     },
   ): ExtractionResult => {
     const { needed, ...rest } = extra;
@@ -253,6 +257,7 @@ export async function runExtraction(provider: LlmProvider, r: ExtractionRequest)
       attempts: t.attempts,
       fixes: [...t.fixes],
       model: provider.model,
+      settledFields: 0,
       ...rest,
       ...(warning ? { warning } : {}),
     };
@@ -311,20 +316,63 @@ export async function runExtraction(provider: LlmProvider, r: ExtractionRequest)
       chunks: split.chunks.length,
     });
   }
-  const merged = mergeChunkAnswers(answers, freeForm ? undefined : schema.jsonSchema, texts) as Record<
-    string,
-    unknown
-  > | null;
+  const disputes: Dispute[] = [];
+  const merged = mergeChunkAnswers(
+    answers,
+    freeForm ? undefined : schema.jsonSchema,
+    texts,
+    disputes,
+  ) as Record<string, unknown> | null;
   if (merged === null || isEmptyAnswer(merged)) {
     throw fail(`The model found nothing in any of the ${split.chunks.length} chunks of the page`, {
       chunks: split.chunks.length,
     });
   }
+  const settledFields = disputes.length > 0 ? await settle(provider, disputes, merged, r, context, t) : 0;
   return result(merged, {
     pageTokens: split.tokens,
     truncated: split.needed > split.chunks.length,
     chunks: split.chunks.length,
     failedChunks,
     needed: split.needed,
+    settledFields,
   });
+}
+
+/**
+ * One more call for the fields the chunks disagree on (scalar-arbiter.ts), with the chunks'
+ * context size (Ollama keeps the model loaded). A failed or unusable answer keeps the vote.
+ */
+async function settle(
+  provider: LlmProvider,
+  disputes: Dispute[],
+  merged: Record<string, unknown>,
+  r: ExtractionRequest,
+  contextTokens: number,
+  t: Tally,
+): Promise<number> {
+  const req: LlmRequest = {
+    ...arbiterRequest(disputes, {
+      system: SYSTEM_PROMPT,
+      ...(r.prompt ? { prompt: r.prompt } : {}),
+      maxTokens: r.maxTokens,
+      timeoutMs: r.timeoutMs,
+      ...(r.signal ? { signal: r.signal } : {}),
+    }),
+    contextTokens,
+  };
+  t.attempts++;
+  try {
+    const answer = await provider.complete(req);
+    countTokens(t, req, answer);
+    const picks = picksOf(answer, (text) => {
+      const parsed = parseModelText(text);
+      return parsed.ok ? parsed.value : undefined;
+    });
+    return applyPicks(merged, disputes, picks);
+  } catch {
+    // A cancel or the job's deadline ends the request; anything else keeps the vote.
+    r.signal?.throwIfAborted();
+    return 0;
+  }
 }

@@ -120,6 +120,7 @@ export async function runExtract(
         attempts: result.attempts,
         chunks: result.chunks,
         failedChunks: result.failedChunks,
+        settledFields: result.settledFields,
         estimatedTokens: result.estimatedTokens,
         fixes: result.fixes,
         ms: Date.now() - started,

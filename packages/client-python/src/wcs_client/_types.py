@@ -459,7 +459,7 @@ class SearchResponse(TypedDict):
 
 class ExtractUsage(TypedDict):
     """What one extraction used: model tokens (``estimated`` when the model server reported none
-    and they are characters / 4), model calls (chunks, repair turns, retries), chunks read and
+    and they are characters / 4), model calls (chunks, repair turns, retries, the settling call), chunks read and
     chunks left out because they failed. Credits are always 5."""
 
     inputTokens: int
