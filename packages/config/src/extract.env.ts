@@ -46,8 +46,11 @@ export const extractEnv = z.object({
    * the largest `num_ctx` asked of Ollama (default 32,768; each request asks what its chunks need).
    */
   LLM_CONTEXT_TOKENS: z
-    .preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().int().min(256).optional())
-    .describe("context of `local` (default 8192); largest num_ctx asked of Ollama (default 32768)"),
+    .preprocess(
+      (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+      z.coerce.number().int().min(256).optional(),
+    )
+    .describe('context of `local` (default 8192); largest num_ctx asked of Ollama (default 32768)'),
   /** CPU threads of the embedded model (one beats two on a busy 2-core machine). */
   LLM_THREADS: int(1, 1).describe('CPU threads of the `local` model'),
   ANTHROPIC_API_KEY: optionalString.describe('Anthropic API key (extraction answers 503 without it)'),

@@ -247,7 +247,7 @@ describe("Ollama's num_ctx, sized per request", () => {
     try {
       const short = await runExtraction(provider, { ...base, schema });
       expect(short.chunks).toBe(1);
-      expect((fake.requests[0]?.body.options as { num_ctx: number }).num_ctx).toBe(8_192);
+      expect((fake.requests[0]!.body.options as { num_ctx: number }).num_ctx).toBe(8_192);
       fake.requests.length = 0;
       const markdown = Array.from({ length: 400 }, (_, i) => `Paragraph ${i}: ${'kettle '.repeat(40)}`).join(
         '\n\n',

@@ -7,7 +7,7 @@
  * settling never fails an extraction that has data.
  */
 import type { Dispute } from './chunk-merger';
-import type { LlmAnswer, LlmProvider, LlmRequest } from './llm-provider';
+import type { LlmAnswer, LlmRequest } from './llm-provider';
 import type { JsonSchema } from './schema-compiler';
 
 /** Fields and candidates one settling call carries at most (the prompt stays small). */

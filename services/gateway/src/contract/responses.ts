@@ -171,8 +171,16 @@ export const extractResponse = z.strictObject({
   usage: z
     .strictObject({
       inputTokens: z.number().int().describe('model input tokens of every call (estimated when `estimated`)'),
-      outputTokens: z.number().int().describe('model output tokens of every call (estimated when `estimated`)'),
-      modelCalls: z.number().int().describe('model calls: one per chunk, plus repair turns, retries and the call settling disagreeing values'),
+      outputTokens: z
+        .number()
+        .int()
+        .describe('model output tokens of every call (estimated when `estimated`)'),
+      modelCalls: z
+        .number()
+        .int()
+        .describe(
+          'model calls: one per chunk, plus repair turns, retries and the call settling disagreeing values',
+        ),
       chunks: z.number().int().describe('chunks the page was read in (1 for a page within the input budget)'),
       failedChunks: z
         .number()

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@wcs/errors';
 import { assertPlainSchemaDepth, compilePlainSchema } from '@wcs/llm';
+import type { ExtractJobResult } from '@wcs/queues';
 import { Router } from 'express';
 import { type ExtractBody, extractBody } from '../contract/extract.request';
-import type { ExtractJobResult } from '@wcs/queues';
 import type { Body, extractResponse } from '../contract/responses';
 import type { AuthContext, GatewayDeps } from '../deps';
 import type { CallerResponse } from '../jobs/caller-gone';
