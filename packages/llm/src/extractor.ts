@@ -4,7 +4,10 @@
  * model call: parse and repair the text (answer-parser.ts), safe coercions and ajv validation
  * (answer-validator.ts), and exactly one repair turn carrying the errors. A second invalid answer,
  * or an answer with nothing in it (every field null or empty), is a 500 EXTRACTION_FAILED, never a
- * success. Token counts of every call are summed for the log line.
+ * success. A long page's chunk whose call fails is retried once and then left out (chunk-runner.ts);
+ * fields the chunks still disagree on get one settling call (scalar-arbiter.ts). Token counts of
+ * every call (estimated where the provider gives none) are summed for the answer's `usage`, with
+ * a `warning` when the page was cut or chunks failed (extraction-warning.ts).
  */
 import { ExtractionFailedError } from '@wcs/errors';
 import { isEmptyAnswer } from './answer-coercer';
@@ -293,10 +296,9 @@ export async function runExtraction(provider: LlmProvider, r: ExtractionRequest)
     r.maxTokens,
   );
   const concurrency = Math.min(r.concurrency ?? 1, provider.maxConcurrency ?? Number.POSITIVE_INFINITY);
-  const got = await runChunks(split.chunks, concurrency, r.signal, async (text, signal) => {
-    const one = await extractOne(provider, schema, { ...request(text, true, context), signal }, true, t);
-    return one;
-  });
+  const got = await runChunks(split.chunks, concurrency, r.signal, (text, signal) =>
+    extractOne(provider, schema, { ...request(text, true, context), signal }, true, t),
+  );
   const answers: Record<string, unknown>[] = [];
   const texts: string[] = [];
   got.forEach((g, i) => {
