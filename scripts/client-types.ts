@@ -52,6 +52,7 @@ export const CLIENT_TYPES: Array<[string, string, string, string, ...string[]]> 
   ['SearchResult', '/v1/search', 'post', '200', 'data', '[]'],
   ['MapResponse', '/v1/map', 'post', '200'],
   ['ExtractResponseBody', '/v1/extract', 'post', '200'],
+  ['ExtractUsage', '/v1/extract', 'post', '200', 'usage'],
   ['MonitorResponse', '/v1/monitor', 'post', '201'],
   ['Monitor', '/v1/monitor', 'post', '201', 'data'],
   ['MonitorListResponse', '/v1/monitor', 'get', '200'],

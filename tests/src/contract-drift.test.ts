@@ -42,6 +42,7 @@ describe('contract drift', () => {
     SearchResult: 'SearchResult',
     SearchResponse: 'SearchResponse',
     ExtractResponse: 'ExtractResponseBody',
+    ExtractUsage: 'ExtractUsage',
     Monitor: 'Monitor',
     MonitorSummary: 'MonitorSummary',
     MonitorDetail: 'MonitorDetail',

@@ -2,7 +2,9 @@
  * POST /v1/extract with the self-hosted model servers end to end (gateway + extract worker in this
  * process, real PostgreSQL and Redis): Ollama's native API on a page far longer than the input
  * budget, its wanted values near the end (chunked, merged, the count in the response, 5 credits
- * once), and vLLM answering weak-model text (fences, trailing commas, strings for numbers).
+ * once), a 2 MB forum thread read whole on Ollama's default settings (num_ctx sized to the chunks),
+ * a page past EXTRACT_MAX_CHUNKS and a chunk that keeps failing (200 with `truncated` / `warning`),
+ * and vLLM answering weak-model text (fences, trailing commas, strings for numbers).
  */
 import { createServer } from 'node:http';
 import {
@@ -10,6 +12,7 @@ import {
   type ListeningServer,
   LONG_DOC_SCHEMA,
   listenLocal,
+  longDocument,
   readPlanted,
   startFakeOllama,
   startFakeVllm,
@@ -37,25 +40,54 @@ function longHtml(): string {
   return `<!doctype html><html><head><title>Long report</title></head><body><main><article><h1>Long report</h1>${paras.join('')}</article></main></body></html>`;
 }
 
+/** The report three times over: past 20 chunks of 1,000 tokens, order number and total at the very end. */
+function longerHtml(): string {
+  const body = /<article>([\s\S]*)<\/article>/.exec(longHtml())?.[1] ?? '';
+  const plain = body.replace(/<p>(Order number|Total):[^<]*<\/p>/g, '');
+  return `<!doctype html><html><head><title>Longer report</title></head><body><main><article>${plain}${plain}${body}</article></main></body></html>`;
+}
+
+/** A forum thread of ~2 MB of text, the order number and total in a reply near its end. */
+function forumHtml(): string {
+  const md = longDocument(2_000_000, [
+    { at: 0.96, line: 'Order number: ORD-7777' },
+    { at: 0.97, line: 'Total: 42.5' },
+  ]);
+  const blocks = md
+    .split('\n\n')
+    .map((b) => (b.startsWith('#') ? `<h3>${b.replace(/^#+ /, '')}</h3>` : `<p>${b}</p>`));
+  return `<!doctype html><html><head><title>Forum thread</title></head><body><main><article><h1>Forum thread</h1>${blocks.join('')}</article></main></body></html>`;
+}
+
 describe('POST /v1/extract with self-hosted model servers', () => {
   let page: ListeningServer;
   let ollama: FakeLlmServer;
+  let ollamaDefault: FakeLlmServer;
   let vllm: FakeLlmServer;
   let ollamaStack: Stack;
+  let ollamaDefaultStack: Stack;
   let vllmStack: Stack;
   let account: TestAccount;
 
   beforeAll(async () => {
-    const html = longHtml();
+    const pages: Record<string, string> = {
+      '/report': longHtml(),
+      '/longer': longerHtml(),
+      '/forum': forumHtml(),
+    };
     page = await listenLocal(
-      createServer((_req, res) => {
+      createServer((req, res) => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(html);
+        res.end(pages[req.url ?? ''] ?? pages['/report']);
       }),
     );
-    [ollama, vllm] = await Promise.all([startFakeOllama(readPlanted), startFakeVllm()]);
+    [ollama, ollamaDefault, vllm] = await Promise.all([
+      startFakeOllama(readPlanted),
+      startFakeOllama(readPlanted),
+      startFakeVllm(),
+    ]);
     const common = { BROWSER_ENABLED: 'false', EXTRACT_MODEL_MAX_RETRIES: '0' };
-    [ollamaStack, vllmStack] = await Promise.all([
+    [ollamaStack, ollamaDefaultStack, vllmStack] = await Promise.all([
       startStack({
         worker: false,
         extractWorker: true,
@@ -66,7 +98,15 @@ describe('POST /v1/extract with self-hosted model servers', () => {
           LLM_MODEL: 'llama3.1:8b',
           EXTRACT_INPUT_TOKEN_BUDGET: '1000',
           EXTRACT_MAX_CHUNKS: '20',
+          // Chunks stay at the budget: a page past 20 of them is cut (and says so).
+          EXTRACT_MAX_CHUNK_TOKENS: '1000',
         },
+      }),
+      startStack({
+        worker: false,
+        extractWorker: true,
+        // Ollama's defaults: nothing about chunks or context set.
+        env: { ...common, LLM_PROVIDER: 'ollama', LLM_BASE_URL: ollamaDefault.url, LLM_MODEL: 'llama3.1:8b' },
       }),
       startStack({
         worker: false,
@@ -77,8 +117,12 @@ describe('POST /v1/extract with self-hosted model servers', () => {
     account = await createTestAccount({ plan: 'hobby', credits: 100 });
   });
   afterAll(async () => {
-    await Promise.all([ollamaStack?.close(), vllmStack?.close()]);
-    await Promise.all([page?.close(), ollama?.close(), vllm?.close()]);
+    await Promise.all([ollamaStack?.close(), ollamaDefaultStack?.close(), vllmStack?.close()]);
+    await Promise.all([page?.close(), ollama?.close(), ollamaDefault?.close(), vllm?.close()]);
+  });
+  beforeEach(() => {
+    ollama.requests.length = 0;
+    ollama.script(readPlanted);
   });
 
   it('ollama: values past the budget are found in chunks; chunks reported; 5 credits once', async () => {
@@ -91,6 +135,19 @@ describe('POST /v1/extract with self-hosted model servers', () => {
     expect(res.body.data).toEqual({ orderNumber: 'ORD-4242', total: 99.5, products: ['Kettle', 'Teapot'] });
     expect(res.body.chunks).toBe(ollama.requests.length);
     expect(res.body.chunks).toBeGreaterThan(2);
+    expect(res.body).toMatchObject({
+      truncated: false,
+      usage: {
+        chunks: res.body.chunks,
+        modelCalls: ollama.requests.length,
+        failedChunks: 0,
+        estimated: false,
+        // readPlanted reports 30 output tokens per call.
+        outputTokens: 30 * ollama.requests.length,
+      },
+    });
+    expect(res.body.usage.inputTokens).toBeGreaterThan(0);
+    expect(res.body.warning).toBeUndefined();
     expect(await balanceOf(account.accountId)).toBe(before - 5);
     for (const r of ollama.requests) {
       expect(r.path).toBe('/api/chat');
@@ -100,6 +157,62 @@ describe('POST /v1/extract with self-hosted model servers', () => {
         'products',
       ]);
     }
+  });
+
+  it('ollama defaults: a 2 MB thread is read to its end, num_ctx sized to hold each chunk', async () => {
+    const res = await request(ollamaDefaultStack.url)
+      .post('/v1/extract')
+      .set(account.auth)
+      .send({ url: `${page.url}/forum`, schema: LONG_DOC_SCHEMA, timeout: 300_000 });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ orderNumber: 'ORD-7777', total: 42.5 });
+    expect(res.body).toMatchObject({ truncated: false, usage: { failedChunks: 0 } });
+    expect(res.body.warning).toBeUndefined();
+    const calls = ollamaDefault.requests;
+    expect(res.body.chunks).toBe(calls.length);
+    expect(calls.length).toBeLessThanOrEqual(32);
+    const asked = calls.map((r) => (r.body.options as { num_ctx: number; num_predict: number }).num_ctx);
+    // One size for the page (Ollama reloads the model when it changes), above the old fixed 8,192,
+    // within the default largest (32,768), and every chunk's prompt and answer fit in it.
+    expect(new Set(asked).size).toBe(1);
+    expect(asked[0]).toBeGreaterThan(8_192);
+    expect(asked[0]).toBeLessThanOrEqual(32_768);
+    for (const r of calls) {
+      const promptTokens = Math.ceil(JSON.stringify(r.body.messages).length / 4);
+      expect(promptTokens + (r.body.options as { num_predict: number }).num_predict).toBeLessThanOrEqual(
+        asked[0] as number,
+      );
+    }
+  });
+
+  it('ollama: a page past EXTRACT_MAX_CHUNKS is a 200 that says it was cut', async () => {
+    const res = await request(ollamaStack.url)
+      .post('/v1/extract')
+      .set(account.auth)
+      .send({ url: `${page.url}/longer`, schema: LONG_DOC_SCHEMA });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ chunks: 20, truncated: true, usage: { chunks: 20 } });
+    expect(res.body.warning).toMatch(/only the first 20 \(EXTRACT_MAX_CHUNKS\) were read/);
+    // The values at the end were never read; the products near the start were.
+    expect(res.body.data).toMatchObject({ orderNumber: null, total: null, products: ['Kettle', 'Teapot'] });
+  });
+
+  it('ollama: a chunk that keeps failing is left out and reported; the rest is merged', async () => {
+    const part3 = (r: (typeof ollama.requests)[number]) =>
+      JSON.stringify(r.body.messages).includes('Part 3 of');
+    ollama.script((req) => (part3(req) ? { status: 500 } : readPlanted(req)));
+    const before = await balanceOf(account.accountId);
+    const res = await request(ollamaStack.url)
+      .post('/v1/extract')
+      .set(account.auth)
+      .send({ url: `${page.url}/report`, schema: LONG_DOC_SCHEMA });
+    expect(res.status).toBe(200);
+    expect(ollama.requests.filter(part3)).toHaveLength(2);
+    expect(res.body.data).toMatchObject({ orderNumber: 'ORD-4242', total: 99.5 });
+    expect(res.body).toMatchObject({ truncated: false, usage: { failedChunks: 1 } });
+    expect(res.body.usage.modelCalls).toBe(ollama.requests.length);
+    expect(res.body.warning).toMatch(/^1 of \d+ chunks failed/);
+    expect(await balanceOf(account.accountId)).toBe(before - 5);
   });
 
   it('vllm: weak-model text is repaired and coerced; the schema travels as guided_json', async () => {

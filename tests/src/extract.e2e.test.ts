@@ -93,6 +93,16 @@ describe('POST /v1/extract (anthropic)', () => {
         ],
         price: null,
       },
+      // The model's own counts; one call, the whole page read.
+      usage: {
+        inputTokens: 400,
+        outputTokens: 60,
+        modelCalls: 1,
+        chunks: 1,
+        failedChunks: 0,
+        estimated: false,
+      },
+      truncated: false,
     });
     expect(await balanceOf(account.accountId)).toBe(before - 5);
 

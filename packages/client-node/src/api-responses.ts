@@ -321,6 +321,28 @@ export interface ExtractResponseBody {
   data: { [key: string]: unknown };
   /** extension: the page was longer than the input budget and extracted in this many chunks (absent for one) */
   chunks?: number;
+  /** what the extraction used; credits are not affected (always 5) */
+  usage: ExtractUsage;
+  /** true when part of the page was never read (past EXTRACT_MAX_CHUNKS chunks); see `warning` */
+  truncated: boolean;
+  /** present when the page was cut or chunks failed: `data` may miss values */
+  warning?: string;
+}
+
+/** what the extraction used; credits are not affected (always 5) */
+export interface ExtractUsage {
+  /** model input tokens of every call (estimated when `estimated`) */
+  inputTokens: number;
+  /** model output tokens of every call (estimated when `estimated`) */
+  outputTokens: number;
+  /** model calls: one per chunk, plus repair turns, retries and the call settling disagreeing values */
+  modelCalls: number;
+  /** chunks the page was read in (1 for a page within the input budget) */
+  chunks: number;
+  /** chunks left out of `data`: their call failed twice or their answer stayed invalid */
+  failedChunks: number;
+  /** true when the model server reported no token counts and they are characters / 4 */
+  estimated: boolean;
 }
 
 export interface MonitorResponse {

@@ -48,8 +48,16 @@ export const extractEnv = z.object({
   LLM_API_KEY: optionalString.describe('key of the model server (optional; else OPENAI_API_KEY)'),
   /** GGUF file of the embedded model (`LLM_PROVIDER=local`), supplied by the operator. */
   LLM_MODEL_PATH: optionalString.describe('GGUF model file for `local` (node-llama-cpp, CPU)'),
-  /** Context window of the embedded model, and `num_ctx` asked of Ollama. */
-  LLM_CONTEXT_TOKENS: int(8_192, 256).describe("context window of `local` (and Ollama's num_ctx)"),
+  /**
+   * Context window of the embedded model (default 8,192, at most the model's trained context), and
+   * the largest `num_ctx` asked of Ollama (default 32,768; each request asks what its chunks need).
+   */
+  LLM_CONTEXT_TOKENS: z
+    .preprocess(
+      (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+      z.coerce.number().int().min(256).optional(),
+    )
+    .describe('context of `local` (default 8192); largest num_ctx asked of Ollama (default 32768)'),
   /** CPU threads of the embedded model (one beats two on a busy 2-core machine). */
   LLM_THREADS: int(1, 1).describe('CPU threads of the `local` model'),
   ANTHROPIC_API_KEY: optionalString.describe('Anthropic API key (extraction answers 503 without it)'),
@@ -90,7 +98,8 @@ export const extractEnv = z.object({
    * Largest chunk (tokens of page text) when a page needs more than EXTRACT_MAX_CHUNKS chunks of
    * EXTRACT_INPUT_TOKEN_BUDGET: chunks then grow, up to this, so the whole page fits the cap.
    * Unset: from the provider's context window (anthropic 100,000; openai, vllm, llamacpp 24,000,
-   * i.e. a 32k-token context; ollama and local LLM_CONTEXT_TOKENS − EXTRACT_MAX_TOKENS − 1,000).
+   * i.e. a 32k-token context; ollama and local their context (LLM_CONTEXT_TOKENS, else 32,768 for
+   * ollama and 8,192 for local) − EXTRACT_MAX_TOKENS − 1,000).
    */
   EXTRACT_MAX_CHUNK_TOKENS: int(0, 0).describe(
     'largest chunk when a page needs more than EXTRACT_MAX_CHUNKS (0 = from the provider)',

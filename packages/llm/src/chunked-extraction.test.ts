@@ -2,7 +2,8 @@
  * Pages longer than the input budget: extracted chunk by chunk through the fake OpenAI-compatible
  * server (a reader that answers with the planted values it was shown) and merged — values past
  * the budget are found, lists are joined and de-duplicated across the overlap, scalars are the
- * value most chunks agree on, EXTRACT_MAX_CHUNKS caps the calls.
+ * value written in its chunk (else the one most chunks agree on), EXTRACT_MAX_CHUNKS caps the calls
+ * and says so, a failing chunk is retried once and then left out (reported), usage is counted.
  */
 import {
   type FakeLlmServer,
@@ -72,7 +73,38 @@ describe('chunked extraction', () => {
   it('EXTRACT_MAX_CHUNKS caps the calls; what lies past the cap is reported as truncated', async () => {
     const r = await runExtraction(provider, { ...base, maxChunks: 3 });
     expect(fake.requests).toHaveLength(3);
-    expect(r).toMatchObject({ chunks: 3, truncated: true, data: { orderNumber: null } });
+    expect(r).toMatchObject({ chunks: 3, truncated: true, failedChunks: 0, data: { orderNumber: null } });
+    expect(r.warning).toMatch(/only the first 3 \(EXTRACT_MAX_CHUNKS\) were read/);
+  });
+
+  it("a whole page read leaves no warning; usage is the provider's counts, else estimated", async () => {
+    const r = await runExtraction(provider, { ...base, maxChunks: 40 });
+    expect(r.warning).toBeUndefined();
+    expect(r.estimatedTokens).toBe(false);
+    // readPlanted reports 30 output tokens per call.
+    expect(r.outputTokens).toBe(30 * r.attempts);
+    fake.requests.length = 0;
+    fake.script((req) => ({ ...readPlanted(req), usage: { input: 0, output: 0 } }));
+    const est = await runExtraction(provider, { ...base, maxChunks: 40 });
+    expect(est.estimatedTokens).toBe(true);
+    const pages = fake.requests.reduce((n, req) => {
+      const seen = textSeenByModel(req);
+      return n + seen.length - seen.lastIndexOf('<page>');
+    }, 0);
+    expect(est.inputTokens).toBeGreaterThanOrEqual(Math.floor(pages / 4));
+    expect(est.outputTokens).toBeGreaterThan(0);
+  });
+
+  it('a default repeated by many chunks does not outvote the value written in its chunk', async () => {
+    // A weak model: every chunk without the order number answers a made-up one.
+    fake.script((req) => {
+      const r = readPlanted(req);
+      const data = r.data as Record<string, unknown>;
+      return { ...r, data: { ...data, orderNumber: data.orderNumber ?? 'ORD-0000', total: data.total ?? 0 } };
+    });
+    const r = await runExtraction(provider, { ...base, maxChunks: 40 });
+    expect(r.chunks).toBeGreaterThan(10);
+    expect(r.data).toMatchObject({ orderNumber: 'ORD-991', total: 123.45 });
   });
 
   it('a chunk whose answer stays invalid is left out; the others still count', async () => {
@@ -158,16 +190,107 @@ describe('chunks at once (EXTRACT_CHUNK_CONCURRENCY) and a cancel', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
-  it("a chunk's failing call stops its siblings and fails the request", async () => {
-    fake.script((_req, n) => (n === 0 ? { status: 400 } : { data: {}, stallAfterPieces: 0 }));
+  it('a failing chunk call is tried once more and, when it fails again, left out and reported', async () => {
+    // Part 5 holds none of the planted values.
+    const part5 = (req: Parameters<typeof readPlanted>[0]) =>
+      /Part 5 of \d+ of the page/.test(textSeenByModel(req));
+    fake.script((req) => (part5(req) ? { status: 500 } : readPlanted(req)));
+    const r = await runExtraction(provider, { ...base, maxChunks: 40, concurrency: 3 });
+    expect(fake.requests.filter(part5)).toHaveLength(2);
+    expect(r.failedChunks).toBe(1);
+    expect(r.truncated).toBe(false);
+    expect(r.warning).toMatch(new RegExp(`^1 of ${r.chunks} chunks failed`));
+    expect(r.data).toEqual({ orderNumber: 'ORD-991', total: 123.45, products: ['Kettle', 'Teapot'] });
+  });
+
+  it('a call that fails once is retried and its chunk counts', async () => {
+    fake.script((req, n) => (n === 0 ? { status: 500 } : readPlanted(req)));
+    const r = await runExtraction(provider, { ...base, maxChunks: 40 });
+    expect(r.failedChunks).toBe(0);
+    expect(r.attempts).toBe(r.chunks + 1);
+    expect(r.warning).toBeUndefined();
+  });
+
+  it('every chunk failing is the error itself (a timeout stays a 504), after one retry each', async () => {
+    fake.script(() => ({ status: 500 }));
+    const err = await runExtraction(provider, { ...base, maxChunks: 3 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/HTTP 500/) });
+    expect(fake.requests).toHaveLength(6);
+  });
+
+  it('a rejected key stops every chunk: each would fail the same way', async () => {
+    fake.script((_req, n) => (n === 0 ? { status: 401 } : { data: {}, stallAfterPieces: 0 }));
     const err = await runExtraction(provider, {
       ...base,
       maxChunks: 40,
       concurrency: 3,
       timeoutMs: 600_000,
     }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/HTTP 400/) });
+    expect(err).toMatchObject({
+      code: 'EXTRACTION_FAILED',
+      message: expect.stringMatching(/rejected the key/),
+    });
     expect(fake.requests).toHaveLength(3);
+  });
+});
+
+describe('values the chunks disagree on, settled by one more call', () => {
+  // Two order numbers, both written on the page: the verbatim rule keeps both.
+  const twoOrders = {
+    ...page,
+    markdown: longDocument(60_000, [
+      { at: 0.2, line: 'Order number: ORD-123' },
+      { at: 0.97, line: 'Order number: ORD-991' },
+      { at: 0.98, line: 'Total: 5' },
+    ]),
+  };
+  const isArbiter = (req: Parameters<typeof readPlanted>[0]) =>
+    textSeenByModel(req).includes('Different parts of one long page');
+
+  it('the model picks among the candidates, seeing where each is written; one call, counted', async () => {
+    fake.script((req) => (isArbiter(req) ? { data: { f1: 'ORD-991' } } : readPlanted(req)));
+    const r = await runExtraction(provider, { ...base, page: twoOrders, maxChunks: 40 });
+    expect(r.data).toMatchObject({ orderNumber: 'ORD-991', total: 5 });
+    expect(r.settledFields).toBe(1);
+    const arbiter = fake.requests.filter(isArbiter);
+    expect(arbiter).toHaveLength(1);
+    expect(r.attempts).toBe(r.chunks + 1);
+    const seen = textSeenByModel(arbiter[0]!);
+    expect(seen).toContain('"ORD-123" — written in: "…');
+    expect(seen).toContain('Order number: ORD-991');
+    // The answer is constrained to the candidates (or null).
+    expect(JSON.stringify(arbiter[0]!.body)).toContain('"enum":["ORD-123","ORD-991",null]');
+  });
+
+  it('an answer outside the candidates, or a failed call, keeps the vote and the data', async () => {
+    fake.script((req) => (isArbiter(req) ? { data: { f1: 'ORD-000' } } : readPlanted(req)));
+    const outside = await runExtraction(provider, { ...base, page: twoOrders, maxChunks: 40 });
+    expect(outside.settledFields).toBe(0);
+    expect(['ORD-123', 'ORD-991']).toContain(outside.data.orderNumber);
+    fake.script((req) => (isArbiter(req) ? { status: 500 } : readPlanted(req)));
+    const failed = await runExtraction(provider, { ...base, page: twoOrders, maxChunks: 40 });
+    expect(failed.settledFields).toBe(0);
+    expect(failed.data.orderNumber).toBe(outside.data.orderNumber);
+    expect(failed.failedChunks).toBe(0);
+  });
+});
+
+describe('a provider that knows its context (the embedded model)', () => {
+  it('chunks never exceed what its context holds, whatever the budget and the largest chunk', async () => {
+    // 1,024 tokens: 256 for the answer, 128 reserve, 640 for the page.
+    const small: LlmProvider = {
+      name: 'local',
+      model: 'small',
+      contextTokens: async () => 1_024,
+      complete: (req) => provider.complete(req),
+    };
+    const r = await runExtraction(small, { ...base, maxChunks: 4, maxChunkTokens: 8_000 });
+    expect(r).toMatchObject({ chunks: 4, truncated: true });
+    expect(fake.requests).toHaveLength(4);
+    for (const req of fake.requests) {
+      const seen = textSeenByModel(req);
+      expect(seen.slice(seen.lastIndexOf('<page>')).length / 4).toBeLessThanOrEqual(640 + 50);
+    }
   });
 });
 
@@ -248,5 +371,39 @@ describe('mergeChunkAnswers', () => {
       ],
     });
     expect(mergeChunkAnswers([{ title: 'X' }, { title: 'Y' }], schema)).toMatchObject({ title: 'X' });
+  });
+
+  it('scalars written verbatim in their chunk win over a majority that is not on the page', () => {
+    const priced = compilePlainSchema({ title: 'string', price: 'number', inStock: 'boolean' }).jsonSchema;
+    const answers = [
+      { title: 'Untitled', price: 0, inStock: true },
+      { title: 'Untitled', price: 0, inStock: true },
+      { title: 'Blue  Kettle', price: 1299, inStock: false },
+    ];
+    const texts = ['Reply #1: shipping news', 'Reply #2: the weather', 'The blue kettle costs 1,299.00 EUR'];
+    // Booleans are never written as such: still the majority.
+    expect(mergeChunkAnswers(answers, priced, texts)).toEqual({
+      title: 'Blue  Kettle',
+      price: 1299,
+      inStock: true,
+    });
+    // Without the chunks' text, the majority.
+    expect(mergeChunkAnswers(answers, priced)).toEqual({ title: 'Untitled', price: 0, inStock: true });
+    // When none is written in its chunk: the majority; 12.5 is written as 12.50, not as 12.55.
+    expect(
+      mergeChunkAnswers([{ price: 3 }, { price: 3 }, { price: 12.5 }], priced, ['a', 'b', 'at 12.55']),
+    ).toMatchObject({ price: 3 });
+    expect(
+      mergeChunkAnswers([{ price: 3 }, { price: 3 }, { price: 12.5 }], priced, ['a', 'b', 'at 12.50']),
+    ).toMatchObject({ price: 12.5 });
+    // Several written: the majority among them, the earliest on a tie.
+    expect(
+      mergeChunkAnswers([{ title: 'Guess' }, { title: 'A' }, { title: 'B' }, { title: 'B' }], priced, [
+        'x',
+        'A here',
+        'B here',
+        'B again',
+      ]),
+    ).toMatchObject({ title: 'B' });
   });
 });

@@ -21,6 +21,11 @@ export interface LlmRequest {
   timeoutMs: number;
   signal?: AbortSignal;
   repair?: RepairTurn;
+  /**
+   * Context (tokens: prompt, answer, reserve) the calls of this page need, the same for all its
+   * chunks; a provider that sizes the context per request (Ollama's `num_ctx`) asks for this.
+   */
+  contextTokens?: number;
 }
 
 export interface LlmAnswer {
@@ -50,6 +55,13 @@ export interface LlmProvider {
    */
   readonly maxConcurrency?: number;
   complete(req: LlmRequest): Promise<LlmAnswer>;
+  /**
+   * The context window (tokens) every call runs in, when the provider knows it (the embedded
+   * model, from its loaded context): long pages are then chunked to fit it. Optional.
+   */
+  contextTokens?(): Promise<number>;
+  /** Tokens of `text` in the model's own tokenizer, when the provider has it (the embedded model). */
+  countTokens?(text: string): Promise<number>;
   /** Frees what the provider holds (the embedded model's memory); optional. */
   close?(): Promise<void>;
 }

@@ -23,6 +23,8 @@ interface Observed {
   chatWrapper: string;
   grammar: { text: string; outputTokens: number; inputTokens: number };
   extraction: { ok: boolean; data?: Record<string, unknown>; error?: Failure };
+  contextTokens: number;
+  longPage: { ok: boolean; chunks?: number; truncated?: boolean; pageTokens?: number; error?: Failure };
   limited: { text: string; outputTokens: number };
   overflow: Failure;
   timeout: Failure;
@@ -93,6 +95,18 @@ describe('LLM_PROVIDER=local (node-llama-cpp, tiny random GGUF)', () => {
     if (out.extraction.ok)
       expect(Object.keys(out.extraction.data ?? {})).toEqual(['name', 'price', 'inStock', 'tags']);
     else expect(out.extraction.error?.code).toBe('EXTRACTION_FAILED');
+  });
+
+  it('a long page is chunked to the loaded context, whatever the input budget', () => {
+    expect(out.contextTokens).toBe(2_048);
+    if (out.longPage.ok) {
+      expect(out.longPage).toMatchObject({ chunks: 2, truncated: true });
+    } else {
+      // A random model may find nothing; never a prompt too large for the context (this model's
+      // tiny vocabulary takes several tokens per 4 characters: the chunks are sized in its tokens).
+      expect(out.longPage.error?.code).toBe('EXTRACTION_FAILED');
+      expect(out.longPage.error?.message).not.toContain('does not fit');
+    }
   });
 
   it('maxTokens bounds the answer', () => {

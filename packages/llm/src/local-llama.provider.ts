@@ -27,6 +27,8 @@ interface LlamaContext {
   dispose(): Promise<void>;
 }
 interface LlamaModel {
+  /** The context the model was trained on (node-llama-cpp 3.x); a longer one reads garbage. */
+  readonly trainContextSize?: number;
   tokenize(text: string): readonly unknown[];
   createContext(o: { contextSize: number; threads: number; sequences: number }): Promise<LlamaContext>;
   dispose(): Promise<void>;
@@ -112,7 +114,7 @@ export class LocalLlamaProvider implements LlmProvider {
       const llama = await lib.getLlama({ gpu: false, build: 'never', logLevel: lib.LlamaLogLevel.error });
       const model = await llama.loadModel({ modelPath: this.o.modelPath, gpuLayers: 0 });
       const context = await model.createContext({
-        contextSize: this.o.contextTokens,
+        contextSize: Math.min(this.o.contextTokens, model.trainContextSize || Number.POSITIVE_INFINITY),
         threads: this.o.threads,
         sequences: 1,
       });
@@ -132,6 +134,16 @@ export class LocalLlamaProvider implements LlmProvider {
     await loaded.context.dispose();
     await loaded.model.dispose();
     await loaded.llama.dispose();
+  }
+
+  /** The loaded context's size (LLM_CONTEXT_TOKENS, at most the model's trained context). */
+  async contextTokens(): Promise<number> {
+    return (await this.load()).context.contextSize;
+  }
+
+  /** Tokens of `text` in the model's tokenizer. */
+  async countTokens(text: string): Promise<number> {
+    return (await this.load()).model.tokenize(text).length;
   }
 
   /** One generation at a time: chunks of a long page come one by one, each with its whole budget. */

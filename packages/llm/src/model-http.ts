@@ -107,11 +107,14 @@ export class ModelHttp {
         if (res.ok) return res;
         const detail = await errorText(res);
         if (status === 401 || status === 403) {
-          throw new ExtractionFailedError(`${label} rejected the key; check ${this.o.keySetting}`);
+          throw new ExtractionFailedError(`${label} rejected the key; check ${this.o.keySetting}`, {
+            details: { httpStatus: status },
+          });
         }
         if (status === 404) {
           throw new ExtractionFailedError(
             `${label} has no such model or path (HTTP 404${detail}); check ${this.o.modelSetting} and ${urlSetting}`,
+            { details: { httpStatus: status } },
           );
         }
         if (status !== 429 && status < 500) {

@@ -2,7 +2,12 @@
  * Ollama's native chat API, `POST {base}/api/chat` with `format: <JSON schema>` (Ollama ≥ 0.5
  * constrains decoding to the schema; prompt-only requests send `format: "json"`), `stream: true`
  * (NDJSON, one line per piece: the first-token timeout sees the first one),
- * temperature 0 and `num_predict` as the answer's limit. Usage comes from `prompt_eval_count` /
+ * temperature 0 and `num_predict` as the answer's limit. `num_ctx` is sized per request to what
+ * its page's chunks need (prompt + answer + reserve), in steps of 4,096 from 8,192 up to the
+ * largest context allowed (LLM_CONTEXT_TOKENS, else 32,768): Ollama's own default (2,048–4,096)
+ * silently drops the start of a longer prompt, and one fixed size either cut long chunks or made
+ * every short page pay a large context. Ollama reloads the model when `num_ctx` changes; the steps
+ * keep the sizes few. Usage comes from `prompt_eval_count` /
  * `eval_count`. The base is the server's root (`http://ollama:11434`); a trailing `/v1` or `/api`
  * is dropped, so the OpenAI-style base works too.
  */
@@ -21,8 +26,20 @@ export interface OllamaProviderOptions {
   connectTimeoutMs?: number;
   /** LLM_FIRST_TOKEN_TIMEOUT_MS (0 = off). */
   firstTokenTimeoutMs?: number;
-  /** Context window asked of Ollama (`options.num_ctx`); its own default (2048–4096) cuts long pages. */
+  /** Largest context asked of Ollama (`options.num_ctx`); DEFAULT_OLLAMA_CONTEXT when absent. */
   contextTokens?: number;
+}
+
+/** The largest `num_ctx` asked when LLM_CONTEXT_TOKENS is not set. */
+export const DEFAULT_OLLAMA_CONTEXT = 32_768;
+/** The smallest `num_ctx` asked (what was asked of every request before sizing). */
+const MIN_OLLAMA_CONTEXT = 8_192;
+const OLLAMA_CONTEXT_STEP = 4_096;
+
+/** `num_ctx` for a request needing `need` tokens: a step up from it, within [8,192, cap]. */
+export function ollamaContext(need: number | undefined, cap: number): number {
+  const stepped = Math.ceil((need ?? 0) / OLLAMA_CONTEXT_STEP) * OLLAMA_CONTEXT_STEP;
+  return Math.min(cap, Math.max(MIN_OLLAMA_CONTEXT, stepped));
 }
 
 const chatResponse = z.object({
@@ -68,7 +85,7 @@ export class OllamaProvider implements LlmProvider {
       options: {
         temperature: 0,
         num_predict: req.maxTokens,
-        ...(this.o.contextTokens ? { num_ctx: this.o.contextTokens } : {}),
+        num_ctx: ollamaContext(req.contextTokens, this.o.contextTokens ?? DEFAULT_OLLAMA_CONTEXT),
       },
     };
   }

@@ -5,7 +5,7 @@ import { AnthropicProvider } from './anthropic.provider';
 import type { LlmProvider, ProviderName } from './llm-provider';
 
 import { LocalLlamaProvider } from './local-llama.provider';
-import { OllamaProvider } from './ollama.provider';
+import { DEFAULT_OLLAMA_CONTEXT, OllamaProvider } from './ollama.provider';
 import { OpenAiProvider } from './openai.provider';
 
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-haiku-4-5';
@@ -32,10 +32,15 @@ const CONTEXT_OF: Partial<Record<ProviderName, number>> = {
   llamacpp: 24_000,
 };
 
+/** The embedded model's context when LLM_CONTEXT_TOKENS is not set. */
+export const DEFAULT_LOCAL_CONTEXT = 8_192;
+
 /**
  * The largest chunk a long page may be split into (EXTRACT_MAX_CHUNK_TOKENS, else from the
- * provider's context window; Ollama and the embedded model: LLM_CONTEXT_TOKENS less the answer and
- * the prompt). Never below the input budget.
+ * provider's context window; Ollama: the largest `num_ctx` it is asked for — LLM_CONTEXT_TOKENS,
+ * else 32,768 — less the answer and the prompt, `num_ctx` being sized per request to fit; the
+ * embedded model: its context less the same, and at run time no more than its loaded context
+ * holds). Never below the input budget.
  */
 export function maxChunkTokensOf(
   env: Pick<
@@ -49,8 +54,9 @@ export function maxChunkTokensOf(
   >,
 ): number {
   const name = providerNameOf(env);
-  const fromContext =
-    CONTEXT_OF[name] ?? env.LLM_CONTEXT_TOKENS - env.EXTRACT_MAX_TOKENS - PROMPT_RESERVE_TOKENS;
+  const context =
+    env.LLM_CONTEXT_TOKENS ?? (name === 'ollama' ? DEFAULT_OLLAMA_CONTEXT : DEFAULT_LOCAL_CONTEXT);
+  const fromContext = CONTEXT_OF[name] ?? context - env.EXTRACT_MAX_TOKENS - PROMPT_RESERVE_TOKENS;
   return Math.max(env.EXTRACT_INPUT_TOKEN_BUDGET, env.EXTRACT_MAX_CHUNK_TOKENS || fromContext);
 }
 
@@ -101,7 +107,7 @@ export function providerFromEnv(env: Omit<ExtractEnv, 'EXTRACT_WORKER_CONCURRENC
       ok: true,
       provider: new LocalLlamaProvider({
         modelPath: env.LLM_MODEL_PATH,
-        contextTokens: env.LLM_CONTEXT_TOKENS,
+        contextTokens: env.LLM_CONTEXT_TOKENS ?? DEFAULT_LOCAL_CONTEXT,
         threads: env.LLM_THREADS,
       }),
     };
@@ -121,7 +127,13 @@ export function providerFromEnv(env: Omit<ExtractEnv, 'EXTRACT_WORKER_CONCURRENC
     ...(apiKey ? { apiKey } : {}),
   };
   if (name === 'ollama') {
-    return { ok: true, provider: new OllamaProvider({ ...common, contextTokens: env.LLM_CONTEXT_TOKENS }) };
+    return {
+      ok: true,
+      provider: new OllamaProvider({
+        ...common,
+        contextTokens: env.LLM_CONTEXT_TOKENS ?? DEFAULT_OLLAMA_CONTEXT,
+      }),
+    };
   }
   return {
     ok: true,

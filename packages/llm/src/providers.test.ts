@@ -16,9 +16,10 @@ import {
 import { AnthropicProvider } from './anthropic.provider';
 import { runExtraction } from './extractor';
 import type { LlmProvider } from './llm-provider';
-import { OllamaProvider } from './ollama.provider';
+import { OllamaProvider, ollamaContext } from './ollama.provider';
 import { OpenAiProvider } from './openai.provider';
 import { maxChunkTokensOf, providerFromEnv } from './provider-from-env';
+import { estimateTokens } from './token-budget';
 
 const page = {
   url: 'https://shop.test/p/1',
@@ -191,8 +192,12 @@ describe('providerFromEnv', () => {
   it("the largest chunk: EXTRACT_MAX_CHUNK_TOKENS, else from the provider's context, never below the budget", () => {
     expect(maxChunkTokensOf(env({}))).toBe(100_000);
     expect(maxChunkTokensOf(env({ LLM_PROVIDER: 'vllm' }))).toBe(24_000);
-    // Ollama's default context (8,192) less the answer (2,048) and the prompt is below the budget.
-    expect(maxChunkTokensOf(env({ LLM_PROVIDER: 'ollama' }))).toBe(6_000);
+    // Ollama's largest num_ctx (32,768 unless LLM_CONTEXT_TOKENS) less the answer and the prompt.
+    expect(maxChunkTokensOf(env({ LLM_PROVIDER: 'ollama' }))).toBe(29_720);
+    expect(maxChunkTokensOf(env({ LLM_PROVIDER: 'ollama', LLM_CONTEXT_TOKENS: '16384' }))).toBe(13_336);
+    // The embedded model's default context (8,192) less the same is below the budget (the
+    // extractor then cuts chunks to the loaded context).
+    expect(maxChunkTokensOf(env({ LLM_PROVIDER: 'local' }))).toBe(6_000);
     expect(maxChunkTokensOf(env({ LLM_PROVIDER: 'local', LLM_CONTEXT_TOKENS: '32768' }))).toBe(29_720);
     expect(maxChunkTokensOf(env({ LLM_PROVIDER: 'openai', EXTRACT_MAX_CHUNK_TOKENS: '12000' }))).toBe(12_000);
     expect(maxChunkTokensOf(env({ EXTRACT_MAX_CHUNK_TOKENS: '10', EXTRACT_INPUT_TOKEN_BUDGET: '800' }))).toBe(
@@ -224,5 +229,51 @@ describe('providerFromEnv', () => {
       env({ EXTRACT_PROVIDER: 'vllm', OPENAI_BASE_URL: 'http://m:1/v1', EXTRACT_MODEL: 'q' }),
     );
     expect(old.ok && old.provider.name).toBe('vllm');
+  });
+});
+
+describe("Ollama's num_ctx, sized per request", () => {
+  it('a step of 4,096 above what the calls need, from 8,192 up to the largest allowed', () => {
+    expect(ollamaContext(undefined, 32_768)).toBe(8_192);
+    expect(ollamaContext(3_000, 32_768)).toBe(8_192);
+    expect(ollamaContext(9_400, 32_768)).toBe(12_288);
+    expect(ollamaContext(50_000, 32_768)).toBe(32_768);
+    expect(ollamaContext(9_400, 4_096)).toBe(4_096);
+  });
+
+  it('every chunk of a long page asks the same num_ctx, and its prompt and answer fit in it', async () => {
+    const fake = await startFakeOllama(() => ({ data: { name: 'Blue Kettle', price: 39.9, sellers: [] } }));
+    const provider = new OllamaProvider({ baseURL: fake.url, model: 'llama3.1:8b', maxRetries: 0 });
+    try {
+      const short = await runExtraction(provider, { ...base, schema });
+      expect(short.chunks).toBe(1);
+      expect((fake.requests[0]!.body.options as { num_ctx: number }).num_ctx).toBe(8_192);
+      fake.requests.length = 0;
+      const markdown = Array.from({ length: 400 }, (_, i) => `Paragraph ${i}: ${'kettle '.repeat(40)}`).join(
+        '\n\n',
+      );
+      const long = await runExtraction(provider, {
+        ...base,
+        schema,
+        page: { ...page, markdown },
+        inputTokenBudget: 6_000,
+        maxTokens: 2_048,
+        maxChunks: 32,
+      });
+      expect(long.chunks).toBeGreaterThan(2);
+      const asked = fake.requests.map((r) => (r.body.options as { num_ctx: number }).num_ctx);
+      expect(new Set(asked).size).toBe(1);
+      // 6,000 page tokens + prompt + 2,048 answer: more than the 8,192 once asked of every request.
+      expect(asked[0]).toBeGreaterThan(8_192);
+      for (const r of fake.requests) {
+        const prompt = estimateTokens(JSON.stringify(r.body.messages));
+        expect(prompt + (r.body.options as { num_predict: number }).num_predict).toBeLessThanOrEqual(
+          asked[0]!,
+        );
+      }
+    } finally {
+      await provider.close();
+      await fake.close();
+    }
   });
 });

@@ -191,6 +191,20 @@ export const mapJobResult = z.strictObject({
   warning: z.string().optional(),
 });
 
+/** Model use of one extraction; token counts are estimates (characters / 4) when `estimated`. */
+export const extractUsage = z.strictObject({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  /** Every model call: chunks, repair turns and retries. */
+  modelCalls: z.number().int().nonnegative(),
+  /** Chunks the page was read in. */
+  chunks: z.number().int().min(1),
+  /** Chunks left out of `data`: their calls failed twice, or their answer stayed invalid. */
+  failedChunks: z.number().int().nonnegative(),
+  /** Whether some token counts are estimates (the provider reported none). */
+  estimated: z.boolean(),
+});
+
 /** Return value of an `extract` job. */
 export const extractJobResult = z.strictObject({
   data: z.record(z.string(), z.unknown()),
@@ -199,6 +213,12 @@ export const extractJobResult = z.strictObject({
   model: z.string(),
   /** Model calls the page was extracted in (absent from older workers: 1). */
   chunks: z.number().int().min(1).optional(),
+  /** What the extraction cost and read (absent from older workers). */
+  usage: extractUsage.optional(),
+  /** Part of the page was never read (past EXTRACT_MAX_CHUNKS, or cut to the input budget). */
+  truncated: z.boolean().optional(),
+  /** Why `data` may be incomplete: the page was cut, or chunks failed. */
+  warning: z.string().optional(),
 });
 
 export type PageMetadata = z.infer<typeof pageMetadata>;
@@ -206,3 +226,4 @@ export type DocumentData = z.infer<typeof scrapeDocument>;
 export type ScrapeJobResult = z.infer<typeof scrapeJobResult>;
 export type MapJobResult = z.infer<typeof mapJobResult>;
 export type ExtractJobResult = z.infer<typeof extractJobResult>;
+export type ExtractUsage = z.infer<typeof extractUsage>;

@@ -120,6 +120,8 @@ export async function runExtract(
         attempts: result.attempts,
         chunks: result.chunks,
         failedChunks: result.failedChunks,
+        settledFields: result.settledFields,
+        estimatedTokens: result.estimatedTokens,
         fixes: result.fixes,
         ms: Date.now() - started,
       },
@@ -131,6 +133,16 @@ export async function runExtract(
       outputTokens: result.outputTokens,
       model: result.model,
       chunks: result.chunks,
+      usage: {
+        inputTokens: result.inputTokens,
+        outputTokens: result.outputTokens,
+        modelCalls: result.attempts,
+        chunks: result.chunks,
+        failedChunks: result.failedChunks,
+        estimated: result.estimatedTokens,
+      },
+      truncated: result.truncated,
+      ...(result.warning ? { warning: result.warning } : {}),
     };
   } catch (err) {
     const se = job.signal?.aborted

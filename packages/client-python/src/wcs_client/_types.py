@@ -458,16 +458,34 @@ class SearchResponse(TypedDict):
     creditsUsed: int
 
 
+class ExtractUsage(TypedDict):
+    """What one extraction used: model tokens (``estimated`` when the model server reported none
+    and they are characters / 4), model calls (chunks, repair turns, retries, the settling call), chunks read and
+    chunks left out because they failed. Credits are always 5."""
+
+    inputTokens: int
+    outputTokens: int
+    modelCalls: int
+    chunks: int
+    failedChunks: int
+    estimated: bool
+
+
 class _ExtractResponseRequired(TypedDict):
     success: bool
     data: Dict[str, Any]
+    usage: ExtractUsage
+    truncated: bool
 
 
 class ExtractResponse(_ExtractResponseRequired, total=False):
     """``POST /v1/extract``: ``data`` has exactly the schema's keys (``None`` when absent).
-    ``chunks``: how many parts of a page longer than the model's input budget were read."""
+    ``chunks``: how many parts of a page longer than the model's input budget were read.
+    ``truncated``: part of the page was never read (past ``EXTRACT_MAX_CHUNKS``); ``warning``
+    says so, or that chunks failed and their part of the page is missing from ``data``."""
 
     chunks: int
+    warning: str
 
 
 # -- monitors ----------------------------------------------------------------------------------

@@ -61,6 +61,21 @@ async function main(): Promise<void> {
       (r) => ({ ok: true, data: r.data, attempts: r.attempts }),
       (e: unknown) => ({ ok: false, error: errorOf(e) }),
     );
+    out.contextTokens = await provider.contextTokens();
+    // A page far larger than the 2,048-token context with a budget (6,000) that would not fit it:
+    // chunked to the loaded context, never a prompt the context cannot hold.
+    out.longPage = await runExtraction(provider, {
+      schema: { name: 'string', price: 'number' },
+      page: { url: 'https://shop.test/long', markdown: 'Blue Kettle, 39.90 EUR.\n\n'.repeat(1_500) },
+      inputTokenBudget: 6_000,
+      maxTokens: 60,
+      maxChunks: 2,
+      maxChunkTokens: 24_000,
+      timeoutMs: 120_000,
+    }).then(
+      (r) => ({ ok: true, chunks: r.chunks, truncated: r.truncated, pageTokens: r.pageTokens }),
+      (e: unknown) => ({ ok: false, error: errorOf(e) }),
+    );
     const limited = await provider.complete({ ...req, maxTokens: 4 });
     out.limited = { text: limited.text, outputTokens: limited.outputTokens };
     const big = 'word '.repeat(5_000);

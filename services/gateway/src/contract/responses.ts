@@ -168,6 +168,36 @@ export const extractResponse = z.strictObject({
     .describe(
       'extension: the page was longer than the input budget and extracted in this many chunks (absent for one)',
     ),
+  usage: z
+    .strictObject({
+      inputTokens: z.number().int().describe('model input tokens of every call (estimated when `estimated`)'),
+      outputTokens: z
+        .number()
+        .int()
+        .describe('model output tokens of every call (estimated when `estimated`)'),
+      modelCalls: z
+        .number()
+        .int()
+        .describe(
+          'model calls: one per chunk, plus repair turns, retries and the call settling disagreeing values',
+        ),
+      chunks: z.number().int().describe('chunks the page was read in (1 for a page within the input budget)'),
+      failedChunks: z
+        .number()
+        .int()
+        .describe('chunks left out of `data`: their call failed twice or their answer stayed invalid'),
+      estimated: z
+        .boolean()
+        .describe('true when the model server reported no token counts and they are characters / 4'),
+    })
+    .describe('what the extraction used; credits are not affected (always 5)'),
+  truncated: z
+    .boolean()
+    .describe('true when part of the page was never read (past EXTRACT_MAX_CHUNKS chunks); see `warning`'),
+  warning: z
+    .string()
+    .describe('present when the page was cut or chunks failed: `data` may miss values')
+    .optional(),
 });
 
 export const monitor = z.strictObject({

@@ -185,7 +185,7 @@ export const OPERATIONS: OperationSpec[] = [
     path: '/v1/extract',
     summary: 'Structured extraction with a language model (5 credits, refunded on failure)',
     description:
-      'schema is the plain shape ("string", "number", "boolean", one-element arrays, nested objects); data has exactly that shape and fields the page does not contain are null. With prompt only, data is a JSON object the model chose. At least one of schema and prompt. 503 when no model is configured (the message names the variable to set).',
+      'schema is the plain shape ("string", "number", "boolean", one-element arrays, nested objects); data has exactly that shape and fields the page does not contain are null. With prompt only, data is a JSON object the model chose. At least one of schema and prompt. A long page is read in chunks (up to EXTRACT_MAX_CHUNKS): usage counts the model calls and tokens, truncated is true when part of the page was never read, and warning says so, or that chunks failed (then their part of the page is missing from data). 503 when no model is configured (the message names the variable to set).',
     body: extractBody,
     success: {
       status: 200,

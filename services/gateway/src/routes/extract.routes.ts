@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '@wcs/errors';
 import { assertPlainSchemaDepth, compilePlainSchema } from '@wcs/llm';
-import { EXTRACT_CREDITS } from '@wcs/queues';
+import { EXTRACT_CREDITS, type ExtractJobResult } from '@wcs/queues';
 import { Router } from 'express';
 import { type ExtractBody, extractBody } from '../contract/extract.request';
 import type { Body, extractResponse } from '../contract/responses';
@@ -18,6 +18,16 @@ import { normalizeTargetUrl } from '../validation/target-url';
 export const EXTRACT_COST = EXTRACT_CREDITS;
 /** Selectors that spent the page's budget cost the page (a scrape's credit), not the model call. */
 export const EXTRACT_BILLED_FAILURE_COST = 1;
+
+/** What an extract returns: the data, the request id (ledger reference) and what was read. */
+export interface ExtractOutcome {
+  requestId: string;
+  data: Record<string, unknown>;
+  chunks: number;
+  usage: NonNullable<ExtractJobResult['usage']>;
+  truncated: boolean;
+  warning?: string;
+}
 
 /** An extract whose request was checked: what `runExtract` needs. */
 export interface PreparedExtract {
@@ -60,7 +70,7 @@ export async function runExtract(
   p: PreparedExtract,
   caller?: CallerResponse,
   onCharged?: ChargeTerms['onCharged'],
-): Promise<{ requestId: string; data: Record<string, unknown>; chunks: number }> {
+): Promise<ExtractOutcome> {
   const { body, url } = p;
   const { options, secrets } = p.checked;
   requireModel(deps.deployment, 'Extract');
@@ -91,7 +101,23 @@ export async function runExtract(
     ...(caller ? { caller } : {}),
     onCharged,
   });
-  return { requestId, data: result.data, chunks: result.chunks ?? 1 };
+  const chunks = result.chunks ?? 1;
+  return {
+    requestId,
+    data: result.data,
+    chunks,
+    usage: result.usage ?? {
+      // An older worker: its token counts, nothing about calls.
+      inputTokens: result.inputTokens,
+      outputTokens: result.outputTokens,
+      modelCalls: chunks,
+      chunks,
+      failedChunks: 0,
+      estimated: false,
+    },
+    truncated: result.truncated ?? false,
+    ...(result.warning ? { warning: result.warning } : {}),
+  };
 }
 
 /** One extract (POST /v1/extract and the Firecrawl-compatible routes): `prepareExtract` then `runExtract`. */
@@ -101,15 +127,16 @@ export async function extractOperation(
   body: ExtractBody,
   caller?: CallerResponse,
   rawSchema?: unknown,
-): Promise<{ requestId: string; data: Record<string, unknown>; chunks: number }> {
+): Promise<ExtractOutcome> {
   return runExtract(deps, prepareExtract(auth, body, rawSchema ?? body.schema), caller);
 }
 
 /**
  * POST /v1/extract: 5 credits, charged up front and refunded on any failure (ours, the target's or
  * the model's). Everything the caller can get wrong (url, schema, neither schema nor prompt) is a
- * 400 before the charge. Answer: `{ success: true, data }`, data shaped exactly like the schema
- * with `null` for what the page does not contain.
+ * 400 before the charge. Answer: `{ success: true, data, usage, truncated }` (and `warning` when the
+ * page was cut or chunks failed), data shaped exactly like the schema with `null` for what the
+ * page does not contain.
  */
 export function extractRoutes(deps: GatewayDeps): Router {
   const router = Router();
@@ -119,10 +146,21 @@ export function extractRoutes(deps: GatewayDeps): Router {
     const rawSchema: unknown = (req.body as { schema?: unknown } | undefined)?.schema;
     if (rawSchema !== undefined) assertPlainSchemaDepth(rawSchema);
     const body = parseBody(extractBody, req.body);
-    const { data, chunks } = await extractOperation(deps, auth, body, res, rawSchema);
-    res.json({ success: true, data, ...(chunks > 1 ? { chunks } : {}) } satisfies Body<
-      typeof extractResponse
-    >);
+    const { data, chunks, usage, truncated, warning } = await extractOperation(
+      deps,
+      auth,
+      body,
+      res,
+      rawSchema,
+    );
+    res.json({
+      success: true,
+      data,
+      ...(chunks > 1 ? { chunks } : {}),
+      usage,
+      truncated,
+      ...(warning ? { warning } : {}),
+    } satisfies Body<typeof extractResponse>);
   });
   return router;
 }
