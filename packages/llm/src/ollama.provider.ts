@@ -74,7 +74,9 @@ export class OllamaProvider implements LlmProvider {
   }
 
   async complete(req: LlmRequest): Promise<LlmAnswer> {
-    const raw = await this.http.post(this.url, this.body(req), req, ollamaStreamDecoder('The Ollama server'));
+    const raw = await this.http.post(this.url, this.body(req), req, () =>
+      ollamaStreamDecoder('The Ollama server'),
+    );
     const parsed = chatResponse.safeParse(raw);
     if (!parsed.success || (parsed.data.error && !parsed.data.message)) {
       const why = parsed.success ? `: ${parsed.data.error}` : '';

@@ -45,7 +45,8 @@ export function openAiStreamDecoder(label: string): StreamDecoder {
       }
       if (chunk.usage) usage = chunk.usage;
       const choice = obj(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
-      const delta = obj(choice.delta);
+      // A proxy that wraps the whole non-streamed answer in one event: its message is the delta.
+      const delta = obj(choice.delta ?? choice.message);
       const before = content.length + reasoning.length + text.length + toolArgs.join('').length;
       content += str(delta.content);
       reasoning += str(delta.reasoning_content) || str(delta.reasoning);
@@ -60,6 +61,7 @@ export function openAiStreamDecoder(label: string): StreamDecoder {
       if (typeof choice.finish_reason === 'string') finish = choice.finish_reason;
       return content.length + reasoning.length + text.length + toolArgs.join('').length > before;
     },
+    complete: () => finish !== null,
     finish() {
       const message = {
         content,
@@ -89,6 +91,7 @@ export function ollamaStreamDecoder(label: string): StreamDecoder {
       content += piece;
       return piece.length > 0 || str(message.thinking).length > 0 || line.done === true;
     },
+    complete: () => last.done === true,
     finish() {
       const { message: _m, ...rest } = last;
       return { ...rest, message: { role: 'assistant', content } };
@@ -156,6 +159,7 @@ export function anthropicStreamDecoder(label: string): StreamDecoder {
       }
       return false;
     },
+    complete: () => stopReason !== null,
     finish() {
       const content = blocks
         .filter((b): b is Block => b !== undefined)
