@@ -248,11 +248,11 @@ describe('retries within the call budget', () => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(body, () => res.socket?.destroy());
   };
-  const firstTwo = openAiSse.split('\n\n').slice(0, 2).join('\n\n') + '\n\n';
+  const firstTwo = `${openAiSse.split('\n\n').slice(0, 2).join('\n\n')}\n\n`;
 
   it.each([
     ['openai', openAi, firstTwo, openAiSse],
-    ['ollama', ollama, ollamaNdjson.split('\n').slice(0, 2).join('\n') + '\n', ollamaNdjson],
+    ['ollama', ollama, `${ollamaNdjson.split('\n').slice(0, 2).join('\n')}\n`, ollamaNdjson],
   ] as const)('%s: a connection dropped mid-answer is asked again once', async (_k, make, part, whole) => {
     handler = (_q, res, n) => (n === 0 ? cutOff(res, part) : reply('text/event-stream', whole)(res));
     const a = await completeWith(make);
