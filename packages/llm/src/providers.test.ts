@@ -18,6 +18,7 @@ import { runExtraction } from './extractor';
 import type { LlmProvider } from './llm-provider';
 import { OllamaProvider } from './ollama.provider';
 import { OpenAiProvider } from './openai.provider';
+import { modelSummary } from './model-summary';
 import { maxChunkTokensOf, providerFromEnv } from './provider-from-env';
 
 const page = {
@@ -280,5 +281,14 @@ describe('providerFromEnv', () => {
     expect(both.ok).toBe(true);
     const vllm = providerFromEnv(env({ LLM_PROVIDER: 'vllm', OLLAMA_HOST: 'a:1', LLM_MODEL: 'm' }));
     expect(!vllm.ok && vllm.error.message).toContain('LLM_BASE_URL');
+    // GET /v1/capabilities says the same.
+    expect(modelSummary(env({ LLM_PROVIDER: 'ollama', OLLAMA_HOST: 'a:1', LLM_MODEL: 'm' }))).toEqual({
+      configured: true,
+      provider: 'ollama',
+      model: 'm',
+    });
+    expect(modelSummary(env({ LLM_PROVIDER: 'vllm', OLLAMA_HOST: 'a:1', LLM_MODEL: 'm' })).configured).toBe(
+      false,
+    );
   });
 });
