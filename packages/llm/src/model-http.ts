@@ -5,8 +5,8 @@
  *   `Retry-After` asks or a growing backoff, and never waiting past the budget: a wait that does
  *   not fit ends the call at once with a retryable EXTRACTION_FAILED saying so;
  * - connection errors, 408, 500, 502, 504 and other 5xx: retried `maxRetries` times the same way;
- * - an answer that breaks off mid-stream (the connection dropped before it completed): asked again
- *   once.
+ * - an answer that breaks off mid-stream (the connection dropped before it completed), or an
+ *   empty one: asked again once.
  * Three clocks: the connection must be made within `connectTimeoutMs` (a server that is down or
  * unroutable fails fast and is retried), the first streamed token within `firstTokenTimeoutMs` (a
  * server that accepted the request and then says nothing), the whole call within `timeoutMs`. The
@@ -88,7 +88,7 @@ export class ModelHttp {
           // The connection dropped: an answer already complete is kept, else asked for once more.
           if (d?.complete()) return d.finish();
           if (broken === 0 && deadlineAt - Date.now() > 0) continue;
-          throw new ExtractionFailedError(`${label} broke off its answer twice; retry`, {
+          throw new ExtractionFailedError(`${label} broke off its answer (or sent none) twice; retry`, {
             retryable: true,
             cause: err,
           });

@@ -102,8 +102,8 @@ function isStreamPiece(v: Record<string, unknown>): boolean {
  * a stream piece) are NDJSON; anything else is one JSON document. Streamed events go to the
  * decoder as they come, so the first token stops the first-token clock when it arrives;
  * `contentType` only breaks a tie (one JSON line under an NDJSON type is a stream). A body that
- * breaks off is thrown as is (the caller tells a timeout from a dropped connection); one that is
- * not JSON throws a SyntaxError.
+ * breaks off (or is empty) is thrown as is (the caller tells a timeout from a dropped connection);
+ * one that is not JSON throws a SyntaxError.
  */
 export async function readStream(
   body: ByteStream,
@@ -195,6 +195,8 @@ export async function readStream(
     reader.cancel().catch(() => undefined);
   }
   if (format === 'sse' || format === 'ndjson') return decoder.finish();
+  // Nothing at all: a proxy or server that gave up; the caller asks again as for a dropped one.
+  if (held === undefined && raw.trim() === '') throw new Error('the answer was empty');
   watch.seen();
   if (held !== undefined) return JSON.parse(held) as unknown;
   return JSON.parse(raw) as unknown;

@@ -158,6 +158,22 @@ describe('an answer whose content type disagrees with its body is read by what t
     expect(err).toMatchObject({ retryable: false, message: expect.stringMatching(/non-JSON.*BASE_URL/) });
   });
 
+  it('a 200 whose body is an error object is a retryable EXTRACTION_FAILED carrying its message', async () => {
+    handler = (_q, res) =>
+      reply('application/json', JSON.stringify({ error: { message: 'model is overloaded' } }))(res);
+    const err = await completeWith(openAi).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExtractionFailedError);
+    expect(err).toMatchObject({ retryable: true, message: expect.stringMatching(/model is overloaded/) });
+  });
+
+  it('an empty 200 is asked again once, like a dropped answer', async () => {
+    handler = (_q, res, n) =>
+      n === 0 ? reply('text/event-stream', '')(res) : reply('text/event-stream', openAiSse)(res);
+    const a = await completeWith(openAi);
+    expect(JSON.parse(a.text ?? '')).toEqual(good);
+    expect(seen).toHaveLength(2);
+  });
+
   it('a mislabelled stream keeps the first-token clock: NDJSON as text/event-stream with no token times out', async () => {
     handler = (_q, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -339,6 +355,26 @@ describe('a 400 naming a field the server does not take', () => {
     // Only the refused field went.
     expect(seen[1]?.body.stream).toBe(true);
     expect(seen[1]?.body.messages).toBeDefined();
+  });
+
+  it('a 400 speaking only of structured outputs drops the server-specific fields first, keeping response_format', async () => {
+    handler = (_q, res, _n, body) =>
+      'guided_json' in body || 'structured_outputs' in body
+        ? reply(
+            'application/json',
+            JSON.stringify({
+              object: 'error',
+              message: 'You can only use one kind of structured outputs constraint',
+            }),
+            400,
+          )(res)
+        : reply('text/event-stream', openAiSse)(res);
+    const a = await completeWith(() => openAi({ flavor: 'vllm' }));
+    expect(JSON.parse(a.text ?? '')).toEqual(good);
+    expect(seen).toHaveLength(2);
+    expect(Object.keys(seen[1]?.body ?? {})).toContain('response_format');
+    expect(seen[1]?.body.guided_json).toBeUndefined();
+    expect(seen[1]?.body.structured_outputs).toBeUndefined();
   });
 
   it('a 400 naming no field we sent is not retried', async () => {

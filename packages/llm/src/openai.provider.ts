@@ -18,6 +18,7 @@ import { ExtractionFailedError } from '@wcs/errors';
 import { z } from 'zod';
 import type { LlmAnswer, LlmProvider, LlmRequest } from './llm-provider';
 import { ModelHttp, trimBase } from './model-http';
+import { streamedError } from './model-stream';
 import { openAiStreamDecoder } from './stream-decoders';
 
 export type OpenAiFlavor = 'openai' | 'vllm' | 'llamacpp';
@@ -174,6 +175,8 @@ export class OpenAiProvider implements LlmProvider {
         for (const f of refused) this.dropped.add(f);
       }
     }
+    const failure = errorOf(raw);
+    if (failure !== undefined) throw streamedError(LABELS[this.name], failure);
     const parsed = completionResponse.safeParse(raw);
     if (!parsed.success) {
       throw new ExtractionFailedError(
@@ -210,13 +213,24 @@ export function answerText(message: Message | undefined, text?: string | null): 
   return text ?? message?.content ?? '';
 }
 
-/** Fields that carry the schema: a 400 about grammars or structured output refuses all of them. */
+/** The message of an error object a server answered with status 200 (a proxy, a failing worker). */
+function errorOf(raw: unknown): string | undefined {
+  if (typeof raw !== 'object' || raw === null || !('error' in raw)) return undefined;
+  const e = (raw as { error: unknown }).error;
+  if (e === null || e === undefined) return undefined;
+  if (typeof e === 'string') return e;
+  const m = (e as { message?: unknown }).message;
+  return typeof m === 'string' ? m : JSON.stringify(e);
+}
+
+/** Fields that carry the schema (a 400 about grammars or structured output refuses them). */
 const SCHEMA_FIELDS = ['response_format', 'json_schema', 'guided_json', 'structured_outputs'];
 
 /**
  * The fields of `body` a 400 (or 422) says the server does not take: those its message names
  * (`response_format.json_schema` names `response_format` when no top-level `json_schema` was
- * sent), or every schema field when it only speaks of grammars or guided/structured decoding.
+ * sent); when it only speaks of grammars or guided/structured decoding, the server-specific schema
+ * fields, or `response_format` when it is the only one left.
  */
 export function refusedFields(err: unknown, body: Record<string, unknown>): string[] {
   if (!(err instanceof ExtractionFailedError)) return [];
@@ -228,7 +242,9 @@ export function refusedFields(err: unknown, body: Record<string, unknown>): stri
   if (named.length === 0 && /json_schema/.test(message) && sent('response_format'))
     named.push('response_format');
   if (named.length === 0 && /grammar|guided|structured|schema/i.test(message)) {
-    named.push(...SCHEMA_FIELDS.filter(sent));
+    // The server's own extras go first: `response_format` alone still constrains most servers.
+    const extras = SCHEMA_FIELDS.filter((f) => f !== 'response_format' && sent(f));
+    named.push(...(extras.length > 0 && sent('response_format') ? extras : SCHEMA_FIELDS.filter(sent)));
   }
   return named;
 }

@@ -16,9 +16,9 @@ import {
 import { AnthropicProvider } from './anthropic.provider';
 import { runExtraction } from './extractor';
 import type { LlmProvider } from './llm-provider';
+import { modelSummary } from './model-summary';
 import { OllamaProvider } from './ollama.provider';
 import { OpenAiProvider } from './openai.provider';
-import { modelSummary } from './model-summary';
 import { maxChunkTokensOf, providerFromEnv } from './provider-from-env';
 
 const page = {
