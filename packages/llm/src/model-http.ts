@@ -88,7 +88,8 @@ export class ModelHttp {
           // The connection dropped: an answer already complete is kept, else asked for once more.
           if (d?.complete()) return d.finish();
           if (broken === 0 && deadlineAt - Date.now() > 0) continue;
-          throw new ExtractionFailedError(`${label} broke off its answer (or sent none) twice; retry`, {
+          const times = broken === 0 ? '' : ' twice';
+          throw new ExtractionFailedError(`${label} broke off its answer (or sent none)${times}; retry`, {
             retryable: true,
             cause: err,
           });
