@@ -143,8 +143,13 @@ export const extractEnv = z.object({
   EXTRACT_CHUNK_OVERLAP_TOKENS: int(200, 0).describe('tokens shared by neighbouring chunks'),
   /** Budget of one model call (the job's own deadline may cut it shorter). */
   EXTRACT_MODEL_TIMEOUT_MS: int(60_000, 500).describe('budget of one model call'),
-  /** SDK-level retries of a failed model call (connection errors, 429, 5xx). */
-  EXTRACT_MODEL_MAX_RETRIES: int(1, 0).describe('retries of a model call on connection errors, 429, 5xx'),
+  /**
+   * Retries of a failed model call (connection errors, 5xx); a busy server (429/503) gets at least
+   * 8, as its Retry-After asks, all within the call's budget.
+   */
+  EXTRACT_MODEL_MAX_RETRIES: int(1, 0).describe(
+    'retries of a model call on connection errors and 5xx (429/503: at least 8, within the call budget)',
+  ),
   /** Jobs run at once by one extract worker (mostly waiting on the model). */
   EXTRACT_WORKER_CONCURRENCY: int(8, 1).describe('extract jobs at once per extract-worker'),
 });
