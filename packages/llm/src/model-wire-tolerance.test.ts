@@ -4,7 +4,7 @@
  * NDJSON sent as application/json, one JSON document sent as text/event-stream, SSE and NDJSON
  * swapped) is read by what the body is; 429/503 are retried as `Retry-After` asks (seconds or an
  * HTTP date) within the call's budget, which ends them with a clear error; a connection dropped
- * mid-answer (or an empty answer) is asked again once. Request fields: openai-request-fields.test.ts.
+ * mid-answer (or an empty answer) is asked again once. Request fields: model-request-fields.test.ts.
  */
 import type { ServerResponse } from 'node:http';
 import { ExtractionFailedError, TimeoutError } from '@wcs/errors';
@@ -74,6 +74,22 @@ describe('an answer whose content type disagrees with its body is read by what t
     expect(JSON.parse(a.text ?? '')).toEqual(good);
     expect(a).toMatchObject({ inputTokens: 5, outputTokens: 7 });
     expect(server.seen).toHaveLength(1);
+  });
+
+  it('message content sent as parts ([{type: "text", text}]) is read as their text', async () => {
+    const parts = {
+      ...openAiPlainDoc,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: [{ type: 'text', text: JSON.stringify(good) }] },
+          finish_reason: 'stop',
+        },
+      ],
+    };
+    server.handler = (_q, res) => reply('application/json', JSON.stringify(parts))(res);
+    const a = await completeWith(openAi);
+    expect(JSON.parse(a.text ?? '')).toEqual(good);
   });
 
   it('a body that is no JSON at all is a non-retryable EXTRACTION_FAILED naming the URL setting', async () => {

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import type { LlmAnswer, LlmProvider, LlmRequest } from './llm-provider';
 import { ModelHttp, trimBase } from './model-http';
 import { streamedError } from './model-stream';
-import { openAiStreamDecoder } from './stream-decoders';
+import { contentText, openAiStreamDecoder } from './stream-decoders';
 
 export type OpenAiFlavor = 'openai' | 'vllm' | 'llamacpp';
 
@@ -43,7 +43,10 @@ const completionResponse = z.object({
       z.object({
         message: z
           .object({
-            content: z.string().nullable().optional(),
+            // Some servers send content as parts (`[{type: "text", text}]`): read as their text.
+            content: z
+              .preprocess((v) => (Array.isArray(v) ? contentText(v) : v), z.string().nullable().optional())
+              .optional(),
             // Reasoning servers (vLLM's reasoning parser, llama.cpp) put the thoughts here.
             reasoning_content: z.string().nullable().optional(),
             reasoning: z.string().nullable().optional(),
@@ -111,7 +114,7 @@ export class OpenAiProvider implements LlmProvider {
     const s = o.settings ?? { url: 'OPENAI_BASE_URL', model: 'EXTRACT_MODEL', key: 'OPENAI_API_KEY' };
     this.http = new ModelHttp({
       label: LABELS[this.name],
-      urlSetting: `${s.url} (it must end in /v1)`,
+      urlSetting: `${s.url} (the API root, e.g. http://vllm:8000/v1)`,
       modelSetting: s.model,
       keySetting: s.key,
       ...(o.apiKey ? { apiKey: o.apiKey } : {}),

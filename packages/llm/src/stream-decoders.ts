@@ -23,6 +23,13 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const obj = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
+/** Message content as text: a string, or the `text` of each part when a server sends parts. */
+export function contentText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (!Array.isArray(v)) return '';
+  return v.map((p) => (typeof p === 'string' ? p : str(obj(p).text))).join('');
+}
+
 function errorMessage(e: unknown): string {
   return typeof e === 'string' ? e : str(obj(e).message) || JSON.stringify(e);
 }
@@ -48,7 +55,7 @@ export function openAiStreamDecoder(label: string): StreamDecoder {
       // A proxy that wraps the whole non-streamed answer in one event: its message is the delta.
       const delta = obj(choice.delta ?? choice.message);
       const before = content.length + reasoning.length + text.length + toolArgs.join('').length;
-      content += str(delta.content);
+      content += contentText(delta.content);
       reasoning += str(delta.reasoning_content) || str(delta.reasoning);
       text += str(choice.text);
       if (Array.isArray(delta.tool_calls)) {

@@ -1,15 +1,18 @@
 /**
- * What the OpenAI-compatible provider sends, against a loopback server scripted per test: a base
+ * What the HTTP providers send, against a loopback server scripted per test: a base
  * URL without a path gets `/v1`; a 400 naming a field the server does not take (`stream_options`,
  * `response_format`, `guided_json`, `structured_outputs`, `json_schema`) is asked again without
  * it, and the field is not sent again; llama.cpp gets its schema in `response_format` and
- * `json_schema`, vLLM in `structured_outputs`, `guided_json` and `response_format`.
+ * `json_schema`, vLLM in `structured_outputs`, `guided_json` and `response_format`; an Ollama that
+ * refuses a schema as `format` gets `format: "json"`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { OllamaProvider } from './ollama.provider';
 import { chatCompletionsUrl, OpenAiProvider } from './openai.provider';
 import {
   completeWith,
   good,
+  ollamaNdjson,
   openAiSse,
   reply,
   request,
@@ -122,5 +125,24 @@ describe('a 400 naming a field the server does not take', () => {
       structured_outputs: { json: schema },
       guided_json: schema,
     });
+  });
+});
+
+describe('an Ollama that takes no schema as `format`', () => {
+  it('is asked again with format "json", and from then on', async () => {
+    server.handler = (_q, res, _n, body) =>
+      typeof body.format === 'object'
+        ? reply('application/json', JSON.stringify({ error: 'invalid format: expected "json"' }), 400)(res)
+        : reply('application/x-ndjson', ollamaNdjson)(res);
+    const provider = new OllamaProvider({ baseURL: server.url, model: 'm', maxRetries: 0 });
+    try {
+      const a = await provider.complete(request());
+      expect(JSON.parse(a.text ?? '')).toEqual(good);
+      await provider.complete(request());
+    } finally {
+      await provider.close();
+    }
+    expect(server.seen.map((s) => s.body.format === 'json')).toEqual([false, true, true]);
+    expect(server.seen.map((s) => s.path)).toEqual(['/api/chat', '/api/chat', '/api/chat']);
   });
 });
