@@ -17,6 +17,7 @@ export type StreamFormat = 'sse' | 'ndjson';
  * reads both (a server that ignores `stream: true` answers in one piece).
  */
 export interface StreamDecoder {
+  /** The format this server kind streams in; readStream goes by the body, whichever it is. */
   readonly format: StreamFormat;
   push(data: string, event: string | undefined): boolean;
   /** Whether the server said its answer is complete (a finish reason, `done: true`, a stop). */
