@@ -4,7 +4,9 @@
  * budget, its wanted values near the end (chunked, merged, the count in the response, 5 credits
  * once), a 2 MB forum thread read whole on Ollama's default settings (num_ctx sized to the chunks),
  * a page past EXTRACT_MAX_CHUNKS and a chunk that keeps failing (200 with `truncated` / `warning`),
- * and vLLM answering weak-model text (fences, trailing commas, strings for numbers).
+ * vLLM answering weak-model text (fences, trailing commas, strings for numbers), and llama.cpp's
+ * server named as operators write it (`LLM_PROVIDER=llama.cpp`) at a base URL without a path
+ * (`/v1` added).
  */
 import { createServer } from 'node:http';
 import {
@@ -14,6 +16,7 @@ import {
   listenLocal,
   longDocument,
   readPlanted,
+  startFakeLlamaCpp,
   startFakeOllama,
   startFakeVllm,
 } from '@wcs/testing';
@@ -64,9 +67,11 @@ describe('POST /v1/extract with self-hosted model servers', () => {
   let ollama: FakeLlmServer;
   let ollamaDefault: FakeLlmServer;
   let vllm: FakeLlmServer;
+  let llamacpp: FakeLlmServer;
   let ollamaStack: Stack;
   let ollamaDefaultStack: Stack;
   let vllmStack: Stack;
+  let llamacppStack: Stack;
   let account: TestAccount;
 
   beforeAll(async () => {
@@ -81,13 +86,14 @@ describe('POST /v1/extract with self-hosted model servers', () => {
         res.end(pages[req.url ?? ''] ?? pages['/report']);
       }),
     );
-    [ollama, ollamaDefault, vllm] = await Promise.all([
+    [ollama, ollamaDefault, vllm, llamacpp] = await Promise.all([
       startFakeOllama(readPlanted),
       startFakeOllama(readPlanted),
       startFakeVllm(),
+      startFakeLlamaCpp(),
     ]);
     const common = { BROWSER_ENABLED: 'false', EXTRACT_MODEL_MAX_RETRIES: '0' };
-    [ollamaStack, ollamaDefaultStack, vllmStack] = await Promise.all([
+    [ollamaStack, ollamaDefaultStack, vllmStack, llamacppStack] = await Promise.all([
       startStack({
         worker: false,
         extractWorker: true,
@@ -113,12 +119,28 @@ describe('POST /v1/extract with self-hosted model servers', () => {
         extractWorker: true,
         env: { ...common, EXTRACT_PROVIDER: 'vllm', LLM_BASE_URL: `${vllm.url}/v1`, LLM_MODEL: 'qwen' },
       }),
+      startStack({
+        worker: false,
+        extractWorker: true,
+        env: { ...common, LLM_PROVIDER: 'llama.cpp', LLM_BASE_URL: llamacpp.url, LLM_MODEL: 'any' },
+      }),
     ]);
     account = await createTestAccount({ plan: 'hobby', credits: 100 });
   });
   afterAll(async () => {
-    await Promise.all([ollamaStack?.close(), ollamaDefaultStack?.close(), vllmStack?.close()]);
-    await Promise.all([page?.close(), ollama?.close(), ollamaDefault?.close(), vllm?.close()]);
+    await Promise.all([
+      ollamaStack?.close(),
+      ollamaDefaultStack?.close(),
+      vllmStack?.close(),
+      llamacppStack?.close(),
+    ]);
+    await Promise.all([
+      page?.close(),
+      ollama?.close(),
+      ollamaDefault?.close(),
+      vllm?.close(),
+      llamacpp?.close(),
+    ]);
   });
   beforeEach(() => {
     ollama.requests.length = 0;
@@ -241,5 +263,28 @@ describe('POST /v1/extract with self-hosted model servers', () => {
     expect(await balanceOf(account.accountId)).toBe(before);
     const [refund] = await lastTwoLedgerRows(account.accountId);
     expect(refund).toMatchObject({ amount: 5, reason: 'extract_refund' });
+  });
+
+  it('llamacpp (LLM_PROVIDER=llama.cpp, base without /v1): the schema travels as json_schema and response_format', async () => {
+    llamacpp.script(() => ({ data: { orderNumber: 'ORD-7', total: 7, products: ['Kettle'] } }));
+    const before = await balanceOf(account.accountId);
+    const res = await request(llamacppStack.url)
+      .post('/v1/extract')
+      .set(account.auth)
+      .send({ url: `${page.url}/report`, schema: LONG_DOC_SCHEMA });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ orderNumber: 'ORD-7', total: 7, products: ['Kettle'] });
+    expect(res.body.chunks).toBe(llamacpp.requests.length);
+    expect(await balanceOf(account.accountId)).toBe(before - 5);
+    for (const r of llamacpp.requests) {
+      expect(r.path).toBe('/v1/chat/completions');
+      expect((r.body.json_schema as { required: string[] }).required).toEqual([
+        'orderNumber',
+        'total',
+        'products',
+      ]);
+      expect(r.body.response_format).toEqual({ type: 'json_object', schema: r.body.json_schema });
+      expect(r.body.stream).toBe(true);
+    }
   });
 });

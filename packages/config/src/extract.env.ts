@@ -17,6 +17,48 @@ const optionalUrl = (name: string, example: string) =>
  */
 const PROVIDERS = ['anthropic', 'openai', 'ollama', 'vllm', 'llamacpp', 'local'] as const;
 
+/** Other names operators use for the same servers (compared lower-case, without `-`, `_`, `.`, spaces). */
+const PROVIDER_ALIASES: Record<string, (typeof PROVIDERS)[number]> = {
+  claude: 'anthropic',
+  openaicompatible: 'openai',
+  openaicompat: 'openai',
+  oai: 'openai',
+  lmstudio: 'openai',
+  localai: 'openai',
+  sglang: 'openai',
+  llamaserver: 'llamacpp',
+  gguf: 'local',
+  nodellamacpp: 'local',
+};
+
+/** A provider name as written (`llama.cpp`, `LM-Studio`, `openai-compatible`) → ours. */
+export function providerAlias(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const t = v.trim().toLowerCase();
+  if (t === '') return undefined;
+  const key = t.replace(/[-_.\s]/g, '');
+  return (PROVIDERS as readonly string[]).includes(key) ? key : (PROVIDER_ALIASES[key] ?? t);
+}
+
+/**
+ * Ollama's own OLLAMA_HOST (`0.0.0.0:11434`, `ollama`, `http://ollama:11434`): a URL, with http
+ * and port 11434 when not given, and a bind-all address read as this machine.
+ */
+export function ollamaHostUrl(v: string | undefined): string | undefined {
+  if (!v) return undefined;
+  const withScheme = /^https?:\/\//i.test(v) ? v : `http://${v}`;
+  try {
+    const u = new URL(withScheme);
+    if (u.hostname === '0.0.0.0') u.hostname = '127.0.0.1';
+    if (u.hostname === '[::]') u.hostname = '[::1]';
+    const portGiven = /^https?:\/\/[^/]*:\d+/i.test(withScheme);
+    if (!portGiven && u.protocol === 'http:') u.port = '11434';
+    return u.toString().replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
 export const extractEnv = z.object({
   /**
    * Which model API: `anthropic` (Messages API, tool use), `openai` (any OpenAI-compatible chat
@@ -24,17 +66,13 @@ export const extractEnv = z.object({
    * `llamacpp` (llama-server's `json_schema`), `local` (a GGUF file run in-process).
    */
   EXTRACT_PROVIDER: z
-    .enum(PROVIDERS)
-    .default('anthropic')
-    .describe('extract model API: `anthropic` | `openai` | `ollama` | `vllm` | `llamacpp` | `local`'),
-  /**
-   * Same as EXTRACT_PROVIDER (the newer name); wins when both are set. Empty is unset: compose
-   * files pass `${LLM_PROVIDER:-}` through to every service.
-   */
+    .preprocess(providerAlias, z.enum(PROVIDERS).default('anthropic'))
+    .describe(
+      'extract model API: `anthropic` | `openai` | `ollama` | `vllm` | `llamacpp` | `local` (also `lmstudio`, `openai-compatible`, `llama.cpp`, `llama-cpp`; any case)',
+    ),
+  /** Same as EXTRACT_PROVIDER (the newer name); wins when both are set. */
   LLM_PROVIDER: z
-    .union([z.enum(PROVIDERS), z.literal('')])
-    .optional()
-    .transform((v) => v || undefined)
+    .preprocess(providerAlias, z.enum(PROVIDERS).optional())
     .describe('alias of EXTRACT_PROVIDER (wins when both are set)'),
   /** Model name; default `claude-haiku-4-5` for anthropic; required for the servers (e.g. `llama3.1:8b`). */
   EXTRACT_MODEL: optionalString.describe('model name (required for `openai`, `ollama`, `vllm`)'),
@@ -44,6 +82,10 @@ export const extractEnv = z.object({
   LLM_BASE_URL: optionalUrl('LLM_BASE_URL', 'http://ollama:11434').describe(
     'model server: `http://ollama:11434` (ollama), `http://vllm:8000/v1`, `http://llama:8080/v1`; else OPENAI_BASE_URL',
   ),
+  /** Ollama's own variable: the base URL for `ollama` when LLM_BASE_URL is unset. */
+  OLLAMA_HOST: optionalString
+    .transform(ollamaHostUrl)
+    .describe('Ollama server (`host:port` or a URL) for `ollama` when LLM_BASE_URL is unset'),
   /** Bearer token of the model server (vLLM `--api-key`, llama-server `--api-key`); else OPENAI_API_KEY. */
   LLM_API_KEY: optionalString.describe('key of the model server (optional; else OPENAI_API_KEY)'),
   /** GGUF file of the embedded model (`LLM_PROVIDER=local`), supplied by the operator. */
@@ -110,8 +152,13 @@ export const extractEnv = z.object({
   EXTRACT_CHUNK_OVERLAP_TOKENS: int(200, 0).describe('tokens shared by neighbouring chunks'),
   /** Budget of one model call (the job's own deadline may cut it shorter). */
   EXTRACT_MODEL_TIMEOUT_MS: int(60_000, 500).describe('budget of one model call'),
-  /** SDK-level retries of a failed model call (connection errors, 429, 5xx). */
-  EXTRACT_MODEL_MAX_RETRIES: int(1, 0).describe('retries of a model call on connection errors, 429, 5xx'),
+  /**
+   * Retries of a failed model call (connection errors, 5xx); a busy server (429/503) gets at least
+   * 8, as its Retry-After asks, all within the call's budget.
+   */
+  EXTRACT_MODEL_MAX_RETRIES: int(1, 0).describe(
+    'retries of a model call on connection errors and 5xx (429/503: at least 8, within the call budget)',
+  ),
   /** Jobs run at once by one extract worker (mostly waiting on the model). */
   EXTRACT_WORKER_CONCURRENCY: int(8, 1).describe('extract jobs at once per extract-worker'),
 });

@@ -101,13 +101,12 @@ export class AnthropicProvider implements LlmProvider {
           { timeout: req.timeoutMs, signal },
         )
         .asResponse();
-      let raw: unknown;
-      if (res.body && isStreamed(res.headers.get('content-type'))) {
-        raw = await readStream(res.body, anthropicStreamDecoder(LABEL), watch);
-      } else {
-        watch.seen();
-        raw = await res.json();
-      }
+      // Read by what the body is (a proxy may mislabel the stream or answer in one piece).
+      const type = res.headers.get('content-type');
+      if (!isStreamed(type)) watch.seen();
+      const raw: unknown = res.body
+        ? await readStream(res.body, anthropicStreamDecoder(LABEL), watch, type)
+        : await res.json();
       message = raw as StreamedMessage;
       if (!Array.isArray(message?.content)) {
         throw new ExtractionFailedError(`${LABEL} answered an unexpected shape; check ANTHROPIC_BASE_URL`);

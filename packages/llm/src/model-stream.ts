@@ -17,8 +17,11 @@ export type StreamFormat = 'sse' | 'ndjson';
  * reads both (a server that ignores `stream: true` answers in one piece).
  */
 export interface StreamDecoder {
+  /** The format this server kind streams in; readStream goes by the body, whichever it is. */
   readonly format: StreamFormat;
   push(data: string, event: string | undefined): boolean;
+  /** Whether the server said its answer is complete (a finish reason, `done: true`, a stop). */
+  complete(): boolean;
   finish(): unknown;
 }
 
@@ -30,9 +33,9 @@ export interface ByteStream {
   };
 }
 
-/** Whether a response's content type is a stream rather than one JSON answer. */
+/** Whether a response's content type says it is a stream rather than one JSON answer. */
 export function isStreamed(contentType: string | null): boolean {
-  return /text\/event-stream|ndjson/i.test(contentType ?? '');
+  return /text\/event-stream|ndjson|jsonl/i.test(contentType ?? '');
 }
 
 /**
@@ -74,18 +77,47 @@ export function firstTokenTimeout(label: string, timeoutMs: number): TimeoutErro
   );
 }
 
+/** A line that only server-sent events start with (`data:`, `event:`, `id:`, `retry:`, a comment). */
+const SSE_LINE = /^(?:data|event|id|retry)\s*:|^:/;
+
+function jsonObject(line: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(line) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A JSON line that can only be one piece of a stream (an OpenAI chunk, Ollama's `done: false`). */
+function isStreamPiece(v: Record<string, unknown>): boolean {
+  if (v.done === false || /\.chunk$/.test(String(v.object ?? ''))) return true;
+  const choice = Array.isArray(v.choices) ? (v.choices[0] as Record<string, unknown> | undefined) : undefined;
+  return typeof choice === 'object' && choice !== null && 'delta' in choice;
+}
+
 /**
- * Reads a streamed body to its end (or SSE's `[DONE]`), feeding each event to the decoder and
- * stopping the first-token clock at the first token. Returns the decoder's answer. A body that
- * breaks off is thrown as is (the caller tells a timeout from a dropped connection).
+ * Reads a model's answer body to its end (or SSE's `[DONE]`) and returns it in the shape of the
+ * server's non-streamed response. The body decides how it is read, not the content type, which
+ * servers and proxies get wrong: `data:` lines are SSE; several JSON lines (or one that is plainly
+ * a stream piece) are NDJSON; anything else is one JSON document. Streamed events go to the
+ * decoder as they come, so the first token stops the first-token clock when it arrives;
+ * `contentType` only breaks a tie (one JSON line under an NDJSON type is a stream). A body that
+ * breaks off (or is empty) is thrown as is (the caller tells a timeout from a dropped connection);
+ * one that is not JSON throws a SyntaxError.
  */
 export async function readStream(
   body: ByteStream,
   decoder: StreamDecoder,
   watch: FirstTokenWatch,
+  contentType: string | null = null,
 ): Promise<unknown> {
   const reader = body.getReader();
   const text = new TextDecoder();
+  const ndjsonHint = /ndjson|jsonl/i.test(contentType ?? '');
+  let format: StreamFormat | 'json' | undefined;
+  let held: string | undefined;
+  let raw = '';
   let buffer = '';
   let data: string[] = [];
   let event: string | undefined;
@@ -97,11 +129,7 @@ export async function readStream(
     }
     if (decoder.push(payload, name)) watch.seen();
   };
-  const line = (l: string) => {
-    if (decoder.format === 'ndjson') {
-      if (l.trim()) dispatch(l, undefined);
-      return;
-    }
+  const sse = (l: string) => {
     if (l === '') {
       if (data.length > 0) dispatch(data.join('\n'), event);
       data = [];
@@ -110,16 +138,46 @@ export async function readStream(
     }
     if (l.startsWith(':')) return; // a comment: keep-alive
     const colon = l.indexOf(':');
-    const field = colon < 0 ? l : l.slice(0, colon);
+    const field = colon < 0 ? l : l.slice(0, colon).trim();
     const value = colon < 0 ? '' : l.slice(colon + 1).replace(/^ /, '');
     if (field === 'data') data.push(value);
     else if (field === 'event') event = value;
+  };
+  const line = (l: string) => {
+    if (format === 'sse') return sse(l);
+    if (format === 'json') return;
+    const t = l.trim();
+    if (!t) return;
+    if (format === 'ndjson') return dispatch(t, undefined);
+    if (held === undefined && SSE_LINE.test(t)) {
+      format = 'sse';
+      return sse(l);
+    }
+    const value = jsonObject(t);
+    if (!value) {
+      // Not a line of JSON (a pretty-printed document, or text): read the body as one document.
+      format = 'json';
+      watch.seen();
+      return;
+    }
+    if (held === undefined && !ndjsonHint && !isStreamPiece(value)) {
+      // One JSON line: a whole answer unless another line follows.
+      held = t;
+      watch.seen();
+      return;
+    }
+    format = 'ndjson';
+    if (held !== undefined) dispatch(held, undefined);
+    held = undefined;
+    dispatch(t, undefined);
   };
   try {
     while (!done) {
       const r = await reader.read();
       if (r.done || !r.value) break;
-      buffer += text.decode(r.value, { stream: true });
+      const piece = text.decode(r.value, { stream: true });
+      if (format === undefined || format === 'json') raw += piece;
+      buffer += piece;
       let nl = buffer.indexOf('\n');
       while (nl >= 0 && !done) {
         line(buffer.slice(0, nl).replace(/\r$/, ''));
@@ -128,14 +186,21 @@ export async function readStream(
       }
     }
     if (!done) {
-      buffer += text.decode();
+      const rest = text.decode();
+      raw += rest;
+      buffer += rest;
       if (buffer) line(buffer.replace(/\r$/, ''));
-      line('');
+      if (format === 'sse') sse('');
     }
   } finally {
     reader.cancel().catch(() => undefined);
   }
-  return decoder.finish();
+  if (format === 'sse' || format === 'ndjson') return decoder.finish();
+  // Nothing at all: a proxy or server that gave up; the caller asks again as for a dropped one.
+  if (held === undefined && raw.trim() === '') throw new Error('the answer was empty');
+  watch.seen();
+  if (held !== undefined) return JSON.parse(held) as unknown;
+  return JSON.parse(raw) as unknown;
 }
 
 /** A stream that ended in the server's own error event (overloaded, out of memory…). */

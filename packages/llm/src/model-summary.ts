@@ -21,6 +21,7 @@ type SummaryEnv = Pick<
   | 'LLM_MODEL'
   | 'LLM_MODEL_PATH'
   | 'LLM_BASE_URL'
+  | 'OLLAMA_HOST'
   | 'ANTHROPIC_API_KEY'
   | 'OPENAI_BASE_URL'
 >;
@@ -37,7 +38,8 @@ export function modelSummary(env: SummaryEnv): ModelSummary {
     const configured = Boolean(env.LLM_MODEL_PATH && existsSync(env.LLM_MODEL_PATH));
     return { configured, provider, model: env.LLM_MODEL_PATH ? basename(env.LLM_MODEL_PATH) : null };
   }
-  const configured = Boolean((env.LLM_BASE_URL ?? env.OPENAI_BASE_URL) && model);
+  const ollamaHost = provider === 'ollama' ? env.OLLAMA_HOST : undefined;
+  const configured = Boolean((env.LLM_BASE_URL ?? ollamaHost ?? env.OPENAI_BASE_URL) && model);
   return { configured, provider, model: configured ? (model ?? null) : null };
 }
 

@@ -56,6 +56,8 @@ export class OllamaProvider implements LlmProvider {
   readonly model: string;
   private readonly url: string;
   private readonly http: ModelHttp;
+  /** The server refused a schema as `format` (a 400 naming it): plain JSON mode from then on. */
+  private schemaRefused = false;
 
   constructor(private readonly o: OllamaProviderOptions) {
     this.model = o.model;
@@ -91,7 +93,22 @@ export class OllamaProvider implements LlmProvider {
   }
 
   async complete(req: LlmRequest): Promise<LlmAnswer> {
-    const raw = await this.http.post(this.url, this.body(req), req, ollamaStreamDecoder('The Ollama server'));
+    const decoder = () => ollamaStreamDecoder('The Ollama server');
+    const body = this.body(req);
+    let raw: unknown;
+    try {
+      raw = await this.http.post(
+        this.url,
+        this.schemaRefused ? { ...body, format: 'json' } : body,
+        req,
+        decoder,
+      );
+    } catch (err) {
+      if (this.schemaRefused || body.format === 'json' || !refusedFormat(err)) throw err;
+      // Ollama before 0.5 takes only `format: "json"`: the prompt and the parser carry the schema.
+      this.schemaRefused = true;
+      raw = await this.http.post(this.url, { ...body, format: 'json' }, req, decoder);
+    }
     const parsed = chatResponse.safeParse(raw);
     if (!parsed.success || (parsed.data.error && !parsed.data.message)) {
       const why = parsed.success ? `: ${parsed.data.error}` : '';
@@ -105,4 +122,10 @@ export class OllamaProvider implements LlmProvider {
       outputTokens: parsed.data.eval_count ?? 0,
     };
   }
+}
+
+/** A 400 about `format` (an Ollama that takes no schema there). */
+function refusedFormat(err: unknown): boolean {
+  if (!(err instanceof ExtractionFailedError) || err.details?.httpStatus !== 400) return false;
+  return /\bformat\b/i.test(String(err.details.serverMessage ?? ''));
 }

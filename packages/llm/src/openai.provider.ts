@@ -2,9 +2,13 @@
  * OpenAI-compatible chat completions, `POST {base}/chat/completions`, in three flavours that differ
  * only in how the schema constrains the answer:
  * - `openai` (OpenAI, LM Studio, Ollama's /v1): `response_format: json_schema` (strict);
- * - `vllm`: the same `response_format` plus `guided_json` (vLLM < 0.12 reads either; newer ones
- *   read `response_format` and ignore the old field);
- * - `llamacpp` (llama.cpp's `llama-server`): its own `json_schema` field, turned into a grammar.
+ * - `vllm`: the same `response_format` plus `structured_outputs: {json}` (vLLM ≥ 0.10; 0.12
+ *   removed the older `guided_json`) and `guided_json` (older vLLM);
+ * - `llamacpp` (llama.cpp's `llama-server`): `response_format: {type: "json_object", schema}` and
+ *   its own top-level `json_schema` (older servers), both turned into a grammar.
+ * The base URL is the API's root with `/v1`; a bare `http://host:port` gets `/v1` added.
+ * A server that refuses a field it does not know (a 400 naming `stream_options`, `guided_json`,
+ * `response_format`…) is asked again without it, and never sent it again.
  * Answers are streamed (SSE) so a server that never starts answering is cut off at the first-token
  * timeout; a server that ignores `stream` answers one JSON document, read the same way.
  * Prompt-only requests ask for any JSON object. The answer's text is parsed and repaired by the
@@ -14,12 +18,13 @@ import { ExtractionFailedError } from '@wcs/errors';
 import { z } from 'zod';
 import type { LlmAnswer, LlmProvider, LlmRequest } from './llm-provider';
 import { ModelHttp, trimBase } from './model-http';
-import { openAiStreamDecoder } from './stream-decoders';
+import { streamedError } from './model-stream';
+import { contentText, openAiStreamDecoder } from './stream-decoders';
 
 export type OpenAiFlavor = 'openai' | 'vllm' | 'llamacpp';
 
 export interface OpenAiProviderOptions {
-  /** Base including `/v1`, e.g. http://vllm:8000/v1. */
+  /** Base including `/v1`, e.g. http://vllm:8000/v1 (a base without a path gets `/v1`). */
   baseURL: string;
   apiKey?: string;
   model: string;
@@ -38,7 +43,10 @@ const completionResponse = z.object({
       z.object({
         message: z
           .object({
-            content: z.string().nullable().optional(),
+            // Some servers send content as parts (`[{type: "text", text}]`): read as their text.
+            content: z
+              .preprocess((v) => (Array.isArray(v) ? contentText(v) : v), z.string().nullable().optional())
+              .optional(),
             // Reasoning servers (vLLM's reasoning parser, llama.cpp) put the thoughts here.
             reasoning_content: z.string().nullable().optional(),
             reasoning: z.string().nullable().optional(),
@@ -96,17 +104,17 @@ export class OpenAiProvider implements LlmProvider {
   readonly model: string;
   private readonly url: string;
   private readonly http: ModelHttp;
-  /** The server refused our schema field once (400 naming it): ask without it from then on. */
-  private unconstrained = false;
+  /** Fields the server refused (a 400 naming them): never sent again. */
+  private readonly dropped = new Set<string>();
 
   constructor(o: OpenAiProviderOptions) {
     this.name = o.flavor ?? 'openai';
     this.model = o.model;
-    this.url = `${trimBase(o.baseURL)}/chat/completions`;
+    this.url = chatCompletionsUrl(o.baseURL);
     const s = o.settings ?? { url: 'OPENAI_BASE_URL', model: 'EXTRACT_MODEL', key: 'OPENAI_API_KEY' };
     this.http = new ModelHttp({
       label: LABELS[this.name],
-      urlSetting: `${s.url} (it must end in /v1)`,
+      urlSetting: `${s.url} (the API root, e.g. http://vllm:8000/v1)`,
       modelSetting: s.model,
       keySetting: s.key,
       ...(o.apiKey ? { apiKey: o.apiKey } : {}),
@@ -133,39 +141,45 @@ export class OpenAiProvider implements LlmProvider {
     };
     const schema = req.jsonSchema;
     if (this.name === 'llamacpp') {
-      return { ...base, json_schema: req.freeForm ? { type: 'object' } : schema };
+      const s = req.freeForm ? { type: 'object' } : schema;
+      return { ...base, response_format: { type: 'json_object', schema: s }, json_schema: s };
     }
     const responseFormat = req.freeForm
       ? { type: 'json_object' }
       : { type: 'json_schema', json_schema: { name: 'extraction', schema, strict: true } };
     if (this.name === 'vllm') {
-      return { ...base, response_format: responseFormat, ...(req.freeForm ? {} : { guided_json: schema }) };
+      return {
+        ...base,
+        response_format: responseFormat,
+        ...(req.freeForm ? {} : { structured_outputs: { json: schema }, guided_json: schema }),
+      };
     }
     return { ...base, response_format: responseFormat };
   }
 
-  /** The body without any schema field, for servers that refuse them. */
-  plainBody(req: LlmRequest): Record<string, unknown> {
-    const { response_format: _r, json_schema: _j, guided_json: _g, ...rest } = this.body(req);
-    return rest;
+  /** The body without the fields this server refused. */
+  sentBody(req: LlmRequest): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(this.body(req)).filter(([k]) => !this.dropped.has(k)));
   }
 
   async complete(req: LlmRequest): Promise<LlmAnswer> {
     let raw: unknown;
-    try {
-      raw = await this.http.post(
-        this.url,
-        this.unconstrained ? this.plainBody(req) : this.body(req),
-        req,
-        openAiStreamDecoder(LABELS[this.name]),
-      );
-    } catch (err) {
-      if (this.unconstrained || !refusedSchemaField(err)) throw err;
-      // Older or partial servers reject `response_format` / `json_schema` / `guided_json` with a
-      // 400: the prompt and the lenient parser still get JSON out of most models.
-      this.unconstrained = true;
-      raw = await this.http.post(this.url, this.plainBody(req), req, openAiStreamDecoder(LABELS[this.name]));
+    for (;;) {
+      const body = this.sentBody(req);
+      try {
+        raw = await this.http.post(this.url, body, req, () => openAiStreamDecoder(LABELS[this.name]));
+        break;
+      } catch (err) {
+        // Older or partial servers reject fields they do not know with a 400 naming them: ask
+        // again without those (the prompt and the lenient parser still get JSON out of most
+        // models). Each round drops at least one field, so this ends.
+        const refused = refusedFields(err, body);
+        if (refused.length === 0) throw err;
+        for (const f of refused) this.dropped.add(f);
+      }
     }
+    const failure = errorOf(raw);
+    if (failure !== undefined) throw streamedError(LABELS[this.name], failure);
     const parsed = completionResponse.safeParse(raw);
     if (!parsed.success) {
       throw new ExtractionFailedError(
@@ -202,10 +216,55 @@ export function answerText(message: Message | undefined, text?: string | null): 
   return text ?? message?.content ?? '';
 }
 
-/** A 400 whose message names the field carrying the schema. */
-function refusedSchemaField(err: unknown): boolean {
-  if (!(err instanceof ExtractionFailedError) || err.details?.httpStatus !== 400) return false;
-  return /response_format|json_schema|guided|grammar|structured/i.test(
-    String(err.details.serverMessage ?? ''),
-  );
+/** The message of an error object a server answered with status 200 (a proxy, a failing worker). */
+function errorOf(raw: unknown): string | undefined {
+  if (typeof raw !== 'object' || raw === null || !('error' in raw)) return undefined;
+  const e = (raw as { error: unknown }).error;
+  if (e === null || e === undefined) return undefined;
+  if (typeof e === 'string') return e;
+  const m = (e as { message?: unknown }).message;
+  return typeof m === 'string' ? m : JSON.stringify(e);
+}
+
+/** Fields that carry the schema (a 400 about grammars or structured output refuses them). */
+const SCHEMA_FIELDS = ['response_format', 'json_schema', 'guided_json', 'structured_outputs'];
+
+/**
+ * The fields of `body` a 400 (or 422) says the server does not take: those its message names
+ * (`response_format.json_schema` names `response_format` when no top-level `json_schema` was
+ * sent); when it only speaks of grammars or guided/structured decoding, the server-specific schema
+ * fields, or `response_format` when it is the only one left.
+ */
+export function refusedFields(err: unknown, body: Record<string, unknown>): string[] {
+  if (!(err instanceof ExtractionFailedError)) return [];
+  const status = err.details?.httpStatus;
+  if (status !== 400 && status !== 422) return [];
+  const message = String(err.details?.serverMessage ?? '');
+  const sent = (f: string) => f in body && f !== 'model' && f !== 'messages';
+  const named = Object.keys(body).filter((f) => sent(f) && new RegExp(`\\b${f}\\b`).test(message));
+  if (named.length === 0 && /json_schema/.test(message) && sent('response_format'))
+    named.push('response_format');
+  if (named.length === 0 && /grammar|guided|structured|schema/i.test(message)) {
+    // The server's own extras go first: `response_format` alone still constrains most servers.
+    const extras = SCHEMA_FIELDS.filter((f) => f !== 'response_format' && sent(f));
+    named.push(...(extras.length > 0 && sent('response_format') ? extras : SCHEMA_FIELDS.filter(sent)));
+  }
+  return named;
+}
+
+/**
+ * `…/chat/completions` under the base: a base without a path (`http://host:8000`) is the server's
+ * root and gets `/v1`; one with a path (`/v1`, `/openai/v1`) is kept; a base that already names
+ * `/chat/completions` is used as is.
+ */
+export function chatCompletionsUrl(baseURL: string): string {
+  const base = trimBase(baseURL);
+  if (/\/chat\/completions$/.test(base)) return base;
+  let path = '';
+  try {
+    path = new URL(base).pathname;
+  } catch {
+    path = '/';
+  }
+  return path === '' || path === '/' ? `${base}/v1/chat/completions` : `${base}/chat/completions`;
 }

@@ -112,10 +112,14 @@ export function providerFromEnv(env: Omit<ExtractEnv, 'EXTRACT_WORKER_CONCURRENC
       }),
     };
   }
-  const baseURL = env.LLM_BASE_URL ?? env.OPENAI_BASE_URL;
-  const urlVar = env.LLM_BASE_URL ? 'LLM_BASE_URL' : 'OPENAI_BASE_URL';
-  if (!baseURL)
-    return notConfigured(`set LLM_BASE_URL (e.g. ${EXAMPLE_BASE[name]}) for LLM_PROVIDER=${name}`);
+  // Ollama's own OLLAMA_HOST stands in for LLM_BASE_URL (before the OpenAI-era OPENAI_BASE_URL).
+  const ollamaHost = name === 'ollama' ? env.OLLAMA_HOST : undefined;
+  const baseURL = env.LLM_BASE_URL ?? ollamaHost ?? env.OPENAI_BASE_URL;
+  const urlVar = env.LLM_BASE_URL ? 'LLM_BASE_URL' : ollamaHost ? 'OLLAMA_HOST' : 'OPENAI_BASE_URL';
+  if (!baseURL) {
+    const or = name === 'ollama' ? ' or OLLAMA_HOST' : '';
+    return notConfigured(`set LLM_BASE_URL (e.g. ${EXAMPLE_BASE[name]})${or} for LLM_PROVIDER=${name}`);
+  }
   if (!model) return notConfigured(`set LLM_MODEL (e.g. llama3.1:8b) for LLM_PROVIDER=${name}`);
   const apiKey = env.LLM_API_KEY ?? env.OPENAI_API_KEY;
   const common = {

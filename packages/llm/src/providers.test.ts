@@ -16,6 +16,7 @@ import {
 import { AnthropicProvider } from './anthropic.provider';
 import { runExtraction } from './extractor';
 import type { LlmProvider } from './llm-provider';
+import { modelSummary } from './model-summary';
 import { OllamaProvider, ollamaContext } from './ollama.provider';
 import { OpenAiProvider } from './openai.provider';
 import { maxChunkTokensOf, providerFromEnv } from './provider-from-env';
@@ -105,10 +106,12 @@ describe.each([
       expect(body.options).toMatchObject({ temperature: 0, num_predict: 512 });
     } else if (name === 'llamacpp') {
       expect((body.json_schema as { required: string[] }).required).toEqual(['name', 'price', 'sellers']);
-      expect(body.response_format).toBeUndefined();
+      // Current llama-server reads the schema from response_format; older ones from json_schema.
+      expect(body.response_format).toEqual({ type: 'json_object', schema: body.json_schema });
     } else {
       if (name === 'vllm') {
         expect((body.guided_json as { required: string[] }).required).toEqual(['name', 'price', 'sellers']);
+        expect(body.structured_outputs).toEqual({ json: body.guided_json });
       } else expect(body.guided_json).toBeUndefined();
       const rf = body.response_format as {
         type: string;
@@ -229,6 +232,69 @@ describe('providerFromEnv', () => {
       env({ EXTRACT_PROVIDER: 'vllm', OPENAI_BASE_URL: 'http://m:1/v1', EXTRACT_MODEL: 'q' }),
     );
     expect(old.ok && old.provider.name).toBe('vllm');
+  });
+
+  it('provider names as operators write them map to ours, in any case; unknown names still fail', () => {
+    const cases: Array<[string, string]> = [
+      ['lmstudio', 'openai'],
+      ['LM-Studio', 'openai'],
+      ['openai-compatible', 'openai'],
+      ['OpenAI_Compatible', 'openai'],
+      ['llama.cpp', 'llamacpp'],
+      ['llama-cpp', 'llamacpp'],
+      ['Llama.CPP', 'llamacpp'],
+      ['llama-server', 'llamacpp'],
+      ['vLLM', 'vllm'],
+      [' OLLAMA ', 'ollama'],
+      ['Anthropic', 'anthropic'],
+    ];
+    for (const [written, ours] of cases) {
+      expect([written, env({ LLM_PROVIDER: written }).LLM_PROVIDER]).toEqual([written, ours]);
+      expect([written, env({ EXTRACT_PROVIDER: written }).EXTRACT_PROVIDER]).toEqual([written, ours]);
+    }
+    expect(env({ EXTRACT_PROVIDER: '' }).EXTRACT_PROVIDER).toBe('anthropic');
+    expect(env({ LLM_PROVIDER: '' }).LLM_PROVIDER).toBeUndefined();
+    expect(() => env({ LLM_PROVIDER: 'gpt-engine' })).toThrow();
+    const c = providerFromEnv(env({ LLM_PROVIDER: 'llama.cpp', LLM_BASE_URL: 'http://m:1', LLM_MODEL: 'x' }));
+    expect(c.ok && c.provider.name).toBe('llamacpp');
+  });
+
+  it("OLLAMA_HOST (Ollama's own form: host:port, a bind-all address, a URL) is the base for ollama without LLM_BASE_URL", async () => {
+    expect(env({ OLLAMA_HOST: '0.0.0.0:11434' }).OLLAMA_HOST).toBe('http://127.0.0.1:11434');
+    expect(env({ OLLAMA_HOST: 'ollama' }).OLLAMA_HOST).toBe('http://ollama:11434');
+    expect(env({ OLLAMA_HOST: 'https://ollama.example' }).OLLAMA_HOST).toBe('https://ollama.example');
+    expect(env({ OLLAMA_HOST: 'http://gpu:8080/' }).OLLAMA_HOST).toBe('http://gpu:8080');
+    const fake = await startFakeOllama(() => ({ data: good }));
+    const port = new URL(fake.url).port;
+    const chosen = providerFromEnv(
+      env({ LLM_PROVIDER: 'Ollama', OLLAMA_HOST: `127.0.0.1:${port}`, LLM_MODEL: 'llama3.1:8b' }),
+    );
+    try {
+      expect(chosen.ok).toBe(true);
+      if (!chosen.ok) return;
+      const r = await runExtraction(chosen.provider, { ...base, schema });
+      expect(r.data.name).toBe('Blue Kettle');
+      expect(fake.requests.map((q) => q.path)).toEqual(['/api/chat']);
+    } finally {
+      if (chosen.ok) await chosen.provider.close?.();
+      await fake.close();
+    }
+    // LLM_BASE_URL wins; other providers never read OLLAMA_HOST.
+    const both = providerFromEnv(
+      env({ LLM_PROVIDER: 'ollama', OLLAMA_HOST: 'a:1', LLM_BASE_URL: 'http://b:2', LLM_MODEL: 'm' }),
+    );
+    expect(both.ok).toBe(true);
+    const vllm = providerFromEnv(env({ LLM_PROVIDER: 'vllm', OLLAMA_HOST: 'a:1', LLM_MODEL: 'm' }));
+    expect(!vllm.ok && vllm.error.message).toContain('LLM_BASE_URL');
+    // GET /v1/capabilities says the same.
+    expect(modelSummary(env({ LLM_PROVIDER: 'ollama', OLLAMA_HOST: 'a:1', LLM_MODEL: 'm' }))).toEqual({
+      configured: true,
+      provider: 'ollama',
+      model: 'm',
+    });
+    expect(modelSummary(env({ LLM_PROVIDER: 'vllm', OLLAMA_HOST: 'a:1', LLM_MODEL: 'm' })).configured).toBe(
+      false,
+    );
   });
 });
 

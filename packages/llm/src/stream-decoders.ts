@@ -23,6 +23,13 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const obj = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
+/** Message content as text: a string, or the `text` of each part when a server sends parts. */
+export function contentText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (!Array.isArray(v)) return '';
+  return v.map((p) => (typeof p === 'string' ? p : str(obj(p).text))).join('');
+}
+
 function errorMessage(e: unknown): string {
   return typeof e === 'string' ? e : str(obj(e).message) || JSON.stringify(e);
 }
@@ -45,9 +52,10 @@ export function openAiStreamDecoder(label: string): StreamDecoder {
       }
       if (chunk.usage) usage = chunk.usage;
       const choice = obj(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
-      const delta = obj(choice.delta);
+      // A proxy that wraps the whole non-streamed answer in one event: its message is the delta.
+      const delta = obj(choice.delta ?? choice.message);
       const before = content.length + reasoning.length + text.length + toolArgs.join('').length;
-      content += str(delta.content);
+      content += contentText(delta.content);
       reasoning += str(delta.reasoning_content) || str(delta.reasoning);
       text += str(choice.text);
       if (Array.isArray(delta.tool_calls)) {
@@ -60,6 +68,7 @@ export function openAiStreamDecoder(label: string): StreamDecoder {
       if (typeof choice.finish_reason === 'string') finish = choice.finish_reason;
       return content.length + reasoning.length + text.length + toolArgs.join('').length > before;
     },
+    complete: () => finish !== null,
     finish() {
       const message = {
         content,
@@ -89,6 +98,7 @@ export function ollamaStreamDecoder(label: string): StreamDecoder {
       content += piece;
       return piece.length > 0 || str(message.thinking).length > 0 || line.done === true;
     },
+    complete: () => last.done === true,
     finish() {
       const { message: _m, ...rest } = last;
       return { ...rest, message: { role: 'assistant', content } };
@@ -156,6 +166,7 @@ export function anthropicStreamDecoder(label: string): StreamDecoder {
       }
       return false;
     },
+    complete: () => stopReason !== null,
     finish() {
       const content = blocks
         .filter((b): b is Block => b !== undefined)

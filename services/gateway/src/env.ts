@@ -47,6 +47,7 @@ export const gatewayEnvSchema = baseEnv
       LLM_MODEL: true,
       LLM_MODEL_PATH: true,
       LLM_BASE_URL: true,
+      OLLAMA_HOST: true,
       ANTHROPIC_API_KEY: true,
       OPENAI_BASE_URL: true,
     }).shape,
