@@ -4,7 +4,7 @@ import { type Db, inTransaction } from './db';
 import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 import { KEY_BLOCKED } from './key-budget.sql';
-import type { CheckDecision, CheckOutcome, Judgement, MonitorDiff, MonitorStatus } from './monitor.types';
+import type { CheckDecision, CheckOutcome, MonitorStatus } from './monitor.types';
 
 /**
  * A monitor's checks as the scheduler records them: whether one can be paid, pausing for credits,

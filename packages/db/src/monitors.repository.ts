@@ -1,13 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { InsufficientCreditsError, KeyBudgetExceededError } from '@wcs/errors';
-import { chargeInTx } from './credits.ops';
-import { type Db, inTransaction } from './db';
+import type { Db } from './db';
 import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 import { KEY_BLOCKED } from './key-budget.sql';
 import type {
-  CheckDecision,
-  CheckOutcome,
   IrrelevantChangeView,
   Judgement,
   MonitorChangeView,
@@ -19,7 +14,6 @@ import type {
   MonitorStatus,
   MonitorView,
   WebhookFormat,
-  WebhookTask,
 } from './monitor.types';
 
 /** What the scheduler needs of a monitor to place its checks. */

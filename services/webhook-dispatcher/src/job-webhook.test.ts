@@ -34,7 +34,7 @@ let accounts: AccountsRepository;
 let crawls: CrawlsRepository;
 let batches: BatchesRepository;
 let webhooks: JobWebhooksRepository;
-let monitors: MonitorsRepository;
+let _monitors: MonitorsRepository;
 let deliveries: WebhookDeliveriesRepository;
 const dispatcher = createSafeDispatcher({ allowPrivateTargets: true, connectTimeoutMs: 2_000 });
 const opts: JobWebhookOptions = {
@@ -66,7 +66,7 @@ beforeAll(async () => {
   crawls = new CrawlsRepository(db);
   batches = new BatchesRepository(db);
   webhooks = new JobWebhooksRepository(db);
-  monitors = new MonitorsRepository(db);
+  _monitors = new MonitorsRepository(db);
   deliveries = new WebhookDeliveriesRepository(db);
   deps = {
     webhooks,
