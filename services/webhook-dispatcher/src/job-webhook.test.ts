@@ -8,7 +8,6 @@ import {
   type Db,
   type JobWebhookConfig,
   JobWebhooksRepository,
-  MonitorsRepository,
   WebhookDeliveriesRepository,
 } from '@wcs/db';
 import { createLogger } from '@wcs/logger';
@@ -34,7 +33,6 @@ let accounts: AccountsRepository;
 let crawls: CrawlsRepository;
 let batches: BatchesRepository;
 let webhooks: JobWebhooksRepository;
-let _monitors: MonitorsRepository;
 let deliveries: WebhookDeliveriesRepository;
 const dispatcher = createSafeDispatcher({ allowPrivateTargets: true, connectTimeoutMs: 2_000 });
 const opts: JobWebhookOptions = {
@@ -66,7 +64,6 @@ beforeAll(async () => {
   crawls = new CrawlsRepository(db);
   batches = new BatchesRepository(db);
   webhooks = new JobWebhooksRepository(db);
-  _monitors = new MonitorsRepository(db);
   deliveries = new WebhookDeliveriesRepository(db);
   deps = {
     webhooks,
