@@ -15,11 +15,7 @@ describe('service environments', () => {
   it('batch settings are the scrape-worker’s alone (the gateway reads the item budget to report it)', () => {
     // GET /v1/capabilities lists the batch item's time limit; the gateway never applies it.
     expect(readers('BATCH_ITEM_TIMEOUT_MS')).toEqual(['gateway', 'scrape-worker']);
-    for (const v of [
-      'BATCH_ITEM_MAX_STARTS',
-      'RECONCILE_INTERVAL_MS',
-      'RECONCILE_MIN_AGE_MS',
-    ]) {
+    for (const v of ['BATCH_ITEM_MAX_STARTS', 'RECONCILE_INTERVAL_MS', 'RECONCILE_MIN_AGE_MS']) {
       expect([v, readers(v)]).toEqual([v, ['scrape-worker']]);
     }
   });
