@@ -154,7 +154,10 @@ def test_search_after_scraping(client: ServiceClient, site: str) -> None:
 
 def test_extract(client: ServiceClient, site: str) -> None:
     result = client.extract(site + "/", schema={"title": "string", "author": "string"})
-    assert result == {"success": True, "data": {"title": TITLE, "author": None}}
+    assert (result["success"], result["data"]) == (True, {"title": TITLE, "author": None})
+    # What was read comes with it: one page, not cut.
+    assert result["truncated"] is False
+    assert result["usage"]["chunks"] == 1 and result["usage"]["modelCalls"] >= 1
     prompted = client.extract(site + "/", prompt="What is the title of the article?")
     assert prompted["data"]["title"] == TITLE
 
