@@ -1,5 +1,17 @@
 import { UNSUPPORTED_FORMATS } from './scrape-options.compat';
 
+/** Firecrawl v2 search options this service refuses whenever they are given (search.compat.ts). */
+export const REFUSED_SEARCH_OPTIONS = [
+  'categories',
+  'includeDomains',
+  'excludeDomains',
+  'highlights',
+  'enterprise',
+  'threatProtection',
+  'domainTools',
+  'toolDetail',
+] as const;
+
 /**
  * Firecrawl options the compat routes refuse with a 400 naming them (they ask for something this
  * service cannot do), as GET /v1/capabilities lists them. Each entry is a request the route
@@ -98,16 +110,7 @@ export const REFUSED_FIRECRAWL_OPTIONS: readonly RefusedOption[] = [
   entry('POST /v2/search', 'tbs', { tbs: 'qdr:d' }, ANY),
   entry('POST /v2/search', 'location', { location: 'Berlin,Germany' }, 'a free-text location (use country)'),
   entry('POST /v2/search', 'sources', { sources: ['news'] }, 'a source other than "web"'),
-  ...[
-    'categories',
-    'includeDomains',
-    'excludeDomains',
-    'highlights',
-    'enterprise',
-    'threatProtection',
-    'domainTools',
-    'toolDetail',
-  ].map((option) =>
+  ...REFUSED_SEARCH_OPTIONS.map((option) =>
     entry(
       'POST /v2/search',
       option,

@@ -16,6 +16,7 @@ import { type SearchResult, searchOperation } from '../routes/search.routes';
 import { parseBody } from '../validation/parse-body';
 import { toFirecrawlDocument } from './document.compat';
 import { parseAs } from './field-names.compat';
+import { REFUSED_SEARCH_OPTIONS } from './refused-options.compat';
 import {
   type FirecrawlFormat,
   firecrawlScrapeOptionsV1,
@@ -181,16 +182,7 @@ export function searchCompatRoutes(deps: GatewayDeps): Router {
       if (type !== 'web')
         refuse(`sources.${i}`, `"${String(type)}" is not supported by this service (only "web")`);
     }
-    for (const name of [
-      'categories',
-      'includeDomains',
-      'excludeDomains',
-      'highlights',
-      'enterprise',
-      'threatProtection',
-      'domainTools',
-      'toolDetail',
-    ] as const) {
+    for (const name of REFUSED_SEARCH_OPTIONS) {
       if (given(body[name])) refuse(name, 'is not supported by this service');
     }
     const t = body.scrapeOptions
