@@ -181,6 +181,38 @@ describe('monitor schedules are reconciled with PostgreSQL', () => {
       INTERVAL_MS * 2 + RECONCILE_MS * 2 + 15_000,
     );
 
+    // 0b. The scheduler's advance is lost (a failover dropped the worker's write of the next slot):
+    // its score still names the job that ran, which BullMQ keeps finished; the next slot's job is
+    // gone. Without a repair it never fires again (the kept job looked like a live one).
+    const stalled = active[1]!;
+    const redis2 = createRedisConnection(stack.env.REDIS_URL!, 'worker');
+    try {
+      const key = (k: string) => `${stack.env.QUEUE_PREFIX}:monitor-check:${k}`;
+      await pollUntil(async () => {
+        const score = await redis2.zscore(key('repeat'), stalled);
+        if (!score || Number(score) < Date.now() + 500) return undefined;
+        // The slot that ran: a finished job of this scheduler, kept by removeOnComplete.
+        const done = (await redis2.zrange(key('completed'), 0, -1)).filter((id) =>
+          id.startsWith(`repeat:${stalled}:`),
+        );
+        const ran = done.map((id) => Number(id.split(':').at(-1))).sort((x, y) => y - x)[0];
+        if (ran === undefined || !(await redis2.hexists(key(`repeat:${stalled}:${ran}`), 'finishedOn')))
+          return undefined;
+        const next = `repeat:${stalled}:${score}`;
+        if ((await redis2.zrem(key('delayed'), next)) !== 1) return undefined;
+        await redis2.del(key(next));
+        await redis2.zadd(key('repeat'), ran, stalled);
+        return true;
+      }, 20_000);
+    } finally {
+      redis2.disconnect();
+    }
+    const stalledChecks = (await detail(a.auth, stalled)).checkCount;
+    await pollUntil(
+      async () => ((await detail(a.auth, stalled)).checkCount > stalledChecks ? true : undefined),
+      INTERVAL_MS * 2 + RECONCILE_MS * 2 + 15_000,
+    );
+
     // 1. Redis loses the queue's keys while both replicas run: repaired by the periodic pass.
     const before = new Map<string, number>();
     for (const id of active) before.set(id, (await detail(a.auth, id)).checkCount);

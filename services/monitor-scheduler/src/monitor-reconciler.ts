@@ -130,14 +130,24 @@ export class MonitorReconciler {
       after = page[page.length - 1]!.id;
     }
 
-    // Overdue schedulers whose job is gone (lost keys, scheduler hash kept): re-create.
+    // Overdue schedulers whose job is gone (lost keys, scheduler hash kept) or already finished:
+    // re-create. A finished job under a stale score is a lost advance — the worker schedules the
+    // next slot in a call of its own after taking the job, and a failover can lose that write
+    // while the job itself runs and is kept (removeOnComplete) — so without this the monitor
+    // would wait for the kept job's removal, minutes later.
     const lost: Scheduled[] = [];
     if (due.length > 0) {
       const pipeline = redis.pipeline();
-      for (const { m, score } of due) pipeline.exists(`${queue.toKey('repeat')}:${m.id}:${score}`);
-      const exists = (await pipeline.exec()) ?? [];
+      for (const { m, score } of due) {
+        const jobKey = `${queue.toKey('repeat')}:${m.id}:${score}`;
+        pipeline.exists(jobKey);
+        pipeline.hexists(jobKey, 'finishedOn');
+      }
+      const answers = (await pipeline.exec()) ?? [];
       due.forEach(({ m }, i) => {
-        if (exists[i]?.[1] === 0) lost.push(m);
+        const exists = answers[2 * i]?.[1];
+        const finished = answers[2 * i + 1]?.[1];
+        if (exists === 0 || finished === 1) lost.push(m);
       });
     }
 
