@@ -17,7 +17,12 @@ import { sqlClient } from './sql-client';
 export class CrawlWindowRepository {
   constructor(private readonly db: Db) {}
 
-  /** Claim rows up to `size` claimed-and-unfinished rows for the crawl; returns those claimed now. */
+  /**
+   * Claim rows up to `size` claimed-and-unfinished rows for the crawl; returns those claimed now.
+   * The picked ids are matched as an array: the planner cannot know how many the LIMIT leaves, and
+   * joined as a table it guessed a tenth of the crawl and hashed all of crawl_pages for each claim —
+   * a sequential scan per finished page, 1–2 s each at 800,000 rows (`pnpm bench:scale-crawl`).
+   */
   async claim(crawlId: string, size: number): Promise<FrontierPage[]> {
     if (!isUuid(crawlId) || size <= 0) return [];
     return await sqlClient(this.db).$queryRaw<FrontierPage[]>`
@@ -32,10 +37,12 @@ export class CrawlWindowRepository {
       ORDER BY depth, created_at
       LIMIT GREATEST(0, ${size}::int - (SELECT n FROM live))
       FOR UPDATE SKIP LOCKED
+    ), claimed AS (
+      UPDATE crawl_pages p SET enqueued = true, updated_at = now()
+      WHERE p.id = ANY(ARRAY(SELECT id FROM picked))
+      RETURNING p.id, p.url, p.depth, p.created_at
     )
-    UPDATE crawl_pages p SET enqueued = true, updated_at = now()
-    FROM picked WHERE p.id = picked.id
-    RETURNING p.id AS "pageId", p.url, p.depth`;
+    SELECT id AS "pageId", url, depth FROM claimed ORDER BY depth, created_at`;
   }
 
   /** Mark rows as having their job (the start page, enqueued on its own before the window opens). */
