@@ -41,6 +41,8 @@ import {
   answeredNotModified,
   historyCopyFor,
   reusedDocument,
+  sitemapVouchesFor,
+  skippedDocument,
   validatorsOfCopy,
 } from './history-revalidation';
 import type { HostSlots } from './host-slots';
@@ -164,6 +166,23 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     } catch (err) {
       return await handleError(deps, task, job, ctx, toServiceError(err));
     }
+    if (tracking && copy && sitemapVouchesFor(task, copy)) {
+      // trustSitemapLastmod: the sitemap says the page has not changed since the copy was made, so
+      // it is not asked at all (no host slot, no request); the copy stands as for a 304.
+      try {
+        const visibility = (await hidden) ? 'hidden' : 'visible';
+        const { data, links } = await skippedDocument({ ...tracking, visibility }, copy, task);
+        return await finishPage(deps, task, context, s, {
+          data,
+          found: links,
+          statusCode: copy.statusCode,
+          finalKey: task.urlKey,
+          reused: true,
+        });
+      } catch (err) {
+        return await handleError(deps, task, job, ctx, toServiceError(err));
+      }
+    }
     const host = new URL(task.url).host;
     const delayMs = Math.max(task.options.delayMs, task.crawlDelayMs ?? 0);
     const wait = await deps.slots.acquire({
@@ -209,7 +228,6 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       await deps.slots.release(host, pageId).catch(() => undefined);
     }
 
-    let indexed: AnnouncedPage | undefined;
     try {
       let data: DocumentData;
       let found: ReadonlyArray<StoredLink>;
@@ -249,50 +267,91 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
           });
         }
       }
-      const links = await nextLinks(deps, task, context.filter, found, s.maxLinksPerPage);
-      // The page cache's copy is written before the page is listed (never rejects).
-      await page.stored;
-      // Announced to search before the page is listed (a search started after finds it); written
-      // behind it, and only when the page is done (billed and listed). A page answered 304 from the
-      // history is not written again: its document is the one its stored copy was indexed as.
-      indexed = reused ? undefined : await deps.indexer?.announce(task.accountId, task.url, data);
-      const outcome = await deps.crawls.completePage(crawlId, pageId, {
-        result: storedResult(data, task.options.format, request.page?.formats !== undefined),
+      return await finishPage(deps, task, context, s, {
+        data,
+        found,
         statusCode,
         // Where a redirect ended, so neither URL is fetched again.
         finalKey: urlKey(page.finalUrl) ?? task.urlKey,
-        links,
-        credits: pageCredits(request.page),
+        reused,
+        stored: page.stored,
       });
-      if (outcome.outcome === 'done') await indexed?.write();
-      else await indexed?.drop();
-      if (outcome.outcome === 'out_of_credits') {
-        deps.logger.info({ crawlId, reason: outcome.reason }, 'crawl stopped: out of credits');
-        await removePageJobs(deps.producer, outcome.skippedPageIds);
-        return { pageId, status: 'out_of_credits' };
-      }
-      if (outcome.outcome === 'skipped') return { pageId, status: 'skipped' };
-      if (outcome.outcome === 'done') rememberFrontier(deps, crawlId, links, outcome);
-      if (outcome.outcome === 'duplicate') {
-        if (outcome.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
-        await refill(deps, task.crawlId);
-        return { pageId, status: 'skipped' };
-      }
-      // After the commit: this page left the window and may have found pages; a failed claim or
-      // enqueue leaves rows that the reconciler picks up.
-      if (!outcome.crawlFinished) await refill(deps, crawlId);
-      if (outcome.crawlFinished) {
-        deps.frontier?.forget(crawlId);
-        deps.contexts.forget(crawlId);
-        deps.logger.info({ crawlId }, 'crawl done');
-      }
-      return { pageId, status: 'done' };
     } catch (err) {
-      // Taken back unless written (a no-op then).
-      await indexed?.drop();
       return handleError(deps, task, job, ctx, toServiceError(err));
     }
   };
+}
+
+/** A page's document, made by a visit or taken from the account's history. */
+interface PageDocument {
+  data: DocumentData;
+  found: ReadonlyArray<StoredLink>;
+  statusCode: number;
+  finalKey: string;
+  /** The history's copy is the page (a 304, a trusted lastmod): its search document stands. */
+  reused: boolean;
+  /** The page cache's write of a fetched page (never rejects). */
+  stored?: Promise<void> | undefined;
+}
+
+/**
+ * Store the page, charge its credit and grow the frontier with its links (one call), announce it
+ * to search first unless reused; then refill the queue window. Throws what the caller's error
+ * handling records (an announced search document is dropped first).
+ */
+async function finishPage(
+  deps: CrawlPageDeps,
+  task: CrawlPageTask,
+  context: CrawlContext,
+  s: CrawlPageSettings,
+  doc: PageDocument,
+): Promise<PageResult> {
+  const { crawlId, pageId } = task;
+  const { request } = context;
+  let indexed: AnnouncedPage | undefined;
+  try {
+    const links = await nextLinks(deps, task, context.filter, doc.found, s.maxLinksPerPage);
+    // The page cache's copy is written before the page is listed (never rejects).
+    await doc.stored;
+    // Announced to search before the page is listed (a search started after finds it); written
+    // behind it, and only when the page is done (billed and listed). A page answered from the
+    // history is not written again: its document is the one its stored copy was indexed as.
+    indexed = doc.reused ? undefined : await deps.indexer?.announce(task.accountId, task.url, doc.data);
+    const outcome = await deps.crawls.completePage(crawlId, pageId, {
+      result: storedResult(doc.data, task.options.format, request.page?.formats !== undefined),
+      statusCode: doc.statusCode,
+      finalKey: doc.finalKey,
+      links,
+      credits: pageCredits(request.page),
+    });
+    if (outcome.outcome === 'done') await indexed?.write();
+    else await indexed?.drop();
+    if (outcome.outcome === 'out_of_credits') {
+      deps.logger.info({ crawlId, reason: outcome.reason }, 'crawl stopped: out of credits');
+      await removePageJobs(deps.producer, outcome.skippedPageIds);
+      return { pageId, status: 'out_of_credits' };
+    }
+    if (outcome.outcome === 'skipped') return { pageId, status: 'skipped' };
+    if (outcome.outcome === 'done') rememberFrontier(deps, crawlId, links, outcome);
+    if (outcome.outcome === 'duplicate') {
+      if (outcome.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
+      await refill(deps, task.crawlId);
+      return { pageId, status: 'skipped' };
+    }
+    // After the commit: this page left the window and may have found pages; a failed claim or
+    // enqueue leaves rows that the reconciler picks up.
+    if (!outcome.crawlFinished) await refill(deps, crawlId);
+    if (outcome.crawlFinished) {
+      deps.frontier?.forget(crawlId);
+      deps.contexts.forget(crawlId);
+      deps.logger.info({ crawlId }, 'crawl done');
+    }
+    return { pageId, status: 'done' };
+  } catch (err) {
+    // Taken back unless written (a no-op then).
+    await indexed?.drop();
+    throw err;
+  }
 }
 
 /**
