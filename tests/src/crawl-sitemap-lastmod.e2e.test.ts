@@ -16,7 +16,8 @@ let stack: Stack;
 let account: TestAccount;
 
 beforeAll(async () => {
-  site = await startConditionalSite({ pages: PAGES, links: 2, tree: true, sitemap: true });
+  // The sitemap gzipped with Content-Encoding: gzip, as real servers (and the recrawl bench) send it.
+  site = await startConditionalSite({ pages: PAGES, links: 2, tree: true, sitemap: { gzip: true } });
   stack = await startStack({ crawlWorker: true, env: { BROWSER_ENABLED: 'false' } });
   account = await createTestAccount({ credits: 1_000 });
 });
