@@ -3,7 +3,8 @@
  * after the account's copy of it — the copy is the page (`same`, `metadata.revalidatedBy:
  * "sitemap-lastmod"`), billed as a 304 reuse is (1 credit). A page whose lastmod moved is asked
  * conditionally as before; a page changed without its lastmod moving stays `same` (the documented
- * limitation) until a crawl without the option asks for it. Invalid combinations are 400s.
+ * limitation) until a crawl without the option asks for it. A date-only lastmod is the end of its
+ * day: a page changed again later that day is asked. Invalid combinations are 400s.
  */
 import { type ConditionalSite, startConditionalSite } from '@wcs/testing';
 import request from 'supertest';
@@ -39,7 +40,8 @@ const byPath = (c: CrawlStatusBody) => new Map(c.pages.map((p) => [new URL(p.url
 const statusOf = (c: CrawlStatusBody) =>
   Object.fromEntries(c.pages.map((p) => [new URL(p.url).pathname, p.changeTracking?.changeStatus]));
 /** Requests for pages (not robots.txt or the sitemap) since `from`, per path. */
-const pageVisits = (from: number) => site.requests.slice(from).filter((r) => r.path.startsWith('/page/'));
+const pageVisits = (from: number, on: ConditionalSite = site) =>
+  on.requests.slice(from).filter((r) => r.path.startsWith('/page/'));
 
 describe('crawl with trustSitemapLastmod', () => {
   it('skips the pages whose sitemap lastmod did not move: no request, the copy as `same`, billed as a 304', async () => {
@@ -126,6 +128,36 @@ describe('crawl with trustSitemapLastmod', () => {
       }
     }
     expect(await balanceOf(account.accountId)).toBe(balance3 - PAGES);
+  });
+
+  it('a date-only lastmod is the end of its day: a page changed again the same day is asked, not trusted', async () => {
+    const dated = await startConditionalSite({ pages: 4, links: 2, tree: true, sitemap: { dateOnly: true } });
+    try {
+      const body = { ...crawlBody(true), url: `${dated.url}/page/0`, maxPages: 4 };
+      const run = async () =>
+        waitForCrawl(stack.url, await startCrawl(stack.url, account.auth, body), account.auth);
+      const first = await run();
+      expect(first.completed).toBe(4);
+      // Page 2 changes: its lastmod becomes today's date, after the copy (stored at the latest today).
+      dated.change(2);
+      expect(dated.lastmod(2)).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      let from = dated.requests.length;
+      const second = await run();
+      expect(statusOf(second)['/page/2']).toBe('changed');
+      expect(pageVisits(from, dated).map((r) => r.path)).toEqual(['/page/2']);
+      // Changed again the same day: the lastmod reads the same date, but that date ends after the
+      // copy the second crawl stored, so the page is asked (and found changed), not trusted.
+      dated.change(2);
+      from = dated.requests.length;
+      const third = await run();
+      expect(statusOf(third)['/page/2']).toBe('changed');
+      expect(byPath(third).get('/page/2')?.markdown).toContain('Version 2 of page 2.');
+      expect(pageVisits(from, dated).map((r) => r.path)).toEqual(['/page/2']);
+      for (const [path, p] of byPath(third))
+        if (path !== '/page/2') expect(p.metadata).toMatchObject({ revalidatedBy: 'sitemap-lastmod' });
+    } finally {
+      await dated.close();
+    }
   });
 
   it('refuses the option without the changeTracking format or with sitemap "skip" (400 naming it)', async () => {

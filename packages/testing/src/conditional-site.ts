@@ -29,9 +29,10 @@ export interface ConditionalSiteOptions {
   script?: boolean;
   /**
    * Serve `/sitemap.xml`: every page with its `<lastmod>` (ISO time; before any change, the page's
-   * Last-Modified). `gzip`: compressed, sent with `Content-Encoding: gzip` as real servers do.
+   * Last-Modified). `gzip`: compressed, sent with `Content-Encoding: gzip` as real servers do;
+   * `dateOnly`: lastmod as a date (`2026-12-05`), as many sites write it.
    */
-  sitemap?: boolean | { gzip?: boolean };
+  sitemap?: boolean | { gzip?: boolean; dateOnly?: boolean };
 }
 
 export interface ConditionalRequest {
@@ -78,7 +79,9 @@ export async function startConditionalSite(o: ConditionalSiteOptions): Promise<C
   const epoch = Math.floor(Date.UTC(2026, 0, 1) / 1000);
   const changedAt = new Array<number>(o.pages).fill(epoch);
   // The sitemap's lastmod per page: the initial Last-Modified, then the time of each change.
-  const lastmods = changedAt.map((t) => new Date(t * 1000).toISOString());
+  const dateOnly = typeof o.sitemap === 'object' && o.sitemap.dateOnly === true;
+  const w3c = (d: Date) => (dateOnly ? d.toISOString().slice(0, 10) : d.toISOString());
+  const lastmods = changedAt.map((t) => w3c(new Date(t * 1000)));
   const overrides = new Map<string, Override>();
   let ignore = o.ignoreValidators === true;
   const requests: ConditionalRequest[] = [];
@@ -217,7 +220,7 @@ ${filler}
     },
     change: (i, c) => {
       versions[i] = (versions[i] as number) + 1;
-      if (c?.lastmod !== false) lastmods[i] = new Date().toISOString();
+      if (c?.lastmod !== false) lastmods[i] = w3c(new Date());
     },
     lastmod: (i) => lastmods[i] as string,
     override: (path, answer) => {
