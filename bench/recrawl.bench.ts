@@ -14,9 +14,12 @@
  *
  * `--mode tracked` (default): both crawls with `formats: ["markdown", "changeTracking"]` (the recrawl
  * is conditional on the account's change history); `--mode max-age`: untracked, the recrawl with
- * `maxAge: 1` as described above.
+ * `maxAge: 1` as described above; `--mode lastmod`: tracked, the site also serves `/sitemap.xml`
+ * with every page's `<lastmod>` (gzip-compressed, `Content-Encoding: gzip`, as real servers send
+ * it; a changed page's lastmod moves), and the recrawl sets `trustSitemapLastmod` (an unchanged
+ * page is not asked at all).
  *
- *   pnpm bench:recrawl [--pages 2000] [--changed 1] [--concurrency 8] [--host-concurrency 8] [--no-warm] [--mode tracked|max-age]
+ *   pnpm bench:recrawl [--pages 2000] [--changed 1] [--concurrency 8] [--host-concurrency 8] [--no-warm] [--mode tracked|max-age|lastmod]
  */
 import { parseArgs } from 'node:util';
 import { type ConditionalSite, startConditionalSite } from '@wcs/testing';
@@ -52,9 +55,18 @@ const HOST_CONCURRENCY = Number(values['host-concurrency']);
  * conditional on the account's history); `max-age`: untracked crawls, the recrawl with
  * `scrapeOptions.maxAge: 1` (conditional on the page cache's copies).
  */
-const MODE = values.mode === 'max-age' ? 'max-age' : 'tracked';
+const MODE = values.mode === 'max-age' ? 'max-age' : values.mode === 'lastmod' ? 'lastmod' : 'tracked';
 const TRACKED = { formats: ['markdown', 'changeTracking'] };
 const LINKS = 5;
+/** The site's options: with a gzipped sitemap carrying lastmod in `lastmod` mode. */
+const SITE = {
+  pages: PAGES,
+  links: LINKS,
+  tree: true,
+  ...(MODE === 'lastmod' ? { sitemap: { gzip: true } } : {}),
+};
+/** The first crawl's scrapeOptions (and the warm-up's). */
+const FIRST = MODE === 'max-age' ? undefined : TRACKED;
 /** Levels of the link tree that hold every page, plus one. */
 const MAX_DEPTH = Math.ceil(Math.log(PAGES * (LINKS - 1) + 1) / Math.log(LINKS)) + 1;
 
@@ -65,8 +77,10 @@ interface CrawlRun {
   secs: number;
   /** metadata.cacheState of the pages: how many of each. */
   states: Record<string, number>;
-  /** changeTracking.changeStatus of the pages (tracked mode): how many of each. */
+  /** changeTracking.changeStatus of the pages (tracked modes): how many of each. */
   changes: Record<string, number>;
+  /** metadata.revalidatedBy of the pages (`not-modified`, `sitemap-lastmod`): how many of each. */
+  reused: Record<string, number>;
 }
 
 async function crawl(
@@ -74,6 +88,7 @@ async function crawl(
   headers: Record<string, string>,
   site: ConditionalSite,
   scrapeOptions?: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
 ): Promise<CrawlRun> {
   const started = performance.now();
   const res = await request(`${base}/v1/crawl`, {
@@ -85,6 +100,7 @@ async function crawl(
       maxDepth: MAX_DEPTH,
       includePaths: ['^/page/\\d+$'],
       ...(scrapeOptions ? { scrapeOptions } : {}),
+      ...extra,
     }),
   });
   const { id } = (await res.body.json()) as { id: string };
@@ -98,11 +114,15 @@ async function crawl(
   // The pages' cache states (read after the clock stopped).
   const states: Record<string, number> = {};
   const changes: Record<string, number> = {};
+  const reused: Record<string, number> = {};
   let next: string | undefined = `${base}/v1/crawl/${id}?limit=1000`;
   while (next) {
     const r = await request(next, { headers });
     const page = (await r.body.json()) as {
-      pages: Array<{ metadata: { cacheState?: string }; changeTracking?: { changeStatus: string } }>;
+      pages: Array<{
+        metadata: { cacheState?: string; revalidatedBy?: string };
+        changeTracking?: { changeStatus: string };
+      }>;
       next?: string;
     };
     for (const p of page.pages) {
@@ -110,11 +130,13 @@ async function crawl(
       states[s] = (states[s] ?? 0) + 1;
       const c = p.changeTracking?.changeStatus;
       if (c) changes[c] = (changes[c] ?? 0) + 1;
+      const by = p.metadata.revalidatedBy ?? 'fetched';
+      reused[by] = (reused[by] ?? 0) + 1;
     }
     // `next` is the API's own path (relative to the gateway).
     next = page.next ? new URL(page.next, base).toString() : undefined;
   }
-  return { completed: b.completed, failed: b.failed, status: b.status, secs, states, changes };
+  return { completed: b.completed, failed: b.failed, status: b.status, secs, states, changes, reused };
 }
 
 interface Measured {
@@ -158,7 +180,7 @@ async function main(): Promise<void> {
     HEALTH_HOST: '127.0.0.1',
   });
   const base = `http://127.0.0.1:${port}`;
-  const site = await startConditionalSite({ pages: PAGES, links: LINKS, tree: true });
+  const site = await startConditionalSite(SITE);
   let first: Measured;
   let again: Measured;
   let changed: number;
@@ -168,16 +190,14 @@ async function main(): Promise<void> {
     await waitHealthy(`http://127.0.0.1:${healthPort}`);
     const parts = () => cpuSnapshot({ gateway: gateway.pid, 'crawl-worker': worker.pid, bench: process.pid });
     if (!values['no-warm']) {
-      const other = await startConditionalSite({ pages: PAGES, links: LINKS, tree: true });
+      const other = await startConditionalSite(SITE);
       try {
-        await crawl(base, headers, other, MODE === 'tracked' ? TRACKED : undefined);
+        await crawl(base, headers, other, FIRST);
       } finally {
         await other.close();
       }
     }
-    first = await measure(site, parts, () =>
-      crawl(base, headers, site, MODE === 'tracked' ? TRACKED : undefined),
-    );
+    first = await measure(site, parts, () => crawl(base, headers, site, FIRST));
     // Spread over the site: every (1/share)-th page.
     const step = Math.max(1, Math.round(1 / CHANGED_SHARE));
     changed = 0;
@@ -186,7 +206,9 @@ async function main(): Promise<void> {
       changed++;
     }
     again = await measure(site, parts, () =>
-      crawl(base, headers, site, MODE === 'tracked' ? TRACKED : { maxAge: 1 }),
+      MODE === 'lastmod'
+        ? crawl(base, headers, site, TRACKED, { trustSitemapLastmod: true })
+        : crawl(base, headers, site, MODE === 'tracked' ? TRACKED : { maxAge: 1 }),
     );
   } finally {
     await Promise.all([stopProcess(worker), stopProcess(gateway)]);
@@ -201,20 +223,24 @@ async function main(): Promise<void> {
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')} | ${Object.entries(m.run.changes)
       .map(([k, v]) => `${k} ${v}`)
+      .join(', ')} | ${Object.entries(m.run.reused)
+      .map(([k, v]) => `${k} ${v}`)
       .join(', ')} | ${m.cpu.reduce((s, [, ms]) => s + ms, 0).toFixed(2)} |`;
   console.log(
     `\nRecrawl benchmark: ${PAGES}-page local site with ETag/Last-Modified (~2.5 KB pages, ${LINKS} links each), ${changed} pages (${(CHANGED_SHARE * 100).toFixed(1)} %) changed between the crawls; mode ${MODE}; 1 crawl worker (concurrency ${CONCURRENCY}, host limit ${HOST_CONCURRENCY})\n`,
   );
   console.log(
-    '| crawl | pages | pages/s | wall ms | bytes written by the site | body bytes | 304s | cacheState | changeStatus | CPU ms/page |',
+    '| crawl | pages | pages/s | wall ms | bytes written by the site | body bytes | 304s | cacheState | changeStatus | revalidatedBy | CPU ms/page |',
   );
-  console.log('|---|---|---:|---:|---:|---:|---:|---|---|---:|');
+  console.log('|---|---|---:|---:|---:|---:|---:|---|---|---|---:|');
   console.log(row('first crawl', first));
   console.log(
     row(
       MODE === 'tracked'
         ? 'recrawl (changeTracking: conditional on the account history)'
-        : 'recrawl (scrapeOptions.maxAge: 1: every entry expired, revalidated)',
+        : MODE === 'lastmod'
+          ? 'recrawl (changeTracking + trustSitemapLastmod: unchanged pages not asked)'
+          : 'recrawl (scrapeOptions.maxAge: 1: every entry expired, revalidated)',
       again,
     ),
   );

@@ -54,7 +54,12 @@ describe('change tracking with conditional visits', () => {
     expect(second.status).toBe(200);
     expect(second.body.data.changeTracking).toMatchObject({ changeStatus: 'same', diff: { text: '' } });
     expect(second.body.data.markdown).toBe(first.body.data.markdown);
-    expect(second.body.data.metadata).toMatchObject({ title: 'Page 0', statusCode: 200 });
+    expect(second.body.data.metadata).toMatchObject({
+      title: 'Page 0',
+      statusCode: 200,
+      revalidatedBy: 'not-modified',
+    });
+    expect(first.body.data.metadata).not.toHaveProperty('revalidatedBy');
     expect(lastRequest(0)).toMatchObject({
       status: 304,
       ifNoneMatch: site.validators(0).etag,

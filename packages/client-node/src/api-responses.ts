@@ -56,6 +56,7 @@ export interface PageMetadata {
   pageType?: 'article' | 'forum' | 'product' | 'collection' | 'listing' | 'documentation' | 'service';
   cachedAt?: string;
   cacheState?: 'hit' | 'miss' | 'revalidated';
+  revalidatedBy?: 'not-modified' | 'sitemap-lastmod';
   contentType?: string;
   pages?: number;
   createdAt?: string;
@@ -98,6 +99,7 @@ export interface StructuredMetadata {
   pageType?: 'article' | 'forum' | 'product' | 'collection' | 'listing' | 'documentation' | 'service';
   cachedAt?: string;
   cacheState?: 'hit' | 'miss' | 'revalidated';
+  revalidatedBy?: 'not-modified' | 'sitemap-lastmod';
   contentType?: string;
   pages?: number;
   createdAt?: string;

@@ -73,10 +73,11 @@ export async function insertFrontier(
   const ids = take.map(() => randomUUID());
   // ON CONFLICT is the safety net; the crawl row lock already keeps concurrent inserters apart.
   const inserted = await tx.$queryRaw<FrontierPage[]>`
-    INSERT INTO crawl_pages (id, crawl_id, url, url_key, depth)
-    SELECT t.id, ${crawlId}::uuid, t.url, t.key, t.depth
+    INSERT INTO crawl_pages (id, crawl_id, url, url_key, depth, sitemap_lastmod)
+    SELECT t.id, ${crawlId}::uuid, t.url, t.key, t.depth, NULLIF(t.lastmod, '')::timestamptz
     FROM unnest(${ids}::text[]::uuid[], ${take.map((c) => c.url)}::text[], ${take.map((c) => c.key)}::text[],
-                ${take.map((c) => c.depth)}::int[]) AS t(id, url, key, depth)
+                ${take.map((c) => c.depth)}::int[],
+                ${take.map((c) => c.lastmod?.toISOString() ?? '')}::text[]) AS t(id, url, key, depth, lastmod)
     ON CONFLICT (crawl_id, url_key) DO NOTHING
     RETURNING id AS "pageId", url, depth`;
   return { inserted, capped };

@@ -41,6 +41,11 @@ export interface CrawlOptions {
   sitemap?: 'include' | 'skip' | 'only';
   /** De-duplicate URLs without their query string: one page per path (Firecrawl's option). */
   ignoreQueryParameters?: boolean;
+  /**
+   * Tracked recrawls: a sitemap page whose lastmod is not after the account's tracked copy is not
+   * fetched (the gateway allows it only with the changeTracking format and a sitemap).
+   */
+  trustSitemapLastmod?: boolean;
   /** `scrapeOptions`' plain page options, parsed by the worker with @wcs/queues' pageOptions. */
   page?: Prisma.InputJsonObject;
 }
@@ -85,6 +90,8 @@ export interface FrontierCandidate {
   url: string;
   key: string;
   depth: number;
+  /** A sitemap seed's `<lastmod>` (its latest instant); links have none. */
+  lastmod?: Date;
 }
 
 /** A frontier row that was just inserted and needs its queue job. */
@@ -106,6 +113,8 @@ export interface CrawlPageStart {
   crawlStatus: CrawlStatus;
   /** The URL of a done page that already ended at this row's URL (a redirect). */
   duplicateOf?: string | null;
+  /** The sitemap's `<lastmod>` for this page when it was seeded from one (its latest instant). */
+  sitemapLastmod?: Date | null;
 }
 
 /** The crawl's part of a task: fixed from the crawl's start (`processing`) to its end. */
@@ -117,6 +126,11 @@ export interface CrawlOfTask {
   crawlDelayMs: number | null;
   /** `scrapeOptions`' headers and actions (null when none, or once the crawl ended). */
   pageSecrets: unknown;
+  /**
+   * When the crawl was created: before its sitemap was read, so the latest time its lastmod values
+   * vouch for a page (trustSitemapLastmod). Absent from tasks built without it.
+   */
+  crawlCreatedAt?: Date;
 }
 
 /** What a worker needs to fetch one page, returned by startPage(). */

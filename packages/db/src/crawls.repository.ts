@@ -29,10 +29,11 @@ import { type SqlClient, sqlClient, sqlTransaction } from './sql-client';
 
 /** A page task's own columns (`CrawlPageStart`). */
 const PAGE_TASK_COLUMNS = `p.id AS "pageId", p.crawl_id AS "crawlId", p.url, p.url_key AS "urlKey", p.depth,
-  p.attempts, p.status AS "pageStatus", c.status AS "crawlStatus"`;
+  p.attempts, p.status AS "pageStatus", c.status AS "crawlStatus", p.sitemap_lastmod AS "sitemapLastmod"`;
 /** Its crawl's columns (`CrawlOfTask`): the same for every page of the crawl once it runs. */
 const CRAWL_TASK_COLUMNS = `c.account_id AS "accountId", c.url AS "crawlUrl", c.options,
-  c.robots_txt AS "robotsTxt", c.crawl_delay_ms AS "crawlDelayMs", c.page_secrets AS "pageSecrets"`;
+  c.robots_txt AS "robotsTxt", c.crawl_delay_ms AS "crawlDelayMs", c.page_secrets AS "pageSecrets",
+  c.created_at AS "crawlCreatedAt"`;
 const TASK_COLUMNS = Prisma.raw(`${PAGE_TASK_COLUMNS}, ${CRAWL_TASK_COLUMNS}`);
 
 /** Credits per completed page (spec §8: crawl = 1 per page crawled), charged as the page completes. */

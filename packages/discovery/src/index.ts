@@ -26,6 +26,7 @@ export {
 } from './robots';
 export { fetchRobots, ROBOTS_TIMEOUT_MS, type RobotsFetchResult } from './robots-fetch';
 export { MAX_WILDCARD_RULES } from './robots-matcher';
+export { parseLastmod } from './sitemap-lastmod';
 export { NotASitemapError, parseSitemapStream, type SitemapKind, type SitemapSink } from './sitemap-parser';
 export {
   collectSitemapUrls,
@@ -35,4 +36,5 @@ export {
   SITEMAP_MAX_URLS,
   type SitemapCollection,
   type SitemapOptions,
+  type SitemapUrl,
 } from './sitemaps';

@@ -5,16 +5,22 @@
  * whatever the file size; the sink can stop it early. XML nested deeper than MAX_XML_DEPTH is not
  * a sitemap (real ones nest 3–5 levels): refused at once, since htmlparser2's Parser keeps open
  * elements in an array it unshifts per tag (quadratic: 100k nested elements take seconds).
+ * A urlset page is reported at its `</url>`, with the entry's `<lastmod>` (either order inside
+ * `<url>`; sitemap-lastmod.ts: an invalid one is left out).
  */
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { Parser } from 'htmlparser2';
+import { MAX_LASTMOD_LENGTH, parseLastmod } from './sitemap-lastmod';
 
 export type SitemapKind = 'urlset' | 'sitemapindex' | 'feed' | 'text';
 
 export interface SitemapSink {
-  /** A page URL (urlset, feed, text) or a child sitemap (sitemapindex), as written. Return false to stop. */
-  onLoc(loc: string, type: 'page' | 'sitemap'): boolean;
+  /**
+   * A page URL (urlset, feed, text) or a child sitemap (sitemapindex), as written, with a urlset
+   * entry's valid `<lastmod>` (its latest instant: sitemap-lastmod.ts). Return false to stop.
+   */
+  onLoc(loc: string, type: 'page' | 'sitemap', lastmod?: Date): boolean;
 }
 
 export interface SitemapParseResult {
@@ -55,14 +61,16 @@ export async function parseSitemapStream(
 
   // XML state
   const stack: string[] = [];
-  let capture: { type: 'page' | 'sitemap'; text: string } | null = null;
+  let capture: { type: 'page' | 'sitemap' | 'lastmod'; text: string } | null = null;
+  /** The urlset `<url>` being read: its loc and lastmod, reported at its close. */
+  let entry: { loc?: string; lastmod?: string } | null = null;
   const stop = () => {
     stopped = true;
     if (kind !== 'text') xml.pause(); // not even the rest of the current chunk
   };
-  const emit = (loc: string, type: 'page' | 'sitemap') => {
+  const emit = (loc: string, type: 'page' | 'sitemap', lastmod?: Date) => {
     const v = loc.trim();
-    if (v && v.length <= MAX_LOC && !sink.onLoc(v, type)) stop();
+    if (v && v.length <= MAX_LOC && !sink.onLoc(v, type, lastmod)) stop();
   };
   const xml = new Parser(
     {
@@ -87,7 +95,11 @@ export async function parseSitemapStream(
           stop();
           return;
         }
-        if (kind === 'urlset' && local === 'loc' && parent === 'url') capture = { type: 'page', text: '' };
+        if (kind === 'urlset' && local === 'url' && parent === 'urlset') entry = {};
+        else if (kind === 'urlset' && local === 'loc' && parent === 'url')
+          capture = { type: 'page', text: '' };
+        else if (kind === 'urlset' && local === 'lastmod' && parent === 'url')
+          capture = { type: 'lastmod', text: '' };
         else if (kind === 'sitemapindex' && local === 'loc' && parent === 'sitemap')
           capture = { type: 'sitemap', text: '' };
         else if (kind === 'feed' && local === 'link' && (parent === 'item' || parent === 'entry')) {
@@ -98,14 +110,23 @@ export async function parseSitemapStream(
         }
       },
       ontext(text) {
-        if (capture && capture.text.length <= MAX_LOC) capture.text += text;
+        const cap = capture?.type === 'lastmod' ? MAX_LASTMOD_LENGTH : MAX_LOC;
+        if (capture && capture.text.length <= cap) capture.text += text;
       },
       onclosetag() {
-        stack.pop();
+        const closed = stack.pop();
         if (capture) {
           const c = capture;
           capture = null;
-          emit(c.text, c.type);
+          // Inside a urlset <url>: kept for its close (the first of each; a second is not the entry's).
+          if (entry && c.type === 'lastmod') entry.lastmod ??= c.text;
+          else if (entry && c.type === 'page') entry.loc ??= c.text;
+          else if (c.type !== 'lastmod') emit(c.text, c.type);
+        } else if (entry && closed === 'url' && stack.length === 1) {
+          const e = entry;
+          entry = null;
+          if (e.loc !== undefined)
+            emit(e.loc, 'page', e.lastmod === undefined ? undefined : parseLastmod(e.lastmod));
         }
       },
     },

@@ -102,6 +102,15 @@ describe('collectSitemapUrls', () => {
       '/nested/2.xml': (q, r, b) => send(index([`${b}/nested/3.xml`]), XML)(q, r),
       '/nested/3.xml': (q, r, b) => send(index([`${b}/nested/leaf.xml`]), XML)(q, r),
       '/nested/leaf.xml': (q, r, b) => send(urlset([`${b}/leaf`]), XML)(q, r),
+      '/dated.xml': (q, r, b) =>
+        send(
+          gzipSync(
+            `<urlset><url><lastmod>2026-11-30</lastmod><loc>${b}/d/1</loc></url><url><loc>${b}/d/2</loc><lastmod>2026-11-30T09:00:00+01:00</lastmod></url><url><loc>${b}/d/3</loc><lastmod>soon</lastmod></url><url><loc>${b}/d/1#again</loc><lastmod>2020-01-01</lastmod></url></urlset>`,
+          ),
+          XML,
+          200,
+          { 'content-encoding': 'gzip' },
+        )(q, r),
       '/many.xml': (q, r, b) =>
         send(index(Array.from({ length: 10 }, (_, i) => `${b}/many/${i}.xml`)), XML)(q, r),
     };
@@ -113,6 +122,17 @@ describe('collectSitemapUrls', () => {
   afterAll(async () => {
     await server.close();
     await dispatcher.close();
+  });
+
+  it("returns each urlset entry's valid lastmod (its latest instant); the first entry of a URL wins", async () => {
+    const b = server.url;
+    const res = await collectSitemapUrls([`${b}/dated.xml`], opts());
+    expect(res.urls.map((u) => ({ url: u.url, lastmod: u.lastmod?.toISOString() }))).toEqual([
+      { url: `${b}/d/1`, lastmod: '2026-11-30T23:59:59.999Z' },
+      { url: `${b}/d/2`, lastmod: '2026-11-30T08:00:00.999Z' },
+      { url: `${b}/d/3`, lastmod: undefined },
+    ]);
+    expect(res.urls[2]).not.toHaveProperty('lastmod');
   });
 
   it('follows an index into gzip, text and feed sitemaps; as written, de-duplicated by key, in order', async () => {

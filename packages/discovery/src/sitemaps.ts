@@ -5,8 +5,9 @@
  * and stops at `maxUrls` unique URLs (never more than SITEMAP_MAX_URLS) or when `signal` aborts
  * (mid-file too); a broken file is skipped and recorded in `errors`, never thrown.
  * URLs come back as written (resolved, no fragment) with their key, de-duplicated by key, in
- * document order (files in the order they are listed). No same-site filtering here: callers
- * apply their own rules.
+ * document order (files in the order they are listed), each with its urlset entry's `<lastmod>`
+ * when valid (the latest instant it can mean: sitemap-lastmod.ts; the first entry of a URL listed
+ * twice is the one kept). No same-site filtering here: callers apply their own rules.
  */
 import { describeError } from '@wcs/net';
 import { type FetchOptions, open } from './http-fetch';
@@ -31,8 +32,13 @@ export interface SitemapOptions extends FetchOptions {
   concurrency?: number;
 }
 
+/** A sitemap's page: its URL and key, and its entry's `<lastmod>` (latest instant) when valid. */
+export interface SitemapUrl extends UrlIdentity {
+  lastmod?: Date;
+}
+
 export interface SitemapCollection {
-  urls: UrlIdentity[];
+  urls: SitemapUrl[];
   errors: string[];
   /** Sitemap files actually fetched. */
   filesFetched?: number;
@@ -79,7 +85,7 @@ export async function collectSitemapUrls(
     abortedNoted = true;
   };
 
-  const visit = async (rawUrl: string, depth: number): Promise<UrlIdentity[]> => {
+  const visit = async (rawUrl: string, depth: number): Promise<SitemapUrl[]> => {
     if (full()) return [];
     if (opts.signal?.aborted) {
       noteAborted();
@@ -98,7 +104,7 @@ export async function collectSitemapUrls(
     }
     started++;
 
-    const pages: UrlIdentity[] = [];
+    const pages: SitemapUrl[] = [];
     const children: string[] = [];
     await limiter.acquire();
     try {
@@ -113,7 +119,7 @@ export async function collectSitemapUrls(
       const parsed = await parseSitemapStream(
         res.body,
         {
-          onLoc(loc, type) {
+          onLoc(loc, type, lastmod) {
             if (opts.signal?.aborted) return false; // the budget ended mid-file: keep what was read
             if (type === 'sitemap') {
               const child = resolveUrl(loc, base);
@@ -124,7 +130,7 @@ export async function collectSitemapUrls(
             const id = identifyUrl(loc, base);
             if (id && !seen.has(id.key)) {
               seen.add(id.key);
-              pages.push(id);
+              pages.push(lastmod ? { ...id, lastmod } : id);
             }
             return !full();
           },
@@ -153,7 +159,7 @@ export async function collectSitemapUrls(
 
   const lists = await Promise.all(sitemapUrls.map((u) => visit(u, 0)));
   if (skipped > 0) errors.push(`skipped ${skipped} sitemap file(s): more than ${maxFiles} sitemap files`);
-  const urls: UrlIdentity[] = [];
+  const urls: SitemapUrl[] = [];
   for (const list of lists) {
     for (const u of list) {
       if (urls.length >= maxUrls) break;

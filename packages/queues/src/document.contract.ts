@@ -44,6 +44,13 @@ export const pageMetadata = z.strictObject({
    * `304 Not Modified` to its validators (ETag, Last-Modified): the copy was served, nothing downloaded.
    */
   cacheState: z.enum(['hit', 'miss', 'revalidated']).optional(),
+  /**
+   * Tracked pages (`changeTracking`) answered with the account's stored copy, nothing downloaded:
+   * `not-modified` when the site answered `304 Not Modified` to the copy's validators,
+   * `sitemap-lastmod` when a crawl with `trustSitemapLastmod` did not ask for the page at all (its
+   * sitemap `<lastmod>` is not after the copy).
+   */
+  revalidatedBy: z.enum(['not-modified', 'sitemap-lastmod']).optional(),
   /** The response's media type, e.g. `text/html`. */
   contentType: z.string().optional(),
   /** Documents (PDF): pages in the file (all of them, also past the page cap). */

@@ -183,12 +183,48 @@ export async function reusableCopy(req: ChangeTrackingRequest): Promise<ChangeRe
 /**
  * The site answered 304 to a visit conditional on `previous`: the stored document is the page
  * (`same`, nothing downloaded or converted); the history's copy is refreshed with the validators
- * the 304 sent.
+ * the 304 sent. `metadata.revalidatedBy: "not-modified"` says so.
  */
 export async function reuseOnNotModified(
   req: ChangeTrackingRequest,
   previous: ChangeRecord,
   validators: { etag?: string; lastModified?: string },
+): Promise<DocumentData> {
+  // Only the time and validators move: the stored document is this visit's.
+  return reuseStored(req, previous, 'not-modified', {
+    etag: validators.etag ?? null,
+    lastModified: validators.lastModified ?? null,
+    scrapedAt: new Date(),
+  });
+}
+
+/**
+ * A crawl that trusts the sitemap's lastmod (trustSitemapLastmod) did not ask for the page: its
+ * lastmod is not after `previous` was stored, so the stored document is the page (`same`,
+ * `metadata.revalidatedBy: "sitemap-lastmod"`). The copy's time moves on to `vouchedAt` (when the
+ * sitemap was at the latest read: the crawl's creation), never to now — a change made after the
+ * sitemap was read must not hide behind it — and never backwards; its validators stay.
+ */
+export async function reuseOnSitemapLastmod(
+  req: ChangeTrackingRequest,
+  previous: ChangeRecord,
+  vouchedAt: Date | undefined,
+): Promise<DocumentData> {
+  const later = vouchedAt !== undefined && vouchedAt.getTime() > previous.scrapedAt.getTime();
+  return reuseStored(
+    req,
+    previous,
+    'sitemap-lastmod',
+    later ? { etag: null, lastModified: null, scrapedAt: vouchedAt } : undefined,
+  );
+}
+
+/** The stored copy as this visit's document (`same`); `touch`: how its history row moves on. */
+async function reuseStored(
+  req: ChangeTrackingRequest,
+  previous: ChangeRecord,
+  revalidatedBy: NonNullable<DocumentData['metadata']['revalidatedBy']>,
+  touch: { etag: string | null; lastModified: string | null; scrapedAt: Date } | undefined,
 ): Promise<DocumentData> {
   const changeTracking: ChangeTrackingResult = {
     previousScrapeAt: previous.scrapedAt.toISOString(),
@@ -198,16 +234,12 @@ export async function reuseOnNotModified(
   if (req.options?.modes?.includes('git-diff')) changeTracking.diff = { text: '', json: { files: [] } };
   const json = await valuesBeforeAndAfter(req, previous, undefined, true);
   if (json) changeTracking.json = json;
-  // Only the time and validators move: the stored document is this visit's.
-  await req.history.touch(previous, previous.scrapedAt, {
-    etag: validators.etag ?? null,
-    lastModified: validators.lastModified ?? null,
-    scrapedAt: new Date(),
-  });
+  if (touch) await req.history.touch(previous, previous.scrapedAt, touch);
   // The copy's cache fields described the visit that stored it, not this one.
   const {
     cacheState: _state,
     cachedAt: _at,
+    revalidatedBy: _by,
     ...stored
   } = (previous.metadata ?? {}) as Partial<DocumentData['metadata']>;
   return {
@@ -218,6 +250,7 @@ export async function reuseOnNotModified(
       title: stored.title ?? null,
       sourceURL: req.url,
       statusCode: 200,
+      revalidatedBy,
     } as DocumentData['metadata'],
   };
 }

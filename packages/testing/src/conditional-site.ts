@@ -3,10 +3,13 @@
  * with `304 Not Modified` — or, with `ignoreValidators`, always answers 200 again. It counts what
  * it was asked and what it sent (requests, 304s, body bytes), so a test or bench can tell a
  * revalidated visit from a download. Pages are HTML articles whose text changes with `change()`.
+ * With `sitemap`, `/sitemap.xml` lists every page with its `<lastmod>`, which moves to the time of
+ * a `change()` (unless told not to: a site whose sitemap lags behind its pages).
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { type ListeningServer, listenLocal } from './local-server';
 
 export interface ConditionalSiteOptions {
@@ -24,6 +27,12 @@ export interface ConditionalSiteOptions {
   paragraphs?: number;
   /** Pages load `/app.js` (a subresource, answered 200 without validators). */
   script?: boolean;
+  /**
+   * Serve `/sitemap.xml`: every page with its `<lastmod>` (ISO time; before any change, the page's
+   * Last-Modified). `gzip`: compressed, sent with `Content-Encoding: gzip` as real servers do;
+   * `dateOnly`: lastmod as a date (`2026-12-05`), as many sites write it.
+   */
+  sitemap?: boolean | { gzip?: boolean; dateOnly?: boolean };
 }
 
 export interface ConditionalRequest {
@@ -48,8 +57,13 @@ export interface ConditionalSite extends ListeningServer {
   /** Bytes written to clients (status lines, headers and bodies) since the start or `resetCounts()`. */
   wireBytes(): number;
   resetCounts(): void;
-  /** Change the text of page `i` (a new ETag and Last-Modified). */
-  change(i: number): void;
+  /**
+   * Change the text of page `i` (a new ETag and Last-Modified); its sitemap lastmod moves to now,
+   * unless `lastmod: false` (the sitemap then lags behind the page).
+   */
+  change(i: number, o?: { lastmod?: boolean }): void;
+  /** Page `i`'s sitemap `<lastmod>` as served. */
+  lastmod(i: number): string;
   /** Answer every later request for `path` with this status and body, no validators (e.g. a bare 304). */
   override(path: string, answer: Override | undefined): void;
   /** The current ETag and Last-Modified of page `i`. */
@@ -64,6 +78,10 @@ export async function startConditionalSite(o: ConditionalSiteOptions): Promise<C
   // Whole seconds, as HTTP dates carry; each change moves its page's date on by one.
   const epoch = Math.floor(Date.UTC(2026, 0, 1) / 1000);
   const changedAt = new Array<number>(o.pages).fill(epoch);
+  // The sitemap's lastmod per page: the initial Last-Modified, then the time of each change.
+  const dateOnly = typeof o.sitemap === 'object' && o.sitemap.dateOnly === true;
+  const w3c = (d: Date) => (dateOnly ? d.toISOString().slice(0, 10) : d.toISOString());
+  const lastmods = changedAt.map((t) => w3c(new Date(t * 1000)));
   const overrides = new Map<string, Override>();
   let ignore = o.ignoreValidators === true;
   const requests: ConditionalRequest[] = [];
@@ -116,6 +134,21 @@ ${filler}
       res.writeHead(forced.status, {
         ...(body ? { 'content-type': 'text/html; charset=utf-8' } : {}),
         ...forced.headers,
+      });
+      res.end(body);
+      return;
+    }
+    if (path === '/sitemap.xml' && o.sitemap) {
+      const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${lastmods
+        .map((t, i) => `<url><loc>${listening.url}/page/${i}</loc><lastmod>${t}</lastmod></url>`)
+        .join('\n')}\n</urlset>\n`;
+      const gzip = typeof o.sitemap === 'object' && o.sitemap.gzip === true;
+      const body = gzip ? gzipSync(xml) : Buffer.from(xml, 'utf8');
+      record(200, body.length);
+      res.writeHead(200, {
+        'content-type': 'application/xml; charset=utf-8',
+        'content-length': String(body.length),
+        ...(gzip ? { 'content-encoding': 'gzip' } : {}),
       });
       res.end(body);
       return;
@@ -185,9 +218,11 @@ ${filler}
       requests.length = 0;
       wireBase = wire();
     },
-    change: (i) => {
+    change: (i, c) => {
       versions[i] = (versions[i] as number) + 1;
+      if (c?.lastmod !== false) lastmods[i] = w3c(new Date());
     },
+    lastmod: (i) => lastmods[i] as string,
     override: (path, answer) => {
       if (answer) overrides.set(path, answer);
       else overrides.delete(path);

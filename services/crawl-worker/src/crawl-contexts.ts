@@ -64,6 +64,7 @@ export class CrawlContexts {
       robotsTxt: task.robotsTxt,
       crawlDelayMs: task.crawlDelayMs,
       pageSecrets: task.pageSecrets,
+      ...(task.crawlCreatedAt ? { crawlCreatedAt: task.crawlCreatedAt } : {}),
     };
     const context: CrawlContext = {
       crawl,

@@ -1,10 +1,4 @@
-import type {
-  CrawlChangesRepository,
-  CrawlOptions,
-  CrawlPageTask,
-  CrawlsRepository,
-  FrontierCandidate,
-} from '@wcs/db';
+import type { CrawlChangesRepository, CrawlPageTask, CrawlsRepository } from '@wcs/db';
 import { urlKey } from '@wcs/discovery';
 import { type ServiceError, toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
@@ -15,7 +9,6 @@ import {
   type Job,
   type JobContext,
   type PayloadOf,
-  pageCredits,
   type QueueProducer,
   remainingMs,
   retryOrRecord,
@@ -34,18 +27,20 @@ import {
   storedLinks,
   trackChanges,
 } from '@wcs/scraper';
-import type { AnnouncedPage, SearchIndexer } from '@wcs/search';
+import type { SearchIndexer } from '@wcs/search';
 import { type CrawlContext, type CrawlContexts, withCrawl } from './crawl-contexts';
 import type { FrontierMemo } from './frontier-memo';
 import {
   answeredNotModified,
   historyCopyFor,
   reusedDocument,
+  sitemapVouchesFor,
+  skippedDocument,
   validatorsOfCopy,
 } from './history-revalidation';
 import type { HostSlots } from './host-slots';
-import type { LinkFilter } from './link-filter';
-import { feedWindow, type QueueWindow, removePageJobs } from './page-jobs';
+import { finishPage, refill } from './page-finish';
+import type { QueueWindow } from './page-jobs';
 
 export interface CrawlPageSettings {
   pageTimeoutMs: number;
@@ -75,23 +70,7 @@ export interface CrawlPageDeps {
   logger: Logger;
 }
 
-type PageResult = { pageId: string; status: 'done' | 'failed' | 'skipped' | 'out_of_credits' };
-
-/** A done page's stored result: markdown and metadata always, html/text/json only when asked, the cut warning. */
-type StoredPage = Partial<DocumentData> & Pick<DocumentData, 'metadata'>;
-
-/** Without `formats`: markdown plus the one format asked for. With them: exactly what they name. */
-function storedResult(data: DocumentData, format: CrawlOptions['format'], formats: boolean): StoredPage {
-  if (formats) return data;
-  return {
-    markdown: data.markdown,
-    metadata: data.metadata,
-    ...(data.warning ? { warning: data.warning } : {}),
-    ...(format === 'html' ? { html: data.html } : {}),
-    ...(format === 'text' ? { text: data.text } : {}),
-    ...(format === 'json' ? { json: data.json } : {}),
-  };
-}
+export type PageResult = { pageId: string; status: 'done' | 'failed' | 'skipped' | 'out_of_credits' };
 
 /**
  * `crawl-page` jobs. Order of work: the guarded queued→running transition (a finished page or
@@ -164,6 +143,23 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     } catch (err) {
       return await handleError(deps, task, job, ctx, toServiceError(err));
     }
+    if (tracking && copy && sitemapVouchesFor(task, copy)) {
+      // trustSitemapLastmod: the sitemap says the page has not changed since the copy was made, so
+      // it is not asked at all (no host slot, no request); the copy stands as for a 304.
+      try {
+        const visibility = (await hidden) ? 'hidden' : 'visible';
+        const { data, links } = await skippedDocument({ ...tracking, visibility }, copy, task);
+        return await finishPage(deps, task, context, s, {
+          data,
+          found: links,
+          statusCode: copy.statusCode,
+          finalKey: task.urlKey,
+          reused: true,
+        });
+      } catch (err) {
+        return await handleError(deps, task, job, ctx, toServiceError(err));
+      }
+    }
     const host = new URL(task.url).host;
     const delayMs = Math.max(task.options.delayMs, task.crawlDelayMs ?? 0);
     const wait = await deps.slots.acquire({
@@ -209,7 +205,6 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       await deps.slots.release(host, pageId).catch(() => undefined);
     }
 
-    let indexed: AnnouncedPage | undefined;
     try {
       let data: DocumentData;
       let found: ReadonlyArray<StoredLink>;
@@ -249,63 +244,19 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
           });
         }
       }
-      const links = await nextLinks(deps, task, context.filter, found, s.maxLinksPerPage);
-      // The page cache's copy is written before the page is listed (never rejects).
-      await page.stored;
-      // Announced to search before the page is listed (a search started after finds it); written
-      // behind it, and only when the page is done (billed and listed). A page answered 304 from the
-      // history is not written again: its document is the one its stored copy was indexed as.
-      indexed = reused ? undefined : await deps.indexer?.announce(task.accountId, task.url, data);
-      const outcome = await deps.crawls.completePage(crawlId, pageId, {
-        result: storedResult(data, task.options.format, request.page?.formats !== undefined),
+      return await finishPage(deps, task, context, s, {
+        data,
+        found,
         statusCode,
         // Where a redirect ended, so neither URL is fetched again.
         finalKey: urlKey(page.finalUrl) ?? task.urlKey,
-        links,
-        credits: pageCredits(request.page),
+        reused,
+        stored: page.stored,
       });
-      if (outcome.outcome === 'done') await indexed?.write();
-      else await indexed?.drop();
-      if (outcome.outcome === 'out_of_credits') {
-        deps.logger.info({ crawlId, reason: outcome.reason }, 'crawl stopped: out of credits');
-        await removePageJobs(deps.producer, outcome.skippedPageIds);
-        return { pageId, status: 'out_of_credits' };
-      }
-      if (outcome.outcome === 'skipped') return { pageId, status: 'skipped' };
-      if (outcome.outcome === 'done') rememberFrontier(deps, crawlId, links, outcome);
-      if (outcome.outcome === 'duplicate') {
-        if (outcome.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
-        await refill(deps, task.crawlId);
-        return { pageId, status: 'skipped' };
-      }
-      // After the commit: this page left the window and may have found pages; a failed claim or
-      // enqueue leaves rows that the reconciler picks up.
-      if (!outcome.crawlFinished) await refill(deps, crawlId);
-      if (outcome.crawlFinished) {
-        deps.frontier?.forget(crawlId);
-        deps.contexts.forget(crawlId);
-        deps.logger.info({ crawlId }, 'crawl done');
-      }
-      return { pageId, status: 'done' };
     } catch (err) {
-      // Taken back unless written (a no-op then).
-      await indexed?.drop();
       return handleError(deps, task, job, ctx, toServiceError(err));
     }
   };
-}
-
-/**
- * A page that finished, however it ended, left the crawl's queue window: claim the next rows
- * (feedWindow). The start page (depth 0) held the window for itself, so once it has finished the
- * sitemap seeds and its own links get their jobs. A failure is left to the reconciler.
- */
-async function refill(deps: CrawlPageDeps, crawlId: string): Promise<void> {
-  try {
-    await feedWindow(deps.queueWindow, crawlId);
-  } catch (err) {
-    deps.logger.warn({ err, crawlId }, 'claim of queued pages failed; left to the reconciler');
-  }
 }
 
 /**
@@ -315,42 +266,6 @@ async function refill(deps: CrawlPageDeps, crawlId: string): Promise<void> {
 function wantsLinks(task: CrawlPageTask, page: RenderResult): boolean {
   if (task.options.sitemap === 'only') return false;
   return task.depth + 1 <= task.options.maxDepth && !page.bytes && HTML_TYPES.has(page.contentType);
-}
-
-/** The page's links (from the content pool) one level deeper, filtered for the frontier. */
-async function nextLinks(
-  deps: CrawlPageDeps,
-  task: CrawlPageTask,
-  filter: LinkFilter,
-  pageLinks: ReadonlyArray<StoredLink>,
-  maxLinks: number,
-): Promise<FrontierCandidate[]> {
-  const depth = task.depth + 1;
-  // `sitemap: "only"`: the sitemap's URLs are the crawl; links are not followed.
-  if (depth > task.options.maxDepth || pageLinks.length === 0 || task.options.sitemap === 'only') return [];
-  // rel=nofollow links are not followed (the site asked); they still appear in the page's markdown.
-  const found = pageLinks.filter((l) => !l.nofollow);
-  const accepted = await filter.accept(found, maxLinks, deps.frontier?.known(task.crawlId));
-  return accepted.map((l) => ({ url: l.url, key: l.key, depth }));
-}
-
-/**
- * After a completion: uncapped, every link sent is in the frontier now; capped, only the pages it
- * inserted are known to be (the others may join once there is room again).
- */
-function rememberFrontier(
-  deps: CrawlPageDeps,
-  crawlId: string,
-  sent: FrontierCandidate[],
-  done: { newPages: Array<{ url: string }>; capped: boolean },
-): void {
-  if (!deps.frontier || sent.length === 0) return;
-  const inserted = new Set(done.newPages.map((p) => p.url));
-  const known = done.capped ? sent.filter((l) => inserted.has(l.url)) : sent;
-  deps.frontier.remember(
-    crawlId,
-    known.map((l) => l.key),
-  );
 }
 
 /**

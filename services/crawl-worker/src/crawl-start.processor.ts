@@ -1,4 +1,4 @@
-import type { CrawlsRepository } from '@wcs/db';
+import type { CrawlsRepository, FrontierCandidate } from '@wcs/db';
 import { collectSitemapUrls, fetchRobots, pathDepth, type Robots, urlKey } from '@wcs/discovery';
 import { toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
@@ -32,7 +32,8 @@ export interface CrawlStartDeps {
  * the start URL at depth 0 and sitemap URLs (robots `Sitemap:` lines, else /sitemap.xml) at their
  * path depth below the start URL (`pathDepth`; deeper than maxDepth = left out; none with
  * `sitemap: "skip"`; every depth with `sitemap: "only"`, whose pages follow no links), same site,
- * allowed by the rules and robots, within maxPages — and the start page's job.
+ * allowed by the rules and robots, within maxPages, each with its sitemap `<lastmod>` (the start
+ * page too when the sitemap lists it) — and the start page's job.
  * Safe to run twice: seeding inserts nothing twice and page jobs share their page's id.
  * A crawl that cannot start ends `failed` (stop reason `error`) with the code in its error text:
  * "The start page could not be crawled (TARGET_FORBIDDEN): robots.txt disallows…" or "The crawl
@@ -86,7 +87,7 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
         return { crawlId: crawl.crawlId, seeded: 0 };
       }
       const startKey = frontierKey(urlKey(crawl.url) ?? crawl.url, o);
-      const seeds = [{ url: crawl.url, key: startKey, depth: 0 }];
+      const seeds: FrontierCandidate[] = [{ url: crawl.url, key: startKey, depth: 0 }];
       const only = o.sitemap === 'only';
       if (o.sitemap !== 'skip' && (only || o.maxDepth >= 1) && o.maxPages > 1 && s.sitemapMaxUrls > 0) {
         const sitemaps = robots?.sitemaps.length
@@ -104,6 +105,9 @@ export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings)
           .map((u) => ({ ...u, depth: pathDepth(u.url, crawl.url) }))
           .filter((u) => only || u.depth <= o.maxDepth);
         seeds.push(...(await filter.accept(shallow, o.maxPages - 1)));
+        // The sitemap's lastmod of the start page too, when it lists it (trustSitemapLastmod).
+        const start = found.urls.find((u) => u.lastmod && frontierKey(u.key, o) === startKey);
+        if (start?.lastmod && seeds[0]) seeds[0] = { ...seeds[0], lastmod: start.lastmod };
       }
       const pages = await deps.crawls.seed(crawl.crawlId, {
         robotsTxt,

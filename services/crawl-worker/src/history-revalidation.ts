@@ -5,6 +5,8 @@
  * page is asked with the row's ETag / Last-Modified. A 304 then is the page: the row's markdown,
  * metadata and links, `same`, with nothing downloaded, converted or written to the page cache.
  * Any other answer is a normal visit (converted, compared, stored with its links).
+ * With `trustSitemapLastmod`, a sitemap page whose lastmod is not after that row's time is not
+ * asked at all: the row is the page the same way (`sitemapVouchesFor`, `skippedDocument`).
  */
 import type { CrawlPageTask } from '@wcs/db';
 import type { DocumentData, PageOptions, PageSecrets } from '@wcs/queues';
@@ -15,6 +17,7 @@ import {
   type PageValidators,
   reusableCopy,
   reuseOnNotModified,
+  reuseOnSitemapLastmod,
   type StoredLink,
   validatorsOf,
 } from '@wcs/scraper';
@@ -73,5 +76,29 @@ export async function reusedDocument(
   task: CrawlPageTask,
 ): Promise<{ data: DocumentData; links: StoredLink[] }> {
   const data = await reuseOnNotModified(tracking, copy, validatorsOf(page.headers) ?? {});
+  return { data, links: linksWanted(task) ? (copy.links ?? []) : [] };
+}
+
+/**
+ * The crawl trusts the sitemap's lastmod and this page's (its latest instant: a date-only value is
+ * the end of that day UTC) is not after the copy's time: the page has not changed since the copy
+ * was made, as far as the site says, and is not fetched.
+ */
+export function sitemapVouchesFor(task: CrawlPageTask, copy: ChangeRecord): boolean {
+  const lastmod = task.sitemapLastmod;
+  if (task.options.trustSitemapLastmod !== true || !lastmod) return false;
+  return copy.scrapedAt.getTime() >= lastmod.getTime();
+}
+
+/**
+ * A page not fetched (`sitemapVouchesFor`): the copy's markdown and metadata as `same`, marked
+ * `revalidatedBy: "sitemap-lastmod"`, and the links it kept (none when this page's are not wanted).
+ */
+export async function skippedDocument(
+  tracking: ChangeTrackingRequest,
+  copy: ChangeRecord,
+  task: CrawlPageTask,
+): Promise<{ data: DocumentData; links: StoredLink[] }> {
+  const data = await reuseOnSitemapLastmod(tracking, copy, task.crawlCreatedAt);
   return { data, links: linksWanted(task) ? (copy.links ?? []) : [] };
 }

@@ -199,6 +199,10 @@ class PageMetadata(_PageMetadataRequired, total=False):
     cachedAt: str
     cacheState: Literal["hit", "miss", "revalidated"]
     """``hit`` when served from the page cache (``max_age``), ``miss`` when fetched and stored."""
+    revalidatedBy: Literal["not-modified", "sitemap-lastmod"]
+    """Tracked pages answered with the account's stored copy, nothing downloaded: ``not-modified``
+    (the site answered 304), ``sitemap-lastmod`` (a crawl with ``trustSitemapLastmod`` did not ask:
+    the sitemap's lastmod is not after the copy)."""
     contentType: str
     pages: int
     """Documents (PDF): pages in the file."""

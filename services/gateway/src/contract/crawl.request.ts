@@ -31,6 +31,12 @@ export const crawlBody = z.strictObject({
    * start URL and its links only; `only`: the start URL and the sitemap's URLs, no link followed.
    */
   sitemap: z.enum(['include', 'skip', 'only']).optional(),
+  /**
+   * Recrawls: a sitemap page whose `<lastmod>` is not after the account's tracked copy of it is not
+   * fetched; the copy is the page (`same`, `metadata.revalidatedBy: "sitemap-lastmod"`). Needs the
+   * `changeTracking` format and a sitemap (not `sitemap: "skip"`). Default false.
+   */
+  trustSitemapLastmod: z.boolean().optional(),
   /** One page per path: URLs that differ only in their query string are crawled once. */
   ignoreQueryParameters: z.boolean().optional(),
   /** Page options applied to every page (extensions; README "Page options"). */

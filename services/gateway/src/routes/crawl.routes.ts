@@ -91,6 +91,7 @@ export async function startCrawlOperation(
   // Throws ValidationError naming the bad pattern (includePaths.2: …).
   compilePathRules({ includePaths: body.includePaths, excludePaths: body.excludePaths });
   const page = checkPageOptions(body.scrapeOptions ?? {}, { prefix: 'scrapeOptions.' });
+  if (body.trustSitemapLastmod) checkTrustSitemapLastmod(body);
   requireModelForPage(deps.deployment, page.options);
   // A private start URL is refused now, not reported later as a failed crawl.
   await assertFetchableLater(url, deps.settings);
@@ -121,6 +122,26 @@ export async function startCrawlOperation(
     deps.logger.warn({ err, crawlId }, 'crawl enqueue failed; left to the reconciler');
   }
   return { crawlId, url };
+}
+
+/**
+ * `trustSitemapLastmod` replaces a visit with the account's tracked copy: without the
+ * `changeTracking` format there is no copy to trust, and without a sitemap no lastmod.
+ */
+function checkTrustSitemapLastmod(body: CrawlBody): void {
+  const field = 'trustSitemapLastmod';
+  if (!body.scrapeOptions?.formats?.includes('changeTracking')) {
+    throw new ValidationError(
+      `${field}: needs "changeTracking" in scrapeOptions.formats (a page not fetched is the account's tracked copy of it)`,
+      { details: { field } },
+    );
+  }
+  if (body.sitemap === 'skip') {
+    throw new ValidationError(
+      `${field}: needs the sitemap (sitemap "include" or "only", not "skip"): lastmod comes from it`,
+      { details: { field } },
+    );
+  }
 }
 
 /**
