@@ -1,13 +1,6 @@
-import type {
-  CrawlChangesRepository,
-  CrawlOptions,
-  CrawlPageTask,
-  CrawlsRepository,
-  FrontierCandidate,
-} from '@wcs/db';
+import type { CrawlPageTask } from '@wcs/db';
 import { urlKey } from '@wcs/discovery';
 import { type ServiceError, toServiceError } from '@wcs/errors';
-import type { Logger } from '@wcs/logger';
 import { HTML_TYPES } from '@wcs/net';
 import {
   DelayedError,
@@ -15,28 +8,23 @@ import {
   type Job,
   type JobContext,
   type PayloadOf,
-  pageCredits,
-  type QueueProducer,
   remainingMs,
   retryOrRecord,
 } from '@wcs/queues';
-import type { Renderer, RenderResult } from '@wcs/renderer';
+import type { RenderResult } from '@wcs/renderer';
 import {
   type ChangeRecord,
   type ChangeTrackingRequest,
-  type ContentPool,
   changeTrackingOf,
   documentFromPage,
   type FetchedPage,
   fetchPage,
-  type PageModel,
   type StoredLink,
   storedLinks,
   trackChanges,
 } from '@wcs/scraper';
-import type { AnnouncedPage, SearchIndexer } from '@wcs/search';
-import { type CrawlContext, type CrawlContexts, withCrawl } from './crawl-contexts';
-import type { FrontierMemo } from './frontier-memo';
+import { type CrawlContext, withCrawl } from './crawl-contexts';
+import type { CrawlPageDeps, CrawlPageSettings, PageResult } from './crawl-page.deps';
 import {
   answeredNotModified,
   historyCopyFor,
@@ -45,55 +33,10 @@ import {
   skippedDocument,
   validatorsOfCopy,
 } from './history-revalidation';
-import type { HostSlots } from './host-slots';
-import type { LinkFilter } from './link-filter';
-import { feedWindow, type QueueWindow, removePageJobs } from './page-jobs';
+import { completeVouchedSeeds } from './lastmod-pass';
+import { finishPage, type PageDocument, refill } from './page-finish';
 
-export interface CrawlPageSettings {
-  pageTimeoutMs: number;
-  maxStarts: number;
-  maxLinksPerPage: number;
-}
-
-export interface CrawlPageDeps {
-  crawls: CrawlsRepository;
-  /** Change tracking: whether a page came from the sitemap only (`visibility: hidden`). */
-  changes?: Pick<CrawlChangesRepository, 'seededFromSitemap'>;
-  /** The embedded search index: every crawled page is announced before it is listed, written after. */
-  indexer?: SearchIndexer;
-  producer: QueueProducer;
-  renderer: Renderer;
-  /** Converts the pages and reads their links (created and closed by the worker's wiring). */
-  pool: ContentPool;
-  /** The extract model: `scrapeOptions`' summary and changeTracking json (absent: MODEL_NOT_CONFIGURED). */
-  model?: PageModel;
-  slots: HostSlots;
-  /** Each crawl's options, secrets and link rules, prepared once (the page cache and screenshot store in them). */
-  contexts: CrawlContexts;
-  /** Links each crawl has already: not sent with every page again. */
-  frontier?: FrontierMemo;
-  /** Which frontier rows have jobs: at most its size per crawl (the rest wait in PostgreSQL). */
-  queueWindow: QueueWindow;
-  logger: Logger;
-}
-
-type PageResult = { pageId: string; status: 'done' | 'failed' | 'skipped' | 'out_of_credits' };
-
-/** A done page's stored result: markdown and metadata always, html/text/json only when asked, the cut warning. */
-type StoredPage = Partial<DocumentData> & Pick<DocumentData, 'metadata'>;
-
-/** Without `formats`: markdown plus the one format asked for. With them: exactly what they name. */
-function storedResult(data: DocumentData, format: CrawlOptions['format'], formats: boolean): StoredPage {
-  if (formats) return data;
-  return {
-    markdown: data.markdown,
-    metadata: data.metadata,
-    ...(data.warning ? { warning: data.warning } : {}),
-    ...(format === 'html' ? { html: data.html } : {}),
-    ...(format === 'text' ? { text: data.text } : {}),
-    ...(format === 'json' ? { json: data.json } : {}),
-  };
-}
+export type { CrawlPageDeps, CrawlPageSettings } from './crawl-page.deps';
 
 /**
  * `crawl-page` jobs. Order of work: the guarded queued→running transition (a finished page or
@@ -166,13 +109,20 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     } catch (err) {
       return await handleError(deps, task, job, ctx, toServiceError(err));
     }
+    // The start page of a crawl that trusts the sitemap's lastmod finishes after the sitemap seeds
+    // the history vouches for (lastmod-pass.ts): it still holds the queue window alone meanwhile.
+    const finish = async (doc: PageDocument): Promise<PageResult> => {
+      if (task.depth === 0 && tracking)
+        await completeVouchedSeeds(deps, task, context, tracking, s, ctx.signal);
+      return finishPage(deps, task, context, s, doc);
+    };
     if (tracking && copy && sitemapVouchesFor(task, copy)) {
       // trustSitemapLastmod: the sitemap says the page has not changed since the copy was made, so
       // it is not asked at all (no host slot, no request); the copy stands as for a 304.
       try {
         const visibility = (await hidden) ? 'hidden' : 'visible';
         const { data, links } = await skippedDocument({ ...tracking, visibility }, copy, task);
-        return await finishPage(deps, task, context, s, {
+        return await finish({
           data,
           found: links,
           statusCode: copy.statusCode,
@@ -267,7 +217,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
           });
         }
       }
-      return await finishPage(deps, task, context, s, {
+      return await finish({
         data,
         found,
         statusCode,
@@ -282,91 +232,6 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
   };
 }
 
-/** A page's document, made by a visit or taken from the account's history. */
-interface PageDocument {
-  data: DocumentData;
-  found: ReadonlyArray<StoredLink>;
-  statusCode: number;
-  finalKey: string;
-  /** The history's copy is the page (a 304, a trusted lastmod): its search document stands. */
-  reused: boolean;
-  /** The page cache's write of a fetched page (never rejects). */
-  stored?: Promise<void> | undefined;
-}
-
-/**
- * Store the page, charge its credit and grow the frontier with its links (one call), announce it
- * to search first unless reused; then refill the queue window. Throws what the caller's error
- * handling records (an announced search document is dropped first).
- */
-async function finishPage(
-  deps: CrawlPageDeps,
-  task: CrawlPageTask,
-  context: CrawlContext,
-  s: CrawlPageSettings,
-  doc: PageDocument,
-): Promise<PageResult> {
-  const { crawlId, pageId } = task;
-  const { request } = context;
-  let indexed: AnnouncedPage | undefined;
-  try {
-    const links = await nextLinks(deps, task, context.filter, doc.found, s.maxLinksPerPage);
-    // The page cache's copy is written before the page is listed (never rejects).
-    await doc.stored;
-    // Announced to search before the page is listed (a search started after finds it); written
-    // behind it, and only when the page is done (billed and listed). A page answered from the
-    // history is not written again: its document is the one its stored copy was indexed as.
-    indexed = doc.reused ? undefined : await deps.indexer?.announce(task.accountId, task.url, doc.data);
-    const outcome = await deps.crawls.completePage(crawlId, pageId, {
-      result: storedResult(doc.data, task.options.format, request.page?.formats !== undefined),
-      statusCode: doc.statusCode,
-      finalKey: doc.finalKey,
-      links,
-      credits: pageCredits(request.page),
-    });
-    if (outcome.outcome === 'done') await indexed?.write();
-    else await indexed?.drop();
-    if (outcome.outcome === 'out_of_credits') {
-      deps.logger.info({ crawlId, reason: outcome.reason }, 'crawl stopped: out of credits');
-      await removePageJobs(deps.producer, outcome.skippedPageIds);
-      return { pageId, status: 'out_of_credits' };
-    }
-    if (outcome.outcome === 'skipped') return { pageId, status: 'skipped' };
-    if (outcome.outcome === 'done') rememberFrontier(deps, crawlId, links, outcome);
-    if (outcome.outcome === 'duplicate') {
-      if (outcome.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
-      await refill(deps, task.crawlId);
-      return { pageId, status: 'skipped' };
-    }
-    // After the commit: this page left the window and may have found pages; a failed claim or
-    // enqueue leaves rows that the reconciler picks up.
-    if (!outcome.crawlFinished) await refill(deps, crawlId);
-    if (outcome.crawlFinished) {
-      deps.frontier?.forget(crawlId);
-      deps.contexts.forget(crawlId);
-      deps.logger.info({ crawlId }, 'crawl done');
-    }
-    return { pageId, status: 'done' };
-  } catch (err) {
-    // Taken back unless written (a no-op then).
-    await indexed?.drop();
-    throw err;
-  }
-}
-
-/**
- * A page that finished, however it ended, left the crawl's queue window: claim the next rows
- * (feedWindow). The start page (depth 0) held the window for itself, so once it has finished the
- * sitemap seeds and its own links get their jobs. A failure is left to the reconciler.
- */
-async function refill(deps: CrawlPageDeps, crawlId: string): Promise<void> {
-  try {
-    await feedWindow(deps.queueWindow, crawlId);
-  } catch (err) {
-    deps.logger.warn({ err, crawlId }, 'claim of queued pages failed; left to the reconciler');
-  }
-}
-
 /**
  * An HTML page's links are wanted when one level deeper is still within maxDepth; a document
  * (PDF/DOCX bytes) has no HTML to read links from, so it ends its branch.
@@ -374,42 +239,6 @@ async function refill(deps: CrawlPageDeps, crawlId: string): Promise<void> {
 function wantsLinks(task: CrawlPageTask, page: RenderResult): boolean {
   if (task.options.sitemap === 'only') return false;
   return task.depth + 1 <= task.options.maxDepth && !page.bytes && HTML_TYPES.has(page.contentType);
-}
-
-/** The page's links (from the content pool) one level deeper, filtered for the frontier. */
-async function nextLinks(
-  deps: CrawlPageDeps,
-  task: CrawlPageTask,
-  filter: LinkFilter,
-  pageLinks: ReadonlyArray<StoredLink>,
-  maxLinks: number,
-): Promise<FrontierCandidate[]> {
-  const depth = task.depth + 1;
-  // `sitemap: "only"`: the sitemap's URLs are the crawl; links are not followed.
-  if (depth > task.options.maxDepth || pageLinks.length === 0 || task.options.sitemap === 'only') return [];
-  // rel=nofollow links are not followed (the site asked); they still appear in the page's markdown.
-  const found = pageLinks.filter((l) => !l.nofollow);
-  const accepted = await filter.accept(found, maxLinks, deps.frontier?.known(task.crawlId));
-  return accepted.map((l) => ({ url: l.url, key: l.key, depth }));
-}
-
-/**
- * After a completion: uncapped, every link sent is in the frontier now; capped, only the pages it
- * inserted are known to be (the others may join once there is room again).
- */
-function rememberFrontier(
-  deps: CrawlPageDeps,
-  crawlId: string,
-  sent: FrontierCandidate[],
-  done: { newPages: Array<{ url: string }>; capped: boolean },
-): void {
-  if (!deps.frontier || sent.length === 0) return;
-  const inserted = new Set(done.newPages.map((p) => p.url));
-  const known = done.capped ? sent.filter((l) => inserted.has(l.url)) : sent;
-  deps.frontier.remember(
-    crawlId,
-    known.map((l) => l.key),
-  );
 }
 
 /**
