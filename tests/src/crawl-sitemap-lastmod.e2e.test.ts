@@ -65,6 +65,14 @@ describe('crawl with trustSitemapLastmod', () => {
     const second = await waitForCrawl(stack.url, id, account.auth);
     expect(second.status).toBe('done');
     expect(second.completed).toBe(PAGES);
+    // The start page finished after the seeds the sitemap vouched for (completed together while it
+    // held the queue window: lastmod-pass.ts) and before the two pages it had to ask for. The list
+    // is in the order pages finished.
+    const order = second.pages.map((p) => new URL(p.url).pathname);
+    expect(new Set(order.slice(0, 5))).toEqual(
+      new Set(['/page/1', '/page/2', '/page/4', '/page/5', '/page/7']),
+    );
+    expect(order[5]).toBe('/page/0');
     const statuses = statusOf(second);
     expect(statuses['/page/3']).toBe('changed');
     expect(statuses['/page/6']).toBe('changed');

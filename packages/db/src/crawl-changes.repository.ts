@@ -1,5 +1,6 @@
 import type { CrawlView } from './crawl.types';
 import type { Db } from './db';
+import { isUuid } from './ids';
 import { sqlClient } from './sql-client';
 
 /** At most this many `removed` URLs are listed (a previous crawl holds at most its maxPages). */
@@ -12,6 +13,26 @@ export const MAX_REMOVED_PAGES = 10_000;
  */
 export class CrawlChangesRepository {
   constructor(private readonly db: Db) {}
+
+  /**
+   * Sitemap seeds of a crawl that still wait for a job and carry the sitemap's lastmod (what a
+   * crawl that trusts lastmod may complete without asking the site), in id order after `afterId`,
+   * at most `limit`. Read through the waiting rows' index (`crawl_pages_waiting_idx`).
+   */
+  async vouchableSeeds(
+    crawlId: string,
+    afterId: string | null,
+    limit: number,
+  ): Promise<Array<{ pageId: string; url: string; urlKey: string; depth: number; sitemapLastmod: Date }>> {
+    if (!isUuid(crawlId) || (afterId !== null && !isUuid(afterId))) return [];
+    return sqlClient(this.db).$queryRaw`
+      SELECT id AS "pageId", url, url_key AS "urlKey", depth, sitemap_lastmod AS "sitemapLastmod"
+      FROM crawl_pages
+      WHERE crawl_id = ${crawlId}::uuid AND status = 'queued' AND NOT enqueued AND depth > 0
+        AND sitemap_lastmod IS NOT NULL AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid)
+      ORDER BY id
+      LIMIT ${limit}::int`;
+  }
 
   /**
    * A crawl page is `hidden` (Firecrawl's visibility) when only the sitemap led to it: the seeding

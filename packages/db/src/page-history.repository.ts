@@ -50,6 +50,16 @@ export class PageHistoryRepository {
   constructor(private readonly db: Db) {}
 
   async get(accountId: string, urlKey: string, tag: string): Promise<PageHistoryRecord | undefined> {
+    return (await this.getMany(accountId, [urlKey], tag)).get(urlKey);
+  }
+
+  /**
+   * The rows of many URL keys of one account and tag at once (a recrawl that trusts the sitemap's
+   * lastmod reads its seeds' rows in chunks), by URL key; keys without a row are absent.
+   */
+  async getMany(accountId: string, urlKeys: string[], tag: string): Promise<Map<string, PageHistoryRecord>> {
+    const found = new Map<string, PageHistoryRecord>();
+    if (urlKeys.length === 0) return found;
     // Straight through pg (sql-client.ts): a tracked crawl page reads its row once per visit.
     const rows = await sqlClient(this.db).$queryRaw<
       Array<Omit<PageHistoryRecord, 'links'> & { links: unknown }>
@@ -58,15 +68,16 @@ export class PageHistoryRepository {
              content_hash AS "contentHash", status_code AS "statusCode", etag,
              last_modified AS "lastModified", metadata, links, variant, scraped_at AS "scrapedAt"
       FROM page_history
-      WHERE account_id = ${accountId}::uuid AND url_key = ${urlKey} AND tag = ${tag}`;
-    const row = rows[0];
-    if (!row) return undefined;
-    const { metadata, links, ...rest } = row;
-    return {
-      ...rest,
-      metadata: metadata && typeof metadata === 'object' ? (metadata as Record<string, unknown>) : null,
-      links: linksOf(links),
-    };
+      WHERE account_id = ${accountId}::uuid AND url_key = ANY(${urlKeys}::text[]) AND tag = ${tag}`;
+    for (const row of rows) {
+      const { metadata, links, ...rest } = row;
+      found.set(row.urlKey, {
+        ...rest,
+        metadata: metadata && typeof metadata === 'object' ? (metadata as Record<string, unknown>) : null,
+        links: linksOf(links),
+      });
+    }
+    return found;
   }
 
   /**

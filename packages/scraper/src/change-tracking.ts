@@ -39,7 +39,7 @@ export function contentHash(markdown: string): string {
 }
 
 function keyOf(req: ChangeTrackingRequest): { urlKey: string; tag: string } {
-  return { urlKey: urlKey(req.url) ?? req.url, tag: req.options?.tag ?? '' };
+  return { urlKey: urlKey(req.url) ?? req.url, tag: historyTag(req) };
 }
 
 function header(headers: Record<string, string> | undefined, name: string): string | null {
@@ -174,10 +174,22 @@ export function storedLinks(links: ReadonlyArray<StoredLink>): StoredLink[] | nu
  */
 export async function reusableCopy(req: ChangeTrackingRequest): Promise<ChangeRecord | undefined> {
   const { urlKey: key, tag } = keyOf(req);
-  const previous = await req.history.get(req.accountId, key, tag);
+  return usableCopy(req, await req.history.get(req.accountId, key, tag));
+}
+
+/** `reusableCopy`'s rule for a row the caller read itself (several at once: `history.getMany`). */
+export function usableCopy(
+  req: Pick<ChangeTrackingRequest, 'variant'>,
+  previous: ChangeRecord | undefined,
+): ChangeRecord | undefined {
   if (!hadContent(previous) || (!previous.etag && !previous.lastModified)) return undefined;
   if (!req.variant || previous.variant !== req.variant) return undefined;
   return previous;
+}
+
+/** The history's tag of a request ('' without one): the key `history.getMany` reads under. */
+export function historyTag(req: Pick<ChangeTrackingRequest, 'options'>): string {
+  return req.options?.tag ?? '';
 }
 
 /**

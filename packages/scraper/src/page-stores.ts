@@ -93,6 +93,8 @@ export interface StoredLink {
 /** The `changeTracking` format's history; @wcs/db's PageHistoryRepository implements it. */
 export interface ChangeHistoryStore {
   get(accountId: string, urlKey: string, tag: string): Promise<ChangeRecord | undefined>;
+  /** The rows of many URL keys of one account and tag, by URL key (absent: no row). */
+  getMany(accountId: string, urlKeys: string[], tag: string): Promise<Map<string, ChangeRecord>>;
   put(record: ChangeRecord): Promise<void>;
   /**
    * A 304 confirmed the copy stored at `was`: move its time to `next.scrapedAt` and take the 304's

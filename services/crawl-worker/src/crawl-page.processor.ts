@@ -1,7 +1,6 @@
-import type { CrawlChangesRepository, CrawlPageTask, CrawlsRepository } from '@wcs/db';
+import type { CrawlPageTask } from '@wcs/db';
 import { urlKey } from '@wcs/discovery';
 import { type ServiceError, toServiceError } from '@wcs/errors';
-import type { Logger } from '@wcs/logger';
 import { HTML_TYPES } from '@wcs/net';
 import {
   DelayedError,
@@ -9,27 +8,23 @@ import {
   type Job,
   type JobContext,
   type PayloadOf,
-  type QueueProducer,
   remainingMs,
   retryOrRecord,
 } from '@wcs/queues';
-import type { Renderer, RenderResult } from '@wcs/renderer';
+import type { RenderResult } from '@wcs/renderer';
 import {
   type ChangeRecord,
   type ChangeTrackingRequest,
-  type ContentPool,
   changeTrackingOf,
   documentFromPage,
   type FetchedPage,
   fetchPage,
-  type PageModel,
   type StoredLink,
   storedLinks,
   trackChanges,
 } from '@wcs/scraper';
-import type { SearchIndexer } from '@wcs/search';
-import { type CrawlContext, type CrawlContexts, withCrawl } from './crawl-contexts';
-import type { FrontierMemo } from './frontier-memo';
+import { type CrawlContext, withCrawl } from './crawl-contexts';
+import type { CrawlPageDeps, CrawlPageSettings, PageResult } from './crawl-page.deps';
 import {
   answeredNotModified,
   historyCopyFor,
@@ -38,39 +33,10 @@ import {
   skippedDocument,
   validatorsOfCopy,
 } from './history-revalidation';
-import type { HostSlots } from './host-slots';
-import { finishPage, refill } from './page-finish';
-import type { QueueWindow } from './page-jobs';
+import { completeVouchedSeeds } from './lastmod-pass';
+import { finishPage, type PageDocument, refill } from './page-finish';
 
-export interface CrawlPageSettings {
-  pageTimeoutMs: number;
-  maxStarts: number;
-  maxLinksPerPage: number;
-}
-
-export interface CrawlPageDeps {
-  crawls: CrawlsRepository;
-  /** Change tracking: whether a page came from the sitemap only (`visibility: hidden`). */
-  changes?: Pick<CrawlChangesRepository, 'seededFromSitemap'>;
-  /** The embedded search index: every crawled page is announced before it is listed, written after. */
-  indexer?: SearchIndexer;
-  producer: QueueProducer;
-  renderer: Renderer;
-  /** Converts the pages and reads their links (created and closed by the worker's wiring). */
-  pool: ContentPool;
-  /** The extract model: `scrapeOptions`' summary and changeTracking json (absent: MODEL_NOT_CONFIGURED). */
-  model?: PageModel;
-  slots: HostSlots;
-  /** Each crawl's options, secrets and link rules, prepared once (the page cache and screenshot store in them). */
-  contexts: CrawlContexts;
-  /** Links each crawl has already: not sent with every page again. */
-  frontier?: FrontierMemo;
-  /** Which frontier rows have jobs: at most its size per crawl (the rest wait in PostgreSQL). */
-  queueWindow: QueueWindow;
-  logger: Logger;
-}
-
-export type PageResult = { pageId: string; status: 'done' | 'failed' | 'skipped' | 'out_of_credits' };
+export type { CrawlPageDeps, CrawlPageSettings } from './crawl-page.deps';
 
 /**
  * `crawl-page` jobs. Order of work: the guarded queued→running transition (a finished page or
@@ -143,13 +109,20 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     } catch (err) {
       return await handleError(deps, task, job, ctx, toServiceError(err));
     }
+    // The start page of a crawl that trusts the sitemap's lastmod finishes after the sitemap seeds
+    // the history vouches for (lastmod-pass.ts): it still holds the queue window alone meanwhile.
+    const finish = async (doc: PageDocument): Promise<PageResult> => {
+      if (task.depth === 0 && tracking)
+        await completeVouchedSeeds(deps, task, context, tracking, s, ctx.signal);
+      return finishPage(deps, task, context, s, doc);
+    };
     if (tracking && copy && sitemapVouchesFor(task, copy)) {
       // trustSitemapLastmod: the sitemap says the page has not changed since the copy was made, so
       // it is not asked at all (no host slot, no request); the copy stands as for a 304.
       try {
         const visibility = (await hidden) ? 'hidden' : 'visible';
         const { data, links } = await skippedDocument({ ...tracking, visibility }, copy, task);
-        return await finishPage(deps, task, context, s, {
+        return await finish({
           data,
           found: links,
           statusCode: copy.statusCode,
@@ -244,7 +217,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
           });
         }
       }
-      return await finishPage(deps, task, context, s, {
+      return await finish({
         data,
         found,
         statusCode,

@@ -9,16 +9,19 @@
  * asked at all: the row is the page the same way (`sitemapVouchesFor`, `skippedDocument`).
  */
 import type { CrawlPageTask } from '@wcs/db';
+import { urlKey } from '@wcs/discovery';
 import type { DocumentData, PageOptions, PageSecrets } from '@wcs/queues';
 import {
   type ChangeRecord,
   type ChangeTrackingRequest,
   type FetchedPage,
+  historyTag,
   type PageValidators,
   reusableCopy,
   reuseOnNotModified,
   reuseOnSitemapLastmod,
   type StoredLink,
+  usableCopy,
   validatorsOf,
 } from '@wcs/scraper';
 
@@ -50,6 +53,29 @@ export async function historyCopyFor(
   if (!copy) return undefined;
   if (linksWanted(task) && !copy.links) return undefined;
   return copy;
+}
+
+/**
+ * `historyCopyFor` of many pages of one crawl at once (one read of the history for all of them), by
+ * page id; a page without a usable row is absent.
+ */
+export async function historyCopiesFor(
+  tracking: ChangeTrackingRequest | undefined,
+  tasks: CrawlPageTask[],
+  page: PageOptions | undefined,
+  secrets: PageSecrets | undefined,
+): Promise<Map<string, ChangeRecord>> {
+  const copies = new Map<string, ChangeRecord>();
+  const first = tasks[0];
+  if (!tracking || !first || !onlyMarkdown(first, page, secrets)) return copies;
+  // The history is keyed by the URL's own key (change-tracking.ts), not the frontier's.
+  const keyOf = (t: CrawlPageTask) => urlKey(t.url) ?? t.url;
+  const rows = await tracking.history.getMany(tracking.accountId, tasks.map(keyOf), historyTag(tracking));
+  for (const task of tasks) {
+    const copy = usableCopy(tracking, rows.get(keyOf(task)));
+    if (copy && (!linksWanted(task) || copy.links)) copies.set(task.pageId, copy);
+  }
+  return copies;
 }
 
 /** The validators a visit conditional on `copy` sends. */

@@ -1,15 +1,14 @@
 /**
- * The end of a crawl page, however its document was made (a visit, a 304 from the history, a
- * trusted sitemap lastmod): stored, billed and its links added in one call, announced to search,
- * the queue window refilled.
+ * How a crawl page ends once its document is made (fetched and converted, or taken from the
+ * account's history): stored, billed and its links added in one call, then the queue window
+ * refilled. Shared by the crawl-page processor and the lastmod pass (lastmod-pass.ts).
  */
 import type { CrawlOptions, CrawlPageTask, FrontierCandidate } from '@wcs/db';
-import type { DocumentData } from '@wcs/queues';
-import { pageCredits } from '@wcs/queues';
+import { type DocumentData, pageCredits } from '@wcs/queues';
 import type { StoredLink } from '@wcs/scraper';
 import type { AnnouncedPage } from '@wcs/search';
 import type { CrawlContext } from './crawl-contexts';
-import type { CrawlPageDeps, CrawlPageSettings, PageResult } from './crawl-page.processor';
+import type { CrawlPageDeps, CrawlPageSettings, PageResult } from './crawl-page.deps';
 import type { LinkFilter } from './link-filter';
 import { feedWindow, removePageJobs } from './page-jobs';
 
@@ -39,12 +38,17 @@ export interface PageDocument {
   reused: boolean;
   /** The page cache's write of a fetched page (never rejects). */
   stored?: Promise<void> | undefined;
+  /**
+   * Claim the next frontier rows once the page is stored (default true). False for the pages the
+   * lastmod pass completes in bulk: the start page, finishing after them, claims once for all.
+   */
+  refill?: boolean;
 }
 
 /**
  * Store the page, charge its credit and grow the frontier with its links (one call), announce it
- * to search first unless reused; then refill the queue window. Throws what the caller's error
- * handling records (an announced search document is dropped first).
+ * to search first unless reused; then refill the queue window (unless `doc.refill` is false).
+ * Throws what the caller's error handling records (an announced search document is dropped first).
  */
 export async function finishPage(
   deps: CrawlPageDeps,
@@ -82,12 +86,12 @@ export async function finishPage(
     if (outcome.outcome === 'done') rememberFrontier(deps, crawlId, links, outcome);
     if (outcome.outcome === 'duplicate') {
       if (outcome.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
-      await refill(deps, task.crawlId);
+      if (doc.refill !== false) await refill(deps, task.crawlId);
       return { pageId, status: 'skipped' };
     }
     // After the commit: this page left the window and may have found pages; a failed claim or
     // enqueue leaves rows that the reconciler picks up.
-    if (!outcome.crawlFinished) await refill(deps, crawlId);
+    if (!outcome.crawlFinished && doc.refill !== false) await refill(deps, crawlId);
     if (outcome.crawlFinished) {
       deps.frontier?.forget(crawlId);
       deps.contexts.forget(crawlId);
