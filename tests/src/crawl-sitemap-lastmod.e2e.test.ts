@@ -168,6 +168,26 @@ describe('crawl with trustSitemapLastmod', () => {
     }
   });
 
+  it('a recrawl whose account runs out of credits among the vouched pages stops there, each page billed once', async () => {
+    // Enough for the first crawl and three more pages.
+    const poor = await createTestAccount({ credits: PAGES + 3 });
+    const asPoor = (trust: boolean) =>
+      startCrawl(stack.url, poor.auth, crawlBody(trust)).then((id) => waitForCrawl(stack.url, id, poor.auth));
+    expect((await asPoor(true)).completed).toBe(PAGES);
+    expect(await balanceOf(poor.accountId)).toBe(3);
+    const from = site.requests.length;
+    const again = await asPoor(true);
+    // Every page is vouched for (nothing changed): three are completed with the credits left, then
+    // the crawl stops; nothing was asked of the site.
+    expect(again).toMatchObject({ status: 'failed', stopReason: 'out_of_credits', completed: 3 });
+    expect(pageVisits(from)).toHaveLength(0);
+    expect(await balanceOf(poor.accountId)).toBe(0);
+    const ledger = await ledgerOf(poor.accountId);
+    const crawlRows = ledger.filter((e) => e.reason === 'crawl');
+    expect(crawlRows).toHaveLength(PAGES + 3);
+    expect(new Set(crawlRows.map((e) => e.reference)).size).toBe(PAGES + 3);
+  });
+
   it('refuses the option without the changeTracking format or with sitemap "skip" (400 naming it)', async () => {
     const post = (body: Record<string, unknown>) =>
       request(stack.url).post('/v1/crawl').set(account.auth).send(body);

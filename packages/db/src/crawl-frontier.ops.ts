@@ -188,35 +188,94 @@ export async function completePageTx(
   crawlId: string,
   pageId: string,
   credits: number,
-  r: { result: unknown; statusCode: number; finalKey: string; links: FrontierCandidate[] },
+  r: PageCompletion,
 ): Promise<CompletionResult> {
-  const unique = uniqueByKey(r.links);
-  const call = (tx: SqlClient, hookedOk: boolean) =>
-    tx.$queryRaw<CompletionRow[]>`
-      SELECT o_hooked AS hooked, o_eligible AS eligible, o_paid AS paid, o_duplicate AS duplicate,
-             o_new_status AS "newStatus", o_new_pages AS "newPages", o_capped AS capped,
-             o_unpaid AS unpaid
-      FROM complete_crawl_page(${crawlId}::uuid, ${pageId}::uuid, ${credits}::int,
-        ${toJsonb(r.result)}::jsonb, ${r.statusCode}::int, ${r.finalKey}::text,
-        ${unique.map((c) => c.url)}::text[], ${unique.map((c) => c.key)}::text[],
-        ${unique.map((c) => c.depth)}::int[], ${hookedOk}::boolean)`;
+  const page = { ...r, pageId, credits };
   let events: string[] = [];
-  let [row] = await call(sqlClient(db), false);
+  let [row] = await callComplete(sqlClient(db), crawlId, page, false);
   if (row?.hooked) {
     // Webhook outbox, same transaction: only for crawls with a webhook.
     const hooked = await sqlTransaction(db, async (tx) => {
-      const [hookedRow] = await call(tx, true);
-      if (!hookedRow?.eligible || (!hookedRow.duplicate && !hookedRow.paid))
-        return { row: hookedRow, events: [] };
-      const ids = await pageEventsTx(tx, crawlId, {
-        pageId: hookedRow.duplicate ? null : pageId,
-        crawlFinished: hookedRow.newStatus === 'done',
-      });
-      return { row: hookedRow, events: ids };
+      const [hookedRow] = await callComplete(tx, crawlId, page, true);
+      return { row: hookedRow, events: await completionEventsTx(tx, crawlId, pageId, hookedRow) };
     });
     row = hooked.row;
     events = hooked.events;
   }
+  return completionResult(row, events);
+}
+
+/**
+ * `completePageTx` of many pages of one crawl in one transaction (pages with no job of their own:
+ * a recrawl's pages vouched for by the sitemap's lastmod), in order, each through the same function
+ * call: one commit, so the crawl's lock is taken and the WAL flushed once for all of them instead
+ * of once a page. Stops after the first page that is neither done nor a duplicate (unpaid: the
+ * caller stops the crawl; skipped: the crawl no longer takes pages); the results are those of the
+ * pages attempted, and the outbox events of all of them.
+ */
+export async function completePagesTx(
+  db: Db,
+  crawlId: string,
+  pages: Array<PageCompletion & { pageId: string; credits: number }>,
+): Promise<{ results: CompletionResult[]; events: string[] }> {
+  if (pages.length === 0) return { results: [], events: [] };
+  return sqlTransaction(db, async (tx) => {
+    const results: CompletionResult[] = [];
+    const events: string[] = [];
+    const [{ hooked } = { hooked: false }] = await tx.$queryRaw<Array<{ hooked: boolean }>>`
+      SELECT EXISTS (SELECT 1 FROM job_webhooks WHERE job_id = ${crawlId}::uuid) AS hooked`;
+    for (const page of pages) {
+      const [row] = await callComplete(tx, crawlId, page, true);
+      const ids = hooked ? await completionEventsTx(tx, crawlId, page.pageId, row) : [];
+      events.push(...ids);
+      const result = completionResult(row, ids);
+      results.push(result);
+      if (result.kind !== 'done' && result.kind !== 'duplicate') break;
+    }
+    return { results, events };
+  });
+}
+
+/** What a page's completion stores: its result, status, where it ended and the links it found. */
+export interface PageCompletion {
+  result: unknown;
+  statusCode: number;
+  finalKey: string;
+  links: FrontierCandidate[];
+}
+
+function callComplete(
+  tx: SqlClient,
+  crawlId: string,
+  page: PageCompletion & { pageId: string; credits: number },
+  hookedOk: boolean,
+): PromiseLike<CompletionRow[]> {
+  const unique = uniqueByKey(page.links);
+  return tx.$queryRaw<CompletionRow[]>`
+      SELECT o_hooked AS hooked, o_eligible AS eligible, o_paid AS paid, o_duplicate AS duplicate,
+             o_new_status AS "newStatus", o_new_pages AS "newPages", o_capped AS capped,
+             o_unpaid AS unpaid
+      FROM complete_crawl_page(${crawlId}::uuid, ${page.pageId}::uuid, ${page.credits}::int,
+        ${toJsonb(page.result)}::jsonb, ${page.statusCode}::int, ${page.finalKey}::text,
+        ${unique.map((c) => c.url)}::text[], ${unique.map((c) => c.key)}::text[],
+        ${unique.map((c) => c.depth)}::int[], ${hookedOk}::boolean)`;
+}
+
+/** The outbox events of one completion of a crawl with a webhook (page, and crawl closed). */
+async function completionEventsTx(
+  tx: SqlClient,
+  crawlId: string,
+  pageId: string,
+  row: CompletionRow | undefined,
+): Promise<string[]> {
+  if (!row?.eligible || (!row.duplicate && !row.paid)) return [];
+  return pageEventsTx(tx, crawlId, {
+    pageId: row.duplicate ? null : pageId,
+    crawlFinished: row.newStatus === 'done',
+  });
+}
+
+function completionResult(row: CompletionRow | undefined, events: string[]): CompletionResult {
   if (!row?.eligible) return { kind: 'skipped' };
   if (row.duplicate) return { kind: 'duplicate', crawlFinished: row.newStatus === 'done', events };
   if (!row.paid) return { kind: 'unpaid', why: row.unpaid === 'key_limit' ? 'key_limit' : 'credits' };

@@ -13,6 +13,8 @@ import type {
 } from './crawl.types';
 import {
   bumpCrawl,
+  type CompletionResult,
+  completePagesTx,
   completePageTx,
   insertFrontier,
   lockCrawl,
@@ -20,6 +22,7 @@ import {
   pageEventsTx,
   stopCrawlInTx,
 } from './crawl-frontier.ops';
+import { type CrawlRow, failIfNothingCrawled, PAGE_TASK_COLUMNS, TASK_COLUMNS, toView } from './crawl-rows';
 import { type Db, inTransaction } from './db';
 import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
@@ -27,76 +30,8 @@ import type { JobWebhookConfig, JobWebhookNotifier } from './job-webhook.types';
 import { createJobWebhookTx, notifyJobWebhooks } from './job-webhook-outbox.ops';
 import { type SqlClient, sqlClient, sqlTransaction } from './sql-client';
 
-/** A page task's own columns (`CrawlPageStart`). */
-const PAGE_TASK_COLUMNS = `p.id AS "pageId", p.crawl_id AS "crawlId", p.url, p.url_key AS "urlKey", p.depth,
-  p.attempts, p.status AS "pageStatus", c.status AS "crawlStatus", p.sitemap_lastmod AS "sitemapLastmod"`;
-/** Its crawl's columns (`CrawlOfTask`): the same for every page of the crawl once it runs. */
-const CRAWL_TASK_COLUMNS = `c.account_id AS "accountId", c.url AS "crawlUrl", c.options,
-  c.robots_txt AS "robotsTxt", c.crawl_delay_ms AS "crawlDelayMs", c.page_secrets AS "pageSecrets",
-  c.created_at AS "crawlCreatedAt"`;
-const TASK_COLUMNS = Prisma.raw(`${PAGE_TASK_COLUMNS}, ${CRAWL_TASK_COLUMNS}`);
-
 /** Credits per completed page (spec §8: crawl = 1 per page crawled), charged as the page completes. */
 const CREDITS_PER_PAGE = 1;
-
-type CrawlRow = {
-  id: string;
-  account_id: string;
-  url: string;
-  status: string;
-  options: unknown;
-  stop_reason: string | null;
-  error: string | null;
-  discovered: number;
-  completed: number;
-  failed: number;
-  credits_used: number;
-  robots_txt: string | null;
-  crawl_delay_ms: number | null;
-  created_at: Date;
-  finished_at: Date | null;
-  page_secrets: unknown;
-};
-
-function toView(r: CrawlRow): CrawlView {
-  return {
-    crawlId: r.id,
-    accountId: r.account_id,
-    url: r.url,
-    status: r.status as CrawlView['status'],
-    options: r.options as CrawlOptions,
-    stopReason: r.stop_reason as CrawlStopReason | null,
-    error: r.error,
-    discovered: r.discovered,
-    completed: r.completed,
-    failed: r.failed,
-    creditsUsed: r.credits_used,
-    robotsTxt: r.robots_txt,
-    crawlDelayMs: r.crawl_delay_ms,
-    createdAt: r.created_at,
-    finishedAt: r.finished_at,
-    pageSecrets: r.page_secrets ?? null,
-  };
-}
-
-/**
- * A crawl that just closed with no page crawled (its start page failed — a private address, an HTTP
- * error, … — and so did every other seed) is `failed`, not `done`: stop reason `error`, and the
- * error names the start page's code, "The start page could not be crawled (CODE): message". Nothing
- * was billed (only done pages are), so there is nothing to refund. Same transaction as the closing
- * page, guarded on `done` with `completed = 0`.
- */
-async function failIfNothingCrawled(tx: SqlClient, crawlId: string): Promise<void> {
-  await tx.$executeRaw`
-    UPDATE crawls c SET status = 'failed', stop_reason = 'error', updated_at = now(),
-      error = 'The start page could not be crawled (' || COALESCE(s.error_code, 'INTERNAL') || '): '
-        || COALESCE(s.error, 'no page could be fetched')
-    FROM (
-      SELECT error_code, error FROM crawl_pages
-      WHERE crawl_id = ${crawlId}::uuid ORDER BY depth, created_at LIMIT 1
-    ) s
-    WHERE c.id = ${crawlId}::uuid AND c.status = 'done' AND c.completed = 0`;
-}
 
 /**
  * Crawls and their frontier (`crawl_pages`). PostgreSQL is the source of truth: page transitions
@@ -345,6 +280,33 @@ export class CrawlsRepository {
     if (!isUuid(crawlId) || !isUuid(pageId)) return { outcome: 'skipped' };
     const done = await completePageTx(this.db, crawlId, pageId, r.credits ?? CREDITS_PER_PAGE, r);
     if (done.kind === 'done' || done.kind === 'duplicate') await this.notify(done.events);
+    return this.outcomeOf(crawlId, done);
+  }
+
+  /**
+   * `completePage` of many pages of the crawl in one transaction (completePagesTx: one commit), in
+   * order; the outcomes of the pages attempted — it stops after the first that is neither done nor
+   * a duplicate (out of credits: the crawl is stopped as `completePage` stops it).
+   */
+  async completePages(
+    crawlId: string,
+    pages: Array<Parameters<CrawlsRepository['completePage']>[2] & { pageId: string }>,
+  ): Promise<CompletePageOutcome[]> {
+    if (!isUuid(crawlId)) return [];
+    const valid = pages.filter((p) => isUuid(p.pageId));
+    const { results, events } = await completePagesTx(
+      this.db,
+      crawlId,
+      valid.map((p) => ({ ...p, credits: p.credits ?? CREDITS_PER_PAGE })),
+    );
+    await this.notify(events);
+    const outcomes: CompletePageOutcome[] = [];
+    for (const r of results) outcomes.push(await this.outcomeOf(crawlId, r));
+    return outcomes;
+  }
+
+  /** A completion's outcome; an unpaid page stops the crawl (out of credits, or the key's budget). */
+  private async outcomeOf(crawlId: string, done: CompletionResult): Promise<CompletePageOutcome> {
     if (done.kind === 'skipped') return { outcome: 'skipped' };
     if (done.kind === 'duplicate') return { outcome: 'duplicate', crawlFinished: done.crawlFinished };
     if (done.kind === 'done') {

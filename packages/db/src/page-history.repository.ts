@@ -119,6 +119,32 @@ export class PageHistoryRepository {
          AND scraped_at = ${was}`;
   }
 
+  /** `touch` of many rows in one statement; each row is matched on its key and stored time. */
+  async touchMany(
+    touches: Array<
+      [
+        { accountId: string; urlKey: string; tag: string },
+        Date,
+        { etag: string | null; lastModified: string | null; scrapedAt: Date },
+      ]
+    >,
+  ): Promise<void> {
+    if (touches.length === 0) return;
+    await sqlClient(this.db).$executeRaw`
+      UPDATE page_history h
+         SET etag = COALESCE(t.etag, h.etag),
+             last_modified = COALESCE(t.last_modified, h.last_modified),
+             scraped_at = t.scraped_at
+        FROM unnest(${touches.map(([k]) => k.accountId)}::text[]::uuid[],
+                    ${touches.map(([k]) => k.urlKey)}::text[], ${touches.map(([k]) => k.tag)}::text[],
+                    ${touches.map(([, was]) => was.toISOString())}::text[]::timestamptz[],
+                    ${touches.map(([, , n]) => n.etag)}::text[], ${touches.map(([, , n]) => n.lastModified)}::text[],
+                    ${touches.map(([, , n]) => n.scrapedAt.toISOString())}::text[]::timestamptz[])
+          AS t(account_id, url_key, tag, was, etag, last_modified, scraped_at)
+       WHERE h.account_id = t.account_id AND h.url_key = t.url_key AND h.tag = t.tag
+         AND h.scraped_at = t.was`;
+  }
+
   /** Delete rows scraped before `date` (the retention sweep: CHANGE_TRACKING_RETENTION_DAYS). */
   async purgeOlderThan(date: Date): Promise<number> {
     const r = await this.db.prisma.pageHistory.deleteMany({ where: { scrapedAt: { lt: date } } });

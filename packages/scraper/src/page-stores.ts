@@ -105,4 +105,9 @@ export interface ChangeHistoryStore {
     was: Date,
     next: { etag: string | null; lastModified: string | null; scrapedAt: Date },
   ): Promise<void>;
+  /** `touch` of many rows in one statement (a recrawl's pages vouched for by the sitemap). */
+  touchMany(touches: HistoryTouch[]): Promise<void>;
 }
+
+/** One `touch`: the row's key, the time it was stored at, and how it moves on. */
+export type HistoryTouch = Parameters<ChangeHistoryStore['touch']>;

@@ -1,8 +1,9 @@
 /**
  * A tracked recrawl that trusts the sitemap's lastmod (`trustSitemapLastmod`): while its start page
- * finishes, the sitemap seeds the account's history vouches for are completed in bulk — their
- * history rows read a chunk at a time, each vouched page stored, billed and its kept links added
- * (finishPage) — with no job, host slot, request or conversion of their own. Through a job each,
+ * finishes, the sitemap seeds the account's history vouches for are completed in bulk — a chunk
+ * at a time: the seeds and their history rows read, the vouched pages stored, billed and their kept
+ * links added in one transaction (finishReusedPages), their copies' times moved in one statement —
+ * with no job, host slot, request or conversion of their own. Through a job each,
  * such a page cost its bookkeeping several times over (the job's queue round trips, the guarded
  * start, the visibility and history reads, a window claim), which made a recrawl of a mostly
  * unchanged site barely cheaper than a first crawl. Seeds left (a lastmod after the copy, no usable
@@ -14,16 +15,18 @@
  * twice (a redelivered start page) is stored and billed once.
  */
 import type { CrawlPageTask } from '@wcs/db';
-import type { ChangeTrackingRequest } from '@wcs/scraper';
+import { urlKey } from '@wcs/discovery';
+import type { ChangeHistoryStore, ChangeRecord, ChangeTrackingRequest, HistoryTouch } from '@wcs/scraper';
 import type { CrawlContext } from './crawl-contexts';
 import type { CrawlPageDeps, CrawlPageSettings } from './crawl-page.deps';
 import { historyCopiesFor, sitemapVouchesFor, skippedDocument } from './history-revalidation';
-import { finishPage } from './page-finish';
+import { finishReusedPages, type PageDocument } from './page-finish';
 
-/** Seeds read (and their history rows) per round trip. */
-const CHUNK = 500;
-/** Pages finished at once: their completions queue on the crawl's row lock, their JavaScript does not. */
-const IN_FLIGHT = 4;
+/**
+ * Seeds per chunk: read (with their history rows) in one round trip each, completed in one
+ * transaction, which holds the crawl's row lock while it runs (nothing else of the crawl runs now).
+ */
+const CHUNK = 200;
 
 /**
  * Complete the crawl's vouched sitemap seeds (see above); returns how many were completed. Never
@@ -72,34 +75,44 @@ export async function completeVouchedSeeds(
       const copy = copies.get(t.pageId);
       return copy !== undefined && sitemapVouchesFor(t, copy);
     });
-    let next = 0;
-    const runner = async () => {
-      while (!stopped && !signal?.aborted && next < vouched.length) {
-        const task = vouched[next++] as CrawlPageTask;
-        const copy = copies.get(task.pageId);
-        if (!copy) continue;
-        try {
-          // A sitemap seed is `hidden` (crawl-changes.repository.ts, seededFromSitemap).
-          const page = { ...tracking, url: task.url, visibility: 'hidden' as const };
-          const { data, links } = await skippedDocument(page, copy, task);
-          const r = await finishPage(deps, task, context, s, {
-            data,
-            found: links,
-            statusCode: copy.statusCode,
-            finalKey: task.urlKey,
-            reused: true,
-            refill: false,
-          });
-          if (r.status === 'done') completed++;
-          else stopped = true; // the crawl stopped taking pages (out of credits, cancelled, done)
-        } catch (err) {
-          // This page and the rest keep their rows and are crawled by their jobs.
-          deps.logger.warn({ err, crawlId: task.crawlId, url: task.url }, 'lastmod pass stopped');
-          stopped = true;
-        }
-      }
+    // Each copy's time moves on (reuseOnSitemapLastmod) in one statement for the chunk, once its
+    // pages are done: the history given to the documents only collects those touches.
+    const touches = new Map<string, HistoryTouch>();
+    const history: ChangeHistoryStore = {
+      get: (...a) => tracking.history.get(...a),
+      getMany: (...a) => tracking.history.getMany(...a),
+      put: (...a) => tracking.history.put(...a),
+      touch: async (...a) => {
+        touches.set(a[0].urlKey, a);
+      },
+      touchMany: (a) => tracking.history.touchMany(a),
     };
-    await Promise.all(Array.from({ length: IN_FLIGHT }, runner));
+    try {
+      const pages: Array<{ task: CrawlPageTask; doc: PageDocument }> = [];
+      for (const task of vouched) {
+        const copy = copies.get(task.pageId) as ChangeRecord;
+        // A sitemap seed is `hidden` (crawl-changes.repository.ts, seededFromSitemap).
+        const page = { ...tracking, history, url: task.url, visibility: 'hidden' as const };
+        const { data, links } = await skippedDocument(page, copy, task);
+        pages.push({
+          task,
+          doc: { data, found: links, statusCode: copy.statusCode, finalKey: task.urlKey, reused: true },
+        });
+      }
+      const r = await finishReusedPages(deps, context, s, pages);
+      completed += r.done.length;
+      stopped = r.stopped;
+      const done = new Set(r.done);
+      const moved = pages
+        .filter((p) => done.has(p.task.pageId))
+        .map((p) => touches.get(urlKey(p.task.url) ?? p.task.url))
+        .filter((t): t is HistoryTouch => t !== undefined);
+      await tracking.history.touchMany(moved);
+    } catch (err) {
+      // These pages and the rest keep their rows and are crawled by their jobs.
+      deps.logger.warn({ err, crawlId: start.crawlId }, 'lastmod pass stopped');
+      stopped = true;
+    }
   }
   if (completed > 0)
     deps.logger.info({ crawlId: start.crawlId, completed }, 'sitemap lastmod vouched for unchanged pages');

@@ -106,6 +106,53 @@ export async function finishPage(
 }
 
 /**
+ * `finishPage` of many pages of one crawl taken from the account's history (the lastmod pass):
+ * their links filtered as each one's would be, then completed in one transaction
+ * (`completePages`: one commit for all); no search document (a reused page's stands) and no
+ * refill (the start page, finishing after them, claims for all). Returns the ids of the pages
+ * done, and whether the crawl stopped taking pages (out of credits, cancelled).
+ */
+export async function finishReusedPages(
+  deps: CrawlPageDeps,
+  context: CrawlContext,
+  s: CrawlPageSettings,
+  pages: Array<{ task: CrawlPageTask; doc: PageDocument }>,
+): Promise<{ done: string[]; stopped: boolean }> {
+  const first = pages[0];
+  if (!first) return { done: [], stopped: false };
+  const { crawlId } = first.task;
+  const { request } = context;
+  const items: Array<Parameters<CrawlPageDeps['crawls']['completePages']>[1][number]> = [];
+  for (const { task, doc } of pages) {
+    items.push({
+      pageId: task.pageId,
+      result: storedResult(doc.data, task.options.format, request.page?.formats !== undefined),
+      statusCode: doc.statusCode,
+      finalKey: doc.finalKey,
+      links: await nextLinks(deps, task, context.filter, doc.found, s.maxLinksPerPage),
+      credits: pageCredits(request.page),
+    });
+  }
+  const outcomes = await deps.crawls.completePages(crawlId, items);
+  const done: string[] = [];
+  let stopped = outcomes.length < items.length;
+  outcomes.forEach((outcome, i) => {
+    const item = items[i];
+    if (!item) return;
+    if (outcome.outcome === 'done') {
+      done.push(item.pageId);
+      rememberFrontier(deps, crawlId, item.links, outcome);
+    } else if (outcome.outcome !== 'duplicate') stopped = true;
+  });
+  const last = outcomes.at(-1);
+  if (last?.outcome === 'out_of_credits') {
+    deps.logger.info({ crawlId, reason: last.reason }, 'crawl stopped: out of credits');
+    await removePageJobs(deps.producer, last.skippedPageIds);
+  }
+  return { done, stopped };
+}
+
+/**
  * A page that finished, however it ended, left the crawl's queue window: claim the next rows
  * (feedWindow). The start page (depth 0) held the window for itself, so once it has finished the
  * sitemap seeds and its own links get their jobs. A failure is left to the reconciler.
