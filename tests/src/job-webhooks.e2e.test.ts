@@ -3,7 +3,13 @@ import http from 'node:http';
 import { createDb, JobWebhooksRepository } from '@wcs/db';
 import { createLogger } from '@wcs/logger';
 import { type JobWebhookBody, jobWebhookBody, QueueProducer } from '@wcs/queues';
-import { type FixtureSite, type ListeningServer, listenLocal, startFixtureSite } from '@wcs/testing';
+import {
+  type FixtureSite,
+  type ListeningServer,
+  listenLocal,
+  startConditionalSite,
+  startFixtureSite,
+} from '@wcs/testing';
 import { loadWebhookDispatcherEnv, startWebhookDispatcher } from '@wcs/webhook-dispatcher';
 import request from 'supertest';
 import { startCrawl, waitForCrawl } from './crawl-helpers';
@@ -202,6 +208,38 @@ describe('job webhooks', () => {
     expect(foreign.status).toBe(404);
     const notCrawl = await request(stack.url).get(`/v1/crawl/${id}/webhook-deliveries`).set(account.auth);
     expect(notCrawl.status).toBe(404);
+  });
+
+  it('a recrawl that trusts sitemap lastmod sends a page event for each page it completed without asking the site', async () => {
+    const lastmodSite = await startConditionalSite({ pages: 6, links: 2, tree: true, sitemap: true });
+    try {
+      const account = await createTestAccount({ credits: 100 });
+      const body = (hook: string) => ({
+        url: `${lastmodSite.url}/page/0`,
+        maxDepth: 5,
+        trustSitemapLastmod: true,
+        scrapeOptions: { formats: ['markdown', 'changeTracking'] },
+        webhook: { url: `${receiver.url}/${hook}` },
+      });
+      const first = await startCrawl(stack.url, account.auth, body('lastmod-1'));
+      expect(await waitForCrawl(stack.url, first, account.auth)).toMatchObject({ completed: 6 });
+      await untilEnd(first, 'crawl');
+      const id = await startCrawl(stack.url, account.auth, body('lastmod-2'));
+      const done = await waitForCrawl(stack.url, id, account.auth);
+      expect(done).toMatchObject({ status: 'done', completed: 6 });
+      // Nothing changed: every page was vouched for — the five seeds completed in one transaction
+      // (their events written in it), the start page after them.
+      expect(done.pages.filter((p) => p.metadata.revalidatedBy === 'sitemap-lastmod')).toHaveLength(6);
+      const got = await untilEnd(id, 'crawl');
+      const types = got.map((r) => r.body.type);
+      expect(types[0]).toBe('crawl.started');
+      expect(types.at(-1)).toBe('crawl.completed');
+      const pages = got.filter((r) => r.body.type === 'crawl.page');
+      expect(pages.map(pageUrl).sort()).toEqual(done.pages.map((p) => p.url).sort());
+      expect(types).toHaveLength(8);
+    } finally {
+      await lastmodSite.close();
+    }
   });
 
   it('a cancelled crawl ends with crawl.failed, a cancelled batch with batch_scrape.failed (the error says why)', async () => {
