@@ -24,8 +24,16 @@ export class CrawlWindowRepository {
    * a sequential scan per finished page, 1–2 s each at 800,000 rows (`pnpm bench:scale-crawl`).
    */
   async claim(crawlId: string, size: number): Promise<FrontierPage[]> {
-    if (!isUuid(crawlId) || size <= 0) return [];
-    return await sqlClient(this.db).$queryRaw<FrontierPage[]>`
+    return (await this.topUp(crawlId, size)).claimed;
+  }
+
+  /**
+   * `claim`, also saying how many rows the window had room for (`wanted`): fewer claimed than
+   * wanted means the crawl had no more rows waiting.
+   */
+  async topUp(crawlId: string, size: number): Promise<{ claimed: FrontierPage[]; wanted: number }> {
+    if (!isUuid(crawlId) || size <= 0) return { claimed: [], wanted: 0 };
+    const rows = await sqlClient(this.db).$queryRaw<Array<{ wanted: number; claimed: FrontierPage[] }>>`
     WITH live AS (
       SELECT count(*)::int AS n FROM (
         SELECT 1 FROM crawl_pages
@@ -42,7 +50,11 @@ export class CrawlWindowRepository {
       WHERE p.id = ANY(ARRAY(SELECT id FROM picked))
       RETURNING p.id, p.url, p.depth, p.created_at
     )
-    SELECT id AS "pageId", url, depth FROM claimed ORDER BY depth, created_at`;
+    SELECT GREATEST(0, ${size}::int - (SELECT n FROM live))::int AS wanted,
+           COALESCE((SELECT json_agg(json_build_object('pageId', id, 'url', url, 'depth', depth)
+                                     ORDER BY depth, created_at) FROM claimed), '[]'::json) AS claimed`;
+    const row = rows[0];
+    return { claimed: row?.claimed ?? [], wanted: row?.wanted ?? 0 };
   }
 
   /** Mark rows as having their job (the start page, enqueued on its own before the window opens). */

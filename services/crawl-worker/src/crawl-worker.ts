@@ -34,6 +34,7 @@ import { crawlStartProcessor } from './crawl-start.processor';
 import type { CrawlWorkerEnv } from './env';
 import { FrontierMemo } from './frontier-memo';
 import { HostSlots } from './host-slots';
+import { RefillPacer, refillEvery } from './refill-pacer';
 import { RobotsCache } from './robots-cache';
 
 export interface RunningCrawlWorker {
@@ -78,7 +79,12 @@ export async function startCrawlWorker(
     userAgent: env.USER_AGENT,
     timeoutMs: env.CRAWL_ROBOTS_TIMEOUT_MS,
   });
-  const queueWindow = { window: new CrawlWindowRepository(db), producer, size: env.CRAWL_QUEUE_WINDOW };
+  const queueWindow = {
+    window: new CrawlWindowRepository(db),
+    producer,
+    size: env.CRAWL_QUEUE_WINDOW,
+    pacer: new RefillPacer(refillEvery(env.CRAWL_QUEUE_WINDOW)),
+  };
   const define = workerDefiner({ ...env, redis: target }, logger, { concurrency: env.WORKER_CONCURRENCY });
   const workers = [
     define(

@@ -93,6 +93,7 @@ export async function finishPage(
     // enqueue leaves rows that the reconciler picks up.
     if (!outcome.crawlFinished && doc.refill !== false) await refill(deps, crawlId);
     if (outcome.crawlFinished) {
+      deps.queueWindow.pacer?.forget(crawlId);
       deps.frontier?.forget(crawlId);
       deps.contexts.forget(crawlId);
       deps.logger.info({ crawlId }, 'crawl done');
@@ -158,6 +159,8 @@ export async function finishReusedPages(
  * sitemap seeds and its own links get their jobs. A failure is left to the reconciler.
  */
 export async function refill(deps: CrawlPageDeps, crawlId: string): Promise<void> {
+  // While the frontier outruns the window, not after every page (refill-pacer.ts).
+  if (deps.queueWindow.pacer && !deps.queueWindow.pacer.due(crawlId)) return;
   try {
     await feedWindow(deps.queueWindow, crawlId);
   } catch (err) {

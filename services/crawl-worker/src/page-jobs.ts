@@ -1,12 +1,16 @@
 import type { CrawlWindowRepository, FrontierPage } from '@wcs/db';
 import type { QueueProducer } from '@wcs/queues';
 
+import type { RefillPacer } from './refill-pacer';
+
 /** What claiming a crawl's queue window needs: the rows' store, the queue and the window's size. */
 export interface QueueWindow {
   window: CrawlWindowRepository;
   producer: QueueProducer;
   /** Claimed, unfinished rows a crawl may have at once (CRAWL_QUEUE_WINDOW). */
   size: number;
+  /** How often a finished page tops the window up (refill-pacer.ts); without it, every time. */
+  pacer?: RefillPacer;
 }
 
 /**
@@ -15,7 +19,8 @@ export interface QueueWindow {
  * A claim committed whose jobs did not get added is the reconciler's (stranded pages).
  */
 export async function feedWindow(w: QueueWindow, crawlId: string): Promise<number> {
-  const claimed = await w.window.claim(crawlId, w.size);
+  const { claimed, wanted } = await w.window.topUp(crawlId, w.size);
+  w.pacer?.toppedUp(crawlId, claimed.length, wanted);
   await enqueuePages(w.producer, crawlId, claimed);
   return claimed.length;
 }
