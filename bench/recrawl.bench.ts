@@ -12,14 +12,15 @@
  * pair, the same processes crawl another copy of the site once (a warm JIT for both; `--no-warm`
  * skips it).
  *
- * `--mode tracked` (default): both crawls with `formats: ["markdown", "changeTracking"]` (the recrawl
+ * Without `--mode`, the `tracked` pair then the `lastmod` pair (each on its own stack and site).
+ * `--mode tracked`: both crawls with `formats: ["markdown", "changeTracking"]` (the recrawl
  * is conditional on the account's change history); `--mode max-age`: untracked, the recrawl with
  * `maxAge: 1` as described above; `--mode lastmod`: tracked, the site also serves `/sitemap.xml`
  * with every page's `<lastmod>` (gzip-compressed, `Content-Encoding: gzip`, as real servers send
  * it; a changed page's lastmod moves), and the recrawl sets `trustSitemapLastmod` (an unchanged
  * page is not asked at all).
  *
- *   pnpm bench:recrawl [--pages 2000] [--changed 1] [--concurrency 8] [--host-concurrency 8] [--no-warm] [--mode tracked|max-age|lastmod]
+ *   pnpm bench:recrawl [--pages 2000] [--changed 1] [--concurrency 8] [--host-concurrency 8] [--no-warm] [--mode both|tracked|max-age|lastmod]
  */
 import { parseArgs } from 'node:util';
 import { type ConditionalSite, startConditionalSite } from '@wcs/testing';
@@ -43,7 +44,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     'host-concurrency': { type: 'string', default: '8' },
     'no-warm': { type: 'boolean', default: false },
-    mode: { type: 'string', default: 'tracked' },
+    mode: { type: 'string', default: 'both' },
   },
 });
 const PAGES = Number(values.pages);
@@ -55,18 +56,22 @@ const HOST_CONCURRENCY = Number(values['host-concurrency']);
  * conditional on the account's history); `max-age`: untracked crawls, the recrawl with
  * `scrapeOptions.maxAge: 1` (conditional on the page cache's copies).
  */
-const MODE = values.mode === 'max-age' ? 'max-age' : values.mode === 'lastmod' ? 'lastmod' : 'tracked';
+type Mode = 'tracked' | 'lastmod' | 'max-age';
+const MODES: Mode[] =
+  values.mode === 'max-age' || values.mode === 'lastmod' || values.mode === 'tracked'
+    ? [values.mode]
+    : ['tracked', 'lastmod'];
 const TRACKED = { formats: ['markdown', 'changeTracking'] };
 const LINKS = 5;
 /** The site's options: with a gzipped sitemap carrying lastmod in `lastmod` mode. */
-const SITE = {
+const siteOf = (mode: Mode) => ({
   pages: PAGES,
   links: LINKS,
   tree: true,
-  ...(MODE === 'lastmod' ? { sitemap: { gzip: true } } : {}),
-};
+  ...(mode === 'lastmod' ? { sitemap: { gzip: true } } : {}),
+});
 /** The first crawl's scrapeOptions (and the warm-up's). */
-const FIRST = MODE === 'max-age' ? undefined : TRACKED;
+const firstOf = (mode: Mode) => (mode === 'max-age' ? undefined : TRACKED);
 /** Levels of the link tree that hold every page, plus one. */
 const MAX_DEPTH = Math.ceil(Math.log(PAGES * (LINKS - 1) + 1) / Math.log(LINKS)) + 1;
 
@@ -160,7 +165,9 @@ async function measure(
   return { run, wireBytes: site.wireBytes(), bodyBytes: c.bodyBytes, notModified: c.notModified, cpu };
 }
 
-async function main(): Promise<void> {
+async function main(mode: Mode): Promise<void> {
+  const SITE = siteOf(mode);
+  const FIRST = firstOf(mode);
   const port = await freePort();
   const healthPort = await freePort();
   const common = {
@@ -206,9 +213,9 @@ async function main(): Promise<void> {
       changed++;
     }
     again = await measure(site, parts, () =>
-      MODE === 'lastmod'
+      mode === 'lastmod'
         ? crawl(base, headers, site, TRACKED, { trustSitemapLastmod: true })
-        : crawl(base, headers, site, MODE === 'tracked' ? TRACKED : { maxAge: 1 }),
+        : crawl(base, headers, site, mode === 'tracked' ? TRACKED : { maxAge: 1 }),
     );
   } finally {
     await Promise.all([stopProcess(worker), stopProcess(gateway)]);
@@ -227,7 +234,7 @@ async function main(): Promise<void> {
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')} | ${m.cpu.reduce((s, [, ms]) => s + ms, 0).toFixed(2)} |`;
   console.log(
-    `\nRecrawl benchmark: ${PAGES}-page local site with ETag/Last-Modified (~2.5 KB pages, ${LINKS} links each), ${changed} pages (${(CHANGED_SHARE * 100).toFixed(1)} %) changed between the crawls; mode ${MODE}; 1 crawl worker (concurrency ${CONCURRENCY}, host limit ${HOST_CONCURRENCY})\n`,
+    `\nRecrawl benchmark: ${PAGES}-page local site with ETag/Last-Modified (~2.5 KB pages, ${LINKS} links each), ${changed} pages (${(CHANGED_SHARE * 100).toFixed(1)} %) changed between the crawls; mode ${mode}; 1 crawl worker (concurrency ${CONCURRENCY}, host limit ${HOST_CONCURRENCY})\n`,
   );
   console.log(
     '| crawl | pages | pages/s | wall ms | bytes written by the site | body bytes | 304s | cacheState | changeStatus | revalidatedBy | CPU ms/page |',
@@ -236,9 +243,9 @@ async function main(): Promise<void> {
   console.log(row('first crawl', first));
   console.log(
     row(
-      MODE === 'tracked'
+      mode === 'tracked'
         ? 'recrawl (changeTracking: conditional on the account history)'
-        : MODE === 'lastmod'
+        : mode === 'lastmod'
           ? 'recrawl (changeTracking + trustSitemapLastmod: unchanged pages not asked)'
           : 'recrawl (scrapeOptions.maxAge: 1: every entry expired, revalidated)',
       again,
@@ -260,7 +267,11 @@ async function main(): Promise<void> {
   console.log(`\n${cpuTable('CPU per page, recrawl:', again.cpu)}`);
 }
 
-main().then(
+(async () => {
+  // Without --mode: the conditional recrawl and the one that trusts the sitemap's lastmod, each on
+  // its own stack and site, one after the other.
+  for (const mode of MODES) await main(mode);
+})().then(
   () => process.exit(0),
   (err: unknown) => {
     console.error(err);
