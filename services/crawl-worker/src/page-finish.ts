@@ -38,17 +38,12 @@ export interface PageDocument {
   reused: boolean;
   /** The page cache's write of a fetched page (never rejects). */
   stored?: Promise<void> | undefined;
-  /**
-   * Claim the next frontier rows once the page is stored (default true). False for the pages the
-   * lastmod pass completes in bulk: the start page, finishing after them, claims once for all.
-   */
-  refill?: boolean;
 }
 
 /**
  * Store the page, charge its credit and grow the frontier with its links (one call), announce it
- * to search first unless reused; then refill the queue window (unless `doc.refill` is false).
- * Throws what the caller's error handling records (an announced search document is dropped first).
+ * to search first unless reused; then refill the queue window. Throws what the caller's error
+ * handling records (an announced search document is dropped first).
  */
 export async function finishPage(
   deps: CrawlPageDeps,
@@ -86,12 +81,12 @@ export async function finishPage(
     if (outcome.outcome === 'done') rememberFrontier(deps, crawlId, links, outcome);
     if (outcome.outcome === 'duplicate') {
       if (outcome.crawlFinished) deps.logger.info({ crawlId }, 'crawl done');
-      if (doc.refill !== false) await refill(deps, task.crawlId);
+      await refill(deps, task.crawlId);
       return { pageId, status: 'skipped' };
     }
     // After the commit: this page left the window and may have found pages; a failed claim or
     // enqueue leaves rows that the reconciler picks up.
-    if (!outcome.crawlFinished && doc.refill !== false) await refill(deps, crawlId);
+    if (!outcome.crawlFinished) await refill(deps, crawlId);
     if (outcome.crawlFinished) {
       deps.queueWindow.pacer?.forget(crawlId);
       deps.frontier?.forget(crawlId);
