@@ -175,11 +175,15 @@ describe('monitor schedules are reconciled with PostgreSQL', () => {
     } finally {
       redis.disconnect();
     }
-    const victimChecks = (await detail(a.auth, victim)).checkCount;
-    await pollUntil(
-      async () => ((await detail(a.auth, victim)).checkCount > victimChecks ? true : undefined),
-      INTERVAL_MS * 2 + RECONCILE_MS * 2 + 15_000,
-    );
+    /** The monitor is checked once more than now: its schedule was repaired. */
+    const checkedAgain = async (id: string) => {
+      const checks = (await detail(a.auth, id)).checkCount;
+      await pollUntil(
+        async () => ((await detail(a.auth, id)).checkCount > checks ? true : undefined),
+        INTERVAL_MS * 2 + RECONCILE_MS * 2 + 15_000,
+      );
+    };
+    await checkedAgain(victim);
 
     // 0b. The scheduler's advance is lost (a failover dropped the worker's write of the next slot):
     // its score still names the job that ran, which BullMQ keeps finished; the next slot's job is
@@ -207,11 +211,7 @@ describe('monitor schedules are reconciled with PostgreSQL', () => {
     } finally {
       redis2.disconnect();
     }
-    const stalledChecks = (await detail(a.auth, stalled)).checkCount;
-    await pollUntil(
-      async () => ((await detail(a.auth, stalled)).checkCount > stalledChecks ? true : undefined),
-      INTERVAL_MS * 2 + RECONCILE_MS * 2 + 15_000,
-    );
+    await checkedAgain(stalled);
 
     // 1. Redis loses the queue's keys while both replicas run: repaired by the periodic pass.
     const before = new Map<string, number>();
