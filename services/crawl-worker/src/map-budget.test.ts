@@ -93,11 +93,12 @@ describe('runMap time budget', () => {
     }) as PayloadOf<'map'>;
 
   it('answers what it checked, with a warning, when filtering and ranking outlast the budget', async () => {
-    // Room for the sources (the 100k-URL sitemap is read within ~3 s even on a loaded machine);
-    // filtering all of it takes ~10 s anywhere, so the CPU phase is what the budget cuts.
+    // 3 s for the sources, 0.6 s for filtering. A quiet machine reads the whole sitemap in ~1 s; a
+    // loaded one may be cut reading it (that warning is then added too). Either way filtering
+    // what was read costs about as much CPU per URL as reading it did, far past 0.6 s, so the
+    // CPU phase is what the budget cuts — whatever the machine's load.
     const timeoutMs = 4_000;
     const res = await runMap(deps, payload({ timeoutMs, search: 'p' }));
-    expect(res.warning ?? '').not.toMatch(/reading the sitemaps/);
     // The budget cut the work short and the answer says so (answered, not failed: the gateway
     // waits for it until the budget + 5 s).
     expect(res.warning).toMatch(
