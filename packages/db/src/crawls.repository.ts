@@ -28,7 +28,7 @@ import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 import type { JobWebhookConfig, JobWebhookNotifier } from './job-webhook.types';
 import { createJobWebhookTx, notifyJobWebhooks } from './job-webhook-outbox.ops';
-import { type SqlClient, sqlClient, sqlTransaction } from './sql-client';
+import { sqlClient, sqlTransaction } from './sql-client';
 
 /** Credits per completed page (spec §8: crawl = 1 per page crawled), charged as the page completes. */
 const CREDITS_PER_PAGE = 1;
