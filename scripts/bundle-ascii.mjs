@@ -1,7 +1,8 @@
 // Makes a bundle's modules ASCII (each as esbuild loads it, so the bundle's source map stays
-// right), so that its loader can read the bundle as latin1 and V8 keeps it as a one-byte string: a source with a single character above U+00FF is held as two bytes per
-// character (a 10 MB bundle, 20 MB of heap for as long as the process runs) and is decoded from
-// UTF-8 on every start (~75 ms here).
+// right), so that its loader can read the bundle as latin1 and V8 keeps it as a one-byte string:
+// a source with a single character above U+00FF is held as two bytes per character (a 10 MB
+// bundle, 20 MB of heap for as long as the process runs) and is decoded from UTF-8 on every start
+// (~75 ms here).
 //
 // esbuild escapes strings, identifiers and untagged templates itself (`charset: 'ascii'`, its
 // default) but leaves regular-expression literals and tagged templates as written. Here, with
@@ -11,7 +12,7 @@
 // - a `String.raw` template's chunk that holds any becomes a substitution of the same text
 //   (String.raw`a’b` -> String.raw`${"a\u2019b"}`: the raw text and a substitution concatenate
 //   to the same string);
-// - comments' are escaped (they mean nothing).
+// - comments are escaped too (they mean nothing).
 // What is left (another tag's template, a module acorn cannot parse) stays as written: the build
 // then says where, and the loader reads the bundle as UTF-8.
 import { parse } from 'acorn';
