@@ -34,8 +34,8 @@ function linkBlock(base: string, n: number, pages: number): string {
   return `<nav class="pager">${links.join(' · ')}</nav><aside class="related"><ul>${related}</ul></aside>`;
 }
 
-export async function startRealPageSite(pages: number): Promise<RealPageSite> {
-  // The article pages as UTF-8 (their declared charsets decoded), read once.
+/** The 181 article pages' HTML as UTF-8 (their declared charsets decoded), in file-name order. */
+export async function readArticleHtml(): Promise<string[]> {
   const articles = await startArticleSite();
   const bodies: string[] = [];
   try {
@@ -43,6 +43,11 @@ export async function startRealPageSite(pages: number): Promise<RealPageSite> {
   } finally {
     await articles.close();
   }
+  return bodies;
+}
+
+export async function startRealPageSite(pages: number): Promise<RealPageSite> {
+  const bodies = await readArticleHtml();
   // Each article split once where the link block goes (before `</body>`, else at the end).
   const parts = bodies.map((html) => {
     const at = html.toLowerCase().lastIndexOf('</body>');

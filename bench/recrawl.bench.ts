@@ -1,29 +1,33 @@
 /**
- * Recrawl benchmark (conditional revalidation): a local site of `--pages` pages (2,000 by default,
- * ~2.5 KB each, `ETag` + `Last-Modified`, honouring If-None-Match / If-Modified-Since with 304s; a
- * tree of links, 5 per page) is crawled once through POST /v1/crawl (every page stored in the page
- * cache), then `--changed` % of its pages change (1 % by default), then it is crawled again with
- * `scrapeOptions.maxAge: 1` (every cache entry is older than that: each page is asked
- * conditionally, an unchanged one answers 304 and its stored copy is served). Reported for both
- * crawls: pages/s, bytes the site wrote (headers included) and sent as bodies, 304s, and CPU per
- * page by process (gateway, crawl worker, this process serving the site and polling, PostgreSQL,
- * Redis — the last two machine-wide). Targets: recrawl ≥ 5× the first crawl's pages/s, ≤ 2 % of its
- * bytes. One gateway and one crawl-worker process, as `pnpm start` runs them. Before the measured
- * pair, the same processes crawl another copy of the site once (a warm JIT for both; `--no-warm`
- * skips it).
+ * Recrawl benchmark (conditional revalidation): a local site of `--pages` pages (2,000 by default)
+ * with `ETag` + `Last-Modified`, honouring If-None-Match / If-Modified-Since with 304s, a tree of
+ * links (5 per page). `--site real` (the default) serves the 181 real article pages of
+ * `shared/bench/article-extraction` (page i is article i mod 181, ~170 KB; a change adds a revision
+ * note to its longest paragraphs), the page set the crawl anchor of `pnpm bench:crawl` uses;
+ * `--site generated` serves ~2.5 KB generated articles, where a 304's status line and headers are
+ * a large share of what a recrawl downloads. The site is crawled once through POST /v1/crawl,
+ * then `--changed` % of its pages change (1 % by default), then it is crawled again. Reported for
+ * both crawls: pages/s, bytes the site wrote (headers included) and sent as bodies, 304s, and CPU
+ * per page by process (gateway, crawl worker, this process serving the site and polling,
+ * PostgreSQL, Redis — the last two machine-wide). Targets: recrawl ≥ 5× the first crawl's pages/s,
+ * ≤ 2 % of its bytes. One gateway and one crawl-worker process, as `pnpm start` runs them. Before
+ * the measured pair, the same processes crawl another copy of the site once (a warm JIT for both;
+ * `--no-warm` skips it).
  *
  * Without `--mode`, the `tracked` pair then the `lastmod` pair (each on its own stack and site).
  * `--mode tracked`: both crawls with `formats: ["markdown", "changeTracking"]` (the recrawl
  * is conditional on the account's change history); `--mode max-age`: untracked, the recrawl with
- * `maxAge: 1` as described above; `--mode lastmod`: tracked, the site also serves `/sitemap.xml`
- * with every page's `<lastmod>` (gzip-compressed, `Content-Encoding: gzip`, as real servers send
- * it; a changed page's lastmod moves), and the recrawl sets `trustSitemapLastmod` (an unchanged
- * page is not asked at all).
+ * `scrapeOptions.maxAge: 1` (every page-cache entry is older than that: each page is asked
+ * conditionally, an unchanged one answers 304 and its stored copy is served); `--mode lastmod`:
+ * tracked, the site also serves `/sitemap.xml` with every page's `<lastmod>` (gzip-compressed,
+ * `Content-Encoding: gzip`, as real servers send it; a changed page's lastmod moves), and the
+ * recrawl sets `trustSitemapLastmod` (an unchanged page is not asked at all).
  *
- *   pnpm bench:recrawl [--pages 2000] [--changed 1] [--concurrency 8] [--host-concurrency 8] [--no-warm] [--mode both|tracked|max-age|lastmod]
+ *   pnpm bench:recrawl [--pages 2000] [--changed 1] [--concurrency 8] [--host-concurrency 8] [--no-warm]
+ *                      [--mode both|tracked|max-age|lastmod] [--site real|generated]
  */
 import { parseArgs } from 'node:util';
-import { type ConditionalSite, startConditionalSite } from '@wcs/testing';
+import { type ConditionalSite, type ConditionalSiteOptions, startConditionalSite } from '@wcs/testing';
 import { request } from 'undici';
 import {
   benchAccount,
@@ -35,6 +39,7 @@ import {
   waitHealthy,
 } from './bench-utils';
 import { type CpuParts, cpuPerPage, cpuSnapshot, cpuTable } from './cpu-time';
+import { readArticleHtml } from './real-page-site';
 
 const { values } = parseArgs({
   args: benchArgv(),
@@ -45,6 +50,7 @@ const { values } = parseArgs({
     'host-concurrency': { type: 'string', default: '8' },
     'no-warm': { type: 'boolean', default: false },
     mode: { type: 'string', default: 'both' },
+    site: { type: 'string', default: 'real' },
   },
 });
 const PAGES = Number(values.pages);
@@ -63,13 +69,47 @@ const MODES: Mode[] =
     : ['tracked', 'lastmod'];
 const TRACKED = { formats: ['markdown', 'changeTracking'] };
 const LINKS = 5;
+if (values.site !== 'real' && values.site !== 'generated')
+  throw new Error(`--site must be real or generated (got ${values.site})`);
+const REAL = values.site === 'real';
 /** The site's options: with a gzipped sitemap carrying lastmod in `lastmod` mode. */
-const siteOf = (mode: Mode) => ({
+const siteOf = (mode: Mode, page?: ConditionalSiteOptions['page']): ConditionalSiteOptions => ({
   pages: PAGES,
   links: LINKS,
   tree: true,
+  ...(page ? { page } : {}),
   ...(mode === 'lastmod' ? { sitemap: { gzip: true } } : {}),
 });
+
+/**
+ * Real pages for the conditional site: page i is article i mod 181 with the site's links before
+ * `</body>` (absolute: some articles carry a `<base href>`) and, once changed, a revision note at the
+ * end of the article's three longest paragraphs (text, so the change reaches the main content
+ * whichever of them the extraction keeps).
+ */
+function realPages(articles: string[]): NonNullable<ConditionalSiteOptions['page']> {
+  const prepared = articles.map((html) => {
+    const end = html.toLowerCase().lastIndexOf('</body>');
+    const bodyEnd = end < 0 ? html.length : end;
+    const paragraphs = [...html.matchAll(/<p[\s>][\s\S]*?<\/p>/gi)]
+      .map((m) => ({ at: (m.index ?? 0) + m[0].length - '</p>'.length, length: m[0].length }))
+      .filter((p) => p.at < bodyEnd)
+      .sort((a, b) => b.length - a.length)
+      .slice(0, 3);
+    // Cut points in document order: each revision note goes in at one, the links at the body's end.
+    const cuts = [...paragraphs.map((p) => p.at).sort((a, b) => a - b), bodyEnd];
+    const pieces = cuts.map((at, k) => html.slice(k === 0 ? 0 : cuts[k - 1], at));
+    return { pieces, tail: html.slice(bodyEnd) };
+  });
+  return (i, { version, links }) => {
+    const a = prepared[i % prepared.length] as (typeof prepared)[number];
+    const revision = version > 0 ? ` Revised: version ${version} of this article.` : '';
+    const nav = `<nav class="site-links">${links.map((u) => `<a href="${u}">${u}</a>`).join(' ')}</nav>`;
+    const last = a.pieces.length - 1;
+    return a.pieces.map((piece, k) => piece + (k < last ? revision : nav)).join('') + a.tail;
+  };
+}
+
 /** The first crawl's scrapeOptions (and the warm-up's). */
 const firstOf = (mode: Mode) => (mode === 'max-age' ? undefined : TRACKED);
 /** Levels of the link tree that hold every page, plus one. */
@@ -165,8 +205,8 @@ async function measure(
   return { run, wireBytes: site.wireBytes(), bodyBytes: c.bodyBytes, notModified: c.notModified, cpu };
 }
 
-async function main(mode: Mode): Promise<void> {
-  const SITE = siteOf(mode);
+async function main(mode: Mode, page?: ConditionalSiteOptions['page']): Promise<void> {
+  const SITE = siteOf(mode, page);
   const FIRST = firstOf(mode);
   const port = await freePort();
   const healthPort = await freePort();
@@ -234,7 +274,7 @@ async function main(mode: Mode): Promise<void> {
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')} | ${m.cpu.reduce((s, [, ms]) => s + ms, 0).toFixed(2)} |`;
   console.log(
-    `\nRecrawl benchmark: ${PAGES}-page local site with ETag/Last-Modified (~2.5 KB pages, ${LINKS} links each), ${changed} pages (${(CHANGED_SHARE * 100).toFixed(1)} %) changed between the crawls; mode ${mode}; 1 crawl worker (concurrency ${CONCURRENCY}, host limit ${HOST_CONCURRENCY})\n`,
+    `\nRecrawl benchmark: ${PAGES}-page local site with ETag/Last-Modified (${REAL ? `the 181 real article pages, ${(first.bodyBytes / Math.max(1, first.run.completed) / 1024).toFixed(0)} KB a page on average` : '~2.5 KB generated pages'}, ${LINKS} links each), ${changed} pages (${(CHANGED_SHARE * 100).toFixed(1)} %) changed between the crawls; mode ${mode}; 1 crawl worker (concurrency ${CONCURRENCY}, host limit ${HOST_CONCURRENCY})\n`,
   );
   console.log(
     '| crawl | pages | pages/s | wall ms | bytes written by the site | body bytes | 304s | cacheState | changeStatus | revalidatedBy | CPU ms/page |',
@@ -270,7 +310,8 @@ async function main(mode: Mode): Promise<void> {
 (async () => {
   // Without --mode: the conditional recrawl and the one that trusts the sitemap's lastmod, each on
   // its own stack and site, one after the other.
-  for (const mode of MODES) await main(mode);
+  const page = REAL ? realPages(await readArticleHtml()) : undefined;
+  for (const mode of MODES) await main(mode, page);
 })().then(
   () => process.exit(0),
   (err: unknown) => {

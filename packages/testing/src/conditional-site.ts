@@ -33,6 +33,12 @@ export interface ConditionalSiteOptions {
    * `dateOnly`: lastmod as a date (`2026-12-05`), as many sites write it.
    */
   sitemap?: boolean | { gzip?: boolean; dateOnly?: boolean };
+  /**
+   * The HTML of page `i` at `version` (0 until its first `change()`), in place of the generated
+   * article (`paragraphs` is then unused): e.g. a real page. `links` are the absolute URLs of the
+   * pages it must link to (the ring or tree above); the page must carry them for a crawl to go on.
+   */
+  page?: (i: number, p: { version: number; links: string[] }) => string;
 }
 
 export interface ConditionalRequest {
@@ -91,6 +97,11 @@ export async function startConditionalSite(o: ConditionalSiteOptions): Promise<C
     const next = o.tree
       ? Array.from({ length: links }, (_, k) => links * i + k + 1).filter((n) => n < o.pages)
       : Array.from({ length: Math.min(links, o.pages - 1) }, (_, k) => (i + k + 1) % o.pages);
+    if (o.page)
+      return o.page(i, {
+        version: versions[i] as number,
+        links: next.map((n) => `${listening.url}/page/${n}`),
+      });
     const filler = Array.from(
       { length: paragraphs },
       (_, p) =>
