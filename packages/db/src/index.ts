@@ -42,6 +42,7 @@ export {
   serviceDb,
   type Tx,
 } from './db';
+export { warmUpDb } from './db-warm-up';
 export { DeploymentSecretsRepository, derivePurposeKey } from './deployment-secrets.repository';
 export {
   type DocumentInput,

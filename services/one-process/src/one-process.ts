@@ -1,5 +1,5 @@
 import { crawlWorkerService, type RunningCrawlService } from '@wcs/crawl-worker';
-import { createDb, SERVICE_POOL_SIZE, type SharedDb } from '@wcs/db';
+import { createDb, SERVICE_POOL_SIZE, type SharedDb, warmUpDb } from '@wcs/db';
 import { extractWorkerService, type RunningExtractWorker } from '@wcs/extract-worker';
 import { type GatewayShared, gatewayService, type RunningGateway } from '@wcs/gateway';
 import type { Logger } from '@wcs/logger';
@@ -61,6 +61,8 @@ export async function startOneProcess(opts: {
       preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
     }),
   };
+  // The first query's compiler and connection, made while the services wait on Redis.
+  warmUpDb(shared.db);
   let everyServiceStarted = false;
   const group = new ServiceGroup<SharedWorkerResources & GatewayShared>({
     ...(opts.source ? { source: opts.source } : {}),
