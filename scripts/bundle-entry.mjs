@@ -13,6 +13,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { asciiSource, nonAsciiPlaces } from './bundle-ascii.mjs';
+import { patchSource } from './bundle-patches.mjs';
+import { lazyUndici } from './bundle-undici.mjs';
 
 /**
  * Loaded from their own files: native addons, packages that run files of their own, and the
@@ -23,7 +25,8 @@ const EXTERNAL = new Set([
   'msgpackr-extract',
   'pg-native',
   'piscina',
-  'pino',
+  // pino itself is bundled (~20 ms of compiling at start otherwise); its transports' threads run
+  // thread-stream's files.
   'thread-stream',
   'tesseract.js',
   'pdfjs-dist',
@@ -64,8 +67,9 @@ function keepModulePaths(outDir) {
       });
       b.onLoad({ filter: /\.(c|m)?js$/ }, (args) => {
         const read = readFileSync(args.path, 'utf8');
-        // The bundle in ASCII (bundle-ascii.mjs), module by module so the source map stays right.
-        const text = asciiSource(read);
+        // The bundle in ASCII (bundle-ascii.mjs), module by module so the source map stays right;
+        // the few libraries' start-time edits first (bundle-patches.mjs).
+        const text = asciiSource(patchSource(args.path, read));
         if (!/\b(__dirname|__filename|require\.resolve)\b/.test(text)) {
           return text === read
             ? undefined
@@ -156,7 +160,7 @@ export async function bundleEntry({ entry, outfile, nodeFlags }) {
     supported: { 'dynamic-import': false },
     // Packages by their package.json `main` (their compiled dist/), not tsconfig's paths to src/.
     tsconfigRaw: '{}',
-    plugins: [keepModulePaths(path.dirname(outfile))],
+    plugins: [lazyUndici(path.dirname(outfile)), keepModulePaths(path.dirname(outfile))],
     metafile: true,
     logLevel: 'error',
   });

@@ -1,0 +1,43 @@
+// Edits to bundled libraries' top-level code that costs the one-process start and that the process
+// never needs (scripts/bundle-entry.mjs applies them as esbuild loads each module): pg and undici
+// load Node's own fetch (its internal undici, 15-40 ms of compiling) only to look at a global;
+// msgpackr loads its native addon (~25 ms: resolving and dlopen) that nothing here uses.
+// Each edit must find its text: a library update that changes it fails the build instead of
+// silently bringing the cost back or changing what the library does.
+
+/** [file pattern, text, replacement, why]. */
+const PATCHES = [
+  [
+    /\/node_modules\/pg\/lib\/stream\.js$/,
+    "if (typeof Response === 'function') {",
+    'if (false) {',
+    // The Cloudflare Workers probe: on Node a Response never carries `cf`, so it answers false.
+    'pg: no Response made at load to detect Cloudflare Workers',
+  ],
+  [
+    /\/node_modules\/undici\/lib\/web\/cookies\/index\.js$/,
+    'const brandChecks = webidl.brandCheckMultiple([Headers, globalThis.Headers].filter(Boolean))',
+    'const brandChecks = (V) => webidl.brandCheckMultiple([Headers, globalThis.Headers].filter(Boolean))(V)',
+    // The same check, made when a cookie helper is called (nothing here calls one) instead of at load.
+    "undici: the cookie helpers' brand check built when first used",
+  ],
+  [
+    /\/node_modules\/msgpackr\/dist\/node\.cjs$/,
+    'if (!nativeAccelerationDisabled) {',
+    'if (false) {',
+    // The addon only speeds up unpacking strings; BullMQ, msgpackr's one user here, only packs
+    // (its Lua scripts unpack with cmsgpack).
+    'msgpackr: msgpackr-extract not loaded',
+  ],
+];
+
+/** `text` of the module at `file` with the edits meant for it; throws when one no longer applies. */
+export function patchSource(file, text) {
+  let out = text;
+  for (const [pattern, from, to, why] of PATCHES) {
+    if (!pattern.test(file.replaceAll('\\', '/'))) continue;
+    if (!out.includes(from)) throw new Error(`[bundle] ${why}: "${from}" not found in ${file}`);
+    out = out.replace(from, to);
+  }
+  return out;
+}
