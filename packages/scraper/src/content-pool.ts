@@ -50,11 +50,11 @@ type ThreadOutput = ContentTaskResult | RawPageResult;
 const THREAD_YOUNG_MB = 48;
 
 /**
- * Conversions of the built-in page per thread in `warmUp`. Loading the code is most of what a cold
- * thread costs the first pages; more rounds of one page did not make the first real pages cheaper
- * (their variety is what the JIT compiles for).
+ * Built-in pages each thread converts in `warmUp` (content-warm-up-pages.ts), ~20 ms each, unless
+ * the options say otherwise (CONTENT_POOL_WARM_UP_PAGES). One page converted many times left the
+ * first real pages as costly as without it (the JIT compiles for their variety).
  */
-const WARM_UP_ROUNDS = 2;
+const WARM_UP_PAGES = 30;
 
 /**
  * V8's flags win over a thread's resourceLimits, and the services run with
@@ -82,8 +82,10 @@ export interface ContentPoolOptions {
   documentMaxPages?: number;
   /** Decompression limits of a document (the task's own win); default @wcs/documents' DEFAULT_INFLATE_LIMITS. */
   documentInflateLimits?: InflateLimits;
-  /** `warmUpIfWanted` starts the threads and warms them up on a built-in page; default off. */
+  /** `warmUpIfWanted` starts the threads and warms them up on built-in pages; default off. */
   warmUp?: boolean;
+  /** Built-in pages per thread in a warm-up; default WARM_UP_PAGES. */
+  warmUpPages?: number;
   /** OCR of PDFs without a text layer (OCR_ENABLED, OCR_LANGUAGES); default off. */
   ocr?: {
     enabled: boolean;
@@ -115,6 +117,7 @@ export function contentPoolOptions(env: ContentEnv): ContentPoolOptions {
     threads: env.CONTENT_POOL_THREADS,
     idleTimeoutMs: env.CONTENT_POOL_IDLE_MS,
     warmUp: env.CONTENT_POOL_WARM_UP,
+    warmUpPages: env.CONTENT_POOL_WARM_UP_PAGES,
     taskTimeoutMs: env.CONTENT_TASK_TIMEOUT_MS,
     selectorBudgetMs: env.CONTENT_SELECTOR_BUDGET_MS,
     heapMb: env.CONTENT_THREAD_HEAP_MB,
@@ -162,16 +165,25 @@ export class ContentPool {
   }
 
   /**
-   * Starts every thread and warms its code up on a built-in page (content-warm-up.ts), so the first
-   * real pages do not pay for the JIT. Resolves when all are done; never rejects (a warm-up that
-   * fails costs nothing but itself). Pages handed over meanwhile wait for a thread as usual.
+   * Starts every thread and warms its code up on `pages` built-in pages (content-warm-up.ts), so
+   * the first real pages do not pay for the JIT. One loop per thread, one page per task: a page
+   * handed over meanwhile queues behind at most one warm-up page. Resolves when all are done; never
+   * rejects (a warm-up that fails costs nothing but itself).
    */
-  async warmUp(rounds = WARM_UP_ROUNDS): Promise<void> {
+  async warmUp(pages = this.options.warmUpPages ?? WARM_UP_PAGES): Promise<void> {
     if (this.options.threads === 0 || this.closing) return;
     const pool = this.pool() as unknown as Piscina<WarmUpTask, void>;
-    await Promise.all(
-      Array.from({ length: this.options.threads }, () => pool.run({ warmUp: rounds }).catch(() => undefined)),
-    );
+    const loop = async (offset: number) => {
+      for (let i = 0; i < pages && !this.closing; i++) {
+        // Each loop starts elsewhere in the set, so each thread meets every kind early.
+        const ok = await pool.run({ warmUp: (i + offset) % pages }).then(
+          () => true,
+          () => false,
+        );
+        if (!ok) return;
+      }
+    };
+    await Promise.all(Array.from({ length: this.options.threads }, (_, t) => loop(t * 7)));
   }
 
   /** Threads alive now (0 when idle long enough). */

@@ -24,7 +24,7 @@ function load(name) {
 }
 
 module.exports = function runInThread(input) {
-  // A warm-up (content-warm-up.ts): the built-in page, converted a few times.
+  // A warm-up (content-warm-up.ts): one of the built-in pages.
   if (typeof input.warmUp === 'number') return load('content-warm-up').warmUp(input.warmUp);
   const task = load('content.task');
   // The page's budget starts now: loading the code (a cold thread) was not this page's work.

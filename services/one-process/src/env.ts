@@ -1,4 +1,4 @@
-import { baseEnv, contentEnv, databaseEnv, healthEnv, loadEnv, renderEnv } from '@wcs/config';
+import { baseEnv, contentEnv, databaseEnv, envInt, healthEnv, loadEnv, renderEnv } from '@wcs/config';
 import type { z } from 'zod';
 
 /**
@@ -10,7 +10,15 @@ export const oneProcessEnvSchema = baseEnv
   .extend(databaseEnv.shape)
   .extend(healthEnv.shape)
   .extend(contentEnv.shape)
-  .extend(renderEnv.shape);
+  .extend(renderEnv.shape)
+  .extend({
+    // For small machines, memory first: each warm-up page leaves the threads' heaps larger until
+    // they idle out (the services' 30 put this process ~33 MB higher for that time, 3 ~5 MB); one
+    // page still loads the threads' code before the first request needs it.
+    CONTENT_POOL_WARM_UP_PAGES: envInt(1, 1).describe(
+      contentEnv.shape.CONTENT_POOL_WARM_UP_PAGES.description ?? 'built-in pages per conversion thread',
+    ),
+  });
 export type OneProcessEnv = z.infer<typeof oneProcessEnvSchema>;
 
 export function loadOneProcessEnv(env?: NodeJS.ProcessEnv): OneProcessEnv {
