@@ -48,7 +48,12 @@ export class HeadSniffer {
     });
     session.on('Network.loadingFinished', (e) => {
       const w = this.watch;
-      if (w && e.requestId === w.requestId) this.flush(w);
+      if (!w || e.requestId !== w.requestId) return;
+      // Nothing heard yet: the whole body came before streaming was on, and the answer to
+      // streamResourceContent (its bufferedData, or the error that makes us read the body) is
+      // still out; the finished body is in the session's buffer now, so it is read at once too.
+      if (w.size === 0) this.readBody(w);
+      else this.flush(w);
     });
   }
 
