@@ -41,6 +41,8 @@ import type { Renderer, RenderResult } from '@wcs/renderer';
 import { originOf, RobotsBook } from './map-robots-book';
 import { type MapCandidate, rankBySearchSliced } from './map-search';
 
+/** How long a sitemap file may outlast the sources' budget: its signal, not this, ends it. */
+const SITEMAP_TIMEOUT_MARGIN_MS = 1_000;
 export interface MapSettings {
   userAgent: string;
   shallowPages: number;
@@ -150,7 +152,9 @@ export async function runMap(
           {
             dispatcher: deps.dispatcher,
             userAgent: settings.userAgent,
-            timeoutMs: remaining(),
+            // The budget's signal ends the reading (and the answer then says the budget stopped
+            // it); a file timeout on the same deadline could fire first and read as a failed file.
+            timeoutMs: remaining() + SITEMAP_TIMEOUT_MARGIN_MS,
             maxUrls: sitemapCap,
             maxFiles: settings.sitemapMaxFiles,
             signal: budget.signal,
