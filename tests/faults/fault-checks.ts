@@ -81,10 +81,77 @@ export async function monitorStillScheduled(
     200,
   ).catch(() => false);
   if (inRedis && next) return { ok: true };
+  const state = await monitorState(stack, monitorId).catch(
+    (err: unknown) => `state unreadable: ${String(err)}`,
+  );
   return {
     ok: false,
-    note: `monitor: scheduler in Redis ${inRedis ? 'yes' : 'NO'}, next check ran ${next ? 'yes' : 'NO'}`,
+    note: `monitor: scheduler in Redis ${inRedis ? 'yes' : 'NO'}, next check ran ${next ? 'yes' : 'NO'}; ${state}`,
   };
+}
+
+/**
+ * What a stuck monitor looks like, for the failure's note (the row's logs are gone by the time a
+ * CI run is read): the scheduler's next slot, that slot's job and its state, the queue's counts,
+ * and the monitor's row and last checks in PostgreSQL.
+ */
+async function monitorState(stack: FaultStack, monitorId: string): Promise<string> {
+  const queue = stack.producer.queue('monitor-check');
+  const redis = stack.producer.connection;
+  const now = Date.now();
+  const score = await redis.zscore(queue.toKey('repeat'), monitorId);
+  const jobId = score === null ? null : `repeat:${monitorId}:${score}`;
+  const job = jobId ? await queue.getJob(jobId) : undefined;
+  const jobState = jobId ? await queue.getJobState(jobId) : 'none';
+  const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'completed', 'failed', 'prioritized');
+  const [row] = await query<{
+    status: string;
+    paused_by: string | null;
+    last: number | null;
+    next: number | null;
+  }>(
+    stack.databaseUrl,
+    `SELECT status, paused_by, (extract(epoch FROM last_check_at) * 1000)::float8 AS last,
+            (extract(epoch FROM next_check_at) * 1000)::float8 AS next FROM monitors WHERE id = $1`,
+    [monitorId],
+  );
+  const checks = await query<{ at: number; hash: string | null; error_code: string | null }>(
+    stack.databaseUrl,
+    `SELECT (extract(epoch FROM checked_at) * 1000)::float8 AS at, hash, error_code FROM monitor_checks
+     WHERE monitor_id = $1 ORDER BY checked_at DESC LIMIT 3`,
+    [monitorId],
+  );
+  const ago = (ms: number | null | undefined) =>
+    ms == null ? 'none' : `${Math.round((now - ms) / 100) / 10} s ago`;
+  return [
+    `slot ${score === null ? 'none' : ago(Number(score))}`,
+    `slot job ${jobState}${job ? ` (attempts ${job.attemptsMade}, processed ${ago(job.processedOn)}, finished ${ago(job.finishedOn)}${job.failedReason ? `, failed: ${job.failedReason}` : ''})` : ''}`,
+    `queue ${JSON.stringify(counts)}`,
+    `row ${row ? `${row.status}${row.paused_by ? `/${row.paused_by}` : ''}, last check ${ago(row.last)}, next ${ago(row.next)}` : 'missing'}`,
+    `last checks ${checks.map((c) => `${ago(c.at)} ${c.hash ? 'ok' : (c.error_code ?? 'failed')}`).join(', ') || 'none'}`,
+    `monitor-scheduler's last warnings: ${lastWarnings(stack.logs()) || 'none'}`,
+  ].join('; ');
+}
+
+/** The monitor-scheduler's last few warnings and errors (message and error only, shortened). */
+function lastWarnings(lines: string[]): string {
+  const warned: string[] = [];
+  for (const line of lines) {
+    if (!line.includes('"service":"monitor-scheduler"')) continue;
+    const json = line.slice(line.indexOf('{'));
+    try {
+      const e = JSON.parse(json) as {
+        level?: number;
+        msg?: string;
+        err?: { message?: string };
+        error?: string;
+      };
+      if ((e.level ?? 0) >= 40) warned.push(`${e.msg}: ${(e.err?.message ?? e.error ?? '').slice(0, 160)}`);
+    } catch {
+      // Not a JSON log line.
+    }
+  }
+  return warned.slice(-4).join(' | ');
 }
 
 /** Successful checks of an account's monitors: each costs one credit (reference = check id). */
