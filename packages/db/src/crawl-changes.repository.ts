@@ -35,23 +35,20 @@ export class CrawlChangesRepository {
   }
 
   /**
-   * A crawl page is `hidden` (Firecrawl's visibility) when only the sitemap led to it: the seeding
+   * When the crawl's frontier was seeded: its start page's `created_at`, or null before that. A
+   * crawl page is `hidden` (Firecrawl's visibility) when only the sitemap led to it: the seeding
    * transaction writes the start page and the sitemap seeds with one `created_at` (its `now()`),
-   * before any page's links are read, so a row deeper than the start page sharing the start page's
-   * `created_at` came from the sitemap. A link to it found later does not change that (the
-   * frontier keeps one row per URL): such a page reads `hidden` too.
+   * before any page's links are read, so a row deeper than the start page with this `created_at`
+   * came from the sitemap (`isSitemapSeed`). A link to it found later does not change that (the
+   * frontier keeps one row per URL): such a page reads `hidden` too. Read once per crawl by a
+   * worker; the page's own `created_at` comes with its task.
    */
-  async seededFromSitemap(crawlId: string, pageId: string): Promise<boolean> {
-    // Straight through pg (sql-client.ts): asked once per tracked crawl page.
-    const rows = await sqlClient(this.db).$queryRaw<Array<{ hidden: boolean }>>`
-      SELECT (p.id <> s.id AND p.created_at = s.created_at) AS hidden
-      FROM crawl_pages p
-      JOIN LATERAL (
-        SELECT id, created_at FROM crawl_pages
-        WHERE crawl_id = p.crawl_id AND depth = 0 ORDER BY created_at LIMIT 1
-      ) s ON true
-      WHERE p.id = ${pageId}::uuid AND p.crawl_id = ${crawlId}::uuid`;
-    return rows[0]?.hidden === true;
+  async seededAt(crawlId: string): Promise<Date | null> {
+    if (!isUuid(crawlId)) return null;
+    const rows = await sqlClient(this.db).$queryRaw<Array<{ at: Date }>>`
+      SELECT created_at AS at FROM crawl_pages
+      WHERE crawl_id = ${crawlId}::uuid AND depth = 0 ORDER BY created_at LIMIT 1`;
+    return rows[0]?.at ?? null;
   }
 
   /**

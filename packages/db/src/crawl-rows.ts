@@ -8,7 +8,8 @@ import type { SqlClient } from './sql-client';
 
 /** A page task's own columns (`CrawlPageStart`). */
 export const PAGE_TASK_COLUMNS = `p.id AS "pageId", p.crawl_id AS "crawlId", p.url, p.url_key AS "urlKey", p.depth,
-  p.attempts, p.status AS "pageStatus", c.status AS "crawlStatus", p.sitemap_lastmod AS "sitemapLastmod"`;
+  p.attempts, p.status AS "pageStatus", c.status AS "crawlStatus", p.sitemap_lastmod AS "sitemapLastmod",
+  p.created_at AS "createdAt"`;
 /** Its crawl's columns (`CrawlOfTask`): the same for every page of the crawl once it runs. */
 const CRAWL_TASK_COLUMNS = `c.account_id AS "accountId", c.url AS "crawlUrl", c.options,
   c.robots_txt AS "robotsTxt", c.crawl_delay_ms AS "crawlDelayMs", c.page_secrets AS "pageSecrets",

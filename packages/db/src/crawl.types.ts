@@ -115,6 +115,8 @@ export interface CrawlPageStart {
   duplicateOf?: string | null;
   /** The sitemap's `<lastmod>` for this page when it was seeded from one (its latest instant). */
   sitemapLastmod?: Date | null;
+  /** When the row joined the frontier (a sitemap seed shares its start page's; `seededAt`). */
+  createdAt?: Date;
 }
 
 /** The crawl's part of a task: fixed from the crawl's start (`processing`) to its end. */

@@ -333,6 +333,15 @@ export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<Opened
       const finalHost = url.host;
       const close = () => {
         cleanup();
+        // An answer without a body (304, 204, Content-Length: 0) ends by itself: read to its end,
+        // its keep-alive connection serves the next request. Destroyed mid-message, the socket
+        // would close (a recrawl's 304s each paid a new connection) and undici would build an
+        // abort error, stack trace and all, that nobody reads.
+        if (res.statusCode === 304 || res.statusCode === 204 || declared === 0) {
+          decoded.on('error', () => undefined);
+          decoded.resume();
+          return;
+        }
         discard(res.body);
         for (const d of decoders) d.destroy();
         if (!decoded.destroyed) decoded.destroy();

@@ -1,7 +1,7 @@
 import type { CrawlPageTask } from '@wcs/db';
 import { createSafeDispatcher } from '@wcs/net';
 import { testCrawlOptions } from '@wcs/testing';
-import { CrawlContexts, withCrawl } from './crawl-contexts';
+import { CrawlContexts, isSitemapSeed, withCrawl } from './crawl-contexts';
 import { RobotsCache } from './robots-cache';
 
 const robots = new RobotsCache({
@@ -83,5 +83,30 @@ describe('CrawlContexts', () => {
     contexts.forget('a');
     expect(contexts.get('a')).toBeUndefined();
     expect(contexts.get('c')).toBeDefined();
+  });
+
+  it('a sitemap seed shares the seeding time: read once per crawl, asked again after a failure', async () => {
+    const contexts = new CrawlContexts({ robots });
+    const ctx = contexts.fromTask(task('s1'));
+    const seeded = new Date('2026-12-01T10:00:00.123Z');
+    let reads = 0;
+    let fail = true;
+    const seededAt = async () => {
+      reads++;
+      if (fail) throw new Error('pg away');
+      return seeded;
+    };
+    const seed = { crawlId: 's1', depth: 1, createdAt: new Date(seeded) };
+    await expect(isSitemapSeed(ctx, seed, seededAt)).rejects.toThrow('pg away');
+    fail = false;
+    expect(await isSitemapSeed(ctx, seed, seededAt)).toBe(true);
+    // A link found later joined the frontier after the seeding: visible.
+    expect(await isSitemapSeed(ctx, { ...seed, createdAt: new Date(seeded.getTime() + 1) }, seededAt)).toBe(
+      false,
+    );
+    // The start page shares the time but is never hidden; a task without its time is not either.
+    expect(await isSitemapSeed(ctx, { ...seed, depth: 0 }, seededAt)).toBe(false);
+    expect(await isSitemapSeed(ctx, { crawlId: 's1', depth: 2 }, seededAt)).toBe(false);
+    expect(reads).toBe(2);
   });
 });

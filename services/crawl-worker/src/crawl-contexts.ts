@@ -27,6 +27,8 @@ export interface CrawlContext {
   request: PageRequest;
   /** Which of a page's links join the frontier (include/exclude rules compiled once). */
   filter: LinkFilter;
+  /** When the crawl's frontier was seeded (`isSitemapSeed`), read with the first page that asks. */
+  seededAt?: Promise<Date | null>;
 }
 
 /**
@@ -86,6 +88,35 @@ export class CrawlContexts {
   forget(crawlId: string): void {
     this.cache.delete(crawlId);
   }
+}
+
+/**
+ * Only the crawl's sitemap led to the page (`visibility: hidden`): it is deeper than the start page
+ * and joined the frontier in the seeding transaction (CrawlChangesRepository.seededAt, read once
+ * per context and kept; a failed or empty read is asked again by the next page).
+ */
+export function isSitemapSeed(
+  context: CrawlContext,
+  task: Pick<CrawlPageStart, 'crawlId' | 'depth' | 'createdAt'>,
+  seededAt: (crawlId: string) => Promise<Date | null>,
+): Promise<boolean> {
+  const createdAt = task.createdAt;
+  if (task.depth === 0 || !createdAt) return Promise.resolve(false);
+  const memo = context.seededAt ?? seededAt(task.crawlId);
+  context.seededAt = memo;
+  const forget = () => {
+    if (context.seededAt === memo) context.seededAt = undefined;
+  };
+  return memo.then(
+    (at) => {
+      if (at === null) forget();
+      return at !== null && at.getTime() === createdAt.getTime();
+    },
+    (err: unknown) => {
+      forget();
+      throw err;
+    },
+  );
 }
 
 /** A page started with `startPageOf`, with its crawl's part from the context. */

@@ -18,7 +18,7 @@ export interface CrawlPageSettings {
 export interface CrawlPageDeps {
   crawls: CrawlsRepository;
   /** Change tracking: whether a page came from the sitemap only (`visibility: hidden`), and the sitemap seeds a trusted lastmod may vouch for. */
-  changes?: Pick<CrawlChangesRepository, 'seededFromSitemap' | 'vouchableSeeds'>;
+  changes?: Pick<CrawlChangesRepository, 'seededAt' | 'vouchableSeeds'>;
   /** The embedded search index: every crawled page is announced before it is listed, written after. */
   indexer?: SearchIndexer;
   producer: QueueProducer;

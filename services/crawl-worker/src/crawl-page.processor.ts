@@ -23,7 +23,7 @@ import {
   storedLinks,
   trackChanges,
 } from '@wcs/scraper';
-import { type CrawlContext, withCrawl } from './crawl-contexts';
+import { type CrawlContext, isSitemapSeed, withCrawl } from './crawl-contexts';
 import type { CrawlPageDeps, CrawlPageSettings, PageResult } from './crawl-page.deps';
 import {
   answeredNotModified,
@@ -102,7 +102,8 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       // Only a sitemap seed can be hidden: never the start page, nor any page of a crawl that skips
       // the sitemap (no query then).
       if (tracking && deps.changes && task.depth > 0 && task.options.sitemap !== 'skip') {
-        hidden = deps.changes.seededFromSitemap(crawlId, pageId);
+        const { changes } = deps;
+        hidden = isSitemapSeed(context, task, (id) => changes.seededAt(id));
         hidden.catch(() => undefined);
       }
       copy = await historyCopyFor(tracking, task, request.page, request.secrets);

@@ -91,7 +91,7 @@ export async function completeVouchedSeeds(
       const pages: Array<{ task: CrawlPageTask; doc: PageDocument }> = [];
       for (const task of vouched) {
         const copy = copies.get(task.pageId) as ChangeRecord;
-        // A sitemap seed is `hidden` (crawl-changes.repository.ts, seededFromSitemap).
+        // A sitemap seed is `hidden` (crawl-contexts.ts, isSitemapSeed).
         const page = { ...tracking, history, url: task.url, visibility: 'hidden' as const };
         const { data, links } = await skippedDocument(page, copy, task);
         pages.push({
