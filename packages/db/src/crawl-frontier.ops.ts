@@ -191,18 +191,60 @@ export async function completePageTx(
   r: PageCompletion,
 ): Promise<CompletionResult> {
   const page = { ...r, pageId, credits };
-  let events: string[] = [];
-  let [row] = await callComplete(sqlClient(db), crawlId, page, false);
-  if (row?.hooked) {
-    // Webhook outbox, same transaction: only for crawls with a webhook.
-    const hooked = await sqlTransaction(db, async (tx) => {
-      const [hookedRow] = await callComplete(tx, crawlId, page, true);
-      return { row: hookedRow, events: await completionEventsTx(tx, crawlId, pageId, hookedRow) };
-    });
-    row = hooked.row;
-    events = hooked.events;
+  const [row] = await callComplete(sqlClient(db), crawlId, page, false);
+  // Webhook outbox, same transaction: only for crawls with a webhook.
+  if (row?.hooked) return completeHookedTx(db, crawlId, page);
+  return completionResult(row, []);
+}
+
+type PageToComplete = PageCompletion & { pageId: string; credits: number };
+
+/** A page of a crawl with a webhook: completed in a transaction that also writes its outbox events. */
+async function completeHookedTx(db: Db, crawlId: string, page: PageToComplete): Promise<CompletionResult> {
+  return sqlTransaction(db, async (tx) => {
+    const [row] = await callComplete(tx, crawlId, page, true);
+    return completionResult(row, await completionEventsTx(tx, crawlId, page.pageId, row));
+  });
+}
+
+/**
+ * `completePageTx` of several pages of one crawl handed over together (a worker's group commit):
+ * one call of complete_crawl_pages — one statement, one lock of the crawl row, one commit — each
+ * page completed by complete_crawl_page as if alone, in order; a result per page. The pages of a
+ * crawl with a webhook are then completed one by one, each with its outbox events.
+ */
+export async function completeEachTx(
+  db: Db,
+  crawlId: string,
+  pages: PageToComplete[],
+): Promise<CompletionResult[]> {
+  if (pages.length === 0) return [];
+  const rows = await sqlClient(db).$queryRaw<Array<CompletionRow & { ord: number }>>`
+    SELECT o_ord AS ord, o_hooked AS hooked, o_eligible AS eligible, o_paid AS paid,
+           o_duplicate AS duplicate, o_new_status AS "newStatus", o_new_pages AS "newPages",
+           o_capped AS capped, o_unpaid AS unpaid
+    FROM complete_crawl_pages(${crawlId}::uuid, ${toJsonb(
+      pages.map((p) => {
+        const unique = uniqueByKey(p.links);
+        return {
+          pageId: p.pageId,
+          credits: p.credits,
+          result: p.result,
+          statusCode: p.statusCode,
+          finalKey: p.finalKey,
+          urls: unique.map((c) => c.url),
+          keys: unique.map((c) => c.key),
+          depths: unique.map((c) => c.depth),
+        };
+      }),
+    )}::jsonb)`;
+  const byOrd = new Map(rows.map((r) => [Number(r.ord), r]));
+  const results: CompletionResult[] = [];
+  for (const [i, page] of pages.entries()) {
+    const row = byOrd.get(i + 1);
+    results.push(row?.hooked ? await completeHookedTx(db, crawlId, page) : completionResult(row, []));
   }
-  return completionResult(row, events);
+  return results;
 }
 
 /**
@@ -216,7 +258,7 @@ export async function completePageTx(
 export async function completePagesTx(
   db: Db,
   crawlId: string,
-  pages: Array<PageCompletion & { pageId: string; credits: number }>,
+  pages: PageToComplete[],
 ): Promise<{ results: CompletionResult[]; events: string[] }> {
   if (pages.length === 0) return { results: [], events: [] };
   return sqlTransaction(db, async (tx) => {
@@ -247,7 +289,7 @@ export interface PageCompletion {
 function callComplete(
   tx: SqlClient,
   crawlId: string,
-  page: PageCompletion & { pageId: string; credits: number },
+  page: PageToComplete,
   hookedOk: boolean,
 ): PromiseLike<CompletionRow[]> {
   const unique = uniqueByKey(page.links);

@@ -14,6 +14,7 @@ import type {
 import {
   bumpCrawl,
   type CompletionResult,
+  completeEachTx,
   completePagesTx,
   completePageTx,
   insertFrontier,
@@ -302,6 +303,36 @@ export class CrawlsRepository {
     await this.notify(events);
     const outcomes: CompletePageOutcome[] = [];
     for (const r of results) outcomes.push(await this.outcomeOf(crawlId, r));
+    return outcomes;
+  }
+
+  /**
+   * `completePage` of several pages of the crawl that finished together (a worker's group commit,
+   * completeEachTx: one statement and one commit for all), each completed as if alone: an outcome
+   * per page, in order (an unpaid one stops the crawl as `completePage` stops it).
+   */
+  async completeEach(
+    crawlId: string,
+    pages: Array<Parameters<CrawlsRepository['completePage']>[2] & { pageId: string }>,
+  ): Promise<CompletePageOutcome[]> {
+    if (!isUuid(crawlId)) return pages.map(() => ({ outcome: 'skipped' }));
+    const valid = pages.filter((p) => isUuid(p.pageId));
+    const results = await completeEachTx(
+      this.db,
+      crawlId,
+      valid.map((p) => ({ ...p, credits: p.credits ?? CREDITS_PER_PAGE })),
+    );
+    const byPage = new Map(valid.map((p, i) => [p, results[i]]));
+    const outcomes: CompletePageOutcome[] = [];
+    for (const page of pages) {
+      const done = byPage.get(page);
+      if (!done) {
+        outcomes.push({ outcome: 'skipped' });
+        continue;
+      }
+      if (done.kind === 'done' || done.kind === 'duplicate') await this.notify(done.events);
+      outcomes.push(await this.outcomeOf(crawlId, done));
+    }
     return outcomes;
   }
 

@@ -4,6 +4,7 @@ import type { QueueProducer } from '@wcs/queues';
 import type { Renderer } from '@wcs/renderer';
 import type { ContentPool, PageModel } from '@wcs/scraper';
 import type { SearchIndexer } from '@wcs/search';
+import type { CompletionBatcher } from './completion-batcher';
 import type { CrawlContexts } from './crawl-contexts';
 import type { FrontierMemo } from './frontier-memo';
 import type { HostSlots } from './host-slots';
@@ -17,6 +18,8 @@ export interface CrawlPageSettings {
 
 export interface CrawlPageDeps {
   crawls: CrawlsRepository;
+  /** Completes the pages of a crawl that finish together in one call (without it: one call a page). */
+  completions?: CompletionBatcher;
   /** Change tracking: whether a page came from the sitemap only (`visibility: hidden`), and the sitemap seeds a trusted lastmod may vouch for. */
   changes?: Pick<CrawlChangesRepository, 'seededAt' | 'vouchableSeeds'>;
   /** The embedded search index: every crawled page is announced before it is listed, written after. */

@@ -27,6 +27,7 @@ import {
 import { createRendererFromEnv, type Renderer } from '@wcs/renderer';
 import { ContentPool, contentPoolOptions, type SharedWorkerResources } from '@wcs/scraper';
 import { SearchIndexer } from '@wcs/search';
+import { CompletionBatcher } from './completion-batcher';
 import { CrawlContexts } from './crawl-contexts';
 import { crawlPageProcessor } from './crawl-page.processor';
 import { CrawlReconciler } from './crawl-reconciler';
@@ -104,6 +105,7 @@ export async function startCrawlWorker(
       crawlPageProcessor(
         {
           crawls,
+          completions: new CompletionBatcher(crawls),
           changes: new CrawlChangesRepository(db),
           indexer,
           producer,

@@ -63,13 +63,16 @@ export async function finishPage(
     // behind it, and only when the page is done (billed and listed). A page answered from the
     // history is not written again: its document is the one its stored copy was indexed as.
     indexed = doc.reused ? undefined : await deps.indexer?.announce(task.accountId, task.url, doc.data);
-    const outcome = await deps.crawls.completePage(crawlId, pageId, {
+    const completion = {
       result: storedResult(doc.data, task.options.format, request.page?.formats !== undefined),
       statusCode: doc.statusCode,
       finalKey: doc.finalKey,
       links,
       credits: pageCredits(request.page),
-    });
+    };
+    const outcome = deps.completions
+      ? await deps.completions.complete(crawlId, pageId, completion)
+      : await deps.crawls.completePage(crawlId, pageId, completion);
     if (outcome.outcome === 'done') await indexed?.write();
     else await indexed?.drop();
     if (outcome.outcome === 'out_of_credits') {
@@ -86,7 +89,7 @@ export async function finishPage(
     }
     // After the commit: this page left the window and may have found pages; a failed claim or
     // enqueue leaves rows that the reconciler picks up.
-    if (!outcome.crawlFinished) await refill(deps, crawlId);
+    if (!outcome.crawlFinished) await refill(deps, crawlId, outcome.newPages.length === 0);
     if (outcome.crawlFinished) {
       deps.queueWindow.pacer?.forget(crawlId);
       deps.frontier?.forget(crawlId);
@@ -153,9 +156,10 @@ export async function finishReusedPages(
  * (feedWindow). The start page (depth 0) held the window for itself, so once it has finished the
  * sitemap seeds and its own links get their jobs. A failure is left to the reconciler.
  */
-export async function refill(deps: CrawlPageDeps, crawlId: string): Promise<void> {
-  // While the frontier outruns the window, not after every page (refill-pacer.ts).
-  if (deps.queueWindow.pacer && !deps.queueWindow.pacer.due(crawlId)) return;
+export async function refill(deps: CrawlPageDeps, crawlId: string, quiet = false): Promise<void> {
+  // While the frontier outruns the window, or after a page that added no rows, not after every
+  // page (refill-pacer.ts).
+  if (deps.queueWindow.pacer && !deps.queueWindow.pacer.due(crawlId, quiet)) return;
   try {
     await feedWindow(deps.queueWindow, crawlId);
   } catch (err) {

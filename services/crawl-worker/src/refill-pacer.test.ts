@@ -20,6 +20,17 @@ describe('RefillPacer', () => {
     expect(pacer.due('c')).toBe(true);
   });
 
+  it('once short, a page that added no rows tops up only every N pages; one that added rows at once', () => {
+    const pacer = new RefillPacer(4);
+    pacer.toppedUp('c', 3, 10);
+    expect([1, 2, 3, 4].map(() => pacer.due('c', true))).toEqual([false, false, false, true]);
+    pacer.toppedUp('c', 0, 10);
+    expect(pacer.due('c', true)).toBe(false);
+    expect(pacer.due('c', false)).toBe(true);
+    // A crawl not topped up yet here is topped up at once, quiet or not.
+    expect(pacer.due('d', true)).toBe(true);
+  });
+
   it('paces by at most a 64th of the window: small windows are topped up after every page', () => {
     expect(refillEvery(1_000)).toBe(8);
     expect(refillEvery(256)).toBe(4);

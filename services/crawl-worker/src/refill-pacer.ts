@@ -22,16 +22,21 @@ export function refillEvery(size: number): number {
  * top-up came back short (no more rows waiting), after every page, as before: rows found late are
  * claimed at once and a crawl never waits for its last ones. A worker that has not topped up a crawl
  * yet does so at once.
+ * A page that added no rows to the frontier (`quiet`) needs no top-up of its own even then: rows
+ * that wait were added by a page whose own top-up claims them, or wait for a full window, which a
+ * worker whose top-up found it full tops up every REFILL_EVERY pages. Quiet pages top up every
+ * REFILL_EVERY pages too (a round trip to PostgreSQL saved for most pages of a recrawl, whose links
+ * are mostly known), so a window never drains unseen.
  */
 export class RefillPacer {
   private readonly crawls = new LRUCache<string, { since: number; short: boolean }>({ max: 10_000 });
 
   constructor(private readonly every: number) {}
 
-  /** A page of the crawl finished on this worker: whether to top up the window now. */
-  due(crawlId: string): boolean {
+  /** A page of the crawl finished on this worker (`quiet`: it added no rows): whether to top up now. */
+  due(crawlId: string, quiet = false): boolean {
     const state = this.crawls.get(crawlId);
-    if (!state || state.short) return true;
+    if (!state || (state.short && !quiet)) return true;
     state.since++;
     return state.since >= this.every;
   }
