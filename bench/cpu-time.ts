@@ -37,20 +37,34 @@ function pidsNamed(comm: string): number[] {
   return pids;
 }
 
-export type CpuParts = Record<string, number>;
+/** CPU seconds so far of a process, or of each process of a server by pid. */
+export type CpuParts = Record<string, number | Map<number, number>>;
 
-/** CPU seconds so far of the named processes, plus PostgreSQL and Redis as a whole. */
+/** CPU seconds so far of the named processes, plus PostgreSQL and Redis by process. */
 export function cpuSnapshot(parts: Record<string, number | undefined>): CpuParts {
   const out: CpuParts = {};
   for (const [name, pid] of Object.entries(parts)) out[name] = pid ? cpuSeconds(pid) : 0;
-  out.postgresql = pidsNamed('postgres').reduce((s, p) => s + cpuSeconds(p), 0);
-  out.redis = pidsNamed('redis-server').reduce((s, p) => s + cpuSeconds(p), 0);
+  out.postgresql = new Map(pidsNamed('postgres').map((p) => [p, cpuSeconds(p)]));
+  out.redis = new Map(pidsNamed('redis-server').map((p) => [p, cpuSeconds(p)]));
   return out;
+}
+
+/**
+ * What a part spent between two snapshots. A server's processes are compared one by one: one that
+ * exited meanwhile (a PostgreSQL backend whose pool closed it) is left out (its last moments are
+ * not counted) rather than taking its whole CPU off the sum; one that started counts in full.
+ */
+function spent(before: number | Map<number, number> | undefined, after: number | Map<number, number>): number {
+  if (typeof after === 'number') return after - (typeof before === 'number' ? before : 0);
+  const was = before instanceof Map ? before : new Map<number, number>();
+  let sum = 0;
+  for (const [pid, seconds] of after) sum += seconds - (was.get(pid) ?? 0);
+  return sum;
 }
 
 /** What each part spent between two snapshots, in CPU ms per page. */
 export function cpuPerPage(before: CpuParts, after: CpuParts, pages: number): Array<[string, number]> {
-  return Object.keys(after).map((k) => [k, (((after[k] ?? 0) - (before[k] ?? 0)) * 1000) / pages]);
+  return Object.entries(after).map(([k, v]) => [k, (spent(before[k], v) * 1000) / pages]);
 }
 
 /** A markdown table of CPU ms per page by part, with the total. */

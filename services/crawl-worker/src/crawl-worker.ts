@@ -34,7 +34,7 @@ import { CrawlReconciler } from './crawl-reconciler';
 import { crawlStartProcessor } from './crawl-start.processor';
 import type { CrawlWorkerEnv } from './env';
 import { FrontierMemo } from './frontier-memo';
-import { withGroupedTouches } from './grouped-touches';
+import { withGroupedHistory } from './grouped-history';
 import { HostSlots } from './host-slots';
 import { RefillPacer, refillEvery } from './refill-pacer';
 import { RobotsCache } from './robots-cache';
@@ -119,7 +119,7 @@ export async function startCrawlWorker(
             stores: {
               cache: new PageCacheRepository(db),
               screenshots: createScreenshotStore(env, db),
-              history: withGroupedTouches(new PageHistoryRepository(db)),
+              history: withGroupedHistory(new PageHistoryRepository(db)),
             },
           }),
           frontier: new FrontierMemo(),
