@@ -54,7 +54,10 @@ export function cpuSnapshot(parts: Record<string, number | undefined>): CpuParts
  * exited meanwhile (a PostgreSQL backend whose pool closed it) is left out (its last moments are
  * not counted) rather than taking its whole CPU off the sum; one that started counts in full.
  */
-function spent(before: number | Map<number, number> | undefined, after: number | Map<number, number>): number {
+function spent(
+  before: number | Map<number, number> | undefined,
+  after: number | Map<number, number>,
+): number {
   if (typeof after === 'number') return after - (typeof before === 'number' ? before : 0);
   const was = before instanceof Map ? before : new Map<number, number>();
   let sum = 0;
