@@ -83,7 +83,11 @@ export class ServiceProcess {
         clearTimeout(timer);
         if (this.child === child) this.child = null;
         this.log.push(`${tag} exited (code ${code}, signal ${signal})`);
-        reject(new Error(`${this.name} exited before it was ready (code ${code}, signal ${signal})`));
+        // Its last lines say why (a port taken meanwhile, a bad env): the test's output keeps them.
+        const said = this.log.slice(-6).join('\n');
+        reject(
+          new Error(`${this.name} exited before it was ready (code ${code}, signal ${signal}):\n${said}`),
+        );
       });
     });
   }

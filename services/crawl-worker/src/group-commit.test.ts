@@ -48,4 +48,20 @@ describe('GroupCommit', () => {
     ]);
     expect(calls).toEqual(['k:one(1)', 'k:many(2,3,4)', 'k:one(2)', 'k:one(3)', 'k:one(4)']);
   });
+
+  it('an item whose call throws instead of rejecting fails alone; the key drains on', async () => {
+    const group = new GroupCommit<number, number>({
+      one: (_key, n) => {
+        if (n === 2) throw new Error('thrown, not rejected');
+        return Promise.resolve(n);
+      },
+      many: () => {
+        throw new Error('batch thrown');
+      },
+      maxBatch: 8,
+    });
+    const settled = await Promise.allSettled([1, 2, 3].map((n) => group.submit('k', n)));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await group.submit('k', 4)).toBe(4);
+  });
 });

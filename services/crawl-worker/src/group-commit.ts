@@ -62,6 +62,13 @@ export class GroupCommit<T, R> {
         // Rolled back as a whole: each item again on its own, below.
       }
     }
-    for (const w of batch) await this.opts.one(key, w.item).then(w.resolve, w.reject);
+    for (const w of batch) {
+      // Awaited inside try: a function that throws instead of rejecting fails its item, not the drain.
+      try {
+        w.resolve(await this.opts.one(key, w.item));
+      } catch (err) {
+        w.reject(err);
+      }
+    }
   }
 }
