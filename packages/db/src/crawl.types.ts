@@ -1,4 +1,5 @@
 import type { Prisma } from './generated/prisma/client';
+import type { PageHistoryRecord } from './page-history.repository';
 /** Only `done` and `failed` are terminal (spec §3; client libraries stop polling on them). */
 export type CrawlStatus = 'pending' | 'processing' | 'done' | 'failed';
 /**
@@ -117,6 +118,18 @@ export interface CrawlPageStart {
   sitemapLastmod?: Date | null;
   /** When the row joined the frontier (a sitemap seed shares its start page's; `seededAt`). */
   createdAt?: Date;
+}
+
+/** Whose change history a tracked crawl's page start reads beside the page (`startPageWithHistory`). */
+export interface HistoryOfStart {
+  accountId: string;
+  /** The history's tag ('' without one). */
+  tag: string;
+}
+
+/** A started page with its account's change-history row under its frontier key (null: none). */
+export interface CrawlPageStartWithHistory extends CrawlPageStart {
+  history: PageHistoryRecord | null;
 }
 
 /** The crawl's part of a task: fixed from the crawl's start (`processing`) to its end. */

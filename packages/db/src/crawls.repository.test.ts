@@ -3,6 +3,7 @@ import { AccountsRepository } from './accounts.repository';
 import { CrawlsRepository } from './crawls.repository';
 import { CreditsRepository } from './credits.repository';
 import type { Db } from './db';
+import { PageHistoryRepository } from './page-history.repository';
 import { openTestDb } from './test-support/test-database';
 
 // completePage is one statement under the crawl and account row locks; these pin down the
@@ -369,6 +370,48 @@ describe('CrawlsRepository.completePage', () => {
     expect(await crawls.startPageOf(crawlId, a.pageId)).toBeNull();
     await crawls.stop(crawlId, 'cancelled', 'test');
     expect(await crawls.startPageOf(crawlId, b.pageId)).toBeNull();
+  });
+
+  test("startPageWithHistory: the account's row under the page's key and tag, read with the guarded start", async () => {
+    const { accountId, crawlId, pages } = await startCrawl(10, 10, ['/a', '/b', '/c']);
+    const [a, b, c] = pages;
+    if (!a || !b || !c) throw new Error('seed failed');
+    const history = new PageHistoryRepository(db);
+    const scrapedAt = new Date('2026-12-01T10:00:00.123Z');
+    const row = {
+      accountId,
+      urlKey: a.url,
+      tag: 'daily',
+      url: a.url,
+      markdown: '# A\n\nSome text',
+      contentHash: 'h-a',
+      statusCode: 200,
+      etag: '"v1"',
+      lastModified: 'Tue, 01 Dec 2026 10:00:00 GMT',
+      metadata: { title: 'A' },
+      links: [{ url: `${SITE}/x`, key: `${SITE}/x`, nofollow: false }],
+      variant: 'main',
+      scrapedAt,
+    };
+    await history.put(row);
+    // Another tag's and another account's rows of the same URL are not this start's.
+    await history.put({ ...row, tag: '', contentHash: 'h-untagged' });
+    const other = await accounts.create({ plan: 'free', credits: 1 });
+    await history.put({ ...row, accountId: other.accountId, urlKey: b.url, url: b.url });
+
+    const started = await crawls.startPageWithHistory(crawlId, a.pageId, { accountId, tag: 'daily' });
+    expect(started).toMatchObject({ pageId: a.pageId, crawlId, url: a.url, attempts: 1, duplicateOf: null });
+    // The same record the history's own read returns (times as Dates, links and metadata parsed).
+    expect(started?.history).toEqual(await history.get(accountId, a.url, 'daily'));
+    expect(started?.history?.scrapedAt).toEqual(scrapedAt);
+    expect(
+      (await crawls.startPageWithHistory(crawlId, b.pageId, { accountId, tag: 'daily' }))?.history,
+    ).toBeNull();
+    // Guarded like startPageOf: a finished page and a stopped crawl start nothing.
+    await crawls.completePage(crawlId, a.pageId, { result: {}, statusCode: 200, finalKey: a.url, links: [] });
+    expect(await crawls.startPageWithHistory(crawlId, a.pageId, { accountId, tag: 'daily' })).toBeNull();
+    await crawls.stop(crawlId, 'cancelled', 'test');
+    expect(await crawls.startPageWithHistory(crawlId, c.pageId, { accountId, tag: 'daily' })).toBeNull();
   });
 
   test('unstartPage: a start that waited for its host slot is not an attempt; a finished page stays finished', async () => {

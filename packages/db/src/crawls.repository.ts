@@ -3,6 +3,7 @@ import type {
   CompletePageOutcome,
   CrawlOptions,
   CrawlPageStart,
+  CrawlPageStartWithHistory,
   CrawlPageStatus,
   CrawlPageTask,
   CrawlPageView,
@@ -10,6 +11,7 @@ import type {
   CrawlView,
   FrontierCandidate,
   FrontierPage,
+  HistoryOfStart,
 } from './crawl.types';
 import {
   bumpCrawl,
@@ -29,6 +31,7 @@ import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 import type { JobWebhookConfig, JobWebhookNotifier } from './job-webhook.types';
 import { createJobWebhookTx, notifyJobWebhooks } from './job-webhook-outbox.ops';
+import { HISTORY_ROW_JSON, historyRecordOf, type PageHistoryRow } from './page-history.repository';
 import { sqlClient, sqlTransaction } from './sql-client';
 
 /** Credits per completed page (spec §8: crawl = 1 per page crawled), charged as the page completes. */
@@ -218,8 +221,42 @@ export class CrawlsRepository {
     return this.start<CrawlPageStart>(pageId, crawlId, Prisma.raw(PAGE_TASK_COLUMNS));
   }
 
+  /**
+   * `startPageOf` of a tracked crawl's page, with the account's change-history row under the
+   * page's frontier key and `history.tag` read in the same statement (a tracked page reads it
+   * before every visit: one round trip instead of two). `history` is null without a row; the
+   * caller uses it only where the frontier key is the history's key (no `ignoreQueryParameters`
+   * cut).
+   */
+  async startPageWithHistory(
+    crawlId: string,
+    pageId: string,
+    history: HistoryOfStart,
+  ): Promise<CrawlPageStartWithHistory | null> {
+    if (!isUuid(crawlId) || !isUuid(pageId) || !isUuid(history.accountId)) return null;
+    const started = this.startStatement(pageId, crawlId, Prisma.raw(PAGE_TASK_COLUMNS));
+    const rows = await sqlClient(this.db).$queryRaw<
+      Array<CrawlPageStart & { history: PageHistoryRow | null }>
+    >`
+      WITH s AS (${started})
+      SELECT s.*, (
+        SELECT ${Prisma.raw(HISTORY_ROW_JSON)} FROM page_history h
+        WHERE h.account_id = ${history.accountId}::uuid AND h.url_key = s."urlKey" AND h.tag = ${history.tag}
+      ) AS history
+      FROM s`;
+    const row = rows[0];
+    if (!row) return null;
+    return { ...row, history: row.history ? historyRecordOf(row.history) : null };
+  }
+
   private async start<T>(pageId: string, crawlId: string | null, columns: Prisma.Sql): Promise<T | null> {
-    const rows = await sqlClient(this.db).$queryRaw<T[]>`
+    const rows = await sqlClient(this.db).$queryRaw<T[]>`${this.startStatement(pageId, crawlId, columns)}`;
+    return rows[0] ?? null;
+  }
+
+  /** The guarded queued/running → running transition of one page, returning `columns`. */
+  private startStatement(pageId: string, crawlId: string | null, columns: Prisma.Sql): Prisma.Sql {
+    return Prisma.sql`
       UPDATE crawl_pages p SET status = 'running', attempts = p.attempts + 1, updated_at = now()
       FROM crawls c
       WHERE p.id = ${pageId}::uuid AND c.id = p.crawl_id AND c.status = 'processing'
@@ -231,7 +268,6 @@ export class CrawlsRepository {
           WHERE d.crawl_id = p.crawl_id AND d.final_key = p.url_key OFFSET 0
         ) k WHERE k.status = 'done' LIMIT 1
       ) AS "duplicateOf"`;
-    return rows[0] ?? null;
   }
 
   /**

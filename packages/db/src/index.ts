@@ -16,6 +16,7 @@ export type {
   CrawlOfTask,
   CrawlOptions,
   CrawlPageStart,
+  CrawlPageStartWithHistory,
   CrawlPageStatus,
   CrawlPageTask,
   CrawlPageView,
@@ -24,6 +25,7 @@ export type {
   CrawlView,
   FrontierCandidate,
   FrontierPage,
+  HistoryOfStart,
 } from './crawl.types';
 export { CrawlChangesRepository } from './crawl-changes.repository';
 export { CrawlRecoveryRepository } from './crawl-recovery.repository';

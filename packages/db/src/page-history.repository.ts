@@ -42,6 +42,34 @@ function linksOf(value: unknown): PageHistoryLink[] | null {
   return links;
 }
 
+/** A `page_history` row as read (its columns under the record's names; jsonb parsed). */
+export type PageHistoryRow = Omit<PageHistoryRecord, 'links' | 'metadata' | 'scrapedAt'> & {
+  metadata: unknown;
+  links: unknown;
+  /** A Date from a column, an ISO string from a row read as JSON (`HISTORY_ROW_JSON`). */
+  scrapedAt: Date | string;
+};
+
+/** The record of a row read either way. */
+export function historyRecordOf(row: PageHistoryRow): PageHistoryRecord {
+  const { metadata, links, scrapedAt, ...rest } = row;
+  return {
+    ...rest,
+    metadata: metadata && typeof metadata === 'object' ? (metadata as Record<string, unknown>) : null,
+    links: linksOf(links),
+    scrapedAt: scrapedAt instanceof Date ? scrapedAt : new Date(scrapedAt),
+  };
+}
+
+/**
+ * A row `h` of page_history as one json value with the record's names (a statement of another
+ * table that reads the row beside its own: `historyRecordOf` maps it).
+ */
+export const HISTORY_ROW_JSON = `json_build_object('accountId', h.account_id, 'urlKey', h.url_key,
+  'tag', h.tag, 'url', h.url, 'markdown', h.markdown, 'contentHash', h.content_hash,
+  'statusCode', h.status_code, 'etag', h.etag, 'lastModified', h.last_modified,
+  'metadata', h.metadata, 'links', h.links, 'variant', h.variant, 'scrapedAt', h.scraped_at)`;
+
 /**
  * The `changeTracking` format's history (`page_history`): the latest scrape per account, URL key
  * and tag. Implements @wcs/scraper's ChangeHistoryStore; the retention sweep purges it.
@@ -61,22 +89,13 @@ export class PageHistoryRepository {
     const found = new Map<string, PageHistoryRecord>();
     if (urlKeys.length === 0) return found;
     // Straight through pg (sql-client.ts): a tracked crawl page reads its row once per visit.
-    const rows = await sqlClient(this.db).$queryRaw<
-      Array<Omit<PageHistoryRecord, 'links'> & { links: unknown }>
-    >`
+    const rows = await sqlClient(this.db).$queryRaw<PageHistoryRow[]>`
       SELECT account_id AS "accountId", url_key AS "urlKey", tag, url, markdown,
              content_hash AS "contentHash", status_code AS "statusCode", etag,
              last_modified AS "lastModified", metadata, links, variant, scraped_at AS "scrapedAt"
       FROM page_history
       WHERE account_id = ${accountId}::uuid AND url_key = ANY(${urlKeys}::text[]) AND tag = ${tag}`;
-    for (const row of rows) {
-      const { metadata, links, ...rest } = row;
-      found.set(row.urlKey, {
-        ...rest,
-        metadata: metadata && typeof metadata === 'object' ? (metadata as Record<string, unknown>) : null,
-        links: linksOf(links),
-      });
-    }
+    for (const row of rows) found.set(row.urlKey, historyRecordOf(row));
     return found;
   }
 

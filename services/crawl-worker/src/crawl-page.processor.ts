@@ -28,6 +28,7 @@ import type { CrawlPageDeps, CrawlPageSettings, PageResult } from './crawl-page.
 import {
   answeredNotModified,
   historyCopyFor,
+  historyOfStart,
   reusedDocument,
   sitemapVouchesFor,
   skippedDocument,
@@ -50,10 +51,21 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     const { pageId, crawlId } = payload;
     // The guarded start comes first and names the URL and the crawl's delay; only the fetch
     // holds the host slot, so the slot is not held across this round trip. The crawl's own columns
-    // are read with its first page in this process only.
+    // are read with its first page in this process only; a tracked crawl's later pages read their
+    // history row in the same statement.
     const known = deps.contexts.get(crawlId);
+    const historyOf = known && historyOfStart(known);
+    let readAtStart: { history: ChangeRecord | null } | undefined;
     const task = known
-      ? await deps.crawls.startPageOf(crawlId, pageId).then((p) => p && withCrawl(p, known))
+      ? await (historyOf
+          ? deps.crawls.startPageWithHistory(crawlId, pageId, historyOf).then((p) => {
+              if (!p) return null;
+              const { history, ...start } = p;
+              readAtStart = { history };
+              return start;
+            })
+          : deps.crawls.startPageOf(crawlId, pageId)
+        ).then((p) => p && withCrawl(p, known))
       : await deps.crawls.startPage(pageId);
     if (!task) {
       // A redelivery (its worker died) of a finished page: the worker may have died between the
@@ -106,7 +118,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         hidden = isSitemapSeed(context, task, (id) => changes.seededAt(id));
         hidden.catch(() => undefined);
       }
-      copy = await historyCopyFor(tracking, task, request.page, request.secrets);
+      copy = await historyCopyFor(tracking, task, request.page, request.secrets, readAtStart);
     } catch (err) {
       return await handleError(deps, task, job, ctx, toServiceError(err));
     }

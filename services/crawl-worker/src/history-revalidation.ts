@@ -8,7 +8,7 @@
  * With `trustSitemapLastmod`, a sitemap page whose lastmod is not after that row's time is not
  * asked at all: the row is the page the same way (`sitemapVouchesFor`, `skippedDocument`).
  */
-import type { CrawlPageTask } from '@wcs/db';
+import type { CrawlOptions, CrawlPageTask, HistoryOfStart } from '@wcs/db';
 import { urlKey } from '@wcs/discovery';
 import type { DocumentData, PageOptions, PageSecrets } from '@wcs/queues';
 import {
@@ -23,14 +23,36 @@ import {
   type StoredLink,
   usableCopy,
   validatorsOf,
+  wantsChangeTracking,
 } from '@wcs/scraper';
+import type { CrawlContext } from './crawl-contexts';
 
 /** The crawl asks for nothing the history's row lacks: markdown (and changeTracking), no actions. */
-function onlyMarkdown(task: CrawlPageTask, page: PageOptions | undefined, secrets?: PageSecrets): boolean {
+function onlyMarkdown(
+  options: Pick<CrawlOptions, 'format'>,
+  page: PageOptions | undefined,
+  secrets?: PageSecrets,
+): boolean {
   if (page?.maxAge !== undefined) return false; // an explicit maxAge: the page cache's rule stands
   if (secrets?.actions && secrets.actions.length > 0) return false;
   if (page?.formats) return page.formats.every((f) => f === 'markdown' || f === 'changeTracking');
-  return task.options.format === 'markdown';
+  return options.format === 'markdown';
+}
+
+/**
+ * Whose history row a page of this crawl is revalidated on, read beside the page's start
+ * (`startPageWithHistory`): only for a crawl that tracks changes and whose pages a row can stand for.
+ */
+export function historyOfStart(context: CrawlContext): HistoryOfStart | undefined {
+  const { request, crawl } = context;
+  if (!request.history || !wantsChangeTracking(request.page)) return undefined;
+  if (!onlyMarkdown(crawl.options, request.page, request.secrets)) return undefined;
+  return { accountId: crawl.accountId, tag: request.page?.changeTrackingOptions?.tag ?? '' };
+}
+
+/** The history's key of a page: the URL's own key, which the frontier's is unless query parameters were cut. */
+function historyKeyOf(task: Pick<CrawlPageTask, 'url'>): string {
+  return urlKey(task.url) ?? task.url;
 }
 
 /** This page's links are read (one level deeper is within maxDepth). */
@@ -47,9 +69,14 @@ export async function historyCopyFor(
   task: CrawlPageTask,
   page: PageOptions | undefined,
   secrets: PageSecrets | undefined,
+  /** The row read with the page's start under its frontier key (`startPageWithHistory`). */
+  readAtStart?: { history: ChangeRecord | null },
 ): Promise<ChangeRecord | undefined> {
-  if (!tracking || !onlyMarkdown(task, page, secrets)) return undefined;
-  const copy = await reusableCopy(tracking);
+  if (!tracking || !onlyMarkdown(task.options, page, secrets)) return undefined;
+  const copy =
+    readAtStart && historyKeyOf(task) === task.urlKey
+      ? usableCopy(tracking, readAtStart.history ?? undefined)
+      : await reusableCopy(tracking);
   if (!copy) return undefined;
   if (linksWanted(task) && !copy.links) return undefined;
   return copy;
@@ -67,12 +94,15 @@ export async function historyCopiesFor(
 ): Promise<Map<string, ChangeRecord>> {
   const copies = new Map<string, ChangeRecord>();
   const first = tasks[0];
-  if (!tracking || !first || !onlyMarkdown(first, page, secrets)) return copies;
+  if (!tracking || !first || !onlyMarkdown(first.options, page, secrets)) return copies;
   // The history is keyed by the URL's own key (change-tracking.ts), not the frontier's.
-  const keyOf = (t: CrawlPageTask) => urlKey(t.url) ?? t.url;
-  const rows = await tracking.history.getMany(tracking.accountId, tasks.map(keyOf), historyTag(tracking));
+  const rows = await tracking.history.getMany(
+    tracking.accountId,
+    tasks.map(historyKeyOf),
+    historyTag(tracking),
+  );
   for (const task of tasks) {
-    const copy = usableCopy(tracking, rows.get(keyOf(task)));
+    const copy = usableCopy(tracking, rows.get(historyKeyOf(task)));
     if (copy && (!linksWanted(task) || copy.links)) copies.set(task.pageId, copy);
   }
   return copies;
