@@ -3,6 +3,11 @@ import { AccountsRepository } from './accounts.repository';
 import type { CompletePageOutcome, FrontierCandidate } from './crawl.types';
 import { CrawlsRepository } from './crawls.repository';
 import type { Db } from './db';
+import {
+  type PageHistoryRecord,
+  PageHistoryRepository,
+  type PageHistoryTouch,
+} from './page-history.repository';
 import { openTestDb } from './test-support/test-database';
 
 // completeEach (a worker's group commit: several pages of a crawl in one call of
@@ -119,5 +124,61 @@ describe('CrawlsRepository.completeEach', () => {
     expect(s.account).toEqual({ balance: 0, charges: 2 });
     expect(s.crawl).toMatchObject({ status: 'failed', stop_reason: 'out_of_credits', completed: 2 });
     expect(s.rows).toContain('/d skipped');
+  });
+
+  test("a 304's history touch is written in the completion's statement, alone or grouped, and only over the copy it confirmed", async () => {
+    const { accountId, crawlId, pages } = await startCrawl(100, 20);
+    for (const p of pages) await crawls.startPage(p.pageId);
+    const history = new PageHistoryRepository(db);
+    const storedAt = new Date('2026-12-01T10:00:00.000Z');
+    const rowOf = (path: string): PageHistoryRecord => ({
+      accountId,
+      urlKey: `${SITE}${path}`,
+      tag: '',
+      url: `${SITE}${path}`,
+      markdown: `# ${path}`,
+      contentHash: `h${path}`,
+      statusCode: 200,
+      etag: '"v1"',
+      lastModified: null,
+      scrapedAt: storedAt,
+    });
+    for (const path of ['/a', '/b', '/c', '/d']) await history.put(rowOf(path));
+    const movedAt = new Date('2026-12-06T10:00:00.000Z');
+    const touchOf = (path: string, was = storedAt): PageHistoryTouch => [
+      { accountId, urlKey: `${SITE}${path}`, tag: '' },
+      was,
+      { etag: '"v2"', lastModified: null, scrapedAt: movedAt },
+    ];
+    const [a, b, , d] = completions(pages);
+    if (!a || !b || !d) throw new Error('no completions');
+    // Alone (complete_crawl_page), then two together (complete_crawl_pages); /d's touch names a
+    // stored time its row no longer has (a newer copy replaced it): left alone.
+    const { pageId: aId, ...aDone } = a;
+    await crawls.completePage(crawlId, aId, { ...aDone, historyTouch: touchOf('/a') });
+    const outcomes = await crawls.completeEach(crawlId, [
+      { ...b, historyTouch: touchOf('/b') },
+      { ...d, historyTouch: touchOf('/d', new Date('2026-11-01T00:00:00.000Z')) },
+    ]);
+    expect(outcomes.map((o) => o.outcome)).toEqual(['done', 'done']);
+    const moved = async (path: string) => {
+      const r = await history.get(accountId, `${SITE}${path}`, '');
+      return { etag: r?.etag, scrapedAt: r?.scrapedAt.toISOString() };
+    };
+    const movedRow = { etag: '"v2"', scrapedAt: movedAt.toISOString() };
+    const keptRow = { etag: '"v1"', scrapedAt: storedAt.toISOString() };
+    expect(await moved('/a')).toEqual(movedRow);
+    expect(await moved('/b')).toEqual(movedRow);
+    expect(await moved('/c')).toEqual(keptRow);
+    expect(await moved('/d')).toEqual(keptRow);
+    // A redelivered completion does not apply, but the site's confirmation still moves the row.
+    await db.prisma.$executeRaw`
+      UPDATE page_history SET etag = '"v1"', scraped_at = ${storedAt}
+      WHERE account_id = ${accountId}::uuid AND url_key = ${`${SITE}/a`}`;
+    expect(await moved('/a')).toEqual(keptRow);
+    expect((await crawls.completeEach(crawlId, [{ ...a, historyTouch: touchOf('/a') }]))[0]?.outcome).toBe(
+      'skipped',
+    );
+    expect(await moved('/a')).toEqual(movedRow);
   });
 });

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { CrawlStopReason, FrontierCandidate, FrontierPage } from './crawl.types';
 import type { Db } from './db';
+import { Prisma } from './generated/prisma/client';
 import { addPageEventsTx, finishCrawlWebhookTx } from './job-webhook-outbox.ops';
+import { type PageHistoryTouch, touchStatement } from './page-history.repository';
 import { type SqlClient, sqlClient, sqlTransaction, toJsonb } from './sql-client';
 
 /**
@@ -192,8 +194,8 @@ export async function completePageTx(
 ): Promise<CompletionResult> {
   const page = { ...r, pageId, credits };
   const [row] = await callComplete(sqlClient(db), crawlId, page, false);
-  // Webhook outbox, same transaction: only for crawls with a webhook.
-  if (row?.hooked) return completeHookedTx(db, crawlId, page);
+  // Webhook outbox, same transaction: only for crawls with a webhook (the touch is written).
+  if (row?.hooked) return completeHookedTx(db, crawlId, { ...page, historyTouch: undefined });
   return completionResult(row, []);
 }
 
@@ -219,7 +221,7 @@ export async function completeEachTx(
   pages: PageToComplete[],
 ): Promise<CompletionResult[]> {
   if (pages.length === 0) return [];
-  const rows = await sqlClient(db).$queryRaw<Array<CompletionRow & { ord: number }>>`
+  const call = Prisma.sql`
     SELECT o_ord AS ord, o_hooked AS hooked, o_eligible AS eligible, o_paid AS paid,
            o_duplicate AS duplicate, o_new_status AS "newStatus", o_new_pages AS "newPages",
            o_capped AS capped, o_unpaid AS unpaid
@@ -238,11 +240,18 @@ export async function completeEachTx(
         };
       }),
     )}::jsonb)`;
+  const rows = await sqlClient(db).$queryRaw<Array<CompletionRow & { ord: number }>>(
+    withTouches(pages, call),
+  );
   const byOrd = new Map(rows.map((r) => [Number(r.ord), r]));
   const results: CompletionResult[] = [];
   for (const [i, page] of pages.entries()) {
     const row = byOrd.get(i + 1);
-    results.push(row?.hooked ? await completeHookedTx(db, crawlId, page) : completionResult(row, []));
+    results.push(
+      row?.hooked
+        ? await completeHookedTx(db, crawlId, { ...page, historyTouch: undefined })
+        : completionResult(row, []),
+    );
   }
   return results;
 }
@@ -284,6 +293,18 @@ export interface PageCompletion {
   statusCode: number;
   finalKey: string;
   links: FrontierCandidate[];
+  /**
+   * The page was a 304 answered from the account's change history: the row's move (its time and
+   * validators), written in the completion's statement instead of a round trip of its own — also
+   * when the completion does not apply, as the site confirmed the copy either way.
+   */
+  historyTouch?: PageHistoryTouch;
+}
+
+/** `call`, with the pages' history touches (if any) as a data-modifying CTE of the same statement. */
+function withTouches(pages: Array<Pick<PageCompletion, 'historyTouch'>>, call: Prisma.Sql): Prisma.Sql {
+  const touches = pages.flatMap((p) => (p.historyTouch ? [p.historyTouch] : []));
+  return touches.length === 0 ? call : Prisma.sql`WITH touched AS (${touchStatement(touches)}) ${call}`;
 }
 
 function callComplete(
@@ -293,14 +314,19 @@ function callComplete(
   hookedOk: boolean,
 ): PromiseLike<CompletionRow[]> {
   const unique = uniqueByKey(page.links);
-  return tx.$queryRaw<CompletionRow[]>`
+  return tx.$queryRaw<CompletionRow[]>(
+    withTouches(
+      [page],
+      Prisma.sql`
       SELECT o_hooked AS hooked, o_eligible AS eligible, o_paid AS paid, o_duplicate AS duplicate,
              o_new_status AS "newStatus", o_new_pages AS "newPages", o_capped AS capped,
              o_unpaid AS unpaid
       FROM complete_crawl_page(${crawlId}::uuid, ${page.pageId}::uuid, ${page.credits}::int,
         ${toJsonb(page.result)}::jsonb, ${page.statusCode}::int, ${page.finalKey}::text,
         ${unique.map((c) => c.url)}::text[], ${unique.map((c) => c.key)}::text[],
-        ${unique.map((c) => c.depth)}::int[], ${hookedOk}::boolean)`;
+        ${unique.map((c) => c.depth)}::int[], ${hookedOk}::boolean)`,
+    ),
+  );
 }
 
 /** The outbox events of one completion of a crawl with a webhook (page, and crawl closed). */

@@ -31,7 +31,12 @@ import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 import type { JobWebhookConfig, JobWebhookNotifier } from './job-webhook.types';
 import { createJobWebhookTx, notifyJobWebhooks } from './job-webhook-outbox.ops';
-import { HISTORY_ROW_JSON, historyRecordOf, type PageHistoryRow } from './page-history.repository';
+import {
+  HISTORY_ROW_JSON,
+  historyRecordOf,
+  type PageHistoryRow,
+  type PageHistoryTouch,
+} from './page-history.repository';
 import { sqlClient, sqlTransaction } from './sql-client';
 
 /** Credits per completed page (spec §8: crawl = 1 per page crawled), charged as the page completes. */
@@ -312,6 +317,8 @@ export class CrawlsRepository {
       links: FrontierCandidate[];
       /** What the page costs (default 1; the `summary` format adds the model's). */
       credits?: number;
+      /** A 304's history touch, written in the completion's statement (`PageCompletion`). */
+      historyTouch?: PageHistoryTouch;
     },
   ): Promise<CompletePageOutcome> {
     if (!isUuid(crawlId) || !isUuid(pageId)) return { outcome: 'skipped' };

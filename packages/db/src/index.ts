@@ -108,6 +108,7 @@ export {
   type PageHistoryLink,
   type PageHistoryRecord,
   PageHistoryRepository,
+  type PageHistoryTouch,
 } from './page-history.repository';
 export { CREDITS_PER_USD, isPlanId, PLAN_IDS, PLANS, type PlanId } from './plans';
 export { isPoolTimeout } from './pool-timeout';

@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import { Prisma } from './generated/prisma/client';
 import { sqlClient, toJsonb } from './sql-client';
 
 /** One page's latest tracked scrape (structurally @wcs/scraper's ChangeRecord). */
@@ -139,17 +140,32 @@ export class PageHistoryRepository {
   }
 
   /** `touch` of many rows in one statement; each row is matched on its key and stored time. */
-  async touchMany(
-    touches: Array<
-      [
-        { accountId: string; urlKey: string; tag: string },
-        Date,
-        { etag: string | null; lastModified: string | null; scrapedAt: Date },
-      ]
-    >,
-  ): Promise<void> {
+  async touchMany(touches: PageHistoryTouch[]): Promise<void> {
     if (touches.length === 0) return;
-    await sqlClient(this.db).$executeRaw`
+    await sqlClient(this.db).$executeRaw(touchStatement(touches));
+  }
+
+  /** Delete rows scraped before `date` (the retention sweep: CHANGE_TRACKING_RETENTION_DAYS). */
+  async purgeOlderThan(date: Date): Promise<number> {
+    const r = await this.db.prisma.pageHistory.deleteMany({ where: { scrapedAt: { lt: date } } });
+    return r.count;
+  }
+}
+
+/** A 304's move of a row: its key, the time it was stored at, and its new time and validators. */
+export type PageHistoryTouch = [
+  key: { accountId: string; urlKey: string; tag: string },
+  was: Date,
+  next: { etag: string | null; lastModified: string | null; scrapedAt: Date },
+];
+
+/**
+ * `touchMany`'s UPDATE: alone, or as a data-modifying CTE beside another statement (a crawl page's
+ * completion writes its 304's touch in the completion's own statement). A row replaced since
+ * `was` is left alone.
+ */
+export function touchStatement(touches: PageHistoryTouch[]): Prisma.Sql {
+  return Prisma.sql`
       UPDATE page_history h
          SET etag = COALESCE(t.etag, h.etag),
              last_modified = COALESCE(t.last_modified, h.last_modified),
@@ -162,11 +178,4 @@ export class PageHistoryRepository {
           AS t(account_id, url_key, tag, was, etag, last_modified, scraped_at)
        WHERE h.account_id = t.account_id AND h.url_key = t.url_key AND h.tag = t.tag
          AND h.scraped_at = t.was`;
-  }
-
-  /** Delete rows scraped before `date` (the retention sweep: CHANGE_TRACKING_RETENTION_DAYS). */
-  async purgeOlderThan(date: Date): Promise<number> {
-    const r = await this.db.prisma.pageHistory.deleteMany({ where: { scrapedAt: { lt: date } } });
-    return r.count;
-  }
 }

@@ -1,4 +1,4 @@
-import type { CrawlPageTask } from '@wcs/db';
+import type { CrawlPageTask, PageHistoryTouch } from '@wcs/db';
 import { urlKey } from '@wcs/discovery';
 import { type ServiceError, toServiceError } from '@wcs/errors';
 import { HTML_TYPES } from '@wcs/net';
@@ -194,12 +194,17 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     try {
       let data: DocumentData;
       let found: ReadonlyArray<StoredLink>;
+      let historyTouch: PageHistoryTouch | undefined;
       let statusCode = page.statusCode;
       const reused = tracking !== undefined && copy !== undefined && answeredNotModified(page);
       if (tracking && copy && reused) {
         // The history's copy is the page: nothing to convert, its links are the ones it kept.
         const visibility = (await hidden) ? 'hidden' : 'visible';
-        ({ data, links: found } = await reusedDocument({ ...tracking, visibility }, copy, page, task));
+        ({
+          data,
+          links: found,
+          historyTouch,
+        } = await reusedDocument({ ...tracking, visibility }, copy, page, task));
         statusCode = copy.statusCode;
       } else {
         // Conversion and link extraction: one parse, in the content pool (off this event loop).
@@ -238,6 +243,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         finalKey: urlKey(page.finalUrl) ?? task.urlKey,
         reused,
         stored: page.stored,
+        historyTouch,
       });
     } catch (err) {
       return handleError(deps, task, job, ctx, toServiceError(err));

@@ -8,10 +8,11 @@
  * With `trustSitemapLastmod`, a sitemap page whose lastmod is not after that row's time is not
  * asked at all: the row is the page the same way (`sitemapVouchesFor`, `skippedDocument`).
  */
-import type { CrawlOptions, CrawlPageTask, HistoryOfStart } from '@wcs/db';
+import type { CrawlOptions, CrawlPageTask, HistoryOfStart, PageHistoryTouch } from '@wcs/db';
 import { urlKey } from '@wcs/discovery';
 import type { DocumentData, PageOptions, PageSecrets } from '@wcs/queues';
 import {
+  type ChangeHistoryStore,
   type ChangeRecord,
   type ChangeTrackingRequest,
   type FetchedPage,
@@ -122,17 +123,38 @@ export function answeredNotModified(page: FetchedPage): boolean {
 }
 
 /**
- * The 304's document: the copy's markdown and metadata as `same` (its row's time and validators
- * moved on), and the links the copy kept (none when this page's links are not wanted).
+ * The 304's document: the copy's markdown and metadata as `same`, the links the copy kept (none
+ * when this page's links are not wanted), and the move of its row's time and validators — not
+ * written here: the page's completion writes it in its own statement (`PageCompletion`).
  */
 export async function reusedDocument(
   tracking: ChangeTrackingRequest,
   copy: ChangeRecord,
   page: FetchedPage,
   task: CrawlPageTask,
-): Promise<{ data: DocumentData; links: StoredLink[] }> {
-  const data = await reuseOnNotModified(tracking, copy, validatorsOf(page.headers) ?? {});
-  return { data, links: linksWanted(task) ? (copy.links ?? []) : [] };
+): Promise<{ data: DocumentData; links: StoredLink[]; historyTouch?: PageHistoryTouch }> {
+  let historyTouch: PageHistoryTouch | undefined;
+  const { history } = tracking;
+  const deferred: ChangeHistoryStore = {
+    get: (...a) => history.get(...a),
+    getMany: (...a) => history.getMany(...a),
+    put: (record) => history.put(record),
+    touch: ({ accountId, urlKey: key, tag }, was, next) => {
+      historyTouch = [{ accountId, urlKey: key, tag }, was, next];
+      return Promise.resolve();
+    },
+    touchMany: (ts) => history.touchMany(ts),
+  };
+  const data = await reuseOnNotModified(
+    { ...tracking, history: deferred },
+    copy,
+    validatorsOf(page.headers) ?? {},
+  );
+  return {
+    data,
+    links: linksWanted(task) ? (copy.links ?? []) : [],
+    ...(historyTouch ? { historyTouch } : {}),
+  };
 }
 
 /**

@@ -3,7 +3,7 @@
  * account's history): stored, billed and its links added in one call, then the queue window
  * refilled. Shared by the crawl-page processor and the lastmod pass (lastmod-pass.ts).
  */
-import type { CrawlOptions, CrawlPageTask, FrontierCandidate } from '@wcs/db';
+import type { CrawlOptions, CrawlPageTask, FrontierCandidate, PageHistoryTouch } from '@wcs/db';
 import { type DocumentData, pageCredits } from '@wcs/queues';
 import type { StoredLink } from '@wcs/scraper';
 import type { AnnouncedPage } from '@wcs/search';
@@ -38,6 +38,8 @@ export interface PageDocument {
   reused: boolean;
   /** The page cache's write of a fetched page (never rejects). */
   stored?: Promise<void> | undefined;
+  /** A 304's move of the history row, written with the completion. */
+  historyTouch?: PageHistoryTouch | undefined;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function finishPage(
       finalKey: doc.finalKey,
       links,
       credits: pageCredits(request.page),
+      ...(doc.historyTouch ? { historyTouch: doc.historyTouch } : {}),
     };
     const outcome = deps.completions
       ? await deps.completions.complete(crawlId, pageId, completion)
