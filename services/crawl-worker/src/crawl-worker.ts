@@ -39,6 +39,13 @@ import { HostSlots } from './host-slots';
 import { RefillPacer, refillEvery } from './refill-pacer';
 import { RobotsCache } from './robots-cache';
 
+/**
+ * How long a released host slot waits for the host's next page in this process. A recrawl answered
+ * with 304s asks for the next slot within milliseconds; a slow site's pages come later and give it
+ * back. Another replica waits at most this much longer for it (it polls every 25–50 ms anyway).
+ */
+const HOST_SLOT_IDLE_KEEP_MS = 50;
+
 export interface RunningCrawlWorker {
   workers: DefinedWorker[];
   reconciler: CrawlReconciler;
@@ -87,6 +94,11 @@ export async function startCrawlWorker(
     size: env.CRAWL_QUEUE_WINDOW,
     pacer: new RefillPacer(refillEvery(env.CRAWL_QUEUE_WINDOW)),
   };
+  // A released host slot stays this worker's a moment: a crawl's next page of the host takes it
+  // without two Redis round trips (the ask and the give-back).
+  const slots = new HostSlots(redis, prefix, env.CRAWL_HOST_CONCURRENCY, {
+    idleKeepMs: HOST_SLOT_IDLE_KEEP_MS,
+  });
   const define = workerDefiner({ ...env, redis: target }, logger, { concurrency: env.WORKER_CONCURRENCY });
   const workers = [
     define(
@@ -113,7 +125,7 @@ export async function startCrawlWorker(
           renderer,
           pool,
           model: createPageModel(providerFromEnv(env), pageModelSettings(env)),
-          slots: new HostSlots(redis, prefix, env.CRAWL_HOST_CONCURRENCY),
+          slots,
           contexts: new CrawlContexts({
             robots,
             stores: {
@@ -155,6 +167,7 @@ export async function startCrawlWorker(
     async close() {
       await reconciler.stop();
       await Promise.allSettled(workers.map((w) => w.close()));
+      await slots.close();
       if (!shared.renderer) await renderer.close();
       if (!shared.contentPool) await pool.close();
       await indexer.close();

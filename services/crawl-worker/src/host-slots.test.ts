@@ -50,6 +50,40 @@ describe('HostSlots', () => {
     expect(await redis.zcard(key)).toBe(0);
   });
 
+  it('a released slot no page waits for is kept a moment: the next page takes it without Redis, a spaced page asks anew, close gives kept slots back', async () => {
+    const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 2, { idleKeepMs: 60_000 });
+    expect(await slots.acquire(request('k.test', 'p1'))).toBe(0);
+    const key = (await redis.keys('test-slots-*:crawl-politeness:host:k.test'))[0] ?? '';
+    const lease = await redis.zrange(key, 0, -1, 'WITHSCORES');
+    expect(lease).toHaveLength(2);
+    await slots.release('k.test', 'p1');
+    // Still this process's in Redis, and the host's next page takes the same lease, expiry unchanged.
+    expect(await redis.zrange(key, 0, -1, 'WITHSCORES')).toEqual(lease);
+    expect(await slots.acquire(request('k.test', 'p2'))).toBe(0);
+    expect(await redis.zrange(key, 0, -1, 'WITHSCORES')).toEqual(lease);
+    await slots.release('k.test', 'p2');
+    // A page whose crawl spaces its requests keeps that spacing through Redis: a slot of its own.
+    expect(await slots.acquire({ ...request('k.test', 'p3'), delayMs: 1 })).toBe(0);
+    expect(await redis.zcard(key)).toBe(2);
+    await slots.release('k.test', 'p3');
+    expect(await redis.zcard(key)).toBe(2);
+    await slots.close();
+    expect(await redis.zcard(key)).toBe(0);
+    expect(slots.trackedHosts).toBe(0);
+  });
+
+  it('a kept slot no page takes goes back to Redis by itself, and the host is forgotten', async () => {
+    const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 1, { idleKeepMs: 20 });
+    expect(await slots.acquire(request('i.test', 'p1'))).toBe(0);
+    const key = (await redis.keys('test-slots-*:crawl-politeness:host:i.test'))[0] ?? '';
+    await slots.release('i.test', 'p1');
+    expect(await redis.zcard(key)).toBe(1);
+    // Waits for the slot's own timer (polled: no fixed sleep).
+    for (let i = 0; i < 500 && (await redis.zcard(key)) > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await redis.zcard(key)).toBe(0);
+    expect(slots.trackedHosts).toBe(0);
+  });
+
   it('an old lease, or a page whose crawl spaces its requests, goes through Redis again', async () => {
     for (const [leaseReuseMs, delayMs] of [
       [0, 0],

@@ -92,6 +92,12 @@ export interface HostSlotsOptions {
   overflowWaitMs?: number;
   /** How long after its ask to Redis a slot may pass from page to page here without asking again. */
   leaseReuseMs?: number;
+  /**
+   * How long a released slot with no page waiting for it stays this process's, for the host's next
+   * page here to take without asking Redis (0, the default: it goes back at once). Call `close`
+   * when the process stops taking pages.
+   */
+  idleKeepMs?: number;
 }
 
 /**
@@ -138,11 +144,20 @@ interface Waiter {
  * pages waiting for one of them.
  */
 interface LocalGate {
+  /** Slots this process holds in Redis, idle ones included. */
   held: number;
   asking: number;
   /** Pages between two asks while other replicas hold every slot of the host. */
   polling: number;
   waiters: Waiter[];
+  /** Released slots kept for the host's next page here (`idleKeepMs`), oldest first. */
+  idle: IdleLease[];
+}
+
+/** A slot no page holds, kept a moment for the next one; the timer gives it back to Redis. */
+interface IdleLease {
+  lease: Lease;
+  timer: NodeJS.Timeout;
 }
 
 export class HostSlots {
@@ -155,6 +170,7 @@ export class HostSlots {
   private readonly localWaitMs: number;
   private readonly overflowWaitMs: number;
   private readonly leaseReuseMs: number;
+  private readonly idleKeepMs: number;
 
   constructor(
     private readonly redis: RedisClient,
@@ -165,6 +181,7 @@ export class HostSlots {
     this.localWaitMs = opts.localWaitMs ?? DEFAULT_LOCAL_WAIT_MS;
     this.overflowWaitMs = opts.overflowWaitMs ?? DEFAULT_OVERFLOW_WAIT_MS;
     this.leaseReuseMs = opts.leaseReuseMs ?? DEFAULT_LEASE_REUSE_MS;
+    this.idleKeepMs = opts.idleKeepMs ?? 0;
   }
 
   /**
@@ -196,6 +213,9 @@ export class HostSlots {
       this.leases.set(r.pageId, lease);
       return 0;
     };
+    // A slot a page of this host released a moment ago is still this process's: taken without Redis.
+    const kept = gate.waiters.length === 0 ? this.takeIdle(gate, r) : undefined;
+    if (kept) return take(kept);
     // A hand-over without a lease was counted as asking by `release`, so no newcomer takes the
     // slot meanwhile; one with a lease is the slot itself (still counted as held).
     let handedOver = false;
@@ -299,23 +319,77 @@ export class HostSlots {
       next.wake(lease);
       return;
     }
+    if (lease && !next && this.idleKeepMs > 0 && this.young(lease)) {
+      // No page waits for it yet: kept a moment for the host's next page here (a crawl's pages of
+      // one host follow each other), then given back.
+      const idle: IdleLease = {
+        lease,
+        timer: setTimeout(() => {
+          const i = gate.idle.indexOf(idle);
+          if (i < 0) return;
+          gate.idle.splice(i, 1);
+          void this.giveBack(host, gate, lease.id).catch(() => undefined);
+        }, this.idleKeepMs),
+      };
+      idle.timer.unref();
+      gate.idle.push(idle);
+      return;
+    }
+    await this.giveBack(host, gate, lease?.id ?? pageId);
+  }
+
+  /**
+   * Give every kept idle slot back to Redis (the process stops taking pages: another replica
+   * should not wait for their timers).
+   */
+  async close(): Promise<void> {
+    const back: Array<Promise<void>> = [];
+    for (const [host, gate] of this.local) {
+      for (const idle of gate.idle.splice(0)) {
+        clearTimeout(idle.timer);
+        back.push(this.giveBack(host, gate, idle.lease.id));
+      }
+    }
+    await Promise.allSettled(back);
+  }
+
+  /** A held slot goes back to Redis; a page waiting here for room asks for it. */
+  private async giveBack(host: string, gate: LocalGate, member: string): Promise<void> {
     // The ZREM is sent first; a page woken here asks Redis on the same connection after it, so it
     // finds the slot free without waiting for this reply (the hand-over costs no round trip).
-    const removed = this.redis.zrem(this.semaphoreKey(host), lease?.id ?? pageId);
+    const removed = this.redis.zrem(this.semaphoreKey(host), member);
     gate.held = Math.max(0, gate.held - 1);
     this.handOver(gate);
     this.dropIfUnused(host, gate);
     await removed;
   }
 
+  /** The newest kept slot this page may take (its crawl keeps no spacing, the slot young enough). */
+  private takeIdle(gate: LocalGate, r: SlotRequest): Lease | undefined {
+    if (r.delayMs > 0) return undefined;
+    for (let i = gate.idle.length - 1; i >= 0; i--) {
+      const idle = gate.idle[i] as IdleLease;
+      if (!this.fits(idle.lease, r.holdMs)) continue;
+      gate.idle.splice(i, 1);
+      clearTimeout(idle.timer);
+      return idle.lease;
+    }
+    return undefined;
+  }
+
+  /** Asked of Redis recently enough to pass on without asking again. */
+  private young(lease: Lease): boolean {
+    return Date.now() - lease.takenAt < this.leaseReuseMs;
+  }
+
+  /** Young, and its expiry leaves a page that holds it for `holdMs` enough time. */
+  private fits(lease: Lease, holdMs: number): boolean {
+    return this.young(lease) && lease.expiresAt - Date.now() >= holdMs - this.leaseReuseMs;
+  }
+
   /** A lease passes on while young, and only to a page whose crawl needs no spacing kept in Redis. */
   private reusable(lease: Lease, next: Waiter): boolean {
-    const now = Date.now();
-    return (
-      !next.spaced &&
-      now - lease.takenAt < this.leaseReuseMs &&
-      lease.expiresAt - now >= next.holdMs - this.leaseReuseMs
-    );
+    return !next.spaced && this.fits(lease, next.holdMs);
   }
 
   /** Wake the first waiting page when there is room, counting it as asking from now on. */
@@ -358,7 +432,7 @@ export class HostSlots {
   private gate(host: string): LocalGate {
     let g = this.local.get(host);
     if (!g) {
-      g = { held: 0, asking: 0, polling: 0, waiters: [] };
+      g = { held: 0, asking: 0, polling: 0, waiters: [], idle: [] };
       this.local.set(host, g);
     }
     return g;
