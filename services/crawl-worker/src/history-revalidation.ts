@@ -48,7 +48,7 @@ export function historyOfStart(context: CrawlContext): HistoryOfStart | undefine
   const { request, crawl } = context;
   if (!request.history || !wantsChangeTracking(request.page)) return undefined;
   if (!onlyMarkdown(crawl.options, request.page, request.secrets)) return undefined;
-  return { accountId: crawl.accountId, tag: request.page?.changeTrackingOptions?.tag ?? '' };
+  return { accountId: crawl.accountId, tag: historyTag({ options: request.page?.changeTrackingOptions }) };
 }
 
 /** The history's key of a page: the URL's own key, which the frontier's is unless query parameters were cut. */
