@@ -27,13 +27,24 @@ function replicas(hostConcurrency: number) {
   };
 }
 
+/** The host's semaphore in Redis (each test's slots have a prefix of their own). */
+async function semaphoreKey(host: string): Promise<string> {
+  return (await redis.keys(`test-slots-*:crawl-politeness:host:${host}`))[0] ?? '';
+}
+
+/** A first page takes the host's slot: its semaphore key and the lease it holds there. */
+async function firstLease(slots: HostSlots, host: string, pageId: string) {
+  expect(await slots.acquire(request(host, pageId))).toBe(0);
+  const key = await semaphoreKey(host);
+  const lease = await redis.zrange(key, 0, -1, 'WITHSCORES');
+  expect(lease).toHaveLength(2);
+  return { key, lease };
+}
+
 describe('HostSlots', () => {
   it('a page waits in the process for a slot it holds itself and takes it over at release, without Redis', async () => {
     const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 1, { localWaitMs: 5_000 });
-    expect(await slots.acquire(request('a.test', 'p1'))).toBe(0);
-    const key = (await redis.keys('test-slots-*:crawl-politeness:host:a.test'))[0] ?? '';
-    const lease = await redis.zrange(key, 0, -1, 'WITHSCORES');
-    expect(lease).toHaveLength(2);
+    const { key, lease } = await firstLease(slots, 'a.test', 'p1');
     let second: number | undefined;
     const waiting = slots.acquire(request('a.test', 'p2')).then((w) => {
       second = w;
@@ -52,10 +63,7 @@ describe('HostSlots', () => {
 
   it('a released slot no page waits for is kept a moment: the next page takes it without Redis, a spaced page asks anew, close gives kept slots back', async () => {
     const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 2, { idleKeepMs: 60_000 });
-    expect(await slots.acquire(request('k.test', 'p1'))).toBe(0);
-    const key = (await redis.keys('test-slots-*:crawl-politeness:host:k.test'))[0] ?? '';
-    const lease = await redis.zrange(key, 0, -1, 'WITHSCORES');
-    expect(lease).toHaveLength(2);
+    const { key, lease } = await firstLease(slots, 'k.test', 'p1');
     await slots.release('k.test', 'p1');
     // Still this process's in Redis, and the host's next page takes the same lease, expiry unchanged.
     expect(await redis.zrange(key, 0, -1, 'WITHSCORES')).toEqual(lease);
@@ -75,7 +83,7 @@ describe('HostSlots', () => {
   it('a kept slot no page takes goes back to Redis by itself, and the host is forgotten', async () => {
     const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 1, { idleKeepMs: 20 });
     expect(await slots.acquire(request('i.test', 'p1'))).toBe(0);
-    const key = (await redis.keys('test-slots-*:crawl-politeness:host:i.test'))[0] ?? '';
+    const key = await semaphoreKey('i.test');
     await slots.release('i.test', 'p1');
     expect(await redis.zcard(key)).toBe(1);
     // Waits for the slot's own timer (polled: no fixed sleep).
@@ -95,7 +103,7 @@ describe('HostSlots', () => {
       });
       const host = `g${leaseReuseMs}.test`;
       expect(await slots.acquire({ ...request(host, 'p1'), delayMs })).toBe(0);
-      const key = (await redis.keys(`test-slots-*:crawl-politeness:host:${host}`))[0] ?? '';
+      const key = await semaphoreKey(host);
       const [first] = await redis.zrange(key, 0, -1);
       const waiting = slots.acquire({ ...request(host, 'p2'), delayMs });
       await new Promise((r) => setImmediate(r));
