@@ -72,6 +72,21 @@ describe('the crawl queue window', () => {
     expect(new Set(all).size).toBe(9);
   });
 
+  it('says how much room the window had while rows wait, and the whole size once none waits', async () => {
+    const { crawlId } = await crawlWithFrontier(4);
+    // 5 rows wait, the window has room for 2: full, not short.
+    expect(await window.topUp(crawlId, 2)).toMatchObject({
+      wanted: 2,
+      claimed: [{ depth: 0 }, { depth: 1 }],
+    });
+    // Full now: rows wait, no room.
+    expect(await window.topUp(crawlId, 2)).toEqual({ wanted: 0, claimed: [] });
+    // Room for 3 more, and exactly 3 wait.
+    expect((await window.topUp(crawlId, 5)).wanted).toBe(3);
+    // Nothing waits: the window is not counted, and the answer reads short (0 claimed of 5).
+    expect(await window.topUp(crawlId, 5)).toEqual({ wanted: 5, claimed: [] });
+  });
+
   it('a stopped crawl names only its claimed pages as jobs to remove', async () => {
     const { crawlId } = await crawlWithFrontier(6);
     const claimed = await window.claim(crawlId, 2);

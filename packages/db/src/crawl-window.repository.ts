@@ -29,28 +29,36 @@ export class CrawlWindowRepository {
 
   /**
    * `claim`, also saying how many rows the window had room for (`wanted`): fewer claimed than
-   * wanted means the crawl had no more rows waiting.
+   * wanted means the crawl had no more rows waiting. The window is counted only when a row waits:
+   * the count reads a heap row per claimed row (~1 ms for a window of 1,000), and with nothing to
+   * claim there is nothing to size, so `wanted` is then `size` (the caller sees the frontier short).
    */
   async topUp(crawlId: string, size: number): Promise<{ claimed: FrontierPage[]; wanted: number }> {
     if (!isUuid(crawlId) || size <= 0) return { claimed: [], wanted: 0 };
+    // `room` is an initplan read under CASE: PostgreSQL runs the count only when the EXISTS holds.
     const rows = await sqlClient(this.db).$queryRaw<Array<{ wanted: number; claimed: FrontierPage[] }>>`
-    WITH live AS (
-      SELECT count(*)::int AS n FROM (
-        SELECT 1 FROM crawl_pages
-        WHERE crawl_id = ${crawlId}::uuid AND enqueued AND status IN ('queued', 'running')
-        LIMIT ${size}::int) l
+    WITH room AS (
+      SELECT CASE WHEN EXISTS (
+               SELECT 1 FROM crawl_pages
+               WHERE crawl_id = ${crawlId}::uuid AND status = 'queued' AND NOT enqueued)
+             THEN GREATEST(0, ${size}::int - (
+               SELECT count(*)::int FROM (
+                 SELECT 1 FROM crawl_pages
+                 WHERE crawl_id = ${crawlId}::uuid AND enqueued AND status IN ('queued', 'running')
+                 LIMIT ${size}::int) l))
+             ELSE ${size}::int END AS n
     ), picked AS (
       SELECT id FROM crawl_pages
       WHERE crawl_id = ${crawlId}::uuid AND status = 'queued' AND NOT enqueued
       ORDER BY depth, created_at
-      LIMIT GREATEST(0, ${size}::int - (SELECT n FROM live))
+      LIMIT (SELECT n FROM room)
       FOR UPDATE SKIP LOCKED
     ), claimed AS (
       UPDATE crawl_pages p SET enqueued = true, updated_at = now()
       WHERE p.id = ANY(ARRAY(SELECT id FROM picked))
       RETURNING p.id, p.url, p.depth, p.created_at
     )
-    SELECT GREATEST(0, ${size}::int - (SELECT n FROM live))::int AS wanted,
+    SELECT (SELECT n FROM room)::int AS wanted,
            COALESCE((SELECT json_agg(json_build_object('pageId', id, 'url', url, 'depth', depth)
                                      ORDER BY depth, created_at) FROM claimed), '[]'::json) AS claimed`;
     const row = rows[0];

@@ -44,4 +44,32 @@ describe('LinkFilter.accept', () => {
       link('/nav/2').url,
     ]);
   });
+
+  it('remembers what it refused by the URL alone, and gives the same answers from the memo', async () => {
+    const filter = new LinkFilter(
+      {
+        crawlId: 'c2',
+        crawlUrl: 'https://a.test/',
+        robotsTxt: null,
+        options: testCrawlOptions({ maxPages: 100, maxDepth: 3, excludePaths: ['^/private/'] }),
+      },
+      robots,
+    );
+    const found = [
+      { url: 'https://elsewhere.test/a', key: 'https://elsewhere.test/a' },
+      link('/logo.png'),
+      link('/private/x'),
+      link('/ok/1'),
+      link('/ok/2'),
+    ];
+    const first = (await filter.accept(found, 10)).map((l) => l.url);
+    expect(first).toEqual([link('/ok/1').url, link('/ok/2').url]);
+    expect(filter.refusedCount).toBe(3);
+    // The next page carries the same links: the same verdicts, nothing new to remember.
+    expect((await filter.accept([...found].reverse(), 10)).map((l) => l.url)).toEqual([
+      link('/ok/2').url,
+      link('/ok/1').url,
+    ]);
+    expect(filter.refusedCount).toBe(3);
+  });
 });

@@ -15,6 +15,13 @@ export function frontierKey(key: string, options: Pick<CrawlOptions, 'ignoreQuer
   return q < 0 ? key : key.slice(0, q);
 }
 
+/**
+ * URLs a filter remembers as refused by the URL alone: a page's navigation, footer and outside
+ * links come back with every page of a site (~95 a page on real articles, most of them to other
+ * sites), and judging each again parsed it twice. Past this many the memo starts over.
+ */
+const MAX_REFUSED = 50_000;
+
 export interface CrawlScope {
   crawlId: string;
   crawlUrl: string;
@@ -30,6 +37,8 @@ export interface CrawlScope {
  */
 export class LinkFilter {
   private readonly rules: (url: string) => boolean;
+  /** URLs refused by `allowedByUrl` (a verdict of the URL alone: it cannot change for the crawl). */
+  private readonly refused = new Set<string>();
 
   constructor(
     private readonly scope: CrawlScope,
@@ -61,16 +70,31 @@ export class LinkFilter {
       const key = frontierKey(candidate.key, this.scope.options);
       if (seen.has(key) || known?.has(key)) continue;
       seen.add(key);
+      const url = candidate.url;
+      if (this.refused.has(url)) continue;
+      if (!this.allowedByUrl(url)) {
+        if (this.refused.size >= MAX_REFUSED) this.refused.clear();
+        this.refused.add(url);
+        continue;
+      }
       const id = key === candidate.key ? candidate : { ...candidate, key };
-      const url = id.url;
-      const external = this.scope.options.allowExternalLinks === true;
-      if (!external && !isSameSite(url, this.scope.crawlUrl, this.scope.options.allowSubdomains)) continue;
-      if (NOT_A_PAGE.test(new URL(url).pathname)) continue;
-      if (!this.rules(url)) continue;
       if (!(await this.robotsAllow(url))) continue;
       out.push(id);
     }
     return out;
+  }
+
+  /** How many refused URLs the filter remembers (for tests and logs). */
+  get refusedCount(): number {
+    return this.refused.size;
+  }
+
+  /** Same site (unless external links are allowed), not an obvious file, within the path rules. */
+  private allowedByUrl(url: string): boolean {
+    const external = this.scope.options.allowExternalLinks === true;
+    if (!external && !isSameSite(url, this.scope.crawlUrl, this.scope.options.allowSubdomains)) return false;
+    if (NOT_A_PAGE.test(new URL(url).pathname)) return false;
+    return this.rules(url);
   }
 
   async robotsAllow(url: string): Promise<boolean> {
