@@ -2,7 +2,7 @@ import type { CrawlOfTask, CrawlPageStart, CrawlPageTask } from '@wcs/db';
 import { pageOptions, pageSecrets } from '@wcs/queues';
 import type { PageStores } from '@wcs/scraper';
 import { LRUCache } from 'lru-cache';
-import { LinkFilter } from './link-filter';
+import { LinkFilter, REFUSED_MEMO_BYTES } from './link-filter';
 import type { RobotsCache } from './robots-cache';
 
 /** The crawl's `scrapeOptions` for one page: written by the gateway, parsed again at this boundary. */
@@ -45,11 +45,12 @@ export class CrawlContexts {
     private readonly deps: { robots: RobotsCache; stores?: PageStores },
     max = 1_000,
   ) {
-    // Bounded by count and by the robots.txt texts held (each up to 500 KB, `MAX_ROBOTS_BYTES`).
+    // Bounded by count and by what a context may hold: its robots.txt (up to 500 KB,
+    // `MAX_ROBOTS_BYTES`) and its link filter's memo of refused URLs.
     this.cache = new LRUCache({
       max,
       maxSize: 64 * 1024 * 1024,
-      sizeCalculation: (c) => 4_096 + (c.crawl.robotsTxt?.length ?? 0),
+      sizeCalculation: (c) => 4_096 + REFUSED_MEMO_BYTES + (c.crawl.robotsTxt?.length ?? 0),
     });
   }
 

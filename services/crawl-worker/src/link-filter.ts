@@ -20,7 +20,10 @@ export function frontierKey(key: string, options: Pick<CrawlOptions, 'ignoreQuer
  * links come back with every page of a site (~95 a page on real articles, most of them to other
  * sites), and judging each again parsed it twice. Past this many the memo starts over.
  */
-const MAX_REFUSED = 50_000;
+const MAX_REFUSED = 2_000;
+
+/** What a full memo may hold (~128 bytes a URL and its entry): its crawl context's size counts it. */
+export const REFUSED_MEMO_BYTES = MAX_REFUSED * 128;
 
 export interface CrawlScope {
   crawlId: string;
