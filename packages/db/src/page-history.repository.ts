@@ -1,6 +1,9 @@
 import type { Db } from './db';
 import { Prisma } from './generated/prisma/client';
+import { linksOf, type PageHistoryLink, storedLinks } from './page-history-links';
 import { sqlClient, toJsonb } from './sql-client';
+
+export type { PageHistoryLink } from './page-history-links';
 
 /** One page's latest tracked scrape (structurally @wcs/scraper's ChangeRecord). */
 export interface PageHistoryRecord {
@@ -22,25 +25,6 @@ export interface PageHistoryRecord {
   /** How the markdown was made (structurally @wcs/scraper's historyVariant); '' when unknown. */
   variant?: string;
   scrapedAt: Date;
-}
-
-/** One link of a tracked page, as a crawl read it (structurally @wcs/scraper's StoredLink). */
-export interface PageHistoryLink {
-  url: string;
-  key: string;
-  nofollow: boolean;
-}
-
-function linksOf(value: unknown): PageHistoryLink[] | null {
-  if (!Array.isArray(value)) return null;
-  const links: PageHistoryLink[] = [];
-  for (const l of value) {
-    if (!l || typeof l !== 'object') return null;
-    const { url, key, nofollow } = l as Record<string, unknown>;
-    if (typeof url !== 'string' || typeof key !== 'string') return null;
-    links.push({ url, key, nofollow: nofollow === true });
-  }
-  return links;
 }
 
 /** A `page_history` row as read (its columns under the record's names; jsonb parsed). */
@@ -131,7 +115,7 @@ export class PageHistoryRepository {
       VALUES (${r.accountId}::uuid, ${r.urlKey}, ${r.tag}, ${r.url}, ${r.markdown}, ${r.contentHash},
               ${r.statusCode}, ${r.etag}, ${r.lastModified},
               ${r.metadata ? toJsonb(r.metadata) : null}::jsonb,
-              ${r.links ? toJsonb(r.links) : null}::jsonb, ${r.variant ?? ''}, ${r.scrapedAt})
+              ${r.links ? toJsonb(storedLinks(r.links)) : null}::jsonb, ${r.variant ?? ''}, ${r.scrapedAt})
       ON CONFLICT (account_id, url_key, tag) DO UPDATE SET
         url = EXCLUDED.url, markdown = EXCLUDED.markdown, content_hash = EXCLUDED.content_hash,
         status_code = EXCLUDED.status_code, etag = EXCLUDED.etag,
