@@ -31,7 +31,7 @@ import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 import type { JobWebhookConfig, JobWebhookNotifier } from './job-webhook.types';
 import { createJobWebhookTx, notifyJobWebhooks } from './job-webhook-outbox.ops';
-import { HISTORY_BESIDE, historyBesideOf, type PageHistoryTouch } from './page-history.repository';
+import { HISTORY_BESIDE, type PageHistoryTouch, splitHistoryBeside } from './page-history.repository';
 import { sqlClient, sqlTransaction } from './sql-client';
 
 /** Credits per completed page (spec §8: crawl = 1 per page crawled), charged as the page completes. */
@@ -235,17 +235,15 @@ export class CrawlsRepository {
   ): Promise<CrawlPageStartWithHistory | null> {
     if (!isUuid(crawlId) || !isUuid(pageId) || !isUuid(history.accountId)) return null;
     const started = this.startStatement(pageId, crawlId, Prisma.raw(PAGE_TASK_COLUMNS));
-    const rows = await sqlClient(this.db).$queryRaw<Array<CrawlPageStart & Record<string, unknown>>>`
+    const rows = await sqlClient(this.db).$queryRaw<Array<Record<string, unknown>>>`
       WITH s AS (${started})
       SELECT s.*, ${Prisma.raw(HISTORY_BESIDE)}
       FROM s LEFT JOIN page_history h
         ON h.account_id = ${history.accountId}::uuid AND h.url_key = s."urlKey" AND h.tag = ${history.tag}`;
     const row = rows[0];
     if (!row) return null;
-    const start = Object.fromEntries(
-      Object.entries(row).filter(([name]) => !name.startsWith('history.')),
-    ) as unknown as CrawlPageStart;
-    return { ...start, history: historyBesideOf(row) };
+    const { own, history: record } = splitHistoryBeside<CrawlPageStart>(row);
+    return { ...own, history: record };
   }
 
   private async start<T>(pageId: string, crawlId: string | null, columns: Prisma.Sql): Promise<T | null> {

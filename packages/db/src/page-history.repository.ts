@@ -65,17 +65,31 @@ const HISTORY_SELECT = HISTORY_COLUMNS.map(([c, n]) => `h.${c} AS "${n}"`).join(
 
 /**
  * The select list of a row `h` of page_history read beside another table's row in one statement,
- * each column named `history.<name>`: `historyBesideOf` maps them. Columns rather than one json
+ * each column named `history.<name>`: `splitHistoryBeside` maps them. Columns rather than one json
  * value: built as json, the markdown is escaped by PostgreSQL and unescaped again by the client
  * (~0.1 ms of PostgreSQL's time a row of a real page).
  */
-export const HISTORY_BESIDE = HISTORY_COLUMNS.map(([c, n]) => `h.${c} AS "history.${n}"`).join(', ');
+const BESIDE_PREFIX = 'history.';
+export const HISTORY_BESIDE = HISTORY_COLUMNS.map(([c, n]) => `h.${c} AS "${BESIDE_PREFIX}${n}"`).join(', ');
 
-/** The record of a row read with HISTORY_BESIDE; null when the statement found no row. */
-export function historyBesideOf(row: Record<string, unknown>): PageHistoryRecord | null {
-  if (row['history.urlKey'] == null) return null;
-  const own = Object.fromEntries(HISTORY_COLUMNS.map(([, n]) => [n, row[`history.${n}`]]));
-  return historyRecordOf(own as PageHistoryRow);
+/**
+ * A row read with HISTORY_BESIDE, split in one pass: the statement's own columns, and the history
+ * row's record (null when the statement found no history row).
+ */
+export function splitHistoryBeside<T>(row: Record<string, unknown>): {
+  own: T;
+  history: PageHistoryRecord | null;
+} {
+  const own: Record<string, unknown> = {};
+  const history: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row)) {
+    if (name.startsWith(BESIDE_PREFIX)) history[name.slice(BESIDE_PREFIX.length)] = value;
+    else own[name] = value;
+  }
+  return {
+    own: own as T,
+    history: history.urlKey == null ? null : historyRecordOf(history as PageHistoryRow),
+  };
 }
 
 /**
