@@ -18,6 +18,8 @@ const run = promisify(execFile);
 const FORM_TIMEOUT_MS = 60_000;
 /** A set left by a failover re-forms within this (sentinels poll their nodes every 10 s). */
 const SETTLE_TIMEOUT_MS = 120_000;
+/** One asked failover's wait for the switch: past the sentinels' failover-timeout (10 s) and its abort. */
+const FAILOVER_WAIT_MS = 20_000;
 /** How long the sentinels get to reconfigure a demoted master before the harness does it. */
 const NUDGE_AFTER_MS = 30_000;
 
@@ -218,22 +220,38 @@ export async function startSentinelSet(basePort: number, name = 'mymaster'): Pro
     settled,
     async failover() {
       const { from, to } = await settled();
-      // Long enough to cover the switch; the demoted master's paused clients are moved by then.
-      await ask(from, (r) => r.call('CLIENT', 'PAUSE', '10000', 'WRITE'));
-      const offset = Number(infoField(await ask(from, (r) => r.info('replication')), 'master_repl_offset'));
-      await pollUntil(
-        async () => {
-          const info = await ask(to, (r) => r.info('replication'));
-          return Number(infoField(info, 'slave_repl_offset')) >= offset ? true : undefined;
-        },
-        FORM_TIMEOUT_MS,
-        20,
-      );
-      await ask(sentinelPorts[0] as number, (r) => r.call('SENTINEL', 'FAILOVER', name));
-      await pollUntil(async () => ((await masterPortNow()) === to ? true : undefined), FORM_TIMEOUT_MS, 50);
-      // The old master lifts its pause once it follows the new one (its clients get redirected).
-      await ask(from, (r) => r.call('CLIENT', 'UNPAUSE')).catch(() => undefined);
-      return { from, to };
+      // A sentinel can abort a failover it started (its promotion not seen within
+      // failover-timeout, seen once in CI on a loaded machine): then the master never changes, and
+      // the failover is asked again of the next sentinel, writes paused and the replica caught up
+      // anew, as an operator would. Each attempt waits past the failover-timeout.
+      const failures: string[] = [];
+      for (const sentinel of sentinelPorts) {
+        // Long enough to cover the switch; the demoted master's paused clients are moved by then.
+        await ask(from, (r) => r.call('CLIENT', 'PAUSE', '10000', 'WRITE'));
+        const offset = Number(infoField(await ask(from, (r) => r.info('replication')), 'master_repl_offset'));
+        await pollUntil(
+          async () => {
+            const info = await ask(to, (r) => r.info('replication'));
+            return Number(infoField(info, 'slave_repl_offset')) >= offset ? true : undefined;
+          },
+          FORM_TIMEOUT_MS,
+          20,
+        );
+        try {
+          await ask(sentinel, (r) => r.call('SENTINEL', 'FAILOVER', name));
+          await pollUntil(
+            async () => ((await masterPortNow()) === to ? true : undefined),
+            FAILOVER_WAIT_MS,
+            50,
+          );
+          // The old master lifts its pause once it follows the new one (its clients get redirected).
+          await ask(from, (r) => r.call('CLIENT', 'UNPAUSE')).catch(() => undefined);
+          return { from, to };
+        } catch (err) {
+          failures.push(`sentinel ${sentinel}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+      throw new Error(`no sentinel failed ${from} over to ${to}: ${failures.join('; ')}`);
     },
     async killMaster() {
       const { from, to } = await settled();
