@@ -30,7 +30,7 @@ export class CrawlRecoveryRepository {
   ): Promise<Array<{ pageId: string; crawlId: string; depth: number }>> {
     const n = Math.max(0, Math.trunc(limit));
     const before = Prisma.sql`now() - (${Math.max(0, olderThanMs)}::float8 * interval '1 millisecond')`;
-    // Each status walks the (status, updated_at) index in order and stops after `limit` rows: a
+    // Each status walks its partial index on updated_at in order and stops after `limit` rows: a
     // large crawl keeps most of its frontier queued (waiting, not lost) for long, and a join that
     // starts from the running crawls would read and sort all of those rows on every pass.
     // Queued rows of a crawl that is not running are rare (a stopped crawl skips its pages).

@@ -124,6 +124,8 @@ export class CrawlsRepository {
       SELECT id AS "pageId", url, depth, status, status_code AS "statusCode", result, error,
              error_code AS "errorCode", finished_at AS "finishedAt"
       FROM crawl_pages WHERE crawl_id = ${crawlId}::uuid AND status = ${status}
+        -- Always true of a finished page; says so to the planner for the partial index.
+        AND finished_at IS NOT NULL
       ORDER BY finished_at, id
       OFFSET ${Math.max(0, Math.trunc(skip))}::int LIMIT ${Math.max(0, Math.trunc(limit))}::int`;
     return rows.map((r) => ({ ...r, status: r.status as CrawlPageStatus }));

@@ -8,7 +8,15 @@ export {
   type PageLinks,
 } from './extract-links';
 export type { FetchOptions } from './http-fetch';
-export { identifyUrl, isSameSite, pathDepth, resolveUrl, type UrlIdentity, urlKey } from './normalize-url';
+export {
+  identifyUrl,
+  isSameSite,
+  pathDepth,
+  resolveUrl,
+  sameSiteAs,
+  type UrlIdentity,
+  urlKey,
+} from './normalize-url';
 export {
   compilePathRules,
   MAX_PATH_PATTERN_LENGTH,

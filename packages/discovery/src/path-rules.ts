@@ -47,9 +47,9 @@ function compile(field: string, patterns: string[], offset: number): RegExp[] {
 }
 
 /** The part of a URL the rules see: pathname + search, e.g. "/docs/a?lang=en". */
-export function pathTarget(url: string): string | null {
+export function pathTarget(url: string | URL): string | null {
   try {
-    const u = new URL(url);
+    const u = typeof url === 'string' ? new URL(url) : url;
     return `${u.pathname}${u.search}`;
   } catch {
     return null;
@@ -58,9 +58,9 @@ export function pathTarget(url: string): string | null {
 
 /**
  * Compile the rules once (throws ValidationError naming the bad pattern: `includePaths.2: …`) and
- * return a predicate over absolute URLs. Unparsable URLs never pass.
+ * return a predicate over absolute URLs (or URLs already parsed). Unparsable URLs never pass.
  */
-export function compilePathRules(rules: PathRules): (url: string) => boolean {
+export function compilePathRules(rules: PathRules): (url: string | URL) => boolean {
   const includes = rules.includePaths ?? [];
   const excludes = rules.excludePaths ?? [];
   if (includes.length + excludes.length > MAX_PATH_PATTERNS) {
@@ -70,7 +70,7 @@ export function compilePathRules(rules: PathRules): (url: string) => boolean {
   }
   const inc = compile('includePaths', includes, 0);
   const exc = compile('excludePaths', excludes, includes.length);
-  return (url: string) => {
+  return (url: string | URL) => {
     const target = pathTarget(url);
     if (target === null) return false;
     if (exc.some((re) => re.test(target))) return false;

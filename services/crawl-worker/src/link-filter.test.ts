@@ -72,4 +72,30 @@ describe('LinkFilter.accept', () => {
     ]);
     expect(filter.refusedCount).toBe(3);
   });
+
+  it('remembers other sites by origin: one entry for all their URLs, same-site URLs still judged', async () => {
+    const filter = new LinkFilter(
+      { crawlId: 'c3', crawlUrl: 'https://a.test/', robotsTxt: null, options },
+      robots,
+    );
+    const other = Array.from({ length: 50 }, (_, i) => ({
+      url: `https://elsewhere.test/post/${i}`,
+      key: `https://elsewhere.test/post/${i}`,
+    }));
+    const tricky = [
+      // Another port is another site; the same host on its default port is not.
+      { url: 'https://a.test:8443/x', key: 'https://a.test:8443/x' },
+      // A backslash ends the authority (WHATWG): the host is elsewhere.test, not a.test.
+      { url: 'https://elsewhere.test\\@a.test/y', key: 'https://elsewhere.test\\@a.test/y' },
+      { url: 'https://www.a.test/www', key: 'https://www.a.test/www' },
+      link('/x'),
+    ];
+    const accepted = (await filter.accept([...other, ...tricky], 100)).map((l) => l.url);
+    expect(accepted).toEqual(['https://www.a.test/www', link('/x').url]);
+    // elsewhere.test, a.test:8443 and the backslash URL's origin as written.
+    expect(filter.refusedCount).toBe(3);
+    // Asked again (the memo answers), the verdicts are the same.
+    expect((await filter.accept([...tricky, ...other], 100)).map((l) => l.url)).toEqual(accepted);
+    expect(filter.refusedCount).toBe(3);
+  });
 });

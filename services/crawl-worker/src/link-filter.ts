@@ -1,5 +1,5 @@
 import type { CrawlOptions } from '@wcs/db';
-import { CpuSlicer, compilePathRules, isSameSite, type UrlIdentity } from '@wcs/discovery';
+import { CpuSlicer, compilePathRules, sameSiteAs, type UrlIdentity } from '@wcs/discovery';
 import type { RobotsCache } from './robots-cache';
 
 // Links to files that are never pages: following them would spend the crawl's maxPages budget
@@ -22,8 +22,25 @@ export function frontierKey(key: string, options: Pick<CrawlOptions, 'ignoreQuer
  */
 const MAX_REFUSED = 2_000;
 
-/** What a full memo may hold (~128 bytes a URL and its entry): its crawl context's size counts it. */
-export const REFUSED_MEMO_BYTES = MAX_REFUSED * 128;
+/**
+ * Origins (`scheme://authority` as the URL writes it) found to be of another site. Most of a real
+ * page's links go to other sites, and each new one was parsed to learn that: the verdict depends on
+ * the origin alone, and a crawl meets a few hundred of them.
+ */
+const MAX_OTHER_SITES = 1_000;
+
+/** What both full memos may hold (~128 bytes an entry): the crawl context's size counts it. */
+export const REFUSED_MEMO_BYTES = (MAX_REFUSED + MAX_OTHER_SITES) * 128;
+
+/** `scheme://authority` of a URL as written (everything before the path's first `/`), or null. */
+function originOf(url: string): string | null {
+  const scheme = url.indexOf('://');
+  if (scheme < 0) return null;
+  const path = url.indexOf('/', scheme + 3);
+  // The host, port and scheme end before the first `/` (or at a `\`, `?` or `#` before it), so
+  // two URLs with the same text up to it are of the same site or not alike.
+  return path < 0 ? null : url.slice(0, path);
+}
 
 export interface CrawlScope {
   crawlId: string;
@@ -39,9 +56,12 @@ export interface CrawlScope {
  * by the robots.txt of their origin unless the crawl ignores it.
  */
 export class LinkFilter {
-  private readonly rules: (url: string) => boolean;
-  /** URLs refused by `allowedByUrl` (a verdict of the URL alone: it cannot change for the crawl). */
+  private readonly rules: (url: string | URL) => boolean;
+  private readonly sameSite: (url: URL) => boolean;
+  /** URLs refused by `verdictByUrl` (a verdict of the URL alone: it cannot change for the crawl). */
   private readonly refused = new Set<string>();
+  /** Origins of other sites (`originOf`), refused without parsing a URL. */
+  private readonly otherSites = new Set<string>();
 
   constructor(
     private readonly scope: CrawlScope,
@@ -51,6 +71,7 @@ export class LinkFilter {
       includePaths: scope.options.includePaths,
       excludePaths: scope.options.excludePaths,
     });
+    this.sameSite = sameSiteAs(scope.crawlUrl, scope.options.allowSubdomains);
   }
 
   /**
@@ -75,9 +96,9 @@ export class LinkFilter {
       seen.add(key);
       const url = candidate.url;
       if (this.refused.has(url)) continue;
-      if (!this.allowedByUrl(url)) {
-        if (this.refused.size >= MAX_REFUSED) this.refused.clear();
-        this.refused.add(url);
+      const verdict = this.verdictByUrl(url);
+      if (verdict !== 'allowed') {
+        if (verdict === 'refused') remember(this.refused, url, MAX_REFUSED);
         continue;
       }
       const id = key === candidate.key ? candidate : { ...candidate, key };
@@ -87,17 +108,31 @@ export class LinkFilter {
     return out;
   }
 
-  /** How many refused URLs the filter remembers (for tests and logs). */
+  /** How many refused URLs and other sites' origins the filter remembers (for tests and logs). */
   get refusedCount(): number {
-    return this.refused.size;
+    return this.refused.size + this.otherSites.size;
   }
 
-  /** Same site (unless external links are allowed), not an obvious file, within the path rules. */
-  private allowedByUrl(url: string): boolean {
+  /**
+   * Same site (unless external links are allowed), not an obvious file, within the path rules; the
+   * URL parsed once. 'other-site' is remembered here by origin, 'refused' by the caller by URL.
+   */
+  private verdictByUrl(url: string): 'allowed' | 'refused' | 'other-site' {
     const external = this.scope.options.allowExternalLinks === true;
-    if (!external && !isSameSite(url, this.scope.crawlUrl, this.scope.options.allowSubdomains)) return false;
-    if (NOT_A_PAGE.test(new URL(url).pathname)) return false;
-    return this.rules(url);
+    const origin = external ? null : originOf(url);
+    if (origin !== null && this.otherSites.has(origin)) return 'other-site';
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return 'refused';
+    }
+    if (!external && !this.sameSite(parsed)) {
+      if (origin !== null) remember(this.otherSites, origin, MAX_OTHER_SITES);
+      return 'other-site';
+    }
+    if (NOT_A_PAGE.test(parsed.pathname)) return 'refused';
+    return this.rules(parsed) ? 'allowed' : 'refused';
   }
 
   async robotsAllow(url: string): Promise<boolean> {
@@ -112,4 +147,10 @@ export class LinkFilter {
     );
     return robots === null || robots.isAllowed(url);
   }
+}
+
+/** Adds to a bounded memo: past `max` entries it starts over. */
+function remember(memo: Set<string>, value: string, max: number): void {
+  if (memo.size >= max) memo.clear();
+  memo.add(value);
 }
