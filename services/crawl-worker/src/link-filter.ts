@@ -37,8 +37,8 @@ function originOf(url: string): string | null {
   const scheme = url.indexOf('://');
   if (scheme < 0) return null;
   const path = url.indexOf('/', scheme + 3);
-  // The host, port and scheme end before the first `/` (or at a `\`, `?` or `#` before it), so
-  // two URLs with the same text up to it are of the same site or not alike.
+  // Scheme, host and port all end before the first `/` (or at a `\`, `?` or `#` before it), so
+  // two URLs with the same text up to it get the same same-site verdict.
   return path < 0 ? null : url.slice(0, path);
 }
 
