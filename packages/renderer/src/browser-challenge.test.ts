@@ -29,7 +29,8 @@ beforeAll(async () => {
         executablePath: '/usr/bin/chromium',
         maxPages: 2,
         args: [MARKER],
-        challengeWaitMs: 1_500,
+        // Room for a loaded machine's browser to run the challenge's script and reload.
+        challengeWaitMs: 6_000,
       },
     }),
   );
@@ -79,12 +80,12 @@ describe('browser awaitChallenge', () => {
       url: `${site.url}${path}`,
       engine: 'browser',
       awaitChallenge: isChallenge,
-      timeoutMs: 10_000,
+      timeoutMs: 15_000,
     });
     expect(res.statusCode).toBe(503);
     expect(res.challenge).toMatchObject({ cleared: false });
-    // challengeWaitMs (1.5 s) bounds the wait, not the 10 s budget.
-    expect(res.challenge?.waitedMs).toBeGreaterThanOrEqual(1_500);
+    // challengeWaitMs (6 s) bounds the wait, not the 15 s budget.
+    expect(res.challenge?.waitedMs).toBeGreaterThanOrEqual(6_000);
   });
 
   it('auto mode answers an error status from the fetch engine without rendering it', async () => {

@@ -36,7 +36,9 @@ const options = (over: { browser?: boolean; proxies?: string[] } = {}): Renderer
     executablePath: '/usr/bin/chromium',
     maxPages: 2,
     args: [MARKER],
-    challengeWaitMs: 1_500,
+    // Long enough for a loaded machine's browser to run the challenge's script and reload (a
+    // 1.5 s wait once timed out under CI load); the challenge that never clears waits it all out.
+    challengeWaitMs: 8_000,
   },
 });
 
