@@ -1,4 +1,4 @@
-import { baseEnv, contentEnv, databaseEnv, envInt, healthEnv, loadEnv, renderEnv } from '@wcs/config';
+import { baseEnv, contentEnv, databaseEnv, envBool, envInt, healthEnv, loadEnv, renderEnv } from '@wcs/config';
 import type { z } from 'zod';
 
 /**
@@ -12,9 +12,13 @@ export const oneProcessEnvSchema = baseEnv
   .extend(contentEnv.shape)
   .extend(renderEnv.shape)
   .extend({
-    // For small machines, memory first: each warm-up page leaves the threads' heaps larger until
-    // they idle out (the services' 30 put this process ~33 MB higher for that time, 3 ~5 MB); one
-    // page still loads the threads' code before the first request needs it.
+    // For small machines, memory first: no warm-up. Warm threads hold ~45 MB (two threads, one
+    // built-in page each: 201 MB idle where none gives 153 MB) until they idle out 30 s later, and
+    // only the first pages after a start gain (as after any idle spell, those start the threads).
+    CONTENT_POOL_WARM_UP: envBool(false).describe(
+      contentEnv.shape.CONTENT_POOL_WARM_UP.description ?? 'warm the conversion threads at start',
+    ),
+    // When turned on: one page loads the threads' code; each more leaves their heaps larger.
     CONTENT_POOL_WARM_UP_PAGES: envInt(1, 1).describe(
       contentEnv.shape.CONTENT_POOL_WARM_UP_PAGES.description ?? 'built-in pages per conversion thread',
     ),
