@@ -78,8 +78,12 @@ export function freePort(): Promise<number> {
 export function startService(name: ServiceName, extra: Record<string, string>): ChildProcess {
   const profDir = rawEnv('BENCH_CPU_PROF');
   const prof = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+  // Extra V8/Node flags for an experiment (e.g. `--max-semi-space-size=16`): after the services'
+  // own, so that a flag given twice takes this value.
+  const extraFlags = rawEnv('BENCH_NODE_FLAGS')?.split(/\s+/).filter(Boolean) ?? [];
   const { cwd, args } = compiledService(name);
-  return spawn(process.execPath, [...prof, ...args], {
+  const script = args.slice(-1);
+  return spawn(process.execPath, [...prof, ...args.slice(0, -1), ...extraFlags, ...script], {
     cwd,
     env: { ...process.env, ...extra },
     stdio: ['ignore', 'ignore', 'inherit'],

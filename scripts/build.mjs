@@ -144,6 +144,15 @@ async function buildUnit({ dir, srcDir, outDir }) {
   return true;
 }
 
+/** The bundle's own build scripts (scripts/bundle-*.mjs) changed since `stamp` was written. */
+function bundleScriptsNewerThan(stamp) {
+  const made = statSync(stamp).mtimeMs;
+  const dir = path.join(ROOT, 'scripts');
+  return readdirSync(dir).some(
+    (f) => /^bundle-.*\.mjs$/.test(f) && statSync(path.join(dir, f)).mtimeMs > made,
+  );
+}
+
 const started = Date.now();
 const built = [];
 const all = units();
@@ -155,7 +164,7 @@ for (const unit of all) {
   if (!unit.bundle) continue;
   const out = path.join(unit.outDir, `${path.basename(unit.bundle, '.ts')}.js`);
   const stamp = path.join(unit.outDir, '.bundle-stamp');
-  if (!force && built.length === 0 && existsSync(stamp)) continue;
+  if (!force && built.length === 0 && existsSync(stamp) && !bundleScriptsNewerThan(stamp)) continue;
   await bundleEntry({ entry: unit.bundle, outfile: out, nodeFlags: serviceNodeFlags() });
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
   if (!built.includes(path.relative(ROOT, unit.dir))) built.push(`${path.relative(ROOT, unit.dir)} (bundle)`);

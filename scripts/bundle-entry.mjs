@@ -14,6 +14,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { asciiSource, nonAsciiPlaces } from './bundle-ascii.mjs';
 import { patchSource } from './bundle-patches.mjs';
+import { prismaWasmFromFile, writePrismaWasm } from './bundle-prisma-wasm.mjs';
 import { lazyUndici } from './bundle-undici.mjs';
 
 /**
@@ -69,7 +70,7 @@ function keepModulePaths(outDir) {
         const read = readFileSync(args.path, 'utf8');
         // The bundle in ASCII (bundle-ascii.mjs), module by module so the source map stays right;
         // the few libraries' start-time edits first (bundle-patches.mjs).
-        const text = asciiSource(patchSource(args.path, read));
+        const text = asciiSource(prismaWasmFromFile(args.path, patchSource(args.path, read), outDir));
         if (!/\b(__dirname|__filename|require\.resolve)\b/.test(text)) {
           return text === read
             ? undefined
@@ -165,6 +166,7 @@ export async function bundleEntry({ entry, outfile, nodeFlags }) {
     logLevel: 'error',
   });
   writeFileSync(`${bundleFile}.inputs.json`, `${JSON.stringify(Object.keys(result.metafile.inputs))}\n`);
+  writePrismaWasm(Object.keys(result.metafile.inputs), path.dirname(outfile));
   const left = nonAsciiPlaces(readFileSync(bundleFile, 'latin1'), 3);
   if (left.length > 0) {
     console.warn(

@@ -1,4 +1,13 @@
-import { baseEnv, contentEnv, databaseEnv, envBool, envInt, healthEnv, loadEnv, renderEnv } from '@wcs/config';
+import {
+  baseEnv,
+  contentEnv,
+  databaseEnv,
+  envBool,
+  envInt,
+  healthEnv,
+  loadEnv,
+  renderEnv,
+} from '@wcs/config';
 import type { z } from 'zod';
 
 /**
