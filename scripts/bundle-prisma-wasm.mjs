@@ -12,7 +12,7 @@ import path from 'node:path';
 
 const BASE64_MODULE = '@prisma/client/runtime/query_compiler_bg.postgresql.wasm-base64.js';
 /** The file the bundle reads, beside it. */
-export const PRISMA_WASM_FILE = 'query_compiler_bg.postgresql.wasm';
+const PRISMA_WASM_FILE = 'query_compiler_bg.postgresql.wasm';
 
 /** The generated client's loader of the compiler (packages/db/dist/generated/prisma/internal/class.js). */
 const CLIENT_CLASS = /[\\/]generated[\\/]prisma[\\/]internal[\\/]class\.js$/;
