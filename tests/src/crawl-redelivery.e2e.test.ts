@@ -77,7 +77,7 @@ it('a redelivered job of a finished page adds the jobs its dead worker did not; 
       },
       { pageTimeoutMs: 1_000, maxStarts: 3, maxLinksPerPage: 10 },
     );
-    const ctx = { signal: new AbortController().signal, deadlineAt: null };
+    const ctx = { signal: new AbortController().signal, deadlineAt: null, confirmLock: async () => {} };
     const delivery = (stalledCounter: number) => ({ stalledCounter }) as unknown as Job;
     const queue = producer.queue('crawl-page');
     const jobIds = async () =>

@@ -7,6 +7,7 @@ export * from './document.contract';
 export * from './fetch-attempt.contract';
 export * from './job-budget';
 export * from './job-cancel';
+export * from './job-lock';
 export * from './job-secrets';
 export * from './job-webhook.contract';
 export * from './monitor-cron.contract';

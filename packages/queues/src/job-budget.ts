@@ -60,6 +60,12 @@ export interface JobContext {
   signal: AbortSignal;
   /** Absolute deadline (epoch ms), or null for a job without one. */
   deadlineAt: number | null;
+  /**
+   * Resolves while this worker holds the job's lock; throws JobLockLostError (job-lock.ts) once
+   * another worker may run it. Await it right before a step that must not run twice (a fetch), and
+   * let that error through untouched: the job is no longer this worker's to record anything for.
+   */
+  confirmLock(): Promise<void>;
 }
 
 /** Time left before `deadlineAt` (Infinity without one), never below 0. */
@@ -90,7 +96,7 @@ export function nextBackoffMs(job: Pick<Job, 'opts' | 'attemptsMade'>): number {
 export function retryOrRecord(
   err: ServiceError,
   job: Pick<Job, 'opts' | 'attemptsMade'>,
-  ctx: JobContext,
+  ctx: Pick<JobContext, 'signal' | 'deadlineAt'>,
   describe: (attempts: number) => string,
 ): ServiceError | 'retry' {
   // A target's own answer (404, blocked, not HTML) is the outcome, even when it came at the deadline.

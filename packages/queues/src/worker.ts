@@ -5,6 +5,7 @@ import { isWaitedQueue, type PayloadOf, type QueueName, queueCatalog } from './c
 import { createRedisConnection, keyPrefixOn, type RedisClient, type RedisTargetInput } from './connection';
 import { deadlineError, type JobContext, jobClock, jobDeadline } from './job-budget';
 import { CancelSubscriber, cancelledError } from './job-cancel';
+import { isJobLockLost, lockConfirmer } from './job-lock';
 import { RedisErrorLog } from './redis-errors';
 
 export interface WorkerLogger {
@@ -28,6 +29,8 @@ export interface DefineWorkerOptions {
   budgetMs?: number;
   /** After an abort, how long the processor gets to wind down before the job is failed anyway. */
   abortGraceMs?: number;
+  /** The clock `ctx.confirmLock` ages the lock by (tests step it; default Date.now). */
+  now?: () => number;
 }
 
 export interface DefinedWorker {
@@ -76,8 +79,8 @@ export function defineWorker<N extends QueueName, R>(
   const schema = queueCatalog[name].payload;
   const graceMs = opts.abortGraceMs ?? ABORT_GRACE_MS;
   // BullMQ hands the processor its own AbortSignal (worker.cancelJob) only when it declares three
-  // parameters: keep `_token` and `bullSignal` in the signature.
-  const run = async (job: Job, _token?: string, bullSignal?: AbortSignal) => {
+  // parameters: keep `token` and `bullSignal` in the signature.
+  const run = async (job: Job, token?: string, bullSignal?: AbortSignal) => {
     const parsed = schema.safeParse(job.data);
     if (!parsed.success) {
       throw new UnrecoverableError(
@@ -108,7 +111,11 @@ export function defineWorker<N extends QueueName, R>(
       // stalled re-run after it, a cancel that beat it) is not run: these queues keep no state of
       // their own to record a failure in, and the gateway has refunded already.
       if (controller.signal.aborted && isWaitedQueue(name)) throw controller.signal.reason;
-      const work = processor(parsed.data as PayloadOf<N>, job, { signal: controller.signal, deadlineAt });
+      const work = processor(parsed.data as PayloadOf<N>, job, {
+        signal: controller.signal,
+        deadlineAt,
+        confirmLock: lockConfirmer(job, token, opts.lockDurationMs, opts.now),
+      });
       return await settleWithin(work, controller.signal, graceMs, () =>
         opts.logger?.warn(
           { queue: name, jobId, graceMs },
@@ -119,6 +126,12 @@ export function defineWorker<N extends QueueName, R>(
       // A processor that moved its job to the delayed set (job.moveToDelayed) must throw
       // DelayedError itself, unwrapped, or BullMQ would count it as a failure.
       if (err instanceof DelayedError) throw err;
+      // Another worker runs the job now: nothing of ours may touch it (BullMQ's own move to failed
+      // is refused for want of the lock, and logged as a worker error).
+      if (isJobLockLost(err)) {
+        opts.logger?.warn({ queue: name, jobId }, err.message);
+        throw err;
+      }
       const se = toServiceError(err);
       // A retried queue's processor that threw a transient error decided to retry before the abort
       // landed (the abort came between its decision and here). Failing the job now would skip the

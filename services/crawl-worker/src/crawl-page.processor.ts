@@ -5,6 +5,7 @@ import { HTML_TYPES } from '@wcs/net';
 import {
   DelayedError,
   type DocumentData,
+  isJobLockLost,
   type Job,
   type JobContext,
   type PayloadOf,
@@ -170,6 +171,8 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         : request;
     try {
       await deps.slots.beforeRequest(crawlId, host, delayMs);
+      // A worker cut off from Redis while it waited here may have lost the page to another.
+      await ctx.confirmLock();
       // The job's signal: its attempts' shared budget (or a cancel) stops the fetch; an attempt
       // gets at most what is left of that budget (a deadline error is final: the page fails).
       // The fetch ladder (a wall: the browser, a Retry-After, the next proxy) keeps the host slot:
@@ -184,6 +187,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         beforeEscalation: () => deps.slots.beforeRequest(crawlId, host, delayMs),
       });
     } catch (err) {
+      if (isJobLockLost(err)) throw err;
       // `return await`: the finally below awaits, and a rejected promise returned unawaited from
       // here would sit unhandled meanwhile — Node kills the process for that.
       return await handleError(deps, task, job, ctx, toServiceError(err));

@@ -6,7 +6,11 @@
 import { DelayedError, type Job, type JobContext } from '@wcs/queues';
 import { AccountSlots, PUT_BACK_MS, withAccountShare } from './account-slots';
 
-const ctx: JobContext = { signal: new AbortController().signal, deadlineAt: null };
+const ctx: JobContext = {
+  signal: new AbortController().signal,
+  deadlineAt: null,
+  confirmLock: async () => {},
+};
 
 /** The two members of a BullMQ job the wrapper uses; `moves` records each put-back's time. */
 function job(moveFails = false): { job: Job; moves: number[] } {

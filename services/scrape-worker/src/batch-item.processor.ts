@@ -3,6 +3,7 @@ import type { BatchesRepository } from '@wcs/db';
 import { toServiceError } from '@wcs/errors';
 import type { Logger } from '@wcs/logger';
 import {
+  isJobLockLost,
   type Job,
   type JobContext,
   type PayloadOf,
@@ -61,6 +62,8 @@ export function batchItemProcessor(
       const page = pageOptions.nullable().parse(item.pageOptions);
       const secrets = pageSecrets.nullable().parse(item.pageSecrets);
       const stores = deps.stores ?? {};
+      // A worker that was cut off since it took the item may have lost it to another: no fetch then.
+      await ctx.confirmLock();
       const outcome = await scrapeDocument(deps, {
         url: item.url,
         format: item.format as OutputFormat,
@@ -90,6 +93,7 @@ export function batchItemProcessor(
       await indexed?.write();
       return { itemId: item.itemId, status: 'done' };
     } catch (err) {
+      if (isJobLockLost(err)) throw err;
       logOwnFailure(deps.logger, item.url, err);
       const se = retryOrRecord(
         toServiceError(err),

@@ -67,7 +67,7 @@ describe('scrape processor: content pipeline failures', () => {
       logger,
     );
     const url = 'https://example.com/broken';
-    const ctx = { signal: new AbortController().signal, deadlineAt: null };
+    const ctx = { signal: new AbortController().signal, deadlineAt: null, confirmLock: async () => {} };
     await expect(run(payload(url) as never, {} as never, ctx)).rejects.toBeInstanceOf(ContentProcessingError);
     expect(errors).toHaveLength(1);
     expect(errors[0]?.[0]).toMatchObject({ url, code: 'CONTENT_PROCESSING_FAILED' });
