@@ -50,11 +50,19 @@ export function keysOf(urls: string[]): string[] {
  * Fetches beyond one per URL, except one re-fetch of a URL whose work was in flight while the fault
  * happened — its request unanswered, or its row `running` — the only work a crash may repeat.
  */
-export function extraFetches(requests: SiteRequest[], keys: string[], inFlight: Set<string>): string[] {
+export function extraFetches(
+  requests: SiteRequest[],
+  keys: string[],
+  inFlight: Set<string>,
+  faultAt?: number,
+): string[] {
   const over: string[] = [];
   for (const key of keys) {
-    const n = requests.filter((r) => r.key === key).length;
-    if (n > (inFlight.has(key) ? 2 : 1)) over.push(`${key} fetched ${n}×`);
+    const seen = requests.filter((r) => r.key === key);
+    if (seen.length <= (inFlight.has(key) ? 2 : 1)) continue;
+    // Who fetched it and when, from the fault on: what a failure's note needs to be read later.
+    const when = faultAt === undefined ? [] : seen.map((r) => `${r.from ?? 'site'} ${r.at - faultAt} ms`);
+    over.push(`${key} fetched ${seen.length}×${when.length ? ` (${when.join(', ')})` : ''}`);
   }
   return over;
 }

@@ -155,7 +155,7 @@ export async function workloadUnderFault(
     Math.max(0, refunds.length - items('failed')) +
     (crawlCharges.length - new Set(crawlCharges.map((c) => c.reference)).size);
 
-  const over = extraFetches(stack.site.requests, [...keys, ...treeKeys()], inFlight);
+  const over = extraFetches(stack.site.requests, [...keys, ...treeKeys()], inFlight, faultAt);
   notes.push(...over.slice(0, 3));
   return {
     terminal,
