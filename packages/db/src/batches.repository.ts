@@ -19,7 +19,7 @@ import {
   finishJobWebhookTx,
   notifyJobWebhooks,
 } from './job-webhook-outbox.ops';
-import { type SqlClient, sqlClient, sqlTransaction, toJsonb } from './sql-client';
+import { ASYNC_COMMIT, type SqlClient, sqlClient, sqlTransaction, toJsonb } from './sql-client';
 
 /** Credits per batch item, deducted upfront and refunded per failed item (spec §8). */
 const CREDITS_PER_ITEM = 1;
@@ -252,7 +252,7 @@ export class BatchesRepository {
              b.format, b.only_main_content AS "onlyMainContent", item.attempts,
              b.page_options AS "pageOptions", b.page_secrets AS "pageSecrets",
              EXISTS (SELECT 1 FROM job_webhooks w WHERE w.job_id = b.id) AS hooked
-      FROM item JOIN batches b ON b.id = item.batch_id`;
+      FROM item JOIN batches b ON b.id = item.batch_id CROSS JOIN ${ASYNC_COMMIT}`;
     const row = rows[0];
     if (!row) return null;
     const { hooked, ...item } = row;

@@ -32,7 +32,7 @@ import { isUuid } from './ids';
 import type { JobWebhookConfig, JobWebhookNotifier } from './job-webhook.types';
 import { createJobWebhookTx, notifyJobWebhooks } from './job-webhook-outbox.ops';
 import { HISTORY_BESIDE, type PageHistoryTouch, splitHistoryBeside } from './page-history.repository';
-import { sqlClient, sqlTransaction } from './sql-client';
+import { ASYNC_COMMIT, sqlClient, sqlTransaction } from './sql-client';
 
 /** Credits per completed page (spec §8: crawl = 1 per page crawled), charged as the page completes. */
 const CREDITS_PER_PAGE = 1;
@@ -257,7 +257,7 @@ export class CrawlsRepository {
   private startStatement(pageId: string, crawlId: string | null, columns: Prisma.Sql): Prisma.Sql {
     return Prisma.sql`
       UPDATE crawl_pages p SET status = 'running', attempts = p.attempts + 1, updated_at = now()
-      FROM crawls c
+      FROM crawls c, ${ASYNC_COMMIT}
       WHERE p.id = ${pageId}::uuid AND c.id = p.crawl_id AND c.status = 'processing'
         AND p.status IN ('queued', 'running')
         AND (${crawlId}::uuid IS NULL OR p.crawl_id = ${crawlId}::uuid)
@@ -277,6 +277,7 @@ export class CrawlsRepository {
     if (!isUuid(pageId)) return;
     await sqlClient(this.db).$executeRaw`
       UPDATE crawl_pages SET status = 'queued', attempts = GREATEST(0, attempts - 1), updated_at = now()
+      FROM ${ASYNC_COMMIT}
       WHERE id = ${pageId}::uuid AND status = 'running'`;
   }
 

@@ -1,12 +1,13 @@
 import { promisify } from 'node:util';
 import {
   brotliCompress as brotliCb,
+  brotliCompressSync,
   constants,
   gunzip as gunzipCb,
   brotliDecompress as unbrotliCb,
 } from 'node:zlib';
 import type { Db } from './db';
-import { sqlClient } from './sql-client';
+import { ASYNC_COMMIT, sqlClient } from './sql-client';
 
 const brotli = promisify(brotliCb);
 const unbrotli = promisify(unbrotliCb);
@@ -25,6 +26,14 @@ const BROTLI_OPTIONS = (bytes: number) => ({
     [constants.BROTLI_PARAM_LGWIN]: windowBits(bytes),
   },
 });
+
+/**
+ * Bodies up to this size are compressed on the calling thread. The asynchronous call hands the work
+ * to libuv's pool and back: ~0.2 ms of CPU per call on a 2-core VM on top of the compression, which
+ * for a 3 KB page costs ~0.03 ms itself (a 170 KB one ~0.4 ms). Larger bodies still go to the
+ * pool, so no event loop stops for more than ~0.6 ms here.
+ */
+const SYNC_COMPRESS_MAX_BYTES = 256 * 1024;
 
 /**
  * The smallest window that holds the whole body (brotli's default is 4 MB, 22 bits): each
@@ -156,7 +165,10 @@ export class PageCacheRepository {
     } else {
       const raw = Buffer.from(page.body, 'utf8');
       if (raw.length > this.maxBodyBytes) return;
-      body = await brotli(raw, BROTLI_OPTIONS(raw.length));
+      body =
+        raw.length <= SYNC_COMPRESS_MAX_BYTES
+          ? brotliCompressSync(raw, BROTLI_OPTIONS(raw.length))
+          : await brotli(raw, BROTLI_OPTIONS(raw.length));
     }
     const headers = Object.fromEntries(
       Object.entries(page.headers).filter(([name]) => !UNSHARED_HEADERS.has(name.toLowerCase())),
@@ -165,8 +177,10 @@ export class PageCacheRepository {
     // Every stored page pays this statement: a prepared one through pg (sql-client.ts), not Prisma's.
     await sqlClient(this.db).$executeRaw`
       INSERT INTO page_cache (key, url, final_url, status_code, content_type, engine, body, meta, fetched_at)
-      VALUES (${key}, ${page.url}, ${page.finalUrl}, ${page.statusCode}, ${page.contentType}, ${page.engine},
-              ${body}, ${meta}::jsonb, ${page.fetchedAt})
+      SELECT ${key}::text, ${page.url}::text, ${page.finalUrl}::text, ${page.statusCode}::int,
+             ${page.contentType}::text, ${page.engine}::text, ${body}::bytea, ${meta}::jsonb,
+             ${page.fetchedAt}::timestamptz
+      FROM ${ASYNC_COMMIT}
       ON CONFLICT (key) DO UPDATE SET
         url = EXCLUDED.url, final_url = EXCLUDED.final_url, status_code = EXCLUDED.status_code,
         content_type = EXCLUDED.content_type, engine = EXCLUDED.engine, body = EXCLUDED.body,

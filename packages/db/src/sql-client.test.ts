@@ -1,7 +1,7 @@
 import { AccountsRepository } from './accounts.repository';
 import type { Db } from './db';
 import { Prisma } from './generated/prisma/client';
-import { sqlClient, sqlTransaction } from './sql-client';
+import { ASYNC_COMMIT, sqlClient, sqlTransaction } from './sql-client';
 import { openTestDb } from './test-support/test-database';
 
 let db: Db;
@@ -84,5 +84,22 @@ describe('sqlTransaction', () => {
       await sqlTransaction(db, async (tx) => {
         await add(tx, 0);
       });
+  });
+});
+
+describe('ASYNC_COMMIT', () => {
+  it('turns synchronous_commit off for its own statement only, not for the connection after it', async () => {
+    const conn = await db.pool.connect();
+    try {
+      const setting = async () => (await conn.query('SHOW synchronous_commit')).rows[0].synchronous_commit;
+      const before = await setting();
+      const q = Prisma.sql`SELECT current_setting('synchronous_commit') AS during FROM ${ASYNC_COMMIT}`;
+      const during = await conn.query(q.text, q.values as unknown[]);
+      expect(during.rows).toEqual([{ during: 'off' }]);
+      expect(before).not.toBe('off');
+      expect(await setting()).toBe(before);
+    } finally {
+      conn.release();
+    }
   });
 });
