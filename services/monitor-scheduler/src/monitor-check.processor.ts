@@ -14,6 +14,7 @@ import {
   compileIgnoreRules,
   dropIgnoredLines,
   isIgnoredLine,
+  isJobLockLost,
   type Job,
   type JobContext,
   type PayloadOf,
@@ -172,6 +173,8 @@ export function monitorCheckProcessor(deps: MonitorCheckDeps, opts: { timeoutMs:
       // The last check's validators: a 304 is this check's answer, the page unchanged since then
       // (nothing downloaded or converted). Only with a last hash to repeat.
       const revalidate = m.lastHash !== null ? m.lastValidators : null;
+      // A worker cut off from Redis since it took the check may have lost it to another: no fetch.
+      await ctx?.confirmLock();
       const doc = await scrapeDocumentIfModified(deps, {
         url: m.url,
         format: 'markdown',
@@ -191,6 +194,7 @@ export function monitorCheckProcessor(deps: MonitorCheckDeps, opts: { timeoutMs:
         validators = doc.validators ?? null;
       }
     } catch (err) {
+      if (isJobLockLost(err)) throw err;
       const se = toServiceError(err);
       await deps.checks.recordFailedCheck(m.id, se.message, se.code, next);
       return { kind: 'failed', code: se.code };
