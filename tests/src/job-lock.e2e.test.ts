@@ -109,7 +109,7 @@ describe('confirmLock: a job another worker took is not run on', () => {
   });
 
   it('within half the lock duration of the take: no round trip (a rewritten lock is not even seen)', async () => {
-    const { job, jobId, outcome, open } = await takenJob();
+    const { jobId, outcome, open } = await takenJob();
     await redis.set(lockKey(jobId), 'another-workers-token', 'PX', LOCK_MS);
     clock = LOCK_MS / 2 - 5_000;
     const refused = new Promise<unknown>((resolve) => worker.worker.once('error', resolve));

@@ -11,6 +11,7 @@ import { errorHandler, notFoundHandler } from './middleware/error.middleware';
 import { jsonBody } from './middleware/json-body.middleware';
 import { metricsMiddleware } from './middleware/metrics.middleware';
 import { rateLimitMiddleware } from './middleware/rate-limit.middleware';
+import { RateLimitView } from './middleware/rate-limit-view';
 import { screenshotOriginMiddleware } from './middleware/screenshot-origin.middleware';
 import { requestClock } from './middleware/server-timing';
 import { urlTextMiddleware } from './middleware/url-text.middleware';
@@ -49,6 +50,8 @@ export function createApp(deps: GatewayDeps): Express {
   app.disable('x-powered-by');
   // One for both APIs: a key revoked through either is forgotten by both.
   const keyCache = new ApiKeyCache(deps.apiKeys);
+  // One view of the rate-limit windows for both APIs, like one gateway.
+  const rateLimits = new RateLimitView();
   // X-Forwarded-* count only from the proxies TRUST_PROXY names (default: none).
   app.set('trust proxy', deps.settings.trustProxy);
   app.use(requestClock);
@@ -80,12 +83,12 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(dashboardSessionRoutes(deps));
   // Capability URLs of screenshots need no key: before the auth middleware.
   app.use(screenshotCapabilityRoutes(deps));
-  const firecrawl = firecrawlRoutes(deps, keyCache);
+  const firecrawl = firecrawlRoutes(deps, keyCache, rateLimits);
   // POST /v1/parse reads its own body (a file: upload-body.ts), not JSON.
   const json = jsonBody(deps.settings.bodyLimitBytes);
   // Matched as the router matches it (case-insensitive, a trailing slash allowed).
   app.use('/v1', (req, res, next) => (/^\/parse\/?$/i.test(req.path) ? next() : json(req, res, next)));
-  app.use('/v1', authMiddleware(deps, keyCache), rateLimitMiddleware(deps));
+  app.use('/v1', authMiddleware(deps, keyCache), rateLimitMiddleware(deps, rateLimits));
   app.use(scrapeRoutes(deps));
   app.use(parseRoutes(deps));
   app.use(batchRoutes(deps));

@@ -11,6 +11,7 @@ import type { ApiKeyCache } from '../middleware/api-key-cache';
 import { authMiddleware } from '../middleware/auth.middleware';
 import { jsonBody } from '../middleware/json-body.middleware';
 import { rateLimitMiddleware } from '../middleware/rate-limit.middleware';
+import type { RateLimitView } from '../middleware/rate-limit-view';
 import { batchCompatRoutes } from './batch.compat';
 import { crawlCompatRoutes } from './crawl.compat';
 import { extractCompatRoutes } from './extract.compat';
@@ -22,12 +23,16 @@ import { teamCompatRoutes } from './team.compat';
 import { unsupportedCompatRoutes } from './unsupported.compat';
 
 /** Mounted at `/firecrawl`; each compat router registers its own `/v1/...` and `/v2/...` paths. */
-export function firecrawlRoutes(deps: GatewayDeps, keyCache?: ApiKeyCache): Router {
+export function firecrawlRoutes(
+  deps: GatewayDeps,
+  keyCache?: ApiKeyCache,
+  rateLimits?: RateLimitView,
+): Router {
   const router = Router();
   // /v2/parse reads its own body (a file: upload-body.ts), not JSON.
   const json = jsonBody(deps.settings.bodyLimitBytes);
   router.use((req, res, next) => (/^\/v2\/parse\/?$/i.test(req.path) ? next() : json(req, res, next)));
-  router.use(authMiddleware(deps, keyCache), rateLimitMiddleware(deps));
+  router.use(authMiddleware(deps, keyCache), rateLimitMiddleware(deps, rateLimits));
   router.use(scrapeCompatRoutes(deps));
   router.use(batchCompatRoutes(deps));
   router.use(crawlCompatRoutes(deps));
