@@ -3,6 +3,7 @@ import type { CrawlStopReason, FrontierCandidate, FrontierPage } from './crawl.t
 import type { Db } from './db';
 import { Prisma } from './generated/prisma/client';
 import { addPageEventsTx, finishCrawlWebhookTx } from './job-webhook-outbox.ops';
+import { type PageCacheRow, pageCacheInsert } from './page-cache.repository';
 import { type PageHistoryTouch, touchStatement } from './page-history.repository';
 import { type SqlClient, sqlClient, sqlTransaction, toJsonb } from './sql-client';
 
@@ -196,7 +197,9 @@ export async function completePageTx(
   const page = { ...r, pageId, credits };
   const [row] = await callComplete(sqlClient(db), crawlId, page, false);
   // Webhook outbox, same transaction: only for crawls with a webhook (the touch is written).
-  if (row?.hooked) return completeHookedTx(db, crawlId, { ...page, historyTouch: undefined });
+  // The first statement wrote the touch and the cache copy already: not again.
+  if (row?.hooked)
+    return completeHookedTx(db, crawlId, { ...page, historyTouch: undefined, cacheRow: undefined });
   return completionResult(row, []);
 }
 
@@ -241,16 +244,14 @@ export async function completeEachTx(
         };
       }),
     )}::jsonb)`;
-  const rows = await sqlClient(db).$queryRaw<Array<CompletionRow & { ord: number }>>(
-    withTouches(pages, call),
-  );
+  const rows = await queryCompletion<CompletionRow & { ord: number }>(sqlClient(db), pages, call);
   const byOrd = new Map(rows.map((r) => [Number(r.ord), r]));
   const results: CompletionResult[] = [];
   for (const [i, page] of pages.entries()) {
     const row = byOrd.get(i + 1);
     results.push(
       row?.hooked
-        ? await completeHookedTx(db, crawlId, { ...page, historyTouch: undefined })
+        ? await completeHookedTx(db, crawlId, { ...page, historyTouch: undefined, cacheRow: undefined })
         : completionResult(row, []),
     );
   }
@@ -300,12 +301,47 @@ export interface PageCompletion {
    * when the completion does not apply, as the site confirmed the copy either way.
    */
   historyTouch?: PageHistoryTouch;
+  /**
+   * The page-cache copy of the fetched page (`PageCacheRepository.row`), written in the
+   * completion's statement instead of one of its own: committed with the page it lists, also when
+   * the completion does not apply (the page was fetched either way).
+   */
+  cacheRow?: PageCacheRow;
 }
 
-/** `call`, with the pages' history touches (if any) as a data-modifying CTE of the same statement. */
-function withTouches(pages: Array<Pick<PageCompletion, 'historyTouch'>>, call: Prisma.Sql): Prisma.Sql {
+type SideWrites = Pick<PageCompletion, 'historyTouch' | 'cacheRow'>;
+
+/**
+ * `call`, with the pages' history touches and page-cache copies (if any) as data-modifying CTEs of
+ * the same statement. Cache rows of one key: the latest fetch only (a statement updates a row once).
+ */
+function withSideWrites(pages: SideWrites[], call: Prisma.Sql, withCache = true): Prisma.Sql {
   const touches = pages.flatMap((p) => (p.historyTouch ? [p.historyTouch] : []));
-  return touches.length === 0 ? call : Prisma.sql`WITH touched AS (${touchStatement(touches)}) ${call}`;
+  const latest = new Map<string, PageCacheRow>();
+  if (withCache)
+    for (const { cacheRow: r } of pages) {
+      const seen = r && latest.get(r.key);
+      if (r && (!seen || seen.fetchedAt <= r.fetchedAt)) latest.set(r.key, r);
+    }
+  const ctes = [
+    ...(touches.length > 0 ? [Prisma.sql`touched AS (${touchStatement(touches)})`] : []),
+    ...(latest.size > 0 ? [Prisma.sql`cached AS (${pageCacheInsert([...latest.values()])})`] : []),
+  ];
+  return ctes.length === 0 ? call : Prisma.sql`WITH ${Prisma.join(ctes)} ${call}`;
+}
+
+/**
+ * The completion's statement with its side writes. The page cache is best effort: a statement that
+ * failed with cache rows in it (it wrote nothing) goes once more without them, so a cache row can
+ * never fail a page. Not inside a transaction: a failed statement would have aborted it.
+ */
+async function queryCompletion<T>(tx: SqlClient, pages: SideWrites[], call: Prisma.Sql): Promise<T[]> {
+  try {
+    return await tx.$queryRaw<T[]>(withSideWrites(pages, call));
+  } catch (err) {
+    if (!pages.some((p) => p.cacheRow)) throw err;
+    return tx.$queryRaw<T[]>(withSideWrites(pages, call, false));
+  }
 }
 
 function callComplete(
@@ -315,10 +351,10 @@ function callComplete(
   hookedOk: boolean,
 ): PromiseLike<CompletionRow[]> {
   const unique = uniqueByKey(page.links);
-  return tx.$queryRaw<CompletionRow[]>(
-    withTouches(
-      [page],
-      Prisma.sql`
+  return queryCompletion<CompletionRow>(
+    tx,
+    [page],
+    Prisma.sql`
       SELECT o_hooked AS hooked, o_eligible AS eligible, o_paid AS paid, o_duplicate AS duplicate,
              o_new_status AS "newStatus", o_new_pages AS "newPages", o_capped AS capped,
              o_unpaid AS unpaid
@@ -326,7 +362,6 @@ function callComplete(
         ${toJsonb(page.result)}::jsonb, ${page.statusCode}::int, ${page.finalKey}::text,
         ${unique.map((c) => c.url)}::text[], ${unique.map((c) => c.key)}::text[],
         ${unique.map((c) => c.depth)}::int[], ${hookedOk}::boolean)`,
-    ),
   );
 }
 

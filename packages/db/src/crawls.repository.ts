@@ -31,6 +31,7 @@ import { Prisma } from './generated/prisma/client';
 import { isUuid } from './ids';
 import type { JobWebhookConfig, JobWebhookNotifier } from './job-webhook.types';
 import { createJobWebhookTx, notifyJobWebhooks } from './job-webhook-outbox.ops';
+import type { PageCacheRow } from './page-cache.repository';
 import { HISTORY_BESIDE, type PageHistoryTouch, splitHistoryBeside } from './page-history.repository';
 import { ASYNC_COMMIT, sqlClient, sqlTransaction } from './sql-client';
 
@@ -314,6 +315,8 @@ export class CrawlsRepository {
       credits?: number;
       /** A 304's history touch, written in the completion's statement (`PageCompletion`). */
       historyTouch?: PageHistoryTouch;
+      /** The fetched page's page-cache copy, written in the completion's statement (`PageCompletion`). */
+      cacheRow?: PageCacheRow;
     },
   ): Promise<CompletePageOutcome> {
     if (!isUuid(crawlId) || !isUuid(pageId)) return { outcome: 'skipped' };

@@ -103,6 +103,7 @@ export {
   type CachedPageRecord,
   DEFAULT_PAGE_CACHE_MAX_BODY_BYTES,
   PageCacheRepository,
+  type PageCacheRow,
 } from './page-cache.repository';
 export {
   type PageHistoryLink,

@@ -7,6 +7,7 @@ import {
   brotliDecompress as unbrotliCb,
 } from 'node:zlib';
 import type { Db } from './db';
+import { Prisma } from './generated/prisma/client';
 import { ASYNC_COMMIT, sqlClient } from './sql-client';
 
 const brotli = promisify(brotliCb);
@@ -157,14 +158,25 @@ export class PageCacheRepository {
    * stored (and the older entry stays, still bounded by its own fetch time).
    */
   async put(key: string, page: CachedPageRecord): Promise<void> {
+    const row = await this.row(key, page);
+    // Every stored page pays this statement: a prepared one through pg (sql-client.ts), not Prisma's.
+    if (row) await sqlClient(this.db).$executeRaw(pageCacheInsert([row], { asyncCommit: true }));
+  }
+
+  /**
+   * The row `put` writes for the page (its body compressed), for a caller that writes it inside a
+   * statement of its own (`pageCacheInsert`: a crawl page's completion); undefined when the body is
+   * over the cap (nothing is stored).
+   */
+  async row(key: string, page: CachedPageRecord): Promise<PageCacheRow | undefined> {
     const given = page.compressedBody;
     let body: Buffer;
     if (given) {
-      if (given.size > this.maxBodyBytes) return;
+      if (given.size > this.maxBodyBytes) return undefined;
       body = Buffer.from(given.bytes.buffer, given.bytes.byteOffset, given.bytes.byteLength);
     } else {
       const raw = Buffer.from(page.body, 'utf8');
-      if (raw.length > this.maxBodyBytes) return;
+      if (raw.length > this.maxBodyBytes) return undefined;
       body =
         raw.length <= SYNC_COMPRESS_MAX_BYTES
           ? brotliCompressSync(raw, BROTLI_OPTIONS(raw.length))
@@ -173,19 +185,17 @@ export class PageCacheRepository {
     const headers = Object.fromEntries(
       Object.entries(page.headers).filter(([name]) => !UNSHARED_HEADERS.has(name.toLowerCase())),
     );
-    const meta = JSON.stringify({ headers, redirects: page.redirects, encoding: 'br' });
-    // Every stored page pays this statement: a prepared one through pg (sql-client.ts), not Prisma's.
-    await sqlClient(this.db).$executeRaw`
-      INSERT INTO page_cache (key, url, final_url, status_code, content_type, engine, body, meta, fetched_at)
-      SELECT ${key}::text, ${page.url}::text, ${page.finalUrl}::text, ${page.statusCode}::int,
-             ${page.contentType}::text, ${page.engine}::text, ${body}::bytea, ${meta}::jsonb,
-             ${page.fetchedAt}::timestamptz
-      FROM ${ASYNC_COMMIT}
-      ON CONFLICT (key) DO UPDATE SET
-        url = EXCLUDED.url, final_url = EXCLUDED.final_url, status_code = EXCLUDED.status_code,
-        content_type = EXCLUDED.content_type, engine = EXCLUDED.engine, body = EXCLUDED.body,
-        meta = EXCLUDED.meta, fetched_at = EXCLUDED.fetched_at
-      WHERE page_cache.fetched_at <= EXCLUDED.fetched_at`;
+    return {
+      key,
+      url: page.url,
+      finalUrl: page.finalUrl,
+      statusCode: page.statusCode,
+      contentType: page.contentType,
+      engine: page.engine,
+      body,
+      meta: JSON.stringify({ headers, redirects: page.redirects, encoding: 'br' }),
+      fetchedAt: page.fetchedAt,
+    };
   }
 
   /** Delete entries fetched before `date` (the retention sweep: PAGE_CACHE_TTL_HOURS). */
@@ -215,4 +225,46 @@ function readMeta(meta: unknown): CachedMeta | undefined {
     redirects: redirects as string[],
     ...(encoding === 'br' ? { encoding } : {}),
   };
+}
+
+/** A page-cache entry as written: `PageCacheRepository.row` makes it, `pageCacheInsert` writes it. */
+export interface PageCacheRow {
+  key: string;
+  url: string;
+  finalUrl: string;
+  statusCode: number;
+  contentType: string;
+  engine: string;
+  /** Brotli. */
+  body: Buffer;
+  /** `CachedMeta` as JSON. */
+  meta: string;
+  fetchedAt: Date;
+}
+
+/**
+ * The INSERT of page-cache rows: each replaces an entry fetched earlier, never one fetched later (a
+ * concurrent scrape that stored a newer copy first). Alone (`put`, committed without waiting for
+ * the WAL flush: a lost entry costs a fetch), or as a data-modifying CTE of another statement,
+ * whose commit it then shares (a crawl page's completion: the copy is written with the page it
+ * lists, no statement of its own). Keys must be distinct (one row can be updated once a statement).
+ */
+export function pageCacheInsert(rows: PageCacheRow[], opts: { asyncCommit?: boolean } = {}): Prisma.Sql {
+  const values = Prisma.join(
+    rows.map(
+      (r) => Prisma.sql`(${r.key}::text, ${r.url}::text, ${r.finalUrl}::text, ${r.statusCode}::int,
+        ${r.contentType}::text, ${r.engine}::text, ${r.body}::bytea, ${r.meta}::jsonb, ${r.fetchedAt}::timestamptz)`,
+    ),
+  );
+  return Prisma.sql`
+      INSERT INTO page_cache (key, url, final_url, status_code, content_type, engine, body, meta, fetched_at)
+      SELECT v.key, v.url, v.final_url, v.status_code, v.content_type, v.engine, v.body, v.meta, v.fetched_at
+      FROM (VALUES ${values})
+        AS v(key, url, final_url, status_code, content_type, engine, body, meta, fetched_at)
+      ${opts.asyncCommit ? Prisma.sql`CROSS JOIN ${ASYNC_COMMIT}` : Prisma.empty}
+      ON CONFLICT (key) DO UPDATE SET
+        url = EXCLUDED.url, final_url = EXCLUDED.final_url, status_code = EXCLUDED.status_code,
+        content_type = EXCLUDED.content_type, engine = EXCLUDED.engine, body = EXCLUDED.body,
+        meta = EXCLUDED.meta, fetched_at = EXCLUDED.fetched_at
+      WHERE page_cache.fetched_at <= EXCLUDED.fetched_at`;
 }

@@ -6,6 +6,7 @@ import type { ContentPool, PageModel } from '@wcs/scraper';
 import type { SearchIndexer } from '@wcs/search';
 import type { CompletionBatcher } from './completion-batcher';
 import type { CrawlContexts } from './crawl-contexts';
+import type { PageCacheRows } from './deferred-page-cache';
 import type { FrontierMemo } from './frontier-memo';
 import type { HostSlots } from './host-slots';
 import type { QueueWindow } from './page-jobs';
@@ -33,6 +34,11 @@ export interface CrawlPageDeps {
   slots: HostSlots;
   /** Each crawl's options, secrets and link rules, prepared once (the page cache and screenshot store in them). */
   contexts: CrawlContexts;
+  /**
+   * Makes the fetched page's page-cache row, which its completion writes in its own statement
+   * (deferred-page-cache.ts); without it each fetched page writes its copy on its own.
+   */
+  pageCacheRows?: PageCacheRows;
   /** Links each crawl has already: not sent with every page again. */
   frontier?: FrontierMemo;
   /** Which frontier rows have jobs: at most its size per crawl (the rest wait in PostgreSQL). */

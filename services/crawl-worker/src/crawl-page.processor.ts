@@ -26,6 +26,7 @@ import {
 } from '@wcs/scraper';
 import { type CrawlContext, isSitemapSeed, withCrawl } from './crawl-contexts';
 import type { CrawlPageDeps, CrawlPageSettings, PageResult } from './crawl-page.deps';
+import { DeferredPageCache } from './deferred-page-cache';
 import {
   answeredNotModified,
   historyCopyFor,
@@ -164,6 +165,11 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
     }
 
     let page: FetchedPage;
+    // The fetched page's cache copy is kept for the completion's statement to write.
+    const deferred =
+      request.cache && deps.pageCacheRows
+        ? new DeferredPageCache(request.cache, deps.pageCacheRows)
+        : undefined;
     const fetchRequest = copy
       ? { ...request, revalidate: validatorsOfCopy(copy) }
       : request.page && tracking && request.page.maxAge === undefined
@@ -184,6 +190,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         timeoutMs: Math.max(1, Math.min(s.pageTimeoutMs, remainingMs(ctx))),
         signal: ctx.signal,
         ...fetchRequest,
+        ...(deferred ? { cache: deferred } : {}),
         beforeEscalation: () => deps.slots.beforeRequest(crawlId, host, delayMs),
       });
     } catch (err) {
@@ -247,9 +254,12 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         finalKey: urlKey(page.finalUrl) ?? task.urlKey,
         reused,
         stored: page.stored,
+        ...(deferred ? { cache: deferred } : {}),
         historyTouch,
       });
     } catch (err) {
+      // No completion will write the fetched page's cache copy: written on its own.
+      if (deferred) void (page.stored ?? Promise.resolve()).then(() => deferred.flush());
       return handleError(deps, task, job, ctx, toServiceError(err));
     }
   };

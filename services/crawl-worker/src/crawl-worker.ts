@@ -99,6 +99,7 @@ export async function startCrawlWorker(
   const slots = new HostSlots(redis, prefix, env.CRAWL_HOST_CONCURRENCY, {
     idleKeepMs: HOST_SLOT_IDLE_KEEP_MS,
   });
+  const pageCache = new PageCacheRepository(db);
   const define = workerDefiner({ ...env, redis: target }, logger, { concurrency: env.WORKER_CONCURRENCY });
   const workers = [
     define(
@@ -126,10 +127,11 @@ export async function startCrawlWorker(
           pool,
           model: createPageModel(providerFromEnv(env), pageModelSettings(env)),
           slots,
+          pageCacheRows: pageCache,
           contexts: new CrawlContexts({
             robots,
             stores: {
-              cache: new PageCacheRepository(db),
+              cache: pageCache,
               screenshots: createScreenshotStore(env, db),
               history: withGroupedHistory(new PageHistoryRepository(db)),
             },

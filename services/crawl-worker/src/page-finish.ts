@@ -9,6 +9,7 @@ import type { StoredLink } from '@wcs/scraper';
 import type { AnnouncedPage } from '@wcs/search';
 import type { CrawlContext } from './crawl-contexts';
 import type { CrawlPageDeps, CrawlPageSettings, PageResult } from './crawl-page.deps';
+import type { DeferredPageCache } from './deferred-page-cache';
 import type { LinkFilter } from './link-filter';
 import { feedWindow, removePageJobs } from './page-jobs';
 
@@ -38,6 +39,8 @@ export interface PageDocument {
   reused: boolean;
   /** The page cache's write of a fetched page (never rejects). */
   stored?: Promise<void> | undefined;
+  /** Where that write kept the page's copy for the completion to write (deferred-page-cache.ts). */
+  cache?: DeferredPageCache | undefined;
   /** A 304's move of the history row, written with the completion. */
   historyTouch?: PageHistoryTouch | undefined;
 }
@@ -59,8 +62,10 @@ export async function finishPage(
   let indexed: AnnouncedPage | undefined;
   try {
     const links = await nextLinks(deps, task, context.filter, doc.found, s.maxLinksPerPage);
-    // The page cache's copy is written before the page is listed (never rejects).
+    // The page cache's copy is written before the page is listed (never rejects): on its own, or
+    // kept for the completion's statement (then committed with it).
     await doc.stored;
+    const cacheRow = await doc.cache?.takeRow();
     // Announced to search before the page is listed (a search started after finds it); written
     // behind it, and only when the page is done (billed and listed). A page answered from the
     // history is not written again: its document is the one its stored copy was indexed as.
@@ -72,6 +77,7 @@ export async function finishPage(
       links,
       credits: pageCredits(request.page),
       ...(doc.historyTouch ? { historyTouch: doc.historyTouch } : {}),
+      ...(cacheRow ? { cacheRow } : {}),
     };
     const outcome = deps.completions
       ? await deps.completions.complete(crawlId, pageId, completion)
