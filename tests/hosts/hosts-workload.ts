@@ -55,6 +55,37 @@ async function countBy(stack: FaultStack, table: string, column: string, id: str
   return (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
 }
 
+/**
+ * What a workload that did not end was doing: its items and pages by status, the database's
+ * sessions by state (a lock held by a dead session shows as `idle in transaction`), the site's
+ * requests of the last minute — so a failure of this row can be read from CI's output.
+ */
+async function stuckState(stack: FaultStack, batchId: string, crawlId: string): Promise<string> {
+  const byStatus = async (table: string, column: string, id: string) =>
+    (
+      await query<{ status: string; n: string }>(
+        stack.databaseUrl,
+        `SELECT status, count(*)::text AS n FROM ${table} WHERE ${column} = $1 GROUP BY status ORDER BY status`,
+        [id],
+      )
+    )
+      .map((r) => `${r.status} ${r.n}`)
+      .join(', ');
+  const sessions = await query<{ state: string | null; n: string; oldest: string | null }>(
+    stack.databaseUrl,
+    `SELECT state, count(*)::text AS n, max(now() - state_change)::text AS oldest
+       FROM pg_stat_activity WHERE backend_type = 'client backend' GROUP BY state ORDER BY state`,
+  );
+  const since = Date.now() - 60_000;
+  const recent = stack.site.requests.filter((r) => r.at >= since).length;
+  return [
+    `batch items: ${await byStatus('batch_items', 'batch_id', batchId)}`,
+    `crawl pages: ${await byStatus('crawl_pages', 'crawl_id', crawlId)}`,
+    `database sessions: ${sessions.map((x) => `${x.state ?? 'none'} ${x.n} (oldest ${x.oldest})`).join(', ')}`,
+    `site requests in the last minute: ${recent}`,
+  ].join('; ');
+}
+
 async function start(stack: FaultStack, batchAccount: Account, crawlAccount: Account) {
   const keys = Array.from({ length: BATCH_ITEMS }, (_, i) => `/page/${i}?run=hosts`);
   const batch = await stack.api('POST', '/v1/batch/scrape', batchAccount, {
@@ -118,6 +149,9 @@ export async function workloadUnderFault(
   } catch (err) {
     terminal = false;
     notes.push(String(err instanceof Error ? err.message : err));
+    notes.push(
+      await stuckState(stack, batchId, crawlId).catch((e: unknown) => `state unreadable: ${String(e)}`),
+    );
   }
   notes.push(...((await injected.afterTerminal?.()) ?? []));
 
