@@ -132,15 +132,28 @@ export async function startSentinelStores(host: string): Promise<SentinelStores>
       nodes.push(s);
       await s.start();
     }
-    // A failover needs every sentinel to know the replica and the two other sentinels.
+    // A failover needs every sentinel to know the replica and the two other sentinels. A sentinel
+    // still missing them halfway through the wait is told to discover them again (SENTINEL RESET);
+    // a failure names what each one knew.
+    const resetAt = Date.now() + UP_WITHIN_MS / 2;
+    const reset = new Set<RedisNode>();
     await waitFor(
       'sentinels know the replica and each other',
       async () => {
+        const missing: string[] = [];
         for (const s of sentinels) {
           const replicas = (await s.command((r) => r.call('SENTINEL', 'REPLICAS', 'mymaster'))) as unknown[];
           const peers = (await s.command((r) => r.call('SENTINEL', 'SENTINELS', 'mymaster'))) as unknown[];
-          if (replicas.length < 1 || peers.length < 2) return undefined;
+          if (replicas.length >= 1 && peers.length >= 2) continue;
+          missing.push(
+            `${s.address}: ${replicas.length} replica(s), ${peers.length} peer(s)${reset.has(s) ? ', reset' : ''}`,
+          );
+          if (Date.now() >= resetAt && !reset.has(s)) {
+            reset.add(s);
+            await s.command((r) => r.call('SENTINEL', 'RESET', 'mymaster'));
+          }
         }
+        if (missing.length > 0) throw new Error(missing.join('; '));
         return true;
       },
       UP_WITHIN_MS,
