@@ -46,12 +46,17 @@ async function running(stack: FaultStack, batchId: string, crawlId: string): Pro
   return rows.map((r) => r.url);
 }
 
-async function countBy(stack: FaultStack, table: string, column: string, id: string) {
-  const rows = await query<{ status: string; n: string }>(
+/** Rows of `table` whose `column` is `id`, by status. */
+function statusRows(stack: FaultStack, table: string, column: string, id: string) {
+  return query<{ status: string; n: string }>(
     stack.databaseUrl,
-    `SELECT status, count(*)::text AS n FROM ${table} WHERE ${column} = $1 GROUP BY status`,
+    `SELECT status, count(*)::text AS n FROM ${table} WHERE ${column} = $1 GROUP BY status ORDER BY status`,
     [id],
   );
+}
+
+async function countBy(stack: FaultStack, table: string, column: string, id: string) {
+  const rows = await statusRows(stack, table, column, id);
   return (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
 }
 
@@ -62,15 +67,7 @@ async function countBy(stack: FaultStack, table: string, column: string, id: str
  */
 async function stuckState(stack: FaultStack, batchId: string, crawlId: string): Promise<string> {
   const byStatus = async (table: string, column: string, id: string) =>
-    (
-      await query<{ status: string; n: string }>(
-        stack.databaseUrl,
-        `SELECT status, count(*)::text AS n FROM ${table} WHERE ${column} = $1 GROUP BY status ORDER BY status`,
-        [id],
-      )
-    )
-      .map((r) => `${r.status} ${r.n}`)
-      .join(', ');
+    (await statusRows(stack, table, column, id)).map((r) => `${r.status} ${r.n}`).join(', ');
   const sessions = await query<{ state: string | null; n: string; oldest: string | null }>(
     stack.databaseUrl,
     `SELECT state, count(*)::text AS n, max(now() - state_change)::text AS oldest

@@ -3,22 +3,23 @@
  * workers in this process) runs no browser; a scrape of a page that needs JavaScript launches one,
  * and BROWSER_IDLE_CLOSE_MS after it the whole Chromium process tree is gone again.
  */
-import { readFileSync } from 'node:fs';
-import { chromiumPids, type FixtureSite, JS_ONLY_TEXT, processAlive, startFixtureSite } from '@wcs/testing';
+import {
+  chromiumPids,
+  type FixtureSite,
+  JS_ONLY_TEXT,
+  processAlive,
+  processStat,
+  startFixtureSite,
+} from '@wcs/testing';
 import request from 'supertest';
 import { createTestAccount, pollUntil, type Stack, startStack, type TestAccount } from './harness';
 
 const alive = processAlive;
 
-/** "pid (comm) state ppid" from /proc, for a failure message. */
+/** "pid (comm) state S ppid P", for a failure message. */
 function describeProcess(pid: number): string {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return `${stat.slice(0, stat.lastIndexOf(')') + 1)} state ${rest[0]} ppid ${rest[1]}`;
-  } catch {
-    return `${pid} (gone)`;
-  }
+  const stat = processStat(pid);
+  return stat ? `${pid} (${stat.comm}) state ${stat.state} ppid ${stat.ppid}` : `${pid} (gone)`;
 }
 
 let stack: Stack;

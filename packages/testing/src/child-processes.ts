@@ -62,12 +62,20 @@ export function chromiumPids(): number[] {
   return descendantProcesses(/^(chromium|chrome)/).map((row) => Number(row.split(' ')[0]));
 }
 
-/** Alive and not a zombie: an orphan reparented after its parent went counts too. */
-export function processAlive(pid: number): boolean {
+/** `/proc/<pid>/stat` read: its command name, state letter and parent; undefined when gone. */
+export function processStat(pid: number): { comm: string; state: string; ppid: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+    const close = stat.lastIndexOf(')');
+    const [state = '', ppid = ''] = stat.slice(close + 2).split(' ');
+    return { comm: stat.slice(stat.indexOf('(') + 1, close), state, ppid: Number(ppid) };
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Alive and not a zombie: an orphan reparented after its parent went counts too. */
+export function processAlive(pid: number): boolean {
+  const stat = processStat(pid);
+  return stat !== undefined && stat.state !== 'Z';
 }

@@ -36,15 +36,16 @@ export function rateLimitMiddleware(
       res.setHeader('X-RateLimit-Limit', String(limit));
       res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
     };
+    const redisDown = (err: unknown) => {
+      view.failed(auth.accountId);
+      deps.logger.warn({ err }, 'rate limiter unavailable; allowing request');
+    };
     const passed = view.tryPass(auth.accountId, window, limit);
     if (passed !== undefined) {
       // Counted in Redis all the same; the answer only refreshes the view.
       countHit(deps.redis, key, windowMs).then(
         ({ count }) => view.answered(auth.accountId, window, count, true),
-        (err: unknown) => {
-          view.failed(auth.accountId);
-          deps.logger.warn({ err }, 'rate limiter unavailable; allowing request');
-        },
+        redisDown,
       );
       setCountHeaders(passed);
       return next();
@@ -54,8 +55,7 @@ export function rateLimitMiddleware(
     try {
       ({ count, ttlMs } = await countHit(deps.redis, key, windowMs));
     } catch (err) {
-      view.failed(auth.accountId);
-      deps.logger.warn({ err }, 'rate limiter unavailable; allowing request');
+      redisDown(err);
       return next();
     }
     view.answered(auth.accountId, window, count, false);
