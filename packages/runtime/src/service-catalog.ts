@@ -25,9 +25,18 @@ export type ServiceProcessName = ServiceName | typeof ONE_PROCESS;
  * a young generation capped at 4 MB semi-spaces instead of 16, because startup's burst of module
  * loading grows it to the maximum and V8 never gives it back (~25–40 MB per idle process), and two
  * V8 helper threads instead of four (the pods and this machine have two cores; ~1.5 MB each).
- * Measured with `pnpm bench:footprint`. Source maps: see source-maps.ts.
+ * Measured with `pnpm bench:footprint`. And an interrupt budget ~4.4× V8's (67,584): a function is
+ * optimised after more of its own work, so TurboFan compiles fewer functions that ran a few times
+ * only. Each content thread is an isolate of its own that compiles the whole pipeline for itself
+ * (5–23 ms of helper-thread CPU per large function): on the first real pages after a start that
+ * was ~6 ms of CPU a page on the helper threads; with the budget ~3.5 (bench:scrape "cold", runtime
+ * threads), and no slower once warm. Source maps: see source-maps.ts.
  */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=4', '--v8-pool-size=2'] as const;
+export const SERVICE_NODE_FLAGS = [
+  '--max-semi-space-size=4',
+  '--v8-pool-size=2',
+  '--interrupt-budget=300000',
+] as const;
 
 /** Environment of every service process: two glibc malloc arenas, not one per thread (~2–3 MB). */
 export const SERVICE_PROCESS_ENV = { MALLOC_ARENA_MAX: '2' } as const;
