@@ -93,6 +93,40 @@ export class QueueProducer {
     }
   }
 
+  /**
+   * `enqueue`, held back from the workers until `release` (a BullMQ delayed job): the caller adds the
+   * job while it does what the job must wait for (the gateway's charge), two round trips at once
+   * instead of one after the other. A job neither released nor discarded (its caller died) surfaces
+   * after `holdMs`: give it a `deadlineAt` before that, and the worker it reaches runs nothing
+   * (worker.ts: an interactive job past its deadline is not run).
+   */
+  stage<N extends QueueName>(
+    name: N,
+    payload: PayloadInputOf<N>,
+    opts: { jobId: string; holdMs: number },
+  ): Promise<Job> {
+    return this.enqueue(name, payload, { jobId: opts.jobId, delay: opts.holdMs });
+  }
+
+  /** A staged job goes to the workers (ServiceUnavailableError when Redis cannot take it). */
+  async release(job: Job): Promise<void> {
+    try {
+      await job.promote();
+    } catch (err) {
+      throw new ServiceUnavailableError('Job queue is unavailable; retry shortly', { cause: err });
+    }
+  }
+
+  /**
+   * A staged job that must not run (its charge was refused) is removed. Best effort, never throws:
+   * one that stays surfaces past its deadline and is not run.
+   */
+  async discard(name: QueueName, jobId: string): Promise<void> {
+    await this.queue(name)
+      .remove(jobId)
+      .catch(() => undefined);
+  }
+
   async enqueueBulk<N extends QueueName>(
     name: N,
     jobs: Array<{ payload: PayloadInputOf<N>; opts?: JobsOptions }>,

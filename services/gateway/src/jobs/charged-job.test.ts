@@ -209,6 +209,8 @@ describe('runChargedJob', () => {
   let producer: QueueProducer;
   let worker: DefinedWorker;
   const hangs = new Map<string, { deadlineAt?: number | undefined; abortedAt?: number; reason?: unknown }>();
+  /** Request ids of every job a worker ran. */
+  const ran = new Set<string>();
 
   beforeAll(async () => {
     producer = new QueueProducer(redisUrl, prefix);
@@ -217,6 +219,7 @@ describe('runChargedJob', () => {
     worker = defineWorker(
       'scrape',
       async (p, _job, ctx) => {
+        ran.add(p.requestId);
         if (p.url.endsWith('/ok')) return okResult(p.requestId, p.url);
         if (p.url.endsWith('/hang')) {
           hangs.set(p.requestId, { deadlineAt: p.deadlineAt });
@@ -251,10 +254,14 @@ describe('runChargedJob', () => {
     accountId: string,
     requestId: string,
     url: string,
-    more: { waitMs?: number; caller?: EventEmitter & { writableFinished: boolean } } = {},
+    more: {
+      waitMs?: number;
+      caller?: EventEmitter & { writableFinished: boolean };
+      credits?: CreditsRepository;
+    } = {},
   ) =>
     runChargedJob(
-      { credits, producer, pending: new PendingWork() },
+      { credits: more.credits ?? credits, producer, pending: new PendingWork() },
       {
         accountId,
         requestId,
@@ -303,13 +310,36 @@ describe('runChargedJob', () => {
     ]);
   });
 
-  it('enqueues nothing when the account cannot pay', async () => {
+  it('leaves no job and runs nothing when the account cannot pay', async () => {
     const accountId = await account(0);
     const requestId = randomUUID();
     await expect(scrape(accountId, requestId, 'https://example.com/ok')).rejects.toBeInstanceOf(
       InsufficientCreditsError,
     );
     expect(await producer.queue('scrape').getJob(requestId)).toBeUndefined();
+    expect(ran.has(requestId)).toBe(false);
+  });
+
+  it('adds the job while the credits are reserved, held from the workers until the charge is in', async () => {
+    const accountId = await account(3);
+    const requestId = randomUUID();
+    const queue = producer.queue('scrape');
+    const seen: { state?: string; ran?: boolean } = {};
+    // The real repository, its charge started only once the job is in the queue.
+    const slow = Object.create(credits) as CreditsRepository;
+    slow.charge = async (...args: Parameters<CreditsRepository['charge']>) => {
+      for (let i = 0; i < 3_000 && !(await queue.getJob(requestId)); i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      seen.state = await queue.getJobState(requestId);
+      seen.ran = ran.has(requestId);
+      return credits.charge(...args);
+    };
+    await expect(scrape(accountId, requestId, 'https://example.com/ok', { credits: slow })).resolves.toEqual(
+      okResult(requestId, 'https://example.com/ok'),
+    );
+    expect(seen).toEqual({ state: 'delayed', ran: false });
+    expect(await ledger(accountId)).toEqual([{ reason: 'scrape', amount: -1, reference: requestId }]);
   });
 
   it('gives the job its deadline and cancels it when the wait times out; refunded once', async () => {

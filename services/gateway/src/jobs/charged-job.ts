@@ -112,13 +112,21 @@ export async function runChargedWork<T>(
 
 /** The sealed secrets' key outlives the wait by this much at most (the gateway drops it at once). */
 const SECRET_TTL_MARGIN_MS = 5_000;
+/** A held job that nobody released surfaces this long after its deadline (already passed then). */
+const STAGED_HOLD_MARGIN_MS = 1_000;
 
 /**
  * The shape of most interactive, billed requests (scrape, map, extract): `runChargedWork` settling
  * to the full cost when the job answers and to nothing when anything fails — the target, the
- * worker, the queue or the wait. The job is enqueued under the request id with `deadlineAt` = the
- * end of our wait, which every worker enforces; when we stop waiting earlier or on time (timeout,
+ * worker, the queue or the wait. The job is added under the request id with `deadlineAt` = the end
+ * of our wait, which every worker enforces; when we stop waiting earlier or on time (timeout,
  * `signal` = the client went away, shutdown) the job is cancelled before the refund.
+ *
+ * The job is added while the credits are reserved, held back from the workers (QueueProducer.stage)
+ * and released once the charge is in: the charge and the add are two round trips to two stores
+ * that used to run one after the other (a `/v1/scrape` paid both in full). A refused charge removes
+ * the held job, so nothing runs unpaid; a held job that outlives its gateway surfaces only past its
+ * deadline, and no worker runs it then.
  */
 export async function runChargedJob<N extends WaitedQueue>(
   deps: { credits: CreditsRepository; producer: QueueProducer; pending: PendingWork; secrets?: JobSecrets },
@@ -149,43 +157,75 @@ export async function runChargedJob<N extends WaitedQueue>(
     onCharged?: ChargeTerms['onCharged'];
   },
 ): Promise<ResultOf<N>> {
-  const { value } = await runChargedWork(
-    deps,
-    {
-      accountId: a.accountId,
-      keyId: a.keyId,
-      headers: headerTargetOf(a.caller),
-      requestId: a.requestId,
-      reserve: a.cost,
-      reason: a.reason,
-      refundReason: a.refundReason,
-      ...(a.billedFailureCost !== undefined ? { billedFailureCost: a.billedFailureCost } : {}),
-      onCharged: a.onCharged,
-    },
-    async () => {
-      if (a.secrets && !deps.secrets)
-        throw new InternalError('runChargedJob: secrets given without a JobSecrets store');
-      const sealed = a.secrets
-        ? await deps.secrets?.seal(a.requestId, a.secrets, a.waitMs + SECRET_TTL_MARGIN_MS)
-        : undefined;
-      try {
-        const payload = {
-          ...a.payload,
-          deadlineAt: Date.now() + a.waitMs,
-          ...(sealed ? { secrets: sealed } : {}),
-        };
+  const staged = stageJob(deps, a);
+  // Awaited by the work, or below when the work never starts (a refused charge).
+  staged.catch(() => undefined);
+  let released = false;
+  try {
+    const { value } = await runChargedWork(
+      deps,
+      {
+        accountId: a.accountId,
+        keyId: a.keyId,
+        headers: headerTargetOf(a.caller),
+        requestId: a.requestId,
+        reserve: a.cost,
+        reason: a.reason,
+        refundReason: a.refundReason,
+        ...(a.billedFailureCost !== undefined ? { billedFailureCost: a.billedFailureCost } : {}),
+        onCharged: a.onCharged,
+      },
+      async () => {
+        // A failed add or release is the queue's error: refunded like any other.
+        const { job } = await staged;
         if (a.clock) a.clock.enqueuedAt = Date.now();
-        const job = await deps.producer.enqueue(a.queue, payload, { jobId: a.requestId });
+        await deps.producer.release(job);
+        released = true;
         // Validated against the document contract, not cast: a result outside it is INTERNAL.
         const value = await deps.producer.waitFor(a.queue, job, a.waitMs, {
           ...(a.caller ? { signal: callerGone(a.caller) } : {}),
         });
         if (a.clock) a.clock.answeredAt = Date.now();
         return { value, cost: a.cost };
-      } finally {
-        if (sealed) await deps.secrets?.drop(sealed.id).catch(() => undefined);
-      }
-    },
-  );
-  return value;
+      },
+    );
+    return value;
+  } finally {
+    const held = await staged.catch(() => undefined);
+    if (held && !released) await deps.producer.discard(a.queue, a.requestId);
+    if (held?.sealed) await deps.secrets?.drop(held.sealed.id).catch(() => undefined);
+  }
+}
+
+/** The job added and held (its secrets sealed first), with its deadline set from now. */
+async function stageJob<N extends WaitedQueue>(
+  deps: { producer: QueueProducer; secrets?: JobSecrets },
+  a: {
+    requestId: string;
+    secrets?: PageSecrets | undefined;
+    queue: N;
+    payload: PayloadInputOf<N>;
+    waitMs: number;
+  },
+) {
+  if (a.secrets && !deps.secrets)
+    throw new InternalError('runChargedJob: secrets given without a JobSecrets store');
+  const sealed = a.secrets
+    ? await deps.secrets?.seal(a.requestId, a.secrets, a.waitMs + SECRET_TTL_MARGIN_MS)
+    : undefined;
+  try {
+    const payload = {
+      ...a.payload,
+      deadlineAt: Date.now() + a.waitMs,
+      ...(sealed ? { secrets: sealed } : {}),
+    };
+    const job = await deps.producer.stage(a.queue, payload, {
+      jobId: a.requestId,
+      holdMs: a.waitMs + STAGED_HOLD_MARGIN_MS,
+    });
+    return { job, sealed };
+  } catch (err) {
+    if (sealed) await deps.secrets?.drop(sealed.id).catch(() => undefined);
+    throw err;
+  }
 }
