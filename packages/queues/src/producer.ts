@@ -171,7 +171,7 @@ export class QueueProducer {
     name: N,
     job: Job,
     timeoutMs: number,
-    opts: { signal?: AbortSignal } = {},
+    opts: { signal?: AbortSignal; release?: () => Promise<void> } = {},
   ): Promise<ResultOf<N>> {
     const jobId = job.id ?? '';
     const key = `${name}:${jobId}`;
@@ -181,6 +181,7 @@ export class QueueProducer {
       // (Indexing the catalog by a generic N loses the schema's output type; the parse gave it.)
       return (await waitForJob(job, this.waitSource(name), timeoutMs, jobResults[name], {
         ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.release ? { release: opts.release } : {}),
         onStop: (why) => {
           stopped = why;
         },

@@ -1,4 +1,4 @@
-import { decodeError, InternalError, ServiceUnavailableError, TimeoutError } from '@wcs/errors';
+import { decodeError, InternalError, ServiceError, ServiceUnavailableError, TimeoutError } from '@wcs/errors';
 import { Job, type Queue, type QueueEvents } from 'bullmq';
 import type { z } from 'zod';
 
@@ -13,6 +13,12 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Called once when the wait gives up while the job may still be queued or running. */
   onStop?: (why: WaitStop) => void;
+  /**
+   * Hands a held job (QueueProducer.stage) to the workers once the wait listens for its end: it
+   * cannot end before that, so the wait needs no look-up of an end it might have missed (one round
+   * trip less). Its error (a ServiceError) is the wait's.
+   */
+  release?: () => Promise<void>;
 }
 
 /** Where a job's end is heard (its queue's events) and looked up (its queue). */
@@ -27,7 +33,12 @@ export interface JobWaitSource {
  * became an unhandled rejection, which ends a Node 20 process. Same events, same look-up and the
  * same messages; a look-up that fails leaves the wait to the events and the timer.
  */
-function jobFinished(job: Job, from: JobWaitSource, ttlMs: number): Promise<unknown> {
+function jobFinished(
+  job: Job,
+  from: JobWaitSource,
+  ttlMs: number,
+  release?: () => Promise<void>,
+): Promise<unknown> {
   const id = job.id ?? '';
   const completedEvent = `completed:${id}`;
   const failedEvent = `failed:${id}`;
@@ -59,6 +70,10 @@ function jobFinished(job: Job, from: JobWaitSource, ttlMs: number): Promise<unkn
     events.on(completedEvent, onCompleted);
     events.on(failedEvent, onFailed);
     closing.on('closing', onFailed);
+    if (release) {
+      release().catch((err: unknown) => settle(() => reject(err)));
+      return;
+    }
     // It may have ended before the listeners were there: look once the events are being read.
     void (async () => {
       await from.events.waitUntilReady();
@@ -99,7 +114,7 @@ export async function waitForJob(
   try {
     if (signal?.aborted) throw new CallerGone();
     // The wait takes no signal: race it (its listeners go at its own timeout or the job's end).
-    const finished = jobFinished(job, from, timeoutMs);
+    const finished = jobFinished(job, from, timeoutMs, opts.release);
     const gone = new Promise<never>((_, reject) => {
       onAbort = () => reject(new CallerGone());
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -107,6 +122,8 @@ export async function waitForJob(
     finished.catch(() => undefined);
     value = await Promise.race([finished, gone]);
   } catch (err) {
+    // The release's own error (the queue could not take the job).
+    if (err instanceof ServiceError) throw err;
     if (err instanceof CallerGone) {
       opts.onStop?.('disconnect');
       throw new TimeoutError('The client closed the connection before the answer; job cancelled');

@@ -342,6 +342,29 @@ describe('runChargedJob', () => {
     expect(await ledger(accountId)).toEqual([{ reason: 'scrape', amount: -1, reference: requestId }]);
   });
 
+  it('a held job the queue cannot release is UNAVAILABLE (503), refunded, and never runs', async () => {
+    const accountId = await account(3);
+    const requestId = randomUUID();
+    const queue = producer.queue('scrape');
+    // The real repository; before its charge, the held job is taken out of the queue behind our back.
+    const racing = Object.create(credits) as CreditsRepository;
+    racing.charge = async (...args: Parameters<CreditsRepository['charge']>) => {
+      for (let i = 0; i < 3_000 && !(await queue.getJob(requestId)); i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await queue.remove(requestId);
+      return credits.charge(...args);
+    };
+    await expect(
+      scrape(accountId, requestId, 'https://example.com/ok', { credits: racing }),
+    ).rejects.toMatchObject({ code: 'UNAVAILABLE', status: 503 });
+    expect(ran.has(requestId)).toBe(false);
+    expect(await ledger(accountId)).toEqual([
+      { reason: 'scrape', amount: -1, reference: requestId },
+      { reason: 'scrape_refund', amount: 1, reference: requestId },
+    ]);
+  });
+
   it('gives the job its deadline and cancels it when the wait times out; refunded once', async () => {
     const accountId = await account(3);
     const requestId = randomUUID();

@@ -179,11 +179,14 @@ export async function runChargedJob<N extends WaitedQueue>(
         // A failed add or release is the queue's error: refunded like any other.
         const { job } = await staged;
         if (a.clock) a.clock.enqueuedAt = Date.now();
-        await deps.producer.release(job);
-        released = true;
-        // Validated against the document contract, not cast: a result outside it is INTERNAL.
+        // Released once the wait listens for its end; validated against the document contract,
+        // not cast: a result outside it is INTERNAL.
         const value = await deps.producer.waitFor(a.queue, job, a.waitMs, {
           ...(a.caller ? { signal: callerGone(a.caller) } : {}),
+          release: async () => {
+            await deps.producer.release(job);
+            released = true;
+          },
         });
         if (a.clock) a.clock.answeredAt = Date.now();
         return { value, cost: a.cost };
