@@ -125,7 +125,7 @@ function markupWall(body: string, found: ReadonlySet<string>, page: LazyPage): M
   for (const rule of WALL_MARKUP) {
     if (!mayMatch(rule, found) || !matches(rule, body)) continue;
     const max = SHARED_MARKUP.has(rule.name) ? SHARED_MARKUP_WORDS : WALL_PAGE_WORDS;
-    if (page.words() <= max) return rule;
+    if (page.wordsAtMost(max)) return rule;
   }
   return undefined;
 }
@@ -145,14 +145,14 @@ function wordingWall(
   // a title or heading about walls ("Access Denied (2019 film)"): the other line and the text are too
   const about = (!!title && talksAboutWall(title)) || (!!h1 && talksAboutWall(h1));
   const headed = about ? undefined : (wallWording(title) ?? wallWording(h1));
-  if (headed && page.words() <= WORDING_PAGE_WORDS) {
+  if (headed && page.wordsAtMost(WORDING_PAGE_WORDS)) {
     reason = headed;
     where = wallWording(title) ? 'title' : 'h1';
   } else if (
     (headed === 'captcha' || headed === 'challenge') &&
     facts.mainWords !== undefined &&
     facts.mainWords <= GATE_MAIN_WORDS &&
-    (facts.proseWords ?? page.words()) <= WALL_PAGE_WORDS
+    (facts.proseWords !== undefined ? facts.proseWords <= WALL_PAGE_WORDS : page.wordsAtMost(WALL_PAGE_WORDS))
   ) {
     // only with the widget itself (below): a product called "Are You a Robot?" has none
     // (the page may be larger than the markup scan reads: look for the widget itself)
@@ -165,11 +165,11 @@ function wordingWall(
       };
   }
   // Reading the whole text is for tiny pages only (before conversion: tiny answers).
-  if (!reason && !about && mayBeTiny && page.words() <= TINY_PAGE_WORDS) {
+  if (!reason && !about && mayBeTiny && page.wordsAtMost(TINY_PAGE_WORDS)) {
     reason = wallWording(page.visible(), false);
     where = 'text';
   }
-  if (reason === 'captcha' || reason === 'challenge' || (!reason && mayBeTiny && page.words() <= 30)) {
+  if (reason === 'captcha' || reason === 'challenge' || (!reason && mayBeTiny && page.wordsAtMost(30))) {
     const widget = CAPTCHA_WIDGETS.find((w) => mayMatch(w, found) && matches(w, body));
     // A captcha on a page saying nothing else (no password: that is a login form) is the wall.
     if (widget && (reason || !hasPasswordField(body)))

@@ -31,22 +31,24 @@ function closing(s: string, name: string, from: number): number {
 }
 
 /**
- * The visible text of raw markup, roughly (scripts, styles, comments and tags dropped; <noscript>
- * kept: challenge pages say "enable JavaScript" there). Reads at most RAW_SCAN_CHARS, jumping from
- * tag to tag with indexOf: regexes over a whole page cost milliseconds (V8 interprets a regex the
- * first times it runs).
+ * The visible text of raw markup in segments: text between two tags (a comment joins the text on
+ * either side of it, as it does for the reader), scripts, styles, comments and tags dropped,
+ * <noscript> kept (challenge pages say "enable JavaScript" there). Reads at most `limit`
+ * characters, jumping from tag to tag with indexOf: regexes over a whole page cost milliseconds
+ * (V8 interprets a regex the first times it runs). `take` gets each segment, entities still
+ * encoded; returning true stops the scan.
  */
-export function visibleTextOf(html: string, limit = RAW_SCAN_CHARS): string {
+function scanVisible(html: string, limit: number, take: (segment: string) => boolean): void {
   const s = html.length > limit ? html.slice(0, limit) : html;
-  const parts: string[] = [];
+  let segment = '';
   let i = 0;
   while (i < s.length) {
     const lt = s.indexOf('<', i);
     if (lt < 0) {
-      parts.push(s.slice(i));
+      segment += s.slice(i);
       break;
     }
-    if (lt > i) parts.push(s.slice(i, lt));
+    if (lt > i) segment += s.slice(i, lt);
     if (s.startsWith('<!--', lt)) {
       const end = s.indexOf('-->', lt + 4);
       i = end < 0 ? s.length : end + 3;
@@ -54,7 +56,8 @@ export function visibleTextOf(html: string, limit = RAW_SCAN_CHARS): string {
     }
     const gt = s.indexOf('>', lt + 1);
     if (gt < 0) break;
-    parts.push(' ');
+    if (segment && take(segment)) return;
+    segment = '';
     const name = TAG_NAME.exec(s.slice(lt + 1, lt + 24))?.[1]?.toLowerCase();
     i = gt + 1;
     if (name && HIDDEN.has(name) && s[lt + 1] !== '/' && s[gt - 1] !== '/') {
@@ -62,11 +65,40 @@ export function visibleTextOf(html: string, limit = RAW_SCAN_CHARS): string {
       i = end < 0 ? s.length : end;
     }
   }
-  return parts
-    .join('')
-    .replace(NAMED, (_, e: string) => DECODE[e.toLowerCase()] ?? ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  if (segment) take(segment);
+}
+
+const decodeNamed = (s: string): string => s.replace(NAMED, (_, e: string) => DECODE[e.toLowerCase()] ?? ' ');
+
+/** The visible text of raw markup, roughly (scanVisible's segments; its first RAW_SCAN_CHARS). */
+export function visibleTextOf(html: string, limit = RAW_SCAN_CHARS): string {
+  const parts: string[] = [];
+  scanVisible(html, limit, (segment) => {
+    parts.push(segment);
+    return false;
+  });
+  return decodeNamed(parts.join(' ')).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Whether the visible text of raw markup has more than `n` words, exactly as
+ * `countWords(visibleTextOf(html))` counts them, reading only as far as the (n+1)th word: a word
+ * never spans two segments (a tag separates them), so the segments' counts add up, CJK characters
+ * apart (two to a word over the whole text).
+ */
+export function visibleWordsAbove(html: string, n: number, limit = RAW_SCAN_CHARS): boolean {
+  let words = 0;
+  let cjk = 0;
+  let above = false;
+  scanVisible(html, limit, (segment) => {
+    const text = decodeNamed(segment);
+    const c = text.match(CJK)?.length ?? 0;
+    cjk += c;
+    words += (c > 0 ? text.replace(CJK, ' ') : text).match(WORD)?.length ?? 0;
+    above = words + Math.ceil(cjk / 2) > n;
+    return above;
+  });
+  return above;
 }
 
 /**
@@ -133,6 +165,12 @@ export class LazyPage {
     if (this.known !== undefined) return this.known;
     this.wordCount ??= countWords(this.visible());
     return this.wordCount;
+  }
+  /** `words() <= n`, reading the markup only up to its (n+1)th word when the count is not known yet. */
+  wordsAtMost(n: number): boolean {
+    if (this.known !== undefined) return this.known <= n;
+    if (this.wordCount !== undefined) return this.wordCount <= n;
+    return !visibleWordsAbove(this.body, n);
   }
   visible(): string {
     this.text ??= visibleTextOf(this.body);

@@ -1,0 +1,97 @@
+import { countWords, LazyPage, visibleTextOf, visibleWordsAbove } from './text-measure';
+
+/** A small seeded generator, so a failure names an input that can be rebuilt. */
+function rng(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x = (x * 1664525 + 1013904223) >>> 0;
+    return x / 2 ** 32;
+  };
+}
+
+const PIECES = [
+  'word',
+  'Access',
+  'denied',
+  ' ',
+  '\n  ',
+  'don&#39;t',
+  '&amp;',
+  '&nbsp;',
+  'a&nbsp;b',
+  '&am',
+  'p;',
+  '東京都',
+  '漢字',
+  '<p>',
+  '</p>',
+  '<a href="/x">',
+  '</a>',
+  '<br/>',
+  '<!-- c -->',
+  '<!--',
+  '-->',
+  '<script>var x = "<p>no words here</p>";</script>',
+  '<style>p { color: red }</style>',
+  '<noscript>enable JavaScript</noscript>',
+  '<title>Title words</title>',
+  '<svg><text>hidden</text></svg>',
+  "it's",
+  'x-y_z',
+  '42',
+  '<',
+  '>',
+];
+
+/** Markup from random pieces: words split by comments, entities cut by tags, CJK, unclosed tags. */
+function markup(next: () => number): string {
+  const n = 1 + Math.floor(next() * 60);
+  let s = '';
+  for (let i = 0; i < n; i++) s += PIECES[Math.floor(next() * PIECES.length)];
+  return s;
+}
+
+describe('visibleWordsAbove', () => {
+  it('says exactly whether countWords(visibleTextOf(html)) exceeds n, on 3,000 generated pages', () => {
+    const next = rng(7);
+    for (let k = 0; k < 3_000; k++) {
+      const html = markup(next);
+      const words = countWords(visibleTextOf(html));
+      for (const n of [0, 1, 2, words - 1, words, words + 1, 30, 60]) {
+        if (n < 0) continue;
+        expect({ html, n, above: visibleWordsAbove(html, n) }).toEqual({ html, n, above: words > n });
+      }
+    }
+  });
+
+  it('counts past a long head (scripts, styles) and stops at the word past n', () => {
+    const head = `<html><head><title>t</title><script>${'x'.repeat(5_000)}</script></head><body>`;
+    const body = Array.from({ length: 500 }, (_, i) => `<p>word${i} more</p>`).join('');
+    expect(visibleWordsAbove(head + body, 60)).toBe(true);
+    expect(visibleWordsAbove(head + body, 999)).toBe(true);
+    expect(visibleWordsAbove(head + body, 1_000)).toBe(false);
+    expect(visibleWordsAbove(`${head}<p>only a few words</p>`, 60)).toBe(false);
+  });
+});
+
+describe('LazyPage.wordsAtMost', () => {
+  it('agrees with words() whether the count is known, computed or not yet read', () => {
+    const html = '<p>one two three</p><!-- x --><p>fo<!-- -->ur</p>';
+    expect(new LazyPage(html, undefined).words()).toBe(4);
+    for (const n of [2, 3, 4, 5]) {
+      expect(new LazyPage(html, undefined).wordsAtMost(n)).toBe(4 <= n);
+      const counted = new LazyPage(html, undefined);
+      counted.words();
+      expect(counted.wordsAtMost(n)).toBe(4 <= n);
+      expect(new LazyPage(html, 10).wordsAtMost(n)).toBe(false);
+    }
+  });
+});
+
+describe('visibleTextOf', () => {
+  it('joins text split by a comment, separates text split by a tag, drops hidden elements', () => {
+    expect(visibleTextOf('<p>Acc<!-- x -->ess</p><p>denied</p><script>no</script>')).toBe('Access denied');
+    expect(visibleTextOf('a&amp;b<b>c</b>&nbsp;d')).toBe('a&b c d');
+    expect(visibleTextOf('<noscript>Enable JavaScript</noscript><title>x</title>')).toBe('Enable JavaScript');
+  });
+});
