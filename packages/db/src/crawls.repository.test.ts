@@ -40,7 +40,9 @@ async function startCrawl(balance: number, maxPages: number, seeds: string[]) {
     crawlDelayMs: null,
     pages: seeds.map((u) => ({ url: `${SITE}${u}`, key: `${SITE}${u}`, depth: 0 })),
   });
-  return { accountId, crawlId, pages: pages ?? [] };
+  // In the seeds' order: the tests name pages by position, and RETURNING promises no order.
+  const at = (p: { url: string }) => seeds.indexOf(p.url.slice(SITE.length));
+  return { accountId, crawlId, pages: (pages ?? []).sort((x, y) => at(x) - at(y)) };
 }
 
 async function ledgerRows(accountId: string): Promise<Array<{ reference: string; amount: number }>> {
