@@ -85,6 +85,16 @@ describe('LazyPage.wordsAtMost', () => {
       expect(counted.wordsAtMost(n)).toBe(4 <= n);
       expect(new LazyPage(html, 10).wordsAtMost(n)).toBe(false);
     }
+    // One page asked several limits in turn: a smaller limit after a larger one it exceeded.
+    const asked = new LazyPage(html, undefined);
+    expect([3, 2, 0, 4, 1, 5].map((n) => asked.wordsAtMost(n))).toEqual([
+      false,
+      false,
+      false,
+      true,
+      false,
+      true,
+    ]);
   });
 });
 

@@ -157,6 +157,8 @@ export const wordsFromChars = (chars: number): number => Math.round(chars / 6);
 export class LazyPage {
   private text: string | undefined;
   private wordCount: number | undefined;
+  /** The largest limit the page is known to have more words than (wordsAtMost). */
+  private moreThan = -1;
   constructor(
     private readonly body: string,
     private readonly known: number | undefined,
@@ -166,11 +168,17 @@ export class LazyPage {
     this.wordCount ??= countWords(this.visible());
     return this.wordCount;
   }
-  /** `words() <= n`, reading the markup only up to its (n+1)th word when the count is not known yet. */
+  /**
+   * `words() <= n`, reading the markup only up to its (n+1)th word when the count is not known yet;
+   * a page found to have more than n words answers smaller limits without reading it again.
+   */
   wordsAtMost(n: number): boolean {
     if (this.known !== undefined) return this.known <= n;
     if (this.wordCount !== undefined) return this.wordCount <= n;
-    return !visibleWordsAbove(this.body, n);
+    if (n <= this.moreThan) return false;
+    if (!visibleWordsAbove(this.body, n)) return true;
+    this.moreThan = n;
+    return false;
   }
   visible(): string {
     this.text ??= visibleTextOf(this.body);
