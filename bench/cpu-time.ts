@@ -90,6 +90,19 @@ export function threadIds(pid: number | undefined): number[] {
   }
 }
 
+/** Thread ids of a process once they have not changed for a second (its start-up threads). */
+export async function settledThreads(pid: number | undefined): Promise<number[]> {
+  let last = '';
+  let same = 0;
+  for (let i = 0; i < 150 && same < 5; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    const now = threadIds(pid).join(',');
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+  return threadIds(pid);
+}
+
 /** Clock ticks since boot when a thread of `pid` started (field 22 of its stat); undefined when gone. */
 function startTicks(pid: number, tid: number): number | undefined {
   try {

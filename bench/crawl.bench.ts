@@ -38,7 +38,7 @@ import {
   treeRssKb,
   waitHealthy,
 } from './bench-utils';
-import { cpuPerPage, cpuSnapshot, cpuTable } from './cpu-time';
+import { cpuPerPage, cpuSnapshot, cpuTable, earlyThreads, threadIds, threadSplit } from './cpu-time';
 import { type CrawleeResult, runCrawleeCrawl } from './crawlee-crawl';
 import { REAL_PAGE_PREFIX, startRealPageSite } from './real-page-site';
 
@@ -161,8 +161,13 @@ async function main(): Promise<void> {
   };
   const gateway = startService('gateway', { ...common, PORT: String(port), HOST: '127.0.0.1' });
   const base = `http://127.0.0.1:${port}`;
-  const reports: Array<{ title: string; rows: string[]; ratio?: string; cpuRows?: Array<[string, number]> }> =
-    [];
+  const reports: Array<{
+    title: string;
+    rows: string[];
+    ratio?: string;
+    cpuRows?: Array<[string, number]>;
+    coldCpuRows?: Array<[string, number]>;
+  }> = [];
   try {
     const { headers } = await benchAccount(100_000);
     await waitHealthy(base);
@@ -174,6 +179,7 @@ async function main(): Promise<void> {
       const rows: string[] = [];
       let ratio: string | undefined;
       let cpuRows: Array<[string, number]> | undefined;
+      let coldCpuRows: Array<[string, number]> | undefined;
       try {
         // 1. The floor: a plain concurrent undici loop over the same pages.
         const urls = Array.from({ length: PAGES }, (_, i) => `${site.url}${site.prefix}${i}`);
@@ -246,12 +252,15 @@ async function main(): Promise<void> {
               peakKb = Math.max(peakKb, workersKb());
               if (gateway.pid) gatewayPeakKb = Math.max(gatewayPeakKb, treeRssKb(gateway.pid));
             }, 200);
-            const parts = () =>
-              cpuSnapshot({
-                gateway: gateway.pid,
-                'crawl-worker': workers[0]?.pid,
-                bench: process.pid,
-              });
+            // The first worker's CPU split by thread (cpu-time.ts, threadSplit): its runtime threads
+            // are the ones that started with it, read at once so that its first crawl starts as
+            // soon as it is healthy (libuv's pool, started on first use, counts with the content
+            // threads).
+            const runtimeTids = n === 1 ? earlyThreads(workers[0]?.pid, threadIds(workers[0]?.pid)) : [];
+            const parts = () => ({
+              ...cpuSnapshot({ gateway: gateway.pid, bench: process.pid }),
+              ...threadSplit('crawl-worker', workers[0]?.pid, runtimeTids),
+            });
             const label = `crawl API, ${n} crawl-worker process${n > 1 ? 'es' : ''} (concurrency ${CONCURRENCY} each, host limit ${HOST_CONCURRENCY})`;
             const row = (what: string, c: CrawlRun) => {
               const endKb = workersKb();
@@ -264,7 +273,9 @@ async function main(): Promise<void> {
               // JIT. Different URLs, so nothing of the first crawl (page cache, frontier) is reused.
               const other = await startSite(kind);
               try {
+                const cold0 = n === 1 ? parts() : undefined;
                 const cold = await crawlOnce(base, headers, other.url, site);
+                if (cold0) coldCpuRows = cpuPerPage(cold0, parts(), Math.max(1, cold.completed));
                 coldRates.set(n, cold.completed / cold.secs);
                 rows.push(row('first crawl of new processes', cold));
               } finally {
@@ -314,12 +325,12 @@ async function main(): Promise<void> {
       } finally {
         await site.close();
       }
-      reports.push({ title: site.title, rows, ratio, cpuRows });
+      reports.push({ title: site.title, rows, ratio, cpuRows, coldCpuRows });
     }
   } finally {
     await stopProcess(gateway);
   }
-  for (const { title, rows, ratio, cpuRows } of reports) {
+  for (const { title, rows, ratio, cpuRows, coldCpuRows } of reports) {
     console.log(`\nCrawl benchmark: ${title}, per-host limit ${HOST_CONCURRENCY}\n`);
     console.log('| run | pages | pages/s | wall ms | memory (RSS incl. children) |');
     console.log('|---|---|---:|---:|---|');
@@ -327,8 +338,10 @@ async function main(): Promise<void> {
     if (ratio) console.log(`\n${ratio}`);
     if (cpuRows)
       console.log(
-        `\n${cpuTable('CPU per page, crawl API with 1 crawl worker (bench = serving the site, polling):', cpuRows)}`,
+        `\n${cpuTable(`CPU per page, crawl API with 1 crawl worker, ${WARM ? 'second' : 'first'} crawl (bench = serving the site, polling):`, cpuRows)}`,
       );
+    if (coldCpuRows)
+      console.log(`\n${cpuTable('CPU per page, the same, first crawl of new processes:', coldCpuRows)}`);
   }
 
   const mapBench = path.join(ROOT, 'bench/map.bench.ts');

@@ -44,7 +44,7 @@ import {
   treeRssKb,
   waitHealthy,
 } from './bench-utils';
-import { cpuPerPage, cpuSnapshot, cpuTable, earlyThreads, threadIds, threadSplit } from './cpu-time';
+import { cpuPerPage, cpuSnapshot, cpuTable, earlyThreads, settledThreads, threadSplit } from './cpu-time';
 import { fullPageLine, fullPageScreenshots } from './fullpage-screenshot';
 import { type LoopResult, runHandBuiltLoop } from './hand-built-loop';
 import { largePageLatency, largePageLines } from './large-page-latency';
@@ -79,19 +79,6 @@ const LARGE_PAGE_BYTES = 600 * 1024;
 /** The same pages under a distinct query string, so no cache can answer a later pass. */
 const tagged = (urls: string[], tag: string): string[] =>
   urls.map((u) => `${u}${u.includes('?') ? '&' : '?'}run=${tag}`);
-
-/** Thread ids of a process once they have not changed for a second (its start-up threads). */
-async function settledThreads(pid: number | undefined): Promise<number[]> {
-  let last = '';
-  let same = 0;
-  for (let i = 0; i < 150 && same < 5; i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    const now = threadIds(pid).join(',');
-    same = now === last ? same + 1 : 0;
-    last = now;
-  }
-  return threadIds(pid);
-}
 
 /** One page set's runs: the loop's and the batch API's, with CPU per page of each run. */
 interface Comparison {
