@@ -65,6 +65,7 @@ describe('POST /v1/scrape', () => {
     );
     expect([...metrics.keys()]).toEqual([
       'gateway',
+      'billing',
       'queue',
       'fetch',
       'content',

@@ -157,6 +157,7 @@ export async function runChargedJob<N extends WaitedQueue>(
     onCharged?: ChargeTerms['onCharged'];
   },
 ): Promise<ResultOf<N>> {
+  if (a.clock) a.clock.billingStartedAt = performance.now();
   const staged = stageJob(deps, a);
   // Awaited by the work, or below when the work never starts (a refused charge).
   staged.catch(() => undefined);
@@ -178,7 +179,11 @@ export async function runChargedJob<N extends WaitedQueue>(
       async () => {
         // A failed add or release is the queue's error: refunded like any other.
         const { job } = await staged;
-        if (a.clock) a.clock.enqueuedAt = Date.now();
+        if (a.clock) {
+          a.clock.enqueuedAt = Date.now();
+          if (a.clock.billingStartedAt !== undefined)
+            a.clock.billingMs = performance.now() - a.clock.billingStartedAt;
+        }
         // Released once the wait listens for its end; validated against the document contract,
         // not cast: a result outside it is INTERNAL.
         const value = await deps.producer.waitFor(a.queue, job, a.waitMs, {
