@@ -4,6 +4,7 @@
  */
 import { type AnyNode, type ChildNode, type Document, Element, type ParentNode, Text } from 'domhandler';
 import { Parser } from 'htmlparser2';
+import { FastTokenizer } from './fast-tokenizer';
 import { CappedDomHandler, type ContentCuts, MAX_ELEMENTS } from './input-caps';
 
 /** Deeper subtrees are flattened to their text and images: real pages stay far below this. */
@@ -127,7 +128,12 @@ const TEXT = Text;
 export const isElement = (n: AnyNode): n is Element => n instanceof ELEMENT;
 export const isText = (n: AnyNode): n is Text => n instanceof TEXT;
 
-const PARSE_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
+const PARSE_OPTIONS = {
+  decodeEntities: true,
+  lowerCaseTags: true,
+  lowerCaseAttributeNames: true,
+  Tokenizer: FastTokenizer,
+};
 /** htmlparser2 keeps open elements in an array it unshifts: cost is quadratic in nesting depth. */
 const MAX_OPEN_ELEMENTS = 1500;
 const CHUNK = 64 * 1024;
