@@ -7,6 +7,7 @@ import { deadlineError, type JobContext, jobClock, jobDeadline } from './job-bud
 import { CancelSubscriber, cancelledError } from './job-cancel';
 import { isJobLockLost, lockConfirmer } from './job-lock';
 import { RedisErrorLog } from './redis-errors';
+import { WorkerWatchdog } from './worker-watchdog';
 
 export interface WorkerLogger {
   error(o: object, m?: string): void;
@@ -31,6 +32,8 @@ export interface DefineWorkerOptions {
   abortGraceMs?: number;
   /** The clock `ctx.confirmLock` ages the lock by (tests step it; default Date.now). */
   now?: () => number;
+  /** How often the worker-watchdog.ts looks whether this worker stopped taking jobs (default 10 s). */
+  watchdogMs?: number;
 }
 
 export interface DefinedWorker {
@@ -45,6 +48,8 @@ export type JobProcessor<N extends QueueName, R> = (
 ) => Promise<R>;
 
 export const ABORT_GRACE_MS = 5_000;
+/** worker-watchdog.ts: a worker idle while jobs wait for two looks this far apart is restarted. */
+export const WATCHDOG_MS = 10_000;
 
 /**
  * A BullMQ worker for one catalog queue. The payload is parsed again on the way out (a malformed
@@ -80,7 +85,19 @@ export function defineWorker<N extends QueueName, R>(
   const graceMs = opts.abortGraceMs ?? ABORT_GRACE_MS;
   // BullMQ hands the processor its own AbortSignal (worker.cancelJob) only when it declares three
   // parameters: keep `token` and `bullSignal` in the signature.
+  // What the watchdog reads: jobs running here, and when the last one began.
+  let running = 0;
+  let lastTakenAt = 0;
   const run = async (job: Job, token?: string, bullSignal?: AbortSignal) => {
+    running++;
+    lastTakenAt = Date.now();
+    try {
+      return await runJob(job, token, bullSignal);
+    } finally {
+      running--;
+    }
+  };
+  const runJob = async (job: Job, token?: string, bullSignal?: AbortSignal) => {
     const parsed = schema.safeParse(job.data);
     if (!parsed.success) {
       throw new UnrecoverableError(
@@ -163,34 +180,67 @@ export function defineWorker<N extends QueueName, R>(
       cancels?.unwatch(jobId, controller);
     }
   };
-  const worker = new Worker(name, run, {
-    connection,
-    prefix,
-    concurrency: opts.concurrency,
-    lockDuration: opts.lockDurationMs,
-    stalledInterval: opts.stalledIntervalMs,
-    maxStalledCount: 2,
-    // BullMQ records it on each job it takes (`processedBy`): which process ran a job.
-    name: `${hostname()}:${process.pid}`,
-    // Started once the cancel channel is subscribed, so no job runs deaf to its cancel.
-    autorun: false,
-  } satisfies WorkerOptions);
-  // Mostly lost connections while Redis is down: rate-limited like the connection's own errors.
-  errors.watch(worker, role);
+  const makeWorker = (): Worker => {
+    const w = new Worker(name, run, {
+      connection,
+      prefix,
+      concurrency: opts.concurrency,
+      lockDuration: opts.lockDurationMs,
+      stalledInterval: opts.stalledIntervalMs,
+      maxStalledCount: 2,
+      // BullMQ records it on each job it takes (`processedBy`): which process ran a job.
+      name: `${hostname()}:${process.pid}`,
+      // Started once the cancel channel is subscribed, so no job runs deaf to its cancel.
+      autorun: false,
+    } satisfies WorkerOptions);
+    // Mostly lost connections while Redis is down: rate-limited like the connection's own errors.
+    errors.watch(w, role);
+    return w;
+  };
+  const start = (w: Worker) =>
+    w.run().catch((err: unknown) => opts.logger?.error({ err, queue: name }, 'worker stopped'));
+  let worker = makeWorker();
   let closed = false;
+  const watchdog = new WorkerWatchdog(
+    {
+      running: () => running,
+      lastTakenAt: () => lastTakenAt,
+      waiting: async () => {
+        const [wait, prioritized] = await Promise.all([
+          connection.llen(worker.toKey('wait')),
+          connection.zcard(worker.toKey('prioritized')),
+        ]);
+        return wait + prioritized;
+      },
+      restart: async (waiting) => {
+        if (closed) return;
+        opts.logger?.warn({ queue: name, waiting }, 'worker took no job while jobs waited: restarted');
+        const stuck = worker;
+        worker = makeWorker();
+        // Not awaited: a stuck worker's close may wait on the very connection that is stuck.
+        void stuck.close(true).catch(() => undefined);
+        void start(worker);
+      },
+    },
+    opts.watchdogMs ?? WATCHDOG_MS,
+  );
   void (cancels?.ready ?? Promise.resolve()).then(
     () => {
-      if (!closed)
-        worker.run().catch((err: unknown) => opts.logger?.error({ err, queue: name }, 'worker stopped'));
+      if (closed) return;
+      void start(worker);
+      watchdog.start();
     },
     (err: unknown) => {
       if (!closed) opts.logger?.error({ err, queue: name }, 'cancel channel subscribe failed');
     },
   );
   return {
-    worker,
+    get worker() {
+      return worker;
+    },
     async close() {
       closed = true;
+      watchdog.stop();
       await worker.close();
       cancels?.close();
       connection.disconnect();

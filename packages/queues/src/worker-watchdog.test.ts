@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { rawEnv } from '@wcs/config';
+import { QueueProducer } from './producer';
+import { defineWorker } from './worker';
+import { type WatchedWorker, WorkerWatchdog } from './worker-watchdog';
+
+/** A worker as the watchdog sees it, its answers set by the test. */
+function watched(over: Partial<{ running: number; lastTakenAt: number; waiting: number | Error }> = {}) {
+  const state = { running: 0, lastTakenAt: 0, waiting: 3 as number | Error, ...over };
+  const restarts: number[] = [];
+  const w: WatchedWorker = {
+    running: () => state.running,
+    lastTakenAt: () => state.lastTakenAt,
+    waiting: async () => {
+      if (state.waiting instanceof Error) throw state.waiting;
+      return state.waiting;
+    },
+    restart: async (n) => {
+      restarts.push(n);
+    },
+  };
+  return { state, restarts, dog: new WorkerWatchdog(w, 60_000) };
+}
+
+describe('WorkerWatchdog', () => {
+  it('restarts a worker idle while jobs wait, on the second look in a row', async () => {
+    const { dog, restarts } = watched();
+    await dog.look();
+    expect(restarts).toEqual([]);
+    await dog.look();
+    expect(restarts).toEqual([3]);
+    // The count starts again after a restart.
+    await dog.look();
+    expect(restarts).toEqual([3]);
+  });
+
+  it('leaves a worker alone that runs a job, took one since the last look, or has nothing waiting', async () => {
+    const busy = watched({ running: 1 });
+    const idleEmpty = watched({ waiting: 0 });
+    for (let i = 0; i < 4; i++) {
+      await busy.dog.look();
+      await idleEmpty.dog.look();
+    }
+    expect(busy.restarts).toEqual([]);
+    expect(idleEmpty.restarts).toEqual([]);
+    // A job taken between two looks starts the count again.
+    const taking = watched();
+    await taking.dog.look();
+    taking.state.lastTakenAt = Date.now();
+    await taking.dog.look();
+    expect(taking.restarts).toEqual([]);
+    taking.state.lastTakenAt = 0; // long ago, as it is by the next looks 10 s apart
+    await taking.dog.look();
+    expect(taking.restarts).toEqual([]);
+    await taking.dog.look();
+    expect(taking.restarts).toEqual([3]);
+  });
+
+  it('says nothing while Redis cannot be read, and counts again once it can', async () => {
+    const { dog, state, restarts } = watched({ waiting: new Error('CLUSTERDOWN') });
+    for (let i = 0; i < 4; i++) await dog.look();
+    expect(restarts).toEqual([]);
+    state.waiting = 2;
+    await dog.look();
+    await dog.look();
+    expect(restarts).toEqual([2]);
+  });
+});
+
+describe('defineWorker with its watchdog (real Redis, real BullMQ)', () => {
+  const redisUrl = rawEnv('REDIS_URL') ?? 'redis://127.0.0.1:6379';
+  const prefix = `t-${randomUUID().slice(0, 8)}`;
+
+  it('a worker that stopped taking jobs is replaced, and the new one runs the waiting job', async () => {
+    const producer = new QueueProducer(redisUrl, prefix);
+    const ran: string[] = [];
+    const defined = defineWorker(
+      'monitor-check',
+      async (p) => {
+        ran.push(p.monitorId);
+      },
+      {
+        redis: redisUrl,
+        prefix,
+        concurrency: 1,
+        lockDurationMs: 5_000,
+        stalledIntervalMs: 5_000,
+        watchdogMs: 100,
+      },
+    );
+    try {
+      await defined.worker.waitUntilReady();
+      const first = defined.worker;
+      // Stuck as the Cluster failover left it: its loop parked for good on its way to a job.
+      (first as unknown as { moveToActive: () => Promise<never> }).moveToActive = () =>
+        new Promise<never>(() => {});
+      await producer.enqueue('monitor-check', { monitorId: 'm-1' });
+      const deadline = Date.now() + 20_000;
+      while (ran.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(ran).toEqual(['m-1']);
+      expect(defined.worker).not.toBe(first);
+    } finally {
+      await defined.close();
+      await producer.close();
+    }
+  });
+});
