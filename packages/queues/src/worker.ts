@@ -83,11 +83,11 @@ export function defineWorker<N extends QueueName, R>(
     : undefined;
   const schema = queueCatalog[name].payload;
   const graceMs = opts.abortGraceMs ?? ABORT_GRACE_MS;
-  // BullMQ hands the processor its own AbortSignal (worker.cancelJob) only when it declares three
-  // parameters: keep `token` and `bullSignal` in the signature.
   // What the watchdog reads: jobs running here, and when the last one began.
   let running = 0;
   let lastTakenAt = 0;
+  // BullMQ hands the processor its own AbortSignal (worker.cancelJob) only when it declares three
+  // parameters: keep `token` and `bullSignal` in the signature.
   const run = async (job: Job, token?: string, bullSignal?: AbortSignal) => {
     running++;
     lastTakenAt = Date.now();
