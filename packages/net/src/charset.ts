@@ -77,20 +77,11 @@ export interface DecodedBody {
   charset: string;
 }
 
-/** The charset a body is decoded with (see file comment). */
-export function bodyCharset(bytes: Uint8Array, contentTypeHeader?: string): string {
-  // A BOM is the most reliable signal there is: it wins over a header that says otherwise.
-  return (
-    charsetFromBom(bytes) ?? charsetFromContentType(contentTypeHeader) ?? charsetFromMarkup(bytes) ?? 'utf-8'
-  );
-}
-
 /** Detect the charset (see file comment) and decode; strips a BOM. */
-export function decodeBody(
-  bytes: Uint8Array,
-  contentTypeHeader?: string,
-  charset = bodyCharset(bytes, contentTypeHeader),
-): DecodedBody {
+export function decodeBody(bytes: Uint8Array, contentTypeHeader?: string): DecodedBody {
+  // A BOM is the most reliable signal there is: it wins over a header that says otherwise.
+  const charset =
+    charsetFromBom(bytes) ?? charsetFromContentType(contentTypeHeader) ?? charsetFromMarkup(bytes) ?? 'utf-8';
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return { text: iconv.decode(buf, charset, { stripBOM: true }), charset };
 }

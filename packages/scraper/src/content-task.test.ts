@@ -1,4 +1,3 @@
-import { brotliDecompressSync } from 'node:zlib';
 import { processDocument } from '@wcs/content';
 import { DocumentUnreadableError, decodeError, ValidationError } from '@wcs/errors';
 import { scrapeDocument } from '@wcs/queues';
@@ -11,14 +10,7 @@ import {
   sampleDocx,
   scannedPdf,
 } from '@wcs/testing';
-import {
-  type ContentTask,
-  type RawPageResult,
-  type RawPageTask,
-  runContentTask,
-  runPageTask,
-  runRawPageTask,
-} from './content.task';
+import { type ContentTask, runContentTask, runPageTask } from './content.task';
 import { ContentPool } from './content-pool';
 
 const URL = 'http://site.test/docs/page';
@@ -298,38 +290,5 @@ describe('documents through a content thread', () => {
     await expect(
       pool.run(task({ body: '', contentType: PDF_TYPE, bytes: locked, documentKind: 'pdf' })),
     ).rejects.toBeInstanceOf(DocumentUnreadableError);
-  });
-});
-
-describe("runContentTask on fetched bytes (RawPageTask): the page cache's copy", () => {
-  // Past the size from which the copy is compressed beside the conversion (libuv's pool).
-  const big = PAGE.replace('</article>', `<p>${prose(3_500, 'volume')} é</p></article>`);
-  const raw = (html: string, over: Partial<RawPageTask> = {}): RawPageTask => ({
-    ...task({ body: '' }),
-    raw: new Uint8Array(Buffer.from(html, 'utf8')),
-    contentTypeHeader: 'text/html; charset=utf-8',
-    headers: {},
-    jsCheck: false,
-    cacheBody: true,
-    ...over,
-  });
-  const unpacked = (r: RawPageResult) =>
-    r.kind === 'page' && r.cached ? brotliDecompressSync(r.cached.bytes).toString('utf8') : undefined;
-
-  it.each([
-    ['a large UTF-8 page (compressed beside the conversion)', big, 'text/html; charset=utf-8'],
-    ['a large page with a BOM', `\ufeff${big}`, 'text/html; charset=utf-8'],
-    ['a small page (compressed in turn)', PAGE, 'text/html; charset=utf-8'],
-  ])('%s: the same page and copy as the one-step task', async (_what, html, type) => {
-    expect(Buffer.byteLength(big)).toBeGreaterThan(256 * 1024);
-    const viaTask = await runContentTask(raw(html, { contentTypeHeader: type }));
-    const oneStep = runRawPageTask(raw(html, { contentTypeHeader: type }));
-    expect(viaTask).toEqual(oneStep);
-    expect(unpacked(viaTask)).toBe(html.replace(/^\ufeff/, ''));
-  });
-
-  it('no copy for an answer that is not a success, nor when the cache does not keep it', async () => {
-    expect(unpacked(await runContentTask(raw(big, { statusCode: 404 })))).toBeUndefined();
-    expect(unpacked(await runContentTask(raw(big, { cacheBody: false })))).toBeUndefined();
   });
 });

@@ -25,10 +25,10 @@ import {
 } from '@wcs/documents';
 import { encodeError } from '@wcs/errors';
 // Subpaths: the thread loads neither undici nor the fetch engine (~0.1 s of a cold thread's start).
-import { bodyCharset, decodeBody } from '@wcs/net/charset';
+import { decodeBody } from '@wcs/net/charset';
 import type { DocumentData, PageFormat } from '@wcs/queues';
 import { needsJavaScript } from '@wcs/renderer/js-detector';
-import { type CompressedBody, compressBody, compressBodyAsync } from './page-body-codec';
+import { type CompressedBody, compressBody } from './page-body-codec';
 
 export interface ContentTask {
   body: string;
@@ -196,7 +196,7 @@ function documentMetadata(found: DocumentData['metadata'], doc: ConvertedDocumen
 export async function runContentTask(task: RawPageTask): Promise<RawPageResult>;
 export async function runContentTask(task: ContentTask): Promise<ContentTaskResult>;
 export async function runContentTask(task: ContentTask): Promise<ContentTaskResult | RawPageResult> {
-  if (isRawTask(task)) return overlapsCompression(task) ?? runRawPageTask(task);
+  if (isRawTask(task)) return runRawPageTask(task);
   if (!task.bytes || !task.documentKind) return runPageTask(task);
   let doc: ConvertedDocument;
   try {
@@ -264,58 +264,20 @@ const isRawTask = (task: ContentTask): task is RawPageTask =>
   (task as Partial<RawPageTask>).raw !== undefined;
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
-const bomLength = (bytes: Uint8Array): number => (UTF8_BOM.every((b, i) => bytes[i] === b) ? 3 : 0);
-
-/**
- * Bodies from this size on are compressed for the page cache on libuv's pool while this thread
- * decodes, checks and converts the page: a 600 KB page's compression (~1.5 ms, as long as its
- * decoding) then adds nothing to its scrape's time. Smaller ones are compressed here: the hop
- * (~0.2 ms of CPU) would cost more than it hides.
- */
-const OVERLAPPED_COMPRESSION_BYTES = 256 * 1024;
-
-const cachesBody = (task: RawPageTask): boolean =>
-  task.cacheBody === true && task.statusCode >= 200 && task.statusCode < 300;
 
 /** A fetched answer's bytes → the checks the event loop used to run on its text, then the page. */
 export function runRawPageTask(task: RawPageTask): RawPageResult {
   const bytes = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
   const { text, charset } = decodeBody(bytes, task.contentTypeHeader);
-  const stop = checkRaw(task, text);
-  if (stop) return stop;
-  // UTF-8 bytes decode to this very text (bad sequences too): no second encoding, BOM left out.
-  const cached = cachesBody(task)
-    ? compressBody(charset === 'utf-8' ? bytes.subarray(bomLength(bytes)) : Buffer.from(text, 'utf8'))
-    : undefined;
-  return pageOf(task, text, cached);
-}
-
-/**
- * `runRawPageTask` of a large UTF-8 body the cache keeps, with its compression started before the
- * decoding and awaited after the conversion; undefined for any other task. A failed compression
- * leaves the page out of the cache (best effort, as the cache's own write).
- */
-function overlapsCompression(task: RawPageTask): Promise<RawPageResult> | undefined {
-  if (!cachesBody(task) || task.raw.byteLength < OVERLAPPED_COMPRESSION_BYTES) return undefined;
-  const bytes = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
-  const charset = bodyCharset(bytes, task.contentTypeHeader);
-  if (charset !== 'utf-8') return undefined;
-  const compressing = compressBodyAsync(bytes.subarray(bomLength(bytes))).catch(() => undefined);
-  const { text } = decodeBody(bytes, task.contentTypeHeader, charset);
-  const stop = checkRaw(task, text);
-  if (stop) return Promise.resolve(stop);
-  const page = pageOf(task, text, undefined);
-  return compressing.then((cached) => (cached ? { ...page, cached } : page));
-}
-
-/** The JavaScript and wall checks: the answer that ends the task early, if any. */
-function checkRaw(task: RawPageTask, text: string): RawPageResult | undefined {
   if (task.jsCheck && needsJavaScript(text)) return { kind: 'needs-javascript', text };
   const block = detectBlock({ statusCode: task.statusCode, headers: task.headers ?? {}, body: text });
-  return block ? { kind: 'blocked', block } : undefined;
-}
-
-function pageOf(task: RawPageTask, text: string, cached: CompressedBody | undefined): RawPageResult {
+  if (block) return { kind: 'blocked', block };
+  let cached: CompressedBody | undefined;
+  if (task.cacheBody && task.statusCode >= 200 && task.statusCode < 300) {
+    // UTF-8 bytes decode to this very text (bad sequences too): no second encoding, BOM left out.
+    const bom = UTF8_BOM.every((b, i) => bytes[i] === b) ? 3 : 0;
+    cached = compressBody(charset === 'utf-8' ? bytes.subarray(bom) : Buffer.from(text, 'utf8'));
+  }
   const { raw: _raw, ...page } = task;
   const converted = task.statusCode < 400 ? runPageTask({ ...page, body: text }) : undefined;
   return { kind: 'page', ...(converted ? { converted } : {}), ...(cached ? { cached } : {}) };

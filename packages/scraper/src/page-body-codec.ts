@@ -6,10 +6,7 @@
  * the content thread that decoded the page, synchronously: the event loop neither encodes nor
  * compresses the body, and no libuv hop is paid.
  */
-import { promisify } from 'node:util';
-import { brotliCompress, brotliCompressSync, constants } from 'node:zlib';
-
-const brotli = promisify(brotliCompress);
+import { brotliCompressSync, constants } from 'node:zlib';
 
 export interface CompressedBody {
   encoding: 'br';
@@ -18,28 +15,17 @@ export interface CompressedBody {
   size: number;
 }
 
-function options(bytes: number) {
+export function compressBody(utf8: Uint8Array): CompressedBody {
   const bits = Math.min(
     constants.BROTLI_MAX_WINDOW_BITS,
-    Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(Math.max(1, bytes)))),
+    Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(Math.max(1, utf8.byteLength)))),
   );
-  return {
+  const bytes = brotliCompressSync(utf8, {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: 0,
-      [constants.BROTLI_PARAM_SIZE_HINT]: bytes,
+      [constants.BROTLI_PARAM_SIZE_HINT]: utf8.byteLength,
       [constants.BROTLI_PARAM_LGWIN]: bits,
     },
-  };
-}
-
-export function compressBody(utf8: Uint8Array): CompressedBody {
-  return { encoding: 'br', bytes: brotliCompressSync(utf8, options(utf8.byteLength)), size: utf8.byteLength };
-}
-
-/**
- * `compressBody` on libuv's pool, for a thread that has other work to do meanwhile (the hop costs
- * ~0.2 ms of CPU: worth it for large bodies only). The caller must not change `utf8` until it settles.
- */
-export async function compressBodyAsync(utf8: Uint8Array): Promise<CompressedBody> {
-  return { encoding: 'br', bytes: await brotli(utf8, options(utf8.byteLength)), size: utf8.byteLength };
+  });
+  return { encoding: 'br', bytes, size: utf8.byteLength };
 }
