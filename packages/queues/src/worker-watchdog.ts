@@ -2,8 +2,9 @@
  * Restarts a BullMQ worker that stopped taking jobs. After a Redis Cluster primary was killed and
  * its replica took the slots, idle workers were seen to stay stuck for good: one error, then no job
  * taken for minutes while jobs waited — both `monitor-check` workers of a deployment at once, so its
- * monitors stopped (tests/hosts, the Cluster row). BullMQ's loop was parked on its blocking
- * connection's recovery; busy workers of the same processes recovered. Every `intervalMs` the
+ * monitors stopped (tests/hosts, the Cluster row), while busy workers of the same processes
+ * recovered. Where in BullMQ's loop they waited was not found; a new worker is the remedy its
+ * maintainers give for a worker that stopped after a reconnect. Every `intervalMs` the
  * watchdog asks whether jobs wait while this worker runs none and has taken none since its last
  * look; `STRIKES` looks in a row, and the worker is replaced by a new one (new connections).
  * A look that cannot read Redis says nothing (during an outage nobody takes jobs).
@@ -19,7 +20,7 @@ export interface WatchedWorker {
   lastTakenAt(): number;
   /** Jobs waiting to be taken (wait list and prioritized set). */
   waiting(): Promise<number>;
-  /** Replace the worker; resolves once the new one runs. */
+  /** Replace the worker by a new one (started, not awaited). */
   restart(waiting: number): Promise<void>;
 }
 

@@ -1,3 +1,4 @@
+import { prng } from '../test-support/prng';
 import { collapse } from './dom.util';
 
 const reference = (s: string): string => s.replace(/\s+/g, ' ').trim();
@@ -14,11 +15,7 @@ describe('collapse', () => {
 
   it('gives the replace-and-trim answer on generated text, and text already collapsed back as is', () => {
     const parts = ['word', ' ', '  ', '\n', '\t', '\u00a0', '\u3000', 'é', '日本', '\u200b', '\u0085', 'x'];
-    let seed = 7;
-    const next = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
+    const next = prng(7);
     for (let n = 0; n < 5_000; n++) {
       let s = '';
       for (let k = Math.floor(next() * 12); k > 0; k--) s += parts[Math.floor(next() * parts.length)];

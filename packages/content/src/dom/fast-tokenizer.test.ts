@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Handler, Parser, Tokenizer } from 'htmlparser2';
+import { prng } from '../test-support/prng';
 import { FastTokenizer } from './fast-tokenizer';
 
 /** Every callback of the parser, with the source positions it reports: the stock tokenizer's must match. */
@@ -34,18 +35,6 @@ function events(html: string, chunks: number[], opts: { decodeEntities: boolean 
   }
   parser.end();
   return out;
-}
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Markup-heavy noise: tags, quotes, entities, comments, raw-text elements and plain runs. */
@@ -134,7 +123,7 @@ describe('FastTokenizer', () => {
   );
 
   it('reports what the stock tokenizer reports on 3,000 generated documents, in chunks of every size', () => {
-    const rnd = random(41);
+    const rnd = prng(41);
     let differing = 0;
     for (let n = 0; n < 3_000; n++) {
       const html = noise(rnd, 5 + Math.floor(rnd() * 80));

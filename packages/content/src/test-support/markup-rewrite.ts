@@ -30,6 +30,7 @@ import {
 } from 'domhandler';
 import { Parser } from 'htmlparser2';
 import { VOID_ELEMENTS } from '../dom/dom.util';
+import { prng } from './prng';
 
 export interface RewritePlan {
   seed: number;
@@ -42,18 +43,6 @@ export interface RewritePlan {
   reflow: boolean;
   comments: boolean;
   wrappers: boolean;
-}
-
-/** mulberry32: a small, fast, seedable PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const NEUTRAL = '0123456789bcdfhjkmnqstvwxz';
