@@ -70,14 +70,18 @@ function emptyMetadata(opts: ProcessOptions): ContentMetadata {
  * caller is refunded and the worker logs the URL, instead of an empty document being billed.
  * An invalid `includeTags` / `excludeTags` selector is the caller's: a ValidationError naming it.
  */
-export function processHtml(html: string, opts: ProcessOptions): ProcessedContent {
+export function processHtml(
+  html: string,
+  opts: ProcessOptions,
+  pieces?: readonly string[],
+): ProcessedContent {
   const formats = new Set(opts.formats ?? DEFAULT_FORMATS);
   // Outside the try: an invalid selector is the caller's ValidationError, not our failure.
   const budget =
     opts.selectorBudgetMs !== undefined ? new SelectorBudget(opts.selectorBudgetMs, opts.url) : undefined;
   const filter = compileTagFilter(opts, budget);
   try {
-    return run(typeof html === 'string' ? html : String(html ?? ''), opts, formats, filter);
+    return run(typeof html === 'string' ? html : String(html ?? ''), opts, formats, filter, pieces);
   } catch (err) {
     // Selectors past their budget are the caller's cost, not a failure of the pipeline.
     if (err instanceof SelectorTooExpensiveError) throw err;
@@ -106,10 +110,11 @@ function run(
   opts: ProcessOptions,
   formats: Set<OutputFormat>,
   filter: TagFilter | undefined,
+  pieces: readonly string[] | undefined,
 ): ProcessedContent {
   const cuts: ContentCuts = {};
   const html = boundInput(input, cuts);
-  const doc = parseHtml(html, cuts);
+  const doc = parseHtml(html, cuts, html === input ? pieces : undefined);
   // Read before extraction and tag filtering: the `links` / `images` formats list the whole page,
   // and the cleaners below remove navigation, where many links live.
   const links = opts.links ? collectPageLinks(doc, cuts) : undefined;
@@ -285,7 +290,7 @@ export function processDocument(
   const formats = new Set(opts.formats ?? DEFAULT_FORMATS);
   const isJson = type === 'application/json' || type.endsWith('+json') || type === 'text/json';
   const isText = type.startsWith('text/') && type !== 'text/html';
-  if (!isJson && !isText) return processHtml(body, full);
+  if (!isJson && !isText) return processHtml(body, full, doc.pieces);
   compileTagFilter(full); // no elements to filter, but a bad selector fails alike for every type
   const cuts: ContentCuts = { html: body.length > MAX_HTML_CHARS };
   let text = (cuts.html ? body.slice(0, MAX_HTML_CHARS) : body).replace(/\r\n?/g, '\n');

@@ -91,6 +91,11 @@ export interface ProcessedContent {
 
 export interface RawDocument {
   body: string;
+  /**
+   * `body` as the decoder's pieces (`body` is their join), when the caller has them: the parser
+   * reads these as they are (decodeBodyPieces of @wcs/net says why they are cheaper).
+   */
+  pieces?: readonly string[];
   contentType: string;
   url: string;
   sourceUrl?: string;

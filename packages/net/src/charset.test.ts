@@ -1,5 +1,5 @@
 import iconv from 'iconv-lite';
-import { charsetFromMarkup, decodeBody, normalizeCharset } from './charset';
+import { charsetFromMarkup, decodeBody, decodeBodyPieces, normalizeCharset, PIECE_BYTES } from './charset';
 
 const latin1 = (s: string) => Buffer.from(s, 'latin1');
 
@@ -80,5 +80,54 @@ describe('wrong and unknown charsets decode without a crash', () => {
 
   it('<meta charset=utf-16> in ASCII-readable markup means utf-8', () => {
     expect(decodeBody(Buffer.from('<meta charset="utf-16"><p>héllo</p>')).charset).toBe('utf-8');
+  });
+});
+
+describe('decodeBodyPieces', () => {
+  // A small seeded generator: the same bytes on every run.
+  const random = (seed: number) => () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const SAMPLE = [...'aé€😀中文かな한글<p>\u0000\uFEFF\r\n'];
+
+  it('gives the text decodeBody gives, in non-empty pieces, whatever bytes are cut where', () => {
+    const next = random(7);
+    for (let t = 0; t < 1500; t++) {
+      let bytes: Buffer;
+      if (t % 2 === 0)
+        bytes = Buffer.from(Array.from({ length: Math.floor(next() * 120) }, () => Math.floor(next() * 256)));
+      else {
+        const text = Array.from(
+          { length: Math.floor(next() * 60) },
+          () => SAMPLE[Math.floor(next() * SAMPLE.length)],
+        ).join('');
+        bytes = Buffer.from((t % 5 === 1 ? '\uFEFF' : '') + text, 'utf8');
+        // A broken sequence somewhere now and then.
+        if (t % 3 === 0 && bytes.length > 0) bytes[Math.floor(next() * bytes.length)] = 0xc3;
+      }
+      const whole = decodeBody(bytes, 'text/html; charset=utf-8').text;
+      for (const pieceBytes of [1, 2, 3, 5, 64]) {
+        const { pieces, charset } = decodeBodyPieces(bytes, 'text/html; charset=utf-8', pieceBytes);
+        expect(charset).toBe('utf-8');
+        expect(pieces.join('')).toBe(whole);
+        expect(pieces.every((p) => p.length > 0)).toBe(true);
+      }
+    }
+  });
+
+  it('decodes other charsets whole, as decodeBody does (their streaming decoders cut differently)', () => {
+    const gb = iconv.encode('中文😀 mixed ascii 中文😀', 'gb18030');
+    const { pieces, charset } = decodeBodyPieces(gb, 'text/html; charset=gb18030', 1);
+    expect(charset).toBe('gb18030');
+    expect(pieces).toEqual([decodeBody(gb, 'text/html; charset=gb18030').text]);
+    expect(decodeBodyPieces(Buffer.alloc(0)).pieces).toEqual([]);
+  });
+
+  it('cuts a large page into pieces of at most PIECE_BYTES bytes each', () => {
+    const page = Buffer.from(`<p>${'é'.repeat(40_000)}${'x'.repeat(60_000)}</p>`, 'utf8');
+    const { pieces } = decodeBodyPieces(page);
+    expect(pieces.length).toBe(Math.ceil(page.length / PIECE_BYTES));
+    expect(pieces.join('')).toBe(page.toString('utf8'));
   });
 });

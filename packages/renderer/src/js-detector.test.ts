@@ -1,3 +1,4 @@
+import { TextPieces } from '@wcs/net/text-pieces';
 import { needsJavaScript, visibleText } from './js-detector';
 
 const article = `<html><body><nav><a href="/">Home</a></nav><main><h1>Title</h1>
@@ -69,6 +70,30 @@ describe('large pages: the start of the body decides when it shows enough text',
     const late = `<html><body>${'<div></div>'.repeat(8_000)}${filler(10)}${shell}</body></html>`;
     expect(late.length).toBeGreaterThan(65_536);
     expect(needsJavaScript(late)).toBe(false);
+  });
+});
+
+describe("a decoded page's pieces (TextPieces of @wcs/net)", () => {
+  const filler = (n: number) => `<p>${'Plenty of server-rendered words here. '.repeat(n)}</p>`;
+  const shell = '<div id="root"></div><script src="/app.js"></script><script>boot()</script>';
+  const pages = [
+    `<html><head><style>${'.a{}'.repeat(20_000)}</style></head><body class="x">${filler(10)}${'<i></i>'.repeat(9_000)}</body></html>`,
+    `<html><body>${'<div></div>'.repeat(8_000)}${filler(10)}${shell}</body></html>`,
+    `<html><body><script>${'x'.repeat(100_000)}</script>${shell}</body></html>`,
+    `<html><BODY>${filler(1)}${'<b></b>'.repeat(12_000)}</BODY></html>`,
+    `<html><bodyx>${filler(10)}${'<b></b>'.repeat(12_000)}<body>${filler(10)}</body></html>`,
+  ];
+
+  it('decides as the joined text does, wherever the pieces are cut (the body tag across a cut too)', () => {
+    for (const page of pages) {
+      const expected = needsJavaScript(page);
+      const at = page.search(/<body/i);
+      for (const size of [32_768, 7_001, at + 3]) {
+        const pieces: string[] = [];
+        for (let i = 0; i < page.length; i += size) pieces.push(page.slice(i, i + size));
+        expect(needsJavaScript(new TextPieces(pieces))).toBe(expected);
+      }
+    }
   });
 });
 

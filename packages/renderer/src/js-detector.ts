@@ -7,6 +7,8 @@
  * between two delimiters (`<[^>]+>` over "<<<<…" was quadratic: 100 KB blocked the loop 14 s).
  */
 
+import type { TextPieces } from '@wcs/net/text-pieces';
+
 export interface JsSignals {
   /** Visible text characters in <body> (scripts, styles, noscript, templates removed). */
   textLength: number;
@@ -34,11 +36,13 @@ const TEXT_ENOUGH = 250;
  */
 const EARLY_WINDOW = 32_768;
 const BODY_TAG_RE = /<body(?![a-z0-9_-])/i;
+/** Characters BODY_TAG_RE reads from where a match starts (its lookahead included). */
+const BODY_TAG_SPAN = 6;
 
 /** Enough visible text in the first EARLY_WINDOW characters from `<body` (large pages only). */
-function enoughTextEarly(html: string): boolean {
+function enoughTextEarly(html: string | TextPieces): boolean {
   if (html.length <= EARLY_WINDOW * 2) return false;
-  const at = html.search(BODY_TAG_RE);
+  const at = typeof html === 'string' ? html.search(BODY_TAG_RE) : html.search(BODY_TAG_RE, BODY_TAG_SPAN);
   if (at < 0) return false;
   const window = html.slice(at, at + EARLY_WINDOW);
   return collapseText(visibleParts(window, TEXT_ENOUGH, true)).length >= TEXT_ENOUGH;
@@ -210,9 +214,11 @@ export function jsSignals(html: string): JsSignals {
  * - no text at all but some script.
  * Pages with real server-rendered text never qualify, whatever their scripts.
  */
-export function needsJavaScript(html: string): boolean {
-  // Every rule needs little text: a page with enough is decided from its first text alone.
-  if (enoughTextEarly(html)) return false;
+export function needsJavaScript(page: string | TextPieces): boolean {
+  // Every rule needs little text: a page with enough is decided from its first text alone (a
+  // decoded page's pieces are then never copied into one string).
+  if (enoughTextEarly(page)) return false;
+  const html = typeof page === 'string' ? page : page.text;
   if (collapseText(visibleParts(html, TEXT_ENOUGH)).length >= TEXT_ENOUGH) return false;
   const s = jsSignals(html);
   if (s.textLength < 250 && (s.emptyAppShell || s.noscriptWarning)) return true;

@@ -25,7 +25,8 @@ import {
 } from '@wcs/documents';
 import { encodeError } from '@wcs/errors';
 // Subpaths: the thread loads neither undici nor the fetch engine (~0.1 s of a cold thread's start).
-import { decodeBody } from '@wcs/net/charset';
+import { decodeBodyPieces } from '@wcs/net/charset';
+import { TextPieces } from '@wcs/net/text-pieces';
 import type { DocumentData, PageFormat } from '@wcs/queues';
 import { needsJavaScript } from '@wcs/renderer/js-detector';
 import { type CompressedBody, compressBody } from './page-body-codec';
@@ -219,11 +220,16 @@ export async function runContentTask(task: ContentTask): Promise<ContentTaskResu
 }
 
 /** One HTML (or text) page: synchronous, as the content thread ran it before documents. */
-export function runPageTask(task: ContentTask, converted?: ConvertedDocument): ContentTaskResult {
+export function runPageTask(
+  task: ContentTask,
+  converted?: ConvertedDocument,
+  pieces?: readonly string[],
+): ContentTaskResult {
   try {
     const doc = processDocument(
       {
         body: task.body,
+        ...(pieces ? { pieces } : {}),
         // A converted document is HTML now; its own type stays in metadata.contentType.
         contentType: converted ? 'text/html' : task.contentType,
         url: task.finalUrl,
@@ -268,9 +274,18 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf];
 /** A fetched answer's bytes → the checks the event loop used to run on its text, then the page. */
 export function runRawPageTask(task: RawPageTask): RawPageResult {
   const bytes = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
-  const { text, charset } = decodeBody(bytes, task.contentTypeHeader);
-  if (task.jsCheck && needsJavaScript(text)) return { kind: 'needs-javascript', text };
-  const block = detectBlock({ statusCode: task.statusCode, headers: task.headers ?? {}, body: text });
+  // Kept in the decoder's pieces: on a large page the checks read a part, the parser the pieces,
+  // and the whole text is copied into one string only by a reader that needs it (text-pieces.ts).
+  const { pieces, charset } = decodeBodyPieces(bytes, task.contentTypeHeader);
+  const decoded = new TextPieces(pieces);
+  const text = decoded.text;
+  if (task.jsCheck && needsJavaScript(decoded)) return { kind: 'needs-javascript', text };
+  const block = detectBlock({
+    statusCode: task.statusCode,
+    headers: task.headers ?? {},
+    body: text,
+    prefix: (chars) => decoded.slice(0, chars),
+  });
   if (block) return { kind: 'blocked', block };
   let cached: CompressedBody | undefined;
   if (task.cacheBody && task.statusCode >= 200 && task.statusCode < 300) {
@@ -279,6 +294,7 @@ export function runRawPageTask(task: RawPageTask): RawPageResult {
     cached = compressBody(charset === 'utf-8' ? bytes.subarray(bom) : Buffer.from(text, 'utf8'));
   }
   const { raw: _raw, ...page } = task;
-  const converted = task.statusCode < 400 ? runPageTask({ ...page, body: text }) : undefined;
+  const converted =
+    task.statusCode < 400 ? runPageTask({ ...page, body: text }, undefined, pieces) : undefined;
   return { kind: 'page', ...(converted ? { converted } : {}), ...(cached ? { cached } : {}) };
 }

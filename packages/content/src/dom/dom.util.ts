@@ -137,27 +137,67 @@ const PARSE_OPTIONS = {
 /** htmlparser2 keeps open elements in an array it unshifts: cost is quadratic in nesting depth. */
 const MAX_OPEN_ELEMENTS = 1500;
 const CHUNK = 64 * 1024;
+const CDATA_START = '<![CDATA[';
 const CDATA_OPEN = /<!\[CDATA\[|\]\]>/g;
+
+/**
+ * The pieces without CDATA marks, each cleaned on its own; undefined when a mark may be cut
+ * between two pieces (then the caller cleans the whole markup).
+ */
+function withoutCdataMarks(pieces: readonly string[]): string[] | undefined {
+  const longest = CDATA_START.length - 1;
+  for (let i = 0; i + 1 < pieces.length; i++) {
+    const tail = (pieces[i] as string).slice(-longest);
+    // A piece shorter than a mark: a mark could span three pieces.
+    if (tail.length < longest) return undefined;
+    const seam = tail + (pieces[i + 1] as string).slice(0, longest);
+    for (const m of seam.matchAll(CDATA_OPEN))
+      if (m.index < tail.length && m.index + m[0].length > tail.length) return undefined;
+  }
+  return pieces.map((p) => p.replace(CDATA_OPEN, ''));
+}
+
+/** Whether the pieces' join holds `needle`, read piece by piece (the join is never made). */
+function piecesInclude(pieces: readonly string[], needle: string): boolean {
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i] as string;
+    if (p.includes(needle)) return true;
+    // A needle cut between this piece and the next ones.
+    let seam = p.slice(-(needle.length - 1));
+    for (let j = i + 1; j < pieces.length && seam.length < 2 * (needle.length - 1); j++)
+      seam += (pieces[j] as string).slice(0, needle.length - 1);
+    if (i + 1 < pieces.length && seam.includes(needle)) return true;
+  }
+  return false;
+}
 
 /**
  * Parse in chunks, giving up (null) as soon as the open-element stack grows pathological, and
  * stopping (cut) once MAX_ELEMENTS elements were read.
  */
-function parseGuarded(html: string, cuts: ContentCuts): Document | null {
+function parseGuarded(html: string | readonly string[], cuts: ContentCuts): Document | null {
   const handler = new CappedDomHandler(cuts);
   const parser = new Parser(handler, PARSE_OPTIONS);
   // `stack` is internal to htmlparser2; if it ever disappears the guard just stops guarding
   const open = parser as unknown as { stack?: unknown[] };
-  for (let i = 0; i < html.length; i += CHUNK) {
-    parser.write(i === 0 && html.length <= CHUNK ? html : html.slice(i, i + CHUNK));
+  const chunks = typeof html === 'string' ? chunksOf(html) : html;
+  for (let i = 0; i < chunks.length; i++) {
+    parser.write(chunks[i] as string);
     if ((open.stack?.length ?? 0) > MAX_OPEN_ELEMENTS) return null;
-    if (handler.elements > MAX_ELEMENTS && i + CHUNK < html.length) {
+    if (handler.elements > MAX_ELEMENTS && i + 1 < chunks.length) {
       cuts.elements = true;
       break;
     }
   }
   parser.end();
   return handler.root;
+}
+
+function chunksOf(html: string): string[] {
+  if (html.length <= CHUNK) return [html];
+  const chunks: string[] = [];
+  for (let i = 0; i < html.length; i += CHUNK) chunks.push(html.slice(i, i + CHUNK));
+  return chunks;
 }
 
 /**
@@ -171,12 +211,16 @@ const NESTABLE_TAG =
  * Parse leniently (htmlparser2 decodes entities in text and attributes and never throws).
  * Absurdly deep input is re-parsed without its nestable tags, and at worst as plain text.
  */
-export function parseHtml(input: string, cuts: ContentCuts = {}): Document {
+export function parseHtml(input: string, cuts: ContentCuts = {}, pieces?: readonly string[]): Document {
   // htmlparser2 hides everything up to "]]>" after a stray <![CDATA[ in HTML; browsers end
   // that bogus comment at the next ">", so the markup after it stays visible.
-  const html = input.includes('<![CDATA[') ? input.replace(CDATA_OPEN, '') : input;
-  let doc = parseGuarded(html, cuts);
+  const cdata = pieces ? piecesInclude(pieces, CDATA_START) : input.includes(CDATA_START);
+  const clean = pieces && cdata ? withoutCdataMarks(pieces) : pieces;
+  // The whole markup only when the pieces will not do (read whole, a page's pieces are copied into one string).
+  const whole = () => (cdata ? input.replace(CDATA_OPEN, '') : input);
+  let doc = parseGuarded(clean ?? whole(), cuts);
   if (!doc) {
+    const html = whole();
     cuts.depth = true;
     doc =
       parseGuarded(html.replace(NESTABLE_TAG, ' '), cuts) ??

@@ -82,3 +82,25 @@ describe('detectBlock', () => {
     expect(detectBlock(answer(200, `<html><body>${longText(5)}</body></html>`))).toBeUndefined();
   });
 });
+
+describe("detectBlock with the body's prefix (a decoded page kept in pieces)", () => {
+  it('reads the title from the prefix as from the body, and finds what it finds without it', () => {
+    const pages = [
+      `<html><head><title>Access denied</title></head><body>${'<i></i>'.repeat(20_000)}</body></html>`,
+      `<html><head><style>${'.a{}'.repeat(15_000)}</style><title>Just a moment...</title></head><body><p>x</p></body></html>`,
+      '<html><head><title>Attention Required! | Cloudflare</title></head><body>Sorry, you have been blocked</body></html>',
+      `<html><body>${'<p>ordinary words</p>'.repeat(5_000)}</body></html>`,
+    ];
+    for (const body of pages)
+      for (const statusCode of [200, 403, 503]) {
+        const plain = detectBlock({ statusCode, headers: {}, body });
+        const asked: number[] = [];
+        const prefix = (chars: number) => {
+          asked.push(chars);
+          return body.slice(0, chars);
+        };
+        expect(detectBlock({ statusCode, headers: {}, body, prefix })).toEqual(plain);
+        expect(asked.every((n) => n <= 65_536)).toBe(true);
+      }
+  });
+});

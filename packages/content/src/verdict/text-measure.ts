@@ -144,8 +144,11 @@ function firstElement(html: string, name: string, limit: number): string | undef
   return s.slice(start + 1, end < 0 ? Math.min(s.length, start + 2000) : end);
 }
 
-/** <title> of raw markup (its first 64 KB). */
-export const rawTitle = (html: string): string | null => strip(firstElement(html, 'title', 65_536));
+/** Characters of raw markup `rawTitle` reads. */
+export const TITLE_CHARS = 65_536;
+
+/** <title> of raw markup (its first TITLE_CHARS characters). */
+export const rawTitle = (html: string): string | null => strip(firstElement(html, 'title', TITLE_CHARS));
 
 /** The first <h1> of raw markup (read up to RAW_SCAN_CHARS). */
 export const rawH1 = (html: string): string | null => strip(firstElement(html, 'h1', RAW_SCAN_CHARS));

@@ -40,4 +40,9 @@ export interface RawAnswer {
   /** Lower-case header names. */
   headers: Readonly<Record<string, string>>;
   body: string;
+  /**
+   * The body's first `chars` characters, when the caller can give them without reading `body`
+   * whole (a decoded page kept in pieces: reading a rope of them copies the whole page).
+   */
+  prefix?: (chars: number) => string;
 }
