@@ -72,11 +72,20 @@ function* tags(lower: string, name: string): Generator<[number, number]> {
   }
 }
 
-function bodyOf(html: string, lower: string): string {
-  const first = tags(lower, 'body').next();
-  if (first.done) return html;
-  const start = first.value[1] + 1;
-  const close = lower.lastIndexOf('</body>');
+const BODY_CLOSE_RE = /<\/body>/gi;
+
+/**
+ * The markup between `<body …>` and the last `</body>` (all of it without a body tag), found
+ * without a lower-case copy of the page: a large page's head alone can be hundreds of KB.
+ */
+function bodyOf(html: string): string {
+  const open = html.search(BODY_TAG_RE);
+  const gt = open < 0 ? -1 : html.indexOf('>', open + 5);
+  if (gt < 0) return html;
+  const start = gt + 1;
+  let close = -1;
+  BODY_CLOSE_RE.lastIndex = start;
+  for (let m = BODY_CLOSE_RE.exec(html); m; m = BODY_CLOSE_RE.exec(html)) close = m.index;
   return html.slice(start, close > start ? close : undefined);
 }
 
@@ -98,7 +107,7 @@ const collapseText = (parts: string[]): string =>
  * (its end, and whatever it hides, lies beyond).
  */
 function visibleParts(html: string, stopAfter: number, cut = false): string[] {
-  const body = bodyOf(html, html.toLowerCase());
+  const body = bodyOf(html);
   const lower = body.toLowerCase();
   const parts: string[] = [];
   let seen = 0;
