@@ -9,7 +9,7 @@ import {
   WALL_NEEDLES,
 } from './block-vendors';
 import { hasPasswordField, talksAboutWall, unquoted, WALL_WORDS } from './page-wording';
-import { LazyPage, rawH1, rawTitle, TITLE_CHARS } from './text-measure';
+import { LazyPage, rawH1, rawTitle, rawTitleOf } from './text-measure';
 import type { BlockReason, BlockSignal, RawAnswer } from './verdict.types';
 
 /** A vendor's wall markup counts on a page showing at most this many words (their pages say little). */
@@ -99,7 +99,7 @@ export function findBlock(
   if (marked) return finding(marked.reason, marked.vendor ?? vendor, [`markup:${marked.name}`]);
   const statusWall = byStatus(status, vendor);
   const title =
-    facts.title !== undefined ? facts.title : rawTitle(answer.prefix ? answer.prefix(TITLE_CHARS) : body);
+    facts.title !== undefined ? facts.title : answer.prefix ? rawTitleOf(answer.prefix) : rawTitle(body);
   const h1 = facts.h1 !== undefined ? facts.h1 : readMarkup ? rawH1(body) : null;
   const mayBeTiny = facts.words !== undefined || answer.body.length <= TINY_BODY;
   const worded = wordingWall(body, found, title, h1, page, mayBeTiny, facts);

@@ -1,4 +1,4 @@
-import { countWords, LazyPage, visibleTextOf, visibleWordsAbove } from './text-measure';
+import { countWords, LazyPage, rawTitle, rawTitleOf, visibleTextOf, visibleWordsAbove } from './text-measure';
 
 /** A small seeded generator, so a failure names an input that can be rebuilt. */
 function rng(seed: number): () => number {
@@ -103,5 +103,35 @@ describe('visibleTextOf', () => {
     expect(visibleTextOf('<p>Acc<!-- x -->ess</p><p>denied</p><script>no</script>')).toBe('Access denied');
     expect(visibleTextOf('a&amp;b<b>c</b>&nbsp;d')).toBe('a&b c d');
     expect(visibleTextOf('<noscript>Enable JavaScript</noscript><title>x</title>')).toBe('Enable JavaScript');
+  });
+});
+
+describe('rawTitleOf (markup given by its prefix)', () => {
+  it("finds the title rawTitle finds, wherever the title element sits around the near part's end", () => {
+    const next = rng(5);
+    const titles = [
+      '<title>Hello</title>',
+      '<TITLE>Up</TITLE>',
+      '<titles>no</titles><title>Second</title>',
+      '<title>never closed',
+      '<title data-x="y">A &amp; B</title>',
+    ];
+    for (let t = 0; t < 400; t++) {
+      const at = 8_192 - 40 + Math.floor(next() * 80) + (t % 4 === 0 ? Math.floor(next() * 70_000) : 0);
+      const html = `<html><head>${'x'.repeat(at)}${titles[t % titles.length]}</head><body>${'y'.repeat(Math.floor(next() * 90_000))}</body></html>`;
+      const asked: number[] = [];
+      const got = rawTitleOf((n) => {
+        asked.push(n);
+        return html.slice(0, n);
+      });
+      expect(got).toBe(rawTitle(html));
+    }
+    // A title near the top is read from the near part alone.
+    const near: number[] = [];
+    rawTitleOf((n) => {
+      near.push(n);
+      return `<title>Top</title>${'z'.repeat(100_000)}`.slice(0, n);
+    });
+    expect(near).toEqual([8_192]);
   });
 });

@@ -127,8 +127,12 @@ const strip = (s: string | undefined): string | null => {
   return t || null;
 };
 
-/** The inner markup of the first <name> element in `html`'s first `limit` characters. */
-function firstElement(html: string, name: string, limit: number): string | undefined {
+/** The first <name> element in `html`'s first `limit` characters: its inner markup, and whether its closing tag was read. */
+function findElement(
+  html: string,
+  name: string,
+  limit: number,
+): { inner: string; closed: boolean } | undefined {
   const s = html.length > limit ? html.slice(0, limit) : html;
   const lower = s.indexOf(`<${name}`);
   const upper = s.indexOf(`<${name.toUpperCase()}`);
@@ -141,17 +145,32 @@ function firstElement(html: string, name: string, limit: number): string | undef
   const start = s.indexOf('>', open);
   if (start < 0) return undefined;
   const end = closing(s, name, start + 1);
-  return s.slice(start + 1, end < 0 ? Math.min(s.length, start + 2000) : end);
+  return { inner: s.slice(start + 1, end < 0 ? Math.min(s.length, start + 2000) : end), closed: end >= 0 };
 }
 
 /** Characters of raw markup `rawTitle` reads. */
 export const TITLE_CHARS = 65_536;
+/** Characters `rawTitleOf` reads first: most titles are near the top. */
+const NEAR_TITLE_CHARS = 8_192;
 
 /** <title> of raw markup (its first TITLE_CHARS characters). */
-export const rawTitle = (html: string): string | null => strip(firstElement(html, 'title', TITLE_CHARS));
+export const rawTitle = (html: string): string | null =>
+  strip(findElement(html, 'title', TITLE_CHARS)?.inner);
+
+/**
+ * `rawTitle` of markup given by its prefix (`prefix(n)`: its first n characters). A whole <title>
+ * element in the first NEAR_TITLE_CHARS is the one the full read finds (the first); only without
+ * one is TITLE_CHARS read.
+ */
+export function rawTitleOf(prefix: (chars: number) => string): string | null {
+  const near = prefix(NEAR_TITLE_CHARS);
+  const found = findElement(near, 'title', NEAR_TITLE_CHARS);
+  if (near.length < NEAR_TITLE_CHARS || found?.closed) return strip(found?.inner);
+  return rawTitle(prefix(TITLE_CHARS));
+}
 
 /** The first <h1> of raw markup (read up to RAW_SCAN_CHARS). */
-export const rawH1 = (html: string): string | null => strip(firstElement(html, 'h1', RAW_SCAN_CHARS));
+export const rawH1 = (html: string): string | null => strip(findElement(html, 'h1', RAW_SCAN_CHARS)?.inner);
 
 /** Words the pipeline's character counts stand for (its statistics count characters). */
 export const wordsFromChars = (chars: number): number => Math.round(chars / 6);
