@@ -226,6 +226,16 @@ describe('documentFromPage', () => {
     );
     expect(out.data.metadata.sourceURL).toBe('http://site.test/a');
     expect(out.links?.map((l) => l.url)).toContain('http://site.test/next');
+    // Markdown, html and text without formats; `onlyFormats` (the crawler's) converts just those.
+    expect(Object.keys(out.data)).toEqual(expect.arrayContaining(['markdown', 'html', 'text']));
+    const only = await documentFromPage(
+      page,
+      { url: 'http://site.test/a', format: 'html', onlyMainContent: true, onlyFormats: ['markdown', 'html'] },
+      pool,
+    );
+    expect(only.data.markdown).toBe(out.data.markdown);
+    expect(only.data.html).toBe(out.data.html);
+    expect(only.data.text).toBeUndefined();
   });
 });
 

@@ -4,6 +4,7 @@ import type { RequestOptions } from '@wcs/net';
 import {
   type DocumentData,
   type FetchAttempt,
+  type PageFormat,
   type PageOptions,
   type PageSecrets,
   wantsScreenshot,
@@ -460,6 +461,11 @@ export interface DocumentRequest
   > {
   /** Also return the page's links, read from the same parse (crawl pages). */
   links?: boolean;
+  /**
+   * Without page `formats`: the only formats converted (`data` then holds just these), for a
+   * caller that keeps fewer than the default markdown, html and text (the crawler).
+   */
+  onlyFormats?: PageFormat[];
   /** Time left for the conversion when less than the pool's budget (a job near its deadline). */
   budgetMs?: number;
 }
@@ -525,7 +531,11 @@ function pageConversion(req: DocumentRequest): PageConversion {
     format: req.format,
     onlyMainContent: req.onlyMainContent,
     links: req.links === true,
-    ...(options?.formats ? { formats: contentFormats(options.formats) } : {}),
+    ...(options?.formats
+      ? { formats: contentFormats(options.formats) }
+      : req.onlyFormats
+        ? { formats: req.onlyFormats }
+        : {}),
     ...(options?.includeTags ? { includeTags: options.includeTags } : {}),
     ...(options?.excludeTags ? { excludeTags: options.excludeTags } : {}),
   };

@@ -228,6 +228,9 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
             format: task.options.format,
             onlyMainContent: task.options.onlyMainContent,
             links: read,
+            // Without `formats` a crawl keeps markdown and its one format (page-finish.ts): only
+            // those are converted.
+            onlyFormats: [...new Set(['markdown', task.options.format] as const)],
             accountId: task.accountId,
             ...(deps.model ? { model: deps.model } : {}),
           },
