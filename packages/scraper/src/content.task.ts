@@ -81,7 +81,7 @@ export type ContentTaskResult =
   | { ok: false; error: string };
 
 /**
- * A fetched answer as its bytes (`body` unused): the thread decodes them (decodeBody of @wcs/net:
+ * A fetched answer as its bytes (`body` unused): the thread decodes them (decodeBodyPieces of @wcs/net:
  * BOM, header, markup, utf-8) and runs, in order, what the worker's event loop ran before on the
  * decoded string — the JavaScript check of the renderer's `auto` (when asked), the fetch ladder's
  * wall check (detectBlock) — and then, for an answer below 400 that is neither, the conversion.

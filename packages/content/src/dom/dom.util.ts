@@ -6,6 +6,7 @@ import { type AnyNode, type ChildNode, type Document, Element, type ParentNode, 
 import { Parser } from 'htmlparser2';
 import { FastTokenizer } from './fast-tokenizer';
 import { CappedDomHandler, type ContentCuts, MAX_ELEMENTS } from './input-caps';
+import { CDATA_MARK, CDATA_START, piecesInclude, withoutCdataMarks } from './markup-pieces';
 
 /** Deeper subtrees are flattened to their text and images: real pages stay far below this. */
 /** HTML's void elements (no end tag, no children), the obsolete `param` and `keygen` included. */
@@ -137,39 +138,6 @@ const PARSE_OPTIONS = {
 /** htmlparser2 keeps open elements in an array it unshifts: cost is quadratic in nesting depth. */
 const MAX_OPEN_ELEMENTS = 1500;
 const CHUNK = 64 * 1024;
-const CDATA_START = '<![CDATA[';
-const CDATA_OPEN = /<!\[CDATA\[|\]\]>/g;
-
-/**
- * The pieces without CDATA marks, each cleaned on its own; undefined when a mark may be cut
- * between two pieces (then the caller cleans the whole markup).
- */
-function withoutCdataMarks(pieces: readonly string[]): string[] | undefined {
-  const longest = CDATA_START.length - 1;
-  for (let i = 0; i + 1 < pieces.length; i++) {
-    const tail = (pieces[i] as string).slice(-longest);
-    // A piece shorter than a mark: a mark could span three pieces.
-    if (tail.length < longest) return undefined;
-    const seam = tail + (pieces[i + 1] as string).slice(0, longest);
-    for (const m of seam.matchAll(CDATA_OPEN))
-      if (m.index < tail.length && m.index + m[0].length > tail.length) return undefined;
-  }
-  return pieces.map((p) => p.replace(CDATA_OPEN, ''));
-}
-
-/** Whether the pieces' join holds `needle`, read piece by piece (the join is never made). */
-function piecesInclude(pieces: readonly string[], needle: string): boolean {
-  for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i] as string;
-    if (p.includes(needle)) return true;
-    // A needle cut between this piece and the next ones.
-    let seam = p.slice(-(needle.length - 1));
-    for (let j = i + 1; j < pieces.length && seam.length < 2 * (needle.length - 1); j++)
-      seam += (pieces[j] as string).slice(0, needle.length - 1);
-    if (i + 1 < pieces.length && seam.includes(needle)) return true;
-  }
-  return false;
-}
 
 /**
  * Parse in chunks, giving up (null) as soon as the open-element stack grows pathological, and
@@ -217,7 +185,7 @@ export function parseHtml(input: string, cuts: ContentCuts = {}, pieces?: readon
   const cdata = pieces ? piecesInclude(pieces, CDATA_START) : input.includes(CDATA_START);
   const clean = pieces && cdata ? withoutCdataMarks(pieces) : pieces;
   // The whole markup only when the pieces will not do (read whole, a page's pieces are copied into one string).
-  const whole = () => (cdata ? input.replace(CDATA_OPEN, '') : input);
+  const whole = () => (cdata ? input.replace(CDATA_MARK, '') : input);
   let doc = parseGuarded(clean ?? whole(), cuts);
   if (!doc) {
     const html = whole();
