@@ -104,4 +104,38 @@ describe('defineWorker with its watchdog (real Redis, real BullMQ)', () => {
       await producer.close();
     }
   });
+
+  it('a delayed job past due that no worker promoted counts as waiting: the new worker runs it', async () => {
+    const producer = new QueueProducer(redisUrl, `${prefix}-d`);
+    const ran: string[] = [];
+    const defined = defineWorker(
+      'monitor-check',
+      async (p) => {
+        ran.push(p.monitorId);
+      },
+      {
+        redis: redisUrl,
+        prefix: `${prefix}-d`,
+        concurrency: 1,
+        lockDurationMs: 5_000,
+        stalledIntervalMs: 5_000,
+        watchdogMs: 100,
+      },
+    );
+    try {
+      await defined.worker.waitUntilReady();
+      const first = defined.worker;
+      // Parked before it looks for a job, so nothing promotes the delayed job when it falls due.
+      (first as unknown as { moveToActive: () => Promise<never> }).moveToActive = () =>
+        new Promise<never>(() => {});
+      await producer.enqueue('monitor-check', { monitorId: 'm-due' }, { delay: 200 });
+      const deadline = Date.now() + 20_000;
+      while (ran.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(ran).toEqual(['m-due']);
+      expect(defined.worker).not.toBe(first);
+    } finally {
+      await defined.close();
+      await producer.close();
+    }
+  });
 });

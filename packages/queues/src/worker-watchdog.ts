@@ -3,7 +3,9 @@
  * its replica took the slots, idle workers were seen to stay stuck for good: one error, then no job
  * taken for minutes while jobs waited — both `monitor-check` workers of a deployment at once, so its
  * monitors stopped (tests/hosts, the Cluster row), while busy workers of the same processes
- * recovered. Where in BullMQ's loop they waited was not found; a new worker is the remedy its
+ * recovered; in another run they left a due delayed job unpromoted (BullMQ promotes it when a worker
+ * looks for its next job), so the monitor's next check never ran. Where in BullMQ's loop they waited
+ * was not found; a new worker is the remedy its
  * maintainers give for a worker that stopped after a reconnect. Every `intervalMs` the
  * watchdog asks whether jobs wait while this worker runs none and has taken none since its last
  * look; `STRIKES` looks in a row, and the worker is replaced by a new one (new connections).
@@ -18,7 +20,7 @@ export interface WatchedWorker {
   running(): number;
   /** Date.now() when this worker last began a job (0: never). */
   lastTakenAt(): number;
-  /** Jobs waiting to be taken (wait list and prioritized set). */
+  /** Jobs waiting to be taken (wait list, prioritized set, delayed jobs past due). */
   waiting(): Promise<number>;
   /** Replace the worker by a new one (started, not awaited). */
   restart(waiting: number): Promise<void>;

@@ -48,6 +48,11 @@ export type JobProcessor<N extends QueueName, R> = (
 ) => Promise<R>;
 
 export const ABORT_GRACE_MS = 5_000;
+/**
+ * A delayed job this long past due counts as waiting for the watchdog: a running worker promotes a
+ * due job when it next looks for one (within its block timeout, seconds at most).
+ */
+const OVERDUE_MS = 1_000;
 /** worker-watchdog.ts: a worker idle while jobs wait for two looks this far apart is restarted. */
 export const WATCHDOG_MS = 10_000;
 
@@ -206,11 +211,14 @@ export function defineWorker<N extends QueueName, R>(
       running: () => running,
       lastTakenAt: () => lastTakenAt,
       waiting: async () => {
-        const [wait, prioritized] = await Promise.all([
+        // BullMQ scores a delayed job by its due time × 0x1000: those due OVERDUE_MS ago or more.
+        const due = (Date.now() - OVERDUE_MS) * 0x1000;
+        const [wait, prioritized, overdue] = await Promise.all([
           connection.llen(worker.toKey('wait')),
           connection.zcard(worker.toKey('prioritized')),
+          connection.zcount(worker.toKey('delayed'), '-inf', due),
         ]);
-        return wait + prioritized;
+        return wait + prioritized + overdue;
       },
       restart: async (waiting) => {
         if (closed) return;
