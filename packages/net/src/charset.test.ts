@@ -1,5 +1,6 @@
 import iconv from 'iconv-lite';
 import { charsetFromMarkup, decodeBody, decodeBodyPieces, normalizeCharset, PIECE_BYTES } from './charset';
+import { seededRandom } from './test-support/seeded-random';
 
 const latin1 = (s: string) => Buffer.from(s, 'latin1');
 
@@ -84,15 +85,10 @@ describe('wrong and unknown charsets decode without a crash', () => {
 });
 
 describe('decodeBodyPieces', () => {
-  // A small seeded generator: the same bytes on every run.
-  const random = (seed: number) => () => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return seed / 2 ** 32;
-  };
   const SAMPLE = [...'aé€😀中文かな한글<p>\u0000\uFEFF\r\n'];
 
   it('gives the text decodeBody gives, in non-empty pieces, whatever bytes are cut where', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     for (let t = 0; t < 1500; t++) {
       let bytes: Buffer;
       if (t % 2 === 0)

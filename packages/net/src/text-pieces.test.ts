@@ -1,3 +1,4 @@
+import { seededRandom } from './test-support/seeded-random';
 import { TextPieces } from './text-pieces';
 
 /** `text` cut at `cuts` (sorted offsets). */
@@ -11,13 +12,8 @@ const cut = (text: string, cuts: number[]): string[] => {
   return pieces;
 };
 
-const random = (seed: number) => () => {
-  seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-  return seed / 2 ** 32;
-};
-
 describe('TextPieces', () => {
-  const next = random(11);
+  const next = seededRandom(11);
   const ALPHABET = ['<', 'b', 'o', 'd', 'y', 'B', 'O', 'D', 'Y', '>', ' ', '-', 'x', 'é'];
   const cases = Array.from({ length: 400 }, () => {
     const text = Array.from(

@@ -71,8 +71,17 @@ describe('defineWorker with its watchdog (real Redis, real BullMQ)', () => {
   const redisUrl = rawEnv('REDIS_URL') ?? 'redis://127.0.0.1:6379';
   const prefix = `t-${randomUUID().slice(0, 8)}`;
 
-  it('a worker that stopped taking jobs is replaced, and the new one runs the waiting job', async () => {
-    const producer = new QueueProducer(redisUrl, prefix);
+  /**
+   * A monitor-check worker whose first BullMQ worker is parked for good on its way to a job (as the
+   * Cluster failover left it: it neither takes a job nor promotes a due delayed one); `enqueue` adds
+   * one job. Returns the job ids run (waiting up to 20 s: a hang fails) and whether the worker was
+   * replaced.
+   */
+  async function runWithParkedWorker(
+    queuePrefix: string,
+    enqueue: (producer: QueueProducer) => Promise<unknown>,
+  ): Promise<{ ran: string[]; replaced: boolean }> {
+    const producer = new QueueProducer(redisUrl, queuePrefix);
     const ran: string[] = [];
     const defined = defineWorker(
       'monitor-check',
@@ -81,7 +90,7 @@ describe('defineWorker with its watchdog (real Redis, real BullMQ)', () => {
       },
       {
         redis: redisUrl,
-        prefix,
+        prefix: queuePrefix,
         concurrency: 1,
         lockDurationMs: 5_000,
         stalledIntervalMs: 5_000,
@@ -91,51 +100,31 @@ describe('defineWorker with its watchdog (real Redis, real BullMQ)', () => {
     try {
       await defined.worker.waitUntilReady();
       const first = defined.worker;
-      // Stuck as the Cluster failover left it: its loop parked for good on its way to a job.
       (first as unknown as { moveToActive: () => Promise<never> }).moveToActive = () =>
         new Promise<never>(() => {});
-      await producer.enqueue('monitor-check', { monitorId: 'm-1' });
+      await enqueue(producer);
       const deadline = Date.now() + 20_000;
       while (ran.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(ran).toEqual(['m-1']);
-      expect(defined.worker).not.toBe(first);
+      return { ran, replaced: defined.worker !== first };
     } finally {
       await defined.close();
       await producer.close();
     }
+  }
+
+  it('a worker that stopped taking jobs is replaced, and the new one runs the waiting job', async () => {
+    const { ran, replaced } = await runWithParkedWorker(prefix, (producer) =>
+      producer.enqueue('monitor-check', { monitorId: 'm-1' }),
+    );
+    expect(ran).toEqual(['m-1']);
+    expect(replaced).toBe(true);
   });
 
   it('a delayed job past due that no worker promoted counts as waiting: the new worker runs it', async () => {
-    const producer = new QueueProducer(redisUrl, `${prefix}-d`);
-    const ran: string[] = [];
-    const defined = defineWorker(
-      'monitor-check',
-      async (p) => {
-        ran.push(p.monitorId);
-      },
-      {
-        redis: redisUrl,
-        prefix: `${prefix}-d`,
-        concurrency: 1,
-        lockDurationMs: 5_000,
-        stalledIntervalMs: 5_000,
-        watchdogMs: 100,
-      },
+    const { ran, replaced } = await runWithParkedWorker(`${prefix}-d`, (producer) =>
+      producer.enqueue('monitor-check', { monitorId: 'm-due' }, { delay: 200 }),
     );
-    try {
-      await defined.worker.waitUntilReady();
-      const first = defined.worker;
-      // Parked before it looks for a job, so nothing promotes the delayed job when it falls due.
-      (first as unknown as { moveToActive: () => Promise<never> }).moveToActive = () =>
-        new Promise<never>(() => {});
-      await producer.enqueue('monitor-check', { monitorId: 'm-due' }, { delay: 200 });
-      const deadline = Date.now() + 20_000;
-      while (ran.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(ran).toEqual(['m-due']);
-      expect(defined.worker).not.toBe(first);
-    } finally {
-      await defined.close();
-      await producer.close();
-    }
+    expect(ran).toEqual(['m-due']);
+    expect(replaced).toBe(true);
   });
 });
