@@ -1,13 +1,13 @@
 /**
- * The one-process bundle is ASCII (scripts/bundle-ascii.mjs) so its loader reads it as latin1 and
- * V8 holds it as a one-byte string: one character above U+00FF anywhere would double the ~10 MB
+ * Every service's bundle is ASCII (scripts/bundle-ascii.mjs) so its loader reads it as latin1 and
+ * V8 holds it as a one-byte string: one character above U+00FF anywhere would double the 5–7 MB
  * it keeps for the process's life. The escaping must not change what the code means. Needs the
  * build (scripts/test.sh runs it first).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { compiledService, ONE_PROCESS } from '@wcs/runtime';
+import { compiledService, ONE_PROCESS, SERVICES, type ServiceProcessName } from '@wcs/runtime';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -32,12 +32,15 @@ function evaluate(source: string): unknown[] {
   return run((s: TemplateStringsArray) => s.raw[0]);
 }
 
-it('the one-process bundle is ASCII, and its loader reads it as latin1', () => {
-  const dist = path.join(compiledService(ONE_PROCESS).cwd, 'dist');
-  const bundle = readFileSync(path.join(dist, 'main.bundle.js'), 'latin1');
-  expect(bundle.match(/[\u0080-\uffff]/g) ?? []).toEqual([]);
-  expect(readFileSync(path.join(dist, 'main.js'), 'utf8')).toContain('readFileSync(file, "latin1")');
-});
+it.each<ServiceProcessName>([...SERVICES, ONE_PROCESS])(
+  'the %s bundle is ASCII, and its loader reads it as latin1',
+  (service) => {
+    const dist = path.join(compiledService(service).cwd, 'dist');
+    const bundle = readFileSync(path.join(dist, 'main.bundle.js'), 'latin1');
+    expect(bundle.match(/[\u0080-\uffff]/g) ?? []).toEqual([]);
+    expect(readFileSync(path.join(dist, 'main.js'), 'utf8')).toContain('readFileSync(file, "latin1")');
+  },
+);
 
 it('escapes regex literals, String.raw templates and comments without changing what they mean', () => {
   const sample = [

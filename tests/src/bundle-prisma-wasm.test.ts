@@ -1,5 +1,5 @@
 /**
- * The one-process bundle reads Prisma's query compiler from the binary file the build writes
+ * A service's bundle reads Prisma's query compiler from the binary file the build writes
  * beside it (scripts/bundle-prisma-wasm.mjs), not from the 2.6 MB base64 module the generated
  * client imports: that literal was a quarter of the bundle, held with its source for the process's
  * life. run-command-one-process.e2e.test.ts runs the bundle's queries; this checks what was built.
@@ -7,16 +7,21 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { compiledService, ONE_PROCESS } from '@wcs/runtime';
+import { compiledService, ONE_PROCESS, SERVICES, type ServiceProcessName } from '@wcs/runtime';
 
-const dist = path.join(compiledService(ONE_PROCESS).cwd, 'dist');
+// The extract worker queries with pg alone: no Prisma client in its bundle.
+const WITH_PRISMA: ServiceProcessName[] = [...SERVICES.filter((s) => s !== 'extract-worker'), ONE_PROCESS];
 
-it('the bundle holds no base64 copy of the compiler, and the file beside it is WebAssembly', () => {
-  const bundle = readFileSync(path.join(dist, 'main.bundle.js'), 'latin1');
-  expect(bundle).not.toContain('wasm-base64');
-  expect(bundle).toContain('query_compiler_bg.postgresql.wasm');
-  // WebAssembly's magic number and version 1 (the e2e run compiles it).
-  const wasm = readFileSync(path.join(dist, 'query_compiler_bg.postgresql.wasm'));
-  expect([...wasm.subarray(0, 8)]).toEqual([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
-  expect(wasm.length).toBeGreaterThan(1_000_000);
-});
+it.each(WITH_PRISMA)(
+  'the %s bundle holds no base64 copy of the compiler, and the file beside it is WebAssembly',
+  (service) => {
+    const dist = path.join(compiledService(service).cwd, 'dist');
+    const bundle = readFileSync(path.join(dist, 'main.bundle.js'), 'latin1');
+    expect(bundle).not.toContain('wasm-base64');
+    expect(bundle).toContain('query_compiler_bg.postgresql.wasm');
+    // WebAssembly's magic number and version 1 (the e2e run compiles it).
+    const wasm = readFileSync(path.join(dist, 'query_compiler_bg.postgresql.wasm'));
+    expect([...wasm.subarray(0, 8)]).toEqual([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+    expect(wasm.length).toBeGreaterThan(1_000_000);
+  },
+);

@@ -47,16 +47,19 @@ describe.each<ServiceProcessName>([...SERVICES, ONE_PROCESS])('%s at start', (se
   });
 });
 
-// The one-process mode runs one esbuild bundle (scripts/bundle-entry.mjs): a library bundled into it
-// would be read and held from the start even if nothing runs it.
-it('the one-process bundle holds none of them: they load from their own files when needed', () => {
-  const { cwd } = compiledService(ONE_PROCESS);
-  const inputs = JSON.parse(
-    readFileSync(path.join(cwd, 'dist', 'main.bundle.js.inputs.json'), 'utf8'),
-  ) as string[];
-  const packageOf = (file: string) =>
-    /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules)/.exec(file)?.[1];
-  const bundled = new Set(inputs.map(packageOf));
-  expect(bundled.has('zod')).toBe(true); // the list really is the bundle's
-  expect(LAZY.filter((name) => bundled.has(name))).toEqual([]);
-});
+// Every service process runs one esbuild bundle (scripts/bundle-entry.mjs): a library bundled into
+// it would be read and held from the start even if nothing runs it.
+it.each<ServiceProcessName>([...SERVICES, ONE_PROCESS])(
+  'the %s bundle holds none of them: they load from their own files when needed',
+  (service) => {
+    const { cwd } = compiledService(service);
+    const inputs = JSON.parse(
+      readFileSync(path.join(cwd, 'dist', 'main.bundle.js.inputs.json'), 'utf8'),
+    ) as string[];
+    const packageOf = (file: string) =>
+      /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules)/.exec(file)?.[1];
+    const bundled = new Set(inputs.map(packageOf));
+    expect(bundled.has('zod')).toBe(true); // the list really is the bundle's
+    expect(LAZY.filter((name) => bundled.has(name))).toEqual([]);
+  },
+);

@@ -65,3 +65,19 @@ export function runService<E extends ServiceEnvBase, R extends RunningService, S
     process.exit(1);
   });
 }
+
+/**
+ * A service's main.ts: `export const main = serviceMain(module, definition)`. The build bundles each
+ * service's main.ts (scripts/bundle-entry.mjs), and the loader it writes as dist/main.js calls
+ * `main()` once the bundle has loaded: the bundle runs nothing on load, so the build can load it to
+ * write V8's code cache. Run directly (`tsx src/main.ts`), the file is the process's main module
+ * and starts at once.
+ */
+export function serviceMain<E extends ServiceEnvBase, R extends RunningService, S>(
+  entry: NodeJS.Module,
+  definition: ServiceDefinition<E, R, S>,
+): () => void {
+  const main = () => runService(definition);
+  if (require.main === entry) main();
+  return main;
+}

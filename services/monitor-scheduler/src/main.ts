@@ -1,4 +1,5 @@
-import { runService } from '@wcs/runtime';
+import { serviceMain } from '@wcs/runtime';
 import { monitorSchedulerService } from './service';
 
-runService(monitorSchedulerService);
+/** Called by dist/main.js, the loader of this file's bundle; run directly, it starts at once. */
+export const main = serviceMain(module, monitorSchedulerService);

@@ -1,4 +1,5 @@
-import { runService } from '@wcs/runtime';
+import { serviceMain } from '@wcs/runtime';
 import { webhookDispatcherService } from './service';
 
-runService(webhookDispatcherService);
+/** Called by dist/main.js, the loader of this file's bundle; run directly, it starts at once. */
+export const main = serviceMain(module, webhookDispatcherService);
