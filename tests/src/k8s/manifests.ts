@@ -1,6 +1,6 @@
 /**
  * Reading infra/k8s the way the cluster would: the environment a Deployment's container gets, its
- * probes and ports; the Dockerfiles' CMD and WORKDIR; what each service's main.ts hands runService.
+ * probes and ports; the Dockerfiles' CMD and WORKDIR; what each service's main.ts hands serviceMain.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

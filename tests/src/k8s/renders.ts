@@ -1,6 +1,6 @@
 /**
  * The renders of infra/k8s (base and each overlay) and what each service's main.ts really hands
- * runService: shared by the offline manifest checks and the checks against running parts.
+ * serviceMain: shared by the offline manifest checks and the checks against running parts.
  */
 import path from 'node:path';
 import type { QueueName } from '@wcs/queues';
@@ -26,8 +26,8 @@ export interface Captured {
 
 const mains = new Map<Service, Captured>();
 /**
- * What services/<name>/src/main.ts hands runService (its env loader and shutdown deadline), read by
- * loading main.ts with runService replaced, so nothing starts.
+ * What services/<name>/src/main.ts hands serviceMain (its env loader and shutdown deadline), read by
+ * loading main.ts with serviceMain replaced, so nothing starts.
  */
 export function mainOf(service: Service): Captured {
   const known = mains.get(service);
@@ -36,14 +36,15 @@ export function mainOf(service: Service): Captured {
   jest.isolateModules(() => {
     jest.doMock('@wcs/runtime', () => ({
       ...jest.requireActual('@wcs/runtime'),
-      runService: (opts: Captured) => {
+      serviceMain: (_entry: unknown, opts: Captured) => {
         captured = opts;
+        return () => undefined;
       },
     }));
     require(path.join(ROOT, 'services', service, 'src/main.ts'));
   });
   jest.dontMock('@wcs/runtime');
-  if (!captured) throw new Error(`services/${service}/src/main.ts did not call runService`);
+  if (!captured) throw new Error(`services/${service}/src/main.ts did not call serviceMain`);
   mains.set(service, captured);
   return captured;
 }
