@@ -7,15 +7,9 @@
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import {
-  compiledService,
-  ONE_PROCESS,
-  SERVICE_NODE_FLAGS,
-  SERVICES,
-  type ServiceProcessName,
-} from '@wcs/runtime';
+import { compiledService, SERVICE_NODE_FLAGS, SERVICE_PROCESSES } from '@wcs/runtime';
 
-describe.each<ServiceProcessName>([...SERVICES, ONE_PROCESS])('the %s bundle', (service) => {
+describe.each(SERVICE_PROCESSES)('the %s bundle', (service) => {
   const bundle = path.join(compiledService(service).cwd, 'dist', 'main.bundle.js');
   const cache = `${bundle}.v8cache`;
 

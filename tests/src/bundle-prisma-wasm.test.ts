@@ -7,15 +7,24 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { compiledService, ONE_PROCESS, SERVICES, type ServiceProcessName } from '@wcs/runtime';
+import { compiledService, ONE_PROCESS, SERVICE_PROCESSES, type ServiceProcessName } from '@wcs/runtime';
 
-// The extract worker queries with pg alone: no Prisma client in its bundle.
-const WITH_PRISMA: ServiceProcessName[] = [...SERVICES.filter((s) => s !== 'extract-worker'), ONE_PROCESS];
+const distOf = (service: ServiceProcessName) => path.join(compiledService(service).cwd, 'dist');
+/** The bundles whose build took in Prisma's query compiler (the extract worker queries with pg alone). */
+const WITH_PRISMA = SERVICE_PROCESSES.filter((service) =>
+  (
+    JSON.parse(readFileSync(path.join(distOf(service), 'main.bundle.js.inputs.json'), 'utf8')) as string[]
+  ).some((file) => file.includes('/@prisma/client/runtime/query_compiler_bg.')),
+);
+
+it('the list is the bundles’ own: the one-process bundle took the compiler in', () => {
+  expect(WITH_PRISMA).toContain(ONE_PROCESS);
+});
 
 it.each(WITH_PRISMA)(
   'the %s bundle holds no base64 copy of the compiler, and the file beside it is WebAssembly',
   (service) => {
-    const dist = path.join(compiledService(service).cwd, 'dist');
+    const dist = distOf(service);
     const bundle = readFileSync(path.join(dist, 'main.bundle.js'), 'latin1');
     expect(bundle).not.toContain('wasm-base64');
     expect(bundle).toContain('query_compiler_bg.postgresql.wasm');

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { compiledService, ONE_PROCESS, SERVICES, type ServiceProcessName } from '@wcs/runtime';
+import { compiledService, SERVICE_PROCESSES, type ServiceProcessName } from '@wcs/runtime';
 
 /** Libraries no service may load at start, with what each costs and who loads it later. */
 const LAZY = [
@@ -39,7 +39,7 @@ function loadedPackages(service: ServiceProcessName): string[] {
 }
 
 // The one-process mode too: every service's modules in one process.
-describe.each<ServiceProcessName>([...SERVICES, ONE_PROCESS])('%s at start', (service) => {
+describe.each(SERVICE_PROCESSES)('%s at start', (service) => {
   it('loads none of the libraries it only needs later', () => {
     const loaded = loadedPackages(service);
     expect(loaded.length).toBeGreaterThan(5); // the probe really saw the service's modules
@@ -49,7 +49,7 @@ describe.each<ServiceProcessName>([...SERVICES, ONE_PROCESS])('%s at start', (se
 
 // Every service process runs one esbuild bundle (scripts/bundle-entry.mjs): a library bundled into
 // it would be read and held from the start even if nothing runs it.
-it.each<ServiceProcessName>([...SERVICES, ONE_PROCESS])(
+it.each(SERVICE_PROCESSES)(
   'the %s bundle holds none of them: they load from their own files when needed',
   (service) => {
     const { cwd } = compiledService(service);

@@ -19,6 +19,8 @@ export type ServiceName = (typeof SERVICES)[number];
 export const ONE_PROCESS = 'one-process';
 /** A process the supervisor can run: one service, or all of them in one process. */
 export type ServiceProcessName = ServiceName | typeof ONE_PROCESS;
+/** Every process the supervisor can run: each service, and the one-process mode. */
+export const SERVICE_PROCESSES: readonly ServiceProcessName[] = [...SERVICES, ONE_PROCESS];
 
 /**
  * Node flags of every service process (the supervisor, the Dockerfiles and infra/k8s use these):
