@@ -18,6 +18,7 @@
  *
  *   pnpm bench:crawl [--pages 2000] [--concurrency 8] [--host-concurrency 2] [--no-two-workers]
  *                    [--no-crawlee] [--no-map] [--site fixture|real|both]
+ *                    [--no-sitemap]  (the fixture site without one: /sitemap.xml answers 404)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -54,6 +55,7 @@ const { values } = parseArgs({
     'no-map': { type: 'boolean', default: false },
     site: { type: 'string', default: 'both' },
     'no-warm': { type: 'boolean', default: false },
+    'no-sitemap': { type: 'boolean', default: false },
   },
 });
 /** Whether the measured crawl is the workers' second (see the worker loop). */
@@ -83,9 +85,9 @@ interface BenchSite {
 
 async function startSite(kind: SiteKind): Promise<BenchSite> {
   if (kind === 'fixture') {
-    const site = await startFixtureSite({ pages: PAGES });
+    const site = await startFixtureSite({ pages: PAGES, sitemap: !values['no-sitemap'] });
     return {
-      title: `${PAGES}-page local site (the fixture site, ~3 KB generated pages)`,
+      title: `${PAGES}-page local site (the fixture site, ~3 KB generated pages${values['no-sitemap'] ? ', no sitemap' : ''})`,
       url: site.url,
       prefix: '/article/',
       include: '^/article/',
@@ -125,7 +127,8 @@ async function crawlOnce(
     body: JSON.stringify({
       url: `${siteUrl}${site.prefix}0`,
       maxPages: PAGES,
-      maxDepth: 3,
+      // Without a sitemap every page is found by links, as Crawlee finds them: no depth cap then.
+      maxDepth: values['no-sitemap'] ? 1_000 : 3,
       includePaths: [site.include],
     }),
   });

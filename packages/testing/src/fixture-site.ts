@@ -218,6 +218,8 @@ export interface FixtureSiteOptions {
   robotsTxt?: string;
   /** Replaces the sitemap's URLs (paths, e.g. ['/tree/3/3']). */
   sitemapPaths?: string[];
+  /** false: no sitemap (/sitemap.xml answers 404, robots.txt names none), as many sites have. */
+  sitemap?: boolean;
 }
 
 export async function startFixtureSite(opts: FixtureSiteOptions = {}): Promise<FixtureSite> {
@@ -413,10 +415,13 @@ export async function startFixtureSite(opts: FixtureSiteOptions = {}): Promise<F
         return html(
           res,
           200,
-          `User-agent: *\nDisallow: /private/\nAllow: /\n\nUser-agent: BadBot\nDisallow: /\n\nSitemap: ${base}/sitemap.xml\n`,
+          `User-agent: *\nDisallow: /private/\nAllow: /\n\nUser-agent: BadBot\nDisallow: /\n${opts.sitemap === false ? '' : `\nSitemap: ${base}/sitemap.xml\n`}`,
           'text/plain; charset=utf-8',
         );
       case '/sitemap.xml': {
+        if (opts.sitemap === false) {
+          return html(res, 404, layout('Page not found', '<main><h1>404 — Page not found</h1></main>'));
+        }
         const urls = opts.sitemapPaths
           ? opts.sitemapPaths.map((p) => `${base}${p}`)
           : [`${base}/`, ...Array.from({ length: pages }, (_, i) => `${base}/article/${i}`)];
