@@ -130,7 +130,30 @@ describe('openUrl / readBody', () => {
       },
       '/whose-socket': (q, s) => {
         sockets.push(q.socket.remotePort ?? 0);
+        s.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1' }).end('x');
+      },
+      // Its body is still on its way when the client lets go of it.
+      '/still-sending': (q, s) => {
+        sockets.push(q.socket.remotePort ?? 0);
+        s.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' }).write('x');
+      },
+      '/chunked': (q, s) => {
+        sockets.push(q.socket.remotePort ?? 0);
         s.writeHead(200, { 'content-type': 'text/plain' }).end('x');
+      },
+      // Redirects with a body (as servers send them), all of it at once, or part of it.
+      '/moved-small': (q, s) => {
+        sockets.push(q.socket.remotePort ?? 0);
+        const body = '<html><body>Moved <a href="/landing">here</a></body></html>';
+        s.writeHead(301, { location: '/landing', 'content-length': String(body.length) }).end(body);
+      },
+      '/moved-slow': (q, s) => {
+        sockets.push(q.socket.remotePort ?? 0);
+        s.writeHead(302, { location: '/landing', 'content-length': '5000' }).write('<html>');
+      },
+      '/landing': (q, s) => {
+        sockets.push(q.socket.remotePort ?? 0);
+        s.writeHead(200, { 'content-type': 'text/plain', 'content-length': '7' }).end('landing');
       },
       '/echo': (q, s, body) =>
         s
@@ -175,24 +198,60 @@ describe('openUrl / readBody', () => {
     expect((await readBody(res, { maxBytes: 100 })).toString()).toBe('hello');
   });
 
-  it('closes a 304 or 204 answer by reading it to its end (no abort), and its connection serves the next request', async () => {
-    const own = createGuardedAgent(2_000, onlyLoopback1);
-    afterCleanup.push(() => own.close());
-    sockets.length = 0;
-    for (const path of ['/not-modified', '/no-content', '/whose-socket']) {
-      const res = await openUrl(`${server.url}${path}`, { ...base, dispatcher: own });
-      let ended = false;
+  /** Opens each path, closes it unread; whether each body ended (read to its end) or was destroyed. */
+  async function closeUnread(paths: string[], dispatcher: Dispatcher): Promise<Record<string, boolean>> {
+    const ended: Record<string, boolean> = {};
+    for (const path of paths) {
+      const res = await openUrl(`${server.url}${path}`, { ...base, dispatcher });
+      ended[path] = false;
       res.body.on('end', () => {
-        ended = true;
+        ended[path] = true;
       });
       const closed = new Promise((resolve) => res.body.on('close', resolve));
       res.close();
       await closed;
-      // A body destroyed unread closes without ending (undici builds an abort error for it).
-      expect({ path, ended }).toEqual({ path, ended: path !== '/whose-socket' });
     }
-    expect(sockets).toHaveLength(3);
+    return ended;
+  }
+
+  it('closes a 304, a 204 or a body that has all arrived by reading it to its end (no abort), and its connection serves the next request', async () => {
+    const own = createGuardedAgent(2_000, onlyLoopback1);
+    afterCleanup.push(() => own.close());
+    sockets.length = 0;
+    const ended = await closeUnread(['/not-modified', '/no-content', '/whose-socket', '/landing'], own);
+    expect(ended).toEqual({
+      '/not-modified': true,
+      '/no-content': true,
+      '/whose-socket': true,
+      '/landing': true,
+    });
+    expect(sockets).toHaveLength(4);
     expect(new Set(sockets).size).toBe(1);
+  });
+
+  it('destroys a body still on its way or of unknown length (nothing waits on the sender), and the next request takes a new connection', async () => {
+    const own = createGuardedAgent(2_000, onlyLoopback1);
+    afterCleanup.push(() => own.close());
+    sockets.length = 0;
+    // A body destroyed unread closes without ending (undici builds an abort error for it).
+    const ended = await closeUnread(['/still-sending', '/chunked', '/landing'], own);
+    expect(ended).toEqual({ '/still-sending': false, '/chunked': false, '/landing': true });
+    expect(new Set(sockets).size).toBe(3);
+  });
+
+  it("follows a redirect on the same connection when the redirect's body has all arrived, on a new one otherwise", async () => {
+    const own = createGuardedAgent(2_000, onlyLoopback1);
+    afterCleanup.push(() => own.close());
+    for (const [from, connections] of [
+      ['/moved-small', 1],
+      ['/moved-slow', 2],
+    ] as const) {
+      sockets.length = 0;
+      const res = await openUrl(`${server.url}${from}`, { ...base, dispatcher: own });
+      expect(res.url).toBe(`${server.url}/landing`);
+      expect((await readBody(res, { maxBytes: 100 })).toString()).toBe('landing');
+      expect({ from, connections: new Set(sockets).size }).toEqual({ from, connections });
+    }
   });
 
   describe('address policy on every hop', () => {

@@ -24,7 +24,7 @@ import { type HeadersScope, HopHeaders } from './hop-headers';
 import { mimeTypeOf, REDIRECT_STATUSES } from './http-constants';
 import { abortReason, mapNetworkError } from './network-errors';
 import { dispatcherFor, type ProxyDispatchers } from './proxy-dispatcher';
-import { discard, settleByAbort } from './request-abort';
+import { discard, release, settleByAbort } from './request-abort';
 
 export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; WebContentService/0.1)';
 export const DEFAULT_MAX_REDIRECTS = 10;
@@ -290,8 +290,10 @@ export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<Opened
         throw fail(err);
       }
       const location = headerValue(res.headers.location);
+      const declared = Number(headerValue(res.headers['content-length']));
       if (opts.redirect !== 'manual' && REDIRECT_STATUSES.has(res.statusCode) && location) {
-        discard(res.body); // a redirect's body is never needed; don't let it hold the socket
+        // A redirect's body is never needed; don't let it hold the socket.
+        await release(res.body, declared);
         if (redirects.length >= maxRedirects) {
           throw new TooManyRedirectsError(`More than ${maxRedirects} redirects starting at ${rawUrl}`, {
             details: { redirects },
@@ -311,7 +313,6 @@ export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<Opened
         continue;
       }
 
-      const declared = Number(headerValue(res.headers['content-length']));
       if (opts.maxBytes !== undefined && Number.isFinite(declared) && declared > opts.maxBytes) {
         discard(res.body);
         throw tooLarge(url.host, opts.maxBytes);
@@ -340,6 +341,11 @@ export async function openUrl(rawUrl: string, opts: OpenOptions): Promise<Opened
         if (res.statusCode === 304 || res.statusCode === 204 || declared === 0) {
           decoded.on('error', () => undefined);
           decoded.resume();
+          return;
+        }
+        // Undecoded, a body that has all arrived (a short error page) is read to its end too.
+        if (decoded === res.body) {
+          void release(res.body, declared);
           return;
         }
         discard(res.body);
