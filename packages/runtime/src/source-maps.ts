@@ -21,10 +21,10 @@ function bundleSourceMap(source: string): { url: string; map: string } | null {
 /**
  * Stack traces of compiled services point at the TypeScript (the bundle's map, or dist/*.js.map of
  * a package's own files, written by `pnpm build`). Not Node's `--enable-source-maps`: that parses
- * and keeps the map of every module as it loads (4–9 MB of each idle process, measured). source-map-support reads a map only when
- * a stack through its file is formatted, but loading the library itself costs ~6.6 MB, so it is
- * required when the first stack is formatted: an idle service never pays for it. Under tsx or
- * jest the sources run as they are and no map is found.
+ * and keeps the map of every module as it loads (4–9 MB of each idle process, measured).
+ * source-map-support reads a map only when a stack through its file is formatted, but loading the
+ * library itself costs ~6.6 MB, so it is required when the first stack is formatted: an idle
+ * service never pays for it. Under tsx or jest the sources run as they are and no map is found.
  */
 export function installSourceMaps(): void {
   if (installed) return;
