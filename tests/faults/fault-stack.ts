@@ -174,6 +174,14 @@ export class FaultStack {
     return [...this.services.values()].flatMap((s) => s.log);
   }
 
+  /** Lost job locks logged before `at`, by process (`host/service`): a process that stalled. */
+  lockLossesBefore(at: number): string[] {
+    return [...this.services.entries()]
+      .map(([key, s]) => [key, s.lockLostAt.filter((t) => t < at).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([key, n]) => `${key} ${n}`);
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.services.values()].map((s) => s.stop()));
     await this.producer.close().catch(() => undefined);

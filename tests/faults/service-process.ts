@@ -17,6 +17,8 @@ const READY: Record<ServiceName, string> = {
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 25_000;
 const LOG_LINES_KEPT = 200;
+/** What a worker logs when a job's lock was no longer its own (BullMQ's renewal, or our check). */
+const LOCK_LOST = /could not renew lock for job|its lock is no longer this worker's/;
 
 /** Children still alive, killed if this process exits first (a failed or interrupted run). */
 const live = new Set<ChildProcess>();
@@ -31,6 +33,8 @@ process.once('exit', () => {
 export class ServiceProcess {
   private child: ChildProcess | null = null;
   readonly log: string[] = [];
+  /** When this process logged a lost job lock (kept whole: the log keeps only its last lines). */
+  readonly lockLostAt: number[] = [];
   starts = 0;
 
   /**
@@ -73,6 +77,7 @@ export class ServiceProcess {
         readline.createInterface({ input: stream }).on('line', (line) => {
           this.log.push(`${tag} ${line}`);
           if (this.log.length > LOG_LINES_KEPT) this.log.shift();
+          if (LOCK_LOST.test(line)) this.lockLostAt.push(Date.now());
           if (line.includes(READY[this.name])) {
             clearTimeout(timer);
             resolve();

@@ -188,6 +188,10 @@ export async function workloadUnderFault(
 
   const over = extraFetches(stack.site.requests, [...keys, ...treeKeys()], inFlight, faultAt);
   notes.push(...over.slice(0, 3));
+  // Before the fault no lock may be lost: one that was means a process stopped answering for longer
+  // than the lock (its event loop held), and its jobs ran again elsewhere. Said so a failure can be read.
+  const early = stack.lockLossesBefore(faultAt);
+  if (early.length > 0) notes.push(`job locks lost before the fault: ${early.join(', ')}`);
   return {
     terminal,
     // A failed page is lost even when a spare link took its room (the crawl still reached 300).
