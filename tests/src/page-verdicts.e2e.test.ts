@@ -5,6 +5,8 @@
  * error-page) are errors and cost nothing; parked / login-wall / empty pages are delivered, with a
  * warning, and billed.
  */
+
+import { createRedisConnection } from '@wcs/queues';
 import {
   type FakeLlmServer,
   type SearxngFixture,
@@ -16,7 +18,15 @@ import {
 } from '@wcs/testing';
 import request from 'supertest';
 import { ledgerOf, startCrawl, waitForCrawl } from './crawl-helpers';
-import { balanceOf, createTestAccount, pollUntil, type Stack, startStack, type TestAccount } from './harness';
+import {
+  balanceOf,
+  createTestAccount,
+  pollUntil,
+  type Stack,
+  startStack,
+  TEST_REDIS_URL,
+  type TestAccount,
+} from './harness';
 
 let site: VerdictSite;
 let searxng: SearxngFixture;
@@ -183,6 +193,16 @@ describe('POST /v1/crawl', () => {
     const charges = (await ledgerOf(acct.accountId)).filter((r) => r.reason === 'crawl');
     expect(charges).toHaveLength(4);
     expect(await balanceOf(acct.accountId)).toBe(96);
+    // A page is announced to the account's searches beside its conversion; the failed ones took
+    // their announcement back (a mark left behind would hold every search of the account until it
+    // goes stale, a minute later), the done ones once written.
+    const pending = `${stack.env.QUEUE_PREFIX}:search-pending:{${acct.accountId}}`;
+    const redis = createRedisConnection(TEST_REDIS_URL, 'worker');
+    try {
+      await pollUntil(async () => ((await redis.zcard(pending)) === 0 ? true : undefined), 10_000, 50);
+    } finally {
+      redis.disconnect();
+    }
   });
 });
 

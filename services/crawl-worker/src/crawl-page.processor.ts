@@ -24,6 +24,7 @@ import {
   storedLinks,
   trackChanges,
 } from '@wcs/scraper';
+import type { ReservedAnnouncement } from '@wcs/search';
 import { type CrawlContext, isSitemapSeed, withCrawl } from './crawl-contexts';
 import type { CrawlPageDeps, CrawlPageSettings, PageResult } from './crawl-page.deps';
 import { DeferredPageCache } from './deferred-page-cache';
@@ -202,6 +203,7 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
       await deps.slots.release(host, pageId).catch(() => undefined);
     }
 
+    let announcement: ReservedAnnouncement | undefined;
     try {
       let data: DocumentData;
       let found: ReadonlyArray<StoredLink>;
@@ -218,6 +220,10 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         } = await reusedDocument({ ...tracking, visibility }, copy, page, task));
         statusCode = copy.statusCode;
       } else {
+        // The page's search announcement (a Redis round trip) is made beside its conversion
+        // instead of before its completion. Not earlier: a search of the account waits for the
+        // pages announced when it starts, and a fetch may take as long as the site likes.
+        announcement = deps.indexer?.reserve(task.accountId);
         // Conversion and link extraction: one parse, in the content pool (off this event loop).
         const read = wantsLinks(task, page);
         const converted = await documentFromPage(
@@ -259,8 +265,11 @@ export function crawlPageProcessor(deps: CrawlPageDeps, s: CrawlPageSettings) {
         stored: page.stored,
         ...(deferred ? { cache: deferred } : {}),
         historyTouch,
+        announcement,
       });
     } catch (err) {
+      // Taken back unless the completion filled it (a no-op then).
+      void announcement?.drop();
       // No completion will write the fetched page's cache copy: written on its own.
       if (deferred) void (page.stored ?? Promise.resolve()).then(() => deferred.flush());
       return handleError(deps, task, job, ctx, toServiceError(err));

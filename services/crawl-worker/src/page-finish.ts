@@ -6,7 +6,7 @@
 import type { CrawlOptions, CrawlPageTask, FrontierCandidate, PageHistoryTouch } from '@wcs/db';
 import { type DocumentData, pageCredits } from '@wcs/queues';
 import type { StoredLink } from '@wcs/scraper';
-import type { AnnouncedPage } from '@wcs/search';
+import type { AnnouncedPage, ReservedAnnouncement } from '@wcs/search';
 import type { CrawlContext } from './crawl-contexts';
 import type { CrawlPageDeps, CrawlPageSettings, PageResult } from './crawl-page.deps';
 import type { DeferredPageCache } from './deferred-page-cache';
@@ -43,6 +43,8 @@ export interface PageDocument {
   cache?: DeferredPageCache | undefined;
   /** A 304's move of the history row, written with the completion. */
   historyTouch?: PageHistoryTouch | undefined;
+  /** The page's search announcement, reserved beside its conversion (else it is made here). */
+  announcement?: ReservedAnnouncement | undefined;
 }
 
 /**
@@ -69,7 +71,11 @@ export async function finishPage(
     // Announced to search before the page is listed (a search started after finds it); written
     // behind it, and only when the page is done (billed and listed). A page answered from the
     // history is not written again: its document is the one its stored copy was indexed as.
-    indexed = doc.reused ? undefined : await deps.indexer?.announce(task.accountId, task.url, doc.data);
+    if (doc.reused) void doc.announcement?.drop();
+    else
+      indexed = doc.announcement
+        ? await doc.announcement.fill(task.url, doc.data)
+        : await deps.indexer?.announce(task.accountId, task.url, doc.data);
     const completion = {
       result: storedResult(doc.data, task.options.format, request.page?.formats !== undefined),
       statusCode: doc.statusCode,
