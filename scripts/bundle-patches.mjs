@@ -1,7 +1,8 @@
 // Edits to bundled libraries' top-level code that costs the one-process start and that the process
 // never needs (scripts/bundle-entry.mjs applies them as esbuild loads each module): pg and undici
 // load Node's own fetch (its internal undici, 15-40 ms of compiling) only to look at a global;
-// msgpackr loads its native addon (~25 ms: resolving and dlopen) that nothing here uses.
+// msgpackr loads its native addon (~25 ms: resolving and dlopen) that nothing here uses; ioredis
+// hashes each Lua script and makes a command class for it on every connection.
 // Each edit must find its text: a library update that changes it fails the build instead of
 // silently bringing the cost back or changing what the library does.
 
@@ -28,6 +29,31 @@ const PATCHES = [
     // The addon only speeds up unpacking strings; BullMQ, msgpackr's one user here, only packs
     // (its Lua scripts unpack with cmsgpack).
     'msgpackr: msgpackr-extract not loaded',
+  ],
+  [
+    /\/node_modules\/ioredis\/built\/utils\/Commander\.js$/,
+    'const script = new Script_1.default(definition.lua, definition.numberOfKeys, this.options.keyPrefix, definition.readOnly);',
+    'const script = sharedScript(definition.lua, definition.numberOfKeys, this.options.keyPrefix, definition.readOnly);',
+    // BullMQ defines its ~50 Lua scripts on every connection (34 in the one-process mode), and each
+    // definition hashed the script and made a command class (~15 ms of the start). A Script keeps
+    // no state of a connection (which sockets have loaded it is a WeakSet by socket), so the
+    // connections share one per text and options.
+    'ioredis: one Script per Lua text and options, shared by the connections',
+  ],
+  [
+    /\/node_modules\/ioredis\/built\/utils\/Commander\.js$/,
+    'class Commander {',
+    `const scriptsByText = new Map();
+function sharedScript(lua, numberOfKeys, keyPrefix, readOnly) {
+    let byOptions = scriptsByText.get(lua);
+    if (!byOptions) scriptsByText.set(lua, (byOptions = new Map()));
+    const key = \`\${numberOfKeys}|\${readOnly}|\${keyPrefix}\`;
+    let script = byOptions.get(key);
+    if (!script) byOptions.set(key, (script = new Script_1.default(lua, numberOfKeys, keyPrefix, readOnly)));
+    return script;
+}
+class Commander {`,
+    'ioredis: the shared scripts',
   ],
 ];
 
