@@ -81,8 +81,7 @@ export function cpuTable(title: string, rows: Array<[string, number]>): string {
 }
 
 /** Thread ids of a live process (empty when it is gone). */
-export function threadIds(pid: number | undefined): number[] {
-  if (!pid) return [];
+function threadIds(pid: number): number[] {
   try {
     return readdirSync(`/proc/${pid}/task`).map(Number);
   } catch {
@@ -90,8 +89,12 @@ export function threadIds(pid: number | undefined): number[] {
   }
 }
 
-/** Thread ids of a process once they have not changed for a second (its start-up threads). */
-export async function settledThreads(pid: number | undefined): Promise<number[]> {
+/**
+ * Resolves once the process's threads have not changed for a second: its start is over (the
+ * runtime's threads and the content pool's warm-up threads are up).
+ */
+export async function settledThreads(pid: number | undefined): Promise<void> {
+  if (!pid) return;
   let last = '';
   let same = 0;
   for (let i = 0; i < 150 && same < 5; i++) {
@@ -100,64 +103,31 @@ export async function settledThreads(pid: number | undefined): Promise<number[]>
     same = now === last ? same + 1 : 0;
     last = now;
   }
-  return threadIds(pid);
 }
 
-/** Clock ticks since boot when a thread of `pid` started (field 22 of its stat); undefined when gone. */
-function startTicks(pid: number, tid: number): number | undefined {
+/** The name a content thread gives itself (packages/scraper/src/content-worker.cjs). */
+const CONTENT_THREAD = 'wcs-content';
+
+function threadName(pid: number, tid: number): string {
   try {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    return readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
   } catch {
-    return undefined;
+    return '';
   }
-}
-
-/**
- * Of `tids`, the ones that started with the process: the runtime's own threads, started one after
- * another before any JavaScript runs (each within `gapMs` of the one before, counted from the first
- * of them: on one VM Node's start took 320 ms from the main thread to its platform threads). A
- * thread after a longer pause is the content pool's, which a service may start as soon as its code
- * has loaded (its warm-up), before any page.
- */
-export function earlyThreads(pid: number | undefined, tids: number[], gapMs = 200): number[] {
-  if (!pid) return [];
-  const main = startTicks(pid, pid);
-  if (main === undefined) return [];
-  const gap = (gapMs / 1000) * TICKS_PER_SECOND;
-  const started = tids
-    .flatMap((t) => {
-      const at = startTicks(pid, t);
-      return at === undefined ? [] : [{ t, at }];
-    })
-    .sort((a, b) => a.at - b.at);
-  const early: number[] = [];
-  let last = started.find(({ t }) => t !== pid)?.at ?? main;
-  for (const { t, at } of started) {
-    if (at - last > gap) break;
-    early.push(t);
-    last = Math.max(last, at);
-  }
-  return early;
 }
 
 /**
  * A Node process's CPU seconds split three ways: its main thread (tid = pid: the event loop), the
- * runtime's own threads (`runtimeTids`: the threads alive once the service is up — V8's GC and
- * compiler helpers, libuv's pool, where zlib and DNS run), and every other thread, live or exited
- * (the content pool's worker threads: Node names every thread `node`, so they are told apart by
- * having started later).
+ * content pool's threads (named `wcs-content`; those that exited count here too, as the rest of the
+ * process's total), and the runtime's own threads (every other live thread — V8's GC and compiler
+ * helpers, libuv's pool, where zlib and DNS run).
  */
-export function threadSplit(
-  name: string,
-  pid: number | undefined,
-  runtimeTids: number[],
-): Record<string, number> {
+export function threadSplit(name: string, pid: number | undefined): Record<string, number> {
   if (!pid) return {};
   const total = cpuSeconds(pid);
   const main = statSeconds(`/proc/${pid}/task/${pid}/stat`);
-  const runtime = runtimeTids
-    .filter((t) => t !== pid)
+  const runtime = threadIds(pid)
+    .filter((t) => t !== pid && threadName(pid, t) !== CONTENT_THREAD)
     .reduce((s, t) => s + statSeconds(`/proc/${pid}/task/${t}/stat`), 0);
   return {
     [`${name}: main thread`]: main,

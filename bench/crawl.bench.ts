@@ -39,7 +39,7 @@ import {
   treeRssKb,
   waitHealthy,
 } from './bench-utils';
-import { cpuPerPage, cpuSnapshot, cpuTable, earlyThreads, threadIds, threadSplit } from './cpu-time';
+import { cpuPerPage, cpuSnapshot, cpuTable, threadSplit } from './cpu-time';
 import { type CrawleeResult, runCrawleeCrawl } from './crawlee-crawl';
 import { REAL_PAGE_PREFIX, startRealPageSite } from './real-page-site';
 
@@ -255,14 +255,10 @@ async function main(): Promise<void> {
               peakKb = Math.max(peakKb, workersKb());
               if (gateway.pid) gatewayPeakKb = Math.max(gatewayPeakKb, treeRssKb(gateway.pid));
             }, 200);
-            // The first worker's CPU split by thread (cpu-time.ts, threadSplit): its runtime threads
-            // are the ones that started with it, read at once so that its first crawl starts as
-            // soon as it is healthy (libuv's pool, started on first use, counts with the content
-            // threads).
-            const runtimeTids = n === 1 ? earlyThreads(workers[0]?.pid, threadIds(workers[0]?.pid)) : [];
+            // The first worker's CPU split by thread (cpu-time.ts, threadSplit).
             const parts = () => ({
               ...cpuSnapshot({ gateway: gateway.pid, bench: process.pid }),
-              ...threadSplit('crawl-worker', workers[0]?.pid, runtimeTids),
+              ...(n === 1 ? threadSplit('crawl-worker', workers[0]?.pid) : {}),
             });
             const label = `crawl API, ${n} crawl-worker process${n > 1 ? 'es' : ''} (concurrency ${CONCURRENCY} each, host limit ${HOST_CONCURRENCY})`;
             const row = (what: string, c: CrawlRun) => {

@@ -44,7 +44,7 @@ import {
   treeRssKb,
   waitHealthy,
 } from './bench-utils';
-import { cpuPerPage, cpuSnapshot, cpuTable, earlyThreads, settledThreads, threadSplit } from './cpu-time';
+import { cpuPerPage, cpuSnapshot, cpuTable, settledThreads, threadSplit } from './cpu-time';
 import { fullPageLine, fullPageScreenshots } from './fullpage-screenshot';
 import { type LoopResult, runHandBuiltLoop } from './hand-built-loop';
 import { largePageLatency, largePageLines } from './large-page-latency';
@@ -151,15 +151,12 @@ async function main(): Promise<void> {
     const staticUrls = Array.from({ length: PAGES }, (_, i) => `${site.url}/article/${i}`);
     const articleUrls = articleSite.urls;
     const pageSet = [...articleUrls, ...staticUrls];
-    // The worker's runtime threads (GC, compiler, libuv pool) are the ones alive once it has settled,
-    // before its first page: every later thread is a content thread (cpu-time.ts, threadSplit).
-    // (A thread started after the process's first moments is a content thread even when the pool
-    // started it before any page: its warm-up.)
-    const workerRuntimeTids = earlyThreads(worker.pid, await settledThreads(worker.pid));
+    // The cold pass starts once the worker has settled (its start and the content warm-up over).
+    await settledThreads(worker.pid);
     // CPU of every part (the bench process serves the pages), the worker's split by thread.
     const parts = () => ({
       ...cpuSnapshot({ gateway: gateway.pid, bench: process.pid }),
-      ...threadSplit('scrape-worker', worker.pid, workerRuntimeTids),
+      ...threadSplit('scrape-worker', worker.pid),
     });
 
     // Cold: the first real-page pass after the stack starts (no warm-up of the service before it;

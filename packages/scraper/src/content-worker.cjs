@@ -4,8 +4,15 @@
  * the .ts source through tsx's require hook: the same file works under tsx (services today), jest
  * (whose transform does not reach worker threads) and a compiled build.
  */
-const { existsSync } = require('node:fs');
+const { existsSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
+
+// The thread's name in ps, top and perf, where Node names every thread `node`: an operator (and
+// bench/cpu-time.ts) can tell the content threads from the runtime's own. Linux only; elsewhere,
+// or when /proc is not there, the thread keeps its name.
+try {
+  writeFileSync('/proc/thread-self/comm', 'wcs-content');
+} catch {}
 
 const loaded = new Map();
 let tsx = false;
