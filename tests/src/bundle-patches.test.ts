@@ -1,12 +1,14 @@
 /**
- * The bundles' edits of ioredis (scripts/bundle-patches.mjs), run as the bundles run them: the
- * library's own files with the edits applied, loaded in a child process (its module cache of its
- * own) and talking to the real Redis. Connections that define the same script share one `Script`
+ * The bundles' edits of libraries (scripts/bundle-patches.mjs), run as the bundles run them: the
+ * library's own files with the edits applied, loaded in a child process (a module cache of its
+ * own). ioredis against the real Redis: connections that define the same script share one `Script`
  * and each still runs it (EVAL on a socket's first call, EVALSHA after); the ready check still
- * reads whether Redis is loading and the node's role, as the whole INFO parse did.
+ * reads whether Redis is loading and the node's role, as the whole INFO parse did. mime-types maps
+ * every extension and type as the unedited module does.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +18,8 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const PATCHES = pathToFileURL(path.join(ROOT, 'scripts', 'bundle-patches.mjs')).href;
 /** ioredis as the services resolve it (a dependency of @wcs/queues). */
 const QUEUES = path.join(ROOT, 'packages', 'queues', 'package.json');
+/** mime-types as the gateway loads it (through express). */
+const EXPRESS = createRequire(path.join(ROOT, 'services', 'gateway', 'package.json')).resolve('express');
 
 const CHILD = `
 const Module = require('node:module');
@@ -39,6 +43,16 @@ const path = require('node:path');
   const commander = patched(path.join(path.dirname(redisFile), 'utils', 'Commander.js'));
   const { exports: redisModule, edited } = patched(redisFile);
   const Redis = redisModule.default;
+  const mimeFile = Module.createRequire(process.env.EXPRESS).resolve('mime-types');
+  const original = require(mimeFile);
+  const same = (x, y) => JSON.stringify(x) === JSON.stringify(y);
+  const originalMaps = { types: { ...original.types }, extensions: { ...original.extensions } };
+  delete Module._cache[mimeFile];
+  const mime = patched(mimeFile);
+  const mimeSame =
+    same(mime.exports.types, originalMaps.types) &&
+    same(mime.exports.extensions, originalMaps.extensions) &&
+    Object.keys(originalMaps.types).length > 1000;
   const a = new Redis(process.env.REDIS_URL);
   const b = new Redis(process.env.REDIS_URL);
   const key = 'bundle-patches:' + process.pid;
@@ -58,7 +72,8 @@ const path = require('node:path');
   a.disconnect();
   b.disconnect();
   console.log(JSON.stringify({
-    edited: { commander: commander.edited, redis: edited },
+    edited: { commander: commander.edited, redis: edited, mime: mime.edited },
+    mimeSame,
     shared: a.scriptsSet.bump === b.scriptsSet.bump,
     ownOptions: a.scriptsSet.bump !== a.scriptsSet.bumpRead,
     runs,
@@ -71,7 +86,7 @@ const path = require('node:path');
 });
 `;
 
-describe('bundle edits of ioredis', () => {
+describe('bundle edits of libraries', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'bundle-patches-'));
@@ -79,14 +94,15 @@ describe('bundle edits of ioredis', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('share scripts across connections and keep the ready check, against the real Redis', () => {
+  it('ioredis shares scripts and keeps its ready check (real Redis); mime-types maps as before', () => {
     const run = spawnSync(process.execPath, [path.join(dir, 'child.cjs')], {
       encoding: 'utf8',
-      env: { ...process.env, PATCHES, QUEUES, REDIS_URL: TEST_REDIS_URL },
+      env: { ...process.env, PATCHES, QUEUES, EXPRESS, REDIS_URL: TEST_REDIS_URL },
     });
     if (run.status !== 0) throw new Error(run.stderr || run.stdout);
     const out = JSON.parse(run.stdout);
-    expect(out.edited).toEqual({ commander: true, redis: true });
+    expect(out.edited).toEqual({ commander: true, redis: true, mime: true });
+    expect(out.mimeSame).toBe(true);
     expect(out.shared).toBe(true);
     expect(out.ownOptions).toBe(true);
     expect(out.runs).toEqual([2, 5, 9, 14]);
