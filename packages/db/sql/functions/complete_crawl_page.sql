@@ -24,7 +24,8 @@
 -- History: prisma/migrations/20261124190000_complete_crawl_page, 20261125090000_charge_by_unique_key,
 -- 20261125100000_complete_crawl_page_capped, 20261125110000_complete_crawl_page_steps,
 -- 20261125120000_frontier_probe_per_link, 20261204203000_failed_pages_free_room,
--- 20261205030000_crawl_spare_count, 20261206020000_crawl_key_budget (each says what it changed).
+-- 20261205030000_crawl_spare_count, 20261206020000_crawl_key_budget,
+-- 20261207150000_crawl_completion_generic_plans (each says what it changed).
 --
 -- The key that started the crawl (crawls.api_key_id) pays too: a page is payable only when the
 -- balance covers it and the key's daily and monthly limits have room (its api_key_spend rows, read
@@ -32,6 +33,11 @@
 -- change_key_balance's, so the spend rows and the ledger's api_key_id are written in one place.
 -- o_unpaid says why a page was not payable: 'credits' or 'key_limit' (the caller stops the crawl
 -- with out_of_credits or key_budget_exceeded).
+--
+-- Generic plans (plan_cache_mode): every statement here is a keyed probe or write whose plan does
+-- not depend on the values, but the planner kept choosing a custom plan for the frontier's
+-- statement (its estimate for a generic plan over `unnest` of an array parameter came out higher),
+-- so each completion planned it again: ~0.6 ms of PostgreSQL CPU a page, more than running it.
 
 CREATE OR REPLACE FUNCTION complete_crawl_page(
   p_crawl uuid, p_page uuid, p_credits int, p_result jsonb, p_status_code int, p_final_key text,
@@ -39,7 +45,7 @@ CREATE OR REPLACE FUNCTION complete_crawl_page(
 ) RETURNS TABLE (
   o_hooked boolean, o_eligible boolean, o_paid boolean, o_duplicate boolean, o_new_status text,
   o_new_pages json, o_capped boolean, o_unpaid text
-) LANGUAGE plpgsql VOLATILE AS $fn$
+) LANGUAGE plpgsql VOLATILE SET plan_cache_mode = force_generic_plan AS $fn$
 #variable_conflict use_column
 DECLARE
   v_status text;
