@@ -1,11 +1,12 @@
 /**
  * SearchIndexMarks of @wcs/queues against the real Redis: a search waits for the marks of its
  * account made before it started (not later ones, not another account's), gives up at its bound,
- * and ignores (and removes) a dead worker's stale marks.
+ * and ignores (and removes) a dead worker's stale marks. With the indexer: pages announced close
+ * together share one mark, which goes with the last of them.
  */
 import { randomUUID } from 'node:crypto';
 import { createDb, type Db, DocumentsRepository } from '@wcs/db';
-import { createRedisConnection, type RedisClient, SearchIndexMarks } from '@wcs/queues';
+import { createRedisConnection, type RedisClient, type SearchIndexMark, SearchIndexMarks } from '@wcs/queues';
 import { SearchIndexer } from '@wcs/search';
 import { createTestAccount, pollUntil, TEST_DATABASE_URL, TEST_REDIS_URL } from './harness';
 
@@ -134,6 +135,69 @@ describe('SearchIndexMarks', () => {
     ]);
     expect(await marks.settled(accountId, 0)).toBe(true);
     await expect(reserved.fill(url, { markdown: 'again', metadata: {} })).rejects.toThrow(/used twice/);
+    await indexer.close();
+  });
+
+  it('pages announced close together share one mark; it goes with the last of them, and a later page makes its own', async () => {
+    /** The real marks, counting the marks made. */
+    class CountingMarks extends SearchIndexMarks {
+      made = 0;
+      override add(accountId: string): Promise<SearchIndexMark> {
+        this.made++;
+        return super.add(accountId);
+      }
+    }
+    const marks = new CountingMarks(redis, prefix());
+    const documents = new DocumentsRepository(db);
+    const indexer = new SearchIndexer(
+      documents,
+      { warn: () => undefined },
+      // Every announcement below is made well within the window.
+      { pending: marks, lingerMs: 600_000, shareMarksMs: 600_000 },
+    );
+    const { accountId } = await createTestAccount({ credits: 0 });
+    const other = (await createTestAccount({ credits: 0 })).accountId;
+    const page = (word: string) => ({ markdown: `${word} observatory`, metadata: {} });
+    const first = await indexer.announce(accountId, 'https://marks.test/shared/1', page('first'));
+    const second = await indexer.announce(accountId, 'https://marks.test/shared/2', page('second'));
+    const reserved = indexer.reserve(accountId);
+    await indexer.announce(other, 'https://marks.test/shared/other', page('other'));
+    // One mark for the account's three pages, one for the other account's.
+    const third = await reserved.fill('https://marks.test/shared/3', page('third'));
+    expect(marks.made).toBe(2);
+
+    let settled = false;
+    const search = marks.settled(accountId, 600_000).then((r) => {
+      settled = r;
+      return r;
+    });
+    await first?.write();
+    await second?.drop();
+    // Written to the queue, not to the index; the third page still holds the mark too.
+    expect(await marks.settled(accountId, 0)).toBe(false);
+    await indexer.idle();
+    // The first page is in the index; the third still holds the shared mark, and a page announced
+    // meanwhile joins it.
+    expect(settled).toBe(false);
+    expect(await marks.settled(accountId, 0)).toBe(false);
+    const joined = await indexer.announce(accountId, 'https://marks.test/shared/5', page('fifth'));
+    expect(marks.made).toBe(2);
+    await third?.drop();
+    expect(await marks.settled(accountId, 0)).toBe(false);
+    await joined?.drop();
+    expect(await search).toBe(true);
+    expect(await marks.settled(accountId, 0)).toBe(true);
+
+    // Every holder is gone: the next page makes a mark of its own, which a search waits for.
+    const later = await indexer.announce(accountId, 'https://marks.test/shared/4', page('fourth'));
+    expect(marks.made).toBe(3);
+    expect(await marks.settled(accountId, 0)).toBe(false);
+    await later?.write();
+    await indexer.idle();
+    expect(await marks.settled(accountId, 0)).toBe(true);
+    expect(
+      (await documents.search({ accountId, query: 'observatory', limit: 10 })).map((h) => h.url).sort(),
+    ).toEqual(['https://marks.test/shared/1', 'https://marks.test/shared/4']);
     await indexer.close();
   });
 });

@@ -2,8 +2,9 @@
  * Read-your-writes for the embedded search: a page is written to the index behind the answer
  * (search-indexer.ts), so a search that starts right after a scrape answered, a batch item was
  * reported done or a crawl page was listed would miss it. Each page is therefore announced (a mark
- * per page, per account, visible to every process) before it is reported anywhere, and its mark is
- * removed once it is written; a search first waits, bounded, until the marks of its account that
+ * per account, visible to every process, made for the page or shared with the pages the process
+ * announced just before it: shared-marks.ts) before it is reported anywhere, and its mark is
+ * removed once it (and every page sharing it) is written; a search first waits, bounded, until the marks of its account that
  * existed when it started are gone. `@wcs/queues`' SearchIndexMarks implements it over Redis.
  */
 

@@ -6,13 +6,15 @@
  * billed differently. `close` waits for what was handed over (SIGTERM loses nothing accepted);
  * a crash loses the entries not yet written, which the next scrape of the page writes again.
  *
- * Read-your-writes: with `pending`, each page is announced (`announce`, one Redis round trip)
- * before its caller reports it — the scrape answers, the batch item or crawl page is marked done —
- * and its mark goes once the page is written; the embedded search waits for the marks of its
- * account (pending-index.ts). The write itself stays behind the answer.
+ * Read-your-writes: with `pending`, each page is announced (`announce`: a Redis round trip, or a
+ * share of one made for the account's pages a moment before: shared-marks.ts) before its caller
+ * reports it — the scrape answers, the batch item or crawl page is marked done — and its mark goes
+ * once the page is written; the embedded search waits for the marks of its account
+ * (pending-index.ts). The write itself stays behind the answer.
  */
 import type { DocumentsRepository } from '@wcs/db';
 import type { PendingIndexWriter, PendingMark } from './pending-index';
+import { SharedMarks } from './shared-marks';
 
 /** What the indexer needs of a scraped page (the `DocumentData` shape of @wcs/queues). */
 export interface IndexablePage {
@@ -36,6 +38,11 @@ export interface SearchIndexerOptions {
   lingerMs?: number;
   /** Where pages are announced until written (read-your-writes for the embedded search). */
   pending?: PendingIndexWriter;
+  /**
+   * Pages of an account announced within this many ms of each other share one mark (shared-marks.ts;
+   * default 50, 0 = a mark per page).
+   */
+  shareMarksMs?: number;
 }
 
 /** A page announced to searches but not handed over yet: `write` it, or `drop` it (nothing to write). */
@@ -55,6 +62,7 @@ export interface ReservedAnnouncement {
 
 const DEFAULT_MAX_PENDING_CHARS = 32_000_000;
 const DEFAULT_LINGER_MS = 100;
+const DEFAULT_SHARE_MARKS_MS = 50;
 /** Pages per statement: the backlog that built up during one write goes out in the next. */
 const MAX_BATCH_PAGES = 64;
 /** Characters of markdown per statement, so one statement stays a few MB. */
@@ -84,6 +92,7 @@ export class SearchIndexer {
   private readonly maxPendingChars: number;
   private readonly lingerMs: number;
   private readonly pending: PendingIndexWriter | undefined;
+  private readonly marks: SharedMarks | undefined;
   /** Ends the current linger early (a full batch, or `idle`/`close` asked for everything). */
   private cutLinger: (() => void) | undefined;
 
@@ -95,6 +104,11 @@ export class SearchIndexer {
     this.maxPendingChars = opts.maxPendingChars ?? DEFAULT_MAX_PENDING_CHARS;
     this.lingerMs = opts.lingerMs ?? DEFAULT_LINGER_MS;
     this.pending = opts.pending;
+    this.marks = opts.pending
+      ? new SharedMarks(opts.pending, opts.shareMarksMs ?? DEFAULT_SHARE_MARKS_MS, (err) =>
+          this.logger.warn({ err }, 'announcing a page to search failed'),
+        )
+      : undefined;
   }
 
   /**
@@ -148,12 +162,9 @@ export class SearchIndexer {
     };
   }
 
-  /** One mark in Redis; a failure is logged and the page goes unannounced (best effort). */
+  /** The page's mark in Redis (shared-marks.ts); a failure is logged and the page goes unannounced (best effort). */
   private async mark(accountId: string): Promise<PendingMark | undefined> {
-    return this.pending?.add(accountId).catch((err: unknown) => {
-      this.logger.warn({ err }, 'announcing a page to search failed');
-      return undefined;
-    });
+    return this.marks?.take(accountId);
   }
 
   private announced(
@@ -273,8 +284,11 @@ export class SearchIndexer {
 
   /** Never throws: a mark that cannot be removed is ignored by searches once stale. */
   private async unmark(marks: PendingMark[]): Promise<void> {
-    if (!this.pending || marks.length === 0) return;
-    await this.pending.remove(marks).catch((err: unknown) => {
+    if (!this.pending || !this.marks || marks.length === 0) return;
+    // Only the marks no other page holds any more.
+    const last = this.marks.release(marks);
+    if (last.length === 0) return;
+    await this.pending.remove(last).catch((err: unknown) => {
       this.logger.warn({ err, pages: marks.length }, 'releasing pages announced to search failed');
     });
   }
