@@ -38,10 +38,28 @@ describe('ContentPool warm-up', () => {
       heapMb: 256,
     });
     try {
-      await warm.warmUp();
+      expect(await warm.warmUp(4)).toBe(8);
       expect(warm.threadCount).toBe(2);
       const out = await warm.run(task(heavyPages.normal()));
       expect(out.data.markdown).toContain('# Normal page');
+    } finally {
+      await warm.close();
+    }
+  });
+
+  it('a real page ends the warm-up: the threads take it after at most the warm-up page they are on', async () => {
+    const warm = new ContentPool({
+      threads: 2,
+      idleTimeoutMs: 60_000,
+      taskTimeoutMs: BUDGET_MS,
+      heapMb: 256,
+    });
+    try {
+      const warming = warm.warmUp(30);
+      const out = await warm.run(task(heavyPages.normal()));
+      expect(out.data.markdown).toContain('# Normal page');
+      // Each thread finishes the page it was on, and starts no other.
+      expect(await warming).toBeLessThanOrEqual(2);
     } finally {
       await warm.close();
     }

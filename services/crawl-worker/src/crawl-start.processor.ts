@@ -43,7 +43,7 @@ export interface CrawlStartDeps {
 export function crawlStartProcessor(deps: CrawlStartDeps, s: CrawlStartSettings) {
   const fetchOpts = { dispatcher: deps.dispatcher, userAgent: s.userAgent, timeoutMs: s.robotsTimeoutMs };
   /** One warm-up at a time, whatever the number of crawls starting together. */
-  let warming: Promise<void> | undefined;
+  let warming: Promise<number> | undefined;
   return async (
     payload: PayloadOf<'crawl'>,
     job: Job,
