@@ -24,7 +24,7 @@ export const contentEnv = z.object({
    * pages after a start (a deploy, a scale-up under a burst) do not wait for threads to load their code.
    */
   CONTENT_POOL_WARM_UP: bool(true).describe(
-    'start the conversion threads once the service has started and warm them on built-in pages (they still exit when idle)',
+    'start the conversion threads once the service has started and warm them on built-in pages until the first real page arrives (they still exit when idle)',
   ),
   /**
    * Built-in pages of several kinds each thread converts in that warm-up: more leave less of the
