@@ -4,7 +4,7 @@ import { TargetTooLargeError, TimeoutError } from '@wcs/errors';
 import type { RenderResult } from '@wcs/renderer';
 import { DOCX_BOMB_TEXT, docxBomb } from '@wcs/testing';
 import type { ContentTask } from './content.task';
-import { ContentPool, contentPoolOptions } from './content-pool';
+import { ContentPool, type ContentPoolOptions, contentPoolOptions } from './content-pool';
 import { documentFromPage } from './scrape-document';
 import { heavyPages } from './test-support/heavy-pages';
 
@@ -30,13 +30,11 @@ const RSS_GROWTH_BOUND_MB = 400;
 const BUDGET_MS = 40_000;
 
 describe('ContentPool warm-up', () => {
+  const poolOf = (threads: number, over: Partial<ContentPoolOptions> = {}) =>
+    new ContentPool({ threads, idleTimeoutMs: 60_000, taskTimeoutMs: BUDGET_MS, heapMb: 256, ...over });
+
   it('starts every thread and runs the built-in page through them; pages convert as usual after it', async () => {
-    const warm = new ContentPool({
-      threads: 2,
-      idleTimeoutMs: 60_000,
-      taskTimeoutMs: BUDGET_MS,
-      heapMb: 256,
-    });
+    const warm = poolOf(2);
     try {
       expect(await warm.warmUp(4)).toBe(8);
       expect(warm.threadCount).toBe(2);
@@ -48,12 +46,7 @@ describe('ContentPool warm-up', () => {
   });
 
   it('a real page ends the warm-up: the threads take it after at most the warm-up page they are on', async () => {
-    const warm = new ContentPool({
-      threads: 2,
-      idleTimeoutMs: 60_000,
-      taskTimeoutMs: BUDGET_MS,
-      heapMb: 256,
-    });
+    const warm = poolOf(2);
     try {
       const warming = warm.warmUp(30);
       const out = await warm.run(task(heavyPages.normal()));
@@ -66,25 +59,14 @@ describe('ContentPool warm-up', () => {
   });
 
   it('warmUpIfWanted starts nothing without `warmUp`', async () => {
-    const cold = new ContentPool({
-      threads: 1,
-      idleTimeoutMs: 60_000,
-      taskTimeoutMs: BUDGET_MS,
-      heapMb: 256,
-    });
+    const cold = poolOf(1);
     cold.warmUpIfWanted();
     expect(cold.threadCount).toBe(0);
     await cold.close();
   });
 
   it('with `warmUp` set, warmUpIfWanted starts the threads; closing the pool meanwhile ends the warm-up', async () => {
-    const warm = new ContentPool({
-      threads: 1,
-      idleTimeoutMs: 60_000,
-      taskTimeoutMs: BUDGET_MS,
-      heapMb: 256,
-      warmUp: true,
-    });
+    const warm = poolOf(1, { warmUp: true });
     warm.warmUpIfWanted();
     expect(warm.threadCount).toBe(1);
     await warm.close();

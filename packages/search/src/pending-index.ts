@@ -4,8 +4,9 @@
  * reported done or a crawl page was listed would miss it. Each page is therefore announced (a mark
  * per account, visible to every process, made for the page or shared with the pages the process
  * announced just before it: shared-marks.ts) before it is reported anywhere, and its mark is
- * removed once it (and every page sharing it) is written; a search first waits, bounded, until the marks of its account that
- * existed when it started are gone. `@wcs/queues`' SearchIndexMarks implements it over Redis.
+ * removed once it (and every page sharing it) is written; a search first waits, bounded, until the
+ * marks of its account that existed when it started are gone. `@wcs/queues`' SearchIndexMarks
+ * implements it over Redis.
  */
 
 /** One announced page: whose it is and the mark that names it. */
