@@ -4,13 +4,15 @@
  *
  *   pnpm bench:content [--limit N] [--only article|wcxb] [--no-readability] [--no-turndown]
  *                      [--readability-wcxb] [--write-sample] [--no-pool] [--types product,listing]
- *                      [--baseline <rev> | --no-baseline]
+ *                      [--baseline <rev> | --no-baseline] [--no-thread-start]
  * --types keeps the WCXB pages of those labelled types only (a quicker loop while working on a profile).
  * --baseline scores and times an earlier revision's compiled package beside the current one, in the
  * same run (content-baseline.ts); default: the commit before page-type-aware extraction.
  * The pool lines put the same pages through the content thread pool (what the workers run):
  * one at a time (the thread hop's per-page cost) and all at once (throughput with N threads), and
  * the caller's worst event-loop lag while the pool converts a 20 MB page.
+ * The last section times a new content thread's first page, from the build's thread bundle and
+ * from the compiled files (thread-start.ts).
  * BENCH_DIR overrides the benchmark folder (default: ../shared/bench next to the repo).
  */
 import { execFileSync } from 'node:child_process';
@@ -32,6 +34,7 @@ import { ContentPool } from '../packages/scraper/src';
 import { heavyPages } from '../packages/scraper/src/test-support/heavy-pages';
 import { benchDataDir, decodeBenchPage } from './bench-data';
 import { type Baseline, loadBaseline } from './content-baseline';
+import { threadStartLines } from './thread-start';
 
 const repoRoot = path.resolve(__dirname, '..');
 // Scored and timed as production runs it: the compiled package (`pnpm build`, which the script
@@ -232,6 +235,7 @@ async function main(): Promise<void> {
   const baseline = openBaseline();
   if (only !== 'wcxb') await articleLines(scorer, baseline);
   if (only !== 'article') wcxbLines(scorer, baseline);
+  if (!flag('--no-thread-start')) threadStartLines({ runs: 8, pages: 3 });
 }
 
 function openBaseline(): Baseline | undefined {

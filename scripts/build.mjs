@@ -27,6 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { bundleEntry } from './bundle-entry.mjs';
+import { bundleThread } from './bundle-thread.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The flags services run with (packages/runtime, compiled above before any bundle is made). */
@@ -61,6 +62,8 @@ function units() {
         outDir: path.join(dir, 'dist'),
         // `"bundle": "src/main.ts"`: that entry's dist file is one bundle of everything it loads.
         ...(manifestJson.bundle ? { bundle: path.join(dir, manifestJson.bundle) } : {}),
+        // `"threadBundle": "src/….entry.ts"`: the content threads' code as one file (bundle-thread.mjs).
+        ...(manifestJson.threadBundle ? { threadBundle: path.join(dir, manifestJson.threadBundle) } : {}),
       });
     }
   }
@@ -160,6 +163,20 @@ for (const unit of all) {
   if (await buildUnit(unit)) built.push(path.relative(ROOT, unit.dir));
 }
 // Bundles last, from the other units' fresh output; remade whenever any unit was rebuilt.
+for (const unit of all) {
+  if (!unit.threadBundle) continue;
+  const stamp = path.join(unit.outDir, '.thread-bundle-stamp');
+  if (!force && built.length === 0 && existsSync(stamp) && !bundleScriptsNewerThan(stamp)) continue;
+  await bundleThread({
+    entry: unit.threadBundle,
+    outfile: path.join(unit.outDir, 'content-thread.bundle.js'),
+    cacheWriter: path.join(unit.outDir, 'content-thread-cache.js'),
+    nodeFlags: serviceNodeFlags(),
+  });
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+  if (!built.includes(path.relative(ROOT, unit.dir)))
+    built.push(`${path.relative(ROOT, unit.dir)} (thread bundle)`);
+}
 for (const unit of all) {
   if (!unit.bundle) continue;
   const out = path.join(unit.outDir, `${path.basename(unit.bundle, '.ts')}.js`);

@@ -52,7 +52,7 @@ const packageOf = (spec) =>
     .slice(0, spec.startsWith('@') ? 2 : 1)
     .join('/');
 
-function keepModulePaths(outDir) {
+export function keepModulePaths(outDir) {
   return {
     name: 'keep-module-paths',
     setup(b) {

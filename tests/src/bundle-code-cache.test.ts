@@ -32,3 +32,39 @@ describe.each(SERVICE_PROCESSES)('the %s bundle', (service) => {
     expect(rejectedUnder([...SERVICE_NODE_FLAGS, '--liftoff-only'])).toBe(true);
   });
 });
+
+describe('the content threads’ bundle', () => {
+  const scraper = path.resolve(__dirname, '../../packages/scraper');
+
+  /** In a fresh process under `flags`: what a one-thread pool's thread loaded, and its markdown of a page. */
+  function threadUnder(flags: readonly string[], threadBundle: boolean): { code: unknown; markdown: string } {
+    const script = `
+      const { ContentPool } = require('./dist/content-pool.js');
+      const body = '<html><head><title>T</title></head><body><main><h1>Heading</h1><p>' +
+        'Words of a paragraph that is long enough to be the main content of this page. '.repeat(8) +
+        '<a href="/next">next</a></p></main></body></html>';
+      (async () => {
+        const pool = new ContentPool({ threads: 1, idleTimeoutMs: 1000, taskTimeoutMs: 30000, heapMb: 256, threadBundle: ${threadBundle} });
+        const page = await pool.run({ body, finalUrl: 'https://a.example/p', sourceUrl: 'https://a.example/p', statusCode: 200,
+          contentType: 'text/html', headers: {}, format: 'markdown', formats: ['markdown'], onlyMainContent: true });
+        const code = await pool.threadCode();
+        await pool.close();
+        process.stdout.write(JSON.stringify({ code, markdown: page.data.markdown }));
+      })();`;
+    const run = spawnSync(process.execPath, [...flags, '-e', script], { cwd: scraper, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(run.stderr);
+    return JSON.parse(run.stdout) as { code: unknown; markdown: string };
+  }
+
+  it('is what a thread loads, with its code cache accepted under the services’ flags', () => {
+    const bundled = threadUnder(SERVICE_NODE_FLAGS, true);
+    expect(bundled.code).toEqual({ from: 'bundle', codeCache: 'accepted' });
+    // The check can fail: under other flags V8 rejects the cache (and the thread compiles the bundle).
+    expect(threadUnder([], true).code).toEqual({ from: 'bundle', codeCache: 'rejected' });
+    // The same conversion as the compiled files give.
+    const files = threadUnder(SERVICE_NODE_FLAGS, false);
+    expect(files.code).toEqual({ from: 'files', codeCache: 'none' });
+    expect(bundled.markdown).toContain('# Heading');
+    expect(bundled.markdown).toBe(files.markdown);
+  });
+});

@@ -86,6 +86,11 @@ export interface ContentPoolOptions {
   warmUp?: boolean;
   /** Built-in pages per thread in a warm-up; default WARM_UP_PAGES. */
   warmUpPages?: number;
+  /**
+   * Threads load the build's bundle of their code, with its code cache, when there is one
+   * (content-worker.cjs); false: the compiled files (a benchmark's comparison). Default true.
+   */
+  threadBundle?: boolean;
   /** OCR of PDFs without a text layer (OCR_ENABLED, OCR_LANGUAGES); default off. */
   ocr?: {
     enabled: boolean;
@@ -103,6 +108,15 @@ export interface ConvertedPage {
 }
 
 const ENTRY = path.join(__dirname, 'content-worker.cjs');
+
+/** What a thread's code came from (content-worker.cjs), and whether V8 took the code cache. */
+export interface ThreadCode {
+  from: 'bundle' | 'files' | 'source';
+  codeCache: 'accepted' | 'rejected' | 'none';
+}
+
+/** Tasks about a thread itself rather than a page (content-worker.cjs). */
+export type ThreadControl = { threadInfo: true } | { writeCodeCache: { pages: number } };
 
 /**
  * How long a thread may take to begin a page (a new thread loads the pipeline's code: 0.5–3 s
@@ -193,6 +207,16 @@ export class ContentPool {
     return converted;
   }
 
+  /** What a thread of the pool loaded its code from (starting one when none is alive). */
+  threadCode(): Promise<ThreadCode> {
+    return this.control<ThreadCode>({ threadInfo: true });
+  }
+
+  /** Runs a control task on a thread, outside the pages' queue. */
+  control<R>(task: ThreadControl): Promise<R> {
+    return (this.pool() as unknown as Piscina<ThreadControl, R>).run(task);
+  }
+
   /** Threads alive now (0 when idle long enough). */
   get threadCount(): number {
     return this.piscina?.threads.length ?? 0;
@@ -212,6 +236,7 @@ export class ContentPool {
       maxThreads: this.options.threads,
       idleTimeout: this.options.idleTimeoutMs,
       concurrentTasksPerWorker: 1,
+      workerData: { bundle: this.options.threadBundle !== false },
       resourceLimits: {
         maxOldGenerationSizeMb: this.options.heapMb,
         maxYoungGenerationSizeMb: THREAD_YOUNG_MB,
