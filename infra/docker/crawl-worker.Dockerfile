@@ -26,4 +26,4 @@ COPY --from=build /app /app
 USER node
 WORKDIR /app/services/crawl-worker
 # SERVICE_NODE_FLAGS (packages/runtime/src/service-catalog.ts): 4 MB semi-spaces, 2 V8 helper threads.
-CMD ["node", "--max-semi-space-size=4", "--v8-pool-size=2", "--interrupt-budget=300000", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=4", "--v8-pool-size=2", "--interrupt-budget=300000", "--liftoff-only", "--expose-gc", "dist/main.js"]

@@ -46,8 +46,9 @@ export function preparedStatementsFor(databaseUrl: string, setting?: boolean): b
  * Prisma's query compiler is WebAssembly. V8 compiles it with Liftoff, then again with TurboFan in
  * the background: the second copy costs each process ~20 MB idle and ~27 MB after 1,000 queries,
  * and bought nothing (1,000 queries took 1.0 s on Liftoff only vs 1.3–1.5 s with tier-up, measured
- * on this project's queries). Set before the first client compiles it; no other wasm runs on the
- * main thread.
+ * on this project's queries). Set before the first client compiles it; the services start with it
+ * (SERVICE_NODE_FLAGS), so undici's llhttp parser, the main thread's other wasm, runs on Liftoff
+ * there as it did when this ran before undici's first request.
  */
 let wasmTierUpOff = false;
 function keepWasmOnLiftoff(): void {

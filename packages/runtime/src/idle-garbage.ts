@@ -25,7 +25,8 @@ export interface IdleGarbageOptions {
  * when it was looked at (`pnpm bench:footprint`: one service or another 18 MB over its usual RSS).
  * So: one collection after start-up, then one whenever a period was idle and the process grew.
  * A full synchronous GC (it also releases empty pages) takes ~10 ms of the main thread; a busy
- * process is never interrupted by it. `gc` is exposed for this function only.
+ * process is never interrupted by it. The services start with `--expose-gc` (SERVICE_NODE_FLAGS);
+ * another process gets it here, at its first collection.
  */
 export function collectIdleGarbage(o: IdleGarbageOptions = {}): () => void {
   let gc: Gc | undefined;

@@ -33,11 +33,17 @@ export const SERVICE_PROCESSES: readonly ServiceProcessName[] = [...SERVICES, ON
  * (5–23 ms of helper-thread CPU per large function): on the first real pages after a start that
  * was ~6 ms of CPU a page on the helper threads; with the budget ~3.5 (bench:scrape "cold", runtime
  * threads), and no slower once warm. Source maps: see source-maps.ts.
+ * `--liftoff-only` and `--expose-gc` are set at run time too (@wcs/db's createDb, collectIdleGarbage,
+ * which say why), for processes started without them; here from the start, so that the V8 flags
+ * a content thread starts under do not depend on when those ran: V8 accepts the threads' code cache
+ * (scripts/bundle-thread.mjs) only under the flags it was written with, and every flag counts.
  */
 export const SERVICE_NODE_FLAGS = [
   '--max-semi-space-size=4',
   '--v8-pool-size=2',
   '--interrupt-budget=300000',
+  '--liftoff-only',
+  '--expose-gc',
 ] as const;
 
 /** Environment of every service process: two glibc malloc arenas, not one per thread (~2–3 MB). */
