@@ -29,7 +29,9 @@ interface Run {
 
 /** One fresh process: a one-thread pool of the compiled package converts `files` in order. */
 function runOnce(files: string[], threadBundle: boolean): Run {
+  // As a service: its database client (which sets a V8 flag at run time) made before the pool.
   const script = `
+require(${JSON.stringify(path.join(repoRoot, 'packages/db/dist/db.js'))}).createDb('postgresql://nobody@127.0.0.1:1/none');
 const { ContentPool } = require(${JSON.stringify(path.join(repoRoot, 'packages/scraper/dist/content-pool.js'))});
 const { readFileSync } = require('node:fs');
 const pages = JSON.parse(process.argv[1]).map((f) => readFileSync(f, 'utf8'));
@@ -46,6 +48,7 @@ const pages = JSON.parse(process.argv[1]).map((f) => readFileSync(f, 'utf8'));
   const code = await pool.threadCode();
   await pool.close();
   console.log(JSON.stringify({ ...code, firstWallMs, firstCpuMs: (c.user + c.system) / 1000, restWallMs }));
+  process.exit(0);
 })();`;
   const out = execFileSync(process.execPath, [...SERVICE_NODE_FLAGS, '-e', script, JSON.stringify(files)], {
     cwd: path.join(repoRoot, 'packages/scraper'),
