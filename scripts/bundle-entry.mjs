@@ -139,17 +139,13 @@ bundle.exports.main();
 `;
 
 /**
- * Bundles `entry` (which exports `main()` and runs nothing when loaded by the loader) into
- * `<outfile minus .js>.bundle.js`, with `<bundle>.inputs.json` beside it (the files it holds:
- * lazy-modules.test.ts), writes the loader as `outfile` and the bundle's code cache, loaded with
- * `nodeFlags` (the services' SERVICE_NODE_FLAGS: a cache is only accepted under the flags it was
- * made with).
+ * esbuild's options for one file of `entry` and what it loads, run by a vm.Script loader (this
+ * file's LOADER, content-worker.cjs); the caller adds its plugins (keepModulePaths at least).
  */
-export async function bundleEntry({ entry, outfile, nodeFlags }) {
-  const bundleFile = outfile.replace(/\.js$/, '.bundle.js');
-  const result = await build({
+export function bundleOptions(entry, outfile) {
+  return {
     entryPoints: [entry],
-    outfile: bundleFile,
+    outfile,
     bundle: true,
     allowOverwrite: true,
     platform: 'node',
@@ -163,9 +159,23 @@ export async function bundleEntry({ entry, outfile, nodeFlags }) {
     supported: { 'dynamic-import': false },
     // Packages by their package.json `main` (their compiled dist/), not tsconfig's paths to src/.
     tsconfigRaw: '{}',
+    logLevel: 'error',
+  };
+}
+
+/**
+ * Bundles `entry` (which exports `main()` and runs nothing when loaded by the loader) into
+ * `<outfile minus .js>.bundle.js`, with `<bundle>.inputs.json` beside it (the files it holds:
+ * lazy-modules.test.ts), writes the loader as `outfile` and the bundle's code cache, loaded with
+ * `nodeFlags` (the services' SERVICE_NODE_FLAGS: a cache is only accepted under the flags it was
+ * made with).
+ */
+export async function bundleEntry({ entry, outfile, nodeFlags }) {
+  const bundleFile = outfile.replace(/\.js$/, '.bundle.js');
+  const result = await build({
+    ...bundleOptions(entry, bundleFile),
     plugins: [lazyUndici(path.dirname(outfile)), keepModulePaths(path.dirname(outfile))],
     metafile: true,
-    logLevel: 'error',
   });
   writeFileSync(`${bundleFile}.inputs.json`, `${JSON.stringify(Object.keys(result.metafile.inputs))}\n`);
   // Read when the first stack through the bundle is formatted: in sections, so that costs ms, not seconds.

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { keepModulePaths } from './bundle-entry.mjs';
+import { bundleOptions, keepModulePaths } from './bundle-entry.mjs';
 import { sectionSourceMapFile } from './bundle-source-map.mjs';
 
 /**
@@ -15,23 +15,7 @@ import { sectionSourceMapFile } from './bundle-source-map.mjs';
  */
 export async function bundleThread({ entry, outfile, cacheWriter, nodeFlags }) {
   const outDir = path.dirname(outfile);
-  await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    allowOverwrite: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    sourcemap: 'linked',
-    sourcesContent: false,
-    minifyWhitespace: true,
-    supported: { 'dynamic-import': false },
-    // Packages by their package.json `main` (their compiled dist/), as the services' bundles.
-    tsconfigRaw: '{}',
-    plugins: [keepModulePaths(outDir)],
-    logLevel: 'error',
-  });
+  await build({ ...bundleOptions(entry, outfile), plugins: [keepModulePaths(outDir)] });
   sectionSourceMapFile(`${outfile}.map`);
   execFileSync(
     process.execPath,

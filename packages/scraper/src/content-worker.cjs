@@ -28,7 +28,10 @@ const CODE_CACHE = `${BUNDLE}.v8cache`;
 let loadedFrom;
 let code;
 
-/** The bundle run as a module of its own, with `cachedData` when given (V8 checks it and may reject it). */
+/**
+ * The bundle run as a module of its own, with `cachedData` when given (V8 checks it and may reject
+ * it): as the services' loader runs theirs (scripts/bundle-entry.mjs, LOADER).
+ */
 function runBundle(cachedData) {
   const script = new vm.Script(Module.wrap(readFileSync(BUNDLE, 'utf8')), { filename: BUNDLE, cachedData });
   const bundle = new Module(BUNDLE, module);
