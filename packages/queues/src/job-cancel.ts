@@ -19,8 +19,8 @@ import { finalTimeout } from './job-budget';
  * registered is remembered (`heard`); after a reconnect the markers of the running jobs are read.
  */
 
-/** Why the gateway stopped waiting. */
-export const cancelReason = z.enum(['timeout', 'disconnect', 'shutdown']);
+/** Why the gateway stopped waiting ('refused': the job started early and its charge was refused). */
+export const cancelReason = z.enum(['timeout', 'disconnect', 'shutdown', 'refused']);
 export type CancelReason = z.infer<typeof cancelReason>;
 
 const cancelMessage = z.object({ jobId: z.string().min(1), reason: cancelReason });
@@ -52,7 +52,9 @@ export function cancelledError(reason: string): Error {
         ? 'the client disconnected'
         : reason === 'shutdown'
           ? 'the gateway shut down'
-          : reason;
+          : reason === 'refused'
+            ? "the request's charge was refused"
+            : reason;
   return finalTimeout(`Job cancelled: ${why}`);
 }
 

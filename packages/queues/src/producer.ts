@@ -1,5 +1,5 @@
 import { ServiceUnavailableError } from '@wcs/errors';
-import { type Job, type JobsOptions, Queue, QueueEvents } from 'bullmq';
+import { Job, type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import {
   jobResults,
   type PayloadInputOf,
@@ -171,7 +171,7 @@ export class QueueProducer {
     name: N,
     job: Job,
     timeoutMs: number,
-    opts: { signal?: AbortSignal; release?: () => Promise<void> } = {},
+    opts: { signal?: AbortSignal; refused?: AbortSignal; release?: () => Promise<void> } = {},
   ): Promise<ResultOf<N>> {
     const jobId = job.id ?? '';
     const key = `${name}:${jobId}`;
@@ -181,6 +181,7 @@ export class QueueProducer {
       // (Indexing the catalog by a generic N loses the schema's output type; the parse gave it.)
       return (await waitForJob(job, this.waitSource(name), timeoutMs, jobResults[name], {
         ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.refused ? { refused: opts.refused } : {}),
         ...(opts.release ? { release: opts.release } : {}),
         onStop: (why) => {
           stopped = why;
@@ -191,6 +192,34 @@ export class QueueProducer {
       const stillTracked = this.waited.delete(key);
       if (stopped && stillTracked) await this.cancel(name, jobId, stopped);
     }
+  }
+
+  /**
+   * `enqueue` and `waitFor` in one, listening for the job's end before it is added: a job that ends
+   * at once (a cached page) needs no look-up of an end the wait might have missed. `onAdded` is
+   * told when the job went to the workers.
+   */
+  addAndWait<N extends WaitedQueue>(
+    name: N,
+    payload: PayloadInputOf<N>,
+    opts: {
+      jobId: string;
+      timeoutMs: number;
+      signal?: AbortSignal;
+      refused?: AbortSignal;
+      onAdded?: () => void;
+    },
+  ): Promise<ResultOf<N>> {
+    // The wait needs only the job's id and names; the job itself is added by `release`.
+    const job = new Job(this.queue(name), name, {}, {}, opts.jobId);
+    return this.waitFor(name, job, opts.timeoutMs, {
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.refused ? { refused: opts.refused } : {}),
+      release: async () => {
+        await this.enqueue(name, payload, { jobId: opts.jobId });
+        opts.onAdded?.();
+      },
+    });
   }
 
   async close(): Promise<void> {

@@ -5,12 +5,14 @@ import type { z } from 'zod';
 /** The reason every pending wait fails with when its QueueProducer closes. */
 export const QUEUE_CLOSED_MESSAGE = 'Job queue closed while waiting; retry';
 
-/** Why a wait gave up on its own (the job itself may still be running). */
-export type WaitStop = 'timeout' | 'disconnect' | 'shutdown';
+/** Why a wait gave up (the job itself may still be running). */
+export type WaitStop = 'timeout' | 'disconnect' | 'shutdown' | 'refused';
 
 export interface WaitOptions {
   /** The caller went away (client disconnected): stop waiting at once. */
   signal?: AbortSignal;
+  /** The job was started before its charge was in, and the charge was refused: stop at once. */
+  refused?: AbortSignal;
   /** Called once when the wait gives up while the job may still be queued or running. */
   onStop?: (why: WaitStop) => void;
   /**
@@ -109,15 +111,19 @@ export async function waitForJob(
   opts: WaitOptions = {},
 ): Promise<unknown> {
   let value: unknown;
-  const { signal } = opts;
+  const { signal, refused } = opts;
   let onAbort: (() => void) | undefined;
+  let onRefused: (() => void) | undefined;
   try {
     if (signal?.aborted) throw new CallerGone();
+    if (refused?.aborted) throw new ChargeRefused();
     // The wait takes no signal: race it (its listeners go at its own timeout or the job's end).
     const finished = jobFinished(job, from, timeoutMs, opts.release);
     const gone = new Promise<never>((_, reject) => {
       onAbort = () => reject(new CallerGone());
+      onRefused = () => reject(new ChargeRefused());
       signal?.addEventListener('abort', onAbort, { once: true });
+      refused?.addEventListener('abort', onRefused, { once: true });
     });
     finished.catch(() => undefined);
     value = await Promise.race([finished, gone]);
@@ -127,6 +133,11 @@ export async function waitForJob(
     if (err instanceof CallerGone) {
       opts.onStop?.('disconnect');
       throw new TimeoutError('The client closed the connection before the answer; job cancelled');
+    }
+    if (err instanceof ChargeRefused) {
+      opts.onStop?.('refused');
+      // Never the caller's answer: the refused charge's own error is.
+      throw new InternalError("The job's charge was refused; job cancelled");
     }
     const message = err instanceof Error ? err.message : String(err);
     if (/timed out before finishing/i.test(message)) {
@@ -141,11 +152,13 @@ export async function waitForJob(
     throw decodeError(message);
   } finally {
     if (onAbort) signal?.removeEventListener('abort', onAbort);
+    if (onRefused) refused?.removeEventListener('abort', onRefused);
   }
   return result ? checkJobResult(result, value, `${job.queueName} job ${job.id ?? '?'}`) : value;
 }
 
 class CallerGone extends Error {}
+class ChargeRefused extends Error {}
 
 /** `value` parsed by `schema`, or an InternalError naming where it breaks the contract. */
 export function checkJobResult<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {

@@ -18,6 +18,7 @@ import type { Logger } from '@wcs/logger';
 import type { AddressCache } from '@wcs/net';
 import type { JobSecrets, QueueProducer, RedisClient, UploadStore } from '@wcs/queues';
 import type { SearchProvider } from '@wcs/search';
+import type { BalanceHints } from './jobs/balance-hints';
 import type { PendingWork } from './jobs/pending-work';
 
 /** Everything the HTTP layer needs, wired in main.ts (or by tests) — no module singletons. */
@@ -61,6 +62,11 @@ export interface GatewayDeps {
   uploads: UploadStore;
   /** Billed work in flight (charge … refund); shutdown lets it settle before closing the database. */
   pending: PendingWork;
+  /**
+   * The balances this gateway's charges last saw, per key: a job they cover starts beside its
+   * charge (runChargedJob). Absent: every job waits for its charge.
+   */
+  balances?: BalanceHints;
   settings: GatewaySettings;
   /** The workers' configuration as GET /v1/capabilities describes it (no secrets). */
   deployment: DeploymentFacts;

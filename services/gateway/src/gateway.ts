@@ -36,6 +36,7 @@ import { answerClientErrors } from './client-error';
 import type { GatewayDeps } from './deps';
 import type { GatewayEnv } from './env';
 import { attachJobWatch } from './firecrawl/job-watch.ws';
+import { BalanceHints } from './jobs/balance-hints';
 import { PendingWork } from './jobs/pending-work';
 
 export interface RunningGateway {
@@ -97,6 +98,7 @@ export async function startGateway(
     uploads: new UploadStore(redis, prefix),
     screenshots: createScreenshotStore(env, db),
     pending: new PendingWork(),
+    balances: new BalanceHints(),
     pingDatabase: async () => {
       await db.prisma.$queryRaw`SELECT 1`;
     },

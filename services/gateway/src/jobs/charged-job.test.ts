@@ -10,6 +10,7 @@ import {
   TimeoutError,
 } from '@wcs/errors';
 import { type DefinedWorker, defineWorker, QueueProducer, type ScrapeJobResult } from '@wcs/queues';
+import { BalanceHints } from './balance-hints';
 import { runChargedJob, runChargedWork } from './charged-job';
 import { PendingWork } from './pending-work';
 
@@ -258,10 +259,16 @@ describe('runChargedJob', () => {
       waitMs?: number;
       caller?: EventEmitter & { writableFinished: boolean };
       credits?: CreditsRepository;
+      balances?: BalanceHints;
     } = {},
   ) =>
     runChargedJob(
-      { credits: more.credits ?? credits, producer, pending: new PendingWork() },
+      {
+        credits: more.credits ?? credits,
+        producer,
+        pending: new PendingWork(),
+        ...(more.balances ? { balances: more.balances } : {}),
+      },
       {
         accountId,
         requestId,
@@ -340,6 +347,74 @@ describe('runChargedJob', () => {
     );
     expect(seen).toEqual({ state: 'delayed', ran: false });
     expect(await ledger(accountId)).toEqual([{ reason: 'scrape', amount: -1, reference: requestId }]);
+  });
+
+  /** The real repository, its charge made only once `ready` holds (the job's progress). */
+  const chargeOnce = (ready: () => boolean | Promise<boolean>, seen?: () => Promise<void>) => {
+    const slow = Object.create(credits) as CreditsRepository;
+    slow.charge = async (...args: Parameters<CreditsRepository['charge']>) => {
+      for (let i = 0; i < 3_000 && !(await ready()); i++) await new Promise((r) => setTimeout(r, 10));
+      await seen?.();
+      return credits.charge(...args);
+    };
+    return slow;
+  };
+
+  it("starts the job beside the charge when the key's last charge left enough; answers once charged", async () => {
+    const accountId = await account(3);
+    const balances = new BalanceHints();
+    // The first request of the key waits for its charge (nothing known yet), and leaves a hint.
+    const first = randomUUID();
+    await scrape(accountId, first, 'https://example.com/ok', { balances });
+    const requestId = randomUUID();
+    let ranBeforeCharge = false;
+    const slow = chargeOnce(
+      () => ran.has(requestId),
+      async () => {
+        ranBeforeCharge = ran.has(requestId);
+      },
+    );
+    await expect(
+      scrape(accountId, requestId, 'https://example.com/ok', { balances, credits: slow }),
+    ).resolves.toEqual(okResult(requestId, 'https://example.com/ok'));
+    expect(ranBeforeCharge).toBe(true);
+    expect(await ledger(accountId)).toEqual([
+      { reason: 'scrape', amount: -1, reference: first },
+      { reason: 'scrape', amount: -1, reference: requestId },
+    ]);
+  });
+
+  it('a hint gone stale: the charge is refused (402), the started job cancelled, nothing billed', async () => {
+    const accountId = await account(2);
+    const balances = new BalanceHints();
+    await scrape(accountId, randomUUID(), 'https://example.com/ok', { balances });
+    // Another gateway spends the rest: this one still believes 1 credit is left.
+    await credits.charge(accountId, 1, { reason: 'scrape', reference: randomUUID() });
+    const requestId = randomUUID();
+    const err = await scrape(accountId, requestId, 'https://example.com/hang', {
+      balances,
+      credits: chargeOnce(() => hangs.has(requestId)),
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InsufficientCreditsError);
+    const seen = await waitFor(
+      () => hangs.get(requestId)?.abortedAt !== undefined,
+      () => hangs.get(requestId),
+    );
+    expect(String((seen?.reason as Error | undefined)?.message)).toMatch(/charge was refused/);
+    expect(await credits.balance(accountId)).toBe(0);
+    expect((await ledger(accountId)).map((r) => r.reference)).not.toContain(requestId);
+    // The key waits for its charges again: the next request's job is held until its charge.
+    await credits.credit(accountId, 1, { reason: 'topup', reference: randomUUID() });
+    const next = randomUUID();
+    const state: { at?: string } = {};
+    const held = chargeOnce(
+      async () => (await producer.queue('scrape').getJob(next)) !== undefined,
+      async () => {
+        state.at = await producer.queue('scrape').getJobState(next);
+      },
+    );
+    await scrape(accountId, next, 'https://example.com/ok', { balances, credits: held });
+    expect(state.at).toBe('delayed');
   });
 
   it('a held job the queue cannot release is UNAVAILABLE (503), refunded, and never runs', async () => {

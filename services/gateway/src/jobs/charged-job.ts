@@ -9,7 +9,9 @@ import type {
   WaitedQueue,
 } from '@wcs/queues';
 import type { JobClock } from '../middleware/server-timing';
-import { type CallerResponse, callerGone } from './caller-gone';
+import type { BalanceHints } from './balance-hints';
+import type { CallerResponse } from './caller-gone';
+import { holdJob, startJob } from './charged-job-start';
 import { type CreditHeaderTarget, headerTargetOf, setCreditHeaders } from './credit-headers';
 import type { PendingWork } from './pending-work';
 
@@ -110,11 +112,6 @@ export async function runChargedWork<T>(
   }
 }
 
-/** The sealed secrets' key outlives the wait by this much at most (the gateway drops it at once). */
-const SECRET_TTL_MARGIN_MS = 5_000;
-/** A held job that nobody released surfaces this long after its deadline (already passed then). */
-const STAGED_HOLD_MARGIN_MS = 1_000;
-
 /**
  * The shape of most interactive, billed requests (scrape, map, extract): `runChargedWork` settling
  * to the full cost when the job answers and to nothing when anything fails — the target, the
@@ -122,14 +119,20 @@ const STAGED_HOLD_MARGIN_MS = 1_000;
  * of our wait, which every worker enforces; when we stop waiting earlier or on time (timeout,
  * `signal` = the client went away, shutdown) the job is cancelled before the refund.
  *
- * The job is added while the credits are reserved, held back from the workers (QueueProducer.stage)
- * and released once the charge is in: the charge and the add are two round trips to two stores
- * that used to run one after the other (a `/v1/scrape` paid both in full). A refused charge removes
- * the held job, so nothing runs unpaid; a held job that outlives its gateway surfaces only past its
- * deadline, and no worker runs it then.
+ * The job goes to the workers beside the charge, not after it (the two are round trips to two
+ * stores): held until the charge is in, or at once when this key's recent charges left a balance
+ * that covers it (`balances`; charged-job-start.ts says how each ends). Either way the answer is
+ * given only once the charge is in.
  */
 export async function runChargedJob<N extends WaitedQueue>(
-  deps: { credits: CreditsRepository; producer: QueueProducer; pending: PendingWork; secrets?: JobSecrets },
+  deps: {
+    credits: CreditsRepository;
+    producer: QueueProducer;
+    pending: PendingWork;
+    secrets?: JobSecrets;
+    /** Absent: every job waits for its charge (held). */
+    balances?: BalanceHints;
+  },
   a: {
     accountId: string;
     /** The caller's key (its budget); see ChargeTerms. */
@@ -158,10 +161,10 @@ export async function runChargedJob<N extends WaitedQueue>(
   },
 ): Promise<ResultOf<N>> {
   if (a.clock) a.clock.billingStartedAt = performance.now();
-  const staged = stageJob(deps, a);
-  // Awaited by the work, or below when the work never starts (a refused charge).
-  staged.catch(() => undefined);
-  let released = false;
+  const { balances } = deps;
+  const early = balances?.claim(a.accountId, a.keyId, a.cost) ?? false;
+  const job = early ? startJob(deps, a) : holdJob(deps, a);
+  let charged = false;
   try {
     const { value } = await runChargedWork(
       deps,
@@ -174,66 +177,22 @@ export async function runChargedJob<N extends WaitedQueue>(
         reason: a.reason,
         refundReason: a.refundReason,
         ...(a.billedFailureCost !== undefined ? { billedFailureCost: a.billedFailureCost } : {}),
-        onCharged: a.onCharged,
+        onCharged: (c) => {
+          charged = true;
+          balances?.charged(a.accountId, a.keyId, c.balance, early ? a.cost : 0);
+          a.onCharged?.(c);
+        },
       },
       async () => {
-        // A failed add or release is the queue's error: refunded like any other.
-        const { job } = await staged;
-        if (a.clock) {
-          a.clock.enqueuedAt = Date.now();
-          if (a.clock.billingStartedAt !== undefined)
-            a.clock.billingMs = performance.now() - a.clock.billingStartedAt;
-        }
-        // Released once the wait listens for its end; validated against the document contract,
-        // not cast: a result outside it is INTERNAL.
-        const value = await deps.producer.waitFor(a.queue, job, a.waitMs, {
-          ...(a.caller ? { signal: callerGone(a.caller) } : {}),
-          release: async () => {
-            await deps.producer.release(job);
-            released = true;
-          },
-        });
+        const value = await job.answer();
         if (a.clock) a.clock.answeredAt = Date.now();
         return { value, cost: a.cost };
       },
     );
     return value;
   } finally {
-    const held = await staged.catch(() => undefined);
-    if (held && !released) await deps.producer.discard(a.queue, a.requestId);
-    if (held?.sealed) await deps.secrets?.drop(held.sealed.id).catch(() => undefined);
-  }
-}
-
-/** The job added and held (its secrets sealed first), with its deadline set from now. */
-async function stageJob<N extends WaitedQueue>(
-  deps: { producer: QueueProducer; secrets?: JobSecrets },
-  a: {
-    requestId: string;
-    secrets?: PageSecrets | undefined;
-    queue: N;
-    payload: PayloadInputOf<N>;
-    waitMs: number;
-  },
-) {
-  if (a.secrets && !deps.secrets)
-    throw new InternalError('runChargedJob: secrets given without a JobSecrets store');
-  const sealed = a.secrets
-    ? await deps.secrets?.seal(a.requestId, a.secrets, a.waitMs + SECRET_TTL_MARGIN_MS)
-    : undefined;
-  try {
-    const payload = {
-      ...a.payload,
-      deadlineAt: Date.now() + a.waitMs,
-      ...(sealed ? { secrets: sealed } : {}),
-    };
-    const job = await deps.producer.stage(a.queue, payload, {
-      jobId: a.requestId,
-      holdMs: a.waitMs + STAGED_HOLD_MARGIN_MS,
-    });
-    return { job, sealed };
-  } catch (err) {
-    if (sealed) await deps.secrets?.drop(sealed.id).catch(() => undefined);
-    throw err;
+    // Not charged: refused (or the database failed), and this key waits for its charges again.
+    if (!charged) balances?.refused(a.accountId, a.keyId);
+    await job.end(charged);
   }
 }
