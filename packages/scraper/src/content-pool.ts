@@ -9,12 +9,13 @@
  * (`new ContentPool(contentPoolOptions(env))`), hands it to `scrapeDocument`/`documentFromPage`,
  * and closes it on shutdown with its other resources.
  */
+
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import type { Worker } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import type { ContentEnv } from '@wcs/config';
 import type { VerdictResult } from '@wcs/content';
 import type { ExtractedLink } from '@wcs/discovery';
@@ -474,11 +475,13 @@ export class ContentPool {
  * copied once into a buffer of their own, which is moved (cloning the view would copy its whole
  * backing buffer).
  */
-function transferable(task: ContentTask): { task: ContentTask; list: ArrayBuffer[] } {
-  const raw = (task as Partial<RawPageTask>).raw;
+function transferable(task: ContentTask): { task: ContentTask; list: Array<ArrayBuffer | MessagePort> } {
+  const { raw, cachedPort } = task as Partial<RawPageTask>;
   if (raw) {
     const bytes = movable(raw);
-    return { task: { ...task, raw: bytes } as RawPageTask, list: [bytes.buffer as ArrayBuffer] };
+    const list: Array<ArrayBuffer | MessagePort> = [bytes.buffer as ArrayBuffer];
+    if (cachedPort) list.push(cachedPort);
+    return { task: { ...task, raw: bytes } as RawPageTask, list };
   }
   const b = task.bytes;
   if (!b) return { task, list: [] };

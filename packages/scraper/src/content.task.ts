@@ -4,6 +4,7 @@
  * metadata + (for the crawler) its links, from one parse and one content step. Errors are returned wire-encoded, since a thrown ServiceError would lose its kind when
  * cloned across the thread boundary.
  */
+import type { MessagePort } from 'node:worker_threads';
 import {
   type BlockSignal,
   detectBlock,
@@ -94,6 +95,11 @@ export interface RawPageTask extends ContentTask {
   jsCheck: boolean;
   /** Return the body for the page cache, Brotli-compressed UTF-8 (a 2xx answer only). */
   cacheBody: boolean;
+  /**
+   * Where that body goes as soon as it is compressed, before the conversion (its write to the
+   * cache then overlaps the conversion); the result says `cachedSent` instead of carrying it.
+   */
+  cachedPort?: MessagePort;
 }
 
 export type RawPageResult =
@@ -105,6 +111,8 @@ export type RawPageResult =
       converted?: ContentTaskResult;
       /** The decoded body as the page cache keeps it, when asked (`cacheBody`). */
       cached?: CompressedBody;
+      /** That body went to `cachedPort` instead (one message, before the conversion). */
+      cachedSent?: true;
     };
 
 const MAX_LINK_TEXT = 200;
@@ -293,8 +301,14 @@ export function runRawPageTask(task: RawPageTask): RawPageResult {
     const bom = UTF8_BOM.every((b, i) => bytes[i] === b) ? 3 : 0;
     cached = compressBody(charset === 'utf-8' ? bytes.subarray(bom) : Buffer.from(text, 'utf8'));
   }
-  const { raw: _raw, ...page } = task;
+  const port = task.cachedPort;
+  if (cached && port) {
+    port.postMessage(cached);
+    port.close();
+  }
+  const { raw: _raw, cachedPort: _port, ...page } = task;
   const converted =
     task.statusCode < 400 ? runPageTask({ ...page, body: text }, undefined, pieces) : undefined;
-  return { kind: 'page', ...(converted ? { converted } : {}), ...(cached ? { cached } : {}) };
+  const body = cached ? (port ? { cachedSent: true as const } : { cached }) : {};
+  return { kind: 'page', ...(converted ? { converted } : {}), ...body };
 }

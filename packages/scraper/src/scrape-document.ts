@@ -28,7 +28,7 @@ import type { PageModel } from './page-model';
 import type { CachedPage, ChangeHistoryStore, PageCacheStore, ScreenshotStore } from './page-stores';
 import { addSummary, contentFormats, wantsSummary } from './page-summary';
 import { type PageValidators, validatorsOf } from './page-validators';
-import { type PageConversion, RawPageInspector } from './raw-page-inspector';
+import { type CachedBodyHook, type PageConversion, RawPageInspector } from './raw-page-inspector';
 import { applyVerdict, httpStatusError } from './verdict-outcome';
 
 export interface ScrapeRequest {
@@ -204,10 +204,10 @@ export async function scrapeDocumentIfModified(
   const t0 = performance.now();
   // The fetched bytes are decoded, checked and converted in one content thread task.
   let inspector: RawPageInspector | undefined;
-  const raw = (store: boolean) => {
+  const raw = (cacheBody?: CachedBodyHook) => {
     inspector = new RawPageInspector(tools.pool, {
       conversion: pageConversion(req),
-      cacheBody: store,
+      ...(cacheBody ? { cacheBody } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
       ...(req.accountId !== undefined ? { accountId: req.accountId } : {}),
     });
@@ -270,7 +270,7 @@ function cacheUse(req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>): { rea
 export async function fetchPage(
   renderer: Renderer,
   req: Omit<ScrapeRequest, 'format' | 'onlyMainContent'>,
-  rawInspector?: (cacheBody: boolean) => RawPageInspector,
+  rawInspector?: (cacheBody?: CachedBodyHook) => RawPageInspector,
 ): Promise<FetchedPage> {
   const use = cacheUse(req);
   const key = use.read || use.store ? pageCacheKey(cacheKeyInput(req, renderer.features)) : undefined;
@@ -292,7 +292,21 @@ export async function fetchPage(
   }
   // A wall is escalated (fetch-ladder.ts) and, still standing, thrown as TARGET_BLOCKED: a blocked
   // answer never reaches the cache below.
-  const inspector = rawInspector?.(use.store);
+  // An undecoded 2xx answer's copy is written as soon as its content thread has compressed it,
+  // while that thread goes on to convert it (best effort: never rejects).
+  const cache = req.cache;
+  const early = new WeakMap<Uint8Array, { stored: Promise<void>; fetchedAt: Date }>();
+  const inspector = rawInspector?.(
+    cache && key && use.store
+      ? (answer, body) => {
+          const fetchedAt = new Date();
+          const stored = body
+            .then((b) => b && cache.put(key, toCached(req.url, answer, fetchedAt, b)))
+            .catch(() => undefined);
+          if (answer.raw) early.set(answer.raw.bytes, { stored, fetchedAt });
+        }
+      : undefined,
+  );
   const { page, attempts } = await fetchWithLadder(
     renderer,
     {
@@ -324,18 +338,19 @@ export async function fetchPage(
     throw new Error(`fetchPage: an undecoded answer ended the ladder as ${found.kind}`);
   // Only a success is stored, and only text: a document (bytes, up to MAX_DOCUMENT_BYTES) never is.
   const stores = use.store && page.statusCode >= 200 && page.statusCode < 300 && !page.bytes;
-  const fetchedAt = new Date();
+  const written = page.raw ? early.get(page.raw.bytes) : undefined;
+  const fetchedAt = written?.fetchedAt ?? new Date();
   // Best effort: a cache that cannot store must not fail a page that was fetched fine. Not awaited
   // here: the write overlaps the conversion (and a crawl's host slot is not held for it). A body the
   // content thread has not compressed already is written from the event loop's next turn, once the
   // caller has handed the page to its thread: that write's first step copies the whole body
   // (UTF-8) on this thread, ~1 ms on a 600 KB page.
-  const cache = req.cache;
   const stored =
     cache && key && stores
-      ? (found?.cached ? Promise.resolve() : new Promise<void>((resolve) => setImmediate(resolve)))
+      ? (written?.stored ??
+        (found?.cached ? Promise.resolve() : new Promise<void>((resolve) => setImmediate(resolve)))
           .then(() => cache.put(key, toCached(req.url, page, fetchedAt, found?.cached)))
-          .catch(() => undefined)
+          .catch(() => undefined))
       : undefined;
   return {
     ...page,
