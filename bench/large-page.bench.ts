@@ -56,12 +56,19 @@ async function main(): Promise<void> {
     );
     const url = site.urls[at] as string;
     for (let i = 0; i < WARM; i++) {
+      const t0 = performance.now();
       const r = await request(`${base}/v1/scrape`, {
         method: 'POST',
         headers,
         body: JSON.stringify({ url: `${site.urls[i % site.urls.length]}?warm=${i}` }),
       });
       await r.body.text();
+      // The stack's first scrape: each process's first query, script, request and page.
+      if (i === 0)
+        console.log(
+          `first /v1/scrape after the start (a ${((site.sizes[0] ?? 0) / 1024).toFixed(0)} KB page): ` +
+            `${(performance.now() - t0).toFixed(1)} ms; Server-Timing: ${String(r.headers['server-timing'] ?? '-')}`,
+        );
     }
     const run = await largePageLatency(base, headers, { url, bytes: site.sizes[at] ?? 0 }, RUNS);
     for (const line of largePageLines(run)) console.log(line);
