@@ -5,6 +5,7 @@ export * from './connection';
 export * from './country-code';
 export * from './document.contract';
 export * from './fetch-attempt.contract';
+export * from './job-answers';
 export * from './job-budget';
 export * from './job-cancel';
 export * from './job-lock';

@@ -1,6 +1,7 @@
 import { ServiceUnavailableError } from '@wcs/errors';
 import { Job, type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import {
+  isWaitedQueue,
   jobResults,
   type PayloadInputOf,
   type PayloadOf,
@@ -10,6 +11,7 @@ import {
   type WaitedQueue,
 } from './catalog';
 import { createRedisConnection, keyPrefixOn, type RedisClient, type RedisTargetInput } from './connection';
+import { AnswerSubscriber } from './job-answers';
 import { type CancelReason, publishCancel } from './job-cancel';
 import { RedisErrorLog, type RedisErrorLogger } from './redis-errors';
 import { type JobWaitSource, QUEUE_CLOSED_MESSAGE, waitForJob } from './wait';
@@ -29,6 +31,7 @@ export class QueueProducer {
   /** Jobs someone is waiting on (queue + id), cancelled at close when their wait is cut. */
   private readonly waited = new Map<string, { name: WaitedQueue; jobId: string }>();
   private readonly logger: RedisErrorLogger | undefined;
+  private answerSubscriber: AnswerSubscriber | undefined;
 
   constructor(
     private readonly redis: RedisTargetInput,
@@ -60,7 +63,24 @@ export class QueueProducer {
 
   /** Where `waitForJob` hears and looks up the end of this queue's jobs. */
   waitSource(name: QueueName): JobWaitSource {
-    return { events: this.queueEvents(name), queue: this.queue(name) };
+    const events = this.queueEvents(name);
+    const queue = this.queue(name);
+    return isWaitedQueue(name)
+      ? { events, queue, answers: this.answers().of(name).emitter }
+      : { events, queue };
+  }
+
+  /** The answers workers push for the waited queues (job-answers.ts): one connection, made once. */
+  private answers(): AnswerSubscriber {
+    if (!this.answerSubscriber) {
+      const connection = createRedisConnection(this.redis, 'worker');
+      this.errors.watch(connection, 'answers');
+      this.eventConnections.push(connection);
+      this.answerSubscriber = new AnswerSubscriber(connection, this.prefix, (raw) =>
+        this.logger?.error({ raw: raw.slice(0, 200) }, 'malformed job answer message'),
+      );
+    }
+    return this.answerSubscriber;
   }
 
   /** QueueEvents needs its own blocking connection (it uses XREAD BLOCK). */

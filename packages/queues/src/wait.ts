@@ -27,6 +27,11 @@ export interface WaitOptions {
 export interface JobWaitSource {
   events: QueueEvents;
   queue: Queue;
+  /**
+   * The answers workers push for this queue (job-answers.ts): `completed:<id>` as on `events`,
+   * usually sooner; the events still decide when no answer comes.
+   */
+  answers?: NodeJS.EventEmitter;
 }
 
 /**
@@ -56,6 +61,7 @@ function jobFinished(
       clearTimeout(timer);
       events.off(completedEvent, onCompleted);
       events.off(failedEvent, onFailed);
+      from.answers?.off(completedEvent, onCompleted);
       closing.off('closing', onFailed);
       fn();
     };
@@ -71,6 +77,7 @@ function jobFinished(
     );
     events.on(completedEvent, onCompleted);
     events.on(failedEvent, onFailed);
+    from.answers?.on(completedEvent, onCompleted);
     closing.on('closing', onFailed);
     if (release) {
       release().catch((err: unknown) => settle(() => reject(err)));

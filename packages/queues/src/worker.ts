@@ -3,6 +3,7 @@ import { encodeError, ServiceError, toServiceError } from '@wcs/errors';
 import { DelayedError, type Job, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import { isWaitedQueue, type PayloadOf, type QueueName, queueCatalog } from './catalog';
 import { createRedisConnection, keyPrefixOn, type RedisClient, type RedisTargetInput } from './connection';
+import { publishAnswer } from './job-answers';
 import { deadlineError, type JobContext, jobClock, jobDeadline } from './job-budget';
 import { CancelSubscriber, cancelledError } from './job-cancel';
 import { isJobLockLost, lockConfirmer } from './job-lock';
@@ -138,12 +139,15 @@ export function defineWorker<N extends QueueName, R>(
         deadlineAt,
         confirmLock: lockConfirmer(job, token, opts.lockDurationMs, opts.now),
       });
-      return await settleWithin(work, controller.signal, graceMs, () =>
+      const value = await settleWithin(work, controller.signal, graceMs, () =>
         opts.logger?.warn(
           { queue: name, jobId, graceMs },
           'processor did not stop after its abort; job failed, work left to finish in the background',
         ),
       );
+      // To the waiting gateway before BullMQ records the job (job-answers.ts).
+      if (isWaitedQueue(name)) publishAnswer(connection, prefix, name, jobId, value);
+      return value;
     } catch (err) {
       // A processor that moved its job to the delayed set (job.moveToDelayed) must throw
       // DelayedError itself, unwrapped, or BullMQ would count it as a failure.
