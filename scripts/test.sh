@@ -39,8 +39,10 @@ rm -f .data/pytest-summary.txt .data/jest-results.json .data/jest-solo-results.j
 BROWSER_TESTS='tests/src/dashboard/'
 # Files that assert what the whole database does run alone, after the main pass: every stack's
 # monitor reconciler reads all active monitors, so another file's stack starting while
-# monitor-reconcile holds Redis empty gave its monitors catch-up checks (the test asserts none).
-SOLO_TESTS='tests/src/monitor-reconcile.e2e.test.ts'
+# monitor-reconcile holds Redis empty gave its monitors catch-up checks (the test asserts none);
+# crawl-recovery's rescuer runs the crawl reconciler as production does (stranded pages re-enqueued
+# after seconds), which in the shared pass would take other files' pages.
+SOLO_TESTS='tests/src/(monitor-reconcile|crawl-recovery).e2e.test.ts'
 # The one-process mode (`pnpm start --one-process`: every service in one process, the workers
 # sharing one content pool and renderer) runs the e2e files of its main paths again, with the
 # harness starting the stack through that mode's wiring (STACK_MODE, tests/src/harness.ts).

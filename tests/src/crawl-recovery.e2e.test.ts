@@ -99,10 +99,18 @@ it('a crawl survives a killed crawl-worker: nothing lost, each page billed once'
     // Another worker takes over: stalled jobs come back, queued ones were waiting in Redis.
     // Its own locks are long: on a loaded machine a late renewal of a 2 s lock stalls jobs still
     // running here, and BullMQ fails a job stalled three times (its page then waits for the reconciler).
+    // Its reconciler re-enqueues stranded pages after seconds, as production's does after 30 s (a
+    // page the victim claimed and died before enqueuing): the test stacks' default leaves them 10
+    // minutes, for files sharing the database, and this file runs alone (scripts/test.sh).
     rescuer = await startStack({
       worker: false,
       crawlWorker: true,
-      env: { ...RECOVERY_ENV, WORKER_LOCK_MS: '15000', QUEUE_PREFIX: stack.env.QUEUE_PREFIX ?? '' },
+      env: {
+        ...RECOVERY_ENV,
+        WORKER_LOCK_MS: '15000',
+        CRAWL_RECONCILE_MIN_AGE_MS: '5000',
+        QUEUE_PREFIX: stack.env.QUEUE_PREFIX ?? '',
+      },
     });
     const done = await waitForCrawl(stack.url, id, account.auth, 150_000).catch(async (err: Error) => {
       throw new Error(`${err.message}; ${await unfinishedPages(id, stack.env.QUEUE_PREFIX ?? '')}`);
