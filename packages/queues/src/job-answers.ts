@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import type { RedisClient } from './connection';
+import { safeJson } from './job-cancel';
 
 /**
  * Answers of the jobs a gateway waits for, pushed to it: the worker publishes a job's return value
@@ -88,13 +89,5 @@ export class AnswerSubscriber {
 
   close(): void {
     this.subscriber.disconnect();
-  }
-}
-
-function safeJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
   }
 }

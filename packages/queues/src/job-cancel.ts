@@ -196,7 +196,8 @@ export class CancelSubscriber {
   }
 }
 
-function safeJson(raw: string): unknown {
+/** A channel message's JSON, or undefined when it is not JSON (its schema then refuses it). */
+export function safeJson(raw: string): unknown {
   try {
     return JSON.parse(raw);
   } catch {
