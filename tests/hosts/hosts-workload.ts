@@ -61,6 +61,45 @@ async function countBy(stack: FaultStack, table: string, column: string, id: str
 }
 
 /**
+ * The BullMQ states of a crawl's unfinished pages that have a job (claimed, or running), with the
+ * worker that took each running one: a page whose job is `active` on a dead worker, or missing,
+ * says which recovery did not come.
+ */
+async function pageJobStates(stack: FaultStack, crawlId: string): Promise<string> {
+  const rows = await query<{ id: string; status: string }>(
+    stack.databaseUrl,
+    `SELECT id, status FROM crawl_pages WHERE crawl_id = $1
+       AND (status = 'running' OR (status = 'queued' AND enqueued)) ORDER BY status DESC LIMIT 50`,
+    [crawlId],
+  );
+  const queue = stack.producer.queue('crawl-page');
+  const seen = new Map<string, number>();
+  for (const r of rows) {
+    const job = await queue.getJob(r.id);
+    const state = job ? await job.getState() : 'missing';
+    const by = job?.processedBy ? ` by ${job.processedBy}` : '';
+    const key = `${r.status}/${state}${by} (stalled ${job?.stalledCounter ?? 0})`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return [...seen].map(([k, n]) => `${n}× ${k}`).join(', ') || 'none';
+}
+
+/** Who holds the site's crawl politeness slots in Redis, and for how much longer (host-slots.ts). */
+async function hostSlotHolders(stack: FaultStack): Promise<string> {
+  const redis = stack.producer.connection;
+  const host = new URL(stack.site.url).host;
+  const [[sec, usec], members] = await Promise.all([
+    redis.time(),
+    redis.zrange(`${stack.producer.prefix}:crawl-politeness:host:${host}`, 0, -1, 'WITHSCORES'),
+  ]);
+  const now = Number(sec) * 1000 + Math.floor(Number(usec) / 1000);
+  const held: string[] = [];
+  for (let i = 0; i < members.length; i += 2)
+    held.push(`${members[i]} ${Number(members[i + 1]) - now} ms left`);
+  return held.join(', ') || 'none';
+}
+
+/**
  * What a workload that did not end was doing: its items and pages by status, the database's
  * sessions by state (a lock held by a dead session shows as `idle in transaction`), the site's
  * requests of the last minute — so a failure of this row can be read from CI's output.
@@ -78,6 +117,8 @@ async function stuckState(stack: FaultStack, batchId: string, crawlId: string): 
   return [
     `batch items: ${await byStatus('batch_items', 'batch_id', batchId)}`,
     `crawl pages: ${await byStatus('crawl_pages', 'crawl_id', crawlId)}`,
+    `crawl page jobs: ${await pageJobStates(stack, crawlId)}`,
+    `site's host slots: ${await hostSlotHolders(stack)}`,
     `database sessions: ${sessions.map((x) => `${x.state ?? 'none'} ${x.n} (oldest ${x.oldest})`).join(', ')}`,
     `site requests in the last minute: ${recent}`,
   ].join('; ');
