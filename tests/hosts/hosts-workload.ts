@@ -84,6 +84,21 @@ async function pageJobStates(stack: FaultStack, crawlId: string): Promise<string
   return [...seen].map(([k, n]) => `${n}× ${k}`).join(', ') || 'none';
 }
 
+/**
+ * Which service processes are up, and the last lines of each crawl worker (a worker that died or
+ * stopped taking pages says so there).
+ */
+function serviceStates(stack: FaultStack): string {
+  return [...stack.services.entries()]
+    .map(([key, svc]) => {
+      const state = `${key} ${svc.pid ? 'up' : 'down'} (started ${svc.starts}×)`;
+      if (svc.name !== 'crawl-worker') return state;
+      const last = svc.log.slice(-3).map((l) => l.slice(0, 300));
+      return `${state}: ${last.join(' / ')}`;
+    })
+    .join('; ');
+}
+
 /** Who holds the site's crawl politeness slots in Redis, and for how much longer (host-slots.ts). */
 async function hostSlotHolders(stack: FaultStack): Promise<string> {
   const redis = stack.producer.connection;
@@ -119,6 +134,7 @@ async function stuckState(stack: FaultStack, batchId: string, crawlId: string): 
     `crawl pages: ${await byStatus('crawl_pages', 'crawl_id', crawlId)}`,
     `crawl page jobs: ${await pageJobStates(stack, crawlId)}`,
     `site's host slots: ${await hostSlotHolders(stack)}`,
+    `services: ${serviceStates(stack)}`,
     `database sessions: ${sessions.map((x) => `${x.state ?? 'none'} ${x.n} (oldest ${x.oldest})`).join(', ')}`,
     `site requests in the last minute: ${recent}`,
   ].join('; ');
