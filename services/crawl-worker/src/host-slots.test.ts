@@ -27,15 +27,21 @@ function replicas(hostConcurrency: number) {
   };
 }
 
-/** The host's semaphore in Redis (each test's slots have a prefix of their own). */
-async function semaphoreKey(host: string): Promise<string> {
-  return (await redis.keys(`test-slots-*:crawl-politeness:host:${host}`))[0] ?? '';
+/** Slots of a process of their own, on a prefix of their own (a test's keys are only its own). */
+function slotsOn(hostConcurrency: number, opts: ConstructorParameters<typeof HostSlots>[3] = {}) {
+  const prefix = `test-slots-${randomUUID()}`;
+  return { prefix, slots: new HostSlots(redis, prefix, hostConcurrency, opts) };
+}
+
+/** The host's semaphore in Redis. */
+function semaphoreKey(prefix: string, host: string): string {
+  return `${prefix}:crawl-politeness:host:${host}`;
 }
 
 /** A first page takes the host's slot: its semaphore key and the lease it holds there. */
-async function firstLease(slots: HostSlots, host: string, pageId: string) {
+async function firstLease(prefix: string, slots: HostSlots, host: string, pageId: string) {
   expect(await slots.acquire(request(host, pageId))).toBe(0);
-  const key = await semaphoreKey(host);
+  const key = semaphoreKey(prefix, host);
   const lease = await redis.zrange(key, 0, -1, 'WITHSCORES');
   expect(lease).toHaveLength(2);
   return { key, lease };
@@ -43,8 +49,8 @@ async function firstLease(slots: HostSlots, host: string, pageId: string) {
 
 describe('HostSlots', () => {
   it('a page waits in the process for a slot it holds itself and takes it over at release, without Redis', async () => {
-    const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 1, { localWaitMs: 5_000 });
-    const { key, lease } = await firstLease(slots, 'a.test', 'p1');
+    const { prefix, slots } = slotsOn(1, { localWaitMs: 5_000 });
+    const { key, lease } = await firstLease(prefix, slots, 'a.test', 'p1');
     let second: number | undefined;
     const waiting = slots.acquire(request('a.test', 'p2')).then((w) => {
       second = w;
@@ -62,8 +68,8 @@ describe('HostSlots', () => {
   });
 
   it('a released slot no page waits for is kept a moment: the next page takes it without Redis, a spaced page asks anew, close gives kept slots back', async () => {
-    const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 2, { idleKeepMs: 60_000 });
-    const { key, lease } = await firstLease(slots, 'k.test', 'p1');
+    const { prefix, slots } = slotsOn(2, { idleKeepMs: 60_000 });
+    const { key, lease } = await firstLease(prefix, slots, 'k.test', 'p1');
     await slots.release('k.test', 'p1');
     // Still this process's in Redis, and the host's next page takes the same lease, expiry unchanged.
     expect(await redis.zrange(key, 0, -1, 'WITHSCORES')).toEqual(lease);
@@ -81,9 +87,9 @@ describe('HostSlots', () => {
   });
 
   it('a kept slot no page takes goes back to Redis by itself, and the host is forgotten', async () => {
-    const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 1, { idleKeepMs: 20 });
+    const { prefix, slots } = slotsOn(1, { idleKeepMs: 20 });
     expect(await slots.acquire(request('i.test', 'p1'))).toBe(0);
-    const key = await semaphoreKey('i.test');
+    const key = semaphoreKey(prefix, 'i.test');
     await slots.release('i.test', 'p1');
     expect(await redis.zcard(key)).toBe(1);
     // Waits for the slot's own timer (polled: no fixed sleep).
@@ -97,13 +103,10 @@ describe('HostSlots', () => {
       [0, 0],
       [60_000, 5_000],
     ] as const) {
-      const slots = new HostSlots(redis, `test-slots-${randomUUID()}`, 1, {
-        localWaitMs: 5_000,
-        leaseReuseMs,
-      });
+      const { prefix, slots } = slotsOn(1, { localWaitMs: 5_000, leaseReuseMs });
       const host = `g${leaseReuseMs}.test`;
       expect(await slots.acquire({ ...request(host, 'p1'), delayMs })).toBe(0);
-      const key = await semaphoreKey(host);
+      const key = semaphoreKey(prefix, host);
       const [first] = await redis.zrange(key, 0, -1);
       const waiting = slots.acquire({ ...request(host, 'p2'), delayMs });
       await new Promise((r) => setImmediate(r));
@@ -239,7 +242,7 @@ describe('HostSlots', () => {
       got = w;
       return w;
     });
-    const key = `${prefix}:crawl-politeness:host:f.test`;
+    const key = semaphoreKey(prefix, 'f.test');
     // One connection answers in order: after this reply, a2's ask has been answered too.
     await redis.ping();
     await new Promise((r) => setImmediate(r));

@@ -1,0 +1,70 @@
+/**
+ * The Lua scripts of the crawl's host slots (host-slots.ts): the per-host semaphore's ask and the
+ * per-(crawl, host) request stamp. Every key they touch carries the queue prefix, hash-tagged on a
+ * Redis Cluster, so a script's keys share one slot.
+ */
+
+/**
+ * The next free slot of a host goes to the process that Redis refused first (`wanted`, by process
+ * token), so a replica whose pages found the host busy takes its turn before the holder that just
+ * freed a slot asks again. It lapses after this long without a new refusal: its pages stopped asking
+ * (a page that asks every 25–50 ms renews it; one served by its own process's release does not ask
+ * again), and a slot kept for it stays unused no longer than this.
+ */
+export const WANTED_TTL_MS = 100;
+
+/**
+ * Politeness shared by every crawl-worker replica, in Redis:
+ * - a per-host semaphore (sorted set of holders scored by expiry, so a killed worker's slot frees
+ *   itself) capping requests in flight to one host across all crawls;
+ * - a per-(crawl, host) next-slot time: each page *reserves* the next free start time (delayMs or
+ *   Crawl-delay apart) once and waits for it, so a thousand queued pages of a slow site are each
+ *   delayed once, in order, instead of all polling the same slot.
+ * Time comes from Redis (TIME) so replicas with skewed clocks agree.
+ */
+export const ACQUIRE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit = tonumber(ARGV[1])
+local delay = tonumber(ARGV[2])
+local holder = ARGV[3]
+local hold = tonumber(ARGV[4])
+if delay > 0 then
+  local reserved = redis.call('GET', KEYS[3])
+  if not reserved then
+    local nextAt = tonumber(redis.call('GET', KEYS[2]) or '0')
+    local slot = math.max(now, nextAt)
+    redis.call('SET', KEYS[2], slot + delay, 'PX', slot + delay - now + 60000)
+    redis.call('SET', KEYS[3], slot, 'PX', slot - now + 3600000)
+    reserved = slot
+  end
+  reserved = tonumber(reserved)
+  if reserved > now then return reserved - now end
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local wanted = redis.call('GET', KEYS[4])
+if redis.call('ZCARD', KEYS[1]) >= limit or (wanted and wanted ~= ARGV[5]) then
+  if not wanted or wanted == ARGV[5] then redis.call('SET', KEYS[4], ARGV[5], 'PX', ${WANTED_TTL_MS}) end
+  return -1
+end
+redis.call('ZADD', KEYS[1], now + hold, holder)
+redis.call('PEXPIRE', KEYS[1], hold)
+redis.call('DEL', KEYS[3])
+if wanted then redis.call('DEL', KEYS[4]) end
+return 0
+`;
+
+/**
+ * The last request start per (crawl, host). Reservations spread the waits; this stamp, taken
+ * right before the request leaves, makes the spacing exact even when a loaded worker takes a
+ * while between its grant and its request. Returns ms still to wait (0 = stamped, go).
+ */
+export const STAMP = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local delay = tonumber(ARGV[1])
+local last = tonumber(redis.call('GET', KEYS[1]) or '0')
+if now < last + delay then return last + delay - now end
+redis.call('SET', KEYS[1], now, 'PX', delay + 60000)
+return 0
+`;
