@@ -341,15 +341,16 @@ export async function fetchPage(
   const written = page.raw ? early.get(page.raw.bytes) : undefined;
   const fetchedAt = written?.fetchedAt ?? new Date();
   // Best effort: a cache that cannot store must not fail a page that was fetched fine. Not awaited
-  // here: the write overlaps the conversion (and a crawl's host slot is not held for it). A body the
-  // content thread has not compressed already is written from the event loop's next turn, once the
-  // caller has handed the page to its thread: that write's first step copies the whole body
-  // (UTF-8) on this thread, ~1 ms on a 600 KB page.
+  // here: the write overlaps the conversion (and a crawl's host slot is not held for it). An
+  // undecoded answer's copy is under way already (its thread compressed it, above); a decoded page
+  // (the browser's, or a caller without a raw inspector) is written from the event loop's next
+  // turn, once the caller has handed the page to its thread: that write's first step copies the
+  // whole body (UTF-8) on this thread, ~1 ms on a 600 KB page.
   const stored =
     cache && key && stores
       ? (written?.stored ??
-        (found?.cached ? Promise.resolve() : new Promise<void>((resolve) => setImmediate(resolve)))
-          .then(() => cache.put(key, toCached(req.url, page, fetchedAt, found?.cached)))
+        new Promise<void>((resolve) => setImmediate(resolve))
+          .then(() => cache.put(key, toCached(req.url, page, fetchedAt)))
           .catch(() => undefined))
       : undefined;
   return {
