@@ -13,6 +13,9 @@
  */
 export const WANTED_TTL_MS = 100;
 
+/** A lapsed liveness entry stays this long (then trimmed): past any slot's hold, so none outlives it. */
+export const LIVENESS_KEEP_MS = 3_600_000;
+
 /**
  * Politeness shared by every crawl-worker replica, in Redis:
  * - a per-host semaphore (sorted set of holders scored by expiry, so a killed worker's slot frees
@@ -21,6 +24,11 @@ export const WANTED_TTL_MS = 100;
  *   Crawl-delay apart) once and waits for it, so a thousand queued pages of a slow site are each
  *   delayed once, in order, instead of all polling the same slot.
  * Time comes from Redis (TIME) so replicas with skewed clocks agree.
+ *
+ * A full semaphore first drops the slots of processes whose liveness lapsed (KEYS[5], scored by
+ * until when each process token counts as alive: host-slot-liveness.ts): a killed worker's slots
+ * free within its liveness instead of its requests' hold. A holder with no liveness entry (none
+ * written yet, or trimmed) keeps its slot until its own expiry. A granted slot renews the taker's.
  */
 export const ACQUIRE = `
 local t = redis.call('TIME')
@@ -42,6 +50,13 @@ if delay > 0 then
   if reserved > now then return reserved - now end
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= limit then
+  for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+    local token = string.match(member, '^([^:]+):')
+    local aliveUntil = token and redis.call('ZSCORE', KEYS[5], token)
+    if aliveUntil and tonumber(aliveUntil) < now then redis.call('ZREM', KEYS[1], member) end
+  end
+end
 local wanted = redis.call('GET', KEYS[4])
 if redis.call('ZCARD', KEYS[1]) >= limit or (wanted and wanted ~= ARGV[5]) then
   if not wanted or wanted == ARGV[5] then redis.call('SET', KEYS[4], ARGV[5], 'PX', ${WANTED_TTL_MS}) end
@@ -49,6 +64,8 @@ if redis.call('ZCARD', KEYS[1]) >= limit or (wanted and wanted ~= ARGV[5]) then
 end
 redis.call('ZADD', KEYS[1], now + hold, holder)
 redis.call('PEXPIRE', KEYS[1], hold)
+redis.call('ZADD', KEYS[5], now + tonumber(ARGV[6]), ARGV[5])
+redis.call('PEXPIRE', KEYS[5], tonumber(ARGV[6]) + ${LIVENESS_KEEP_MS})
 redis.call('DEL', KEYS[3])
 if wanted then redis.call('DEL', KEYS[4]) end
 return 0
@@ -66,5 +83,19 @@ local delay = tonumber(ARGV[1])
 local last = tonumber(redis.call('GET', KEYS[1]) or '0')
 if now < last + delay then return last + delay - now end
 redis.call('SET', KEYS[1], now, 'PX', delay + 60000)
+return 0
+`;
+
+/**
+ * A process's liveness (host-slot-liveness.ts): its token alive until now + ARGV[2] ms; entries
+ * lapsed for LIVENESS_KEEP_MS are trimmed (their processes' slots expired long before).
+ */
+export const BEAT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local aliveMs = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], now + aliveMs, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${LIVENESS_KEEP_MS})
+redis.call('PEXPIRE', KEYS[1], aliveMs + ${LIVENESS_KEEP_MS})
 return 0
 `;

@@ -38,6 +38,15 @@ function semaphoreKey(prefix: string, host: string): string {
   return `${prefix}:crawl-politeness:host:${host}`;
 }
 
+/** Resolves once Redis's clock has passed `ms` (epoch ms): the clock the scripts judge liveness by. */
+async function untilRedisTime(ms: number): Promise<void> {
+  for (;;) {
+    const [sec, micro] = await redis.time();
+    if (Number(sec) * 1000 + Math.floor(Number(micro) / 1000) > ms) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** A first page takes the host's slot: its semaphore key and the lease it holds there. */
 async function firstLease(prefix: string, slots: HostSlots, host: string, pageId: string) {
   expect(await slots.acquire(request(host, pageId))).toBe(0);
@@ -255,5 +264,43 @@ describe('HostSlots', () => {
     expect((await redis.zrange(key, 0, -1)).sort()).toEqual(held);
     await replicaA.release('f.test', 'a2');
     await replicaB.release('f.test', 'b1');
+  });
+
+  it('a replica that stops beating (killed) loses its slots to a living one that waits for them; a beating one keeps its own', async () => {
+    const prefix = `test-slots-${randomUUID()}`;
+    const key = semaphoreKey(prefix, 'k.test');
+    const alive = `${prefix}:crawl-politeness:alive`;
+    const wanted = `${prefix}:crawl-politeness:wanted:k.test`;
+    const living = new HostSlots(redis, prefix, 2, { localWaitMs: 30_000, aliveMs: 1_000, watchMs: 20 });
+    const killed = new HostSlots(redis, prefix, 2, { localWaitMs: 30_000, aliveMs: 1_000 });
+    expect(await killed.acquire(request('k.test', 'b1'))).toBe(0);
+    const [killedMember = ''] = await redis.zrange(key, 0, -1);
+    const killedToken = killedMember.split(':')[0] ?? '';
+    const grantedUntil = Number(await redis.zscore(alive, killedToken));
+    expect(await living.acquire(request('k.test', 'a1'))).toBe(0);
+    let got: number | undefined;
+    const waiting = living.acquire(request('k.test', 'a2')).then((w) => {
+      got = w;
+      return w;
+    });
+    // Past the liveness its grant gave it, the holder still beats: the waiting page, refused again
+    // after that (its refusal marks the host `wanted` anew), does not get the holder's slot.
+    await untilRedisTime(grantedUntil);
+    await redis.del(wanted);
+    while (got === undefined && (await redis.exists(wanted)) === 0)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(Number(await redis.zscore(alive, killedToken))).toBeGreaterThan(grantedUntil);
+    expect(got).toBeUndefined();
+    expect(await redis.zrange(key, 0, -1)).toContain(killedMember);
+    // Killed: no more beats, and b1 is never released. Once its liveness lapses, a2 takes its slot.
+    await killed.close();
+    expect(await waiting).toBe(0);
+    const members = await redis.zrange(key, 0, -1);
+    expect(members).toHaveLength(2);
+    expect(members).not.toContain(killedMember);
+    await living.release('k.test', 'a1');
+    await living.release('k.test', 'a2');
+    await living.close();
+    expect(living.trackedHosts).toBe(0);
   });
 });

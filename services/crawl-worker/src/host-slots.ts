@@ -1,39 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '@wcs/queues';
+import { DEFAULT_ALIVE_MS, HostSlotLiveness } from './host-slot-liveness';
 import { ACQUIRE, STAMP } from './host-slots.scripts';
+import type { HostSlotsOptions, IdleLease, Lease, LocalGate, SlotRequest, Waiter } from './host-slots.types';
+
+export type { HostSlotsOptions, SlotRequest } from './host-slots.types';
 
 /** Host busy: retry soon, with jitter so waiting pages don't all come back at once. */
 function busyRetryMs(): number {
   return 50 + Math.floor(Math.random() * 200);
-}
-
-export interface SlotRequest {
-  host: string;
-  crawlId: string;
-  pageId: string;
-  /** Minimum gap between request starts of this crawl to this host (0 = none). */
-  delayMs: number;
-  /**
-   * How long the slot is held at most (a dead holder's slot frees itself after this). Must exceed
-   * the request's own time limit by more than `leaseReuseMs`: a slot handed to the next page of
-   * this process keeps the expiry it was taken with.
-   */
-  holdMs: number;
-}
-
-export interface HostSlotsOptions {
-  /** How long a page may wait here for a slot this process holds (the first `hostConcurrency` waiters). */
-  localWaitMs?: number;
-  /** The same for the waiters after those. */
-  overflowWaitMs?: number;
-  /** How long after its ask to Redis a slot may pass from page to page here without asking again. */
-  leaseReuseMs?: number;
-  /**
-   * How long a released slot with no page waiting for it stays this process's, for the host's next
-   * page here to take without asking Redis (0, the default: it goes back at once). Call `close`
-   * when the process stops taking pages.
-   */
-  idleKeepMs?: number;
 }
 
 /**
@@ -59,42 +34,11 @@ const DEFAULT_OVERFLOW_WAIT_MS = 100;
 const DEFAULT_LEASE_REUSE_MS = 1_000;
 /** A page of a process holding none of a busy host's slots asks Redis again after 25–50 ms. */
 const POLL_MS = 25;
-
-/** A slot taken in Redis: its member name there, when it was asked for and until when it holds. */
-interface Lease {
-  id: string;
-  takenAt: number;
-  expiresAt: number;
-}
-
-/** A page waiting here: woken with a lease (the slot is its now) or without (it asks Redis). */
-interface Waiter {
-  wake: (lease?: Lease) => void;
-  /** Its crawl spaces requests (delayMs > 0): only Redis keeps that spacing, so no lease. */
-  spaced: boolean;
-  holdMs: number;
-}
-
 /**
- * This process's share of one host's semaphore: slots it holds, pages asking Redis for one now,
- * pages waiting for one of them.
+ * A process holding some of a busy host's slots asks for another every 250–500 ms while pages wait
+ * here: seldom, because its own releases serve its pages meanwhile.
  */
-interface LocalGate {
-  /** Slots this process holds in Redis, idle ones included. */
-  held: number;
-  asking: number;
-  /** Pages between two asks while other replicas hold every slot of the host. */
-  polling: number;
-  waiters: Waiter[];
-  /** Released slots kept for the host's next page here (`idleKeepMs`), oldest first. */
-  idle: IdleLease[];
-}
-
-/** A slot no page holds, kept a moment for the next one; the timer gives it back to Redis. */
-interface IdleLease {
-  lease: Lease;
-  timer: NodeJS.Timeout;
-}
+const DEFAULT_WATCH_MS = 250;
 
 /**
  * This process's side of the politeness the crawl-worker replicas share in Redis
@@ -112,6 +56,8 @@ export class HostSlots {
   private readonly overflowWaitMs: number;
   private readonly leaseReuseMs: number;
   private readonly idleKeepMs: number;
+  private readonly watchMs: number;
+  private readonly liveness: HostSlotLiveness;
 
   constructor(
     private readonly redis: RedisClient,
@@ -123,6 +69,14 @@ export class HostSlots {
     this.overflowWaitMs = opts.overflowWaitMs ?? DEFAULT_OVERFLOW_WAIT_MS;
     this.leaseReuseMs = opts.leaseReuseMs ?? DEFAULT_LEASE_REUSE_MS;
     this.idleKeepMs = opts.idleKeepMs ?? 0;
+    this.watchMs = opts.watchMs ?? DEFAULT_WATCH_MS;
+    this.liveness = new HostSlotLiveness(
+      redis,
+      `${prefix}:crawl-politeness:alive`,
+      this.token,
+      opts.aliveMs ?? DEFAULT_ALIVE_MS,
+      () => [...this.local.values()].some((g) => g.held > 0),
+    );
   }
 
   /**
@@ -134,8 +88,10 @@ export class HostSlots {
    * its slot to the first of them (as a lease, without asking Redis, while the lease is young); a
    * page whose wait runs out goes back to the delayed set. When Redis says busy because another
    * replica holds the host's other slots, a page of a process that holds one waits for its release
-   * the same way; a page of a process holding none asks Redis again every 25–50 ms within
-   * `localWaitMs`, and Redis gives the next free slot to the process it refused first.
+   * the same way, while the first page waiting asks Redis again every `watchMs` (a slot another
+   * replica gave back, or lost with its liveness when it was killed, makes room for more); a page
+   * of a process holding none asks Redis again every 25–50 ms within `localWaitMs`, and Redis gives
+   * the next free slot to the process it refused first.
    */
   async acquire(r: SlotRequest): Promise<number> {
     const gate = this.gate(r.host);
@@ -174,22 +130,27 @@ export class HostSlots {
       try {
         wait = (await this.redis.eval(
           ACQUIRE,
-          4,
+          5,
           this.semaphoreKey(r.host),
           `${this.prefix}:crawl-politeness:next:${r.crawlId}:${r.host}`,
           `${this.prefix}:crawl-politeness:slot:${r.pageId}`,
           `${this.prefix}:crawl-politeness:wanted:${r.host}`,
+          `${this.prefix}:crawl-politeness:alive`,
           this.hostConcurrency,
           r.delayMs,
           lease.id,
           r.holdMs,
           this.token,
+          this.liveness.aliveMs,
         )) as number;
       } finally {
         gate.asking--;
       }
       if (wait === 0) {
         gate.held++;
+        this.liveness.holding();
+        // Room for more (a watched slot came free): the next page waiting here asks too.
+        this.handOver(gate);
         return take(lease);
       }
       if (wait > 0) {
@@ -220,6 +181,9 @@ export class HostSlots {
         handedOver = false; // the next ask counts itself
         continue;
       }
+      // Holding fewer than the limit, this process asks again now and then (`watch`): another
+      // replica's slot may come free, or lapse with its liveness (a killed worker's).
+      this.watch(r.host, gate);
       const woken = await waitHere();
       if (!woken) return bounce();
       if (woken !== true) return take(woken);
@@ -284,8 +248,10 @@ export class HostSlots {
    * should not wait for their timers).
    */
   async close(): Promise<void> {
+    this.liveness.stop();
     const back: Array<Promise<void>> = [];
     for (const [host, gate] of this.local) {
+      clearTimeout(gate.watch);
       for (const idle of gate.idle.splice(0)) {
         clearTimeout(idle.timer);
         back.push(this.giveBack(host, gate, idle.lease.id));
@@ -331,6 +297,23 @@ export class HostSlots {
   /** A lease passes on while young, and only to a page whose crawl needs no spacing kept in Redis. */
   private reusable(lease: Lease, next: Waiter): boolean {
     return !next.spaced && this.fits(lease, next.holdMs);
+  }
+
+  /**
+   * A page refused while this process holds fewer of the host's slots than the limit waits for
+   * their release; meanwhile, after `watchMs`, the first page waiting asks Redis again (handOver)
+   * and, refused again, sets the next watch.
+   */
+  private watch(host: string, gate: LocalGate): void {
+    if (gate.watch) return;
+    gate.watch = setTimeout(
+      () => {
+        gate.watch = undefined;
+        if (this.local.get(host) === gate) this.handOver(gate);
+      },
+      this.watchMs + Math.random() * this.watchMs,
+    );
+    gate.watch.unref();
   }
 
   /** Wake the first waiting page when there is room, counting it as asking from now on. */
@@ -381,8 +364,10 @@ export class HostSlots {
 
   /** Hosts come and go over a worker's life: keep only the ones with a slot held or a page waiting. */
   private dropIfUnused(host: string, gate: LocalGate): void {
-    if (gate.held === 0 && gate.asking === 0 && gate.polling === 0 && gate.waiters.length === 0)
+    if (gate.held === 0 && gate.asking === 0 && gate.polling === 0 && gate.waiters.length === 0) {
+      clearTimeout(gate.watch);
       this.local.delete(host);
+    }
   }
 
   private semaphoreKey(host: string): string {
