@@ -9,7 +9,9 @@
  * token), so a replica whose pages found the host busy takes its turn before the holder that just
  * freed a slot asks again. It lapses after this long without a new refusal: its pages stopped asking
  * (a page that asks every 25–50 ms renews it; one served by its own process's release does not ask
- * again), and a slot kept for it stays unused no longer than this.
+ * again), and a slot kept for it stays unused no longer than this. Only a process holding none of
+ * the host's slots claims it (ARGV[7]): one holding some has its own releases, and its asks every
+ * 250–500 ms would keep a freed slot from the others for this long each time.
  */
 export const WANTED_TTL_MS = 100;
 
@@ -59,7 +61,9 @@ if redis.call('ZCARD', KEYS[1]) >= limit then
 end
 local wanted = redis.call('GET', KEYS[4])
 if redis.call('ZCARD', KEYS[1]) >= limit or (wanted and wanted ~= ARGV[5]) then
-  if not wanted or wanted == ARGV[5] then redis.call('SET', KEYS[4], ARGV[5], 'PX', ${WANTED_TTL_MS}) end
+  if ARGV[7] == '1' and (not wanted or wanted == ARGV[5]) then
+    redis.call('SET', KEYS[4], ARGV[5], 'PX', ${WANTED_TTL_MS})
+  end
   return -1
 end
 redis.call('ZADD', KEYS[1], now + hold, holder)

@@ -52,6 +52,7 @@ export class HostSlots {
   /** Names this process's leases in Redis. */
   private readonly token = randomUUID();
   private leaseSeq = 0;
+  private asked = 0;
   private readonly localWaitMs: number;
   private readonly overflowWaitMs: number;
   private readonly leaseReuseMs: number;
@@ -124,6 +125,7 @@ export class HostSlots {
     }
     for (;;) {
       if (!handedOver) gate.asking++;
+      this.asked++;
       const takenAt = Date.now();
       const lease = { id: `${this.token}:${++this.leaseSeq}`, takenAt, expiresAt: takenAt + r.holdMs };
       let wait: number;
@@ -142,6 +144,7 @@ export class HostSlots {
           r.holdMs,
           this.token,
           this.liveness.aliveMs,
+          gate.held === 0 ? 1 : 0,
         )) as number;
       } finally {
         gate.asking--;
@@ -189,6 +192,11 @@ export class HostSlots {
       if (woken !== true) return take(woken);
       handedOver = true;
     }
+  }
+
+  /** Slot asks this process has sent to Redis (tests watch the watch with it). */
+  get asks(): number {
+    return this.asked;
   }
 
   /** Hosts with a slot held, a page asking or a page waiting here (0 once all is released). */
