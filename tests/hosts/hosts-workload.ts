@@ -99,18 +99,26 @@ function serviceStates(stack: FaultStack): string {
     .join('; ');
 }
 
-/** Who holds the site's crawl politeness slots in Redis, and for how much longer (host-slots.ts). */
+/**
+ * Who holds the site's crawl politeness slots in Redis, for how much longer, and how long each
+ * holder still counts as alive (host-slots.ts, host-slot-liveness.ts).
+ */
 async function hostSlotHolders(stack: FaultStack): Promise<string> {
   const redis = stack.producer.connection;
   const host = new URL(stack.site.url).host;
+  const politeness = `${stack.producer.prefix}:crawl-politeness`;
   const [[sec, usec], members] = await Promise.all([
     redis.time(),
-    redis.zrange(`${stack.producer.prefix}:crawl-politeness:host:${host}`, 0, -1, 'WITHSCORES'),
+    redis.zrange(`${politeness}:host:${host}`, 0, -1, 'WITHSCORES'),
   ]);
   const now = Number(sec) * 1000 + Math.floor(Number(usec) / 1000);
   const held: string[] = [];
-  for (let i = 0; i < members.length; i += 2)
-    held.push(`${members[i]} ${Number(members[i + 1]) - now} ms left`);
+  for (let i = 0; i < members.length; i += 2) {
+    const member = members[i] ?? '';
+    const aliveUntil = await redis.zscore(`${politeness}:alive`, member.split(':')[0] ?? '');
+    const alive = aliveUntil === null ? 'no liveness' : `alive ${Number(aliveUntil) - now} ms more`;
+    held.push(`${member} ${Number(members[i + 1]) - now} ms left, ${alive}`);
+  }
   return held.join(', ') || 'none';
 }
 
